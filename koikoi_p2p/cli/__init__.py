@@ -1,0 +1,1 @@
+"""The ``koikoi`` command line: each subcommand lives in its own module."""

@@ -1,0 +1,51 @@
+"""Entry point of the ``koikoi`` command.
+
+Each subcommand lives in its own module exposing ``register(subparsers)``; the module adds a
+parser whose ``handler`` default takes the parsed arguments and returns an exit code. Listing
+the modules here (rather than discovering them) keeps start-up fast and the command set explicit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from koikoi_p2p import __version__
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "koikoi_p2p.cli.cmd_bench",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="koikoi",
+        description="Play Koi-Koi peer to peer with no one to trust: not the opponent, not the relay.",
+    )
+    parser.add_argument("--version", action="version", version=f"koikoi {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(name)
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        code = handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
