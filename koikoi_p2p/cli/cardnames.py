@@ -1,0 +1,36 @@
+"""Card names in English or Japanese, and the short month-and-class tag shown beside them."""
+
+from __future__ import annotations
+
+from koikoi_p2p.cli.style import Style
+
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTHS_JA = ("1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月")
+CLASS_EN = {"bright": "bright", "animal": "animal", "ribbon": "ribbon", "plain": "plain"}
+CLASS_JA = {"bright": "光", "animal": "タネ", "ribbon": "短冊", "plain": "カス"}
+CLASS_MARK = {"bright": "*", "animal": "A", "ribbon": "R", "plain": "."}
+
+
+def card_name(index: int, lang: str) -> str:
+    from koikoi_p2p.rules.cards import card
+
+    c = card(index)
+    return c.name_ja if lang == "ja" else c.name_en
+
+
+def card_label(index: int, lang: str, style: Style) -> str:
+    """E.g. ``03* Cherry Curtain``: month number, a class mark, the name; coloured by class."""
+    from koikoi_p2p.rules.cards import card
+
+    c = card(index)
+    name = c.name_ja if lang == "ja" else c.name_en
+    return style.klass(f"{c.month:02d}{CLASS_MARK.get(c.klass, '?')} {name}", c.klass)
+
+
+def class_name(klass: str, lang: str) -> str:
+    return (CLASS_JA if lang == "ja" else CLASS_EN).get(klass, klass)
+
+
+def month_name(month: int, lang: str) -> str:
+    table = MONTHS_JA if lang == "ja" else MONTHS_EN
+    return table[(month - 1) % 12]

@@ -1,0 +1,37 @@
+"""``koikoi host``: open a room on a relay and play whoever joins with its code."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from koikoi_p2p.cli.options import add_lang, add_parser, add_password, add_relay, add_terms, add_timeout
+
+
+def register(subparsers: Any) -> None:
+    parser = add_parser(
+        subparsers,
+        "host",
+        "open a room and play the friend who joins it",
+        "Open a room on a relay, print its code and a line to send to a friend, and play them. "
+        "Without a password, compare the short authentication string both screens show.",
+    )
+    add_relay(parser)
+    parser.add_argument("--public", action="store_true", help="list the room in the relay's lobby")
+    add_password(
+        parser,
+        flag_help="ask for a room password (hidden prompt, or $KOIKOI_PASSWORD when set)",
+    )
+    add_terms(parser)
+    add_lang(parser)
+    add_timeout(parser, 120.0)
+    parser.add_argument(
+        "--wait", type=float, default=600.0, metavar="SECONDS", help="how long to wait for a friend"
+    )
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.online import host
+
+    return host(args)

@@ -1,0 +1,32 @@
+"""``koikoi join CODE``: join a friend's room by its code and play."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from koikoi_p2p.cli.options import add_lang, add_parser, add_password, add_relay, add_timeout
+
+
+def register(subparsers: Any) -> None:
+    parser = add_parser(
+        subparsers,
+        "join",
+        "join a friend's room by its code",
+        "Join the room with this code and play its host. The host chose the rules.",
+    )
+    parser.add_argument("code", metavar="CODE", help="the six-character room code")
+    add_relay(parser)
+    add_password(
+        parser,
+        flag_help="the room has a password: ask for it (hidden prompt, or $KOIKOI_PASSWORD when set)",
+    )
+    add_lang(parser)
+    add_timeout(parser, 120.0)
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.online import join
+
+    return join(args)

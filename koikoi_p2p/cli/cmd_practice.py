@@ -1,0 +1,32 @@
+"""``koikoi practice``: a whole match against the computer, on this machine, every proof checked."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from koikoi_p2p.cli.options import add_lang, add_parser, add_terms
+
+
+def register(subparsers: Any) -> None:
+    parser = add_parser(
+        subparsers,
+        "practice",
+        "play a match against the computer (no network)",
+        "Play a whole match against the computer on this machine. The computer is a real peer of "
+        "the protocol over an in-memory connection: it shuffles, proves and signs like a person "
+        "would, and every proof it sends is checked.",
+    )
+    add_terms(parser)
+    parser.add_argument(
+        "--level", choices=("easy", "strong"), default="strong", help="the computer's strength"
+    )
+    add_lang(parser)
+    parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.practice import practice
+
+    return practice(args)

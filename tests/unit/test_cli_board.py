@@ -1,0 +1,73 @@
+"""The board shows every zone, sorts captures by class, says what is near, and colours only on request."""
+
+from __future__ import annotations
+
+import io
+
+from koikoi_p2p.ai.evaluate import families
+from koikoi_p2p.cli.board import BoardModel, near_yaku, render_board
+from koikoi_p2p.cli.style import Style, wants_colour
+
+MODEL = BoardModel(
+    me=0,
+    round_index=2,
+    rounds=12,
+    month=2,
+    dealer=1,
+    stock=18,
+    field=(2, 13, 44),
+    hand=(0, 9, 30),
+    opponent_hand=7,
+    piles=((1, 5, 4, 6, 7), (36, 38)),
+    yaku=({"tane": 1}, {}),
+    scores=(6, 3),
+    calls=(1,),
+    names=("you", "computer"),
+)
+
+
+def test_plain_board_has_every_zone() -> None:
+    text = render_board(MODEL, "en", Style(colour=False))
+    assert "\x1b[" not in text
+    assert "Round 2/12" in text and "Feb" in text and "dealer: computer" in text
+    assert "score: you 6 - 3 computer" in text and "stock: 18" in text
+    field_line = next(line for line in text.splitlines() if line.startswith("Field:"))
+    assert "Pine Plain" in field_line and "Phoenix" in field_line and "Wisteria Red Ribbon" in field_line
+    hand_line = next(line for line in text.splitlines() if line.startswith("Your hand:"))
+    assert "01* Crane and Sun" in hand_line and "03R Cherry Poetry Ribbon" in hand_line
+    assert "  ribbons (2): 01R Pine Poetry Ribbon | 02R Plum Poetry Ribbon" in text
+    assert "  animals (1): 02A Bush Warbler" in text
+    assert "  plains (2):" in text
+    assert "(hand: 7 cards)" in text
+    assert "yaku: tane 1" in text
+    assert "koi-koi called by: computer" in text
+
+
+def test_near_yaku_names_the_missing_cards() -> None:
+    fams = families()
+    near = dict(near_yaku((1, 5), (), fams))
+    assert near["akatan"] == (9,)
+    # Once the other side holds the cherry poetry ribbon, akatan is dead and not shown.
+    assert "akatan" not in dict(near_yaku((1, 5), (9,), fams))
+    text = render_board(MODEL, "en", Style(colour=False))
+    assert "close: akatan (needs 1)" in text
+
+
+def test_japanese_names() -> None:
+    text = render_board(MODEL, "ja", Style(colour=False))
+    assert "松に鶴" in text and "短冊 (2)" in text and "2月" in text
+
+
+def test_colour_marks_class() -> None:
+    text = render_board(MODEL, "en", Style(colour=True))
+    assert "\x1b[1;33m01* Crane and Sun\x1b[0m" in text  # brights in bold yellow
+
+
+def test_colour_policy() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert wants_colour(Tty(), {})
+    assert not wants_colour(Tty(), {"NO_COLOR": "1"})
+    assert not wants_colour(io.StringIO(), {})
