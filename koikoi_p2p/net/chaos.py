@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, replace
 from types import TracebackType
 from urllib.parse import urlsplit
 
+import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -57,8 +58,13 @@ class ChaosConfig:
     max_delay_s: float = 0.05
     cut: float = 0.0
     binary_only: bool = True
+    # "relay_frames": fault only the relay protocol's {"type": "frame"} messages (the peers'
+    # opaque frames), so room set-up and resume control messages pass intact.
+    scope: str = "binary"
 
     def __post_init__(self) -> None:
+        if self.scope not in SCOPES:
+            raise ChaosError("bad_scope", f"scope must be one of {sorted(SCOPES)}, not {self.scope!r}")
         for name in ("drop", "duplicate", "reorder", "delay", "cut"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or isinstance(value, bool) or not 0.0 <= value <= 1.0:
@@ -87,6 +93,24 @@ class ChaosStats:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
+
+
+SCOPES = frozenset({"binary", "all", "relay_frames"})
+
+
+def _faultable(message: Message, config: ChaosConfig) -> bool:
+    """Whether faults may hit this message under the configured scope."""
+    if isinstance(message, str):
+        return config.scope == "all" or not config.binary_only
+    if config.scope == "relay_frames":
+        # The relay protocol sends each message as one msgpack map; peer data travels only in
+        # maps whose type is "frame". Anything else (or undecodable) is control: pass it intact.
+        try:
+            value = msgpack.unpackb(message, raw=False, strict_map_key=False)
+        except Exception:  # msgpack raises many types; all mean "not a frame"
+            return False
+        return isinstance(value, dict) and value.get("type") == "frame"
+    return True
 
 
 def check_loopback(host: str) -> str:
@@ -162,7 +186,7 @@ class _Pair:
         try:
             async for message in source:
                 config = self.proxy.config
-                faulty = not (config.binary_only and isinstance(message, str))
+                faulty = _faultable(message, config)
                 rng = self.rng
                 if config.cut and rng.random() < config.cut:
                     self.cut()
@@ -334,13 +358,15 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.add_argument(f"--{name}", type=float, default=0.0, help=f"{name} probability per message")
     parser.add_argument("--max-delay", type=float, default=0.05, help="seconds")
     parser.add_argument("--all-messages", action="store_true", help="fault text messages too")
+    parser.add_argument("--scope", choices=sorted(SCOPES), default="binary",
+                        help="which messages faults may hit (relay_frames: only the relay's peer frames)")
     return parser.parse_args(argv)
 
 
 async def _serve_forever(args: argparse.Namespace) -> None:
     config = ChaosConfig(
         drop=args.drop, duplicate=args.duplicate, reorder=args.reorder, delay=args.delay,
-        max_delay_s=args.max_delay, cut=args.cut, binary_only=not args.all_messages,
+        max_delay_s=args.max_delay, cut=args.cut, binary_only=not args.all_messages, scope=args.scope,
     )
     async with ChaosProxy(args.upstream, config, seed=args.seed, host=args.host, port=args.port) as proxy:
         print(proxy.url, flush=True)

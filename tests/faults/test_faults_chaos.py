@@ -272,3 +272,28 @@ def test_unreachable_upstream_closes_the_client() -> None:
             assert proxy.stats.upstream_failures == 1
 
     run(body())
+
+
+def test_relay_frames_scope_spares_control_messages() -> None:
+    import msgpack
+
+    async def body() -> None:
+        async with chain(ChaosConfig(drop=1.0, scope="relay_frames")) as (upstream, proxy):
+            ws = await client(proxy)
+            control = msgpack.packb({"type": "create", "public": False})
+            frame = msgpack.packb({"seq": 0, "data": b"\xa4type\xa5join", "type": "frame"})
+            await ws.send(frame)
+            await ws.send(control)
+            await ws.send(b"\xc1 not msgpack")
+            await settle(lambda: len(upstream.received) == 2)
+            assert upstream.received == [control, b"\xc1 not msgpack"]
+            assert proxy.stats.dropped == 1
+            await ws.close()
+
+    run(body())
+
+
+def test_bad_scope() -> None:
+    with pytest.raises(ChaosError) as info:
+        ChaosConfig(scope="everything")
+    assert info.value.reason == "bad_scope"
