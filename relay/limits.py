@@ -1,0 +1,47 @@
+"""Every limit the relay enforces, in one value, so tests and operators can set them (spec/relay.md §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Relay limits. Times are seconds; rates are per connection per second (0 = unlimited)."""
+
+    max_frame_bytes: int = 65536          # peer data per frame
+    max_control_bytes: int = 4096         # any message that is not a frame
+    max_meta_entries: int = 8
+    max_messages_per_second: float = 200.0
+    max_bytes_per_second: float = 1_048_576.0
+    burst_seconds: float = 2.0            # token buckets hold this many seconds of rate
+    max_rooms_per_connection: int = 8     # rooms one connection may create in its lifetime
+    max_connections: int = 10_000
+    max_rooms: int = 10_000
+    max_errors: int = 16                  # error replies before the connection is closed
+    max_bad_joins: int = 8                # joins of unknown codes before the connection is closed
+    buffer_frames: int = 256              # unacknowledged frames kept per direction for resume
+    buffer_bytes: int = 1_048_576         # ... and their total size
+    resume_grace: float = 60.0            # how long a dropped seat stays resumable
+    idle_timeout: float = 60.0            # a connection in no room, with no message
+    room_idle_timeout: float = 1800.0     # a room with no frame and no control message
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    close_timeout: float = 5.0
+    sweep_interval: float = 1.0           # how often expiry is checked
+    lobby_max: int = 200                  # rooms listed per lobby reply
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if value is not None and value < 0:
+                raise ValueError(f"limit {field.name} must not be negative")
+
+    def public(self) -> dict[str, int | float]:
+        """The limits a client needs to know, sent in created/joined/resumed."""
+        return {
+            "max_frame_bytes": self.max_frame_bytes,
+            "buffer_frames": self.buffer_frames,
+            "buffer_bytes": self.buffer_bytes,
+            "resume_grace": self.resume_grace,
+        }

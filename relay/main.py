@@ -1,0 +1,71 @@
+"""Command line of the relay, shared by ``python -m relay`` and ``koikoi relay``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from dataclasses import fields
+
+from relay.limits import Limits
+from relay.logs import configure, log_event
+from relay.server import RelayServer
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Host, port, log level and one ``--limit-name`` flag per field of Limits."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    defaults = Limits()
+    group = parser.add_argument_group("limits")
+    for field in fields(Limits):
+        default = getattr(defaults, field.name)
+        kind = int if isinstance(default, int) and not isinstance(default, bool) else float
+        note = "; 0 disables" if field.name.startswith("ping") else ""
+        group.add_argument(
+            "--" + field.name.replace("_", "-"), type=kind, default=default, metavar="N",
+            help=f"(default {default}{note})",
+        )
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    values = {field.name: getattr(args, field.name) for field in fields(Limits)}
+    for name in ("ping_interval", "ping_timeout"):
+        if not values[name]:
+            values[name] = None
+    return Limits(**values)
+
+
+async def serve_until_signalled(args: argparse.Namespace) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained)."""
+    server = RelayServer(limits_from(args))
+    await server.start(args.host, args.port)
+    # The first line on stdout says where we listen, so a parent process can read the port.
+    print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log_event("signal_received")
+    await server.shutdown()
+
+
+def run(args: argparse.Namespace) -> int:
+    configure(getattr(logging, args.log_level.upper()))
+    asyncio.run(serve_until_signalled(args))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m relay", description="The koikoi-p2p websocket relay.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""A token bucket: a steady rate with a bounded burst, clock injected for tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class TokenBucket:
+    """Refills ``rate`` tokens per second up to ``rate * burst_seconds``; rate 0 means unlimited."""
+
+    __slots__ = ("_capacity", "_clock", "_rate", "_stamp", "_tokens")
+
+    def __init__(self, rate: float, burst_seconds: float, clock: Callable[[], float]) -> None:
+        self._rate = rate
+        self._capacity = max(rate * burst_seconds, 1.0)
+        self._tokens = self._capacity
+        self._clock = clock
+        self._stamp = clock()
+
+    def take(self, amount: float = 1.0) -> bool:
+        """Spend ``amount`` tokens if there are enough; False (and nothing spent) otherwise."""
+        if self._rate <= 0:
+            return True
+        now = self._clock()
+        self._tokens = min(self._capacity, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if amount > self._tokens:
+            return False
+        self._tokens -= amount
+        return True
