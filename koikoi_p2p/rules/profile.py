@@ -1,0 +1,301 @@
+"""Rule profiles: every house rule of the six sources as a named switch (spec/rules.md §3).
+
+A profile is a frozen value. Rooms start from a preset and change switches with
+``with_switches``; every construction is validated, and ``encode`` gives the canonical bytes the
+two peers hash and sign, so both provably play by the same rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from koikoi_p2p.rules.cards import CARDS
+from koikoi_p2p.rules.errors import RulesError
+
+__all__ = ["HAND_YAKU_IDS", "PRESETS", "SWITCH_CHOICES", "Profile", "preset"]
+
+# Hand yaku a profile may enable, in canonical order (spec/rules.md §4.6).
+HAND_YAKU_IDS: tuple[str, ...] = ("teshi", "kuttsuki", "tenho", "double_tenho")
+
+# The allowed values of every enumerated switch.
+SWITCH_CHOICES: dict[str, tuple[str, ...]] = {
+    "ribbon_pair": ("chofuku_10", "separate_5_5"),
+    "viewing": ("always", "bonus_only", "off"),
+    "monthly_yaku_scope": ("current_month", "any_month"),
+    "koikoi_multiplier": ("opponent_flat_x2", "shared_one_plus_calls", "winner_pow2", "none"),
+    "after_call": ("next_improvement_ends_round", "shobu_only"),
+    "exhaustion": ("draw", "oya_ken", "last_caller_scores_else_oya_ken"),
+    "dealer_after_draw": ("same", "other"),
+    "hand_yaku_both": ("void_redeal", "dealer"),
+    "field_whole_month": ("redeal", "play_on"),
+    "hand_capture": ("free", "compulsory"),
+    "first_dealer_tie": ("redraw", "higher_card"),
+    "match_tie": ("draw", "extra_round"),
+}
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """All switches of one rule system; see spec/rules.md §3 for what each one means."""
+
+    name: str
+    rounds: int                          # match length in rounds; 0 = until target_score
+    bright_values: tuple[int, int, int, int]   # goko, shiko, ame_shiko, sanko
+    named_extension: bool                # +1 per extra card on inoshikacho, akatan, aotan, akatan_aotan
+    tane_with_inoshikacho: bool          # tane still scores beside inoshikacho
+    tan_with_ribbon_yaku: bool           # tan still scores beside akatan / aotan / akatan_aotan
+    ribbon_pair: str                     # both ribbon triples: akatan_aotan 10 or akatan 5 + aotan 5
+    cup_is_plain: bool                   # the sake cup counts as a plain as well as an animal
+    joker_card: str                      # "" or an animal card that counts as animal or plain
+    viewing: str                         # hanami / tsukimi: always, only beside a basic yaku, off
+    monthly_yaku_points: int             # tsukifuda points; 0 = no monthly yaku
+    monthly_yaku_scope: str              # the round's month only, or any complete month
+    double_threshold: int                # base >= this doubles; 0 = never
+    koikoi_multiplier: str               # how koi-koi calls multiply the winner's score
+    max_calls_per_round: int             # koi-koi calls allowed in a round, both seats; 0 = unlimited
+    after_call: str                      # after a call: next improvement ends the round, or shobu only
+    last_turn_stop_only: bool            # a decision on the very last turn offers only Stop
+    exhaustion: str                      # both hands empty without a stop
+    oya_ken_points: int                  # dealer's points where exhaustion gives oya-ken
+    dealer_after_draw: str               # next dealer after a round nobody won
+    hand_yaku: tuple[tuple[str, int], ...]  # enabled hand yaku and their points
+    hand_yaku_both: str                  # both seats hold a hand yaku: void and redeal, or dealer's counts
+    field_whole_month: str               # the dealt field holds all four cards of a month
+    redeal_consumes_round: bool          # a redeal counts as a round of the match
+    hand_capture: str                    # free choice, or a matching hand card must be played if any
+    first_dealer_tie: str                # two drawn cards of one month: redraw, or the higher class deals
+    pool_start: int                      # 0 = scores add up from 0; else each seat starts with this pool
+    transfer_cap: bool                   # a pool transfer is capped at what the loser has left
+    bust_ends_game: bool                 # a seat whose pool reaches 0 loses at once
+    target_score: int                    # the match ends when a seat reaches this; 0 = no target
+    match_tie: str                       # equal scores at the end: a drawn match, or extra rounds
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- switches -------------------------------------------------------------------------------
+    def with_switches(self, **changes: object) -> Profile:
+        """A copy with some switches changed, validated (RulesError on an unknown or bad value)."""
+        unknown = sorted(set(changes) - set(_FIELDS))
+        if unknown:
+            raise RulesError("unknown_switch", ", ".join(unknown))
+        normalised = {key: _normalise(key, value) for key, value in changes.items()}
+        return dataclasses.replace(self, **normalised)
+
+    # -- canonical form -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, object]:
+        """Plain data (str, int, bool, list, dict), the form that is encoded and signed."""
+        out: dict[str, object] = {}
+        for key in _FIELDS:
+            value = getattr(self, key)
+            if key == "bright_values":
+                value = list(value)
+            elif key == "hand_yaku":
+                value = dict(value)
+            out[key] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Profile:
+        """Rebuild a profile from ``to_dict`` data; every key is required and checked."""
+        if not isinstance(data, Mapping):
+            raise RulesError("bad_profile", "a profile is a mapping")
+        keys = set(data)
+        missing = sorted(set(_FIELDS) - keys)
+        extra = sorted(k for k in keys if k not in _FIELDS)
+        if missing:
+            raise RulesError("bad_profile", "missing switches: " + ", ".join(missing))
+        if extra:
+            raise RulesError("unknown_switch", ", ".join(str(k) for k in extra))
+        kwargs = {key: _normalise(key, data[key]) for key in _FIELDS}
+        return cls(**kwargs)
+
+    def encode(self) -> bytes:
+        """Canonical UTF-8 JSON: sorted keys, no spaces. Equal profiles give equal bytes."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> Profile:
+        """Inverse of ``encode``; the bytes must be exactly canonical."""
+        try:
+            parsed = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise RulesError("bad_profile", "not JSON") from exc
+        if not isinstance(parsed, dict):
+            raise RulesError("bad_profile", "a profile is a JSON object")
+        profile = cls.from_dict(parsed)
+        if profile.encode() != data:
+            raise RulesError("bad_profile", "not in canonical form")
+        return profile
+
+    # -- derived facts used by the round -------------------------------------------------------
+    def hand_yaku_points(self, yaku: str) -> int:
+        """Points of an enabled hand yaku; 0 if the profile does not have it."""
+        for key, points in self.hand_yaku:
+            if key == yaku:
+                return points
+        return 0
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Profile))
+_INT_FIELDS = frozenset(
+    {"rounds", "monthly_yaku_points", "double_threshold", "max_calls_per_round", "oya_ken_points",
+     "pool_start", "target_score"}
+)
+_BOOL_FIELDS = frozenset(
+    {"named_extension", "tane_with_inoshikacho", "tan_with_ribbon_yaku", "cup_is_plain",
+     "last_turn_stop_only", "redeal_consumes_round", "transfer_cap", "bust_ends_game"}
+)
+_LIMIT = 10_000
+
+
+def _normalise(key: str, value: object) -> Any:
+    """Turn plain data (lists, dicts) into the field's frozen form; type errors are RulesError."""
+    if key == "bright_values":
+        if not isinstance(value, list | tuple) or len(value) != 4:
+            raise RulesError("bad_switch", "bright_values is four integers")
+        return tuple(value)
+    if key == "hand_yaku":
+        if isinstance(value, Mapping):
+            items = list(value.items())
+        elif isinstance(value, list | tuple):
+            items = []
+            for item in value:
+                if not isinstance(item, list | tuple) or len(item) != 2:
+                    raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
+                items.append((item[0], item[1]))
+        else:
+            raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
+        for k, _ in items:
+            if k not in HAND_YAKU_IDS:
+                raise RulesError("bad_switch", f"unknown hand yaku {k!r}")
+        if len({k for k, _ in items}) != len(items):
+            raise RulesError("bad_switch", "hand_yaku names a yaku twice")
+        return tuple(sorted(items, key=lambda kv: HAND_YAKU_IDS.index(kv[0])))
+    return value
+
+
+def _validate(p: Profile) -> None:
+    if not isinstance(p.name, str) or not p.name or len(p.name) > 40 or not set(p.name) <= _NAME_CHARS:
+        raise RulesError("bad_switch", "name is 1..40 characters of a-z, 0-9, '-' and '_'")
+    for key in _INT_FIELDS:
+        value = getattr(p, key)
+        if type(value) is not int or not 0 <= value <= _LIMIT:
+            raise RulesError("bad_switch", f"{key} must be an integer 0..{_LIMIT}")
+    for key in _BOOL_FIELDS:
+        if type(getattr(p, key)) is not bool:
+            raise RulesError("bad_switch", f"{key} must be true or false")
+    for key, choices in SWITCH_CHOICES.items():
+        if getattr(p, key) not in choices:
+            raise RulesError("bad_switch", f"{key} must be one of {', '.join(choices)}")
+    bv = p.bright_values
+    if (not isinstance(bv, tuple) or len(bv) != 4
+            or any(type(v) is not int or not 1 <= v <= 100 for v in bv)):
+        raise RulesError("bad_switch", "bright_values is four integers 1..100")
+    hy = p.hand_yaku
+    if not isinstance(hy, tuple) or any(
+        not isinstance(kv, tuple) or len(kv) != 2 or kv[0] not in HAND_YAKU_IDS
+        or type(kv[1]) is not int or not 1 <= kv[1] <= 100
+        for kv in hy
+    ):
+        raise RulesError("bad_switch", "hand_yaku maps teshi/kuttsuki/tenho/double_tenho to 1..100")
+    if [k for k, _ in hy] != sorted((k for k, _ in hy), key=HAND_YAKU_IDS.index) or len(
+        {k for k, _ in hy}
+    ) != len(hy):
+        raise RulesError("bad_switch", "hand_yaku in canonical order, each once")
+    if p.joker_card:
+        match = [c for c in CARDS if c.id == p.joker_card]
+        if not match or match[0].klass != "animal" or match[0].subclass == "sake":
+            raise RulesError("bad_switch", "joker_card is empty or an animal card other than the cup")
+    if p.rounds == 0 and p.target_score == 0:
+        raise RulesError("bad_switch", "a match needs rounds or a target score")
+    if p.bust_ends_game and p.pool_start == 0:
+        raise RulesError("bad_switch", "bust_ends_game needs a pool (pool_start > 0)")
+    if p.transfer_cap and p.pool_start == 0:
+        raise RulesError("bad_switch", "transfer_cap needs a pool (pool_start > 0)")
+    if p.exhaustion != "draw" and p.oya_ken_points < 1:
+        raise RulesError("bad_switch", "oya-ken exhaustion needs oya_ken_points >= 1")
+
+
+_NINTENDO = Profile(
+    name="nintendo",
+    rounds=12,
+    bright_values=(10, 8, 7, 5),
+    named_extension=True,
+    tane_with_inoshikacho=False,
+    tan_with_ribbon_yaku=False,
+    ribbon_pair="chofuku_10",
+    cup_is_plain=True,
+    joker_card="",
+    viewing="always",
+    monthly_yaku_points=0,
+    monthly_yaku_scope="current_month",
+    double_threshold=7,
+    koikoi_multiplier="opponent_flat_x2",
+    max_calls_per_round=1,
+    after_call="next_improvement_ends_round",
+    last_turn_stop_only=False,
+    exhaustion="draw",
+    oya_ken_points=1,
+    dealer_after_draw="other",
+    hand_yaku=(("teshi", 6), ("kuttsuki", 6)),
+    hand_yaku_both="void_redeal",
+    field_whole_month="redeal",
+    redeal_consumes_round=False,
+    hand_capture="free",
+    first_dealer_tie="higher_card",
+    pool_start=0,
+    transfer_cap=False,
+    bust_ends_game=False,
+    target_score=0,
+    match_tie="draw",
+)
+
+PRESETS: Mapping[str, Profile] = {
+    "nintendo": _NINTENDO,
+    "koikoi-online": _NINTENDO.with_switches(
+        name="koikoi-online", tane_with_inoshikacho=True, tan_with_ribbon_yaku=True, cup_is_plain=False,
+        double_threshold=8, koikoi_multiplier="shared_one_plus_calls", max_calls_per_round=0,
+        after_call="shobu_only", last_turn_stop_only=True, dealer_after_draw="same",
+        hand_yaku_both="dealer", pool_start=25, transfer_cap=True, bust_ends_game=True,
+    ),
+    "teaching-card": _NINTENDO.with_switches(
+        name="teaching-card", named_extension=False, tane_with_inoshikacho=True, tan_with_ribbon_yaku=True,
+        ribbon_pair="separate_5_5", hand_capture="compulsory", first_dealer_tie="redraw",
+    ),
+    "wikipedia": _NINTENDO.with_switches(
+        name="wikipedia", bright_values=(15, 8, 7, 6), named_extension=False, tane_with_inoshikacho=True,
+        tan_with_ribbon_yaku=True, cup_is_plain=False, monthly_yaku_points=4, max_calls_per_round=0,
+        after_call="shobu_only", exhaustion="oya_ken", dealer_after_draw="same", hand_yaku=(),
+        hand_capture="compulsory",
+    ),
+    "board-game": _NINTENDO.with_switches(
+        name="board-game", named_extension=False, tane_with_inoshikacho=True, tan_with_ribbon_yaku=True,
+        ribbon_pair="separate_5_5", cup_is_plain=False, double_threshold=0, koikoi_multiplier="winner_pow2",
+        max_calls_per_round=0, after_call="shobu_only", dealer_after_draw="same",
+        hand_yaku=(("tenho", 6), ("double_tenho", 14)), first_dealer_tie="redraw", pool_start=100,
+        transfer_cap=True, bust_ends_game=True,
+    ),
+    "classic-variant": _NINTENDO.with_switches(
+        name="classic-variant", rounds=0, bright_values=(10, 8, 6, 5), named_extension=False,
+        tane_with_inoshikacho=True, tan_with_ribbon_yaku=True, ribbon_pair="separate_5_5",
+        cup_is_plain=False, joker_card="05-bridge", viewing="bonus_only", monthly_yaku_points=5,
+        double_threshold=0, koikoi_multiplier="none", max_calls_per_round=0, after_call="shobu_only",
+        exhaustion="last_caller_scores_else_oya_ken", dealer_after_draw="same", hand_yaku=(),
+        redeal_consumes_round=True, first_dealer_tie="redraw", target_score=50,
+    ),
+}
+
+
+def preset(name: str) -> Profile:
+    """The named preset; RulesError for an unknown name."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError("unknown_preset", f"{name!r}; presets: {', '.join(PRESETS)}") from None

@@ -1,0 +1,261 @@
+"""Yaku and round scores under a profile (spec/rules.md §6 and §7).
+
+``score_yaku`` is the readable entry point. The round engine calls a per-profile ``Scorer``
+whose ``base`` computes the same total without building a dict, because it runs after every
+turn of every simulated round; the tests check that both agree, and an independent plain
+scorer in the tests checks them both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from koikoi_p2p.rules.cards import (
+    ANIMALS,
+    BLUE_RIBBONS,
+    BOAR_DEER_BUTTERFLIES,
+    BRIGHTS,
+    CHERRY_CURTAIN,
+    FULL_MOON,
+    MONTH_MASKS,
+    PLAINS,
+    POETRY_RIBBONS,
+    RAIN_MAN,
+    RIBBONS,
+    SAKE_CUP,
+    card,
+    mask_of,
+)
+from koikoi_p2p.rules.errors import RulesError
+from koikoi_p2p.rules.profile import Profile
+
+__all__ = ["YAKU_IDS", "Scorer", "base_total", "round_score", "score_mask", "score_yaku", "scorer"]
+
+# Every yaku id the engine reports, in the canonical order of its dicts.
+YAKU_IDS: tuple[str, ...] = (
+    "goko", "shiko", "ame_shiko", "sanko", "hanami", "tsukimi", "inoshikacho", "akatan", "aotan",
+    "akatan_aotan", "tane", "tan", "kasu", "tsukifuda", "teshi", "kuttsuki", "tenho", "double_tenho",
+    "oya_ken",
+)
+_ORDER = {key: i for i, key in enumerate(YAKU_IDS)}
+# Yaku that are "basic" for the bonus-only viewing rule (spec/rules.md §6.4).
+_BASIC = frozenset(
+    {"goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan", "aotan", "akatan_aotan", "tane", "tan",
+     "kasu"}
+)
+_ALL_COMPLETE_CHECK = tuple(MONTH_MASKS[1:])
+
+
+class Scorer:
+    """The scorer of one profile: ``yaku(mask, month)`` as a dict, ``base(mask, month)`` as a sum."""
+
+    __slots__ = ("base", "profile", "yaku")
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.yaku: Callable[[int, int | None], dict[str, int]] = self._yaku
+        self.base: Callable[[int, int | None], int] = _make_base(profile)
+
+    def _yaku(self, pile: int, month: int | None) -> dict[str, int]:
+        p = self.profile
+        found = _yaku_with(pile, month, p, joker_plain=False)
+        if p.joker_card:
+            joker = 1 << card(p.joker_card).index
+            if pile & joker:
+                # spec/rules.md §6.3: the joker counts as animal or plain, whichever scores more;
+                # on equal totals it stays an animal.
+                alt = _yaku_with(pile, month, p, joker_plain=True)
+                if sum(alt.values()) > sum(found.values()):
+                    found = alt
+        return found
+
+
+def _yaku_with(pile: int, month: int | None, p: Profile, *, joker_plain: bool) -> dict[str, int]:
+    y: dict[str, int] = {}
+    goko, shiko, ame_shiko, sanko = p.bright_values
+    nb = (pile & BRIGHTS).bit_count()
+    rain = pile & RAIN_MAN
+    if nb == 5:
+        y["goko"] = goko
+    elif nb == 4:
+        if rain:
+            y["ame_shiko"] = ame_shiko
+        else:
+            y["shiko"] = shiko
+    elif nb == 3 and not rain:
+        y["sanko"] = sanko
+    animals = (pile & ANIMALS).bit_count()
+    ribbons = (pile & RIBBONS).bit_count()
+    plains = (pile & PLAINS).bit_count()
+    if p.cup_is_plain and pile & SAKE_CUP:
+        plains += 1
+    if joker_plain:
+        animals -= 1
+        plains += 1
+    ext = p.named_extension
+    isc = pile & BOAR_DEER_BUTTERFLIES == BOAR_DEER_BUTTERFLIES
+    if isc:
+        y["inoshikacho"] = 5 + (animals - 3 if ext else 0)
+    aka = pile & POETRY_RIBBONS == POETRY_RIBBONS
+    ao = pile & BLUE_RIBBONS == BLUE_RIBBONS
+    if aka and ao and p.ribbon_pair == "chofuku_10":
+        y["akatan_aotan"] = 10 + (ribbons - 6 if ext else 0)
+    else:
+        if aka:
+            y["akatan"] = 5 + (ribbons - 3 if ext else 0)
+        if ao:
+            y["aotan"] = 5 + (ribbons - 3 if ext else 0)
+    if animals >= 5 and (not isc or p.tane_with_inoshikacho):
+        y["tane"] = animals - 4
+    if ribbons >= 5 and (not (aka or ao) or p.tan_with_ribbon_yaku):
+        y["tan"] = ribbons - 4
+    if plains >= 10:
+        y["kasu"] = plains - 9
+    if pile & SAKE_CUP and p.viewing != "off" and (p.viewing == "always" or any(k in _BASIC for k in y)):
+        if pile & CHERRY_CURTAIN:
+            y["hanami"] = 5
+        if pile & FULL_MOON:
+            y["tsukimi"] = 5
+    if p.monthly_yaku_points:
+        if p.monthly_yaku_scope == "current_month":
+            if month is not None and pile & MONTH_MASKS[month] == MONTH_MASKS[month]:
+                y["tsukifuda"] = p.monthly_yaku_points
+        else:
+            complete = sum(1 for m in _ALL_COMPLETE_CHECK if pile & m == m)
+            if complete:
+                y["tsukifuda"] = p.monthly_yaku_points * complete
+    return {key: y[key] for key in sorted(y, key=_ORDER.__getitem__)}
+
+
+def _make_base(p: Profile) -> Callable[[int, int | None], int]:
+    """A closure computing the base total of a pile without building dicts (the hot path)."""
+    goko, shiko, ame_shiko, sanko = p.bright_values
+    cup_plain = p.cup_is_plain
+    ext = p.named_extension
+    tane_with = p.tane_with_inoshikacho
+    tan_with = p.tan_with_ribbon_yaku
+    chofuku = p.ribbon_pair == "chofuku_10"
+    viewing = {"always": 2, "bonus_only": 1, "off": 0}[p.viewing]
+    monthly = p.monthly_yaku_points
+    any_month = p.monthly_yaku_scope == "any_month"
+    joker = (1 << card(p.joker_card).index) if p.joker_card else 0
+    bdb, poetry, blue, cup = BOAR_DEER_BUTTERFLIES, POETRY_RIBBONS, BLUE_RIBBONS, SAKE_CUP
+    brights, rain_man, animals_m, ribbons_m, plains_m = BRIGHTS, RAIN_MAN, ANIMALS, RIBBONS, PLAINS
+    curtain, moon, months = CHERRY_CURTAIN, FULL_MOON, MONTH_MASKS
+
+    def basic_and_viewing(pile: int, month: int | None, animals: int, plains: int) -> int:
+        total = 0
+        nb = (pile & brights).bit_count()
+        if nb == 5:
+            total = goko
+        elif nb == 4:
+            total = ame_shiko if pile & rain_man else shiko
+        elif nb == 3 and not pile & rain_man:
+            total = sanko
+        ribbons = (pile & ribbons_m).bit_count()
+        isc = pile & bdb == bdb
+        if isc:
+            total += 5 + (animals - 3 if ext else 0)
+        aka = pile & poetry == poetry
+        ao = pile & blue == blue
+        if aka and ao and chofuku:
+            total += 10 + (ribbons - 6 if ext else 0)
+        else:
+            if aka:
+                total += 5 + (ribbons - 3 if ext else 0)
+            if ao:
+                total += 5 + (ribbons - 3 if ext else 0)
+        if animals >= 5 and (tane_with or not isc):
+            total += animals - 4
+        if ribbons >= 5 and (tan_with or not (aka or ao)):
+            total += ribbons - 4
+        if plains >= 10:
+            total += plains - 9
+        if viewing and pile & cup and (viewing == 2 or total):
+            if pile & curtain:
+                total += 5
+            if pile & moon:
+                total += 5
+        if monthly:
+            if any_month:
+                for m in months[1:]:
+                    if pile & m == m:
+                        total += monthly
+            elif month is not None and pile & months[month] == months[month]:
+                total += monthly
+        return total
+
+    def base(pile: int, month: int | None) -> int:
+        animals = (pile & animals_m).bit_count()
+        plains = (pile & plains_m).bit_count()
+        if cup_plain and pile & cup:
+            plains += 1
+        total = basic_and_viewing(pile, month, animals, plains)
+        if pile & joker:
+            alt = basic_and_viewing(pile, month, animals - 1, plains + 1)
+            if alt > total:
+                total = alt
+        return total
+
+    return base
+
+
+_SCORERS: dict[Profile, Scorer] = {}
+
+
+def scorer(profile: Profile) -> Scorer:
+    """The (cached) scorer of a profile."""
+    found = _SCORERS.get(profile)
+    if found is None:
+        if len(_SCORERS) > 64:
+            _SCORERS.clear()
+        found = _SCORERS[profile] = Scorer(profile)
+    return found
+
+
+def _check_month(month: int | None) -> None:
+    if month is not None and (type(month) is not int or not 1 <= month <= 12):
+        raise RulesError("bad_month", f"month must be 1..12, not {month!r}")
+
+
+def score_mask(pile: int, profile: Profile, month: int | None = None) -> dict[str, int]:
+    """Yaku of a pile given as a card bit mask."""
+    _check_month(month)
+    return scorer(profile).yaku(pile, month)
+
+
+def score_yaku(captured: Iterable[int | str], profile: Profile, month: int | None = None) -> dict[str, int]:
+    """Yaku and points of a captured pile (card indices or ids); ``month`` for monthly yaku."""
+    return score_mask(mask_of(captured), profile, month)
+
+
+def base_total(captured: Iterable[int | str], profile: Profile, month: int | None = None) -> int:
+    """Sum of the yaku of a pile before any multiplier."""
+    _check_month(month)
+    return scorer(profile).base(mask_of(captured), month)
+
+
+def round_score(base: int, calls: Sequence[int], winner: int, profile: Profile) -> int:
+    """The winner's round score: threshold doubling, then the koi-koi multiplier (spec/rules.md §7).
+
+    ``calls`` are the seats of the round's koi-koi calls in order.
+    """
+    if type(base) is not int or base < 0:
+        raise RulesError("bad_score", "base must be a non-negative integer")
+    if winner not in (0, 1) or type(winner) is not int:
+        raise RulesError("bad_seat", f"winner must be seat 0 or 1, not {winner!r}")
+    for seat in calls:
+        if seat not in (0, 1) or type(seat) is not int:
+            raise RulesError("bad_seat", f"calls are seats 0 or 1, not {seat!r}")
+    points = base
+    if profile.double_threshold and base >= profile.double_threshold:
+        points *= 2
+    model = profile.koikoi_multiplier
+    if model == "opponent_flat_x2":
+        if any(seat != winner for seat in calls):
+            points *= 2
+    elif model == "shared_one_plus_calls":
+        points *= 1 + len(calls)
+    elif model == "winner_pow2":
+        points *= 2 ** sum(1 for seat in calls if seat == winner)
+    return points
