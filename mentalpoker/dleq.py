@@ -1,0 +1,108 @@
+"""Decryption shares with a Chaum-Pedersen (1992) proof of equal discrete logs (spec/crypto.md §7).
+
+One proof covers a batch of shares d_j = x*a_j made with the same secret x (pk = x*G): the prover
+shows log_G pk = log_{a_1} d_1 = ... = log_{a_k} d_k with a single commitment scalar w, sent as
+(challenge, response), so a batch of k shares costs 32k + 64 bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mentalpoker.context import ProofContext
+from mentalpoker.elgamal import KeyPair
+from mentalpoker.errors import GroupError, InvalidEncoding, ProofError
+from mentalpoker.group import Point, Rng, Scalar, base_mult
+from mentalpoker.transcript import Transcript
+
+DLEQ_PROOF_BYTES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class SharesProof:
+    challenge: Scalar
+    response: Scalar
+
+    def to_bytes(self) -> bytes:
+        return self.challenge.raw + self.response.raw
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SharesProof:
+        if len(data) != DLEQ_PROOF_BYTES:
+            raise InvalidEncoding("invalid_length", "a share proof is 64 bytes")
+        return cls(Scalar.from_bytes(data[:32]), Scalar.from_bytes(data[32:]))
+
+
+def _positions_bytes(positions: Sequence[int]) -> bytes:
+    if any(not 0 <= p < 1 << 16 for p in positions):
+        raise InvalidEncoding("invalid_position", "positions are 16-bit")
+    return b"".join(p.to_bytes(2, "big") for p in positions)
+
+
+def _challenge(
+    ctx: ProofContext,
+    pk: Point,
+    positions: Sequence[int],
+    bases: Sequence[Point],
+    shares: Sequence[Point],
+    commitments: Sequence[Point],
+) -> Scalar:
+    t = Transcript("dleq")
+    t.context(ctx)
+    t.point("pk", pk)
+    t.bytes_("positions", _positions_bytes(positions))
+    t.points("a", bases)
+    t.points("d", shares)
+    t.points("T", commitments)
+    return t.challenge_scalar("c")
+
+
+def prove_shares(
+    ctx: ProofContext,
+    keys: KeyPair,
+    positions: Sequence[int],
+    bases: Sequence[Point],
+    rng: Rng | None = None,
+) -> tuple[tuple[Point, ...], SharesProof]:
+    """d_j = x*a_j; T_0 = w*G, T_j = w*a_j; c = H(context, pk, positions, a, d, T); s = w + c*x."""
+    if len(positions) != len(bases) or not bases:
+        raise InvalidEncoding("invalid_length", "one base per position, at least one")
+    shares = tuple(a.mul(keys.secret) for a in bases)
+    w = Scalar.random(rng)
+    commitments = [base_mult(w), *(a.mul(w) for a in bases)]
+    c = _challenge(ctx, keys.public, positions, bases, shares, commitments)
+    return shares, SharesProof(c, w + c * keys.secret)
+
+
+def verify_shares(
+    ctx: ProofContext,
+    pk: Point,
+    positions: Sequence[int],
+    bases: Sequence[Point],
+    shares: Sequence[Point],
+    proof: SharesProof,
+) -> None:
+    """Recompute T_0 = s*G - c*pk, T_j = s*a_j - c*d_j and the challenge; raises ProofError."""
+    if len(positions) != len(bases) or len(bases) != len(shares) or not bases:
+        raise ProofError("bad_share_proof", "the statement has mismatched lengths")
+    c, s = proof.challenge, proof.response
+    try:
+        commitments = [base_mult(s) - pk.mul(c)]
+        commitments.extend(a.mul(s) - d.mul(c) for a, d in zip(bases, shares, strict=True))
+    except GroupError as exc:
+        raise ProofError("bad_share_proof", "degenerate share proof") from exc
+    if _challenge(ctx, pk, positions, bases, shares, commitments) != c:
+        raise ProofError("bad_share_proof", "the decryption shares do not verify")
+
+
+def encode_shares(shares: Sequence[Point], proof: SharesProof) -> bytes:
+    """Fixed layout: d_1 || ... || d_k || c || s."""
+    return b"".join(d.raw for d in shares) + proof.to_bytes()
+
+
+def decode_shares(data: bytes, count: int) -> tuple[tuple[Point, ...], SharesProof]:
+    if count < 1 or len(data) != 32 * count + DLEQ_PROOF_BYTES:
+        raise InvalidEncoding("invalid_length", f"{count} shares take {32 * count + 64} bytes")
+    shares = tuple(Point.from_bytes(data[i : i + 32]) for i in range(0, 32 * count, 32))
+    return shares, SharesProof.from_bytes(data[32 * count :])

@@ -1,0 +1,260 @@
+"""The prime-order subgroup of edwards25519 through libsodium (spec/crypto.md §2).
+
+This is the only module that calls ``nacl.bindings``; a faster backend can replace it. Every point
+that arrives from outside goes through :meth:`Point.from_bytes`, which rejects non-canonical
+encodings, points off the curve or outside the prime-order subgroup, small-order points and the
+identity. Points computed here from valid points need no second check (libsodium's variable-base
+multiplication re-checks its input anyway).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import nacl.bindings as _nb
+import nacl.exceptions
+from cryptography.hazmat.primitives import hashes
+
+from mentalpoker.errors import GroupError, InvalidEncoding
+
+#: Order of the prime-order subgroup (and of the base point G).
+L = 2**252 + 27742317777372353535851937790883648493
+POINT_BYTES = 32
+SCALAR_BYTES = 32
+#: Domain separation tag of hash-to-point (spec/crypto.md §2.3).
+HASH_TO_POINT_DST = b"koikoi-p2p/mentalpoker/v1/hash-to-point"
+
+Rng = Callable[[int], bytes]
+
+
+def default_rng(n: int) -> bytes:
+    """The operating system's cryptographic randomness."""
+    return secrets.token_bytes(n)
+
+
+# The libsodium primitives, as module globals so that ``counting_operations`` can wrap them.
+_mult: Callable[[bytes, bytes], bytes] = _nb.crypto_scalarmult_ed25519_noclamp
+_base_mult: Callable[[bytes], bytes] = _nb.crypto_scalarmult_ed25519_base_noclamp
+_add: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_add
+_sub: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_sub
+_validate: Callable[[bytes], bool] = _nb.crypto_core_ed25519_is_valid_point
+_from_uniform: Callable[[bytes], bytes] = _nb.crypto_core_ed25519_from_uniform
+_scalar_add: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_scalar_add
+_scalar_sub: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_scalar_sub
+_scalar_mul: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_scalar_mul
+_scalar_negate: Callable[[bytes], bytes] = _nb.crypto_core_ed25519_scalar_negate
+_scalar_reduce: Callable[[bytes], bytes] = _nb.crypto_core_ed25519_scalar_reduce
+
+#: Operation name -> module global holding its primitive.
+OPERATIONS: dict[str, str] = {
+    "mult": "_mult",
+    "base_mult": "_base_mult",
+    "add": "_add",
+    "sub": "_sub",
+    "validate": "_validate",
+    "from_uniform": "_from_uniform",
+    "scalar_add": "_scalar_add",
+    "scalar_sub": "_scalar_sub",
+    "scalar_mul": "_scalar_mul",
+    "scalar_negate": "_scalar_negate",
+    "scalar_reduce": "_scalar_reduce",
+}
+
+
+def sha512(*parts: bytes) -> bytes:
+    """SHA-512 of the concatenation of ``parts`` (the `cryptography` package)."""
+    h = hashes.Hash(hashes.SHA512())
+    for part in parts:
+        h.update(part)
+    return h.finalize()
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """An integer modulo L in its canonical 32-byte little-endian encoding.
+
+    The repr hides the value: scalars are often secrets.
+    """
+
+    raw: bytes = field(repr=False)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Scalar:
+        """Decode a received scalar; anything but 32 bytes below L is refused."""
+        if not isinstance(data, bytes) or len(data) != SCALAR_BYTES:
+            raise InvalidEncoding("invalid_scalar", "a scalar is exactly 32 bytes")
+        if int.from_bytes(data, "little") >= L:
+            raise InvalidEncoding("invalid_scalar", "scalar is not reduced modulo L")
+        return cls(data)
+
+    @classmethod
+    def from_int(cls, value: int) -> Scalar:
+        """A public constant (never a secret) as a scalar."""
+        return cls((value % L).to_bytes(SCALAR_BYTES, "little"))
+
+    @classmethod
+    def from_wide(cls, data: bytes) -> Scalar:
+        """Reduce 64 uniformly random or hashed bytes modulo L (bias below 2**-250)."""
+        if len(data) != 64:
+            raise InvalidEncoding("invalid_scalar", "wide reduction takes 64 bytes")
+        return cls(_scalar_reduce(data))
+
+    @classmethod
+    def random(cls, rng: Rng | None = None) -> Scalar:
+        """A uniform non-zero scalar from 64 random bytes (spec/crypto.md §2.4)."""
+        draw = rng or default_rng
+        while True:
+            s = cls.from_wide(draw(64))
+            if s.raw != _ZERO:
+                return s
+
+    def __add__(self, other: Scalar) -> Scalar:
+        return Scalar(_scalar_add(self.raw, other.raw))
+
+    def __sub__(self, other: Scalar) -> Scalar:
+        return Scalar(_scalar_sub(self.raw, other.raw))
+
+    def __mul__(self, other: Scalar) -> Scalar:
+        return Scalar(_scalar_mul(self.raw, other.raw))
+
+    def __neg__(self) -> Scalar:
+        return Scalar(_scalar_negate(self.raw))
+
+    def __int__(self) -> int:
+        return int.from_bytes(self.raw, "little")
+
+    @property
+    def is_zero(self) -> bool:
+        return self.raw == _ZERO
+
+
+_ZERO = bytes(SCALAR_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """An element of the prime-order subgroup, as its canonical 32-byte encoding.
+
+    Construct received points only with :meth:`from_bytes`. The identity appears only as the
+    result of an addition; it is never accepted from outside.
+    """
+
+    raw: bytes
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Point:
+        """Decode a received point: canonical, on the curve, in the subgroup, not of small order."""
+        if not isinstance(data, bytes) or len(data) != POINT_BYTES:
+            raise InvalidEncoding("invalid_point", "a point is exactly 32 bytes")
+        if not _validate(data):
+            raise InvalidEncoding(
+                "invalid_point", "not a canonical point of the prime-order subgroup (or small order)"
+            )
+        return cls(data)
+
+    def __add__(self, other: Point) -> Point:
+        return Point(_add(self.raw, other.raw))
+
+    def __sub__(self, other: Point) -> Point:
+        return Point(_sub(self.raw, other.raw))
+
+    def mul(self, s: Scalar) -> Point:
+        """s * self. libsodium refuses a zero scalar, an invalid input and an identity result."""
+        try:
+            return Point(_mult(s.raw, self.raw))
+        except nacl.exceptions.CryptoError as exc:
+            raise GroupError("degenerate", "scalar multiplication refused (zero scalar or identity)") from exc
+
+    @property
+    def is_identity(self) -> bool:
+        return self.raw == _IDENTITY_RAW
+
+
+_IDENTITY_RAW = bytes([1]) + bytes(31)
+IDENTITY = Point(_IDENTITY_RAW)
+
+
+def base_mult(s: Scalar) -> Point:
+    """s * G for the standard base point G."""
+    try:
+        return Point(_base_mult(s.raw))
+    except nacl.exceptions.CryptoError as exc:
+        raise GroupError("degenerate", "base multiplication refused (zero scalar)") from exc
+
+
+def point_sum(points: Iterable[Point]) -> Point:
+    """The sum of the points (the identity for none)."""
+    acc = _IDENTITY_RAW
+    for p in points:
+        acc = _add(acc, p.raw)
+    return Point(acc)
+
+
+def hash_to_point(label: bytes) -> Point:
+    """A point nobody knows the discrete log of (spec/crypto.md §2.3).
+
+    SHA-512(DST || 0x00 || label), first 32 bytes, through libsodium's Elligator 2 map with
+    cofactor clearing (``crypto_core_ed25519_from_uniform``).
+    """
+    digest = sha512(HASH_TO_POINT_DST, b"\x00", label)
+    raw = _from_uniform(digest[:32])
+    if raw == _IDENTITY_RAW:  # unreachable for a hash output; refuse rather than assume
+        raise GroupError("degenerate", "hash-to-point gave the identity")
+    return Point(raw)
+
+
+G = base_mult(Scalar.from_int(1))
+
+
+@contextmanager
+def counting_operations() -> Iterator[dict[str, int]]:
+    """Count every libsodium call made inside the block (for benchmark floors only).
+
+    Not thread-safe: it rebinds this module's primitives for the duration of the block.
+    """
+    counts = dict.fromkeys(OPERATIONS, 0)
+    module = globals()
+    originals = {name: module[glob] for name, glob in OPERATIONS.items()}
+
+    def wrap(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any) -> Any:
+            counts[name] += 1
+            return fn(*args)
+
+        return counted
+
+    for name, glob in OPERATIONS.items():
+        module[glob] = wrap(name, originals[name])
+    try:
+        yield counts
+    finally:
+        for name, glob in OPERATIONS.items():
+            module[glob] = originals[name]
+
+
+def primitive_samples(rng: Rng | None = None) -> dict[str, Callable[[], object]]:
+    """One raw libsodium call per operation, on typical inputs, for measuring unit costs."""
+    s = Scalar.random(rng).raw
+    t = Scalar.random(rng).raw
+    p = _base_mult(Scalar.random(rng).raw)
+    q = _base_mult(Scalar.random(rng).raw)
+    wide = (rng or default_rng)(64)
+    uniform = (rng or default_rng)(32)
+    nb = _nb
+    return {
+        "mult": lambda: nb.crypto_scalarmult_ed25519_noclamp(s, p),
+        "base_mult": lambda: nb.crypto_scalarmult_ed25519_base_noclamp(s),
+        "add": lambda: nb.crypto_core_ed25519_add(p, q),
+        "sub": lambda: nb.crypto_core_ed25519_sub(p, q),
+        "validate": lambda: nb.crypto_core_ed25519_is_valid_point(p),
+        "from_uniform": lambda: nb.crypto_core_ed25519_from_uniform(uniform),
+        "scalar_add": lambda: nb.crypto_core_ed25519_scalar_add(s, t),
+        "scalar_sub": lambda: nb.crypto_core_ed25519_scalar_sub(s, t),
+        "scalar_mul": lambda: nb.crypto_core_ed25519_scalar_mul(s, t),
+        "scalar_negate": lambda: nb.crypto_core_ed25519_scalar_negate(s),
+        "scalar_reduce": lambda: nb.crypto_core_ed25519_scalar_reduce(wide),
+    }

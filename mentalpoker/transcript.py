@@ -1,0 +1,102 @@
+"""The Fiat-Shamir transcript (spec/crypto.md §3).
+
+A running SHA-512 over typed, labelled, length-prefixed items, so no two different sequences of
+items hash alike. Every challenge is drawn from the whole state so far and then absorbed itself,
+so later challenges depend on earlier ones (strong Fiat-Shamir: the context and the whole
+statement go in before the first challenge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cryptography.hazmat.primitives import hashes
+
+from mentalpoker.context import ProofContext
+from mentalpoker.errors import MentalPokerError
+from mentalpoker.group import Point, Scalar
+
+TRANSCRIPT_DST = b"koikoi-p2p/mentalpoker/v1/transcript"
+
+# Item type tags (spec/crypto.md §3.1).
+TAG_DOMAIN = 0x00
+TAG_BYTES = 0x01
+TAG_UINT = 0x02
+TAG_TEXT = 0x03
+TAG_POINTS = 0x04
+TAG_SCALARS = 0x05
+TAG_CHALLENGE = 0x06
+
+
+def _item(tag: int, label: str, value: bytes) -> bytes:
+    name = label.encode("ascii")
+    if len(name) > 255:
+        raise MentalPokerError("bad_label", "transcript labels are at most 255 bytes")
+    return bytes([tag, len(name)]) + name + len(value).to_bytes(4, "big") + value
+
+
+class Transcript:
+    """Absorbs a proof's context and statement; squeezes challenges from all of it."""
+
+    __slots__ = ("_h",)
+
+    def __init__(self, proof: str) -> None:
+        self._h = hashes.Hash(hashes.SHA512())
+        self._h.update(_item(TAG_DOMAIN, "proof", TRANSCRIPT_DST + b"/" + proof.encode("ascii")))
+
+    def bytes_(self, label: str, value: bytes) -> None:
+        self._h.update(_item(TAG_BYTES, label, value))
+
+    def uint(self, label: str, value: int) -> None:
+        if not 0 <= value < 1 << 64:
+            raise MentalPokerError("bad_value", "transcript integers are unsigned 64-bit")
+        self._h.update(_item(TAG_UINT, label, value.to_bytes(8, "big")))
+
+    def text(self, label: str, value: str) -> None:
+        self._h.update(_item(TAG_TEXT, label, value.encode("utf-8")))
+
+    def points(self, label: str, values: Sequence[Point]) -> None:
+        self._h.update(_item(TAG_POINTS, label, b"".join(p.raw for p in values)))
+
+    def point(self, label: str, value: Point) -> None:
+        self._h.update(_item(TAG_POINTS, label, value.raw))
+
+    def scalars(self, label: str, values: Sequence[Scalar]) -> None:
+        self._h.update(_item(TAG_SCALARS, label, b"".join(s.raw for s in values)))
+
+    def context(self, ctx: ProofContext) -> None:
+        """Version, session id, round, step and prover, in this order."""
+        self.uint("version", ctx.version)
+        self.bytes_("session_id", ctx.session_id)
+        self.uint("round", ctx.round)
+        self.text("step", ctx.step)
+        self.uint("prover", ctx.prover)
+
+    def challenge_bytes(self, label: str) -> bytes:
+        """64 bytes from the state so far; the output is absorbed before anything else."""
+        fork = self._h.copy()
+        fork.update(_item(TAG_CHALLENGE, label, b""))
+        out = fork.finalize()
+        self._h.update(_item(TAG_CHALLENGE, label, out))
+        return out
+
+    def challenge_scalar(self, label: str) -> Scalar:
+        """A full-size challenge: 64 bytes reduced modulo L."""
+        return Scalar.from_wide(self.challenge_bytes(label))
+
+    def challenge_small_scalars(self, label: str, count: int) -> list[Scalar]:
+        """``count`` independent 128-bit challenges (SHA-512 in counter mode over a seed)."""
+        seed = self.challenge_bytes(label)
+        out: list[Scalar] = []
+        block = 0
+        pad = bytes(16)
+        while len(out) < count:
+            h = hashes.Hash(hashes.SHA512())
+            h.update(seed + block.to_bytes(4, "big"))
+            digest = h.finalize()
+            for k in range(4):
+                if len(out) == count:
+                    break
+                out.append(Scalar(digest[16 * k : 16 * k + 16] + pad))
+            block += 1
+        return out
