@@ -1,21 +1,25 @@
-"""The shape every transport between two peers has: ordered binary frames, an explicit end."""
+"""What the session needs from a connection: ordered binary frames both ways (spec/protocol.md §2.3).
+
+The relay's websocket client and the in-memory pair both implement it. A transport promises
+nothing about integrity: the channel above detects every drop, reorder, alteration or injection.
+"""
 
 from __future__ import annotations
 
-import typing
+from typing import Protocol, runtime_checkable
 
 
 class TransportClosed(Exception):
-    """The transport ended: no more frames will come, none can be sent."""
+    """The connection is gone; no more frames will arrive."""
 
 
-class Transport(typing.Protocol):
-    """Ordered, reliable delivery of opaque frames to one peer (relay client, in-memory pair)."""
-
-    async def send(self, frame: bytes) -> None: ...
+@runtime_checkable
+class Transport(Protocol):
+    async def send(self, frame: bytes) -> None:
+        """Queue one binary frame for the peer."""
 
     async def recv(self) -> bytes:
-        """The next frame from the peer; raises TransportClosed when there will be none."""
-        ...
+        """The next frame from the peer; raises ``TransportClosed`` when the connection is gone."""
 
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Close both directions; the peer's ``recv`` then raises ``TransportClosed``."""

@@ -1,0 +1,52 @@
+"""The few symmetric primitives of the session, all from ``cryptography`` (spec/protocol.md §4.1).
+
+SHA-256, HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305 with a 12-byte nonce. Kept in one place
+so the spec's definitions map to exactly one function each.
+"""
+
+from __future__ import annotations
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import constant_time, hashes, hmac
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+AEAD_TAG = 16
+KEY_SIZE = 32
+
+
+def sha256(*parts: bytes) -> bytes:
+    """SHA-256 of the concatenation of ``parts``."""
+    digest = hashes.Hash(hashes.SHA256())
+    for part in parts:
+        digest.update(part)
+    return digest.finalize()
+
+
+def hmac_sha256(key: bytes, data: bytes) -> bytes:
+    mac = hmac.HMAC(key, hashes.SHA256())
+    mac.update(data)
+    return mac.finalize()
+
+
+def equal(a: bytes, b: bytes) -> bool:
+    """Constant-time comparison for secrets (MACs)."""
+    return constant_time.bytes_eq(a, b)
+
+
+def hkdf_sha256(ikm: bytes, *, salt: bytes, info: bytes, length: int = KEY_SIZE) -> bytes:
+    """RFC 5869 HKDF with SHA-256 (extract with ``salt``, expand with ``info``)."""
+    return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
+
+
+def seal(key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:
+    """ChaCha20-Poly1305 encryption: ciphertext || 16-byte tag."""
+    return ChaCha20Poly1305(key).encrypt(nonce, plaintext, aad)
+
+
+def open_sealed(key: bytes, nonce: bytes, ciphertext: bytes, aad: bytes) -> bytes | None:
+    """ChaCha20-Poly1305 decryption, or None when the tag does not verify."""
+    try:
+        return ChaCha20Poly1305(key).decrypt(nonce, ciphertext, aad)
+    except InvalidTag:
+        return None
