@@ -1,0 +1,420 @@
+"""The peers' websocket client of the relay (spec/relay.md), a Transport once paired.
+
+A background reader task owns the websocket. Frames are numbered per direction; the client keeps
+the frames it sent until the relay acknowledges them and counts the frames it received, so when the
+connection drops it reconnects with backoff, resumes its seat with the resume token and the count,
+resends what the relay did not get, and receives exactly what it missed: the caller of
+``send``/``recv`` sees one ordered stream. The relay is not trusted with anything but delivery:
+the peers' signed hash chain detects whatever it drops, injects or reorders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections import deque
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
+from koikoi_p2p.protocol.transport import TransportClosed
+
+ACK_EVERY = 32
+CONNECT_TIMEOUT = 10.0
+REPLY_TIMEOUT = 10.0
+BACKOFF_FIRST = 0.05
+BACKOFF_MAX = 2.0
+DEFAULT_BUFFER_FRAMES = 256
+DEFAULT_BUFFER_BYTES = 1_048_576
+
+# Close codes after which resuming is pointless (spec/relay.md §6), with the reason we report.
+TERMINAL_CLOSES: dict[int, str] = {
+    1000: "closed",
+    1001: "shutdown",
+    1009: "frame_too_large",
+    4001: "rejected",
+    4002: "room_closed",
+    4003: "room_expired",
+    4005: "policy",
+    4006: "replaced",
+    4007: "resume_failed",
+}
+PEER_LEFT_REASONS = {"left": "peer_left", "timeout": "peer_timeout", "resume_failed": "peer_resume_failed"}
+
+
+class RelayError(Exception):
+    """A relay refusal or failure with a machine-readable ``reason`` (e.g. "room_not_found")."""
+
+    def __init__(self, reason: str, message: str = "") -> None:
+        super().__init__(f"{reason}: {message}" if message else reason)
+        self.reason = reason
+        self.message = message
+
+
+class RelayClosed(RelayError, TransportClosed):
+    """The paired stream ended; ``reason`` says why (peer_left, rejected, resume_failed, ...)."""
+
+
+def _pack(kind: str, **fields: object) -> bytes:
+    fields["type"] = kind
+    out: bytes = msgpack.packb(fields, use_bin_type=True)
+    return out
+
+
+def _unpack(data: str | bytes) -> dict[str, Any]:
+    """A relay message; anything else is the relay breaking the protocol."""
+    if isinstance(data, str):
+        raise RelayError("bad_relay_message", "text message from the relay")
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=True)
+    except Exception:  # msgpack raises many types; all mean "not msgpack"
+        raise RelayError("bad_relay_message", "undecodable message from the relay") from None
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        raise RelayError("bad_relay_message", "relay messages are maps with a type")
+    return value
+
+
+async def _open(url: str) -> ClientConnection:
+    try:
+        return await asyncio.wait_for(
+            connect(url, compression=None, max_size=None, open_timeout=CONNECT_TIMEOUT), CONNECT_TIMEOUT
+        )
+    except InvalidStatus as exc:
+        if exc.response.status_code == 503:
+            raise RelayError("relay_full", "the relay refuses new connections") from None
+        raise RelayError("unreachable", f"HTTP {exc.response.status_code}") from None
+    except InvalidURI as exc:
+        raise RelayError("bad_url", str(exc)) from None
+    except (OSError, InvalidHandshake, TimeoutError) as exc:
+        raise RelayError("unreachable", f"{type(exc).__name__}: {exc}") from None
+
+
+async def _request(ws: ClientConnection, message: bytes, expected: str) -> dict[str, Any]:
+    """Send one control message and read its reply; an error reply becomes a RelayError."""
+    try:
+        await ws.send(message)
+        reply = _unpack(await asyncio.wait_for(ws.recv(), REPLY_TIMEOUT))
+    except (ConnectionClosed, TimeoutError) as exc:
+        raise RelayError("unreachable", f"no reply from the relay ({type(exc).__name__})") from None
+    if reply["type"] == "error":
+        raise RelayError(str(reply.get("reason", "error")), str(reply.get("message", "")))
+    if reply["type"] != expected:
+        raise RelayError("bad_relay_message", f"expected {expected}, got {reply['type']}")
+    return reply
+
+
+async def list_rooms(url: str) -> list[dict[str, Any]]:
+    """The public lobby: open public rooms as ``{"code", "meta", "age"}``, newest first."""
+    ws = await _open(url)
+    try:
+        reply = await _request(ws, _pack("lobby"), "rooms")
+    finally:
+        await ws.close()
+    rooms = reply.get("rooms")
+    if not isinstance(rooms, list):
+        raise RelayError("bad_relay_message", "lobby reply without rooms")
+    return [room for room in rooms if isinstance(room, dict)]
+
+
+class RelayClient:
+    """One seat in a relay room. Build it with ``create`` (host, seat 0) or ``join`` (seat 1)."""
+
+    def __init__(self, url: str, ws: ClientConnection, reply: dict[str, Any], peer: str) -> None:
+        self.url = url
+        self.code: str = str(reply["code"])
+        self.seat: int = int(reply["seat"])
+        self.resume_token: bytes = bytes(reply["token"])
+        self.meta: dict[str, Any] = dict(reply.get("meta") or {})
+        limits = reply.get("limits") or {}
+        self.max_frame_bytes: int = int(limits.get("max_frame_bytes", 65536))
+        self.grace: float = float(limits.get("resume_grace", 60.0))
+        self._buffer_frames = int(limits.get("buffer_frames", DEFAULT_BUFFER_FRAMES))
+        self._buffer_bytes = int(limits.get("buffer_bytes", DEFAULT_BUFFER_BYTES))
+        self._ws: ClientConnection | None = ws
+        self._peer = peer                        # "none" | "present" | "away"
+        self._peer_changed = asyncio.Event()
+        self._in_next = 0                        # next seq expected from the peer
+        self._ack_sent = 0                       # the last count we acknowledged to the relay
+        self._out_next = 0                       # next seq we send
+        self._unacked: deque[tuple[int, bytes]] = deque()
+        self._unacked_bytes = 0
+        self._lost_below = 0                     # frames below this were evicted unacknowledged
+        self._queue: asyncio.Queue[bytes | RelayClosed] = asyncio.Queue()
+        self._lock = asyncio.Lock()
+        self._failure: RelayClosed | None = None
+        self._closing = False
+        self._resync = False                     # we closed the socket on purpose to resume
+        self._awaiting_reopen = False            # frames of a rejected joiner may still arrive
+        self._last_error = ""
+        self.reconnects = 0
+        self._jitter = secrets.SystemRandom()  # backoff jitter
+        self._reader = asyncio.create_task(self._read_forever())
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls, url: str, *, public: bool = False, meta: dict[str, Any] | None = None
+    ) -> RelayClient:
+        """Open a room as its host; ``code`` is what the other player types (or finds in the lobby)."""
+        ws = await _open(url)
+        try:
+            reply = await _request(ws, _pack("create", public=public, meta=meta or {}), "created")
+        except BaseException:
+            await ws.close()
+            raise
+        return cls(url, ws, reply, "none")
+
+    @classmethod
+    async def join(cls, url: str, code: str) -> RelayClient:
+        """Take the second seat of the room with this code."""
+        ws = await _open(url)
+        try:
+            reply = await _request(ws, _pack("join", code=code), "joined")
+        except BaseException:
+            await ws.close()
+            raise
+        return cls(url, ws, reply, str(reply.get("peer", "present")))
+
+    # -- the Transport -----------------------------------------------------------------------
+
+    @property
+    def peer(self) -> str:
+        """The other seat: "none" (nobody joined yet), "present" or "away" (reconnecting)."""
+        return self._peer
+
+    async def wait_for_peer(self, timeout: float | None = None) -> None:
+        """Wait until the room has a second seat (host side); TimeoutError after ``timeout``."""
+        async def wait() -> None:
+            while self._peer == "none":
+                self._check_open()
+                self._peer_changed.clear()
+                await self._peer_changed.wait()
+            self._check_open()
+
+        await asyncio.wait_for(wait(), timeout)
+
+    async def send(self, frame: bytes) -> None:
+        """Queue one frame for the peer, in order; delivered across reconnects."""
+        self._check_open()
+        if len(frame) > self.max_frame_bytes:
+            raise RelayError("frame_too_large", f"frames are limited to {self.max_frame_bytes} bytes")
+        if self._peer == "none":
+            raise RelayError("no_peer", "nobody to send to yet: wait_for_peer() first")
+        data = bytes(frame)
+        async with self._lock:
+            seq = self._out_next
+            self._out_next += 1
+            self._unacked.append((seq, data))
+            self._unacked_bytes += len(data)
+            while len(self._unacked) > self._buffer_frames or self._unacked_bytes > self._buffer_bytes:
+                old_seq, old = self._unacked.popleft()
+                self._unacked_bytes -= len(old)
+                self._lost_below = old_seq + 1
+            ws = self._ws
+            if ws is not None:
+                self._ack_sent = self._in_next
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.send(_pack("frame", seq=seq, ack=self._in_next, data=data))
+
+    async def recv(self) -> bytes:
+        """The next frame from the peer; RelayClosed (a TransportClosed) once the stream ended."""
+        item = await self._queue.get()
+        if isinstance(item, RelayClosed):
+            self._queue.put_nowait(item)  # every later call fails the same way
+            raise item
+        return item
+
+    async def close(self) -> None:
+        """Leave the room (the relay closes it and tells the peer) and stop."""
+        if self._closing:
+            return
+        self._closing = True
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(_pack("leave"))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 5)
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+        self._fail("closed", "closed by this side")
+
+    async def reject_peer(self) -> None:
+        """Host only: drop the joiner (its handshake failed) and reopen the room for another."""
+        self._check_open()
+        if self.seat != 0:
+            raise RelayError("not_host", "only the host can reject its peer")
+        async with self._lock:
+            ws = self._ws
+            if ws is None:
+                raise RelayError("unreachable", "not connected to the relay right now")
+            self._reset_stream()
+            self._awaiting_reopen = True
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(_pack("reject_peer"))
+
+    @property
+    def closed_reason(self) -> str | None:
+        return None if self._failure is None else self._failure.reason
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _stopped(self) -> bool:
+        return self._closing or self._failure is not None
+
+    def _check_open(self) -> None:
+        if self._failure is not None:
+            raise self._failure
+
+    def _fail(self, reason: str, message: str = "") -> None:
+        if self._failure is None:
+            self._failure = RelayClosed(reason, message)
+            self._queue.put_nowait(self._failure)
+            self._peer_changed.set()
+
+    def _reset_stream(self) -> None:
+        """A new peer means a new stream: both directions restart at seq 0 (spec §5.3)."""
+        self._in_next = self._out_next = self._ack_sent = self._unacked_bytes = self._lost_below = 0
+        self._unacked.clear()
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._peer = "none"
+
+    def _trim(self, acked: int) -> None:
+        while self._unacked and self._unacked[0][0] < acked:
+            _, old = self._unacked.popleft()
+            self._unacked_bytes -= len(old)
+
+    async def _read_forever(self) -> None:
+        try:
+            while not self._stopped():
+                ws = self._ws
+                assert ws is not None
+                try:
+                    async for message in ws:
+                        await self._on_message(ws, _unpack(message))
+                except ConnectionClosed:
+                    pass
+                if self._stopped():
+                    return
+                code = ws.close_code if ws.close_code is not None else 1006
+                if code in TERMINAL_CLOSES and not self._resync:
+                    self._fail(self._last_error or TERMINAL_CLOSES[code], f"closed by the relay ({code})")
+                    return
+                self._resync = False
+                self._ws = None
+                await self._reconnect()
+        except RelayError as exc:
+            self._fail(exc.reason, exc.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug here must end the stream loudly, not hang recv()
+            self._fail("internal", f"{type(exc).__name__}: {exc}")
+
+    async def _on_message(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "frame":
+            seq, data, ack = msg.get("seq"), msg.get("data"), msg.get("ack")
+            if type(seq) is not int or not isinstance(data, bytes):
+                raise RelayError("bad_relay_message", "malformed frame from the relay")
+            if self._awaiting_reopen:
+                return  # from the joiner we rejected: its stream is over
+            if type(ack) is int:
+                self._trim(ack)
+            if seq < self._in_next:
+                return  # a duplicate (replayed after a resume): already delivered
+            if seq > self._in_next:
+                # A frame is missing: resume from what we have; the relay still buffers the rest.
+                self._resync = True
+                await ws.close()
+                return
+            self._in_next += 1
+            self._queue.put_nowait(data)
+            if self._in_next - self._ack_sent >= ACK_EVERY:
+                self._ack_sent = self._in_next
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.send(_pack("ack", seq=self._in_next))
+        elif kind == "ack":
+            if type(msg.get("seq")) is int:
+                self._trim(msg["seq"])
+        elif kind == "peer_joined":
+            self._set_peer("present")
+        elif kind == "peer_away":
+            self._set_peer("away")
+        elif kind == "peer_back":
+            self._set_peer("present")
+        elif kind == "peer_left":
+            reason = str(msg.get("reason", "left"))
+            self._fail(PEER_LEFT_REASONS.get(reason, "peer_left"), f"the peer is gone ({reason})")
+        elif kind == "rejected":
+            self._fail("rejected", "the host rejected this seat")
+        elif kind == "reopened":
+            self._awaiting_reopen = False
+            self._reset_stream()
+            self._set_peer("none")
+        elif kind == "error":
+            reason = str(msg.get("reason", "error"))
+            self._last_error = reason
+            if reason == "frame_gap":
+                # The relay missed one of our frames: resume, which resends from its count.
+                self._resync = True
+                await ws.close()
+        elif kind == "shutdown":
+            self._last_error = "shutdown"
+
+    def _set_peer(self, state: str) -> None:
+        self._peer = state
+        self._peer_changed.set()
+
+    async def _reconnect(self) -> None:
+        """Reconnect with backoff and resume the seat within the grace period (spec §8)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.grace
+        delay = BACKOFF_FIRST
+        while True:
+            if loop.time() > deadline:
+                raise RelayError("resume_failed", "could not reach the relay within the grace period")
+            try:
+                ws = await _open(self.url)
+            except RelayError:
+                await asyncio.sleep(delay * (0.5 + self._jitter.random()))
+                delay = min(delay * 2, BACKOFF_MAX)
+                continue
+            try:
+                resume = _pack("resume", token=self.resume_token, received=self._in_next)
+                reply = await _request(ws, resume, "resumed")
+            except RelayError as exc:
+                await ws.close()
+                if exc.reason == "unreachable":
+                    await asyncio.sleep(delay * (0.5 + self._jitter.random()))
+                    delay = min(delay * 2, BACKOFF_MAX)
+                    continue
+                if exc.reason == "rate_limited":
+                    await asyncio.sleep(1.0)
+                    continue
+                raise RelayError("resume_failed", f"the relay refused to resume ({exc.reason})") from None
+            break
+        accepted = reply.get("accepted")
+        if type(accepted) is not int or accepted > self._out_next:
+            await ws.close()
+            raise RelayError("bad_relay_message", "resume reply with an impossible count")
+        async with self._lock:
+            self._trim(accepted)
+            if accepted < self._lost_below:
+                await ws.close()
+                raise RelayError("resume_failed", "frames the relay missed are no longer buffered here")
+            self.reconnects += 1
+            self._peer = str(reply.get("peer", self._peer))
+            self._peer_changed.set()
+            self._ack_sent = self._in_next
+            try:
+                for seq, data in list(self._unacked):
+                    await ws.send(_pack("frame", seq=seq, ack=self._in_next, data=data))
+            except ConnectionClosed:
+                pass  # the reader sees the closed socket and resumes again
+            self._ws = ws
