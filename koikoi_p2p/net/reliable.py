@@ -1,0 +1,442 @@
+"""A reliable link: in-order, exactly-once delivery of opaque frames over a transport that fails.
+
+The relay already buffers frames for a client that reconnects, but a relay that restarts loses
+its buffer, and a faulty relay (or the chaos proxy) drops, duplicates and reorders frames. The
+secure channel refuses gaps and reordering (its sequence numbers and hash chain are the proof of
+integrity), so something below it must put frames back in order without weakening those checks.
+That is this link: a small selective-repeat protocol between the two peers, inside the relay's
+frames and outside the channel.
+
+Theory of operation (spec/protocol.md, "Faults and recovery"):
+
+- Each link instance draws a random 8-byte id when it starts. A pairing is (my id, peer id).
+- Link frames: ``HELLO(from, to)``, ``DATA(from, to, n, payload)``, ``ACK(from, to, next)``.
+  ``n`` counts DATA frames of one direction of one pairing from 0; ``next`` is cumulative.
+- The sender keeps every DATA frame until it is acknowledged, retransmits the unacknowledged ones
+  when no acknowledgement progressed for a while (exponential backoff) and at once after a
+  reconnect. The receiver delivers frames in ``n`` order, holds early ones, drops duplicates and
+  acknowledges after every DATA frame.
+- A transport that fails is replaced through ``connect`` with exponential backoff and jitter;
+  the link gives up (LinkClosed "unreachable") only after ``give_up_s`` without success.
+- A HELLO or frame from a new peer id means the peer process restarted (a crash and resume).
+  The pairing is reset, and ``on_reset`` tells the driver, which re-sends its own record of sent
+  but unaccepted envelopes; the peer's channel ignores the exact duplicates among them.
+- Link frames carry no signature: a relay can forge or withhold them, which costs liveness only
+  (it could drop everything anyway). Integrity stays with the channel above.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import struct
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+
+from koikoi_p2p.protocol.transport import Transport, TransportClosed
+
+HELLO, DATA, ACK = 1, 2, 3
+ID_BYTES = 8
+NO_ID = bytes(ID_BYTES)
+_HEAD = struct.Struct(">B8s8s")
+_COUNT = struct.Struct(">I")
+MAX_COUNT = 2**32 - 1
+#: Upper bound of one payload: a frame larger than this never came from an honest peer.
+MAX_PAYLOAD = 1 << 20
+
+Rng = Callable[[int], bytes]
+Connector = Callable[[], Awaitable[Transport]]
+
+
+class LinkClosed(TransportClosed):
+    """The link is closed (by us) or gave up reconnecting; ``reason`` says which."""
+
+    def __init__(self, reason: str, message: str = "") -> None:
+        super().__init__(f"{reason}: {message}" if message else reason)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass(slots=True)
+class LinkStats:
+    """Counters for tests and benchmarks."""
+
+    sent: int = 0
+    delivered: int = 0
+    retransmitted: int = 0
+    duplicates: int = 0
+    out_of_order: int = 0
+    malformed: int = 0
+    stale: int = 0
+    reconnects: int = 0
+    resets: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkFrame:
+    """One parsed link frame."""
+
+    kind: int
+    sender: bytes
+    to: bytes
+    count: int = 0
+    payload: bytes = b""
+
+
+def encode_link_frame(frame: LinkFrame) -> bytes:
+    head = _HEAD.pack(frame.kind, frame.sender, frame.to)
+    if frame.kind == HELLO:
+        return head
+    if frame.kind == ACK:
+        return head + _COUNT.pack(frame.count)
+    return head + _COUNT.pack(frame.count) + frame.payload
+
+
+def decode_link_frame(raw: bytes) -> LinkFrame | None:
+    """The link frame in ``raw``, or None when it is malformed (the caller counts and ignores it)."""
+    if not isinstance(raw, bytes) or len(raw) < _HEAD.size:
+        return None
+    kind, sender, to = _HEAD.unpack_from(raw)
+    rest = raw[_HEAD.size:]
+    if sender == NO_ID:
+        return None
+    if kind == HELLO:
+        return LinkFrame(HELLO, sender, to) if not rest else None
+    if kind == ACK:
+        if len(rest) != _COUNT.size or to == NO_ID:
+            return None
+        return LinkFrame(ACK, sender, to, _COUNT.unpack(rest)[0])
+    if kind == DATA:
+        if len(rest) < _COUNT.size or to == NO_ID or len(rest) - _COUNT.size > MAX_PAYLOAD:
+            return None
+        return LinkFrame(DATA, sender, to, _COUNT.unpack_from(rest)[0], rest[_COUNT.size:])
+    return None
+
+
+class ReliableLink:
+    """A Transport that survives drops, duplicates, reordering, reconnects and peer restarts.
+
+    ``connect`` makes a fresh transport (after a failure); ``transport`` is an optional first one.
+    Call ``start()`` (or use ``async with``) before sending.
+    """
+
+    def __init__(
+        self,
+        connect: Connector | None,
+        *,
+        transport: Transport | None = None,
+        rng: Rng | None = None,
+        retransmit_s: float = 0.25,
+        max_retransmit_s: float = 4.0,
+        reconnect_min_s: float = 0.05,
+        reconnect_max_s: float = 2.0,
+        give_up_s: float | None = 60.0,
+        on_reset: Callable[[], None] | None = None,
+        max_window: int = 4096,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if connect is None and transport is None:
+            raise ValueError("a ReliableLink needs a transport or a way to connect")
+        draw = rng if rng is not None else secrets.token_bytes
+        self.link_id = draw(ID_BYTES)
+        if len(self.link_id) != ID_BYTES or self.link_id == NO_ID:
+            raise ValueError("the rng gave an unusable link id")
+        # Jitter for reconnect delays only; nothing secret depends on it.
+        self._jitter = random.Random(int.from_bytes(draw(8), "big"))  # noqa: S311
+        self._connect = connect
+        self._transport = transport
+        self._retransmit_s = retransmit_s
+        self._max_retransmit_s = max_retransmit_s
+        self._reconnect_min_s = reconnect_min_s
+        self._reconnect_max_s = reconnect_max_s
+        self._give_up_s = give_up_s
+        self.on_reset = on_reset
+        self._max_window = max_window
+        self._clock = clock
+        self.stats = LinkStats()
+
+        self.peer_id: bytes | None = None
+        self._retired: set[bytes] = set()
+        self._peer_knows_me = False
+        self._unacked: deque[tuple[int, bytes]] = deque()
+        self._send_count = 0
+        self._expected = 0
+        self._early: dict[int, bytes] = {}
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._out: asyncio.Queue[bytes] = asyncio.Queue()
+        self._rto = retransmit_s
+        self._last_progress = clock()
+        self._failure: LinkClosed | None = None
+        self._broken = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._started = False
+
+    # --- public API (Transport) ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        self._tasks = [
+            asyncio.create_task(self._run(), name="link-run"),
+            asyncio.create_task(self._write(), name="link-write"),
+            asyncio.create_task(self._tick(), name="link-tick"),
+        ]
+
+    async def __aenter__(self) -> ReliableLink:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def send_nowait(self, frame: bytes) -> None:
+        """Queue ``frame`` for reliable delivery (callable from ``on_reset``)."""
+        if self._failure is not None:
+            raise self._failure
+        if not isinstance(frame, bytes) or len(frame) > MAX_PAYLOAD:
+            raise ValueError("a frame is bytes of at most MAX_PAYLOAD")
+        if len(self._unacked) >= self._max_window or self._send_count >= MAX_COUNT:
+            raise LinkClosed("window_full", "too many frames wait for an acknowledgement")
+        count = self._send_count
+        self._send_count += 1
+        if not self._unacked:
+            self._last_progress = self._clock()
+        self._unacked.append((count, frame))
+        self.stats.sent += 1
+        if self.peer_id is not None:
+            self._emit(LinkFrame(DATA, self.link_id, self.peer_id, count, frame))
+
+    async def send(self, frame: bytes) -> None:
+        self.send_nowait(frame)
+
+    async def recv(self) -> bytes:
+        item = await self._inbox.get()
+        if item is None:
+            self._inbox.put_nowait(None)  # every later call fails the same way
+            assert self._failure is not None
+            raise self._failure
+        return item
+
+    async def close(self) -> None:
+        if self._failure is None:
+            self._failure = LinkClosed("closed", "the link was closed")
+        self._inbox.put_nowait(None)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(transport.close(), 2.0)
+
+    @property
+    def unacknowledged(self) -> int:
+        return len(self._unacked)
+
+    @property
+    def closed(self) -> bool:
+        return self._failure is not None
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _fail(self, reason: str, message: str) -> None:
+        if self._failure is None:
+            self._failure = LinkClosed(reason, message)
+            self._inbox.put_nowait(None)
+
+    def _emit(self, frame: LinkFrame) -> None:
+        self._out.put_nowait(encode_link_frame(frame))
+
+    def _hello(self) -> None:
+        self._emit(LinkFrame(HELLO, self.link_id, self.peer_id or NO_ID))
+
+    def _retransmit(self, limit: int = 256, *, first: bool = False) -> None:
+        if self.peer_id is None:
+            return
+        for count, payload in list(self._unacked)[:limit]:
+            self._emit(LinkFrame(DATA, self.link_id, self.peer_id, count, payload))
+            if not first:
+                self.stats.retransmitted += 1
+
+    async def _run(self) -> None:
+        first = True
+        while self._failure is None:
+            if self._transport is None:
+                transport = await self._reconnect()
+                if transport is None:
+                    return
+                self._transport = transport
+                if not first:
+                    self.stats.reconnects += 1
+            # A fresh connection: drop stale queued bytes, introduce ourselves, resend the backlog.
+            while not self._out.empty():
+                self._out.get_nowait()
+            self._broken.clear()
+            self._hello()
+            if not first:
+                self._retransmit()
+            first = False
+            reader = asyncio.create_task(self._read(self._transport))
+            broken = asyncio.create_task(self._broken.wait())
+            try:
+                await asyncio.wait({reader, broken}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                reader.cancel()
+                broken.cancel()
+                await asyncio.gather(reader, broken, return_exceptions=True)
+            old, self._transport = self._transport, None
+            if old is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(old.close(), 1.0)
+            if self._connect is None:
+                self._fail("closed", "the transport closed and there is no way to reconnect")
+
+    async def _reconnect(self) -> Transport | None:
+        assert self._connect is not None
+        started = self._clock()
+        delay = self._reconnect_min_s
+        while self._failure is None:
+            try:
+                return await self._connect()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # any failure to connect is retried until the give-up bound
+                if self._give_up_s is not None and self._clock() - started >= self._give_up_s:
+                    self._fail("unreachable", f"could not reconnect: {type(exc).__name__}: {exc}")
+                    return None
+            await asyncio.sleep(delay * (0.5 + self._jitter.random()))
+            delay = min(delay * 2, self._reconnect_max_s)
+        return None
+
+    async def _read(self, transport: Transport) -> None:
+        try:
+            while True:
+                raw = await transport.recv()
+                self._handle(raw)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the transport failed, however it says so: reconnect
+            self._broken.set()
+
+    async def _write(self) -> None:
+        while True:
+            data = await self._out.get()
+            transport = self._transport
+            if transport is None or self._broken.is_set():
+                continue  # lost; retransmission and the HELLO after reconnecting cover it
+            try:
+                await transport.send(data)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._broken.set()
+
+    async def _tick(self) -> None:
+        period = max(self._retransmit_s / 2, 0.01)
+        while True:
+            await asyncio.sleep(period)
+            if self._transport is None or self._broken.is_set():
+                continue
+            if self.peer_id is None or not self._peer_knows_me:
+                self._hello()
+            if self._unacked and self._clock() - self._last_progress >= self._rto:
+                self._retransmit()
+                self._last_progress = self._clock()
+                self._rto = min(self._rto * 2, self._max_retransmit_s)
+
+    def _adopt(self, peer: bytes) -> None:
+        """A new peer id: the first pairing, or the peer process restarted."""
+        restarted = self.peer_id is not None
+        if self.peer_id is not None:
+            self._retired.add(self.peer_id)
+            self.stats.resets += 1
+            if self.on_reset is not None:
+                # The driver re-sends what the peer may lack from its own records; frames queued
+                # here may have reached the old incarnation and would be out of place now.
+                self._unacked.clear()
+        self.peer_id = peer
+        self._peer_knows_me = False
+        self._expected = 0
+        self._early.clear()
+        # Renumber what is still queued for the new pairing, in order.
+        queued = [payload for _, payload in self._unacked]
+        self._unacked = deque(enumerate(queued))
+        self._send_count = len(queued)
+        self._last_progress = self._clock()
+        self._rto = self._retransmit_s
+        self._retransmit(first=not restarted)
+        if restarted and self.on_reset is not None:
+            self.on_reset()
+
+    def _handle(self, raw: bytes) -> None:
+        frame = decode_link_frame(raw)
+        if frame is None:
+            self.stats.malformed += 1
+            return
+        if frame.sender == self.link_id or frame.sender in self._retired:
+            self.stats.stale += 1  # our own frame reflected, or a restarted peer's old incarnation
+            return
+        if frame.to not in (self.link_id, NO_ID):
+            self.stats.stale += 1  # addressed to an earlier incarnation of us
+            return
+        if frame.sender != self.peer_id:
+            self._adopt(frame.sender)
+        if frame.to == self.link_id:
+            self._peer_knows_me = True
+        if frame.kind == HELLO:
+            if frame.to != self.link_id:
+                self._hello()  # the peer does not know us yet
+            return
+        if frame.kind == ACK:
+            self._acknowledge(frame.count)
+            return
+        self._receive(frame.count, frame.payload)
+
+    def _acknowledge(self, next_count: int) -> None:
+        progressed = False
+        while self._unacked and self._unacked[0][0] < next_count:
+            self._unacked.popleft()
+            progressed = True
+        if progressed:
+            self._last_progress = self._clock()
+            self._rto = self._retransmit_s
+
+    def _receive(self, count: int, payload: bytes) -> None:
+        assert self.peer_id is not None
+        if count < self._expected or count in self._early:
+            self.stats.duplicates += 1
+        elif count == self._expected:
+            self._deliver(payload)
+            while self._expected in self._early:
+                self._deliver(self._early.pop(self._expected))
+        elif count - self._expected <= self._max_window:
+            self._early[count] = payload
+            self.stats.out_of_order += 1
+        self._emit(LinkFrame(ACK, self.link_id, self.peer_id, self._expected))
+
+    def _deliver(self, payload: bytes) -> None:
+        self._expected += 1
+        self.stats.delivered += 1
+        self._inbox.put_nowait(payload)
+
+
+__all__ = [
+    "ACK",
+    "DATA",
+    "HELLO",
+    "LinkClosed",
+    "LinkFrame",
+    "LinkStats",
+    "ReliableLink",
+    "decode_link_frame",
+    "encode_link_frame",
+]

@@ -1,0 +1,218 @@
+"""The reliable link delivers every frame once, in order, through drops, cuts and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from koikoi_p2p.net.reliable import (
+    ACK,
+    DATA,
+    HELLO,
+    LinkClosed,
+    LinkFrame,
+    ReliableLink,
+    decode_link_frame,
+    encode_link_frame,
+)
+from tests.faults.hub import Hub
+
+FAST = {"retransmit_s": 0.02, "max_retransmit_s": 0.1, "reconnect_min_s": 0.005, "reconnect_max_s": 0.05}
+
+
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coro, 30))
+
+
+async def pair(hub: Hub, **kw: Any) -> tuple[ReliableLink, ReliableLink]:
+    a = ReliableLink(hub.connector(0), **{**FAST, **kw})
+    b = ReliableLink(hub.connector(1), **{**FAST, **kw})
+    await a.start()
+    await b.start()
+    return a, b
+
+
+async def exchange(a: ReliableLink, b: ReliableLink, n: int, hub: Hub | None = None,
+                   cut_every: int = 0) -> None:
+    """Send n frames each way at once; both sides must receive exactly them, in order."""
+    sent_a = [b"a%d" % i for i in range(n)]
+    sent_b = [b"b%d" % i for i in range(n)]
+
+    async def produce(link: ReliableLink, frames: list[bytes]) -> None:
+        for i, frame in enumerate(frames):
+            await link.send(frame)
+            if hub is not None and cut_every and i % cut_every == cut_every - 1:
+                hub.cut()
+            await asyncio.sleep(0)
+
+    async def consume(link: ReliableLink) -> list[bytes]:
+        return [await link.recv() for _ in range(n)]
+
+    _, _, got_b, got_a = await asyncio.gather(produce(a, sent_a), produce(b, sent_b), consume(b), consume(a))
+    assert got_b == sent_a
+    assert got_a == sent_b
+    # Nothing more arrives afterwards: no frame is repeated later either.
+    await asyncio.sleep(0.1)
+    assert a._inbox.empty() and b._inbox.empty()
+
+
+def test_lossless() -> None:
+    async def body() -> None:
+        hub = Hub()
+        a, b = await pair(hub)
+        await exchange(a, b, 200)
+        assert a.stats.retransmitted == 0
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_drops_duplicates_reordering(seed: int) -> None:
+    async def body() -> None:
+        hub = Hub(seed, drop=0.2, duplicate=0.2, reorder=0.2)
+        a, b = await pair(hub)
+        await exchange(a, b, 150)
+        assert a.stats.retransmitted + b.stats.retransmitted > 0
+        assert a.stats.duplicates + b.stats.duplicates > 0
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+def test_cuts_reconnect_and_resend() -> None:
+    async def body() -> None:
+        hub = Hub(5, drop=0.05)
+        a, b = await pair(hub)
+        await exchange(a, b, 120, hub=hub, cut_every=17)
+        assert a.stats.reconnects >= 3 and b.stats.reconnects >= 3
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+def test_relay_down_for_a_while() -> None:
+    async def body() -> None:
+        hub = Hub(6)
+        a, b = await pair(hub)
+        await exchange(a, b, 5)
+        hub.down = True
+        hub.cut()
+        for i in range(5):
+            await a.send(b"while down %d" % i)
+        await asyncio.sleep(0.2)
+        hub.down = False
+        got = [await asyncio.wait_for(b.recv(), 5) for _ in range(5)]
+        assert got == [b"while down %d" % i for i in range(5)]
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+def test_peer_restart_resets_the_pairing_and_ignores_the_old_incarnation() -> None:
+    async def body() -> None:
+        hub = Hub(7)
+        resets: list[int] = []
+        a = ReliableLink(hub.connector(0), **FAST)  # type: ignore[arg-type]
+        b = ReliableLink(hub.connector(1), on_reset=lambda: resets.append(1), **FAST)  # type: ignore[arg-type]
+        await a.start()
+        await b.start()
+        await exchange(a, b, 10)
+        old_id = a.link_id
+        # "kill -9" a: its tasks stop, nothing is closed politely.
+        for task in a._tasks:
+            task.cancel()
+        await b.send(b"lost with the crash?")
+        a2 = ReliableLink(hub.connector(0), **FAST)  # type: ignore[arg-type]
+        await a2.start()
+        await asyncio.sleep(0.2)
+        assert resets == [1]
+        assert b.peer_id == a2.link_id and b.stats.resets == 1
+        # b's driver re-sends from its own records on reset; the link cleared its old queue.
+        assert b.unacknowledged == 0
+        await b.send(b"after restart")
+        assert await asyncio.wait_for(a2.recv(), 5) == b"after restart"
+        # A stale frame from the old incarnation is ignored.
+        stale = encode_link_frame(LinkFrame(DATA, old_id, b.link_id, 10, b"ghost"))
+        b._handle(stale)
+        assert b.stats.stale >= 1 and b._inbox.empty()
+        await a2.send(b"hi from a2")
+        assert await asyncio.wait_for(b.recv(), 5) == b"hi from a2"
+        await a2.close()
+        await b.close()
+
+    run(body())
+
+
+def test_gives_up_after_the_bound() -> None:
+    async def body() -> None:
+        hub = Hub()
+        a, b = await pair(hub, give_up_s=0.2)
+        await exchange(a, b, 3)
+        hub.down = True
+        hub.cut()
+        with pytest.raises(LinkClosed) as info:
+            await asyncio.wait_for(a.recv(), 5)
+        assert info.value.reason == "unreachable"
+        with pytest.raises(LinkClosed):
+            await a.send(b"x")
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+def test_close_wakes_a_receiver() -> None:
+    async def body() -> None:
+        hub = Hub()
+        a, b = await pair(hub)
+        waiter = asyncio.create_task(a.recv())
+        await asyncio.sleep(0.01)
+        await a.close()
+        with pytest.raises(LinkClosed) as info:
+            await waiter
+        assert info.value.reason == "closed"
+        await b.close()
+
+    run(body())
+
+
+def test_garbage_from_the_relay_is_ignored() -> None:
+    async def body() -> None:
+        hub = Hub()
+        a, b = await pair(hub)
+        await exchange(a, b, 3)
+        unaddressed = b"\x02" + a.link_id + bytes(8) + b"\x00\x00\x00\x01x"
+        for junk in (b"", b"\x02", b"\x09" + bytes(16), unaddressed):
+            b._handle(junk)
+        assert b.stats.malformed == 4
+        await exchange(a, b, 3)
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+@given(st.binary(max_size=64))
+def test_link_frame_decoder_never_raises(raw: bytes) -> None:
+    frame = decode_link_frame(raw)
+    if frame is not None:
+        assert encode_link_frame(frame) == raw
+
+
+ids = st.binary(min_size=8, max_size=8).filter(lambda b: b != bytes(8))
+
+
+@given(st.sampled_from([HELLO, DATA, ACK]), ids, ids, st.integers(0, 2**32 - 1), st.binary(max_size=50))
+def test_link_frame_round_trip(kind: int, sender: bytes, to: bytes, count: int, payload: bytes) -> None:
+    frame = LinkFrame(kind, sender, to, 0 if kind == HELLO else count, payload if kind == DATA else b"")
+    assert decode_link_frame(encode_link_frame(frame)) == frame
