@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ def add_parser(subparsers: Any, name: str, help_text: str, description: str) -> 
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=help_text,
-        description=description,
+        description=textwrap.fill(description, 78),
         epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

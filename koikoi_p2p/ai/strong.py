@@ -1,0 +1,158 @@
+"""A computer player that plays for yaku: it values captures by the sets they make or deny,
+keeps dangerous cards off the field, and calls koi-koi only when the risk is small.
+
+It sees what a person at the table sees (the round view and the legal options), nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from koikoi_p2p.ai.evaluate import Evaluator, closest, families
+from koikoi_p2p.ai.strategy import StrategyError
+from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Play, Stop
+from koikoi_p2p.rules.cards import card
+from koikoi_p2p.rules.profile import Profile, preset
+from koikoi_p2p.rules.scoring import scorer
+
+if TYPE_CHECKING:
+    from koikoi_p2p.rules.actions import Action
+    from koikoi_p2p.rules.round import RoundView
+
+
+def _mask(cards: frozenset[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+class StrongPlayer:
+    """Greedy on yaku value with denial, exposure and a risk-aware koi-koi decision."""
+
+    def __init__(self, profile: Profile | None = None, seed: int | None = None) -> None:
+        self.profile = profile if profile is not None else preset("nintendo")
+        base = scorer(self.profile).base
+        self._month: int | None = None
+        self._evaluator = Evaluator(
+            scorer=lambda cards: base(_mask(cards), self._month),
+            fams=families(self.profile.cup_is_plain),
+        )
+        # Only to break exact ties, so equal options do not always fall the same way.
+        self._random = random.Random(seed)  # noqa: S311
+
+    def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
+        if not options:
+            raise StrategyError("StrongPlayer.choose needs at least one legal action")
+        if len(options) == 1:
+            return options[0]
+        self._month = view.month
+        first = options[0]
+        if isinstance(first, (ClaimHandYaku, NoHandYaku)):
+            return self._hand_yaku(options)
+        if isinstance(first, (KoiKoi, Stop)):
+            return self._decide(view, options)
+        if isinstance(first, Capture):
+            return self._capture(view, options)
+        return self._play(view, options)
+
+    # -- decisions -------------------------------------------------------------------------
+
+    @staticmethod
+    def _hand_yaku(options: Sequence[Action]) -> Action:
+        """A hand yaku is points now with no risk: always claim the best one."""
+        claims = [o for o in options if isinstance(o, ClaimHandYaku)]
+        return claims[0] if claims else options[0]
+
+    def _capture(self, view: RoundView, options: Sequence[Action]) -> Action:
+        mine, theirs = self._piles(view)
+        pending = _pending_card(view)
+        best: Action = options[0]
+        best_value = float("-inf")
+        for option in options:
+            if not isinstance(option, Capture):
+                continue
+            take = {option.card} | ({pending} if pending is not None else set())
+            value = self._evaluator.gain(mine, theirs, take)
+            # The card left behind stays on the field for the opponent.
+            left = [c for c in view.field if card(c).month == card(option.card).month and c != option.card]
+            value -= 0.5 * sum(self._evaluator.their_gain(mine, theirs, [c]) for c in left)
+            value += self._random.random() * 1e-6
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def _play(self, view: RoundView, options: Sequence[Action]) -> Action:
+        mine, theirs = self._piles(view)
+        hand = _hand_by_position(view)
+        unseen = self._unseen(view)
+        best: Action = options[0]
+        best_value = float("-inf")
+        for option in options:
+            if not isinstance(option, Play) or option.position not in hand:
+                continue
+            played = hand[option.position]
+            month = card(played).month
+            matches = [c for c in view.field if card(c).month == month]
+            if not matches:
+                # The card lands on the field: it is worth to the opponent what they can take with it,
+                # weighted by the chance they hold (or draw) a card of its month.
+                others = sum(1 for c in unseen if card(c).month == month)
+                chance = min(1.0, others / 3)
+                value = -chance * self._evaluator.their_gain(mine, theirs, [played])
+                # A pair kept in hand can still take it back next turn.
+                if any(card(h).month == month for p, h in hand.items() if p != option.position):
+                    value *= 0.5
+                value -= 0.2  # a play that captures nothing wastes a tempo
+            elif len(matches) == 2:
+                value = max(self._evaluator.gain(mine, theirs, [played, m]) for m in matches)
+            else:
+                value = self._evaluator.gain(mine, theirs, [played, *matches])
+            value += self._random.random() * 1e-6
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def _decide(self, view: RoundView, options: Sequence[Action]) -> Action:
+        koi = next((o for o in options if isinstance(o, KoiKoi)), None)
+        stop = next((o for o in options if isinstance(o, Stop)), None)
+        if koi is None or stop is None:
+            return options[0]
+        mine, theirs = self._piles(view)
+        fams = self._evaluator.fams
+        now = self._evaluator.scorer(mine)
+        hand_left = len(view.hand)
+        their_closest = closest(theirs, mine, fams)
+        my_closest = closest(mine, theirs, fams)
+        # Stop when the points are already good, the opponent is one card from a yaku (a win after
+        # my call is doubled for them) or too few turns remain to improve.
+        if now >= 6 or hand_left <= 3 or their_closest <= 1:
+            return stop
+        if my_closest <= 1 and their_closest >= 3 and hand_left >= 5:
+            return koi
+        return stop
+
+    # -- what the view tells -----------------------------------------------------------------
+
+    @staticmethod
+    def _piles(view: RoundView) -> tuple[frozenset[int], frozenset[int]]:
+        me = view.viewer if view.viewer is not None else view.turn
+        piles = view.captured
+        return frozenset(piles[me]), frozenset(piles[1 - me])
+
+    @staticmethod
+    def _unseen(view: RoundView) -> frozenset[int]:
+        known: set[int] = set(view.field) | set(view.hand)
+        for pile in view.captured:
+            known.update(pile)
+        return frozenset(range(48)) - known
+
+
+def _hand_by_position(view: RoundView) -> dict[int, int]:
+    return dict(zip(view.hand_positions, view.hand, strict=True))
+
+
+def _pending_card(view: RoundView) -> int | None:
+    return view.pending

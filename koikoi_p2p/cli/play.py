@@ -1,0 +1,333 @@
+"""The terminal side of a match: shows each event, asks for each decision, maps the end to an
+exit code. Used by practice, host and join alike; the Match object does all the checking.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.board import BoardModel, render_board
+from koikoi_p2p.cli.cardnames import card_label
+from koikoi_p2p.cli.countdown import with_countdown
+from koikoi_p2p.cli.prompt import Choice, InputClosed, LineSource, Prompter
+from koikoi_p2p.cli.style import Style
+
+if TYPE_CHECKING:
+    from koikoi_p2p.protocol.events import Event
+    from koikoi_p2p.rules.actions import Action
+    from koikoi_p2p.rules.round import RoundView
+
+
+class MatchLike(Protocol):
+    """What the terminal needs of a match (koikoi_p2p.net.match.Match provides it)."""
+
+    def events(self) -> AsyncIterator[Event]: ...
+
+    async def decide(self, action: Action) -> None: ...
+
+
+@dataclass(slots=True)
+class Screen:
+    """Where text goes and how it looks."""
+
+    out: TextIO
+    lang: str
+    style: Style
+    live: bool  # a terminal: the countdown rewrites one line
+    names: tuple[str, str] = ("you", "opponent")
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+
+@dataclass(slots=True)
+class Table:
+    """What the terminal remembers between events."""
+
+    me: int
+    scores: tuple[int, int] = (0, 0)
+    rounds: int | None = None
+    round_index: int = 0
+    cup_is_plain: bool = True
+    last_view: RoundView | None = None
+    transcripts: list[str] = field(default_factory=list)
+
+
+HELP = {
+    "play": "Play one card from your hand. A card matching a field card of its month captures it; "
+    "otherwise it joins the field. Then the top card of the stock is turned over the same way.",
+    "capture": "Two field cards match: choose which one to take.",
+    "decide": "You made a yaku. Stop (shobu) scores it now; koi-koi plays on for more, but if your "
+    "opponent scores first you get nothing and their points may be doubled.",
+    "hand_yaku": "Your dealt hand makes a hand yaku: claim it to score it now (the cards are shown).",
+}
+
+
+async def drive(match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float) -> int:
+    """Run the match to its end on this screen; returns the exit code."""
+    table = Table(me=me)
+    prompter = Prompter(lines, screen.write)
+    events = match.events().__aiter__()
+    while True:
+        try:
+            event = await with_countdown(
+                events.__anext__(), write=screen.write, limit=timeout, live=screen.live
+            )
+        except StopAsyncIteration:
+            screen.say("The match ended without a result.")
+            return exit_codes.OPPONENT_LEFT
+        try:
+            code = await _handle(event, match, screen, prompter, table)
+        except InputClosed:
+            screen.say("\nInput closed: leaving the match.")
+            return exit_codes.INTERRUPTED
+        if code is not None:
+            return code
+
+
+async def _handle(
+    event: Event, match: MatchLike, screen: Screen, prompter: Prompter, table: Table
+) -> int | None:
+    from koikoi_p2p.protocol import events as ev
+
+    name = screen.names
+    if isinstance(event, ev.Paired):
+        screen.say(f"Opponent's key fingerprint: {event.peer_fingerprint}")
+        if event.known == "changed":
+            screen.say(screen.style.bold("WARNING: this opponent's key CHANGED since you last played "
+                                         "this name. If you did not expect it, stop now (Ctrl-C)."))
+        if event.sas is not None:
+            screen.say(screen.style.bold(f"Security code: {event.sas}") +
+                       "  (compare with your opponent; if it differs, someone is in the middle: quit)")
+    elif isinstance(event, ev.TermsAgreed):
+        table.rounds = event.rounds or None
+        table.cup_is_plain = bool(getattr(event.profile, "cup_is_plain", True))
+        length = f"{event.rounds} rounds" if event.rounds else "to the target score"
+        screen.say(f"Rules: {event.profile.name}, {length}.")
+    elif isinstance(event, ev.FirstDealer):
+        who = name[0] if event.dealer == table.me else name[1]
+        screen.say(f"First dealer: {who}.")
+    elif isinstance(event, ev.RoundStarted):
+        table.round_index = event.round_index
+        table.last_view = None
+        dealer = name[0] if event.dealer == table.me else name[1]
+        screen.say(screen.style.bold(f"\n--- Round {event.round_index} (deal {event.deal}), "
+                                     f"dealer: {dealer} ---"))
+    elif isinstance(event, ev.Board):
+        _show_changes(event.view, screen, table)
+    elif isinstance(event, ev.OpponentMoved):
+        _show_changes(event.view, screen, table, actor=name[1])
+    elif isinstance(event, ev.YourTurn):
+        _show(event.view, screen, table)
+        action = await prompter.choose("Your turn: which card do you play?",
+                                       play_choices(event.view, event.options, screen), HELP["play"])
+        await match.decide(action)
+    elif isinstance(event, ev.ChoiceNeeded):
+        _show(event.view, screen, table)
+        question, choices = decision_choices(event.kind, event.view, event.options, screen)
+        action = await prompter.choose(question, choices, HELP.get(event.kind, ""))
+        await match.decide(action)
+    elif isinstance(event, ev.RoundOver):
+        table.scores = event.scores
+        _round_summary(event, screen, table)
+    elif isinstance(event, ev.MatchOver):
+        me, other = table.me, 1 - table.me
+        if event.winner is None:
+            verdict = "The match is a draw."
+        else:
+            loser_text = f"{name[1].capitalize()} wins the match."
+            verdict = "You win the match!" if event.winner == me else loser_text
+        screen.say(screen.style.bold(f"\n=== Final score: {name[0]} {event.scores[me]} - "
+                                     f"{event.scores[other]} {name[1]}. {verdict} ==="))
+        if event.transcript_path:
+            screen.say(f"Transcript: {event.transcript_path}  (check it with: koikoi verify FILE)")
+        return exit_codes.OK
+    elif isinstance(event, ev.Failure):
+        return failure(event, screen, table.me)
+    return None
+
+
+def failure(event: Any, screen: Screen, me: int) -> int:
+    """Say what went wrong in words a person can act on, and pick the exit code."""
+    code = failure_code(event.reason, event.who, me, event.evidence_path)
+    hints = {
+        exit_codes.WRONG_PASSWORD: "The passwords differ (or someone in the middle guessed): agree on it "
+        "again over another channel.",
+        exit_codes.OPPONENT_LEFT: "The opponent left or stopped answering.",
+        exit_codes.OPPONENT_DEVIATED: "The opponent (or the relay) broke the protocol; the match is void.",
+        exit_codes.RELAY_UNREACHABLE: "The relay could not be reached.",
+    }
+    screen.say(screen.style.bold(f"\nMatch stopped: {event.message or event.reason} ({event.reason})."))
+    if code in hints:
+        screen.say(hints[code])
+    if event.evidence_path:
+        screen.say(f"Evidence saved: {event.evidence_path}")
+    return code
+
+
+_LEFT_WORDS = ("left", "closed", "timeout", "timed_out", "abort", "gone", "disconnect")
+
+
+def failure_code(reason: str, who: int | None, me: int, evidence: str | None) -> int:
+    text = reason.lower()
+    if "password" in text or "confirm" in text or "pake" in text:
+        return exit_codes.WRONG_PASSWORD
+    if any(word in text for word in _LEFT_WORDS):
+        return exit_codes.OPPONENT_LEFT
+    if "unreachable" in text:
+        return exit_codes.RELAY_UNREACHABLE
+    if who is not None and who != me:
+        return exit_codes.OPPONENT_DEVIATED
+    if evidence:
+        return exit_codes.OPPONENT_DEVIATED
+    return exit_codes.ERROR
+
+
+# -- choices ---------------------------------------------------------------------------------
+
+
+def play_choices(view: RoundView, options: Sequence[Action], screen: Screen) -> list[Choice[Action]]:
+    """One numbered choice per legal Play, labelled with the card it plays (hand order)."""
+    from koikoi_p2p.rules.actions import Play
+
+    hand = hand_by_position(view)
+    choices: list[Choice[Action]] = []
+    ordered = sorted((o for o in options if isinstance(o, Play)), key=lambda o: hand.get(o.position, 99))
+    for number, option in enumerate(ordered, start=1):
+        c = hand.get(option.position)
+        label = card_label(c, screen.lang, screen.style) if c is not None else f"position {option.position}"
+        matches = _matches(view, c) if c is not None else []
+        if matches:
+            label += "  -> takes " + ", ".join(card_label(m, screen.lang, screen.style) for m in matches)
+        choices.append(Choice(str(number), label, option))
+    return choices
+
+
+def decision_choices(
+    kind: str, view: RoundView, options: Sequence[Action], screen: Screen
+) -> tuple[str, list[Choice[Action]]]:
+    from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Stop
+
+    choices: list[Choice[Action]] = []
+    number = 0
+    for option in options:
+        if isinstance(option, Capture):
+            number += 1
+            choices.append(Choice(str(number), card_label(option.card, screen.lang, screen.style), option))
+        elif isinstance(option, KoiKoi):
+            choices.append(Choice("k", "koi-koi (play on)", option))
+        elif isinstance(option, Stop):
+            choices.append(Choice("s", "stop (shobu: score now)", option))
+        elif isinstance(option, ClaimHandYaku):
+            number += 1
+            choices.append(Choice(str(number), f"claim {option.yaku}", option))
+        elif isinstance(option, NoHandYaku):
+            choices.append(Choice("n", "do not claim", option))
+    questions = {
+        "capture": "Two cards match: which do you take?",
+        "decide": "You made a yaku: koi-koi or stop?",
+        "hand_yaku": "Your hand makes a hand yaku: claim it?",
+    }
+    return questions.get(kind, "Choose:"), choices
+
+
+# -- view helpers (the only place that knows the engine's view fields) ------------------------
+
+
+def hand_by_position(view: RoundView) -> dict[int, int]:
+    return dict(zip(view.hand_positions, view.hand, strict=True))
+
+
+def _matches(view: RoundView, c: int) -> list[int]:
+    from koikoi_p2p.rules.cards import card
+
+    month = card(c).month
+    return [f for f in view.field if card(f).month == month]
+
+
+def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardModel:
+    me = table.me
+    piles = (tuple(view.captured[0]), tuple(view.captured[1]))
+    yaku = (dict(view.yaku[0]), dict(view.yaku[1]))
+    return BoardModel(
+        me=me,
+        round_index=view.round_index,
+        rounds=table.rounds,
+        month=view.month,
+        dealer=view.dealer,
+        stock=view.stock_count,
+        field=tuple(view.field),
+        hand=tuple(view.hand),
+        opponent_hand=view.hand_sizes[1 - me],
+        piles=piles,
+        yaku=yaku,
+        scores=table.scores,
+        calls=tuple(view.calls),
+        names=names,
+        cup_is_plain=table.cup_is_plain,
+    )
+
+
+def _show(view: RoundView, screen: Screen, table: Table) -> None:
+    _show_changes(view, screen, table, quiet=True)
+    screen.say(render_board(board_model(view, table, screen.names), screen.lang, screen.style))
+
+
+def _show_changes(
+    view: RoundView, screen: Screen, table: Table, *, actor: str | None = None, quiet: bool = False
+) -> None:
+    """Say what moved since the last view: cards captured by each side, cards laid on the field."""
+    before = table.last_view
+    table.last_view = view
+    if before is None:
+        if not quiet:
+            screen.say(render_board(board_model(view, table, screen.names), screen.lang, screen.style))
+        return
+    me = table.me
+    for seat, who in ((me, screen.names[0]), (1 - me, screen.names[1])):
+        taken = sorted(set(view.captured[seat]) - set(before.captured[seat]))
+        if taken:
+            screen.say(f"{who} took: " + ", ".join(card_label(c, screen.lang, screen.style) for c in taken))
+    laid = sorted(set(view.field) - set(before.field))
+    if laid:
+        screen.say("to the field: " + ", ".join(card_label(c, screen.lang, screen.style) for c in laid))
+    if len(view.calls) > len(before.calls):
+        caller = screen.names[0] if view.calls[-1] == me else screen.names[1]
+        screen.say(screen.style.bold(f"{caller} called KOI-KOI!"))
+
+
+def _round_summary(event: Any, screen: Screen, table: Table) -> None:
+    result = event.result
+    me = table.me
+    name = screen.names
+    if result.winner is None:
+        head = "Round drawn." if not getattr(result, "redeal", False) else "Redeal."
+    else:
+        who = name[0] if result.winner == me else name[1]
+        head = f"{who.capitalize()} won the round: {result.points} points"
+        if result.yaku:
+            head += " (" + ", ".join(f"{k} {v}" for k, v in sorted(result.yaku.items())) + ")"
+    screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{result.reason}]"))
+    screen.say(f"Scores: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")
+    if event.transcript_path:
+        table.transcripts.append(event.transcript_path)
+        screen.say(f"Transcript: {event.transcript_path}")
+
+
+def make_screen(lang: str, names: tuple[str, str], out: TextIO | None = None,
+                colour: Callable[[TextIO], bool] | None = None) -> Screen:
+    from koikoi_p2p.cli.style import wants_colour
+
+    stream = out if out is not None else sys.stdout
+    decide = colour if colour is not None else wants_colour
+    live = bool(getattr(stream, "isatty", lambda: False)())
+    return Screen(out=stream, lang=lang, style=Style(decide(stream)), live=live, names=names)

@@ -1,0 +1,72 @@
+"""koikoi practice: the person against the computer, both real peers of the protocol in memory."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import secrets
+import sys
+
+from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.setup import Setup, prepare
+
+COMPUTER_TIMEOUT = 3600.0  # the computer never walks away; the person may take their time
+
+
+def practice(args: argparse.Namespace) -> int:
+    setup = prepare(args, names=("you", "computer"))
+    if setup is None:
+        return exit_codes.USAGE
+    try:
+        return asyncio.run(_practice(args, setup))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return exit_codes.INTERRUPTED
+
+
+def computer_player(level: str, profile: object, seed: int | None) -> object:
+    from koikoi_p2p.ai.strategy import RandomPlayer
+    from koikoi_p2p.ai.strong import StrongPlayer
+    from koikoi_p2p.rules.profile import Profile
+
+    if level == "easy":
+        return RandomPlayer(seed)
+    return StrongPlayer(profile if isinstance(profile, Profile) else None, seed)
+
+
+async def _practice(args: argparse.Namespace, setup: Setup) -> int:
+    from koikoi_p2p.cli.play import drive
+    from koikoi_p2p.cli.prompt import StdinLines
+    from koikoi_p2p.net.match import play_match
+    from koikoi_p2p.net.memory import memory_pair
+    from koikoi_p2p.protocol.identity import Identity
+
+    mine, theirs = memory_pair()
+    # A fresh room name and password per practice: the password skips the SAS comparison,
+    # which means nothing against a computer running in this very process.
+    room = "practice-" + secrets.token_hex(3)
+    password = secrets.token_urlsafe(12)
+    strategy = computer_player(args.level, setup.profile, args.seed)
+    computer = asyncio.create_task(
+        play_match(
+            theirs,
+            strategy,
+            seat=1,
+            identity=Identity.generate(),
+            room=room,
+            password=password,
+            profile=None,
+            rounds=None,
+            store=None,
+        )
+    )
+    setup.screen.say(f"Practice against the computer ({args.level}).")
+    match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
+    try:
+        return await drive(match, setup.screen, StdinLines(), me=0, timeout=COMPUTER_TIMEOUT)
+    finally:
+        if not computer.done():
+            computer.cancel()
+        with contextlib.suppress(BaseException):
+            await computer
