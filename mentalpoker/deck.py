@@ -1,0 +1,489 @@
+"""The two-party deck protocol, sans-I/O (spec/crypto.md §8).
+
+Theory of operation. Both parties hold a fresh round key and prove knowledge of it (no rogue keys);
+the joint key is their sum. The public starting deck encrypts card i with public randomness. The
+first shuffler permutes, re-randomises and proves; the other verifies, shuffles the result and
+proves; the first verifies. A card at a deck position is revealed by the decryption shares of both
+keys, each with a Chaum-Pedersen proof: a private reveal needs only the other party's share, a
+public one both. When the round ends both secret keys are disclosed and every step is checked again.
+
+Every ``receive_*`` verifies before it changes any state, so a rejected message leaves the object
+as it was. Messages are fixed-layout bytes; their sizes for n = 48 are in spec/crypto.md §8.6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from mentalpoker.context import ProofContext
+from mentalpoker.dleq import DLEQ_PROOF_BYTES, decode_shares, encode_shares, prove_shares, verify_shares
+from mentalpoker.elgamal import (
+    CIPHERTEXT_BYTES,
+    Ciphertext,
+    KeyPair,
+    card_of,
+    decode_deck,
+    encode_deck,
+    joint_key,
+    start_deck,
+)
+from mentalpoker.errors import DeckError, GroupError, InvalidEncoding, MentalPokerError
+from mentalpoker.group import Point, Rng, Scalar, base_mult
+from mentalpoker.keyproof import KEY_PROOF_BYTES, KeyProof, prove_key, verify_key
+from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, shuffle_proof_size, verify_shuffle
+
+__all__ = [
+    "DeckObserver",
+    "DeckParty",
+    "Rng",
+    "key_message_size",
+    "share_message_size",
+    "shuffle_message_size",
+]
+
+_T = TypeVar("_T")
+
+STATE_FORMAT = 1
+MAX_CARDS = 1 << 16
+STEP_KEY = "key"
+STEP_SHUFFLE = "shuffle"
+STEP_SHARE = "share"
+
+
+def key_message_size() -> int:
+    """pk || c || s."""
+    return 32 + KEY_PROOF_BYTES
+
+
+def shuffle_message_size(n: int) -> int:
+    """The n output ciphertexts || the shuffle proof."""
+    return n * CIPHERTEXT_BYTES + shuffle_proof_size(n)
+
+
+def share_message_size(count: int) -> int:
+    """count shares || c || s."""
+    return 32 * count + DLEQ_PROOF_BYTES
+
+
+def _check_party(value: int, name: str) -> int:
+    if value not in (0, 1):
+        raise DeckError("bad_argument", f"{name} must be 0 or 1")
+    return value
+
+
+class _DeckCore:
+    """What both a party and an observer track: keys, the chain of decks, verified shares."""
+
+    def __init__(self, *, n: int, version: int, session_id: bytes, round: int, first_shuffler: int) -> None:
+        if not isinstance(n, int) or not 2 <= n < MAX_CARDS:
+            raise DeckError("bad_argument", "a deck has 2..65535 cards")
+        self.n = n
+        self.version = version
+        self.session_id = session_id
+        self.round = round
+        self.first_shuffler = _check_party(first_shuffler, "first_shuffler")
+        # Built once to validate version/session/round early (raises MentalPokerError "bad_context").
+        self._context(STEP_KEY, 0)
+        self._publics: dict[int, Point] = {}
+        self._key_messages: dict[int, bytes] = {}
+        self._joint: Point | None = None
+        self._decks: list[tuple[Ciphertext, ...]] = []
+        self._shuffle_messages: list[bytes] = []
+        self._shares: dict[int, dict[int, Point]] = {0: {}, 1: {}}
+        self._share_messages: list[tuple[int, tuple[int, ...], bytes]] = []
+        self._secrets: dict[int, Scalar] = {}
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _context(self, step: str, prover: int) -> ProofContext:
+        return ProofContext(self.version, self.session_id, self.round, step, prover)
+
+    @property
+    def _next_shuffler(self) -> int | None:
+        done = len(self._shuffle_messages)
+        if done >= 2:
+            return None
+        return self.first_shuffler if done == 0 else 1 - self.first_shuffler
+
+    @property
+    def shuffled(self) -> bool:
+        """Both shuffles done and verified."""
+        return len(self._shuffle_messages) == 2
+
+    @property
+    def joint_key(self) -> Point:
+        if self._joint is None:
+            raise DeckError("no_keys", "both round keys are needed first")
+        return self._joint
+
+    def final_deck(self) -> tuple[Ciphertext, ...]:
+        if not self.shuffled:
+            raise DeckError("not_shuffled", "the deck is not shuffled yet")
+        return self._decks[-1]
+
+    def _positions(self, positions: Sequence[int]) -> tuple[int, ...]:
+        out = tuple(positions)
+        if not out or any(not isinstance(p, int) or not 0 <= p < self.n for p in out):
+            raise DeckError("bad_position", f"positions must be non-empty and within 0..{self.n - 1}")
+        if len(set(out)) != len(out):
+            raise DeckError("bad_position", "positions must be distinct")
+        return out
+
+    # -- keys ------------------------------------------------------------------------------
+    def _accept_key(self, party: int, data: bytes, verify: bool = True) -> None:
+        if party in self._publics:
+            raise DeckError("out_of_turn", f"party {party}'s key is already in")
+        if not isinstance(data, bytes) or len(data) != key_message_size():
+            raise InvalidEncoding("invalid_length", f"a key message is {key_message_size()} bytes")
+        pk = Point.from_bytes(data[:32])
+        proof = KeyProof.from_bytes(data[32:])
+        if verify:
+            verify_key(self._context(STEP_KEY, party), pk, proof)
+        if len(self._publics) == 1:
+            (other,) = self._publics.values()
+            joint = joint_key([other, pk])
+        else:
+            joint = None
+        self._publics[party] = pk
+        self._key_messages[party] = data
+        if joint is not None:
+            self._joint = joint
+            self._decks = [start_deck(joint, self.n)]
+
+    # -- shuffles --------------------------------------------------------------------------
+    def _accept_shuffle(self, party: int, data: bytes, verify: bool = True) -> None:
+        if self._joint is None:
+            raise DeckError("no_keys", "both round keys are needed before a shuffle")
+        if self._next_shuffler != party:
+            raise DeckError("out_of_turn", f"it is not party {party}'s turn to shuffle")
+        if not isinstance(data, bytes) or len(data) != shuffle_message_size(self.n):
+            raise InvalidEncoding(
+                "invalid_length", f"a shuffle message is {shuffle_message_size(self.n)} bytes"
+            )
+        split = self.n * CIPHERTEXT_BYTES
+        outputs = decode_deck(data[:split], self.n)
+        proof = ShuffleProof.from_bytes(data[split:], self.n)
+        if verify:
+            verify_shuffle(self._context(STEP_SHUFFLE, party), self._joint, self._decks[-1], outputs, proof)
+        self._decks.append(outputs)
+        self._shuffle_messages.append(data)
+
+    def _verify_shuffles_again(self) -> None:
+        joint = self.joint_key
+        split = self.n * CIPHERTEXT_BYTES
+        for k, data in enumerate(self._shuffle_messages):
+            party = self.first_shuffler if k == 0 else 1 - self.first_shuffler
+            proof = ShuffleProof.from_bytes(data[split:], self.n)
+            verify_shuffle(
+                self._context(STEP_SHUFFLE, party), joint, self._decks[k], self._decks[k + 1], proof
+            )
+
+    # -- shares ----------------------------------------------------------------------------
+    def _accept_shares(self, party: int, positions: Sequence[int], data: bytes, verify: bool = True) -> None:
+        deck = self.final_deck()
+        pos = self._positions(positions)
+        if not isinstance(data, bytes):
+            raise InvalidEncoding("invalid_length", "a share message is bytes")
+        shares, proof = decode_shares(data, len(pos))
+        if verify:
+            verify_shares(
+                self._context(STEP_SHARE, party),
+                self._publics[party],
+                pos,
+                [deck[p].a for p in pos],
+                shares,
+                proof,
+            )
+        known = self._shares[party]
+        for p, d in zip(pos, shares, strict=True):
+            known[p] = d
+        self._share_messages.append((party, pos, data))
+
+    # -- disclosure and audit ----------------------------------------------------------------
+    def _accept_secret(self, party: int, data: bytes) -> None:
+        if party not in self._publics:
+            raise DeckError("no_keys", f"party {party}'s public key is not known")
+        secret = Scalar.from_bytes(data)
+        try:
+            matches = base_mult(secret) == self._publics[party]
+        except GroupError:
+            matches = False
+        if not matches:
+            raise DeckError("wrong_key", f"the disclosed key does not match party {party}'s public key")
+        self._secrets[party] = secret
+
+    def _decrypt_all(self) -> tuple[int, ...]:
+        """Decrypt the whole deck with both secrets; check every share seen; must be a permutation."""
+        deck = self.final_deck()
+        if len(self._secrets) != 2:
+            raise DeckError("keys_not_disclosed", "both round secret keys are needed for the audit")
+        for party, known in self._shares.items():
+            secret = self._secrets[party]
+            for p, d in known.items():
+                if deck[p].a.mul(secret) != d:
+                    raise DeckError("bad_share", f"party {party}'s share of position {p} is inconsistent")
+        total = self._secrets[0] + self._secrets[1]
+        order = tuple(card_of(ct.b - ct.a.mul(total), self.n) for ct in deck)
+        if sorted(order) != list(range(self.n)):
+            raise DeckError("not_a_permutation", "the final deck is not a permutation of the cards")
+        return order
+
+    def _plaintext(self, position: int, first: Point, second: Point) -> int:
+        ct = self.final_deck()[position]
+        return card_of(ct.b - first - second, self.n)
+
+
+class DeckParty(_DeckCore):
+    """One player's side of the two-party deck for one round (one deck of n cards)."""
+
+    def __init__(
+        self,
+        *,
+        me: int,
+        n: int,
+        version: int,
+        session_id: bytes,
+        round: int,
+        first_shuffler: int,
+        rng: Rng | None = None,
+        _keys: KeyPair | None = None,
+    ) -> None:
+        super().__init__(
+            n=n, version=version, session_id=session_id, round=round, first_shuffler=first_shuffler
+        )
+        self.me = _check_party(me, "me")
+        self.peer = 1 - self.me
+        self._rng = rng
+        self._keys = _keys or KeyPair.generate(rng)
+        self._own_shares: dict[int, Point] = {}
+        self._disclosed = False
+
+    @property
+    def public_key(self) -> Point:
+        return self._keys.public
+
+    # 1. keys
+    def key_message(self) -> bytes:
+        """pk || Schnorr proof (c || s): 96 bytes. The same bytes on every call."""
+        cached = self._key_messages.get(self.me)
+        if cached is not None:
+            return cached
+        proof = prove_key(self._context(STEP_KEY, self.me), self._keys, self._rng)
+        data = self._keys.public.raw + proof.to_bytes()
+        self._accept_key(self.me, data, verify=False)
+        return data
+
+    def receive_key(self, data: bytes) -> None:
+        """The peer's round key and proof; raises InvalidEncoding / ProofError."""
+        self._accept_key(self.peer, data)
+
+    # 2. shuffles
+    def shuffle_message(self) -> bytes:
+        """My shuffle of the current deck: outputs || proof. The same bytes on every call."""
+        if len(self._shuffle_messages) >= 1 and self.first_shuffler == self.me:
+            return self._shuffle_messages[0]
+        if len(self._shuffle_messages) == 2:
+            return self._shuffle_messages[1]
+        if self._joint is None:
+            raise DeckError("no_keys", "both round keys are needed before a shuffle")
+        if self._next_shuffler != self.me:
+            raise DeckError("out_of_turn", "it is the peer's turn to shuffle")
+        inputs = self._decks[-1]
+        outputs, witness = shuffle(self._joint, inputs, self._rng)
+        proof = prove_shuffle(
+            self._context(STEP_SHUFFLE, self.me), self._joint, inputs, outputs, witness, self._rng
+        )
+        data = encode_deck(outputs) + proof.to_bytes()
+        self._decks.append(outputs)
+        self._shuffle_messages.append(data)
+        return data
+
+    def receive_shuffle(self, data: bytes) -> None:
+        """Verify the peer's shuffle of the current deck; raises InvalidEncoding / ProofError."""
+        self._accept_shuffle(self.peer, data)
+
+    # 3. reveals
+    def _own_share(self, position: int) -> Point:
+        d = self._own_shares.get(position)
+        if d is None:
+            d = self.final_deck()[position].a.mul(self._keys.secret)
+            self._own_shares[position] = d
+        return d
+
+    def share_message(self, positions: Sequence[int]) -> bytes:
+        """My decryption shares of these positions with one DLEQ proof: 32k + 64 bytes."""
+        deck = self.final_deck()
+        pos = self._positions(positions)
+        shares, proof = prove_shares(
+            self._context(STEP_SHARE, self.me), self._keys, pos, [deck[p].a for p in pos], self._rng
+        )
+        for p, d in zip(pos, shares, strict=True):
+            self._own_shares[p] = d
+        return encode_shares(shares, proof)
+
+    def receive_shares(self, positions: Sequence[int], data: bytes) -> None:
+        """Verify the peer's shares of these positions; raises InvalidEncoding / ProofError."""
+        self._accept_shares(self.peer, positions, data)
+
+    def known(self, position: int) -> bool:
+        """I can decrypt this position (the peer's share is in, or its key is disclosed)."""
+        self._positions([position])
+        return position in self._shares[self.peer] or self.peer in self._secrets
+
+    def card_at(self, position: int) -> int:
+        """The card index at a position I can decrypt; DeckError if unknown or not a card."""
+        if not self.known(position):
+            raise DeckError("unknown_position", f"position {position} is not revealed to me")
+        peer_share = self._shares[self.peer].get(position)
+        if peer_share is None:
+            peer_share = self.final_deck()[position].a.mul(self._secrets[self.peer])
+        return self._plaintext(position, self._own_share(position), peer_share)
+
+    # 4. end of round
+    def disclose_key(self) -> bytes:
+        """My round secret scalar (32 bytes); after this every card of the round is public."""
+        self._disclosed = True
+        self._secrets[self.me] = self._keys.secret
+        return self._keys.secret.raw
+
+    def receive_disclosed_key(self, data: bytes) -> None:
+        """The peer's round secret; must match its public key (DeckError "wrong_key")."""
+        self._accept_secret(self.peer, data)
+
+    def audit(self) -> tuple[int, ...]:
+        """The whole deck order, after checking again the peer's key proof, both shuffle proofs,
+        every received share, and that the deck decrypts to a permutation of the cards."""
+        if self.peer not in self._secrets:
+            raise DeckError("keys_not_disclosed", "the peer's round secret is needed for the audit")
+        self._secrets[self.me] = self._keys.secret
+        try:
+            for party, data in self._key_messages.items():
+                verify_key(
+                    self._context(STEP_KEY, party), self._publics[party], KeyProof.from_bytes(data[32:])
+                )
+            self._verify_shuffles_again()
+            deck = self.final_deck()
+            for party, pos, data in self._share_messages:
+                shares, proof = decode_shares(data, len(pos))
+                verify_shares(
+                    self._context(STEP_SHARE, party),
+                    self._publics[party],
+                    pos,
+                    [deck[p].a for p in pos],
+                    shares,
+                    proof,
+                )
+        except MentalPokerError as exc:
+            raise DeckError("audit_failed", f"re-check failed: {exc.reason}") from exc
+        return self._decrypt_all()
+
+    # persistence
+    def to_state(self) -> dict[str, object]:
+        """Everything needed to resume, secrets included, as msgpack-able plain data."""
+        return {
+            "format": STATE_FORMAT,
+            "me": self.me,
+            "n": self.n,
+            "version": self.version,
+            "session_id": self.session_id,
+            "round": self.round,
+            "first_shuffler": self.first_shuffler,
+            "secret": self._keys.secret.raw,
+            "keys": [[party, data] for party, data in sorted(self._key_messages.items())],
+            "shuffles": list(self._shuffle_messages),
+            "shares": [[party, list(pos), data] for party, pos, data in self._share_messages],
+            "peer_secret": self._secrets[self.peer].raw if self.peer in self._secrets else None,
+            "disclosed": self._disclosed,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, object], rng: Rng | None = None) -> DeckParty:
+        """Rebuild from :meth:`to_state`. Points are validated again; proofs are re-checked by audit."""
+        try:
+            if state.get("format") != STATE_FORMAT:
+                raise DeckError("bad_state", "unknown state format")
+            secret = Scalar.from_bytes(_as(bytes, state["secret"]))
+            party = cls(
+                me=_as(int, state["me"]),
+                n=_as(int, state["n"]),
+                version=_as(int, state["version"]),
+                session_id=_as(bytes, state["session_id"]),
+                round=_as(int, state["round"]),
+                first_shuffler=_as(int, state["first_shuffler"]),
+                rng=rng,
+                _keys=KeyPair.from_secret(secret),
+            )
+            for item in _as(list, state["keys"]):
+                who, data = _as(list, item)
+                party._accept_key(_as(int, who), _as(bytes, data), verify=False)
+            if party._publics.get(party.me) not in (None, party._keys.public):
+                raise DeckError("bad_state", "the stored key message is not this party's key")
+            for k, data in enumerate(_as(list, state["shuffles"])):
+                who = party.first_shuffler if k == 0 else 1 - party.first_shuffler
+                party._accept_shuffle(who, _as(bytes, data), verify=False)
+            for item in _as(list, state["shares"]):
+                who, pos, data = _as(list, item)
+                party._accept_shares(
+                    _as(int, who), [_as(int, p) for p in _as(list, pos)], _as(bytes, data), verify=False
+                )
+            peer_secret = state["peer_secret"]
+            if peer_secret is not None:
+                party._accept_secret(party.peer, _as(bytes, peer_secret))
+            party._disclosed = bool(state.get("disclosed", False))
+            if party._disclosed:
+                party._secrets[party.me] = secret
+            return party
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DeckError("bad_state", f"malformed state: {exc}") from exc
+
+
+class DeckObserver(_DeckCore):
+    """A third party (auditor) fed both parties' messages in order; checks every proof."""
+
+    def __init__(self, *, n: int, version: int, session_id: bytes, round: int, first_shuffler: int) -> None:
+        super().__init__(
+            n=n, version=version, session_id=session_id, round=round, first_shuffler=first_shuffler
+        )
+
+    def receive_key(self, party: int, data: bytes) -> None:
+        self._accept_key(_check_party(party, "party"), data)
+
+    def receive_shuffle(self, party: int, data: bytes) -> None:
+        self._accept_shuffle(_check_party(party, "party"), data)
+
+    def receive_shares(self, party: int, positions: Sequence[int], data: bytes) -> None:
+        party = _check_party(party, "party")
+        if party not in self._publics:
+            raise DeckError("no_keys", f"party {party}'s key is not known")
+        self._accept_shares(party, positions, data)
+
+    def known(self, position: int) -> bool:
+        """Both shares of this position have been seen (or both keys disclosed)."""
+        self._positions([position])
+        return all(position in self._shares[k] or k in self._secrets for k in (0, 1))
+
+    def card_at(self, position: int) -> int:
+        """The card at a publicly revealed position."""
+        if not self.known(position):
+            raise DeckError("unknown_position", f"position {position} is not publicly revealed")
+        deck = self.final_deck()
+        shares = [
+            self._shares[k][position]
+            if position in self._shares[k]
+            else deck[position].a.mul(self._secrets[k])
+            for k in (0, 1)
+        ]
+        return self._plaintext(position, shares[0], shares[1])
+
+    def receive_disclosed_key(self, party: int, data: bytes) -> None:
+        self._accept_secret(_check_party(party, "party"), data)
+
+    def audit(self) -> tuple[int, ...]:
+        """The whole deck order; every proof was checked on receipt, every share is re-checked here."""
+        return self._decrypt_all()
+
+
+def _as(kind: type[_T], value: object) -> _T:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise DeckError("bad_state", f"expected {kind.__name__}")
+    return value
