@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.cli.options import PasswordUnavailable, default_relay, read_password
+from koikoi_p2p.cli.options import PasswordUnavailable, default_relay, read_password, relay_url
 from koikoi_p2p.cli.setup import Setup, prepare
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def relay_failure(exc: Any, url: str) -> int:
 
 
 def host(args: argparse.Namespace) -> int:
-    url = args.relay or default_relay()
+    url = relay_url(args.relay)
     try:
         password = read_password(args)
     except PasswordUnavailable as exc:
@@ -89,7 +89,7 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
 
 
 def join(args: argparse.Namespace) -> int:
-    url = args.relay or default_relay()
+    url = relay_url(args.relay)
     try:
         password = read_password(args)
     except PasswordUnavailable as exc:
@@ -131,7 +131,7 @@ async def _play(
 
 
 def lobby(args: argparse.Namespace) -> int:
-    url = args.relay or default_relay()
+    url = relay_url(args.relay)
     return asyncio.run(_lobby(url, args.json, args.timeout))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from koikoi_p2p.cli.exit_codes import epilog
 from koikoi_p2p.cli.settings import LANGUAGES
 
-DEFAULT_RELAY = "ws://127.0.0.1:8765"
+DEFAULT_RELAY = "ws://127.0.0.1:8765/v1"
 PRESET_NAMES = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
 
 
@@ -21,6 +21,17 @@ class PasswordUnavailable(Exception):
 
 def default_relay() -> str:
     return os.environ.get("KOIKOI_RELAY", DEFAULT_RELAY)
+
+
+def relay_url(given: str | None) -> str:
+    """The relay URL to use: a bare ``ws://host:port`` gets the protocol path ``/v1``."""
+    url = given or default_relay()
+    scheme, sep, rest = url.partition("://")
+    if sep and "/" not in rest:
+        return url + "/v1"
+    if sep and rest.endswith("/") and rest.count("/") == 1:
+        return url + "v1"
+    return url
 
 
 def add_parser(subparsers: Any, name: str, help_text: str, description: str) -> argparse.ArgumentParser:

@@ -1,0 +1,56 @@
+"""Helpers for the CLI end-to-end tests: a relay process on port 0 and the koikoi script."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+SCRIPT = Path(sys.executable).parent / "koikoi"
+
+
+def env_for(home: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["KOIKOI_HOME"] = str(home)
+    env.pop("KOIKOI_RELAY", None)
+    env.pop("KOIKOI_PASSWORD", None)
+    env["NO_COLOR"] = "1"
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def relay_command() -> list[str]:
+    """``koikoi relay`` when the relay command is registered, else the relay's own entry point."""
+    out = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, check=True).stdout
+    commands = {line.split()[0] for line in out.splitlines() if line.startswith("    ") and line.split()}
+    if "relay" in commands:
+        return [str(SCRIPT), "relay"]
+    return [sys.executable, "-m", "relay"]
+
+
+@contextlib.contextmanager
+def relay_process(tmp: Path) -> Iterator[str]:
+    """A relay on 127.0.0.1 with an OS-chosen port; yields its URL and stops it afterwards."""
+    proc = subprocess.Popen(
+        [*relay_command(), "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env_for(tmp),
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "listening on" in line, line
+        yield line.split("listening on", 1)[1].strip()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,65 @@
+"""lobby lists public rooms (--json), and join/lobby turn relay refusals into exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.net.relay_client import RelayClient
+from tests.e2e.cli_support import SCRIPT, env_for, relay_process
+
+
+async def _koikoi(home: Path, *args: str) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        str(SCRIPT), *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        env=env_for(home),
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_lobby_join_errors(tmp_path: Path) -> None:
+    with relay_process(tmp_path) as url:
+
+        async def body() -> None:
+            public = await RelayClient.create(url, public=True, meta={"rules": "nintendo", "rounds": 3})
+            private = await RelayClient.create(url, public=False, meta={})
+            try:
+                code, out, _ = await _koikoi(tmp_path, "lobby", "--relay", url, "--json")
+                assert code == 0
+                rooms = json.loads(out)
+                codes = [room["code"] for room in rooms]
+                assert public.code in codes and private.code not in codes
+                code, out, _ = await _koikoi(tmp_path, "lobby", "--relay", url)
+                assert code == 0 and public.code in out and "nintendo" in out
+
+                # A full room: somebody already took the second seat.
+                taker = await RelayClient.join(url, private.code)
+                code, _, err = await _koikoi(tmp_path, "join", private.code, "--relay", url)
+                assert code == exit_codes.ROOM_FULL, err
+                assert "Room full" in err
+                await taker.close()
+
+                code, _, err = await _koikoi(tmp_path, "join", "ZZZZZZ", "--relay", url)
+                assert code == exit_codes.ROOM_NOT_FOUND, err
+                assert "Room not found" in err
+            finally:
+                await public.close()
+                await private.close()
+
+        asyncio.run(asyncio.wait_for(body(), 120))
+
+
+def test_unreachable_relay(tmp_path: Path) -> None:
+    async def body() -> None:
+        # Port 9 (discard) on loopback: nothing listens there in a test environment.
+        for args in (("lobby", "--relay", "ws://127.0.0.1:9"), ("join", "ABCDEF", "--relay", "ws://127.0.0.1:9")):
+            code, _, err = await _koikoi(tmp_path, *args)
+            assert code == exit_codes.RELAY_UNREACHABLE, err
+            assert "No relay reachable" in err
+
+    asyncio.run(body())
