@@ -26,7 +26,7 @@ def default_relay() -> str:
 def relay_url(given: str | None) -> str:
     """The relay URL to use: a bare ``ws://host:port`` gets the protocol path ``/v1``."""
     url = given or default_relay()
-    scheme, sep, rest = url.partition("://")
+    _scheme, sep, rest = url.partition("://")
     if sep and "/" not in rest:
         return url + "/v1"
     if sep and rest.endswith("/") and rest.count("/") == 1:
