@@ -102,7 +102,7 @@ def test_message_sizes() -> None:
 
 
 def test_messages_are_stable_on_repeat_and_turns_are_enforced() -> None:
-    a, b, o = make()
+    a, b, _o = make()
     with pytest.raises(DeckError):
         a.shuffle_message()  # no keys yet
     ka, kb = a.key_message(), b.key_message()
@@ -132,7 +132,7 @@ def test_messages_are_stable_on_repeat_and_turns_are_enforced() -> None:
 
 
 def test_state_round_trips_through_msgpack_at_every_stage() -> None:
-    a, b, o = make(n=6)
+    a, b, _o = make(n=6)
 
     def reload(p: DeckParty) -> DeckParty:
         state = msgpack.unpackb(msgpack.packb(p.to_state()), raw=False)

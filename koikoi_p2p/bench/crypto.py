@@ -1,0 +1,153 @@
+"""``koikoi bench crypto``: the 48-card deck against its floor of group operations.
+
+For each step the floor is the number of libsodium group operations the step performs (counted
+through ``mentalpoker.group.counting_operations`` in a separate, untimed run) times the unit cost
+of each operation, measured in the same run on the raw bindings. The ratio median / floor is the
+overhead of everything that is not group arithmetic (hashing, encoding, Python).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from koikoi_p2p.bench.report import Measurement, median_seconds
+
+TRAFFIC_BUDGET = 40_000
+PLAYS_PER_ROUND = 16  # each player plays 8 hand cards; each play reveals one stock card
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repeat", type=int, default=7, help="timed runs per step (median)")
+    parser.add_argument("--cards", type=int, default=48, help="deck size")
+
+
+def _unit_costs(samples: dict[str, Callable[[], object]], loops: int = 300) -> dict[str, float]:
+    costs = {}
+    for name, fn in samples.items():
+        runs = []
+        for _ in range(5):
+            start = time.perf_counter()
+            for _ in range(loops):
+                fn()
+            runs.append((time.perf_counter() - start) / loops)
+        costs[name] = statistics.median(runs)
+    return costs
+
+
+def run(args: argparse.Namespace) -> list[Measurement]:
+    from mentalpoker import group
+    from mentalpoker.context import ProofContext
+    from mentalpoker.deck import DeckParty
+    from mentalpoker.dleq import decode_shares, encode_shares, prove_shares, verify_shares
+    from mentalpoker.elgamal import KeyPair, decode_deck, encode_deck, joint_key, start_deck
+    from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
+
+    n = int(getattr(args, "cards", 48))
+    repeat = max(1, int(getattr(args, "repeat", 7)))
+    session = b"koikoi-bench-session-0001"
+    units = _unit_costs(group.primitive_samples())
+
+    def floor_of(fn: Callable[[], Any]) -> float:
+        with group.counting_operations() as counts:
+            fn()
+        return sum(counts[name] * units[name] for name in counts)
+
+    def measure(name: str, fn: Callable[[], Any], note: str = "") -> Measurement:
+        fn()  # warm caches (generators, card points) outside the timing
+        floor = floor_of(fn)
+        median = median_seconds(fn, repeat)
+        return Measurement(name=name, median_s=median, floor_s=floor, ratio=median / floor, note=note)
+
+    a, b = KeyPair.generate(), KeyPair.generate()
+    pk = joint_key([a.public, b.public])
+    deck = start_deck(pk, n)
+    ctx = ProofContext(1, session, 1, "shuffle", 0)
+
+    def shuffle_and_prove() -> bytes:
+        outputs, witness = shuffle(pk, deck)
+        return encode_deck(outputs) + prove_shuffle(ctx, pk, deck, outputs, witness).to_bytes()
+
+    message = shuffle_and_prove()
+    split = 64 * n
+
+    def decode_and_verify() -> None:
+        outputs = decode_deck(message[:split], n)
+        verify_shuffle(ctx, pk, deck, outputs, ShuffleProof.from_bytes(message[split:], n))
+
+    share_ctx = ProofContext(1, session, 1, "share", 0)
+    results = [
+        measure(f"shuffle_prove_{n}", shuffle_and_prove, f"{len(message)} bytes: deck + proof"),
+        measure(f"shuffle_verify_{n}", decode_and_verify, "decode (validate every point) + verify"),
+    ]
+    for k in (1, 8):
+        positions = list(range(k))
+        bases = [deck[p].a for p in positions]
+        shares, proof = prove_shares(share_ctx, a, positions, bases)
+        share_bytes = encode_shares(shares, proof)
+
+        def dleq_prove(positions: list[int] = positions, bases: list[group.Point] = bases) -> bytes:
+            s, p = prove_shares(share_ctx, a, positions, bases)
+            return encode_shares(s, p)
+
+        def dleq_verify(
+            positions: list[int] = positions, bases: list[group.Point] = bases, data: bytes = share_bytes
+        ) -> None:
+            s, p = decode_shares(data, len(positions))
+            verify_shares(share_ctx, a.public, positions, bases, s, p)
+
+        results.append(measure(f"dleq_prove_{k}", dleq_prove, f"{len(share_bytes)} bytes"))
+        results.append(measure(f"dleq_verify_{k}", dleq_verify, "decode + verify"))
+
+    traffic = [0]
+
+    def round_setup() -> None:
+        kw = {"n": n, "version": 1, "session_id": session, "round": 1, "first_shuffler": 0}
+        pa, pb = DeckParty(me=0, **kw), DeckParty(me=1, **kw)  # type: ignore[arg-type]
+        sent = 0
+        ka, kb = pa.key_message(), pb.key_message()
+        pb.receive_key(ka)
+        pa.receive_key(kb)
+        s1 = pa.shuffle_message()
+        pb.receive_shuffle(s1)
+        s2 = pb.shuffle_message()
+        pa.receive_shuffle(s2)
+        sent += len(ka) + len(kb) + len(s1) + len(s2)
+        hand_a, hand_b = list(range(8)), list(range(8, 16))
+        field = list(range(16, min(24, n)))
+        m = pb.share_message(hand_a)
+        pa.receive_shares(hand_a, m)
+        m2 = pa.share_message(hand_b)
+        pb.receive_shares(hand_b, m2)
+        fa, fb = pa.share_message(field), pb.share_message(field)
+        pa.receive_shares(field, fb)
+        pb.receive_shares(field, fa)
+        sent += len(m) + len(m2) + len(fa) + len(fb)
+        for p in hand_a + field:
+            pa.card_at(p)
+        for p in hand_b + field:
+            pb.card_at(p)
+        traffic[0] = sent
+
+    setup = measure(
+        "round_setup", round_setup, "2 key proofs, 2 shuffles+verifications, 16 private + 8 public"
+    )
+    results.append(setup)
+    # Whole-round crypto traffic: the setup above, then per play one own share (the played card)
+    # and both shares of the drawn stock card, one message each, then both disclosed keys.
+    per_play = 3 * (32 + 64)
+    total = traffic[0] + PLAYS_PER_ROUND * per_play + 2 * 32
+    results.append(
+        Measurement(
+            name="round_traffic",
+            median_s=float(total),
+            floor_s=float(TRAFFIC_BUDGET),
+            ratio=total / TRAFFIC_BUDGET,
+            unit="bytes",
+            note=f"setup {traffic[0]} + {PLAYS_PER_ROUND} plays x {per_play} + keys 64",
+        )
+    )
+    return results
