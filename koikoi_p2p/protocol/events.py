@@ -1,0 +1,120 @@
+"""What the game machine tells its user: frozen values, one per thing a player must know or do.
+
+The machine (``koikoi_p2p.protocol.peer``) queues these; the asyncio ``Match`` yields them. A
+decision is asked for with ``YourTurn`` (play a hand card) or ``ChoiceNeeded`` (hand yaku, a
+capture between two field cards, koi-koi or stop) and answered with ``Match.decide``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from koikoi_p2p.rules.actions import Action
+    from koikoi_p2p.rules.profile import Profile
+    from koikoi_p2p.rules.round import RoundResult, RoundView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Paired:
+    """The handshake finished: who the opponent is and what to compare."""
+
+    peer_fingerprint: str
+    sas: str | None
+    known: bool | Literal["changed"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TermsAgreed:
+    """Both peers signed the match terms; nothing was shuffled before this."""
+
+    profile: Profile
+    rounds: int
+    terms_digest: bytes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FirstDealer:
+    """The first dealer, drawn from a jointly shuffled deck (one public card per seat)."""
+
+    dealer: int
+    draws: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundStarted:
+    """A deal begins (fresh round keys, two shuffles); ``deal`` counts redeals too."""
+
+    round_index: int
+    deal: int
+    dealer: int
+    month: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Board:
+    """The public state changed in a way the player sees (the deal, a reveal)."""
+
+    view: RoundView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class YourTurn:
+    """Play one of your hand cards: ``options`` are the legal ``Play`` actions."""
+
+    view: RoundView
+    options: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChoiceNeeded:
+    """A choice other than playing a card: ``kind`` is "hand_yaku", "capture" or "decide"."""
+
+    kind: str
+    view: RoundView
+    options: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpponentMoved:
+    """The opponent's action, accepted by the rules engine."""
+
+    action: Action
+    view: RoundView
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundOver:
+    """Both peers signed this round result and the whole round was re-checked with both keys."""
+
+    round_index: int
+    result: RoundResult
+    scores: tuple[int, int]
+    transcript_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchOver:
+    """Both peers signed the match result (``winner`` None is a draw)."""
+
+    scores: tuple[int, int]
+    winner: int | None
+    result: bytes
+    transcript_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Failure:
+    """The match stopped: ``who`` is the seat at fault (None: unknown, e.g. the network)."""
+
+    reason: str
+    message: str
+    who: int | None
+    evidence_path: str | None = None
+
+
+Event = (
+    Paired | TermsAgreed | FirstDealer | RoundStarted | Board | YourTurn | ChoiceNeeded
+    | OpponentMoved | RoundOver | MatchOver | Failure
+)
