@@ -138,14 +138,13 @@ class StrongPlayer:
 
     @staticmethod
     def _piles(view: RoundView) -> tuple[frozenset[int], frozenset[int]]:
-        me = view.viewer if view.viewer is not None else view.turn
-        piles = view.captured
-        return frozenset(piles[me]), frozenset(piles[1 - me])
+        me = view.seat
+        return frozenset(view.piles[me]), frozenset(view.piles[1 - me])
 
     @staticmethod
     def _unseen(view: RoundView) -> frozenset[int]:
         known: set[int] = set(view.field) | set(view.hand)
-        for pile in view.captured:
+        for pile in view.piles:
             known.update(pile)
         return frozenset(range(48)) - known
 
@@ -155,4 +154,4 @@ def _hand_by_position(view: RoundView) -> dict[int, int]:
 
 
 def _pending_card(view: RoundView) -> int | None:
-    return view.pending
+    return view.pending_card

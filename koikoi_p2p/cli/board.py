@@ -7,7 +7,7 @@ is easy to test and the protocol's view can change shape without touching the la
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from koikoi_p2p.ai.evaluate import Family, families
 from koikoi_p2p.cli.cardnames import card_label, class_name, month_name
@@ -37,7 +37,7 @@ class BoardModel:
     turn: int | None = None
     names: tuple[str, str] = ("you", "opponent")
     cup_is_plain: bool = True
-    extra: tuple[str, ...] = field(default=())
+    extra: tuple[str, ...] = ()
 
 
 def _klass(index: int) -> str:

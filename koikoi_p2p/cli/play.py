@@ -256,7 +256,7 @@ def _matches(view: RoundView, c: int) -> list[int]:
 
 def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardModel:
     me = table.me
-    piles = (tuple(view.captured[0]), tuple(view.captured[1]))
+    piles = (tuple(view.piles[0]), tuple(view.piles[1]))
     yaku = (dict(view.yaku[0]), dict(view.yaku[1]))
     return BoardModel(
         me=me,
@@ -267,7 +267,7 @@ def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardM
         stock=view.stock_count,
         field=tuple(view.field),
         hand=tuple(view.hand),
-        opponent_hand=view.hand_sizes[1 - me],
+        opponent_hand=view.opponent_hand_size,
         piles=piles,
         yaku=yaku,
         scores=table.scores,
@@ -294,7 +294,7 @@ def _show_changes(
         return
     me = table.me
     for seat, who in ((me, screen.names[0]), (1 - me, screen.names[1])):
-        taken = sorted(set(view.captured[seat]) - set(before.captured[seat]))
+        taken = sorted(set(view.piles[seat]) - set(before.piles[seat]))
         if taken:
             screen.say(f"{who} took: " + ", ".join(card_label(c, screen.lang, screen.style) for c in taken))
     laid = sorted(set(view.field) - set(before.field))
