@@ -1,7 +1,7 @@
 """Room codes: short, typeable, unguessable enough, drawn from a cryptographic source.
 
 spec/relay.md §3: six symbols from a 31-symbol alphabet with the look-alikes 0/O, 1/I/L removed,
-so a code carries 6·log2(31) ≈ 29.73 bits and there are 31**6 = 887,503,681 of them.
+so a code carries 6·log2(31) ≈ 29.73 bits (29.7252) and there are 31**6 = 887,503,681 of them.
 """
 
 from __future__ import annotations

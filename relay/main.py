@@ -12,7 +12,6 @@ from dataclasses import fields
 
 from relay.limits import Limits
 from relay.logs import configure, log_event
-from relay.server import RelayServer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +41,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
 
 async def serve_until_signalled(args: argparse.Namespace) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained)."""
+    from relay.server import RelayServer  # websockets is loaded only when a relay really runs
+
     server = RelayServer(limits_from(args))
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.

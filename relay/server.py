@@ -352,12 +352,15 @@ class RelayServer:
         await self._send(conn, encode("reopened"))
 
     async def _on_leave(self, conn: Connection) -> None:
+        """Close the room (the peer is told); the connection stays open for the lobby or a new room."""
         room = conn.room
-        if room is not None:
-            log_event("room_left", conn=conn.serial, room=room.serial)
-            self._close_room(room, "left", CloseCode.ROOM_CLOSED, conn)
-            self._detach(conn)
-        await self._close_with(conn, encode("left"), CloseCode.NORMAL, "left")
+        if room is None:
+            await self._error(conn, "not_in_room", "not in a room")
+            return
+        log_event("room_left", conn=conn.serial, room=room.serial)
+        self._close_room(room, "left", CloseCode.ROOM_CLOSED, conn)
+        self._detach(conn)
+        await self._send(conn, encode("left"))
 
     async def _on_resume(self, conn: Connection, msg: Resume) -> None:
         if conn.room is not None:

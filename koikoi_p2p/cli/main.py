@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_host",
     "koikoi_p2p.cli.cmd_join",
     "koikoi_p2p.cli.cmd_lobby",
+    "koikoi_p2p.cli.cmd_relay",
 )
 
 
