@@ -1,0 +1,109 @@
+"""Folders, remembered language, identity on first run, passwords, relay URLs and exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import stat
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.identity_store import IdentityFileError, load_or_create_identity
+from koikoi_p2p.cli.main import build_parser, main
+from koikoi_p2p.cli.options import PasswordUnavailable, read_password, relay_url
+from koikoi_p2p.cli.paths import folders
+from koikoi_p2p.cli.play import failure_code
+from koikoi_p2p.cli.settings import load_settings, remember_lang
+
+PLAY_COMMANDS = ("practice", "host", "join", "lobby")
+
+
+def test_xdg_folders_and_koikoi_home(tmp_path: Path) -> None:
+    xdg = folders({"HOME": "/home/u", "XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d"})
+    assert xdg.config == Path("/c/koikoi") and xdg.data == Path("/d/koikoi")
+    plain = folders({"HOME": "/home/u"})
+    assert plain.config == Path("/home/u/.config/koikoi")
+    assert plain.data == Path("/home/u/.local/share/koikoi")
+    home = folders({"KOIKOI_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/c"}).ensure()
+    assert home.config == tmp_path / "config" and home.transcripts.is_dir()
+
+
+def test_language_is_remembered(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    assert remember_lang(path, None).lang == "en"
+    assert remember_lang(path, "ja").lang == "ja"
+    assert remember_lang(path, None).lang == "ja"
+    path.write_text("{not json", encoding="utf-8")
+    assert load_settings(path).lang == "en"
+
+
+def test_identity_made_once_and_private(tmp_path: Path) -> None:
+    path = tmp_path / "config" / "identity.key"
+    first = load_or_create_identity(path)
+    assert first.created and path.exists()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = load_or_create_identity(path)
+    assert not again.created
+    assert again.fingerprint == first.fingerprint
+    assert again.identity.public_key == first.identity.public_key
+    path.write_text("zz\n", encoding="ascii")
+    with pytest.raises(IdentityFileError):
+        load_or_create_identity(path)
+
+
+def test_password_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KOIKOI_PASSWORD", raising=False)
+    assert read_password(argparse.Namespace(password=False, password_file=None)) is None
+    secret = tmp_path / "pw"
+    secret.write_text("plum blossom\nignored\n", encoding="utf-8")
+    assert read_password(argparse.Namespace(password=False, password_file=secret)) == "plum blossom"
+    monkeypatch.setenv("KOIKOI_PASSWORD", "from env")
+    assert read_password(argparse.Namespace(password=True, password_file=None)) == "from env"
+    empty = tmp_path / "empty"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(PasswordUnavailable):
+        read_password(argparse.Namespace(password=True, password_file=empty))
+    with pytest.raises(PasswordUnavailable):
+        read_password(argparse.Namespace(password=True, password_file=tmp_path / "missing"))
+
+
+def test_relay_url_gets_the_protocol_path() -> None:
+    assert relay_url("ws://127.0.0.1:8765") == "ws://127.0.0.1:8765/v1"
+    assert relay_url("ws://127.0.0.1:8765/") == "ws://127.0.0.1:8765/v1"
+    assert relay_url("wss://relay.example/v1") == "wss://relay.example/v1"
+
+
+def test_failure_reasons_map_to_exit_codes() -> None:
+    assert failure_code("wrong_password", None, 0, None) == exit_codes.WRONG_PASSWORD
+    assert failure_code("key_confirmation_failed", 1, 0, None) == exit_codes.WRONG_PASSWORD
+    assert failure_code("peer_left", None, 0, None) == exit_codes.OPPONENT_LEFT
+    assert failure_code("timeout", 1, 0, None) == exit_codes.OPPONENT_LEFT
+    assert failure_code("bad_shuffle_proof", 1, 0, "/x/evidence") == exit_codes.OPPONENT_DEVIATED
+    assert failure_code("internal", 0, 0, None) == exit_codes.ERROR
+
+
+@pytest.mark.parametrize("command", PLAY_COMMANDS)
+def test_help_of_each_play_command(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    assert f"koikoi {command}" in text
+    for code, _ in exit_codes.MEANINGS:
+        assert f"  {code:<4}" in text
+
+
+def test_every_command_answers_help(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in sub.choices:
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0, name
+    assert capsys.readouterr().out
+
+
+def test_lobby_has_json_flag() -> None:
+    args = build_parser().parse_args(["lobby", "--json", "--relay", "ws://127.0.0.1:1"])
+    assert args.json is True
