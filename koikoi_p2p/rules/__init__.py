@@ -4,12 +4,26 @@ Pure and deterministic (standard library only, no I/O): both peers and any audit
 code on the same moves and reveals and reach the same state. spec/rules.md is the normative text.
 """
 
+from koikoi_p2p.rules.actions import (
+    Action,
+    Capture,
+    ClaimHandYaku,
+    KoiKoi,
+    NoHandYaku,
+    Play,
+    Stop,
+    action_from_dict,
+)
 from koikoi_p2p.rules.cards import CARDS, Card, card
+from koikoi_p2p.rules.deal import DealLayout, deal_layout, first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, InconsistentReveal, RulesError
 from koikoi_p2p.rules.profile import PRESETS, Profile, preset
+from koikoi_p2p.rules.round import Need, NeedAction, NeedReveal, RoundResult, RoundState, RoundView
 from koikoi_p2p.rules.scoring import YAKU_IDS, round_score, score_yaku
 
 __all__ = [
-    "CARDS", "PRESETS", "YAKU_IDS", "Card", "IllegalMove", "InconsistentReveal", "Profile", "RulesError",
-    "card", "preset", "round_score", "score_yaku",
+    "CARDS", "PRESETS", "YAKU_IDS", "Action", "Capture", "Card", "ClaimHandYaku", "DealLayout", "IllegalMove",
+    "InconsistentReveal", "KoiKoi", "Need", "NeedAction", "NeedReveal", "NoHandYaku", "Play", "Profile",
+    "RoundResult", "RoundState", "RoundView", "RulesError", "Stop", "action_from_dict", "card", "deal_layout",
+    "first_dealer", "preset", "round_score", "score_yaku",
 ]
