@@ -110,7 +110,7 @@ def test_sampled_bits_of_a_48_card_shuffle_message_matter() -> None:
     rnd = random.Random(48)
     # One bit inside each 32-byte field for a spread of fields across outputs and every proof part.
     fields = len(msg) // 32
-    chosen = sorted(rnd.sample(range(fields), 24)) + [0, fields - 1, 96, 96 + 48, 96 + 96, 96 + 97]
+    chosen = [*sorted(rnd.sample(range(fields), 24)), 0, fields - 1, 96, 96 + 48, 96 + 96, 96 + 97]
     for field in chosen:
         bit = field * 256 + rnd.randrange(256)
         with pytest.raises((InvalidEncoding, ProofError)):
