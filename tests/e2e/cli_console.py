@@ -1,0 +1,92 @@
+"""Drive the interactive koikoi commands from a test: read what they print, answer every prompt.
+
+A prompt is the line ``> `` after a menu of ``[key] label`` choices. The autoplayer answers the
+first listed key (so it only ever types a legal choice), asks for help once to check it works,
+and stops at the final score.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+KEY = re.compile(r"\[([^\]\s]+)\]")
+
+
+@dataclass
+class Console:
+    """Output of one process (a pty master or a pipe) and a way to type into it."""
+
+    fd: int
+    type_line: Callable[[str], None]
+    text: str = ""
+    offset: int = 0
+    log: list[str] = field(default_factory=list)
+
+    def pump(self, timeout: float) -> bool:
+        """Read what is available within ``timeout``; False once the output has ended."""
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # a pty master reads EIO once the child side is closed
+            return False
+        if not data:
+            return False
+        self.text += ANSI.sub("", data.decode("utf-8", "replace")).replace("\r\n", "\n")
+        return True
+
+    def expect(self, pattern: str, timeout: float) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            found = regex.search(self.text, self.offset)
+            if found:
+                self.offset = found.end()
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {pattern!r}; output tail:\n{self.text[-3000:]}")
+            if not self.pump(0.2):
+                found = regex.search(self.text, self.offset)
+                if found:
+                    self.offset = found.end()
+                    return found
+                raise AssertionError(f"output ended before {pattern!r}; tail:\n{self.text[-3000:]}")
+
+    def autoplay(self, timeout: float, *, done: str = r"=== Final score", ask_help: bool = True) -> str:
+        """Answer prompts with their first legal key until ``done`` appears; returns the done line."""
+        deadline = time.monotonic() + timeout
+        helped = not ask_help
+        done_re = re.compile(done + r"[^\n]*")
+        while True:
+            final = done_re.search(self.text, self.offset)
+            if final:
+                self.offset = final.end()
+                return final.group(0)
+            prompt = self.text.find("\n> ", self.offset)
+            if prompt != -1:
+                menu = self.text[: prompt].rsplit("\n", 1)[-1]
+                keys = KEY.findall(menu)
+                assert keys, f"a prompt without choices: {menu!r}"
+                self.offset = prompt + 3
+                if not helped:
+                    self.type_line("?")
+                    helped = True
+                    self.expect(r"Only the choices listed are legal", 30)
+                    self.log.append("?")
+                    continue
+                self.type_line(keys[0])
+                self.log.append(keys[0])
+                continue
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no final score in time; output tail:\n{self.text[-3000:]}")
+            if not self.pump(0.2):
+                if done_re.search(self.text, self.offset):
+                    continue
+                raise AssertionError(f"output ended before the final score; tail:\n{self.text[-3000:]}")

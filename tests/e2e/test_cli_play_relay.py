@@ -1,0 +1,83 @@
+"""koikoi relay, koikoi host and koikoi join as three processes on 127.0.0.1, one whole match."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.cli_console import Console
+from tests.e2e.cli_support import SCRIPT, env_for, relay_process
+
+
+def _spawn(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Console]:
+    proc = subprocess.Popen(
+        [str(SCRIPT), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env_for(home),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin = proc.stdin
+
+    def type_line(line: str) -> None:
+        stdin.write((line + "\n").encode())
+        stdin.flush()
+
+    return proc, Console(proc.stdout.fileno(), type_line)
+
+
+@pytest.mark.slow
+def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path) -> None:
+    host_home, join_home = tmp_path / "host", tmp_path / "friend"
+    with relay_process(tmp_path) as url:
+        host, host_console = _spawn(
+            host_home, "host", "--relay", url, "--rounds", "1", "--public", "--timeout", "120"
+        )
+        joiner: subprocess.Popen[bytes] | None = None
+        try:
+            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            line = host_console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 10).group(1)
+            assert code in line and url in line
+            joiner, join_console = _spawn(join_home, "join", code, "--relay", url, "--timeout", "120")
+            sas = {}
+            for name, console in (("host", host_console), ("join", join_console)):
+                sas[name] = console.expect(r"Security code: ([^\n(]+)", 60).group(1).strip()
+            assert sas["host"] == sas["join"]
+
+            results: dict[str, str | BaseException] = {}
+
+            def play(name: str, console: Console) -> None:
+                try:
+                    results[name] = console.autoplay(timeout=400, ask_help=name == "host")
+                except BaseException as exc:  # reported below with the output
+                    results[name] = exc
+
+            threads = [
+                threading.Thread(target=play, args=("host", host_console)),
+                threading.Thread(target=play, args=("join", join_console)),
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(450)
+            for name in ("host", "join"):
+                assert isinstance(results.get(name), str), f"{name}: {results.get(name)}"
+            assert host.wait(60) == 0, host_console.text[-2000:]
+            assert joiner.wait(60) == 0, join_console.text[-2000:]
+            # Both saw the same final score, each from their own side.
+            host_final = re.search(r"you (\d+) - (\d+) opponent", str(results["host"]))
+            join_final = re.search(r"you (\d+) - (\d+) opponent", str(results["join"]))
+            assert host_final and join_final
+            assert host_final.groups() == tuple(reversed(join_final.groups()))
+            for home in (host_home, join_home):
+                assert list((home / "data" / "transcripts").iterdir())
+        finally:
+            for proc in (host, joiner):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.wait()

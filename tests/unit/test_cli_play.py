@@ -1,0 +1,139 @@
+"""The terminal driver against a stand-in match made of the rules engine: every event is shown,
+every prompt offers exactly the legal actions, and the match runs to its final score."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from collections.abc import AsyncIterator
+
+from koikoi_p2p.ai.strong import StrongPlayer
+from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.play import Screen, decision_choices, drive, play_choices
+from koikoi_p2p.cli.prompt import Choice, LineSource
+from koikoi_p2p.cli.style import Style
+from koikoi_p2p.protocol import events as ev
+from koikoi_p2p.rules.actions import Action, Capture, KoiKoi, Play, Stop
+from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState
+
+PROFILE = preset("nintendo")
+
+
+class EngineMatch:
+    """Seat 0 is the person at the terminal, seat 1 the strong player; one round, cards known."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.answer: asyncio.Queue[Action] = asyncio.Queue()
+        self.offered: list[tuple[Action, ...]] = []
+
+    async def decide(self, action: Action) -> None:
+        await self.answer.put(action)
+
+    async def events(self) -> AsyncIterator[ev.Event]:
+        yield ev.Paired(peer_fingerprint="abcd-efgh", sas="apple banana cherry", known=False)
+        yield ev.TermsAgreed(profile=PROFILE, rounds=1, terms_digest=b"\0" * 32)
+        yield ev.RoundStarted(round_index=1, deal=1, dealer=0, month=1)
+        state = RoundState(profile=PROFILE, dealer=0, viewer=None, round_index=1, month=1)
+        deck = list(range(48))
+        self.rng.shuffle(deck)
+        computer = StrongPlayer(PROFILE, seed=1)
+        shown = False
+        while state.result is None:
+            need = state.need
+            if isinstance(need, NeedReveal):
+                for p in need.positions:
+                    state.reveal(p, deck[p])
+                continue
+            assert isinstance(need, NeedAction)
+            options = state.legal_actions()
+            if need.seat == 1:
+                action = computer.choose(state.view(1), options)
+                state.apply(1, action)
+                yield ev.OpponentMoved(action=action, view=state.view(0))
+                continue
+            if not shown:
+                shown = True
+                yield ev.Board(view=state.view(0))
+            self.offered.append(options)
+            if need.kind == "play":
+                yield ev.YourTurn(view=state.view(0), options=options)
+            else:
+                yield ev.ChoiceNeeded(kind=need.kind, view=state.view(0), options=options)
+            action = await self.answer.get()
+            assert action in options
+            state.apply(0, action)
+        result = state.result
+        scores = (result.points, 0) if result.winner == 0 else (0, result.points)
+        yield ev.RoundOver(round_index=1, result=result, scores=scores, transcript_path="/t/round1.koikoi")
+        yield ev.MatchOver(scores=scores, winner=result.winner, result=b"", transcript_path="/t/match.koikoi")
+
+
+class Typist(LineSource):
+    """Answers each prompt with the first key of the menu it was just shown, after one '?'."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self.out = out
+        self.typed: list[str] = []
+
+    async def readline(self) -> str:
+        if not self.typed:
+            self.typed.append("?")
+            return "?"
+        menu = self.out.getvalue().rsplit("\n> ", 1)[0].rsplit("\n", 1)[-1]
+        key = menu.split("[", 1)[1].split("]", 1)[0]
+        self.typed.append(key)
+        return key
+
+
+def test_a_whole_round_through_the_terminal_driver() -> None:
+    for seed in (1, 2, 3):
+        out = io.StringIO()
+        screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "computer"))
+        match = EngineMatch(seed)
+        typist = Typist(out)
+        code = asyncio.run(drive(match, screen, typist, me=0, timeout=5))
+        text = out.getvalue()
+        assert code == exit_codes.OK, text[-1500:]
+        assert "Security code: apple banana cherry" in text
+        assert "Opponent's key fingerprint: abcd-efgh" in text
+        assert "Type the key in brackets" in text  # the help answered '?'
+        assert "=== Final score: you" in text
+        assert "Transcript: /t/round1.koikoi" in text
+        assert "computer took:" in text or "to the field:" in text
+        assert any(isinstance(o[0], Play) for o in match.offered)
+
+
+def _view():  # type: ignore[no-untyped-def]
+    state = RoundState(profile=PROFILE, dealer=0, viewer=None, round_index=1, month=1)
+    deck = list(range(48))
+    random.Random(9).shuffle(deck)
+    while isinstance(state.need, NeedReveal):
+        for p in state.need.positions:
+            state.reveal(p, deck[p])
+    return state, state.view(0)
+
+
+def test_play_prompt_lists_exactly_the_legal_plays() -> None:
+    state, view = _view()
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False)
+    # Offer only two of the eight hand positions (as a compulsory-capture profile might).
+    options = (Play(view.hand_positions[5]), Play(view.hand_positions[2]))
+    choices = play_choices(view, options, screen)
+    assert {c.value for c in choices} == set(options)
+    assert [c.key for c in choices] == ["1", "2"]
+    full = play_choices(view, tuple(Play(p) for p in view.hand_positions), screen)
+    assert len(full) == 8 and all(isinstance(c, Choice) for c in full)
+
+
+def test_decision_prompts() -> None:
+    _, view = _view()
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False)
+    question, choices = decision_choices("decide", view, (Stop(),), screen)
+    assert [c.key for c in choices] == ["s"] and "koi-koi" in question  # last turn: stop only
+    _, choices = decision_choices("decide", view, (Stop(), KoiKoi()), screen)
+    assert [c.key for c in choices] == ["s", "k"]
+    _, choices = decision_choices("capture", view, (Capture(0), Capture(1)), screen)
+    assert [c.key for c in choices] == ["1", "2"] and "Crane" in choices[0].label
