@@ -117,7 +117,7 @@ def _view():  # type: ignore[no-untyped-def]
 
 
 def test_play_prompt_lists_exactly_the_legal_plays() -> None:
-    state, view = _view()
+    _state, view = _view()
     screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False)
     # Offer only two of the eight hand positions (as a compulsory-capture profile might).
     options = (Play(view.hand_positions[5]), Play(view.hand_positions[2]))
