@@ -1,0 +1,275 @@
+"""The embedding API: an asyncio ``Match`` that yields events and takes decisions.
+
+``Match`` is a thin driver around the sans-I/O machines: it runs the handshake over a transport,
+then feeds frames to a ``GamePeer`` and sends what it returns. Every wait has the deadline of the
+match terms (a person's decision is the caller's to time). The transcript is appended to a file
+as the match goes (a crash loses nothing accepted); a violation writes an evidence file.
+
+    async for event in match.events():
+        if isinstance(event, (YourTurn, ChoiceNeeded)):
+            await match.decide(event.options[0])
+
+``play_match`` drives one seat with a computer ``Strategy``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
+from koikoi_p2p.protocol.events import (
+    ChoiceNeeded,
+    Event,
+    Failure,
+    MatchOver,
+    Paired,
+    RoundOver,
+    YourTurn,
+)
+from koikoi_p2p.protocol.handshake import Handshake, HandshakeResult
+from koikoi_p2p.protocol.identity import Identity, KnownPeers, fingerprint
+from koikoi_p2p.protocol.peer import GamePeer
+from koikoi_p2p.protocol.terms import Deadlines, MatchTerms
+from koikoi_p2p.protocol.transcript import TranscriptWriter, write_evidence
+from koikoi_p2p.protocol.transport import Transport, TransportClosed
+from koikoi_p2p.rules.actions import Action
+from koikoi_p2p.rules.profile import Profile, preset
+
+Rng = Callable[[int], bytes]
+HANDSHAKE_DEADLINE = 60.0
+
+
+class Match:
+    """One seat of a match over a transport (seat 0 hosts and proposes the terms)."""
+
+    def __init__(self, transport: Transport, *, seat: int, identity: Identity, room: str,
+                 password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
+                 deadlines: Deadlines | None = None, store: str | os.PathLike[str] | None = None,
+                 rng: Rng | None = None, known_peers: KnownPeers | None = None,
+                 peer_name: str | None = None) -> None:
+        if seat not in (0, 1):
+            raise LocalMisuse("bad_seat", "seat is 0 or 1")
+        self.transport = transport
+        self.seat = seat
+        self.identity = identity
+        self.room = room
+        self.password = password
+        self.profile = profile if profile is not None or seat == 1 else preset("nintendo")
+        self.rounds = rounds
+        self.deadlines = deadlines or Deadlines()
+        self.store = Path(store) if store is not None else None
+        self.rng = rng
+        self.known_peers = known_peers
+        self.peer_name = peer_name
+        self.peer: GamePeer | None = None
+        self.handshake: HandshakeResult | None = None
+        self.transcript_path: str | None = None
+        self.evidence_path: str | None = None
+        self.result_path: str | None = None
+        self.bytes_sent = 0
+        self.bytes_received = 0
+        self._writer: TranscriptWriter | None = None
+        self._written = 0
+        self._decided = asyncio.Event()
+
+    # -- the API ----------------------------------------------------------------------------------
+    async def events(self) -> AsyncIterator[Event]:
+        """Run the match, yielding events until ``MatchOver`` or ``Failure`` (the last event)."""
+        peer_seat = 1 - self.seat
+        try:
+            result = await self._handshake()
+            yield self._paired(result)
+            peer = self._start_peer(result)
+            await self._send(peer.start())
+            while True:
+                for event in self._drain():
+                    yield event
+                    if isinstance(event, (MatchOver, Failure)):
+                        return
+                waiting = peer.waiting_for()
+                if waiting is None:
+                    return
+                seat, _, seconds = waiting
+                if seat == self.seat:
+                    # Only a decision can be pending on our side: wait for decide().
+                    await self._decided.wait()
+                    self._decided.clear()
+                    continue
+                async with asyncio.timeout(seconds):
+                    frame = await self.transport.recv()
+                self.bytes_received += len(frame)
+                await self._send(peer.receive(frame))
+        except RemoteViolation as exc:
+            yield self._failure(exc)
+        except TimeoutError:
+            yield self._stopped("timeout", f"player {peer_seat} did not answer in time", peer_seat)
+        except TransportClosed:
+            yield self._stopped("connection_closed", "the connection closed before the match ended", peer_seat)
+        except ProtocolError as exc:
+            yield self._stopped(exc.reason, exc.message, None)
+
+    async def decide(self, action: Action) -> None:
+        """Answer the last ``YourTurn`` or ``ChoiceNeeded``; ``LocalMisuse`` if not legal now."""
+        if self.peer is None:
+            raise LocalMisuse("not_started", "the match has not started")
+        frames = self.peer.decide(action)
+        await self._send(frames)
+        self._decided.set()
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self.peer.legal_actions() if self.peer is not None else ()
+
+    # -- internals --------------------------------------------------------------------------------
+    async def _handshake(self) -> HandshakeResult:
+        handshake = Handshake(seat=self.seat, identity=self.identity, room=self.room, password=self.password,
+                              rng=self.rng)
+        async with asyncio.timeout(HANDSHAKE_DEADLINE):
+            for frame in handshake.start():
+                await self._raw_send(frame)
+            while not handshake.done:
+                frame = await self.transport.recv()
+                self.bytes_received += len(frame)
+                for out in handshake.receive(frame):
+                    await self._raw_send(out)
+        self.handshake = handshake.result
+        return handshake.result
+
+    def _paired(self, result: HandshakeResult) -> Paired:
+        known: bool | Literal["changed"] = False
+        if self.known_peers is not None and self.peer_name:
+            status = self.known_peers.check(self.peer_name, result.peer_key)
+            if status == "new":
+                self.known_peers.remember(self.peer_name, result.peer_key)
+            known = "changed" if status == "changed" else status == "known"
+        return Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas, known=known)
+
+    def _start_peer(self, result: HandshakeResult) -> GamePeer:
+        channel = result.channel
+        proposal = None
+        if self.seat == 0:
+            assert self.profile is not None
+            keys = (self.identity.public_key, result.peer_key)
+            proposal = MatchTerms.propose(profile=self.profile, keys=keys, room=self.room, rounds=self.rounds,
+                                          deadlines=self.deadlines)
+        self.peer = GamePeer(channel=channel, room=self.room, proposal=proposal, rng=self.rng,
+                             handshake_record=result.record)
+        if self.store is not None:
+            self.store.mkdir(parents=True, exist_ok=True)
+            stem = f"match-{result.session_id.hex()[:16]}-seat{self.seat}"
+            path = self.store / f"{stem}.transcript"
+            self._writer = TranscriptWriter(path, result.record)
+            self.transcript_path = str(path)
+        return self.peer
+
+    async def _raw_send(self, frame: bytes) -> None:
+        self.bytes_sent += len(frame)
+        await self.transport.send(frame)
+
+    async def _send(self, frames: list[bytes]) -> None:
+        self._flush_transcript()
+        for frame in frames:
+            await self._raw_send(frame)
+
+    def _flush_transcript(self) -> None:
+        if self._writer is None or self.peer is None:
+            return
+        for env in self.peer.transcript[self._written:]:
+            self._writer.append(env)
+        self._written = len(self.peer.transcript)
+
+    def _drain(self) -> list[Event]:
+        assert self.peer is not None
+        self._flush_transcript()
+        out: list[Event] = []
+        for event in self.peer.events():
+            if isinstance(event, RoundOver):
+                event = dataclasses.replace(event, transcript_path=self.transcript_path)
+            elif isinstance(event, MatchOver):
+                if self._writer is not None:
+                    self._writer.close()
+                    self._writer = None
+                if self.store is not None and self.transcript_path is not None:
+                    result_path = Path(self.transcript_path).with_suffix(".result")
+                    result_path.write_bytes(event.result)
+                    self.result_path = str(result_path)
+                event = dataclasses.replace(event, transcript_path=self.transcript_path)
+            elif isinstance(event, Failure):
+                event = self._with_evidence(event)
+            out.append(event)
+        return out
+
+    def _with_evidence(self, event: Failure) -> Failure:
+        peer = self.peer
+        if self._writer is not None:
+            self._writer.abandon()
+            self._writer = None
+        if peer is None or self.store is None or self.handshake is None:
+            return event
+        if not isinstance(peer.error, RemoteViolation):
+            return event
+        path = self.store / f"match-{self.handshake.session_id.hex()[:16]}-seat{self.seat}.evidence"
+        error = RemoteViolation(peer.error.reason, peer.error.message, peer.offence())
+        write_evidence(path, self.handshake.record, peer.transcript, reporter=self.seat, error=error)
+        self.evidence_path = str(path)
+        return dataclasses.replace(event, evidence_path=str(path))
+
+    def _failure(self, exc: RemoteViolation) -> Failure:
+        if self.peer is not None and self.peer.error is exc:
+            for event in self._drain():
+                if isinstance(event, Failure):
+                    return event
+        who = exc.evidence.get("seat")
+        return Failure(reason=exc.reason, message=exc.message, who=who if isinstance(who, int) else None)
+
+    def _stopped(self, reason: str, message: str, who: int | None) -> Failure:
+        if self._writer is not None:
+            self._writer.abandon()
+            self._writer = None
+        return Failure(reason=reason, message=message, who=who)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """How a driven match ended."""
+
+    scores: tuple[int, int] | None
+    winner: int | None
+    result: bytes | None                  # the co-signed result (``koikoi verify --result``)
+    transcript_path: str | None
+    failure: Failure | None
+    events: int
+    bytes_sent: int
+
+
+async def play_match(transport: Transport, strategy: object, *, seat: int, identity: Identity, room: str,
+                     password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
+                     store: str | os.PathLike[str] | None = None, rng: Rng | None = None,
+                     deadlines: Deadlines | None = None,
+                     on_event: Callable[[Event], None] | None = None) -> MatchOutcome:
+    """Play one seat with a computer ``Strategy`` (anything with ``choose(view, options)``)."""
+    choose = strategy.choose
+    match = Match(transport, seat=seat, identity=identity, room=room, password=password, profile=profile,
+                  rounds=rounds, store=store, rng=rng, deadlines=deadlines)
+    count = 0
+    async for event in match.events():
+        count += 1
+        if on_event is not None:
+            on_event(event)
+        if isinstance(event, (YourTurn, ChoiceNeeded)):
+            await match.decide(choose(event.view, event.options))
+        elif isinstance(event, MatchOver):
+            return MatchOutcome(scores=event.scores, winner=event.winner, result=event.result,
+                                transcript_path=event.transcript_path, failure=None, events=count,
+                                bytes_sent=match.bytes_sent)
+        elif isinstance(event, Failure):
+            return MatchOutcome(scores=None, winner=None, result=None, transcript_path=match.transcript_path,
+                                failure=event, events=count, bytes_sent=match.bytes_sent)
+    failure = Failure(reason="ended", message="the match ended without a result", who=None)
+    return MatchOutcome(scores=None, winner=None, result=None, transcript_path=match.transcript_path,
+                        failure=failure, events=count, bytes_sent=match.bytes_sent)
