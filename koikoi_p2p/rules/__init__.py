@@ -17,13 +17,14 @@ from koikoi_p2p.rules.actions import (
 from koikoi_p2p.rules.cards import CARDS, Card, card
 from koikoi_p2p.rules.deal import DealLayout, deal_layout, first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, InconsistentReveal, RulesError
+from koikoi_p2p.rules.match import MatchState, RoundParams
 from koikoi_p2p.rules.profile import PRESETS, Profile, preset
 from koikoi_p2p.rules.round import Need, NeedAction, NeedReveal, RoundResult, RoundState, RoundView
 from koikoi_p2p.rules.scoring import YAKU_IDS, round_score, score_yaku
 
 __all__ = [
-    "CARDS", "PRESETS", "YAKU_IDS", "Action", "Capture", "Card", "ClaimHandYaku", "DealLayout", "IllegalMove",
-    "InconsistentReveal", "KoiKoi", "Need", "NeedAction", "NeedReveal", "NoHandYaku", "Play", "Profile",
-    "RoundResult", "RoundState", "RoundView", "RulesError", "Stop", "action_from_dict", "card", "deal_layout",
-    "first_dealer", "preset", "round_score", "score_yaku",
+    "CARDS", "PRESETS", "YAKU_IDS", "Action", "Capture", "Card", "ClaimHandYaku", "DealLayout",
+    "IllegalMove", "InconsistentReveal", "KoiKoi", "MatchState", "Need", "NeedAction", "NeedReveal",
+    "NoHandYaku", "Play", "Profile", "RoundParams", "RoundResult", "RoundState", "RoundView", "RulesError",
+    "Stop", "action_from_dict", "card", "deal_layout", "first_dealer", "preset", "round_score", "score_yaku",
 ]

@@ -22,6 +22,7 @@ captured piles are bit masks of card indices (every card there has been revealed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from koikoi_p2p.rules.actions import (
@@ -88,22 +89,38 @@ class RoundResult:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> RoundResult:
-        try:
-            winner = data["winner"]
-            yaku = data["yaku"]
-            calls = data["calls"]
-            assert winner is None or isinstance(winner, int)
-            assert isinstance(yaku, dict) and isinstance(calls, list)
-            return cls(
-                winner=winner, points=int(data["points"]),  # type: ignore[call-overload]
-                yaku={str(k): int(v) for k, v in yaku.items()}, base=int(data["base"]),  # type: ignore[call-overload]
-                calls=tuple(int(c) for c in calls), redeal=bool(data["redeal"]),
-                next_dealer=int(data["next_dealer"]),  # type: ignore[call-overload]
-                reason=str(data["reason"]), consumes_round=bool(data.get("consumes_round", True)),
-            )
-        except (KeyError, AssertionError, TypeError, ValueError) as exc:
-            raise RulesError("bad_result", "malformed round result") from exc
+    def from_dict(cls, data: Mapping[str, object]) -> RoundResult:
+        """Strict inverse of ``to_dict`` (RulesError "bad_result" on anything else)."""
+        if not isinstance(data, Mapping) or set(data) != _RESULT_KEYS:
+            raise RulesError("bad_result", "a round result has exactly the keys of to_dict()")
+
+        def integer(key: str, low: int, high: int) -> int:
+            value = data[key]
+            if type(value) is not int or not low <= value <= high:
+                raise RulesError("bad_result", f"{key} must be an integer {low}..{high}")
+            return value
+
+        winner = data["winner"]
+        if winner is not None and (type(winner) is not int or winner not in (0, 1)):
+            raise RulesError("bad_result", "winner is 0, 1 or null")
+        yaku, calls, reason = data["yaku"], data["calls"], data["reason"]
+        if not isinstance(yaku, Mapping) or any(
+                not isinstance(k, str) or type(v) is not int or v < 0 for k, v in yaku.items()):
+            raise RulesError("bad_result", "yaku maps ids to points")
+        if not isinstance(calls, list) or any(type(c) is not int or c not in (0, 1) for c in calls):
+            raise RulesError("bad_result", "calls is a list of seats")
+        if not isinstance(reason, str):
+            raise RulesError("bad_result", "reason is a string")
+        flags = data["redeal"], data["consumes_round"]
+        if any(type(f) is not bool for f in flags):
+            raise RulesError("bad_result", "redeal and consumes_round are booleans")
+        return cls(winner=winner, points=integer("points", 0, 1_000_000), yaku=dict(yaku),
+                   base=integer("base", 0, 1_000_000), calls=tuple(calls), redeal=bool(flags[0]),
+                   next_dealer=integer("next_dealer", 0, 1), reason=reason, consumes_round=bool(flags[1]))
+
+
+_RESULT_KEYS = frozenset(
+    {"winner", "points", "yaku", "base", "calls", "redeal", "next_dealer", "reason", "consumes_round"})
 
 
 @dataclass(frozen=True, slots=True)
