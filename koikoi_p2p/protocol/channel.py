@@ -67,7 +67,7 @@ class SecureChannel:
     def __init__(self, *, seat: int, identity: Identity, peer_key: bytes, session_id: bytes,
                  handshake_hash: bytes, send_key: bytes, recv_key: bytes, version: int = VERSION,
                  head: bytes | None = None, next_seq: int = 0, digests: bytes = b"",
-                 senders: bytes = b"") -> None:
+                 senders: bytes = b"", handshake_frames: bytes = b"") -> None:
         if seat not in (0, 1):
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
         for name, value, size in (("session_id", session_id, 32), ("handshake_hash", handshake_hash, 32),
@@ -92,6 +92,10 @@ class SecureChannel:
         self._digests = bytearray(digests)      # digest of envelope i at [32 i, 32 i + 32)
         self._senders = bytearray(senders)      # sender of envelope i
         self._peer_cache: dict[int, SignedEnvelope] = {}
+        if len(handshake_frames) % HASH_SIZE:
+            raise LocalMisuse("bad_channel", "handshake_frames is a list of 32-byte digests")
+        # SHA-256 of the handshake frames the peer sent: a repeat of one of them is harmless.
+        self._handshake_frames = bytes(handshake_frames)
         self.failed: str | None = None
 
     # -- sending -------------------------------------------------------------------------------
@@ -130,6 +134,8 @@ class SecureChannel:
         if not isinstance(frame, (bytes, bytearray)):
             raise LocalMisuse("not_bytes", "a frame is bytes")
         frame = bytes(frame)
+        if frame[:1] != bytes([FRAME_ENVELOPE]) and self._is_handshake_repeat(frame):
+            return None
         if len(frame) > MAX_FRAME:
             raise RemoteViolation("bad_frame", "frame too large")
         if len(frame) < HEADER_SIZE + primitives.AEAD_TAG + SIGNATURE_SIZE or frame[0] != FRAME_ENVELOPE:
@@ -175,6 +181,11 @@ class SecureChannel:
 
     # -- helpers -------------------------------------------------------------------------------
 
+    def _is_handshake_repeat(self, frame: bytes) -> bool:
+        digest = primitives.sha256(frame)
+        return any(digest == self._handshake_frames[i:i + HASH_SIZE]
+                   for i in range(0, len(self._handshake_frames), HASH_SIZE))
+
     def _digest_at(self, seq: int) -> bytes:
         return bytes(self._digests[HASH_SIZE * seq:HASH_SIZE * (seq + 1)])
 
@@ -203,7 +214,7 @@ class SecureChannel:
             "session_id": self.session_id, "handshake_hash": self.handshake_hash,
             "send_key": self._send_key, "recv_key": self._recv_key, "head": self.head,
             "next_seq": self.next_seq, "digests": bytes(self._digests), "senders": bytes(self._senders),
-            "failed": self.failed,
+            "failed": self.failed, "handshake_frames": self._handshake_frames,
         }
 
     @classmethod
@@ -223,6 +234,7 @@ class SecureChannel:
                 version=cast(int, state["version"]), head=cast(bytes, state["head"]),
                 next_seq=cast(int, state["next_seq"]), digests=cast(bytes, state["digests"]),
                 senders=cast(bytes, state["senders"]),
+                handshake_frames=cast(bytes, state.get("handshake_frames", b"")),
             )
         except (KeyError, TypeError, RemoteViolation) as exc:
             raise LocalMisuse("bad_state", f"damaged channel state: {exc}") from None

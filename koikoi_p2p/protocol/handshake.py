@@ -194,6 +194,7 @@ class Handshake:
         self.sent_bytes = 0
         self.received_bytes = 0
         self._result: HandshakeResult | None = None
+        self._received: list[bytes] = []
 
     @property
     def done(self) -> bool:
@@ -228,6 +229,8 @@ class Handshake:
             raise LocalMisuse("not_bytes", "a frame is bytes")
         frame = bytes(frame)
         self.received_bytes += len(frame)
+        if frame in self._received:
+            return []  # the relay repeated a frame we already processed: harmless (§5.2)
         try:
             kind = frame[0] if frame else -1
             following = TRANSITIONS.get((self.seat, self.state, kind))
@@ -236,6 +239,7 @@ class Handshake:
             handler = {HELLO: self._on_hello, REPLY: self._on_reply, REVEAL: self._on_reveal,
                        CONFIRM: self._on_confirm}[kind]
             out = handler(frame)
+            self._received.append(frame)
             self.state = following
             return self._sent(out)
         except RemoteViolation as exc:
@@ -288,7 +292,7 @@ class Handshake:
             raise RemoteViolation("bad_commitment", "the revealed key does not match its commitment")
         self._peer_e = e0
         self._key_schedule(e0, self._peer_spake)
-        self._check_peer(0, frame[33:65], frame[65:])
+        self._check_peer(0, frame[33:65], frame[65:], frame)
         confirm = bytes([CONFIRM]) + self._confirmation(1) + self._identity_block(1)
         self._ikm = b""  # no longer needed: forget the secret
         return [confirm]
@@ -296,7 +300,7 @@ class Handshake:
     def _on_confirm(self, frame: bytes) -> list[bytes]:
         if len(frame) != 1 + 32 + BLOCK_SIZE:
             raise RemoteViolation("bad_frame", "CONFIRM has the wrong length")
-        self._check_peer(1, frame[1:33], frame[33:])
+        self._check_peer(1, frame[1:33], frame[33:], frame)
         self._ikm = b""
         return []
 
@@ -322,7 +326,7 @@ class Handshake:
         key = derive(self._ikm, self._h_k, f"identity {seat}")
         return primitives.seal(key, ZERO_NONCE, self.identity.public_key + self._signature, self._h_k)
 
-    def _check_peer(self, peer: int, mac: bytes, block: bytes) -> None:
+    def _check_peer(self, peer: int, mac: bytes, block: bytes, frame: bytes) -> None:
         if not primitives.equal(mac, self._confirmation(peer)):
             if self.mode == MODE_PASSWORD:
                 raise RemoteViolation("pake_failed", "key confirmation failed: wrong password or a "
@@ -345,10 +349,12 @@ class Handshake:
             sas = format_sas(derive(self._ikm, self._h_k, "sas", SAS_BYTES))
         self._record["keys"] = list(keys)
         self._record["signatures"] = list(signatures)
+        received = [*self._received, frame]
         channel = SecureChannel(
             seat=self.seat, identity=self.identity, peer_key=peer_key, session_id=session_id,
             handshake_hash=handshake_hash, send_key=derive(self._ikm, self._h_k, f"send {self.seat}"),
             recv_key=derive(self._ikm, self._h_k, f"send {peer}"), version=self.version,
+            handshake_frames=b"".join(primitives.sha256(f) for f in received),
         )
         self._result = HandshakeResult(session_id=session_id, handshake_hash=handshake_hash,
                                        peer_key=peer_key, sas=sas, record=dict(self._record),
@@ -399,3 +405,4 @@ def verify_handshake_record(record: Mapping[str, object]) -> VerifiedHandshake:
     handshake_hash, session_id = final_hashes(h_k, key0, key1)
     return VerifiedHandshake(version=version, room=room, mode=hello[2], keys=(key0, key1),
                              handshake_hash=handshake_hash, session_id=session_id)
+
