@@ -21,6 +21,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_join",
     "koikoi_p2p.cli.cmd_lobby",
     "koikoi_p2p.cli.cmd_relay",
+    "koikoi_p2p.cli.cmd_selfplay",
+    "koikoi_p2p.cli.cmd_verify",
 )
 
 

@@ -110,7 +110,7 @@ class Match:
         except TimeoutError:
             yield self._stopped("timeout", f"player {peer_seat} did not answer in time", peer_seat)
         except TransportClosed:
-            yield self._stopped("connection_closed", "the connection closed before the match ended", peer_seat)
+            yield self._stopped("connection_closed", "the connection closed before the end", peer_seat)
         except ProtocolError as exc:
             yield self._stopped(exc.reason, exc.message, None)
 

@@ -1,0 +1,81 @@
+"""``koikoi selfplay``: two computer peers play a match through the full protocol."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+PRESETS = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "selfplay",
+        help="two computer peers play a match through the full protocol",
+        description="Two computer peers play a whole match in this process: round keys, shuffles and "
+                    "shares with their proofs, signed envelopes, co-signed results. In memory by default, "
+                    "or through a relay with --relay. Both transcripts must come out identical.",
+    )
+    parser.add_argument("--rounds", type=int, default=None, help="rounds to play (default: the preset's)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="make the match reproducible (identities, deck randomness, choices); "
+                             "test use only")
+    parser.add_argument("--rules", choices=PRESETS, default="nintendo", help="rule preset")
+    parser.add_argument("--transcript", metavar="FILE", default=None, help="write seat 0's transcript here")
+    parser.add_argument("--result", metavar="FILE", default=None, help="write the co-signed result here")
+    parser.add_argument("--relay", metavar="URL", default=None, help="play through this relay")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+    import time
+    from pathlib import Path
+
+    from koikoi_p2p.net.selfplay import selfplay
+
+    if args.rounds is not None and args.rounds < 1:
+        print("koikoi selfplay: --rounds must be at least 1")
+        return 2
+    relay = args.relay
+    if relay is not None:
+        from koikoi_p2p.cli.options import relay_url
+
+        relay = relay_url(relay)
+    start = time.perf_counter()
+    played = asyncio.run(selfplay(rounds=args.rounds, seed=args.seed, rules=args.rules, relay=relay))
+    elapsed = time.perf_counter() - start
+    out0, out1 = played.outcomes
+    same = played.transcripts[0] == played.transcripts[1] and out0.result == out1.result
+    failure = out0.failure or out1.failure
+    if args.transcript and played.transcripts[0]:
+        Path(args.transcript).write_bytes(played.transcripts[0])
+    if args.result and out0.result:
+        Path(args.result).write_bytes(out0.result)
+    ok = failure is None and same
+    if args.json:
+        print(json.dumps({
+            "ok": ok, "rules": args.rules, "scores": list(out0.scores) if out0.scores else None,
+            "winner": out0.winner, "rounds": [
+                {"round": r.round_index, "winner": r.result.winner, "points": r.result.points,
+                 "reason": r.result.reason, "redeal": r.result.redeal} for r in played.rounds],
+            "identical_transcripts": same, "bytes_on_wire": played.bytes_on_wire, "seconds": round(elapsed, 3),
+            "failure": None if failure is None else {"reason": failure.reason, "who": failure.who,
+                                                     "message": failure.message},
+        }, indent=2))
+    else:
+        for r in played.rounds:
+            who = "draw" if r.result.winner is None else f"player {r.result.winner} +{r.result.points}"
+            print(f"round {r.round_index}: {who} ({r.result.reason}); scores {r.scores[0]}-{r.scores[1]}")
+        if failure is not None:
+            print(f"match stopped: {failure.reason}: {failure.message}")
+        else:
+            winner = "a draw" if out0.winner is None else f"player {out0.winner} wins"
+            print(f"match over: {out0.scores[0]}-{out0.scores[1]} ({winner})" if out0.scores else "match over")
+        print(f"identical transcripts on both sides: {'yes' if same else 'NO'}; "
+              f"{played.bytes_on_wire} bytes on the wire; {elapsed:.2f} s")
+        if args.transcript:
+            print(f"transcript: {args.transcript} (check it with: koikoi verify {args.transcript})")
+    return 0 if ok else 1
