@@ -1,0 +1,342 @@
+"""``koikoi bench relay``: the relay against a minimal websockets forwarder, both measured here.
+
+Each server runs in its own process, and the load in another one, so the numbers are the server's,
+not the load generator's: forwarded frames per second with 1, 100 and 1,000 rooms ping-ponging
+200-byte frames, and resident memory per idle connection with 5,000 paired connections (RSS read
+from /proc). The forwarder below is the floor: it pairs two connections by a name and copies
+every message to the other side, nothing more. Ratios are relay / forwarder.
+
+Also a small command line for its own subprocesses:
+``python -m koikoi_p2p.bench.relay forwarder --port 0`` and ``... load --kind relay --port P ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from koikoi_p2p.bench.report import Measurement
+
+FRAME_BYTES = 200
+PAYLOAD = b"\xa5" * FRAME_BYTES
+MAX_MESSAGE = 65536 + 64  # the relay's default websocket message limit, given to the forwarder too
+CONNECT_BATCH = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true", help="short run: fewer repeats and connections")
+    parser.add_argument("--duration", type=float, default=None, help="seconds measured per throughput run")
+    parser.add_argument("--connections", type=int, default=None, help="idle connections for the memory run")
+    parser.add_argument("--rooms", default="1,100,1000", help="room counts, comma-separated")
+
+
+def raise_nofile_limit() -> None:
+    """Thousands of sockets need file descriptors: raise the soft limit to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process, from /proc/PID/stat (Linux)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of a process, from /proc/PID/status (Linux)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS line")
+
+
+# -- the minimal forwarder (the floor) ------------------------------------------------------
+
+
+async def serve_forwarder(port: int) -> None:
+    """Pair connections by their first message and copy every later message to the partner."""
+    from websockets.asyncio.server import ServerConnection, serve
+    from websockets.exceptions import ConnectionClosed
+
+    waiting: dict[str | bytes, ServerConnection] = {}
+    partners: dict[ServerConnection, ServerConnection] = {}
+
+    async def handler(ws: ServerConnection) -> None:
+        try:
+            name = await ws.recv()
+            other = waiting.pop(name, None)
+            if other is None:
+                waiting[name] = ws
+            else:
+                partners[ws], partners[other] = other, ws
+                await other.send(b"paired")
+                await ws.send(b"paired")
+            async for message in ws:
+                peer = partners.get(ws)
+                if peer is not None:
+                    with contextlib.suppress(ConnectionClosed):
+                        await peer.send(message)
+        except ConnectionClosed:
+            pass
+        finally:
+            partners.pop(ws, None)
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    async with serve(handler, "127.0.0.1", port, compression=None, max_size=MAX_MESSAGE) as server:
+        bound = server.sockets[0].getsockname()[1]
+        print(f"forwarder listening on ws://127.0.0.1:{bound}/v1", flush=True)
+        await stop.wait()
+
+
+# -- the load generator (its own process) ----------------------------------------------------
+
+
+class _Pair:
+    __slots__ = ("a", "b")
+
+    def __init__(self, a: Any, b: Any) -> None:
+        self.a, self.b = a, b
+
+
+async def _open_pair(kind: str, url: str, index: int) -> _Pair:
+    import msgpack
+    from websockets.asyncio.client import connect
+
+    a = await connect(url, compression=None, max_size=None, open_timeout=60)
+    b = await connect(url, compression=None, max_size=None, open_timeout=60)
+    if kind == "forwarder":
+        name = b"room-%d" % index
+        await a.send(name)
+        await b.send(name)
+        assert await a.recv() == b"paired" and await b.recv() == b"paired"
+    else:
+        await a.send(msgpack.packb({"type": "create"}))
+        code = msgpack.unpackb(await a.recv())["code"]
+        await b.send(msgpack.packb({"type": "join", "code": code}))
+        assert msgpack.unpackb(await b.recv())["type"] == "joined"
+        assert msgpack.unpackb(await a.recv())["type"] == "peer_joined"
+    return _Pair(a, b)
+
+
+async def _open_pairs(kind: str, port: int, rooms: int) -> list[_Pair]:
+    url = f"ws://127.0.0.1:{port}/v1"
+    pairs: list[_Pair] = []
+    for start in range(0, rooms, CONNECT_BATCH):
+        batch = range(start, min(rooms, start + CONNECT_BATCH))
+        pairs.extend(await asyncio.gather(*(_open_pair(kind, url, i) for i in batch)))
+    return pairs
+
+
+async def _bounce(kind: str, ws: Any, first: bool, counter: list[int]) -> None:
+    """Receive a frame, answer with one: each room keeps exactly one frame in flight."""
+    import msgpack
+    from websockets.exceptions import ConnectionClosed
+
+    pack = msgpack.packb
+    unpack = msgpack.unpackb
+    seq = received = 0
+    try:
+        if first:
+            await ws.send(PAYLOAD if kind == "forwarder" else pack(
+                {"type": "frame", "seq": 0, "ack": 0, "data": PAYLOAD}))
+            seq = 1
+        async for message in ws:
+            if kind == "forwarder":
+                counter[0] += 1
+                await ws.send(PAYLOAD)
+                continue
+            if unpack(message)["type"] != "frame":
+                continue  # a standalone ack
+            received += 1
+            counter[0] += 1
+            await ws.send(pack({"type": "frame", "seq": seq, "ack": received, "data": PAYLOAD}))
+            seq += 1
+    except ConnectionClosed:
+        pass
+
+
+async def _throughput(kind: str, port: int, rooms: int, duration: float) -> dict[str, float]:
+    pairs = await _open_pairs(kind, port, rooms)
+    counter = [0]
+    tasks = []
+    for pair in pairs:
+        tasks.append(asyncio.create_task(_bounce(kind, pair.a, True, counter)))
+        tasks.append(asyncio.create_task(_bounce(kind, pair.b, False, counter)))
+    await asyncio.sleep(min(1.0, duration / 2))  # warm-up
+    start_count, start = counter[0], time.perf_counter()
+    print(json.dumps({"window": "start"}), flush=True)  # the parent samples the server's CPU now
+    await asyncio.sleep(duration)
+    frames, seconds = counter[0] - start_count, time.perf_counter() - start
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*(ws.close() for p in pairs for ws in (p.a, p.b)), return_exceptions=True)
+    return {"frames": frames, "seconds": seconds}
+
+
+async def _hold_idle(kind: str, port: int, connections: int) -> None:
+    pairs = await _open_pairs(kind, port, connections // 2)
+    print(json.dumps({"ready": len(pairs) * 2}), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    await asyncio.gather(*(ws.close() for p in pairs for ws in (p.a, p.b)), return_exceptions=True)
+
+
+# -- orchestration ----------------------------------------------------------------------------
+
+
+def _start_server(kind: str) -> tuple[subprocess.Popen[str], int]:
+    if kind == "relay":
+        command = [
+            sys.executable, "-m", "relay", "--port", "0", "--log-level", "warning",
+            # Rates off and room counts high: the benchmark measures forwarding, not refusals.
+            "--max-messages-per-second", "0", "--max-bytes-per-second", "0",
+            "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",
+        ]
+    else:
+        command = [sys.executable, "-m", "koikoi_p2p.bench.relay", "forwarder", "--port", "0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)  # noqa: S603
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if "listening on ws://" not in line:
+        proc.kill()
+        raise RuntimeError(f"{kind} did not start: {line!r}")
+    return proc, int(line.rsplit(":", 1)[1].split("/")[0])
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _load_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "koikoi_p2p.bench.relay", "load", *args]
+
+
+def _measure_throughput(kind: str, rooms: int, duration: float) -> tuple[float, float]:
+    """Frames per second seen by the load, and server CPU microseconds per forwarded frame."""
+    server, port = _start_server(kind)
+    load: subprocess.Popen[str] | None = None
+    try:
+        args = ("--kind", kind, "--port", str(port), "--rooms", str(rooms), "--duration", str(duration))
+        load = subprocess.Popen(_load_command(*args), stdout=subprocess.PIPE, text=True)  # noqa: S603
+        assert load.stdout is not None
+        json.loads(load.stdout.readline())
+        cpu_start = cpu_seconds(server.pid)
+        result = json.loads(load.stdout.readline())
+        cpu = cpu_seconds(server.pid) - cpu_start
+        load.wait(timeout=60)
+    finally:
+        if load is not None and load.poll() is None:
+            load.kill()
+        _stop(server)
+    frames, seconds = float(result["frames"]), float(result["seconds"])
+    return frames / seconds, cpu / frames * 1e6
+
+
+def _measure_memory(kind: str, connections: int) -> float:
+    server, port = _start_server(kind)
+    load: subprocess.Popen[str] | None = None
+    try:
+        time.sleep(0.3)
+        before = rss_bytes(server.pid)
+        load = subprocess.Popen(  # noqa: S603
+            _load_command("--kind", kind, "--port", str(port), "--idle", str(connections)),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        assert load.stdout is not None and load.stdin is not None
+        ready = json.loads(load.stdout.readline())["ready"]
+        time.sleep(1.0)  # let the server settle
+        after = rss_bytes(server.pid)
+        load.stdin.write("done\n")
+        load.stdin.flush()
+        load.wait(timeout=60)
+    finally:
+        if load is not None and load.poll() is None:
+            load.kill()
+        _stop(server)
+    return (after - before) / int(ready)
+
+
+def run(args: argparse.Namespace) -> list[Measurement]:
+    raise_nofile_limit()  # inherited by the server and load processes
+    quick = bool(getattr(args, "quick", False))
+    duration = args.duration if getattr(args, "duration", None) else (1.0 if quick else 3.0)
+    connections = args.connections if getattr(args, "connections", None) else (1000 if quick else 5000)
+    repeats = 1 if quick else 3
+    results: list[Measurement] = []
+    room_counts = [int(n) for n in str(getattr(args, "rooms", None) or "1,100,1000").split(",")]
+    for rooms in room_counts:
+        rates: dict[str, list[float]] = {"forwarder": [], "relay": []}
+        costs: dict[str, list[float]] = {"forwarder": [], "relay": []}
+        for _ in range(repeats):
+            for kind in ("forwarder", "relay"):  # interleaved, so drift hits both alike
+                rate, cost = _measure_throughput(kind, rooms, duration)
+                rates[kind].append(rate)
+                costs[kind].append(cost)
+        relay_rate, floor_rate = statistics.median(rates["relay"]), statistics.median(rates["forwarder"])
+        results.append(Measurement(
+            name=f"relay_frames_per_s_{rooms}_rooms", median_s=relay_rate, floor_s=floor_rate,
+            ratio=relay_rate / floor_rate, unit="frames/s",
+            note=f"median of {repeats}x{duration:g}s; 200-byte ping-pong; target ratio >= 0.8",
+        ))
+        relay_cost, floor_cost = statistics.median(costs["relay"]), statistics.median(costs["forwarder"])
+        results.append(Measurement(
+            name=f"relay_cpu_us_per_frame_{rooms}_rooms", median_s=relay_cost, floor_s=floor_cost,
+            ratio=relay_cost / floor_cost, unit="us/frame",
+            note="server CPU (user+sys) per forwarded frame; steadier than frames/s on a shared machine",
+        ))
+    memory = {kind: _measure_memory(kind, connections) for kind in ("forwarder", "relay")}
+    results.append(Measurement(
+        name=f"relay_rss_per_idle_conn_{connections}", median_s=memory["relay"], floor_s=memory["forwarder"],
+        ratio=memory["relay"] / memory["forwarder"], unit="bytes/conn",
+        note=f"{connections} paired idle connections, RSS from /proc; target ratio <= 1.3",
+    ))
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m koikoi_p2p.bench.relay")
+    sub = parser.add_subparsers(dest="role", required=True)
+    forwarder = sub.add_parser("forwarder", help="run the minimal forwarder")
+    forwarder.add_argument("--port", type=int, default=0)
+    load = sub.add_parser("load", help="generate load against a relay or a forwarder")
+    load.add_argument("--kind", choices=["relay", "forwarder"], required=True)
+    load.add_argument("--port", type=int, required=True)
+    load.add_argument("--rooms", type=int, default=1)
+    load.add_argument("--duration", type=float, default=2.0)
+    load.add_argument("--idle", type=int, default=0, help="hold this many idle connections until stdin says")
+    args = parser.parse_args(argv)
+    raise_nofile_limit()
+    if args.role == "forwarder":
+        asyncio.run(serve_forwarder(args.port))
+    elif args.idle:
+        asyncio.run(_hold_idle(args.kind, args.port, args.idle))
+    else:
+        result = asyncio.run(_throughput(args.kind, args.port, args.rooms, args.duration))
+        print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

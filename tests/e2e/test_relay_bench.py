@@ -1,0 +1,19 @@
+"""The relay benchmark runs end to end on a tiny scale (numbers are reported, never asserted)."""
+
+from __future__ import annotations
+
+import argparse
+
+from koikoi_p2p.bench.relay import run
+
+
+def test_bench_relay_tiny_run() -> None:
+    args = argparse.Namespace(quick=True, duration=0.3, connections=40, rooms="1,3", json=True)
+    results = run(args)
+    assert [m.name for m in results] == [
+        "relay_frames_per_s_1_rooms", "relay_cpu_us_per_frame_1_rooms",
+        "relay_frames_per_s_3_rooms", "relay_cpu_us_per_frame_3_rooms",
+        "relay_rss_per_idle_conn_40",
+    ]
+    for m in results[:4]:
+        assert m.median_s > 0 and m.floor_s > 0 and m.ratio > 0
