@@ -61,7 +61,8 @@ def _handle(args: argparse.Namespace) -> int:
             "winner": out0.winner, "rounds": [
                 {"round": r.round_index, "winner": r.result.winner, "points": r.result.points,
                  "reason": r.result.reason, "redeal": r.result.redeal} for r in played.rounds],
-            "identical_transcripts": same, "bytes_on_wire": played.bytes_on_wire, "seconds": round(elapsed, 3),
+            "identical_transcripts": same, "bytes_on_wire": played.bytes_on_wire,
+            "seconds": round(elapsed, 3),
             "failure": None if failure is None else {"reason": failure.reason, "who": failure.who,
                                                      "message": failure.message},
         }, indent=2))
@@ -73,7 +74,8 @@ def _handle(args: argparse.Namespace) -> int:
             print(f"match stopped: {failure.reason}: {failure.message}")
         else:
             winner = "a draw" if out0.winner is None else f"player {out0.winner} wins"
-            print(f"match over: {out0.scores[0]}-{out0.scores[1]} ({winner})" if out0.scores else "match over")
+            scores = f"{out0.scores[0]}-{out0.scores[1]}" if out0.scores else "?"
+            print(f"match over: {scores} ({winner})")
         print(f"identical transcripts on both sides: {'yes' if same else 'NO'}; "
               f"{played.bytes_on_wire} bytes on the wire; {elapsed:.2f} s")
         if args.transcript:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from koikoi_p2p.ai.strategy import Strategy
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.events import (
     ChoiceNeeded,
@@ -247,7 +248,7 @@ class MatchOutcome:
     bytes_sent: int
 
 
-async def play_match(transport: Transport, strategy: object, *, seat: int, identity: Identity, room: str,
+async def play_match(transport: Transport, strategy: Strategy, *, seat: int, identity: Identity, room: str,
                      password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
                      store: str | os.PathLike[str] | None = None, rng: Rng | None = None,
                      deadlines: Deadlines | None = None,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives import hashes
 
-from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
 from koikoi_p2p.net.match import MatchOutcome, play_match
 from koikoi_p2p.net.memory import memory_pair
 from koikoi_p2p.protocol.events import Event, RoundOver
@@ -61,7 +61,7 @@ class SelfplayResult:
 
 
 async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "nintendo", relay: str | None = None,
-                   players: tuple[object, object] | None = None, room: str = "SELFPL",
+                   players: tuple[Strategy, Strategy] | None = None, room: str = "SELFPL",
                    on_event: Callable[[int, Event], None] | None = None) -> SelfplayResult:
     """Play a whole match between two computer peers and return both sides' outcomes and transcripts."""
     profile = preset(rules)
@@ -110,7 +110,8 @@ async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "ninten
         finally:
             for transport in closers:
                 await transport.close()
-        texts = tuple(Path(o.transcript_path).read_bytes() if o.transcript_path else b"" for o in (out0, out1))
+        texts = tuple(Path(o.transcript_path).read_bytes() if o.transcript_path else b""
+                      for o in (out0, out1))
     sent = out0.bytes_sent + out1.bytes_sent
     return SelfplayResult(outcomes=(out0, out1), transcripts=(texts[0], texts[1]), rounds=result_rounds,
                           bytes_on_wire=sent)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
@@ -70,6 +70,9 @@ from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.deal import first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, RulesError
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundResult, RoundState
+
+if TYPE_CHECKING:
+    from koikoi_p2p.rules.match import MatchState
 
 DECK_SIZE = 48
 
@@ -235,7 +238,7 @@ class GameFlow:
         self.round_head = b""
         self.round_result: RoundResult | None = None
         self.audited = False
-        self.match: object | None = None
+        self.match: MatchState | None = None
         self.dealer0: int | None = None
         self.history: list[tuple[int, int | None, int]] = []
         self.scores: tuple[int, int] = (0, 0)
@@ -568,11 +571,11 @@ class GameFlow:
         result = self.round_result
         assert result is not None and self.match is not None
         record_result(self.match, result)
-        self.scores = tuple(self.match.scores)  # type: ignore[attr-defined]
+        self.scores = self.match.scores
         if not result.redeal:
             self.history.append((self.round_params[0], result.winner, result.points))
         self.events.append(RoundOver(round_index=self.round_params[0], result=result, scores=self.scores))
-        if self.match.over:  # type: ignore[attr-defined]
+        if self.match.over:
             self.phase = Phase.MATCH_RESULT
             self.expect = (1 - sender, m.MATCH_RESULT)
         else:
@@ -580,7 +583,7 @@ class GameFlow:
 
     def match_result_for(self, head: bytes) -> MatchResult:
         assert self.terms is not None and self.match is not None
-        winner = self.match.winner  # type: ignore[attr-defined]
+        winner = self.match.winner
         return MatchResult(
             version=self.terms.version, session_id=self.session_id, room=self.room, keys=self.keys,
             terms_digest=self.terms_digest, profile=self.terms.profile.name,
