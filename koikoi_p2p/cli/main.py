@@ -16,6 +16,8 @@ from koikoi_p2p import __version__
 
 COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_bench",
+    "koikoi_p2p.cli.cmd_score",
+    "koikoi_p2p.cli.cmd_rules",
     "koikoi_p2p.cli.cmd_practice",
     "koikoi_p2p.cli.cmd_host",
     "koikoi_p2p.cli.cmd_join",

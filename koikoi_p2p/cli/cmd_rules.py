@@ -1,0 +1,51 @@
+"""``koikoi rules [PRESET]``: a rule profile's switches and yaku table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "rules",
+        help="show a rule preset: its switches and yaku table",
+        description="Print a rule preset's switches and its yaku table (default: nintendo). Presets: "
+                    "nintendo, koikoi-online, teaching-card, wikipedia, board-game, classic-variant.",
+    )
+    parser.add_argument("preset", nargs="?", default="nintendo", metavar="PRESET", help="preset name")
+    parser.add_argument("--json", action="store_true", help="print the profile and yaku table as JSON")
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.rules.describe import SWITCH_HELP, yaku_table
+    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import PRESETS, preset
+
+    try:
+        profile = preset(args.preset)
+    except RulesError as exc:
+        print(f"koikoi rules: {exc}", file=sys.stderr)
+        return 2
+    table = yaku_table(profile)
+    if args.json:
+        print(json.dumps({"name": profile.name, "switches": profile.to_dict(), "yaku": table,
+                          "presets": list(PRESETS)}, indent=2, ensure_ascii=False))
+        return 0
+    print(f"rule profile {profile.name} (presets: {', '.join(PRESETS)})")
+    print()
+    print("switches:")
+    data = profile.to_dict()
+    width = max(len(k) for k in data)
+    for key, value in data.items():
+        shown = json.dumps(value, separators=(",", ":")) if not isinstance(value, str) else value or '""'
+        print(f"  {key:<{width}}  {shown:<28} {SWITCH_HELP.get(key, '')}")
+    print()
+    print("yaku:")
+    ywidth = max(len(str(row["id"])) for row in table)
+    for row in table:
+        print(f"  {row['id']!s:<{ywidth}}  {row['points']!s:>3}  {row['rule']}")
+    return 0

@@ -1,0 +1,66 @@
+"""``koikoi score``: the yaku and round score of a captured pile under a rule profile."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score a captured pile: yaku, base and round score under a rule profile",
+        description=(
+            "Print the yaku and base total of a captured pile (card ids such as 01-crane) and the round "
+            "score after the profile's doubling and koi-koi multiplier. --calls lists the round's koi-koi "
+            "calls in order by seat (A or B); --winner says whose pile it is (default A)."
+        ),
+    )
+    parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (nintendo)")
+    parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
+    parser.add_argument("--calls", default="", metavar="A,B,...", help="koi-koi calls of the round, in order")
+    parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), help="the winner's seat")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"yaku": {...}, "base": N, "round_score": N}')
+    parser.add_argument("cards", nargs="*", metavar="CARD_ID", help="captured cards, e.g. 01-crane 09-cup")
+    parser.set_defaults(handler=_handle)
+
+
+def _seat(text: str) -> int:
+    letter = text.strip().upper()
+    if letter not in ("A", "B"):
+        raise ValueError(f"a call is A or B, not {text!r}")
+    return 0 if letter == "A" else 1
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import preset
+    from koikoi_p2p.rules.scoring import round_score, score_yaku
+
+    try:
+        profile = preset(args.rules)
+        calls = [_seat(c) for c in args.calls.split(",") if c.strip()] if args.calls else []
+        winner = _seat(args.winner)
+        yaku = score_yaku(args.cards, profile, args.month)
+        base = sum(yaku.values())
+        total = round_score(base, calls, winner, profile)
+    except (RulesError, ValueError) as exc:
+        print(f"koikoi score: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"yaku": yaku, "base": base, "round_score": total}, separators=(",", ":")))
+        return 0
+    width = max((len(k) for k in yaku), default=4)
+    print(f"rules: {profile.name}" + (f", month {args.month}" if args.month else ""))
+    if not yaku:
+        print("no yaku")
+    for key, points in yaku.items():
+        print(f"  {key:<{width}}  {points:>3}")
+    print(f"base: {base}")
+    who = "AB"[winner]
+    shown_calls = ",".join("AB"[c] for c in calls) or "none"
+    print(f"round score: {total} (winner {who}, calls {shown_calls})")
+    return 0

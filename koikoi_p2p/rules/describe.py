@@ -1,0 +1,94 @@
+"""Plain-language descriptions of a profile: its yaku table and what each switch means.
+
+Used by ``koikoi rules`` and to check that spec/rules.md lists every switch.
+"""
+
+from __future__ import annotations
+
+from koikoi_p2p.rules.profile import Profile
+
+__all__ = ["SWITCH_HELP", "yaku_table"]
+
+SWITCH_HELP: dict[str, str] = {
+    "name": "name of the profile (the preset it started from)",
+    "rounds": "rounds in a match; 0 = play until target_score",
+    "bright_values": "points of goko, shiko, ame_shiko, sanko",
+    "named_extension": "inoshikacho, akatan, aotan, akatan_aotan gain 1 per extra card of their class",
+    "tane_with_inoshikacho": "tane still scores beside inoshikacho",
+    "tan_with_ribbon_yaku": "tan still scores beside akatan, aotan or akatan_aotan",
+    "ribbon_pair": "both ribbon triples: akatan_aotan 10 (chofuku_10) or akatan 5 + aotan 5 (separate_5_5)",
+    "cup_is_plain": "the sake cup counts as a plain as well as an animal",
+    "joker_card": "an animal card that counts as animal or plain, whichever scores more (never both)",
+    "viewing": "hanami and tsukimi: always, only beside a basic yaku (bonus_only), or off",
+    "monthly_yaku_points": "tsukifuda points for all four cards of a month; 0 = none",
+    "monthly_yaku_scope": "tsukifuda for the round's month only, or for any month",
+    "double_threshold": "a base of at least this doubles; 0 = never",
+    "koikoi_multiplier": "opponent_flat_x2, shared_one_plus_calls, winner_pow2 or none",
+    "max_calls_per_round": "koi-koi calls allowed in a round by both seats together; 0 = unlimited",
+    "after_call": "after a call the next improvement by either seat ends the round, or only a stop does",
+    "last_turn_stop_only": "a decision on the last turn offers only stop",
+    "exhaustion": "both hands empty without a stop: draw, oya_ken, or last_caller_scores_else_oya_ken",
+    "oya_ken_points": "dealer's points for oya-ken",
+    "dealer_after_draw": "the dealer after a round nobody won: same or other",
+    "hand_yaku": "hand yaku checked after the deal and their points",
+    "hand_yaku_both": "both seats hold a hand yaku: void_redeal, or the dealer's counts",
+    "field_whole_month": "the dealt field holds all four cards of a month: redeal, or play_on",
+    "redeal_consumes_round": "a redeal counts as a round of the match",
+    "hand_capture": "free, or compulsory: a matching hand card must be played when there is one",
+    "first_dealer_tie": "two drawn cards of one month: redraw, or the higher class deals (higher_card)",
+    "pool_start": "0 = scores add up from 0; else each seat starts with this pool and the loser pays",
+    "transfer_cap": "a pool transfer is capped at what the loser has left",
+    "bust_ends_game": "a seat whose pool reaches 0 loses at once",
+    "target_score": "the match ends when a seat reaches this; 0 = no target",
+    "match_tie": "equal scores at the end: draw, or extra_round until one leads",
+}
+
+
+def yaku_table(profile: Profile) -> list[dict[str, object]]:
+    """Every yaku the profile scores: id, points (base), and the rule in words."""
+    p = profile
+    goko, shiko, ame, sanko = p.bright_values
+    ext = p.named_extension
+    rows: list[tuple[str, int, str]] = [
+        ("goko", goko, "all five brights"),
+        ("shiko", shiko, "four brights without the rain man"),
+        ("ame_shiko", ame, "four brights with the rain man"),
+        ("sanko", sanko, "three brights without the rain man (only the highest bright yaku counts)"),
+    ]
+    if p.viewing != "off":
+        cond = " (only beside a basic yaku)" if p.viewing == "bonus_only" else ""
+        rows.append(("hanami", 5, "cherry curtain and sake cup" + cond))
+        rows.append(("tsukimi", 5, "full moon and sake cup" + cond))
+    rows.append(("inoshikacho", 5, "boar, deer, butterflies" + (", +1 per other animal" if ext else "")))
+    plus_r = ", +1 per other ribbon" if ext else ""
+    if p.ribbon_pair == "chofuku_10":
+        rows.append(("akatan", 5, "the three poetry ribbons" + plus_r))
+        rows.append(("aotan", 5, "the three blue ribbons" + plus_r))
+        rows.append(("akatan_aotan", 10, "all six poetry and blue ribbons, instead of akatan and aotan"
+                     + (", +1 per other ribbon" if ext else "")))
+    else:
+        rows.append(("akatan", 5, "the three poetry ribbons" + plus_r))
+        rows.append(("aotan", 5, "the three blue ribbons (with akatan: both count)" + plus_r))
+    cup = " (the sake cup included)"
+    rows.append(("tane", 1, "five animals" + cup + ", +1 per extra"
+                 + ("" if p.tane_with_inoshikacho else "; not beside inoshikacho")
+                 + (f"; {p.joker_card} may count here or as a plain" if p.joker_card else "")))
+    rows.append(("tan", 1, "five ribbons, +1 per extra"
+                 + ("" if p.tan_with_ribbon_yaku else "; not beside akatan, aotan, akatan_aotan")))
+    cup_plain = "; the sake cup is a plain too" if p.cup_is_plain else ""
+    rows.append(("kasu", 1, "ten plains, +1 per extra" + cup_plain))
+    if p.monthly_yaku_points:
+        scope = "of the round's month" if p.monthly_yaku_scope == "current_month" else "of any month (each)"
+        rows.append(("tsukifuda", p.monthly_yaku_points, "all four cards " + scope))
+    hand_rules = {
+        "teshi": "dealt hand: all four cards of a month",
+        "kuttsuki": "dealt hand: four pairs of different months",
+        "tenho": "dealt hand: four cards of a month, or four pairs",
+        "double_tenho": "dealt hand: two months of four",
+    }
+    for yaku, points in p.hand_yaku:
+        rows.append((yaku, points, hand_rules[yaku] + "; ends the round, never multiplied"))
+    if p.exhaustion != "draw":
+        rows.append(("oya_ken", p.oya_ken_points, "dealer's points when the hands run out"
+                     + (" and nobody called" if p.exhaustion == "last_caller_scores_else_oya_ken" else "")))
+    return [{"id": yaku, "points": points, "rule": rule} for yaku, points, rule in rows]

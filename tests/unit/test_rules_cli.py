@@ -1,0 +1,65 @@
+"""``koikoi score`` and ``koikoi rules`` on the command line, and the rules benchmark's shape."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from koikoi_p2p.cli.main import main
+from koikoi_p2p.rules.profile import PRESETS
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> object:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_score_worked_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "score", "--rules", "teaching-card", "--calls", "B", "--winner", "A", "--json",
+                   "01-crane", "03-curtain", "08-moon", "12-phoenix")
+    assert out == {"yaku": {"shiko": 8}, "base": 8, "round_score": 32}
+    four = ["01-crane", "03-curtain", "08-moon", "11-rainman"]
+    assert run_json(capsys, "score", "--rules", "nintendo", "--json", *four)["round_score"] == 14  # type: ignore[index]
+    assert run_json(capsys, "score", "--rules", "koikoi-online", "--json", *four)["round_score"] == 7  # type: ignore[index]
+    out = run_json(capsys, "score", "--rules", "koikoi-online", "--calls", "A,B,A", "--winner", "B", "--json",
+                   "07-boar", "10-deer", "06-butterflies", "02-warbler", "04-cuckoo")
+    assert out == {"yaku": {"inoshikacho": 7, "tane": 1}, "base": 8, "round_score": 64}
+    out = run_json(capsys, "score", "--rules", "wikipedia", "--month", "4", "--json",
+                   "04-cuckoo", "04-ribbon", "04-plain1", "04-plain2")
+    assert out == {"yaku": {"tsukifuda": 4}, "base": 4, "round_score": 4}
+
+
+def test_score_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "01-crane", "03-curtain", "11-rainman"]) == 0
+    text = capsys.readouterr().out
+    assert "no yaku" in text and "base: 0" in text
+    assert main(["score", "99-nothing"]) == 2
+    assert "unknown_card" in capsys.readouterr().err
+    assert main(["score", "--rules", "nope", "01-crane"]) == 2
+    assert main(["score", "--calls", "A,C", "01-crane"]) == 2
+    assert main(["score", "--month", "13", "01-crane"]) == 2
+    assert main(["score", "01-crane", "01-crane"]) == 2
+
+
+def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for name, profile in PRESETS.items():
+        out = run_json(capsys, "rules", name, "--json")
+        assert isinstance(out, dict)
+        assert out["switches"] == profile.to_dict()
+        ids = [row["id"] for row in out["yaku"]]
+        assert "goko" in ids and ("tsukifuda" in ids) == bool(profile.monthly_yaku_points)
+    assert main(["rules"]) == 0
+    text = capsys.readouterr().out
+    assert "nintendo" in text and "teshi" in text and "double_threshold" in text
+    assert main(["rules", "nope"]) == 2
+
+
+def test_bench_rules_shape() -> None:
+    from koikoi_p2p.bench import rules as bench
+
+    found = bench.run(argparse.Namespace(rounds=20, repeat=1, seed=1, json=True))
+    assert [m.name for m in found] == ["random_rounds_all_presets"] + [f"random_rounds_{n}" for n in PRESETS]
+    for m in found:
+        assert m.median_s > 0 and m.floor_s == 1 / 2000 and m.ratio == pytest.approx(m.floor_s / m.median_s)
