@@ -56,7 +56,7 @@ def near_yaku(
         have = len(own & fam.cards)
         missing = fam.need - have
         alive = fam.cards - other
-        if 0 < missing <= within and len(alive) >= fam.need:
+        if 0 < missing <= within and have > 0 and len(alive) >= fam.need:
             near.append((fam.name, tuple(sorted(alive - own))))
     near.sort(key=lambda item: (len(item[1]), item[0]))
     return near

@@ -132,6 +132,11 @@ async def _handle(
                                        play_choices(event.view, event.options, screen), HELP["play"])
         await match.decide(action)
     elif isinstance(event, ev.ChoiceNeeded):
+        only = _forced(event.kind, event.options)
+        if only is not None:
+            screen.say(only[1])
+            await match.decide(only[0])
+            return None
         _show(event.view, screen, table)
         question, choices = decision_choices(event.kind, event.view, event.options, screen)
         action = await prompter.choose(question, choices, HELP.get(event.kind, ""))
@@ -195,6 +200,18 @@ def failure_code(reason: str, who: int | None, me: int, evidence: str | None) ->
 # -- choices ---------------------------------------------------------------------------------
 
 
+def _forced(kind: str, options: Sequence[Action]) -> tuple[Action, str] | None:
+    """A decision with one legal answer is taken for the person, and said (never silently)."""
+    if len(options) != 1:
+        return None
+    if kind == "hand_yaku":
+        return options[0], "No hand yaku in your hand."
+    if kind == "decide":
+        return options[0], "You made a yaku; no koi-koi is allowed here, so you stop and score."
+    return None
+
+
+
 def play_choices(view: RoundView, options: Sequence[Action], screen: Screen) -> list[Choice[Action]]:
     """One numbered choice per legal Play, labelled with the card it plays (hand order)."""
     from koikoi_p2p.rules.actions import Play
@@ -207,7 +224,8 @@ def play_choices(view: RoundView, options: Sequence[Action], screen: Screen) -> 
         label = card_label(c, screen.lang, screen.style) if c is not None else f"position {option.position}"
         matches = _matches(view, c) if c is not None else []
         if matches:
-            label += "  -> takes " + ", ".join(card_label(m, screen.lang, screen.style) for m in matches)
+            takes = "  -> takes one of " if len(matches) == 2 else "  -> takes "
+            label += takes + ", ".join(card_label(m, screen.lang, screen.style) for m in matches)
         choices.append(Choice(str(number), label, option))
     return choices
 
@@ -244,7 +262,8 @@ def decision_choices(
 
 
 def hand_by_position(view: RoundView) -> dict[int, int]:
-    return dict(zip(view.hand_positions, view.hand, strict=True))
+    """My hand's cards by deck position (cards not yet revealed to me are left out)."""
+    return {p: c for p, c in zip(view.hand_positions, view.hand, strict=True) if c >= 0}
 
 
 def _matches(view: RoundView, c: int) -> list[int]:
@@ -266,7 +285,7 @@ def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardM
         dealer=view.dealer,
         stock=view.stock_count,
         field=tuple(view.field),
-        hand=tuple(view.hand),
+        hand=tuple(c for c in view.hand if c >= 0),  # -1: not revealed yet
         opponent_hand=view.opponent_hand_size,
         piles=piles,
         yaku=yaku,
@@ -288,7 +307,9 @@ def _show_changes(
     """Say what moved since the last view: cards captured by each side, cards laid on the field."""
     before = table.last_view
     table.last_view = view
-    if before is None:
+    if not any(c >= 0 for c in view.hand) and not view.piles[0] and not view.piles[1]:
+        return  # the deal is still being revealed: show the board once the hand is known
+    if before is None or not any(c >= 0 for c in before.hand):
         if not quiet:
             screen.say(render_board(board_model(view, table, screen.names), screen.lang, screen.style))
         return

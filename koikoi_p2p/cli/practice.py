@@ -7,9 +7,14 @@ import asyncio
 import contextlib
 import secrets
 import sys
+from typing import TYPE_CHECKING
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.setup import Setup, prepare
+
+if TYPE_CHECKING:
+    from koikoi_p2p.ai.strategy import Strategy
+    from koikoi_p2p.rules.profile import Profile
 
 COMPUTER_TIMEOUT = 3600.0  # the computer never walks away; the person may take their time
 
@@ -25,14 +30,13 @@ def practice(args: argparse.Namespace) -> int:
         return exit_codes.INTERRUPTED
 
 
-def computer_player(level: str, profile: object, seed: int | None) -> object:
+def computer_player(level: str, profile: Profile, seed: int | None) -> Strategy:
     from koikoi_p2p.ai.strategy import RandomPlayer
     from koikoi_p2p.ai.strong import StrongPlayer
-    from koikoi_p2p.rules.profile import Profile
 
     if level == "easy":
         return RandomPlayer(seed)
-    return StrongPlayer(profile if isinstance(profile, Profile) else None, seed)
+    return StrongPlayer(profile, seed)
 
 
 async def _practice(args: argparse.Namespace, setup: Setup) -> int:
@@ -59,7 +63,8 @@ async def _practice(args: argparse.Namespace, setup: Setup) -> int:
             profile=None,
             rounds=None,
             store=None,
-        )
+        ),
+        name="computer",
     )
     setup.screen.say(f"Practice against the computer ({args.level}).")
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)

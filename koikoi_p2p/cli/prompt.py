@@ -107,7 +107,9 @@ class Prompter:
     async def choose(self, question: str, choices: Sequence[Choice[T]], help_text: str = "") -> T:
         if not choices:
             raise ValueError("a prompt needs at least one choice")
-        menu = "  ".join(f"[{c.key}] {c.label}" for c in choices)
+        # Short menus fit on one line; a hand of cards reads better one per line.
+        one_line = len(choices) <= 3 and sum(len(c.label) for c in choices) < 60
+        menu = ("  " if one_line else "\n  ").join(f"[{c.key}] {c.label}" for c in choices)
         while True:
             self._write(f"{question}\n  {menu}\n> ")
             answer = await self._lines.readline()

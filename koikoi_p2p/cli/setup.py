@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from koikoi_p2p.cli.identity_store import IdentityFileError, LoadedIdentity, load_or_create_identity
 from koikoi_p2p.cli.paths import Folders, folders
@@ -13,6 +13,7 @@ from koikoi_p2p.cli.play import Screen, make_screen
 from koikoi_p2p.cli.settings import remember_lang
 
 if TYPE_CHECKING:
+    from koikoi_p2p.net.match import Match
     from koikoi_p2p.protocol.transport import Transport
     from koikoi_p2p.rules.profile import Profile
 
@@ -26,11 +27,26 @@ class Setup:
     screen: Screen
 
     def make_match(
-        self, transport: Transport, *, seat: int, room: str, password: str | None, timeout: float
-    ) -> Any:
-        """The protocol's Match for this seat; the host proposes the terms, the joiner accepts."""
-        from koikoi_p2p.net.match import Match
+        self,
+        transport: Transport,
+        *,
+        seat: int,
+        room: str,
+        password: str | None,
+        timeout: float,
+        peer_name: str | None = None,
+    ) -> Match:
+        """The protocol's Match for this seat; the host proposes the terms, the joiner accepts.
 
+        ``timeout`` is the time a person gets for a decision (the terms' turn deadline, which
+        the host proposes); automatic steps keep the protocol's own deadline.
+        """
+        from koikoi_p2p.net.match import Match
+        from koikoi_p2p.protocol.identity import KnownPeers
+        from koikoi_p2p.protocol.terms import Deadlines
+
+        known = KnownPeers(self.folders.known_peers_file) if peer_name else None
+        turn = max(1, min(86_400, int(timeout)))
         return Match(
             transport,
             seat=seat,
@@ -39,7 +55,10 @@ class Setup:
             password=password,
             profile=self.profile if seat == 0 else None,
             rounds=self.rounds if seat == 0 else None,
+            deadlines=Deadlines(step=max(60, min(turn, 600)), turn=turn) if seat == 0 else None,
             store=self.folders.transcripts,
+            known_peers=known,
+            peer_name=peer_name,
         )
 
 

@@ -71,8 +71,13 @@ class Console:
                 return final.group(0)
             prompt = self.text.find("\n> ", self.offset)
             if prompt != -1:
-                menu = self.text[: prompt].rsplit("\n", 1)[-1]
-                keys = KEY.findall(menu)
+                # The menu: the lines of "[key] label" just above the prompt.
+                lines = self.text[:prompt].split("\n")
+                menu_lines: list[str] = []
+                while lines and lines[-1].startswith("  ["):
+                    menu_lines.insert(0, lines.pop())
+                keys = [KEY.findall(line)[0] for line in menu_lines if KEY.findall(line)]
+                menu = "\n".join(menu_lines)
                 assert keys, f"a prompt without choices: {menu!r}"
                 self.offset = prompt + 3
                 if not helped:
