@@ -1,0 +1,307 @@
+"""spec/vectors/protocol/session_*.json against the implementation and against an independent
+recomputation with the standard library (hashlib, hmac, struct) where that is practical."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import importlib.util
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from koikoi_p2p.protocol import codec
+from koikoi_p2p.protocol.channel import SecureChannel
+from koikoi_p2p.protocol.envelope import decode_envelope, encode_envelope, verify_envelope
+from koikoi_p2p.protocol.errors import RemoteViolation
+from koikoi_p2p.protocol.handshake import Handshake, verify_handshake_record
+from koikoi_p2p.protocol.identity import Identity, fingerprint
+from koikoi_p2p.protocol.sas import format_sas
+
+VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors"
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((VECTORS / "protocol" / name).read_text(encoding="utf-8"))
+
+
+def generator() -> Any:
+    path = VECTORS / "generators" / "session_vectors.py"
+    spec = importlib.util.spec_from_file_location("session_vectors", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def untag(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"bytes"}:
+        return bytes.fromhex(value["bytes"])
+    if isinstance(value, list):
+        return [untag(v) for v in value]
+    if isinstance(value, dict):
+        return {k: untag(v) for k, v in value.items()}
+    return value
+
+
+# -- an independent canonical msgpack encoder (spec/protocol.md §3), written from the spec ----------
+
+
+def ref_encode(value: Any) -> bytes:
+    if value is None:
+        return b"\xc0"
+    if value is True:
+        return b"\xc3"
+    if value is False:
+        return b"\xc2"
+    if isinstance(value, int):
+        if 0 <= value <= 0x7F:
+            return bytes([value])
+        if -32 <= value < 0:
+            return struct.pack(">b", value)
+        if value >= 0:
+            for tag, fmt, limit in (
+                (0xCC, ">B", 2**8),
+                (0xCD, ">H", 2**16),
+                (0xCE, ">I", 2**32),
+                (0xCF, ">Q", 2**64),
+            ):
+                if value < limit:
+                    return bytes([tag]) + struct.pack(fmt, value)
+        for tag, fmt, limit in (
+            (0xD0, ">b", 2**7),
+            (0xD1, ">h", 2**15),
+            (0xD2, ">i", 2**31),
+            (0xD3, ">q", 2**63),
+        ):
+            if -limit <= value:
+                return bytes([tag]) + struct.pack(fmt, value)
+        raise ValueError(value)
+    if isinstance(value, bytes):
+        n = len(value)
+        head = (
+            bytes([0xC4, n])
+            if n < 2**8
+            else b"\xc5" + struct.pack(">H", n)
+            if n < 2**16
+            else b"\xc6" + struct.pack(">I", n)
+        )
+        return head + value
+    if isinstance(value, str):
+        data = value.encode("utf-8")
+        n = len(data)
+        head = (
+            bytes([0xA0 | n])
+            if n < 32
+            else bytes([0xD9, n])
+            if n < 2**8
+            else b"\xda" + struct.pack(">H", n)
+            if n < 2**16
+            else b"\xdb" + struct.pack(">I", n)
+        )
+        return head + data
+    if isinstance(value, list):
+        n = len(value)
+        head = bytes([0x90 | n]) if n < 16 else b"\xdc" + struct.pack(">H", n)
+        return head + b"".join(ref_encode(v) for v in value)
+    if isinstance(value, dict):
+        n = len(value)
+        head = bytes([0x80 | n]) if n < 16 else b"\xde" + struct.pack(">H", n)
+        items = sorted((ref_encode(k), ref_encode(v)) for k, v in value.items())
+        return head + b"".join(k + v for k, v in items)
+    raise TypeError(value)
+
+
+def ref_hkdf(ikm: bytes, salt: bytes, info: bytes, length: int) -> bytes:
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    out, block, counter = b"", b"", 1
+    while len(out) < length:
+        block = hmac.new(prk, block + info + bytes([counter]), hashlib.sha256).digest()
+        out += block
+        counter += 1
+    return out[:length]
+
+
+def ref_mix(h: bytes, data: bytes) -> bytes:
+    return hashlib.sha256(h + struct.pack(">I", len(data)) + data).digest()
+
+
+def ref_sas(data: bytes) -> str:
+    bits = int.from_bytes(data[:5], "big") >> 1
+    return "-".join(str(((bits >> s) & 0x1FFF) + 1000) for s in (26, 13, 0))
+
+
+# -- tests -------------------------------------------------------------------------------------
+
+
+def test_vector_files_are_current() -> None:
+    module = generator()
+    for name in module.FILES:
+        assert (VECTORS / "protocol" / name).read_text(encoding="utf-8") == module.render(name), name
+
+
+@pytest.mark.parametrize("case", load("session_codec.json")["cases"], ids=lambda c: c["id"])
+def test_codec_valid(case: dict[str, Any]) -> None:
+    value = untag(case["value"])
+    assert codec.encode(value).hex() == case["hex"]
+    assert ref_encode(value).hex() == case["hex"]
+    assert codec.decode(bytes.fromhex(case["hex"])) == value
+
+
+@pytest.mark.parametrize("case", load("session_codec.json")["invalid"], ids=lambda c: c["id"])
+def test_codec_invalid(case: dict[str, Any]) -> None:
+    with pytest.raises(RemoteViolation) as info:
+        codec.decode(bytes.fromhex(case["hex"]))
+    assert info.value.reason == case["error"]
+
+
+@pytest.mark.parametrize("case", load("session_sas.json")["cases"], ids=lambda c: c["id"])
+def test_sas(case: dict[str, Any]) -> None:
+    data = bytes.fromhex(case["sas_bytes"])
+    assert format_sas(data) == case["sas"] == ref_sas(data)
+
+
+@pytest.mark.parametrize("case", load("session_envelope.json")["cases"], ids=lambda c: c["id"])
+def test_envelope_valid(case: dict[str, Any]) -> None:
+    fields = untag(case["fields"])
+    fields["session_id"] = bytes.fromhex(fields["session_id"])
+    fields["prev"] = bytes.fromhex(fields["prev"])
+    raw = bytes.fromhex(case["raw"])
+    assert encode_envelope(**fields) == raw
+    assert (
+        ref_encode([fields[k] for k in ("version", "session_id", "seq", "prev", "sender", "type", "body")])
+        == raw
+    )
+    signer = Identity.from_private_bytes(
+        bytes.fromhex(load("session_envelope.json")["provenance"]["identity_seed"])
+    )
+    env = decode_envelope(raw, bytes.fromhex(case["signature"]))
+    verify_envelope(env, signer.public_key)
+    assert signer.sign(raw).hex() == case["signature"]  # Ed25519 is deterministic
+    assert env.digest().hex() == case["digest"]
+    assert hashlib.sha256(b"koikoi-p2p/1 envelope" + raw).hexdigest() == case["digest"]
+    # the frame: 0x10 || seq || ChaCha20-Poly1305(key, 0^4 || u64 seq, aad = header, sig || raw)
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    frame = bytes.fromhex(case["frame"])
+    header = b"\x10" + struct.pack(">I", fields["seq"])
+    nonce = bytes(4) + struct.pack(">Q", fields["seq"])
+    assert frame == header + ChaCha20Poly1305(bytes.fromhex(case["send_key"])).encrypt(
+        nonce, env.signature + raw, header
+    )
+
+
+@pytest.mark.parametrize("case", load("session_envelope.json")["invalid"], ids=lambda c: c["id"])
+def test_envelope_invalid(case: dict[str, Any]) -> None:
+    with pytest.raises(RemoteViolation) as info:
+        decode_envelope(bytes.fromhex(case["raw"]), bytes(64))
+    assert info.value.reason == case["error"]
+
+
+HANDSHAKE = load("session_handshake.json")
+
+
+@pytest.mark.parametrize("case", HANDSHAKE["cases"], ids=lambda c: c["id"])
+def test_handshake_reproduces(case: dict[str, Any]) -> None:
+    stream = generator().stream
+    ids = [Identity.from_private_bytes(bytes.fromhex(s)) for s in case["identity_seeds"]]
+    assert [i.public_key.hex() for i in ids] == case["identity_keys"]
+    assert [fingerprint(i.public_key) for i in ids] == case["fingerprints"]
+    sides = [
+        Handshake(
+            seat=s,
+            identity=ids[s],
+            room=case["room"],
+            password=case["password"],
+            rng=stream(case["rng_seeds"][s].encode()),
+        )
+        for s in (0, 1)
+    ]
+    frames = {k: bytes.fromhex(v) for k, v in case["frames"].items()}
+    assert sides[0].start() == [frames["hello"]]
+    assert sides[1].start() == []
+    assert sides[1].receive(frames["hello"]) == [frames["reply"]]
+    assert sides[0].receive(frames["reply"]) == [frames["reveal"]]
+    assert sides[1].receive(frames["reveal"]) == [frames["confirm"]]
+    assert sides[0].receive(frames["confirm"]) == []
+    result = sides[0].result
+    assert result.session_id.hex() == case["session_id"]
+    assert result.handshake_hash.hex() == case["handshake_hash"]
+    assert result.sas == case["sas"] == sides[1].result.sas
+    assert codec.encode(result.record).hex() == case["record_msgpack"]
+    state = result.channel.to_state()
+    assert (
+        state["send_key"].hex() == case["keys"]["send 0"]
+        and state["recv_key"].hex() == case["keys"]["send 1"]
+    )
+
+
+@pytest.mark.parametrize("case", HANDSHAKE["cases"], ids=lambda c: c["id"])
+def test_handshake_key_schedule_independently(case: dict[str, Any]) -> None:
+    """Recompute §5.3-§5.5 with hashlib/hmac from the frames and the recorded secrets."""
+    frames = {k: bytes.fromhex(v) for k, v in case["frames"].items()}
+    label = b"koikoi-p2p/1 "
+    h0 = hashlib.sha256(b"koikoi-p2p/session/1").digest()
+    assert h0.hex() == case["h0"]
+    prologue = ref_encode(
+        {"protocol": "koikoi-p2p", "version": 1, "room": case["room"], "initiator": 0, "responder": 1}
+    )
+    assert prologue.hex() == case["prologue"]
+    h = ref_mix(h0, prologue)
+    assert h.hex() == case["h_prologue"]
+    e0 = frames["reveal"][1:33]
+    assert hashlib.sha256(label + b"commit" + e0).digest() == frames["hello"][3:35]
+    for data in (frames["hello"], frames["reply"], e0):
+        h = ref_mix(h, data)
+    assert h.hex() == case["h_k"]
+    ikm = bytes.fromhex(case["dh"]) + (bytes.fromhex(case["spake_key"]) if case["spake_key"] else b"")
+    for name, value in case["keys"].items():
+        assert ref_hkdf(ikm, h, label + name.encode(), 32).hex() == value
+    mac0 = hmac.new(bytes.fromhex(case["keys"]["confirm 0"]), h, hashlib.sha256).digest()
+    mac1 = hmac.new(bytes.fromhex(case["keys"]["confirm 1"]), h, hashlib.sha256).digest()
+    assert frames["reveal"][33:65] == mac0 and frames["confirm"][1:33] == mac1
+    if case["password"] is None:
+        sas_bytes = ref_hkdf(ikm, h, label + b"sas", 5)
+        assert sas_bytes.hex() == case["sas_bytes"] and ref_sas(sas_bytes) == case["sas"]
+    keys = [bytes.fromhex(k) for k in case["identity_keys"]]
+    hh = ref_mix(ref_mix(h, keys[0]), keys[1])
+    assert hh.hex() == case["handshake_hash"]
+    assert hashlib.sha256(label + b"session id" + hh).hexdigest() == case["session_id"]
+    # the DH secret from the recorded ephemeral secrets (X25519 through cryptography)
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+    e1 = X25519PrivateKey.from_private_bytes(bytes.fromhex(case["ephemeral_secrets"][1]))
+    assert e1.exchange(X25519PublicKey.from_public_bytes(e0)).hex() == case["dh"]
+    # the public record verifies on its own
+    record = codec.decode(bytes.fromhex(case["record_msgpack"]))
+    assert isinstance(record, dict)
+    assert verify_handshake_record(record).session_id.hex() == case["session_id"]
+
+
+@pytest.mark.parametrize("case", HANDSHAKE["invalid"], ids=lambda c: c["id"])
+def test_handshake_invalid(case: dict[str, Any]) -> None:
+    base = next(c for c in HANDSHAKE["cases"] if c["id"] == case["base"])
+    got = generator().run_mutated(base, case["frame"], case["xor_at"], case["xor"])
+    assert got == (case["detected_by"], case["error"])
+
+
+def test_channel_from_vector_keys() -> None:
+    """A channel built from the vector's keys opens the vector's envelope frame."""
+    case = load("session_envelope.json")["cases"][0]
+    prov = load("session_envelope.json")["provenance"]
+    signer = Identity.from_private_bytes(bytes.fromhex(prov["identity_seed"]))
+    prev = bytes.fromhex(case["fields"]["prev"])
+    receiver = SecureChannel(
+        seat=1,
+        identity=Identity.generate(),
+        peer_key=signer.public_key,
+        session_id=bytes(range(32)),
+        handshake_hash=prev,
+        send_key=bytes(32),
+        recv_key=bytes.fromhex(case["send_key"]),
+    )
+    env = receiver.open(bytes.fromhex(case["frame"]))
+    assert env is not None and env.raw.hex() == case["raw"]
