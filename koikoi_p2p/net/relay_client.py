@@ -58,6 +58,11 @@ class RelayClosed(RelayError, TransportClosed):
     """The paired stream ended; ``reason`` says why (peer_left, rejected, resume_failed, ...)."""
 
 
+def _room_url(url: str, code: str) -> str:
+    """The URL with ``?room=CODE``: the relay ignores it; a load balancer may route on it (spec §13)."""
+    return f"{url}{'&' if '?' in url else '?'}room={code}"
+
+
 def _pack(kind: str, **fields: object) -> bytes:
     fields["type"] = kind
     out: bytes = msgpack.packb(fields, use_bin_type=True)
@@ -171,7 +176,7 @@ class RelayClient:
     @classmethod
     async def join(cls, url: str, code: str) -> RelayClient:
         """Take the second seat of the room with this code."""
-        ws = await _open(url)
+        ws = await _open(_room_url(url, code))
         try:
             reply = await _request(ws, _pack("join", code=code), "joined")
         except BaseException:
@@ -380,7 +385,7 @@ class RelayClient:
             if loop.time() > deadline:
                 raise RelayError("resume_failed", "could not reach the relay within the grace period")
             try:
-                ws = await _open(self.url)
+                ws = await _open(_room_url(self.url, self.code))
             except RelayError:
                 await asyncio.sleep(delay * (0.5 + self._jitter.random()))
                 delay = min(delay * 2, BACKOFF_MAX)

@@ -1,0 +1,131 @@
+"""Generator of spec/vectors/relay/messages.json and codes.json (deterministic; run from the repo root).
+
+    python spec/vectors/relay/generate.py
+
+Valid cases are msgpack maps written here by hand and packed with the reference msgpack library;
+invalid cases are raw bytes or maps that break one rule of spec/relay.md §4.1 each.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+HERE = Path(__file__).resolve().parent
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+
+def packed(value: Any) -> str:
+    return bytes(msgpack.packb(value, use_bin_type=True)).hex()
+
+
+def plain(value: Any) -> Any:
+    """JSON form of an expected message: bytes as {"hex": ...}."""
+    if isinstance(value, bytes):
+        return {"hex": value.hex()}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+VALID: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("create, defaults", {"type": "create"}, {"type": "create", "public": False, "meta": {}}),
+    ("create, public with lobby metadata",
+     {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12}},
+     {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12}}),
+    ("join", {"type": "join", "code": "ABC234"}, {"type": "join", "code": "ABC234"}),
+    ("lobby", {"type": "lobby"}, {"type": "lobby"}),
+    ("frame with an acknowledgement", {"type": "frame", "seq": 7, "ack": 3, "data": b"\x00\x01opaque"},
+     {"type": "frame", "seq": 7, "ack": 3, "data": b"\x00\x01opaque"}),
+    ("frame without ack, empty data", {"type": "frame", "seq": 0, "data": b""},
+     {"type": "frame", "seq": 0, "ack": None, "data": b""}),
+    ("frame whose data looks like a control message",
+     {"type": "frame", "seq": 1, "data": msgpack.packb({"type": "leave"})},
+     {"type": "frame", "seq": 1, "ack": None, "data": msgpack.packb({"type": "leave"})}),
+    ("ack", {"type": "ack", "seq": 2**63 - 1}, {"type": "ack", "seq": 2**63 - 1}),
+    ("resume", {"type": "resume", "token": bytes(range(24)), "received": 42},
+     {"type": "resume", "token": bytes(range(24)), "received": 42}),
+    ("reject_peer", {"type": "reject_peer"}, {"type": "reject_peer"}),
+    ("leave with an unknown key (ignored)", {"type": "leave", "future": [1, 2]}, {"type": "leave"}),
+]
+
+INVALID_RAW: list[tuple[str, bytes, str]] = [
+    ("empty message", b"", "malformed"),
+    ("reserved msgpack byte 0xc1", b"\xc1", "malformed"),
+    ("truncated map", bytes.fromhex(packed({"type": "frame", "seq": 1, "data": b"abc"}))[:-2], "malformed"),
+    ("trailing bytes", bytes.fromhex(packed({"type": "lobby"})) + b"\x00", "malformed"),
+    ("array instead of map", msgpack.packb(["type", "lobby"]), "malformed"),
+    ("huge declared array", b"\xdd\xff\xff\xff\xff", "malformed"),
+]
+
+INVALID_MAPS: list[tuple[str, dict[Any, Any], str]] = [
+    ("no type", {"code": "ABC234"}, "malformed"),
+    ("type is an integer", {"type": 1}, "malformed"),
+    ("type is bytes", {"type": b"lobby"}, "malformed"),
+    ("unknown type", {"type": "teleport"}, "unknown_type"),
+    ("frame data as str", {"type": "frame", "seq": 0, "data": "text"}, "malformed"),
+    ("frame without data", {"type": "frame", "seq": 0}, "malformed"),
+    ("frame negative seq", {"type": "frame", "seq": -1, "data": b""}, "malformed"),
+    ("frame seq true", {"type": "frame", "seq": True, "data": b""}, "malformed"),
+    ("frame seq 2^63", {"type": "frame", "seq": 2**63, "data": b""}, "malformed"),
+    ("frame ack as str", {"type": "frame", "seq": 0, "ack": "1", "data": b""}, "malformed"),
+    ("ack without seq", {"type": "ack"}, "malformed"),
+    ("create public as int", {"type": "create", "public": 1}, "malformed"),
+    ("join code as bytes", {"type": "join", "code": b"ABC234"}, "malformed"),
+    ("join code too long", {"type": "join", "code": "A" * 33}, "malformed"),
+    ("resume token of 23 bytes", {"type": "resume", "token": bytes(23), "received": 0}, "malformed"),
+    ("resume without received", {"type": "resume", "token": bytes(24)}, "malformed"),
+    ("meta value float", {"type": "create", "meta": {"rules": 1.5}}, "bad_meta"),
+    ("meta value list", {"type": "create", "meta": {"rules": ["a"]}}, "bad_meta"),
+    ("meta value string of 65", {"type": "create", "meta": {"rules": "x" * 65}}, "bad_meta"),
+    ("meta value above 2^31-1", {"type": "create", "meta": {"n": 2**31}}, "bad_meta"),
+    ("meta key of 33", {"type": "create", "meta": {"k" * 33: True}}, "bad_meta"),
+    ("meta key empty", {"type": "create", "meta": {"": True}}, "bad_meta"),
+    ("meta of 9 entries", {"type": "create", "meta": {f"k{i}": i for i in range(9)}}, "bad_meta"),
+    ("meta as list", {"type": "create", "meta": [1]}, "bad_meta"),
+]
+
+
+def main() -> None:
+    cases: list[dict[str, Any]] = []
+    for name, value, expected in VALID:
+        cases.append({"name": name, "hex": packed(value), "valid": True, "message": plain(expected)})
+    for name, raw, reason in INVALID_RAW:
+        cases.append({"name": name, "hex": raw.hex(), "valid": False, "error": reason})
+    for name, value, reason in INVALID_MAPS:
+        cases.append({"name": name, "hex": packed(value), "valid": False, "error": reason})
+    provenance = {
+        "generator": "spec/vectors/relay/generate.py",
+        "seed": None,
+        "how": "hand-written maps packed with msgpack-python (use_bin_type); invalid bytes by hand",
+        "spec": "spec/relay.md §4",
+    }
+    messages = {"provenance": provenance, "cases": cases}
+    (HERE / "messages.json").write_text(json.dumps(messages, indent=1) + "\n", encoding="utf-8")
+    codes = {
+        "provenance": {**provenance, "spec": "spec/relay.md §3"},
+        "alphabet": ALPHABET,
+        "length": 6,
+        "space": len(ALPHABET) ** 6,
+        "entropy_bits": round(6 * math.log2(len(ALPHABET)), 4),
+        "excluded": ["0", "1", "I", "L", "O"],
+        "cases": [
+            {"input": "abc234", "code": "ABC234"},
+            {"input": " ABC-234 ", "code": "ABC234"},
+            {"input": "abc 234", "code": "ABC234"},
+            {"input": "ABC230", "code": None},
+            {"input": "ABCI23", "code": None},
+            {"input": "ABC23", "code": None},
+            {"input": "ABC2345", "code": None},
+            {"input": "ÀBC234", "code": None},
+        ],
+    }
+    (HERE / "codes.json").write_text(json.dumps(codes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
