@@ -228,6 +228,8 @@ class GameFlow:
         # deal state
         self.deal = -1
         self.first_shuffler = 0
+        self.keys_seen = 0
+        self.shuffles_seen = 0
         self.deck: DeckAccess | None = None
         self.engine: Engine | None = None
         self.draw: DrawEngine | None = None
@@ -640,6 +642,139 @@ class GameFlow:
         seconds = self.terms.deadlines.turn if msg_type == m.ACT else self.terms.deadlines.step
         return seat, msg_type, seconds
 
+
+    # -- persistence (crash safety, spec/game.md §7) --------------------------------------------
+    STATE_FORMAT = "koikoi-p2p/game-flow/v1"
+
+    def to_state(self) -> dict[str, object]:
+        """The whole machine as plain msgpack-able data; the round engine is kept as the list of
+        what it was fed (``steps``) and rebuilt by replaying it; the deck is saved by its owner."""
+        draw = self.draw
+        return {
+            "format": self.STATE_FORMAT, "viewer": self.viewer, "keys": list(self.keys), "room": self.room,
+            "session_id": self.session_id, "phase": self.phase.value,
+            "terms": self.terms.to_body() if self.terms is not None else None,
+            "last_sender": self.last_sender, "expect": list(self.expect), "count": self.count,
+            "deal": self.deal, "first_shuffler": self.first_shuffler, "round_params": list(self.round_params),
+            "keys_seen": self.keys_seen, "shuffles_seen": self.shuffles_seen,
+            "sent": [sorted(self.sent[0]), sorted(self.sent[1])], "steps": [list(x) for x in self.steps],
+            "engine": self.engine is not None,
+            "draw": None if draw is None else {
+                "pair": draw.pair, "cards": [[p, c] for p, c in sorted(draw.cards.items())],
+                "draws": [list(d) for d in draw.draws], "dealer": draw.dealer},
+            "closer": self.closer, "round_head": self.round_head, "audited": self.audited,
+            "match": self.match.to_dict() if self.match is not None else None,
+            "history": [list(h) for h in self.history], "scores": list(self.scores),
+            "round_result": result_to_wire(self.round_result) if self.round_result is not None else None,
+            "match_result": self.match_result.to_dict() if self.match_result is not None else None,
+            "match_sigs": list(self.match_sigs),
+            "error": None if self.error is None else [self.error.reason, self.error.message],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, object], *, deck_factory: DeckFactory,
+                   deck: DeckAccess | None) -> GameFlow:
+        """Rebuild from ``to_state``; ``LocalMisuse("bad_state")`` if it is damaged."""
+        from koikoi_p2p.rules.match import MatchState
+        from koikoi_p2p.rules.round import RoundResult as _RoundResult
+
+        try:
+            if state["format"] != cls.STATE_FORMAT:
+                raise LocalMisuse("bad_state", "unknown game state format")
+            keys = state["keys"]
+            assert isinstance(keys, list)
+            viewer = state["viewer"]
+            flow = cls(viewer=viewer if isinstance(viewer, int) else None, keys=(keys[0], keys[1]),
+                       room=str(state["room"]), session_id=_bytes(state["session_id"]),
+                       deck_factory=deck_factory)
+            flow.phase = Phase(state["phase"])
+            terms = state["terms"]
+            if isinstance(terms, dict):
+                flow.terms = MatchTerms.from_body(terms)
+                flow.terms_digest = flow.terms.digest()
+            last = state["last_sender"]
+            flow.last_sender = last if isinstance(last, int) else None
+            expect = state["expect"]
+            assert isinstance(expect, list)
+            flow.expect = (int(expect[0]), str(expect[1]))
+            flow.count = int(state["count"])  # type: ignore[call-overload]
+            flow.deal = int(state["deal"])  # type: ignore[call-overload]
+            flow.first_shuffler = int(state["first_shuffler"])  # type: ignore[call-overload]
+            rp = state["round_params"]
+            assert isinstance(rp, list)
+            flow.round_params = (int(rp[0]), int(rp[1]), int(rp[2]))
+            flow.keys_seen = int(state["keys_seen"])  # type: ignore[call-overload]
+            flow.shuffles_seen = int(state["shuffles_seen"])  # type: ignore[call-overload]
+            sent = state["sent"]
+            assert isinstance(sent, list)
+            flow.sent = (set(sent[0]), set(sent[1]))
+            steps = state["steps"]
+            assert isinstance(steps, list)
+            flow.steps = [list(x) for x in steps]
+            flow.deck = deck
+            match = state["match"]
+            if isinstance(match, dict):
+                flow.match = MatchState.from_dict(match)
+            draw = state["draw"]
+            if isinstance(draw, dict) and flow.terms is not None:
+                engine = DrawEngine(flow.terms.profile)
+                engine.pair = int(draw["pair"])
+                engine.cards = {int(p): int(c) for p, c in draw["cards"]}
+                engine.draws = [(int(a), int(b)) for a, b in draw["draws"]]
+                engine.dealer = draw["dealer"] if isinstance(draw["dealer"], int) else None
+                flow.draw = engine
+            if state["engine"] and flow.terms is not None:
+                flow.engine = flow._replay_engine()
+            flow.closer = int(state["closer"])  # type: ignore[call-overload]
+            flow.round_head = _bytes(state["round_head"])
+            flow.audited = bool(state["audited"])
+            history = state["history"]
+            assert isinstance(history, list)
+            flow.history = [(int(a), b if isinstance(b, int) else None, int(c)) for a, b, c in history]
+            scores = state["scores"]
+            assert isinstance(scores, list)
+            flow.scores = (int(scores[0]), int(scores[1]))
+            rr = state["round_result"]
+            flow.round_result = _RoundResult.from_dict(rr) if isinstance(rr, dict) else None
+            mr = state["match_result"]
+            flow.match_result = MatchResult.from_dict(mr) if isinstance(mr, dict) else None
+            sigs = state["match_sigs"]
+            assert isinstance(sigs, list)
+            flow.match_sigs = [_bytes(sigs[0]), _bytes(sigs[1])]
+            if flow.match_result is not None and flow.phase is Phase.DONE:
+                flow.cosigned = CoSignedResult(result=flow.match_result,
+                                               signatures=(flow.match_sigs[0], flow.match_sigs[1]))
+            error = state["error"]
+            if isinstance(error, list):
+                flow.error = LocalMisuse(str(error[0]), str(error[1]))
+        except LocalMisuse:
+            raise
+        except (KeyError, TypeError, ValueError, AssertionError, IndexError, RulesError) as exc:
+            raise LocalMisuse("bad_state", f"damaged game state: {exc}") from None
+        return flow
+
+    def _replay_engine(self) -> RoundState:
+        """Rebuild this deal's engine by feeding it again what it was fed (replay by moves)."""
+        assert self.terms is not None
+        round_index, dealer, month = self.round_params
+        engine = new_round(self.terms.profile, dealer=dealer, viewer=self.viewer, round_index=round_index,
+                           month=month)
+        for step in self.steps:
+            if step[0] == "reveal":
+                engine.reveal(int(step[1]), int(step[2]))  # type: ignore[call-overload]
+            elif step[0] == "skip":
+                engine.skip_reveal()
+            else:
+                wire = step[2]
+                assert isinstance(wire, dict)
+                engine.apply(int(step[1]), action_from_wire(wire))  # type: ignore[call-overload]
+        return engine
+
+    def announce_pending(self) -> None:
+        """Queue the decision event again (after a resume)."""
+        engine = self.engine
+        if self.phase is Phase.PLAYING and engine is not None and isinstance(engine.need, NeedAction):
+            self._announce(engine.need)
 
 def _bytes(value: object) -> bytes:
     assert isinstance(value, bytes)

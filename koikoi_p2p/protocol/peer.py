@@ -237,6 +237,55 @@ class GamePeer:
                                round=deal, first_shuffler=first_shuffler, rng=self.rng)
         return PartyDeck(self.party, self.seat)
 
+    # -- persistence ----------------------------------------------------------------------------
+    STATE_FORMAT = "koikoi-p2p/game-peer/v1"
+
+    def to_state(self) -> dict[str, object]:
+        """Everything to resume after a crash, as plain msgpack-able data, secrets included (the
+        channel keys, the identity, the round secret): store it privately. Save it after every
+        accepted message (spec/game.md §7)."""
+        return {
+            "format": self.STATE_FORMAT, "room": self.room,
+            "channel": self.channel.to_state(), "flow": self.flow.to_state(),
+            "party": self.party.to_state() if self.party is not None else None,
+            "proposal": self.proposal.to_body() if self.proposal is not None else None,
+            "handshake": self.handshake_record,
+            "transcript": [[env.raw, env.signature] for env in self.transcript],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, object], *, rng: Rng | None = None) -> GamePeer:
+        """Resume from ``to_state``; a pending decision is announced again."""
+        from koikoi_p2p.protocol.envelope import decode_envelope
+
+        try:
+            if state["format"] != cls.STATE_FORMAT:
+                raise LocalMisuse("bad_state", "unknown peer state format")
+            channel_state = state["channel"]
+            flow_state = state["flow"]
+            assert isinstance(channel_state, dict) and isinstance(flow_state, dict)
+            channel = SecureChannel.from_state(channel_state)
+            proposal_body = state["proposal"]
+            proposal = MatchTerms.from_body(proposal_body) if isinstance(proposal_body, dict) else None
+            handshake = state["handshake"]
+            peer = cls(channel=channel, room=str(state["room"]), proposal=proposal, rng=rng,
+                       handshake_record=handshake if isinstance(handshake, dict) else None)
+            party_state = state["party"]
+            deck: DeckAccess | None = None
+            if isinstance(party_state, dict):
+                peer.party = DeckParty.from_state(party_state, rng=rng)
+                deck = PartyDeck(peer.party, peer.seat)
+            peer.flow = GameFlow.from_state(flow_state, deck_factory=peer._make_deck, deck=deck)
+            transcript = state["transcript"]
+            assert isinstance(transcript, list)
+            peer.transcript = [decode_envelope(raw, sig) for raw, sig in transcript]
+        except ProtocolError:
+            raise
+        except Exception as exc:
+            raise LocalMisuse("bad_state", f"damaged peer state: {exc}") from None
+        peer.flow.announce_pending()
+        return peer
+
     # -- failure --------------------------------------------------------------------------------
     def _check_live(self) -> None:
         if self.error is not None or self.flow.phase is Phase.FAILED:

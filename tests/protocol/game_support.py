@@ -1,0 +1,98 @@
+"""Helpers for the game-protocol tests: two GamePeers over a real SecureChannel, driven in step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.net.selfplay import seeded_rng
+from koikoi_p2p.protocol.errors import ProtocolError
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, YourTurn
+from koikoi_p2p.protocol.peer import GamePeer
+from koikoi_p2p.protocol.terms import MatchTerms
+from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
+from koikoi_p2p.rules.profile import preset
+from tests.protocol.session_util import handshake_pair, run_pair
+
+ROOM = "K7PQ2X"
+
+
+@dataclass
+class Pair:
+    peers: list[GamePeer]
+    records: list[dict[str, object]]
+    players: list[RandomPlayer]
+    events: list[list[Event]] = field(default_factory=lambda: [[], []])
+    errors: list[ProtocolError | None] = field(default_factory=lambda: [None, None])
+    frames: list[tuple[int, bytes]] = field(default_factory=list)   # (receiver, frame) delivered
+
+
+def make_pair(*, rules: str = "nintendo", rounds: int | None = 1, seed: int = 1,
+              peer1_factory: Callable[..., GamePeer] = GamePeer, **peer1_kw: Any) -> Pair:
+    tag = str(seed).encode()
+    ra, rb, _ = run_pair(*handshake_pair(seed=b"hs" + tag, room=ROOM))
+    c0, c1 = ra.channel, rb.channel
+    keys = (c0.identity.public_key, c1.identity.public_key)
+    terms = MatchTerms.propose(profile=preset(rules), keys=keys, room=ROOM, rounds=rounds)
+    p0 = GamePeer(channel=c0, room=ROOM, proposal=terms, rng=seeded_rng(b"p0" + tag),
+                  handshake_record=ra.record)
+    p1 = peer1_factory(channel=c1, room=ROOM, rng=seeded_rng(b"p1" + tag), handshake_record=rb.record,
+                       **peer1_kw)
+    return Pair([p0, p1], [ra.record, rb.record], [RandomPlayer(2 * seed), RandomPlayer(2 * seed + 1)])
+
+
+Deliver = Callable[[int, bytes], list[bytes]]
+
+
+def run(pair: Pair, *, deliver: Deliver | None = None, max_frames: int = 100_000) -> Pair:
+    """Deliver frames in order and answer decisions until both stop; errors are recorded, not raised.
+
+    ``deliver(receiver, frame)`` is a man in the middle: it returns the frames actually delivered.
+    """
+    queue: list[tuple[int, bytes]] = []
+
+    def send(sender: int, frames: list[bytes]) -> None:
+        for frame in frames:
+            out = [frame] if deliver is None else deliver(1 - sender, frame)
+            queue.extend((1 - sender, f) for f in out)
+
+    def guarded(seat: int, fn: Callable[[], list[bytes]]) -> None:
+        if pair.errors[seat] is not None:
+            return
+        try:
+            send(seat, fn())
+        except ProtocolError as exc:
+            pair.errors[seat] = exc
+
+    guarded(0, pair.peers[0].start)
+    count = 0
+    while True:
+        while queue and count < max_frames:
+            to, frame = queue.pop(0)
+            count += 1
+            pair.frames.append((to, frame))
+            guarded(to, lambda: pair.peers[to].receive(frame))
+        progressed = False
+        for seat in (0, 1):
+            for event in pair.peers[seat].events():
+                pair.events[seat].append(event)
+                if isinstance(event, (YourTurn, ChoiceNeeded)) and pair.errors[seat] is None:
+                    action = pair.players[seat].choose(event.view, event.options)
+                    guarded(seat, lambda: pair.peers[seat].decide(action))
+                    progressed = True
+        if (not queue and not progressed) or count >= max_frames:
+            return pair
+
+
+def transcript_bytes(pair: Pair, seat: int = 0) -> bytes:
+    return encode_transcript(pair.records[seat], pair.peers[seat].transcript)
+
+
+def evidence_bytes(pair: Pair, seat: int = 0) -> bytes:
+    peer = pair.peers[seat]
+    error = peer.error
+    assert error is not None
+    return encode_evidence(pair.records[seat], peer.transcript, reporter=seat, reason=error.reason,
+                           message=error.message, offence=peer.offence())
