@@ -58,7 +58,7 @@ def run(pair: Pair, *, deliver: Deliver | None = None, max_frames: int = 100_000
             out = [frame] if deliver is None else deliver(1 - sender, frame)
             queue.extend((1 - sender, f) for f in out)
 
-    def guarded(seat: int, fn: Callable[[], list[bytes]]) -> None:
+    def guarded(seat: int, fn: Callable[..., list[bytes]]) -> None:
         if pair.errors[seat] is not None:
             return
         try:
@@ -73,14 +73,14 @@ def run(pair: Pair, *, deliver: Deliver | None = None, max_frames: int = 100_000
             to, frame = queue.pop(0)
             count += 1
             pair.frames.append((to, frame))
-            guarded(to, lambda: pair.peers[to].receive(frame))
+            guarded(to, lambda to=to, frame=frame: pair.peers[to].receive(frame))
         progressed = False
         for seat in (0, 1):
             for event in pair.peers[seat].events():
                 pair.events[seat].append(event)
                 if isinstance(event, (YourTurn, ChoiceNeeded)) and pair.errors[seat] is None:
                     action = pair.players[seat].choose(event.view, event.options)
-                    guarded(seat, lambda: pair.peers[seat].decide(action))
+                    guarded(seat, lambda seat=seat, action=action: pair.peers[seat].decide(action))
                     progressed = True
         if (not queue and not progressed) or count >= max_frames:
             return pair
