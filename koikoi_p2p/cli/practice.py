@@ -14,6 +14,8 @@ from koikoi_p2p.cli.setup import Setup, prepare
 
 if TYPE_CHECKING:
     from koikoi_p2p.ai.strategy import Strategy
+    from koikoi_p2p.cli.prompt import LineSource
+    from koikoi_p2p.net.memory import Tamper
     from koikoi_p2p.rules.profile import Profile
 
 COMPUTER_TIMEOUT = 3600.0  # the computer never walks away; the person may take their time
@@ -40,38 +42,64 @@ def computer_player(level: str, profile: Profile, seed: int | None) -> Strategy:
 
 
 async def _practice(args: argparse.Namespace, setup: Setup) -> int:
-    from koikoi_p2p.cli.play import drive
     from koikoi_p2p.cli.prompt import StdinLines
+
+    return await practice_match(setup, StdinLines(), level=args.level, seed=args.seed)
+
+
+async def practice_match(
+    setup: Setup,
+    lines: LineSource,
+    *,
+    level: str = "strong",
+    seed: int | None = None,
+    tamper: Tamper | None = None,
+    computer_gone_after: int | None = None,
+) -> int:
+    """The person (seat 0, host) against the computer (seat 1) over an in-memory connection.
+
+    ``tamper`` (a man in the middle) and ``computer_gone_after`` (the computer walks away after
+    that many events) exist so tests can show what the person sees when things go wrong.
+    """
+    from koikoi_p2p.cli.play import drive
     from koikoi_p2p.net.match import play_match
     from koikoi_p2p.net.memory import memory_pair
     from koikoi_p2p.protocol.identity import Identity
 
-    mine, theirs = memory_pair()
+    mine, theirs = memory_pair(tamper=tamper)
     # A fresh room name and password per practice: the password skips the SAS comparison,
     # which means nothing against a computer running in this very process.
     room = "practice-" + secrets.token_hex(3)
     password = secrets.token_urlsafe(12)
-    strategy = computer_player(args.level, setup.profile, args.seed)
-    computer = asyncio.create_task(
-        play_match(
-            theirs,
-            strategy,
-            seat=1,
-            identity=Identity.generate(),
-            room=room,
-            password=password,
-            profile=None,
-            rounds=None,
-            store=None,
-        ),
-        name="computer",
-    )
-    setup.screen.say(f"Practice against the computer ({args.level}).")
+    strategy = computer_player(level, setup.profile, seed)
+    seen = 0
+
+    def on_event(_: object) -> None:
+        nonlocal seen
+        seen += 1
+        if computer_gone_after is not None and seen >= computer_gone_after:
+            raise ComputerLeft
+
+    async def computer_side() -> None:
+        try:
+            await play_match(
+                theirs, strategy, seat=1, identity=Identity.generate(), room=room, password=password,
+                on_event=on_event,
+            )
+        except ComputerLeft:
+            await theirs.close()
+
+    computer = asyncio.create_task(computer_side(), name="computer")
+    setup.screen.say(f"Practice against the computer ({level}).")
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
     try:
-        return await drive(match, setup.screen, StdinLines(), me=0, timeout=COMPUTER_TIMEOUT)
+        return await drive(match, setup.screen, lines, me=0, timeout=COMPUTER_TIMEOUT)
     finally:
         if not computer.done():
             computer.cancel()
         with contextlib.suppress(BaseException):
             await computer
+
+
+class ComputerLeft(Exception):
+    """Raised inside the computer's event hook to make it walk away (tests)."""
