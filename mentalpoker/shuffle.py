@@ -238,9 +238,7 @@ def verify_shuffle(
         t4a = point_sum(outputs[i].a.mul(sp[i]) for i in range(n)) - base_mult(proof.s4) - a_tilde.mul(c)
         t4b = point_sum(outputs[i].b.mul(sp[i]) for i in range(n)) - pk.mul(proof.s4) - b_tilde.mul(c)
         links = [h, *proof.chain[:-1]]
-        t_hat = [
-            base_mult(proof.s_hat[i]) + links[i].mul(sp[i]) - proof.chain[i].mul(c) for i in range(n)
-        ]
+        t_hat = [base_mult(proof.s_hat[i]) + links[i].mul(sp[i]) - proof.chain[i].mul(c) for i in range(n)]
     except GroupError as exc:
         raise ProofError("bad_shuffle_proof", "degenerate value in the shuffle proof") from exc
     if _final_challenge(t, proof.chain, (t1, t2, t3, t4a, t4b), t_hat) != c:

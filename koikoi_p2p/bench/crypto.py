@@ -22,7 +22,7 @@ PLAYS_PER_ROUND = 16  # each player plays 8 hand cards; each play reveals one st
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per step (median)")
-    parser.add_argument("--cards", type=int, default=48, help="deck size")
+    parser.add_argument("--cards", type=int, default=48, help="deck size (at least 24, for the deal)")
 
 
 def _unit_costs(samples: dict[str, Callable[[], object]], loops: int = 300) -> dict[str, float]:
@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
 
     n = int(getattr(args, "cards", 48))
+    if n < 24:
+        raise SystemExit(
+            "koikoi bench crypto: --cards must be at least 24 (16 hand cards and 8 on the field)"
+        )
     repeat = max(1, int(getattr(args, "repeat", 7)))
     session = b"koikoi-bench-session-0001"
     units = _unit_costs(group.primitive_samples())
@@ -117,7 +121,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         pa.receive_shuffle(s2)
         sent += len(ka) + len(kb) + len(s1) + len(s2)
         hand_a, hand_b = list(range(8)), list(range(8, 16))
-        field = list(range(16, min(24, n)))
+        field = list(range(16, 24))
         m = pb.share_message(hand_a)
         pa.receive_shares(hand_a, m)
         m2 = pa.share_message(hand_b)

@@ -456,3 +456,53 @@ def test_garbage_only_ever_raises_the_package_error() -> None:
     for size in (0, 63, 736, 737):
         with pytest.raises(MentalPokerError):
             b.receive_shuffle(rnd.randbytes(size))
+
+
+def test_every_bit_of_the_context_matters() -> None:
+    """Bit flips of version, session id, round, step and prover, for a key, share and shuffle proof."""
+    keys = KeyPair.generate(seeded(b"ctx"))
+    base = ProofContext(version=1, session_id=SESSION, round=2, step="key", prover=0)
+    kproof = prove_key(base, keys, seeded(b"k"))
+    bases = [base_mult(Scalar.from_int(11))]
+    shares, dproof = prove_shares(base.with_step("share"), keys, [0], bases, seeded(b"d"))
+    inputs = start_deck(keys.public, 2)
+    outputs, witness = shuffle(keys.public, inputs, seeded(b"s"))
+    sctx = base.with_step("shuffle")
+    sproof = prove_shuffle(sctx, keys.public, inputs, outputs, witness, seeded(b"p"))
+
+    def variants(ctx: ProofContext) -> list[ProofContext]:
+        out = [_moved(ctx, {"version": ctx.version ^ (1 << b)}) for b in range(64)]
+        out += [_moved(ctx, {"round": ctx.round ^ (1 << b)}) for b in range(64)]
+        out += [_moved(ctx, {"session_id": flip(ctx.session_id, b)}) for b in range(len(ctx.session_id) * 8)]
+        out += [_moved(ctx, {"prover": 1 - ctx.prover})]
+        for b in range(len(ctx.step) * 8):
+            try:
+                step = flip(ctx.step.encode(), b).decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            out.append(_moved(ctx, {"step": step}))
+        return out
+
+    for ctx in variants(base):
+        with pytest.raises(ProofError):
+            verify_key(ctx, keys.public, kproof)
+    for ctx in variants(base.with_step("share")):
+        with pytest.raises(ProofError):
+            verify_shares(ctx, keys.public, [0], bases, shares, dproof)
+    for ctx in variants(sctx)[::7]:  # a spread of them: each costs a whole shuffle verification
+        with pytest.raises(ProofError):
+            verify_shuffle(ctx, keys.public, inputs, outputs, sproof)
+
+
+def test_every_bit_of_the_share_positions_matters() -> None:
+    keys = KeyPair.generate(seeded(b"pos"))
+    ctx = CTX.with_step("share")
+    bases = [base_mult(Scalar.from_int(3)), base_mult(Scalar.from_int(4))]
+    positions = [5, 40]
+    shares, proof = prove_shares(ctx, keys, positions, bases, seeded(b"w"))
+    for index in range(2):
+        for bit in range(16):
+            moved = list(positions)
+            moved[index] ^= 1 << bit
+            with pytest.raises(ProofError):
+                verify_shares(ctx, keys.public, moved, bases, shares, proof)

@@ -86,7 +86,11 @@ def test_bad_session_ids_are_refused(session_id: bytes) -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        {"version": -1}, {"round": 2**64}, {"step": ""}, {"prover": 2}, {"prover": -1},
+        {"version": -1},
+        {"round": 2**64},
+        {"step": ""},
+        {"prover": 2},
+        {"prover": -1},
     ],
 )
 def test_bad_context_values_are_refused(fields: dict[str, object]) -> None:
