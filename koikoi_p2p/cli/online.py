@@ -125,7 +125,9 @@ async def _play(
 
     match = setup.make_match(client, seat=seat, room=room, password=password, timeout=timeout)
     try:
-        return await drive(match, setup.screen, StdinLines(), me=seat, timeout=timeout)
+        return await drive(
+            match, setup.screen, StdinLines(), me=seat, timeout=timeout, password=password is not None
+        )
     except RelayError as exc:
         return relay_failure(exc, url)
 

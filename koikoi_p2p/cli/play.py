@@ -58,6 +58,8 @@ class Table:
     rounds: int | None = None
     round_index: int = 0
     cup_is_plain: bool = True
+    password: bool = False
+    paired: bool = False
     last_view: RoundView | None = None
     transcripts: list[str] = field(default_factory=list)
 
@@ -72,9 +74,15 @@ HELP = {
 }
 
 
-async def drive(match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float) -> int:
-    """Run the match to its end on this screen; returns the exit code."""
-    table = Table(me=me)
+async def drive(
+    match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float, password: bool = False
+) -> int:
+    """Run the match to its end on this screen; returns the exit code.
+
+    ``password``: the room has one, so a connection lost during the handshake most likely means
+    the two passwords differ (the side that finds out first hangs up).
+    """
+    table = Table(me=me, password=password)
     prompter = Prompter(lines, screen.write)
     events = match.events().__aiter__()
     while True:
@@ -101,6 +109,7 @@ async def _handle(
 
     name = screen.names
     if isinstance(event, ev.Paired):
+        table.paired = True
         screen.say(f"Opponent's key fingerprint: {event.peer_fingerprint}")
         if event.known == "changed":
             screen.say(screen.style.bold("WARNING: this opponent's key CHANGED since you last played "
@@ -157,6 +166,11 @@ async def _handle(
             screen.say(f"Transcript: {event.transcript_path}  (check it with: koikoi verify FILE)")
         return exit_codes.OK
     elif isinstance(event, ev.Failure):
+        if table.password and not table.paired and failure_code(
+                event.reason, event.who, table.me, event.evidence_path) == exit_codes.OPPONENT_LEFT:
+            screen.say(screen.style.bold("\nYour opponent hung up during the handshake: most likely the "
+                                         "passwords differ. Agree on it again and start a new room."))
+            return exit_codes.WRONG_PASSWORD
         return failure(event, screen, table.me)
     return None
 

@@ -63,3 +63,37 @@ def test_unreachable_relay(tmp_path: Path) -> None:
             assert "No relay reachable" in err
 
     asyncio.run(body())
+
+
+def test_wrong_password_on_both_sides(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("plum blossom\n", encoding="utf-8")
+    (tmp_path / "b").write_text("cherry blossom\n", encoding="utf-8")
+    with relay_process(tmp_path) as url:
+        host = subprocess.Popen(
+            [str(SCRIPT), "host", "--relay", url, "--password-file", str(tmp_path / "a"), "--rounds", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=env_for(tmp_path / "host"),
+        )
+        try:
+            assert host.stdout is not None
+            code = ""
+            for line in host.stdout:
+                if line.startswith("Room code: "):
+                    code = line.split()[-1]
+                if "Send this to your friend" in line:
+                    assert "--password" in line
+                    break
+            joined = subprocess.run(
+                [str(SCRIPT), "join", code, "--relay", url, "--password-file", str(tmp_path / "b")],
+                stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env_for(tmp_path / "join"),
+                timeout=120,
+            )
+            assert joined.returncode == exit_codes.WRONG_PASSWORD, joined.stdout + joined.stderr
+            assert "passwords differ" in joined.stdout
+            rest = host.stdout.read()
+            assert host.wait(60) == exit_codes.WRONG_PASSWORD, rest
+            assert "passwords differ" in rest
+        finally:
+            if host.poll() is None:
+                host.kill()
+                host.wait()
