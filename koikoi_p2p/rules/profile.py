@@ -18,7 +18,7 @@ from koikoi_p2p.rules.errors import RulesError
 
 __all__ = ["HAND_YAKU_IDS", "PRESETS", "SWITCH_CHOICES", "Profile", "preset"]
 
-# Hand yaku a profile may enable, in canonical order (spec/rules.md §4.6).
+# Hand yaku a profile may enable, in canonical order (spec/rules.md §6.6).
 HAND_YAKU_IDS: tuple[str, ...] = ("teshi", "kuttsuki", "tenho", "double_tenho")
 
 # The allowed values of every enumerated switch.

@@ -1,0 +1,56 @@
+"""spec/rules.md agrees with the code: preset table, every switch, yaku id and error reason."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from koikoi_p2p.rules.cards import CARDS
+from koikoi_p2p.rules.describe import SWITCH_HELP
+from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES
+from koikoi_p2p.rules.scoring import YAKU_IDS
+
+SPEC = Path(__file__).resolve().parents[2] / "spec" / "rules.md"
+
+
+def test_preset_table_matches_the_code() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    header = "| switch | " + " | ".join(PRESETS) + " |"
+    assert header in text
+    section = text.split(header, 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in section.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0].strip("`")] = [json.loads(c.strip("`")) for c in cells[1:]]
+    for i, profile in enumerate(PRESETS.values()):
+        data = profile.to_dict()
+        assert set(rows) == set(data)
+        for key, value in data.items():
+            assert rows[key][i] == value, (profile.name, key)
+
+
+def test_every_switch_value_yaku_and_card_is_documented() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    for key in SWITCH_HELP:
+        assert f"`{key}`" in text, key
+    for choices in SWITCH_CHOICES.values():
+        for choice in choices:
+            assert f"`{choice}`" in text or f"{choice}" in text, choice
+    for yaku in YAKU_IDS:
+        assert f"`{yaku}`" in text, yaku
+    for c in CARDS:
+        assert f"| {c.index} | `{c.id}` | {c.month} | {c.klass} |" in text
+
+
+def test_error_reasons_in_the_code_are_documented() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parents[2] / "koikoi_p2p" / "rules"
+    reasons = set()
+    for path in root.glob("*.py"):
+        reasons |= set(re.findall(r'(?:RulesError|IllegalMove|InconsistentReveal)\("([a-z_]+)"',
+                                  path.read_text(encoding="utf-8")))
+    assert len(reasons) > 20
+    errors_section = text.split("## 12. Errors", 1)[1].split("## 13.", 1)[0]
+    missing = sorted(r for r in reasons if f"`{r}`" not in errors_section)
+    assert not missing, missing
