@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from koikoi_p2p.cli.options import add_lang, add_parser, add_password, add_relay, add_terms, add_timeout
+from koikoi_p2p.cli.options import (
+    add_lang,
+    add_parser,
+    add_password,
+    add_peer,
+    add_relay,
+    add_terms,
+    add_timeout,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -24,7 +32,8 @@ def register(subparsers: Any) -> None:
     )
     add_terms(parser)
     add_lang(parser)
-    add_timeout(parser, 120.0)
+    add_peer(parser)
+    add_timeout(parser, 300.0)
     parser.add_argument(
         "--wait", type=float, default=600.0, metavar="SECONDS", help="how long to wait for a friend"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from koikoi_p2p.cli.options import add_lang, add_parser, add_password, add_relay, add_timeout
+from koikoi_p2p.cli.options import add_lang, add_parser, add_password, add_peer, add_relay
 
 
 def register(subparsers: Any) -> None:
@@ -13,7 +13,8 @@ def register(subparsers: Any) -> None:
         subparsers,
         "join",
         "join a friend's room by its code",
-        "Join the room with this code and play its host. The host chose the rules.",
+        "Join the room with this code and play its host. The host chose the rules and the time "
+        "each player gets for a decision.",
     )
     parser.add_argument("code", metavar="CODE", help="the six-character room code")
     add_relay(parser)
@@ -22,7 +23,7 @@ def register(subparsers: Any) -> None:
         flag_help="the room has a password: ask for it (hidden prompt, or $KOIKOI_PASSWORD when set)",
     )
     add_lang(parser)
-    add_timeout(parser, 120.0)
+    add_peer(parser)
     parser.set_defaults(handler=_handle)
 
 

@@ -40,6 +40,10 @@ RELAY_HINTS = {
 }
 
 
+# Shown in the countdown until the host's terms (and their deadlines) are agreed.
+JOINER_WAIT = 60.0
+
+
 def relay_failure(exc: Any, url: str) -> int:
     code = RELAY_CODES.get(getattr(exc, "reason", ""), exit_codes.ERROR)
     hint = RELAY_HINTS.get(code, "The relay refused: {reason}.").format(url=url, reason=exc)
@@ -83,7 +87,7 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         except RelayError as exc:
             return relay_failure(exc, url)
         setup.screen.say("Your friend joined.")
-        return await _play(client, 0, client.code, password, setup, args.timeout, url)
+        return await _play(client, 0, client.code, password, setup, args.timeout, url, args.peer)
     finally:
         await client.close()
 
@@ -111,19 +115,28 @@ async def _join(args: argparse.Namespace, url: str, password: str | None, setup:
         return relay_failure(exc, url)
     try:
         setup.screen.say(f"Joined room {code}.")
-        return await _play(client, 1, client.code, password, setup, args.timeout, url)
+        return await _play(client, 1, client.code, password, setup, JOINER_WAIT, url, args.peer)
     finally:
         await client.close()
 
 
 async def _play(
-    client: RelayClient, seat: int, room: str, password: str | None, setup: Setup, timeout: float, url: str
+    client: RelayClient,
+    seat: int,
+    room: str,
+    password: str | None,
+    setup: Setup,
+    timeout: float,
+    url: str,
+    peer_name: str | None,
 ) -> int:
     from koikoi_p2p.cli.play import drive
     from koikoi_p2p.cli.prompt import StdinLines
     from koikoi_p2p.net.relay_client import RelayError
 
-    match = setup.make_match(client, seat=seat, room=room, password=password, timeout=timeout)
+    match = setup.make_match(
+        client, seat=seat, room=room, password=password, timeout=timeout, peer_name=peer_name
+    )
     try:
         return await drive(
             match, setup.screen, StdinLines(), me=seat, timeout=timeout, password=password is not None

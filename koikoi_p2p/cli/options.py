@@ -80,13 +80,22 @@ def add_password(parser: argparse.ArgumentParser, *, flag_help: str) -> None:
     )
 
 
+def add_peer(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--peer",
+        metavar="NAME",
+        default=None,
+        help="remember the opponent's key under NAME (trust on first use) and warn if it ever changes",
+    )
+
+
 def add_timeout(parser: argparse.ArgumentParser, default: float) -> None:
     parser.add_argument(
         "--timeout",
         type=float,
         default=default,
         metavar="SECONDS",
-        help=f"how long to wait for the opponent at each step (default {default:g})",
+        help=f"seconds each player gets for a decision (proposed in the match terms; default {default:g})",
     )
 
 

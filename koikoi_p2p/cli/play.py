@@ -88,7 +88,7 @@ async def drive(
     while True:
         try:
             event = await with_countdown(
-                events.__anext__(), write=screen.write, limit=timeout, live=screen.live
+                events.__anext__(), write=screen.write, limit=_deadline(match, timeout), live=screen.live
             )
         except StopAsyncIteration:
             screen.say("The match ended without a result.")
@@ -100,6 +100,17 @@ async def drive(
             return exit_codes.INTERRUPTED
         if code is not None:
             return code
+
+
+def _deadline(match: MatchLike, default: float) -> float:
+    """Seconds the protocol will wait for the step now awaited (the agreed terms), if known."""
+    peer = getattr(match, "peer", None)
+    waiting_for = getattr(peer, "waiting_for", None)
+    if callable(waiting_for):
+        waiting = waiting_for()
+        if isinstance(waiting, tuple) and len(waiting) == 3 and isinstance(waiting[2], int | float):
+            return float(waiting[2])
+    return default
 
 
 async def _handle(
@@ -114,6 +125,8 @@ async def _handle(
         if event.known == "changed":
             screen.say(screen.style.bold("WARNING: this opponent's key CHANGED since you last played "
                                          "this name. If you did not expect it, stop now (Ctrl-C)."))
+        elif event.known is True:
+            screen.say("Known opponent: the same key as last time.")
         if event.sas is not None:
             screen.say(screen.style.bold(f"Security code: {event.sas}") +
                        "  (compare with your opponent; if it differs, someone is in the middle: quit)")

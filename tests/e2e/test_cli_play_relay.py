@@ -36,14 +36,15 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path) -> None:
     host_home, join_home = tmp_path / "host", tmp_path / "friend"
     with relay_process(tmp_path) as url:
         host, host_console = _spawn(
-            host_home, "host", "--relay", url, "--rounds", "1", "--public", "--timeout", "120"
+            host_home, "host", "--relay", url, "--rounds", "1", "--public", "--timeout", "120",
+            "--peer", "friend",
         )
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
             line = host_console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 10).group(1)
             assert code in line and url in line
-            joiner, join_console = _spawn(join_home, "join", code, "--relay", url, "--timeout", "120")
+            joiner, join_console = _spawn(join_home, "join", code, "--relay", url, "--peer", "host")
             sas = {}
             for name, console in (("host", host_console), ("join", join_console)):
                 sas[name] = console.expect(r"Security code: ([^\n(]+)", 60).group(1).strip()
@@ -75,7 +76,14 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path) -> None:
             assert host_final and join_final
             assert host_final.groups() == tuple(reversed(join_final.groups()))
             for home in (host_home, join_home):
-                assert list((home / "data" / "transcripts").iterdir())
+                transcripts = list((home / "data" / "transcripts").glob("*.transcript"))
+                assert len(transcripts) == 1
+                verified = subprocess.run(
+                    [str(SCRIPT), "verify", str(transcripts[0])], capture_output=True, text=True, timeout=120
+                )
+                assert verified.returncode == 0, verified.stdout + verified.stderr
+                # Trust on first use: the opponent's key is remembered under the given name.
+                assert (home / "config" / "known_peers.json").exists()
         finally:
             for proc in (host, joiner):
                 if proc is not None and proc.poll() is None:

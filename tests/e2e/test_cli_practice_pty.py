@@ -51,6 +51,11 @@ def test_practice_match_in_a_pty(tmp_path: Path) -> None:
     assert "Round 1 over:" in text
     transcript = text.split("Transcript: ", 1)[1].split()[0]
     assert Path(transcript).exists() and str(tmp_path) in transcript
+    # The saved transcript replays: every proof, move and the co-signed result.
+    verified = subprocess.run(
+        [str(SCRIPT), "verify", transcript], capture_output=True, text=True, timeout=120
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     # Help was asked once and answered; every other answer was a listed key.
     assert console.log[0] == "?" and len(console.log) > 3
     # --lang is remembered for next time.
