@@ -151,11 +151,17 @@ def test_non_canonical_envelope_inside_a_valid_frame() -> None:
 
 
 def test_overhead_is_small() -> None:
-    a, _ = channel_pair()
-    frame, _env = a.seal("t", {})
-    overhead = len(frame) - len(codec.encode("t")) - len(codec.encode({}))
+    """spec/protocol.md §7.1: 140 bytes + 1, 2 or 3 for seq, beyond the encoded type and body."""
+    a, b = channel_pair()
     assert FRAME_OVERHEAD == 85
-    assert overhead < 145, overhead
+    sizes = []
+    for _ in range(300):
+        frame, _ = a.seal("move", {"c": 1})
+        b.open(frame)
+        sizes.append(len(frame) - len(codec.encode("move")) - len(codec.encode({"c": 1})))
+    assert sizes[0] == sizes[127] == 141
+    assert sizes[128] == sizes[255] == 142
+    assert sizes[256] == sizes[299] == 143
 
 
 def test_state_round_trip() -> None:
