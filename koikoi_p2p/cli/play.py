@@ -4,6 +4,7 @@ exit code. Used by practice, host and join alike; the Match object does all the 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,21 @@ async def drive(
     table = Table(me=me, password=password)
     prompter = Prompter(lines, screen.write)
     events = match.events().__aiter__()
+    try:
+        return await _run(events, match, screen, prompter, table, timeout)
+    finally:
+        aclose = getattr(events, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(Exception):
+                await aclose()
+
+
+async def _run(
+    events: AsyncIterator[Event], match: MatchLike, screen: Screen, prompter: Prompter, table: Table,
+    timeout: float,
+) -> int:
+    from koikoi_p2p.protocol.transport import TransportClosed
+
     while True:
         try:
             event = await with_countdown(
@@ -98,6 +114,14 @@ async def drive(
         except InputClosed:
             screen.say("\nInput closed: leaving the match.")
             return exit_codes.INTERRUPTED
+        except TransportClosed as exc:
+            # Our own move could not be sent: the other side (or the relay) is gone.
+            reason = str(getattr(exc, "reason", "") or "connection_closed")
+            code = failure_code(reason, None, table.me, None)
+            code = exit_codes.OPPONENT_LEFT if code == exit_codes.ERROR else code
+            screen.say(screen.style.bold(f"\nMatch stopped: the connection closed ({reason})."))
+            screen.say("The opponent left or stopped answering.")
+            return code
         if code is not None:
             return code
 
