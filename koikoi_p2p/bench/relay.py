@@ -48,11 +48,12 @@ def raise_nofile_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process, from /proc/PID/stat (Linux)."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system CPU time of a process, from /proc/PID/stat (Linux)."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def rss_bytes(pid: int) -> int:
@@ -143,8 +144,12 @@ async def _open_pairs(kind: str, port: int, rooms: int) -> list[_Pair]:
     return pairs
 
 
-async def _bounce(kind: str, ws: Any, first: bool, counter: list[int]) -> None:
-    """Receive a frame, answer with one: each room keeps exactly one frame in flight."""
+async def _bounce(ws: Any, first: bool, counter: list[int]) -> None:
+    """Receive a frame, answer with one: each room keeps exactly one frame in flight.
+
+    The load is the same for both servers: relay-protocol frames, decoded and built by the
+    clients; the forwarder copies them blindly, the relay parses, numbers and buffers them.
+    """
     import msgpack
     from websockets.exceptions import ConnectionClosed
 
@@ -153,16 +158,11 @@ async def _bounce(kind: str, ws: Any, first: bool, counter: list[int]) -> None:
     seq = received = 0
     try:
         if first:
-            await ws.send(PAYLOAD if kind == "forwarder" else pack(
-                {"type": "frame", "seq": 0, "ack": 0, "data": PAYLOAD}))
+            await ws.send(pack({"type": "frame", "seq": 0, "ack": 0, "data": PAYLOAD}))
             seq = 1
         async for message in ws:
-            if kind == "forwarder":
-                counter[0] += 1
-                await ws.send(PAYLOAD)
-                continue
             if unpack(message)["type"] != "frame":
-                continue  # a standalone ack
+                continue  # a standalone ack of the relay
             received += 1
             counter[0] += 1
             await ws.send(pack({"type": "frame", "seq": seq, "ack": received, "data": PAYLOAD}))
@@ -176,8 +176,8 @@ async def _throughput(kind: str, port: int, rooms: int, duration: float) -> dict
     counter = [0]
     tasks = []
     for pair in pairs:
-        tasks.append(asyncio.create_task(_bounce(kind, pair.a, True, counter)))
-        tasks.append(asyncio.create_task(_bounce(kind, pair.b, False, counter)))
+        tasks.append(asyncio.create_task(_bounce(pair.a, True, counter)))
+        tasks.append(asyncio.create_task(_bounce(pair.b, False, counter)))
     await asyncio.sleep(min(1.0, duration / 2))  # warm-up
     start_count, start = counter[0], time.perf_counter()
     print(json.dumps({"window": "start"}), flush=True)  # the parent samples the server's CPU now
@@ -233,8 +233,8 @@ def _load_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "koikoi_p2p.bench.relay", "load", *args]
 
 
-def _measure_throughput(kind: str, rooms: int, duration: float) -> tuple[float, float]:
-    """Frames per second seen by the load, and server CPU microseconds per forwarded frame."""
+def _measure_throughput(kind: str, rooms: int, duration: float) -> tuple[float, float, float]:
+    """Frames per second seen by the load; server user and system CPU microseconds per frame."""
     server, port = _start_server(kind)
     load: subprocess.Popen[str] | None = None
     try:
@@ -242,16 +242,16 @@ def _measure_throughput(kind: str, rooms: int, duration: float) -> tuple[float, 
         load = subprocess.Popen(_load_command(*args), stdout=subprocess.PIPE, text=True)  # noqa: S603
         assert load.stdout is not None
         json.loads(load.stdout.readline())
-        cpu_start = cpu_seconds(server.pid)
+        user_start, sys_start = cpu_seconds(server.pid)
         result = json.loads(load.stdout.readline())
-        cpu = cpu_seconds(server.pid) - cpu_start
+        user_end, sys_end = cpu_seconds(server.pid)
         load.wait(timeout=60)
     finally:
         if load is not None and load.poll() is None:
             load.kill()
         _stop(server)
     frames, seconds = float(result["frames"]), float(result["seconds"])
-    return frames / seconds, cpu / frames * 1e6
+    return frames / seconds, (user_end - user_start) / frames * 1e6, (sys_end - sys_start) / frames * 1e6
 
 
 def _measure_memory(kind: str, connections: int) -> float:
@@ -289,11 +289,13 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     for rooms in room_counts:
         rates: dict[str, list[float]] = {"forwarder": [], "relay": []}
         costs: dict[str, list[float]] = {"forwarder": [], "relay": []}
+        user_costs: dict[str, list[float]] = {"forwarder": [], "relay": []}
         for _ in range(repeats):
             for kind in ("forwarder", "relay"):  # interleaved, so drift hits both alike
-                rate, cost = _measure_throughput(kind, rooms, duration)
+                rate, user, system = _measure_throughput(kind, rooms, duration)
                 rates[kind].append(rate)
-                costs[kind].append(cost)
+                costs[kind].append(user + system)
+                user_costs[kind].append(user)
         relay_rate, floor_rate = statistics.median(rates["relay"]), statistics.median(rates["forwarder"])
         results.append(Measurement(
             name=f"relay_frames_per_s_{rooms}_rooms", median_s=relay_rate, floor_s=floor_rate,
@@ -303,13 +305,21 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         relay_cost, floor_cost = statistics.median(costs["relay"]), statistics.median(costs["forwarder"])
         results.append(Measurement(
             name=f"relay_cpu_us_per_frame_{rooms}_rooms", median_s=relay_cost, floor_s=floor_cost,
-            ratio=relay_cost / floor_cost, unit="us/frame",
+            ratio=relay_cost / floor_cost if floor_cost else float("inf"), unit="us/frame",
             note="server CPU (user+sys) per forwarded frame; steadier than frames/s on a shared machine",
+        ))
+        relay_user = statistics.median(user_costs["relay"])
+        floor_user = statistics.median(user_costs["forwarder"])
+        results.append(Measurement(
+            name=f"relay_user_cpu_us_per_frame_{rooms}_rooms", median_s=relay_user, floor_s=floor_user,
+            ratio=relay_user / floor_user if floor_user else float("inf"), unit="us/frame",
+            note="server user-space CPU per frame: the Python work alone, without the kernel's share",
         ))
     memory = {kind: _measure_memory(kind, connections) for kind in ("forwarder", "relay")}
     results.append(Measurement(
         name=f"relay_rss_per_idle_conn_{connections}", median_s=memory["relay"], floor_s=memory["forwarder"],
-        ratio=memory["relay"] / memory["forwarder"], unit="bytes/conn",
+        ratio=memory["relay"] / memory["forwarder"] if memory["forwarder"] > 0 else float("inf"),
+        unit="bytes/conn",
         note=f"{connections} paired idle connections, RSS from /proc; target ratio <= 1.3",
     ))
     return results

@@ -15,6 +15,7 @@ import contextlib
 import secrets
 from collections import deque
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
@@ -22,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from koikoi_p2p.protocol.transport import TransportClosed
 
+PATH = "/v1"
 ACK_EVERY = 32
 CONNECT_TIMEOUT = 10.0
 REPLY_TIMEOUT = 10.0
@@ -58,6 +60,14 @@ class RelayClosed(RelayError, TransportClosed):
     """The paired stream ended; ``reason`` says why (peer_left, rejected, resume_failed, ...)."""
 
 
+def relay_url(url: str) -> str:
+    """The protocol URL: a bare ``ws://host:port`` (no path) gets the version path ``/v1``."""
+    parts = urlsplit(url)
+    if parts.path in ("", "/"):
+        return urlunsplit(parts._replace(path=PATH))
+    return url
+
+
 def _room_url(url: str, code: str) -> str:
     """The URL with ``?room=CODE``: the relay ignores it; a load balancer may route on it (spec §13)."""
     return f"{url}{'&' if '?' in url else '?'}room={code}"
@@ -83,6 +93,7 @@ def _unpack(data: str | bytes) -> dict[str, Any]:
 
 
 async def _open(url: str) -> ClientConnection:
+    url = relay_url(url)
     try:
         return await asyncio.wait_for(
             connect(url, compression=None, max_size=None, open_timeout=CONNECT_TIMEOUT), CONNECT_TIMEOUT

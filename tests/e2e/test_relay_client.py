@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from koikoi_p2p.net.relay_client import RelayClient, RelayClosed, RelayError, list_rooms
+from koikoi_p2p.net.relay_client import RelayClient, RelayClosed, RelayError, list_rooms, relay_url
 from koikoi_p2p.protocol.transport import TransportClosed
 from tests.e2e.test_relay_support import relay, run, url
 
@@ -183,5 +183,23 @@ def test_local_checks_and_shutdown() -> None:
             with pytest.raises(RelayClosed) as down:
                 await guest.recv()
             assert down.value.reason == "shutdown"
+
+    run(body)
+
+
+def test_a_bare_relay_address_gets_the_version_path() -> None:
+    assert relay_url("ws://127.0.0.1:8765") == "ws://127.0.0.1:8765/v1"
+    assert relay_url("wss://relay.example/") == "wss://relay.example/v1"
+    assert relay_url("ws://127.0.0.1:8765/v1") == "ws://127.0.0.1:8765/v1"
+
+    async def body() -> None:
+        async with relay() as server:
+            host = await RelayClient.create(f"ws://127.0.0.1:{server.port}")
+            guest = await RelayClient.join(f"ws://127.0.0.1:{server.port}/", host.code)
+            await host.wait_for_peer(5)
+            await guest.send(b"ok")
+            assert await host.recv() == b"ok"
+            await host.close()
+            await guest.close()
 
     run(body)
