@@ -102,3 +102,47 @@ def test_handshake_record_garbage(record: dict[str, object]) -> None:
         verify_handshake_record(record)
     except RemoteViolation as exc:
         assert exc.reason in ("bad_handshake_record", "bad_signature", "bad_key")
+
+
+@given(st.sampled_from([0, 1]), st.binary(max_size=200))
+def test_handshake_random_frames(seat: int, frame: bytes) -> None:
+    a, b = handshake_pair(seed=b"fuzz-hs", password=None)
+    a.start()
+    b.start()
+    try:
+        (a if seat == 0 else b).receive(frame)
+    except RemoteViolation as exc:
+        assert exc.reason
+    else:
+        assert seat == 1 and frame[:1] == b"\x01"   # only a well-formed HELLO passes unchecked
+
+
+def _transcript_bytes() -> bytes:
+    from koikoi_p2p.protocol.transcript import encode_transcript
+
+    ra, rb, _ = run_pair(*handshake_pair(seed=b"fuzz-transcript"))
+    a, b = ra.channel, rb.channel
+    envs = []
+    for i in range(3):
+        sender, receiver = (a, b) if i % 2 == 0 else (b, a)
+        frame, env = sender.seal("move", {"i": i})
+        receiver.open(frame)
+        envs.append(env)
+    return encode_transcript(ra.record, envs)
+
+
+_TRANSCRIPT = _transcript_bytes()
+
+
+@given(edits, st.none() | st.integers(0, len(_TRANSCRIPT)))
+def test_transcript_reader_raises_only_its_error(changes: list[tuple[int, int]], cut: int | None) -> None:
+    from koikoi_p2p.protocol.transcript import TranscriptError, decode_transcript
+
+    data = mutate(_TRANSCRIPT, changes, cut)
+    try:
+        transcript = decode_transcript(data)
+    except TranscriptError as exc:
+        assert exc.reason
+    else:
+        # only an unchanged file, or one cut exactly at an entry boundary (reported as not closed)
+        assert data == _TRANSCRIPT or not transcript.closed
