@@ -122,8 +122,11 @@ class GamePeer:
         return self._guard(self._speak)
 
     def receive(self, frame: bytes) -> list[bytes]:
-        """Open and apply one frame from the peer; returns the frames to send in answer."""
-        self._check_live()
+        """Open and apply one frame from the peer; returns the frames to send in answer.
+
+        After the match ended, an exact duplicate is still harmless; anything else is a violation."""
+        if self.flow.phase is not Phase.DONE:
+            self._check_live()
 
         def step() -> list[bytes]:
             try:
@@ -136,6 +139,12 @@ class GamePeer:
                 raise
             if env is None:
                 return []
+            if self.flow.phase is Phase.DONE:
+                exc = RemoteViolation("out_of_turn", "a message after the match ended",
+                                      {"seat": env.sender, "seq": env.seq, "envelope": env.raw,
+                                       "signature": env.signature})
+                self.offending = {"envelope": env.raw, "signature": env.signature}
+                raise exc
             try:
                 self.flow.accept(env.sender, env.type, env.body, seq=env.seq, prev=env.prev)
             except RemoteViolation as exc:

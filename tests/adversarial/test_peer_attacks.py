@@ -1,0 +1,449 @@
+"""A malicious peer: one test per attack, each caught at the first message that shows it.
+
+The cheater is the honest machine (``GamePeer``) with one outgoing message tampered after its own
+state machine accepted the honest one, so everything before the attack is honest. Each test checks
+the honest peer's typed ``RemoteViolation``: its reason, the seat it blames and the envelope (seq)
+that showed it, and, where the offence is a signed game message, that ``koikoi verify`` logic
+(audit_evidence) confirms "player 1 deviated at message N: reason" from the evidence file alone.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from koikoi_p2p.audit import audit_evidence
+from koikoi_p2p.protocol import messages as m
+from koikoi_p2p.protocol.channel import SecureChannel, seal_frame
+from koikoi_p2p.protocol.envelope import sign_envelope, wire_session_id
+from koikoi_p2p.protocol.errors import RemoteViolation
+from koikoi_p2p.protocol.flow import Phase, shares_to_wire
+from koikoi_p2p.protocol.peer import GamePeer, _MakeShares
+from koikoi_p2p.protocol.results import round_statement
+from koikoi_p2p.protocol.rulesio import result_to_wire
+from koikoi_p2p.protocol.statement import MATCH_RESULT_DOMAIN, statement
+from koikoi_p2p.protocol.transcript import decode_evidence
+from koikoi_p2p.rules.actions import Play
+from koikoi_p2p.rules.deal import deal_layout
+from mentalpoker.elgamal import CIPHERTEXT_BYTES
+from mentalpoker.group import hash_to_point
+from tests.protocol.game_support import Pair, evidence_bytes, make_pair, run
+
+Attack = Callable[["Cheater", str, dict[str, Any]], "dict[str, Any] | None"]
+OTHER_POINT = hash_to_point(b"koikoi-p2p tests: some valid point").raw
+DECK_BYTES = 48 * CIPHERTEXT_BYTES
+
+
+class Cheater(GamePeer):
+    """Seat 1, honest except for the first outgoing message ``attack`` chooses to change."""
+
+    def __init__(self, *, attack: Attack, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.attack = attack
+        self.tampered_seq: int | None = None
+        self.extra: list[bytes] = []
+        self.saved_channel: dict[str, object] | None = None
+        self.lenient_once = False
+
+    def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
+        source = _MakeShares(self.party) if "shares" in body and self.party is not None else None
+        engine = self.flow.engine
+        if self.lenient_once and msg_type == m.ACT and engine is not None:
+            # Let our own engine accept a move only the full replay can refute (hidden hand rules).
+            engine.viewer = 1 - self.seat
+        self.flow.accept(self.seat, msg_type, body, seq=self.channel.next_seq, prev=self.channel.head,
+                         source=source)
+        if engine is not None:
+            engine.viewer = self.seat
+        if source is not None:
+            body["shares"] = shares_to_wire(source.groups)
+        if self.tampered_seq is None:
+            self.saved_channel = self.channel.to_state()
+            changed = self.attack(self, msg_type, copy.deepcopy(body))
+            if changed is not None:
+                self.tampered_seq = self.channel.next_seq
+                if self.lenient_once:
+                    self.lenient_once = False
+                body = changed
+        frame, env = self.channel.seal(msg_type, body)
+        self.transcript.append(env)
+        return frame
+
+    def _speak(self) -> list[bytes]:
+        frames = super()._speak()
+        frames += self.extra
+        self.extra = []
+        return frames
+
+
+def play(attack: Attack, *, rules: str = "nintendo", rounds: int = 1, seed: int = 1) -> Pair:
+    pair = make_pair(rules=rules, rounds=rounds, seed=seed, peer1_factory=Cheater, attack=attack)
+    return run(pair)
+
+
+def caught(pair: Pair, reason: str, *, evidence: bool = True,
+           first_is_offence: bool = True) -> RemoteViolation:
+    """The honest seat 0 stopped with ``reason`` at the tampered envelope, blaming seat 1."""
+    cheater = pair.peers[1]
+    assert isinstance(cheater, Cheater)
+    assert cheater.tampered_seq is not None, "the attack never found its moment"
+    error = pair.errors[0]
+    assert isinstance(error, RemoteViolation), f"honest peer ended with {error!r}"
+    assert error.reason == reason, error
+    assert error.evidence.get("seq") == cheater.tampered_seq
+    assert pair.peers[0].phase is Phase.FAILED
+    if first_is_offence:
+        # Nothing the honest peer accepted came at or after the tampered envelope.
+        assert all(env.seq < cheater.tampered_seq for env in pair.peers[0].transcript)
+    with pytest.raises(Exception):  # noqa: B017 - any later call raises (terminal state)
+        pair.peers[0].receive(b"\x00" * 40)
+    if evidence:
+        report = audit_evidence(decode_evidence(evidence_bytes(pair, 0)))
+        assert report.ok, report
+        assert report.deviation is not None
+        assert report.deviation.seat == 1
+        assert report.deviation.seq == cheater.tampered_seq
+        assert f"player 1 deviated at message {cheater.tampered_seq}" in report.deviation.describe()
+    return error
+
+
+def once(msg_type: str, change: Callable[[Cheater, dict[str, Any]], dict[str, Any] | None],
+         *, deal: int | None = None) -> Attack:
+    def attack(peer: Cheater, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != msg_type or (deal is not None and peer.flow.deal != deal):
+            return None
+        return change(peer, body)
+    return attack
+
+
+def flip(data: bytes, index: int) -> bytes:
+    out = bytearray(data)
+    out[index] ^= 0x01
+    return bytes(out)
+
+
+# -- proofs ------------------------------------------------------------------------------------
+
+def test_wrong_key_proof() -> None:
+    pair = play(once(m.KEY, lambda p, b: {"key": flip(b["key"], 40)}, deal=1))
+    caught(pair, "bad_key")
+
+
+def test_missing_key_proof() -> None:
+    pair = play(once(m.KEY, lambda p, b: {"key": b["key"][:32]}))
+    caught(pair, "bad_key")
+
+
+def test_rogue_round_key() -> None:
+    # A public key chosen without its secret (e.g. pk_rogue - pk_peer) cannot carry a valid proof.
+    pair = play(once(m.KEY, lambda p, b: {"key": OTHER_POINT + b["key"][32:]}, deal=1))
+    caught(pair, "bad_key")
+
+
+def test_wrong_shuffle_proof() -> None:
+    pair = play(once(m.SHUFFLE, lambda p, b: {**b, "deck": flip(b["deck"], DECK_BYTES + 100)}, deal=1))
+    caught(pair, "bad_shuffle")
+
+
+def test_missing_shuffle_proof() -> None:
+    pair = play(once(m.SHUFFLE, lambda p, b: {**b, "deck": b["deck"][:DECK_BYTES]}))
+    caught(pair, "bad_shuffle")
+
+
+def test_shuffle_that_duplicates_a_card() -> None:
+    def dup(p: Cheater, b: dict[str, Any]) -> dict[str, Any]:
+        deck = b["deck"]
+        first = deck[:CIPHERTEXT_BYTES]
+        return {**b, "deck": first + first + deck[2 * CIPHERTEXT_BYTES:]}
+    pair = play(once(m.SHUFFLE, dup, deal=1))
+    caught(pair, "bad_shuffle")
+
+
+def test_shuffle_that_replaces_a_card() -> None:
+    def swap(p: Cheater, b: dict[str, Any]) -> dict[str, Any]:
+        deck = b["deck"]
+        # Keep the first ciphertext's randomness part, replace its message part.
+        return {**b, "deck": deck[:32] + OTHER_POINT + deck[CIPHERTEXT_BYTES:]}
+    pair = play(once(m.SHUFFLE, swap, deal=1))
+    caught(pair, "bad_shuffle")
+
+
+def test_wrong_decryption_share() -> None:
+    def bad_share(p: Cheater, b: dict[str, Any]) -> dict[str, Any] | None:
+        if p.flow.deal < 1 or not b.get("shares"):
+            return None
+        positions, data = b["shares"][0]
+        b["shares"][0] = [positions, OTHER_POINT + data[32:]]
+        return b
+    pair = play(lambda p, kind, b: bad_share(p, b) if "shares" in b else None)
+    caught(pair, "bad_share")
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+def test_play_a_card_it_does_not_hold() -> None:
+    def steal(p: Cheater, b: dict[str, Any]) -> dict[str, Any] | None:
+        if b["action"]["type"] != "play":
+            return None
+        dealer = p.flow.round_params[1]
+        other_hand = deal_layout(dealer).hands[0]
+        return {**b, "action": Play(other_hand[0]).to_dict()}
+    pair = play(once(m.ACT, steal))
+    caught(pair, "illegal_action")
+
+
+def test_play_a_stock_position() -> None:
+    def stock(p: Cheater, b: dict[str, Any]) -> dict[str, Any] | None:
+        if b["action"]["type"] != "play":
+            return None
+        return {**b, "action": Play(deal_layout(p.flow.round_params[1]).stock[-1]).to_dict()}
+    pair = play(once(m.ACT, stock))
+    caught(pair, "illegal_action")
+
+
+def test_capture_the_rules_forbid() -> None:
+    def grab(p: Cheater, b: dict[str, Any]) -> dict[str, Any] | None:
+        if b["action"]["type"] != "capture":
+            return None
+        view = p.flow.engine.view() if p.flow.engine is not None else None
+        options = set(view.capture_options) if view is not None else set()
+        field_cards = [c for c in range(48) if c not in options]
+        return {**b, "action": {"type": "capture", "card": field_cards[0]}}
+    pair = None
+    for seed in range(1, 40):
+        pair = play(once(m.ACT, grab), rounds=1, seed=seed)
+        if pair.peers[1].tampered_seq is not None:  # type: ignore[attr-defined]
+            break
+    assert pair is not None
+    caught(pair, "illegal_action")
+
+
+def test_hidden_compulsory_capture_caught_when_the_round_is_rechecked() -> None:
+    """Under teaching-card a matching hand card must be played. The opponent cannot see the hand,
+    so it accepts the play; the full re-check after the keys are disclosed blames that very act."""
+    def skip_match(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        return None
+
+    class Sneaky(Cheater):
+        def __init__(self, **kw: Any) -> None:
+            super().__init__(**kw)
+            # A cheater does not re-check its own round (it would find its own move).
+            self.flow.ensure_audited = lambda: None  # type: ignore[method-assign]
+
+        def decide(self, action: Any) -> list[bytes]:
+            engine = self.flow.engine
+            if self.tampered_seq is None and engine is not None and isinstance(action, Play):
+                legal = {a.position for a in self.legal_actions() if isinstance(a, Play)}
+                hand = engine.view().hand_positions
+                illegal = [pos for pos in hand if pos not in legal]
+                if illegal:
+                    self.lenient_once = True
+                    self.tampered_seq = self.channel.next_seq
+                    self._decision = Play(illegal[0])
+                    return self._guard(self._speak)
+            return super().decide(action)
+
+    for seed in range(1, 30):
+        pair = make_pair(rules="teaching-card", rounds=1, seed=seed, peer1_factory=Sneaky,
+                         attack=skip_match)
+        run(pair)
+        if pair.peers[1].tampered_seq is not None:  # type: ignore[attr-defined]
+            break
+    # Caught when the disclosed keys show the hand (the first message that shows it), blaming the act.
+    error = caught(pair, "illegal_action", first_is_offence=False)
+    assert "must_capture" in error.message
+
+
+def test_koikoi_without_a_yaku() -> None:
+    pair = play(once(m.ACT, lambda p, b: {**b, "action": {"type": "koikoi"}}
+                     if b["action"]["type"] == "play" else None))
+    caught(pair, "illegal_action")
+
+
+def test_stop_without_a_yaku() -> None:
+    pair = play(once(m.ACT, lambda p, b: {**b, "action": {"type": "stop"}}
+                     if b["action"]["type"] == "play" else None))
+    caught(pair, "illegal_action")
+
+
+def test_message_out_of_turn() -> None:
+    """While the honest player is to play, the cheater sends a move of its own."""
+    def extra(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if p.flow.expect != (0, m.ACT) or p.flow.engine is None:
+            return None
+        hand = deal_layout(p.flow.round_params[1]).hands[1]
+        p.pending_extra = {"action": Play(hand[0]).to_dict(), "shares": []}
+        return None
+    pair = make_pair(rounds=1, seed=2, peer1_factory=_Extra, attack=extra)
+    run(pair)
+    caught(pair, "out_of_turn")
+
+
+def test_message_racing_the_other_seat_is_caught_by_the_chain() -> None:
+    """Sent while the other seat's own message is in flight, a message takes a seq that is not its."""
+    def extra(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.KEY or p.flow.deal != 1 or p.flow.expect[0] != 0:
+            return None
+        p.pending_extra = {"shares": []}
+        p.pending_type = m.REVEAL
+        return None
+    pair = make_pair(rounds=1, seed=2, peer1_factory=_Extra, attack=extra)
+    run(pair)
+    error = pair.errors[0]
+    assert isinstance(error, RemoteViolation) and error.reason == "bad_seq"
+
+
+class _Extra(Cheater):
+    """Sends one extra, unasked-for envelope right after an honest one."""
+
+    pending_extra: dict[str, Any] | None = None
+    pending_type: str = m.ACT
+
+    def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
+        frame = super()._send(msg_type, body)
+        if self.pending_extra is not None and self.tampered_seq is None:
+            self.tampered_seq = self.channel.next_seq
+            self.extra.append(self.channel.seal(self.pending_type, self.pending_extra)[0])
+            self.pending_extra = None
+        return frame
+
+
+class _Handled(Exception):
+    """The attack sealed its own frames."""
+
+
+class _Raw(Cheater):
+    """A cheater whose attack seals frames itself (``_Handled``) instead of returning a body."""
+
+    def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
+        try:
+            return super()._send(msg_type, body)
+        except _Handled:
+            return self.extra.pop(0)
+
+
+# -- results -----------------------------------------------------------------------------------
+
+def _result_attack(kind_of_lie: str) -> Attack:
+    def attack(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        flow = p.flow
+        sign = p.channel.identity.sign
+        if kind == m.ROUND_RESULT:
+            lie = dict(b["result"])
+            lie["points"] = int(lie["points"]) + 1
+            lie_statement = round_statement(session_id=flow.session_id, deal=flow.deal,
+                                            round_index=flow.round_params[0], head=p.channel.head, result=lie)
+            if kind_of_lie == "result":
+                return {**b, "result": lie, "sig": sign(lie_statement)}
+            return {**b, "sig": sign(lie_statement)}
+        if kind == m.ROUND_SIGN and kind_of_lie == "signature":
+            assert flow.round_result is not None
+            lie = result_to_wire(flow.round_result)
+            lie["points"] = int(lie["points"]) + 1  # type: ignore[call-overload]
+            return {"sig": sign(round_statement(session_id=flow.session_id, deal=flow.deal,
+                                                round_index=flow.round_params[0], head=flow.round_head,
+                                                result=lie))}
+        if kind == m.MATCH_RESULT:
+            lie = dict(b["result"])
+            lie["scores"] = [lie["scores"][0], lie["scores"][1] + 1]
+            if kind_of_lie == "result":
+                return {"result": lie, "sig": sign(statement(MATCH_RESULT_DOMAIN, lie))}
+            return {**b, "sig": sign(statement(MATCH_RESULT_DOMAIN, lie))}
+        return None
+    return attack
+
+
+def _play_until_found(attack: Attack) -> Pair:
+    for seed in range(1, 20):
+        pair = play(attack, seed=seed)
+        if pair.peers[1].tampered_seq is not None:  # type: ignore[attr-defined]
+            return pair
+    raise AssertionError("the cheater never sent a result")
+
+
+def test_wrong_result() -> None:
+    caught(_play_until_found(_result_attack("result")), "wrong_result")
+
+
+def test_signature_over_a_different_result() -> None:
+    caught(_play_until_found(_result_attack("signature")), "bad_result_signature")
+
+
+# -- envelopes ---------------------------------------------------------------------------------
+
+def test_two_envelopes_with_one_sequence_number() -> None:
+    def equivocate(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.ACT:
+            return None
+        assert p.saved_channel is not None
+        twin = SecureChannel.from_state(p.saved_channel, identity=p.channel.identity)
+        other = {**b, "action": {"type": "play", "position": 47}}
+        p.extra.append(twin.seal(m.ACT, other)[0])
+        p.tampered_seq = p.channel.next_seq
+        return None
+    pair = play(equivocate)
+    error = caught(pair, "equivocation", evidence=False, first_is_offence=False)
+    assert "accepted_envelope" in error.evidence
+    report = audit_evidence(decode_evidence(evidence_bytes(pair, 0)))
+    assert report.ok and report.deviation is not None and report.deviation.seat == 1
+
+
+def test_envelope_from_another_session() -> None:
+    def foreign(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.KEY:
+            return None
+        env = sign_envelope(p.channel.identity, version=p.channel.version,
+                            session_id=wire_session_id(b"\x42" * 32), seq=p.channel.next_seq,
+                            prev=p.channel.head, sender=p.seat, type=kind, body=b)
+        p.extra.append(seal_frame(p.channel._send_key, env))
+        p.tampered_seq = p.channel.next_seq
+        raise _Handled
+    pair = make_pair(rounds=1, seed=4, peer1_factory=_Raw, attack=foreign)
+    run(pair)
+    caught(pair, "wrong_session", evidence=False)
+
+
+def test_body_replayed_from_an_earlier_deal() -> None:
+    """Deal 0's key message, re-signed as deal 1's: the proof is bound to its deal (round)."""
+    saved: dict[str, bytes] = {}
+
+    def replay(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.KEY:
+            return None
+        if p.flow.deal == 0:
+            saved["key"] = b["key"]
+            return None
+        return {"key": saved["key"]}
+    caught(play(replay), "bad_key")
+
+
+def test_body_replayed_from_another_session() -> None:
+    other = run(make_pair(rounds=1, seed=9))
+    old_keys = [e.body["key"] for e in other.peers[1].transcript if e.type == m.KEY and e.sender == 1]
+    pair = play(once(m.KEY, lambda p, b: {"key": old_keys[1]}, deal=1))
+    caught(pair, "bad_key")
+
+
+def test_exact_replay_of_an_earlier_frame_is_a_harmless_duplicate() -> None:
+    """The same bytes again change nothing (the channel drops exact duplicates): no false alarm."""
+    first: list[bytes] = []
+
+    def replay(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        return None
+
+    class Repeater(Cheater):
+        def _speak(self) -> list[bytes]:
+            frames = super()._speak()
+            if frames and not first:
+                first.append(frames[0])
+            if frames and self.flow.deal == 1 and first:
+                frames.append(first[0])
+            return frames
+
+    pair = make_pair(rounds=1, seed=5, peer1_factory=Repeater, attack=replay)
+    run(pair)
+    assert pair.errors == [None, None]
+    assert pair.peers[0].phase is Phase.DONE and pair.peers[1].phase is Phase.DONE
