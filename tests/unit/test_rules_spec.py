@@ -9,6 +9,7 @@ from pathlib import Path
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.describe import SWITCH_HELP
 from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES
+from koikoi_p2p.rules.round import PHASE_NAMES
 from koikoi_p2p.rules.scoring import YAKU_IDS
 
 SPEC = Path(__file__).resolve().parents[2] / "spec" / "rules.md"
@@ -54,3 +55,10 @@ def test_error_reasons_in_the_code_are_documented() -> None:
     errors_section = text.split("## 12. Errors", 1)[1].split("## 13.", 1)[0]
     missing = sorted(r for r in reasons if f"`{r}`" not in errors_section)
     assert not missing, missing
+
+
+def test_phase_table_lists_every_phase() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    table = text.split("9.1.", 1)[1].split("9.2.", 1)[0]
+    listed = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")][1:]
+    assert listed == list(PHASE_NAMES)
