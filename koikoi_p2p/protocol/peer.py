@@ -140,11 +140,10 @@ class GamePeer:
             if env is None:
                 return []
             if self.flow.phase is Phase.DONE:
-                exc = RemoteViolation("out_of_turn", "a message after the match ended",
+                self.offending = {"envelope": env.raw, "signature": env.signature}
+                raise RemoteViolation("out_of_turn", "a message after the match ended",
                                       {"seat": env.sender, "seq": env.seq, "envelope": env.raw,
                                        "signature": env.signature})
-                self.offending = {"envelope": env.raw, "signature": env.signature}
-                raise exc
             try:
                 self.flow.accept(env.sender, env.type, env.body, seq=env.seq, prev=env.prev)
             except RemoteViolation as exc:
