@@ -373,6 +373,9 @@ class RoundState:
             claim = self._claim
             assert claim is not None
             if not _claim_holds(claim.yaku, [self.deck[p] for p in claim.positions]):
+                # The claim was already applied: the round cannot go on, so it stops here for good.
+                self.need = None
+                self.phase = OVER
                 raise IllegalMove("false_hand_yaku", f"the revealed cards do not make {claim.yaku}")
             self._claims[self._claim_seat] = claim.yaku
             self._claim = None

@@ -240,6 +240,9 @@ def test_hand_yaku_claims() -> None:
     with pytest.raises(IllegalMove) as false:
         feed(blind, deck)
     assert false.value.reason == "false_hand_yaku"
+    assert blind.need is None and blind.result is None
+    with pytest.raises(IllegalMove):
+        blind.apply(1, NoHandYaku())
 
 
 def test_both_hand_yaku() -> None:
