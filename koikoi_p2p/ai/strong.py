@@ -40,6 +40,7 @@ class StrongPlayer:
             scorer=lambda cards: base(_mask(cards), self._month),
             fams=families(self.profile.cup_is_plain),
         )
+        self.rescue_weight = 0.5
         # Only to break exact ties, so equal options do not always fall the same way.
         self._random = random.Random(seed)  # noqa: S311
 
@@ -107,13 +108,28 @@ class StrongPlayer:
                     value *= 0.5
                 value -= 0.2  # a play that captures nothing wastes a tempo
             elif len(matches) == 2:
-                value = max(self._evaluator.gain(mine, theirs, [played, m]) for m in matches)
+                value = max(
+                    self._evaluator.gain(mine, theirs, [played, m]) + self._rescue(mine, theirs, [m], unseen)
+                    for m in matches
+                )
             else:
                 value = self._evaluator.gain(mine, theirs, [played, *matches])
+                value += self._rescue(mine, theirs, matches, unseen)
             value += self._random.random() * 1e-6
             if value > best_value:
                 best, best_value = option, value
         return best
+
+    def _rescue(
+        self, mine: frozenset[int], theirs: frozenset[int], taken: Sequence[int], unseen: frozenset[int]
+    ) -> float:
+        """Field cards I take are cards the opponent can no longer take on their next turn."""
+        total = 0.0
+        for c in taken:
+            month = card(c).month
+            others = sum(1 for u in unseen if card(u).month == month)
+            total += min(1.0, others / 3) * self._evaluator.their_gain(mine, theirs, [c])
+        return self.rescue_weight * total
 
     def _decide(self, view: RoundView, options: Sequence[Action]) -> Action:
         koi = next((o for o in options if isinstance(o, KoiKoi)), None)
