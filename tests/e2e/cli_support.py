@@ -33,10 +33,10 @@ def relay_command() -> list[str]:
 
 
 @contextlib.contextmanager
-def relay_process(tmp: Path) -> Iterator[str]:
+def relay_process(tmp: Path, *extra: str) -> Iterator[str]:
     """A relay on 127.0.0.1 with an OS-chosen port; yields its URL and stops it afterwards."""
     proc = subprocess.Popen(
-        [*relay_command(), "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"],
+        [*relay_command(), "--host", "127.0.0.1", "--port", "0", "--log-level", "warning", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

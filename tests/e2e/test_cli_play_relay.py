@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from koikoi_p2p.cli import exit_codes
 from tests.e2e.cli_console import Console
 from tests.e2e.cli_support import SCRIPT, env_for, relay_process
 
@@ -84,6 +85,30 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path) -> None:
                 assert verified.returncode == 0, verified.stdout + verified.stderr
                 # Trust on first use: the opponent's key is remembered under the given name.
                 assert (home / "config" / "known_peers.json").exists()
+        finally:
+            for proc in (host, joiner):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+
+
+@pytest.mark.slow
+def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
+    """The joiner's process dies mid-match: after the relay's resume grace the host says so (exit 7)."""
+    with relay_process(tmp_path, "--resume-grace", "2") as url:
+        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1")
+        joiner: subprocess.Popen[bytes] | None = None
+        try:
+            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            joiner, join_console = _spawn(tmp_path / "friend", "join", code, "--relay", url)
+            join_console.expect(r"Security code: ", 60)
+            join_console.expect(r"--- Round 1", 60)  # the match is under way
+            joiner.kill()
+            joiner.wait()
+            host_console.autoplay(timeout=120, done=r"Match stopped", ask_help=False)
+            assert host.wait(60) == exit_codes.OPPONENT_LEFT, host_console.text[-2000:]
+            host_console.pump(0.5)
+            assert "The opponent left" in host_console.text
         finally:
             for proc in (host, joiner):
                 if proc is not None and proc.poll() is None:
