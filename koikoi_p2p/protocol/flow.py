@@ -130,6 +130,15 @@ TABLE: tuple[Transition, ...] = (
 _BY_KEY: Mapping[tuple[Phase, str], Transition] = {(t.phase, t.msg_type): t for t in TABLE}
 
 
+def state_table_markdown() -> str:
+    """The state table as spec/game.md §4.1 prints it (a test keeps the two identical)."""
+    lines = ["| state | message | sent by | next states |", "| --- | --- | --- | --- |"]
+    for t in TABLE:
+        nxt = ", ".join(p.value for p in t.leads_to)
+        lines.append(f"| {t.phase.value} | `{t.msg_type}` | {t.sender} | {nxt} |")
+    return "\n".join(lines)
+
+
 class DeckAccess(Protocol):
     """The deck as the machine needs it: a player's ``DeckParty`` or an auditor's observer."""
 
