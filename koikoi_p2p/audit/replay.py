@@ -250,6 +250,10 @@ def audit_bytes(data: bytes) -> AuditReport:
             return audit_evidence(decode_evidence(data))
         if data.startswith(TRANSCRIPT_MAGIC):
             return audit_transcript(decode_transcript(data))
+        if data.startswith(b"\x89KKABND\n"):  # an abandonment claim (spec/protocol.md §12)
+            from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
+
+            return audit_abandonment_bytes(data)
     except TranscriptError as exc:
         raise AuditError(exc.reason, exc.message, exc.index) from None
     raise AuditError("bad_magic", "neither a transcript nor an evidence file")

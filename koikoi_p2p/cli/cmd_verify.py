@@ -59,6 +59,11 @@ def _handle(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0 if report.ok else 1
+    if report.kind == "abandonment":
+        for note in report.notes:
+            print(note)
+        print("the claim holds" if report.ok else "the claim does NOT hold")
+        return 0 if report.ok else 1
     if report.kind == "evidence":
         if report.deviation is not None:
             print(report.deviation.describe())

@@ -21,6 +21,10 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
 - A HELLO or frame from a new peer id means the peer process restarted (a crash and resume).
   The pairing is reset, and ``on_reset`` tells the driver, which re-sends its own record of sent
   but unaccepted envelopes; the peer's channel ignores the exact duplicates among them.
+- Keepalive: with ``dead_after_s`` set, the link pings the peer and, when nothing at all came
+  from it for that long, drops the transport and connects again: through the relay this is how
+  a survivor notices that the other seat crashed (the relay only sees a seat "away") and pairs
+  again with its restarted process.
 - Link frames carry no signature: a relay can forge or withhold them, which costs liveness only
   (it could drop everything anyway). Integrity stays with the channel above.
 """
@@ -39,7 +43,7 @@ from dataclasses import asdict, dataclass
 
 from koikoi_p2p.protocol.transport import Transport, TransportClosed
 
-HELLO, DATA, ACK = 1, 2, 3
+HELLO, DATA, ACK, PING, PONG = 1, 2, 3, 4, 5
 ID_BYTES = 8
 NO_ID = bytes(ID_BYTES)
 _HEAD = struct.Struct(">B8s8s")
@@ -74,6 +78,7 @@ class LinkStats:
     stale: int = 0
     reconnects: int = 0
     resets: int = 0
+    dead: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -92,7 +97,7 @@ class LinkFrame:
 
 def encode_link_frame(frame: LinkFrame) -> bytes:
     head = _HEAD.pack(frame.kind, frame.sender, frame.to)
-    if frame.kind == HELLO:
+    if frame.kind in (HELLO, PING, PONG):
         return head
     if frame.kind == ACK:
         return head + _COUNT.pack(frame.count)
@@ -107,8 +112,8 @@ def decode_link_frame(raw: bytes) -> LinkFrame | None:
     rest = raw[_HEAD.size:]
     if sender == NO_ID:
         return None
-    if kind == HELLO:
-        return LinkFrame(HELLO, sender, to) if not rest else None
+    if kind in (HELLO, PING, PONG):
+        return LinkFrame(kind, sender, to) if not rest else None
     if kind == ACK:
         if len(rest) != _COUNT.size or to == NO_ID:
             return None
@@ -140,6 +145,7 @@ class ReliableLink:
         give_up_s: float | None = 60.0,
         on_reset: Callable[[], None] | None = None,
         max_window: int = 4096,
+        dead_after_s: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if connect is None and transport is None:
@@ -159,7 +165,10 @@ class ReliableLink:
         self._give_up_s = give_up_s
         self.on_reset = on_reset
         self._max_window = max_window
+        self._dead_after_s = dead_after_s
         self._clock = clock
+        self._last_heard = clock()
+        self._last_ping = clock()
         self.stats = LinkStats()
 
         self.peer_id: bytes | None = None
@@ -281,6 +290,7 @@ class ReliableLink:
             while not self._out.empty():
                 self._out.get_nowait()
             self._broken.clear()
+            self._last_heard = self._clock()
             self._hello()
             if not first:
                 self._retransmit()
@@ -348,6 +358,15 @@ class ReliableLink:
                 continue
             if self.peer_id is None or not self._peer_knows_me:
                 self._hello()
+            now = self._clock()
+            if self._dead_after_s is not None:
+                if now - self._last_heard >= self._dead_after_s:
+                    self.stats.dead += 1
+                    self._broken.set()        # silent for too long: pair again
+                    continue
+                if now - self._last_ping >= self._dead_after_s / 4:
+                    self._last_ping = now
+                    self._emit(LinkFrame(PING, self.link_id, self.peer_id or NO_ID))
             if self._unacked and self._clock() - self._last_progress >= self._rto:
                 self._retransmit()
                 self._last_progress = self._clock()
@@ -392,6 +411,12 @@ class ReliableLink:
             self._adopt(frame.sender)
         if frame.to == self.link_id:
             self._peer_knows_me = True
+        self._last_heard = self._clock()
+        if frame.kind == PING:
+            self._emit(LinkFrame(PONG, self.link_id, frame.sender))
+            return
+        if frame.kind == PONG:
+            return
         if frame.kind == HELLO:
             if frame.to != self.link_id:
                 self._hello()  # the peer does not know us yet
@@ -433,6 +458,8 @@ __all__ = [
     "ACK",
     "DATA",
     "HELLO",
+    "PING",
+    "PONG",
     "LinkClosed",
     "LinkFrame",
     "LinkStats",

@@ -216,3 +216,38 @@ ids = st.binary(min_size=8, max_size=8).filter(lambda b: b != bytes(8))
 def test_link_frame_round_trip(kind: int, sender: bytes, to: bytes, count: int, payload: bytes) -> None:
     frame = LinkFrame(kind, sender, to, 0 if kind == HELLO else count, payload if kind == DATA else b"")
     assert decode_link_frame(encode_link_frame(frame)) == frame
+
+
+def test_a_silent_peer_makes_the_link_pair_again() -> None:
+    """A peer that crashed without closing anything (the relay keeps its seat) is noticed."""
+
+    async def body() -> None:
+        hub = Hub(10)
+        a, b = await pair(hub, dead_after_s=0.3)
+        await exchange(a, b, 3)
+        for task in b._tasks:  # b freezes: no close, no frame, nothing
+            task.cancel()
+        await asyncio.sleep(0.8)
+        assert a.stats.dead >= 1 and hub.connects[0] >= 2
+        b2 = ReliableLink(hub.connector(1), dead_after_s=0.3, **FAST)  # type: ignore[arg-type]
+        await b2.start()
+        await a.send(b"still there?")
+        assert await asyncio.wait_for(b2.recv(), 5) == b"still there?"
+        await a.close()
+        await b2.close()
+
+    run(body())
+
+
+def test_keepalive_keeps_a_quiet_link_up() -> None:
+    async def body() -> None:
+        hub = Hub(11)
+        a, b = await pair(hub, dead_after_s=0.3)
+        await exchange(a, b, 2)
+        await asyncio.sleep(1.0)  # nothing to say for a while: pings keep both sides alive
+        assert a.stats.dead == 0 and b.stats.dead == 0
+        assert hub.connects == [1, 1]
+        await a.close()
+        await b.close()
+
+    run(body())

@@ -119,7 +119,8 @@ def test_relay_restart_loses_its_buffer(tmp_path: Path, reference: list[bytes]) 
 
 
 @pytest.mark.parametrize("victim", [0, 1])
-def test_a_peer_that_never_comes_back_is_claimed_abandoned(tmp_path: Path, victim: int) -> None:
+def test_a_peer_that_never_comes_back_is_claimed_abandoned(
+        tmp_path: Path, victim: int, capsys: pytest.CaptureFixture[str]) -> None:
     folders = new_stores(tmp_path, step_deadline=2, turn_deadline=2)
     hub = Hub(9)
     out = asyncio.run(asyncio.wait_for(run_pair(
@@ -133,6 +134,11 @@ def test_a_peer_that_never_comes_back_is_claimed_abandoned(tmp_path: Path, victi
     assert report.ok
     assert report.notes[0] == f"abandoned by player {victim} at message {survivor.messages}"
     assert report.deviation is not None and report.deviation.seat == victim
+    # The command line says the same.
+    from koikoi_p2p.cli.main import main
+
+    assert main(["verify", survivor.file]) == 0
+    assert f"abandoned by player {victim} at message {survivor.messages}" in capsys.readouterr().out
 
 
 def test_replay_detects_a_different_build(tmp_path: Path) -> None:

@@ -1,0 +1,119 @@
+"""``koikoi resume --state DIR``: continue a match saved by a crash-safe peer, from wherever it stopped.
+
+The state folder holds everything (identity, seeds, relay, rendezvous id, the log of accepted
+messages), so the command needs nothing else. ``--new`` first writes a fresh state for a
+computer-played seat, which is how tests and the soak benchmark start a peer they can kill -9
+and resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from koikoi_p2p.cli import exit_codes
+
+EXIT_BY_STATUS = {
+    "completed": exit_codes.OK,
+    "abandoned": exit_codes.OPPONENT_LEFT,
+    "gave_up": exit_codes.OPPONENT_LEFT,
+    "failed": exit_codes.OPPONENT_DEVIATED,
+}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "resume",
+        help="continue a crash-safe match from its saved state",
+        description="Continue the match saved in a state folder after a crash, a kill or a lost "
+                    "connection. The finished transcript is the one the match would have had "
+                    "without the interruption.",
+        epilog=exit_codes.epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--state", required=True, metavar="DIR", help="the peer's state folder (0700)")
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.add_argument("--progress", action="store_true", help="print each phase as it is reached")
+    new = parser.add_argument_group("starting a new computer-played seat (--new)")
+    new.add_argument("--new", action="store_true", help="write a fresh state first, unless one exists")
+    new.add_argument("--seat", type=int, choices=(0, 1), help="0 hosts and proposes the terms")
+    new.add_argument("--relay", metavar="URL", help="the relay's ws:// URL")
+    new.add_argument("--rendezvous", metavar="ID", help="an id both seats share (finds each other)")
+    new.add_argument("--room", default="koikoi", help="room name bound into the handshake")
+    new.add_argument("--password", default=None)
+    new.add_argument("--rounds", type=int, default=1)
+    new.add_argument("--profile", default="nintendo")
+    new.add_argument("--step-deadline", type=int, default=60, metavar="S")
+    new.add_argument("--turn-deadline", type=int, default=300, metavar="S")
+    new.add_argument("--strategy-seed", type=int, default=0)
+    tuning = parser.add_argument_group("timing (seconds)")
+    tuning.add_argument("--dead-after", type=float, default=10.0,
+                        help="pair again through the relay when the peer is silent this long")
+    tuning.add_argument("--resend-after", type=float, default=2.0)
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+    from koikoi_p2p.net.resumable import (
+        DriverOptions,
+        PeerCore,
+        PeerSetup,
+        ResumeError,
+        create_state,
+        run_peer,
+    )
+    from koikoi_p2p.net.state_store import StateStore, StateStoreError
+
+    store = StateStore(Path(args.state))
+    try:
+        if args.new and not store.exists():
+            if args.seat is None or not args.relay or not args.rendezvous:
+                print("koikoi resume --new needs --seat, --relay and --rendezvous", file=sys.stderr)
+                return exit_codes.USAGE
+            create_state(store, PeerSetup.generate(
+                seat=args.seat, room=args.room, password=args.password, relay_url=args.relay,
+                rendezvous=args.rendezvous, rounds=args.rounds, profile=args.profile,
+                step_deadline=args.step_deadline, turn_deadline=args.turn_deadline,
+                handshake_deadline=args.step_deadline, strategy_seed=args.strategy_seed))
+        state = store.load()
+    except (StateStoreError, ResumeError) as exc:
+        print(f"koikoi resume: cannot use {args.state}: {exc}", file=sys.stderr)
+        return exit_codes.ERROR
+    setup_data = state.get("setup")
+    if not isinstance(setup_data, dict):
+        print("koikoi resume: the state has no setup", file=sys.stderr)
+        return exit_codes.ERROR
+    setup = PeerSetup.from_dict(setup_data)
+    connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous,
+                                pair_timeout_s=max(5.0, args.dead_after * 2))
+    options = DriverOptions(resend_after_s=args.resend_after,
+                            link={"dead_after_s": args.dead_after, "give_up_s": None})
+
+    def progress(phase: str, core: PeerCore) -> None:
+        if args.progress and phase != "decided":
+            print(f"phase {phase} {core.sent_count}", flush=True)
+
+    async def main() -> Any:
+        try:
+            return await run_peer(store, connector, options=options, progress=progress)
+        finally:
+            await connector.close()
+
+    try:
+        outcome = asyncio.run(main())
+    except ResumeError as exc:
+        print(f"koikoi resume: {exc}", file=sys.stderr)
+        return exit_codes.ERROR
+    if args.json:
+        print(json.dumps(outcome.to_dict()), flush=True)
+    else:
+        text = {"completed": "the match finished", "abandoned": outcome.reason,
+                "gave_up": "the opponent never came back", "failed": f"the match stopped: {outcome.reason}"}
+        print(f"{text.get(outcome.status, outcome.status)}" + (f" ({outcome.file})" if outcome.file else ""))
+    return EXIT_BY_STATUS.get(outcome.status, exit_codes.ERROR)
