@@ -66,7 +66,8 @@ def test_the_generator_reproduces_the_same_match(vectors_dir: Path) -> None:
     import importlib.util
 
     root = vectors_dir.parent.parent
-    spec = importlib.util.spec_from_file_location("game_match", root / "spec/vectors/generators/game_match.py")
+    generator = root / "spec" / "vectors" / "generators" / "game_match.py"
+    spec = importlib.util.spec_from_file_location("game_match", generator)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
