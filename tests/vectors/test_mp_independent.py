@@ -325,7 +325,7 @@ def test_independent_verifier_is_not_vacuous() -> None:
     inputs = start_deck(pk, setup["n"])
     c = ctx(setup["version"], bytes.fromhex(setup["session_id"]), setup["round"], "shuffle", m["from"])
     verify_shuffle(c, pk, inputs, bytes.fromhex(m["data"]), setup["n"])
-    raw = bytearray(bytes.fromhex(m["data"]))
-    raw[-1] ^= 1  # the last s'_n
+    altered = bytearray(bytes.fromhex(m["data"]))
+    altered[-1] ^= 1  # the last s'_n
     with pytest.raises((AssertionError, ValueError)):
-        verify_shuffle(c, pk, inputs, bytes(raw), setup["n"])
+        verify_shuffle(c, pk, inputs, bytes(altered), setup["n"])
