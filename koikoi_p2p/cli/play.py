@@ -65,9 +65,12 @@ class Table:
     transcripts: list[str] = field(default_factory=list)
 
 
+LEGEND = "Cards read MM+mark: the month (01-12) and the class: * bright, A animal, R ribbon, . plain."
+
 HELP = {
     "play": "Play one card from your hand. A card matching a field card of its month captures it; "
-    "otherwise it joins the field. Then the top card of the stock is turned over the same way.",
+    "otherwise it joins the field. Then the top card of the stock is turned over the same way.\n"
+    + "{legend}",
     "capture": "Two field cards match: choose which one to take.",
     "decide": "You made a yaku. Stop (shobu) scores it now; koi-koi plays on for more, but if your "
     "opponent scores first you get nothing and their points may be doubled.",
@@ -159,6 +162,7 @@ async def _handle(
         table.cup_is_plain = bool(getattr(event.profile, "cup_is_plain", True))
         length = f"{event.rounds} rounds" if event.rounds else "to the target score"
         screen.say(f"Rules: {event.profile.name}, {length}.")
+        screen.say(LEGEND)
     elif isinstance(event, ev.FirstDealer):
         who = name[0] if event.dealer == table.me else name[1]
         screen.say(f"First dealer: {who}.")
@@ -175,7 +179,8 @@ async def _handle(
     elif isinstance(event, ev.YourTurn):
         _show(event.view, screen, table)
         action = await prompter.choose("Your turn: which card do you play?",
-                                       play_choices(event.view, event.options, screen), HELP["play"])
+                                       play_choices(event.view, event.options, screen),
+                                       HELP["play"].format(legend=LEGEND))
         await match.decide(action)
     elif isinstance(event, ev.ChoiceNeeded):
         only = _forced(event.kind, event.options)

@@ -100,6 +100,7 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert "Security code: apple banana cherry" in text
         assert "Opponent's key fingerprint: abcd-efgh" in text
         assert "Type the key in brackets" in text  # the help answered '?'
+        assert "* bright, A animal, R ribbon" in text  # the legend, at the start and in help
         assert "=== Final score: you" in text
         assert "Transcript: /t/round1.koikoi" in text
         assert "computer took:" in text or "to the field:" in text
