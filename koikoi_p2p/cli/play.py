@@ -387,7 +387,7 @@ def _round_summary(event: Any, screen: Screen, table: Table) -> None:
     me = table.me
     name = screen.names
     if result.winner is None:
-        head = "Round drawn." if not getattr(result, "redeal", False) else "Redeal."
+        head = "round drawn" if not getattr(result, "redeal", False) else "redeal (the deal does not count)"
     else:
         who = name[0] if result.winner == me else name[1]
         head = f"{who.capitalize()} won the round: {result.points} points"
