@@ -387,7 +387,11 @@ def _round_summary(event: Any, screen: Screen, table: Table) -> None:
     me = table.me
     name = screen.names
     if result.winner is None:
-        head = "round drawn" if not getattr(result, "redeal", False) else "redeal (the deal does not count)"
+        if getattr(result, "redeal", False):
+            counts = getattr(result, "consumes_round", False)
+            head = "redeal" + ("" if counts else " (this deal does not count as a round)")
+        else:
+            head = "round drawn"
     else:
         who = name[0] if result.winner == me else name[1]
         head = f"{who.capitalize()} won the round: {result.points} points"
