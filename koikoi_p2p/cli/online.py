@@ -13,7 +13,7 @@ from koikoi_p2p.cli.options import PasswordUnavailable, default_relay, read_pass
 from koikoi_p2p.cli.setup import Setup, prepare
 
 if TYPE_CHECKING:
-    from koikoi_p2p.net.relay_client import RelayClient
+    from koikoi_p2p.net.relay_client import RelayClient, RelayError
 
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
@@ -44,10 +44,11 @@ RELAY_HINTS = {
 JOINER_WAIT = 60.0
 
 
-def relay_failure(exc: Any, url: str) -> int:
-    code = RELAY_CODES.get(getattr(exc, "reason", ""), exit_codes.ERROR)
+def relay_failure(exc: RelayError, url: str) -> int:
+    """Say why the relay could not connect us, and pick the exit code."""
+    code = RELAY_CODES.get(exc.reason, exit_codes.ERROR)
     hint = RELAY_HINTS.get(code, "The relay refused: {reason}.").format(url=url, reason=exc)
-    print(f"koikoi: {hint} ({getattr(exc, 'reason', exc)})", file=sys.stderr)
+    print(f"koikoi: {hint} ({exc.reason})", file=sys.stderr)
     return code
 
 

@@ -8,7 +8,7 @@ import contextlib
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.board import BoardModel, render_board
@@ -18,7 +18,7 @@ from koikoi_p2p.cli.prompt import Choice, InputClosed, LineSource, Prompter
 from koikoi_p2p.cli.style import Style
 
 if TYPE_CHECKING:
-    from koikoi_p2p.protocol.events import Event
+    from koikoi_p2p.protocol.events import Event, Failure, RoundOver
     from koikoi_p2p.rules.actions import Action
     from koikoi_p2p.rules.round import RoundView
 
@@ -217,7 +217,7 @@ async def _handle(
     return None
 
 
-def failure(event: Any, screen: Screen, me: int) -> int:
+def failure(event: Failure, screen: Screen, me: int) -> int:
     """Say what went wrong in words a person can act on, and pick the exit code."""
     code = failure_code(event.reason, event.who, me, event.evidence_path)
     hints = {
@@ -382,13 +382,13 @@ def _show_changes(
         screen.say(screen.style.bold(f"{caller} called KOI-KOI!"))
 
 
-def _round_summary(event: Any, screen: Screen, table: Table) -> None:
+def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
     result = event.result
     me = table.me
     name = screen.names
     if result.winner is None:
-        if getattr(result, "redeal", False):
-            counts = getattr(result, "consumes_round", False)
+        if result.redeal:
+            counts = result.consumes_round
             head = "redeal" + ("" if counts else " (this deal does not count as a round)")
         else:
             head = "round drawn"
