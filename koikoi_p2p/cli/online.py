@@ -20,6 +20,8 @@ RELAY_CODES = {
     "unreachable": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.RELAY_UNREACHABLE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
+    "shutdown": exit_codes.RELAY_UNREACHABLE,
+    "resume_failed": exit_codes.RELAY_UNREACHABLE,
     "room_not_found": exit_codes.ROOM_NOT_FOUND,
     "not_found": exit_codes.ROOM_NOT_FOUND,
     "bad_code": exit_codes.ROOM_NOT_FOUND,
@@ -37,6 +39,7 @@ RELAY_HINTS = {
     exit_codes.ROOM_NOT_FOUND: "Room not found: check the code, or ask your friend for a new one.",
     exit_codes.ROOM_FULL: "Room full: someone else joined first. Ask your friend to host a new room.",
     exit_codes.OPPONENT_LEFT: "The opponent left.",
+    exit_codes.ERROR: "The relay refused: {reason}.",
 }
 
 
