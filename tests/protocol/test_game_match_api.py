@@ -1,0 +1,106 @@
+"""The asyncio Match: deadlines, a closed connection, a violation with its evidence file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.cli.main import main as koikoi
+from koikoi_p2p.net.match import Match, play_match
+from koikoi_p2p.net.memory import memory_pair
+from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
+from koikoi_p2p.protocol import messages as m
+from koikoi_p2p.protocol.events import Failure, Paired, TermsAgreed
+from koikoi_p2p.protocol.handshake import HandshakeResult
+from koikoi_p2p.protocol.peer import GamePeer
+from koikoi_p2p.protocol.terms import Deadlines
+from koikoi_p2p.rules.profile import preset
+from tests.adversarial.test_peer_attacks import Cheater
+
+
+async def _collect(match: Match) -> list[Any]:
+    return [event async for event in match.events()]
+
+
+def test_a_silent_peer_hits_the_deadline_of_the_terms() -> None:
+    async def body() -> None:
+        a, b = memory_pair()
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile=preset("nintendo"),
+                     rounds=1, deadlines=Deadlines(step=1, turn=1), rng=seeded_rng(b"h"))
+        guest = Match(b, seat=1, identity=seeded_identity(b"g"), room="ROOM01", rng=seeded_rng(b"g"))
+        hosting = asyncio.create_task(_collect(host))
+        guest_events = guest.events()
+        first = await guest_events.__anext__()   # the handshake completes, then the guest goes silent
+        assert isinstance(first, Paired)
+        seen = await hosting
+        assert isinstance(seen[0], Paired)
+        failure = seen[-1]
+        assert isinstance(failure, Failure) and failure.reason == "timeout" and failure.who == 1
+        await guest_events.aclose()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+def test_a_closed_connection_is_a_failure_naming_the_peer() -> None:
+    async def body() -> None:
+        a, b = memory_pair()
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile=preset("nintendo"),
+                     rounds=1, rng=seeded_rng(b"h"))
+        guest = Match(b, seat=1, identity=seeded_identity(b"g"), room="ROOM01", rng=seeded_rng(b"g"))
+        hosting = asyncio.create_task(_collect(host))
+        guest_events = guest.events()
+        assert isinstance(await guest_events.__anext__(), Paired)
+        assert isinstance(await guest_events.__anext__(), TermsAgreed)
+        await b.close()
+        seen = await hosting
+        failure = seen[-1]
+        assert isinstance(failure, Failure) and failure.reason == "connection_closed"
+        await guest_events.aclose()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+class CheatingMatch(Match):
+    """Seat 1 with a peer that lies in its first ``act`` (plays a stock position)."""
+
+    def _start_peer(self, result: HandshakeResult) -> GamePeer:
+        def attack(peer: Cheater, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+            if kind != m.ACT or body["action"]["type"] != "play":
+                return None
+            return {**body, "action": {"type": "play", "position": 47}}
+
+        self.peer = Cheater(attack=attack, channel=result.channel, room=self.room, rng=self.rng,
+                            handshake_record=result.record)
+        return self.peer
+
+
+def test_a_violation_writes_evidence_that_verify_confirms(tmp_path: Path, capsys: Any) -> None:
+    async def body() -> tuple[Any, Any]:
+        a, b = memory_pair()
+        cheater = CheatingMatch(b, seat=1, identity=seeded_identity(b"g"), room="ROOM01",
+                                rng=seeded_rng(b"g"))
+
+        async def cheat() -> None:
+            async for event in cheater.events():
+                options = getattr(event, "options", None)
+                if options:
+                    await cheater.decide(options[0])
+
+        task = asyncio.create_task(cheat())
+        outcome = await play_match(a, RandomPlayer(1), seat=0, identity=seeded_identity(b"h"), room="ROOM01",
+                                   profile=preset("nintendo"), rounds=1, store=tmp_path, rng=seeded_rng(b"h"))
+        task.cancel()
+        return outcome, cheater
+
+    outcome, _ = asyncio.run(asyncio.wait_for(body(), 60))
+    failure = outcome.failure
+    assert isinstance(failure, Failure)
+    assert failure.reason == "illegal_action" and failure.who == 1
+    assert failure.evidence_path is not None and Path(failure.evidence_path).exists()
+    capsys.readouterr()
+    assert koikoi(["verify", failure.evidence_path]) == 0
+    text = capsys.readouterr().out
+    assert "player 1 deviated at message" in text and "illegal_action" in text
+    assert koikoi(["verify", "--json", failure.evidence_path]) == 0
