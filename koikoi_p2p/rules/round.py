@@ -230,8 +230,8 @@ class RoundState:
     """One round from one viewer's point of view (viewer None: everything known, for audits)."""
 
     __slots__ = (
-        "_awaiting", "_base", "_claim", "_claim_seat", "_claims", "_pile_at_turn_start", "_pos_of", "bases",
-        "calls", "dealer", "deck", "field", "hands", "layout", "month", "need", "options", "pending",
+        "_awaiting", "_base", "_blind", "_claim", "_claim_seat", "_claims", "_pile_at_turn_start", "_pos_of",
+        "bases", "calls", "dealer", "deck", "field", "hands", "layout", "month", "need", "options", "pending",
         "phase", "piles", "profile", "result", "round_index", "stock_next", "turn", "viewer",
     )
 
@@ -270,6 +270,7 @@ class RoundState:
         self._claim: ClaimHandYaku | None = None
         self._claim_seat = -1
         self._pile_at_turn_start = 0
+        self._blind = 0                       # seats whose private reveal an observer skipped
         self.result: RoundResult | None = None
         self.phase = FIELD_REVEAL
         self.need: Need | None = NeedReveal(self.layout.field, None)
@@ -311,6 +312,7 @@ class RoundState:
             "bases": list(self.bases), "calls": list(self.calls), "stock_next": self.stock_next,
             "turn": self.turn, "pending": self.pending, "options": self.options,
             "claims": list(self._claims), "phase": PHASE_NAMES[self.phase], "need": need,
+            "blind": self._blind,
             "awaiting": self._awaiting, "result": None if self.result is None else self.result.to_dict(),
         }
 
@@ -338,12 +340,16 @@ class RoundState:
             self._revealed()
 
     def skip_reveal(self) -> None:
-        """Pass a private reveal meant for the other seat: its cards stay unknown here."""
+        """Pass a private reveal meant for the other seat: its cards stay unknown here.
+
+        With viewer None this makes a public observer (an auditor without the round keys): the
+        skipped seat's hand is then treated as hidden, exactly as the opponent's is (§10.1).
+        """
         need = self.need
-        private_to_other = (isinstance(need, NeedReveal) and need.to is not None and self.viewer is not None
-                            and need.to != self.viewer)
-        if not private_to_other:
-            raise RulesError("unexpected_reveal", "only a private reveal to the other seat can be skipped")
+        if not isinstance(need, NeedReveal) or need.to is None or need.to == self.viewer:
+            raise RulesError("unexpected_reveal", "only a private reveal to another seat can be skipped")
+        if self.viewer is None:
+            self._blind |= 1 << need.to
         self._awaiting = 0
         self._revealed()
 
@@ -416,7 +422,9 @@ class RoundState:
         return ()  # pragma: no cover
 
     def _knows_hand(self, seat: int) -> bool:
-        return self.viewer is None or self.viewer == seat
+        if self.viewer is None:
+            return not (self._blind >> seat) & 1
+        return self.viewer == seat
 
     def _may_call(self) -> bool:
         p = self.profile

@@ -131,7 +131,7 @@ def public(state: RoundState) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_three_viewers_stay_in_lock_step(name: str) -> None:
-    """The engines of seat 0, seat 1 and an auditor ask the same reveals and reach the same state."""
+    """Seat 0, seat 1, an auditor and a keyless observer ask the same reveals, reach the same state."""
     profile = PRESETS[name]
     rng = random.Random(f"lockstep-{name}")
     for _ in range(LOCKSTEP_GAMES_PER_PRESET):
@@ -139,14 +139,15 @@ def test_three_viewers_stay_in_lock_step(name: str) -> None:
         rng.shuffle(deck)
         dealer = rng.randrange(2)
         engines = [RoundState(profile=profile, dealer=dealer, viewer=v, round_index=2, month=2)
-                   for v in (None, 0, 1)]
-        full, seat_engines = engines[0], engines[1:]
+                   for v in (None, 0, 1, None)]
+        full, seat_engines, observer = engines[0], engines[1:3], engines[3]
         while full.result is None:
             need = full.need
             assert all(e.need == need for e in engines)
             if isinstance(need, NeedReveal):
                 for e in engines:
-                    if need.to is not None and e.viewer is not None and e.viewer != need.to:
+                    hidden = e is observer or (e.viewer is not None and e.viewer != need.to)
+                    if need.to is not None and hidden:
                         e.skip_reveal()
                     else:
                         for pos in need.positions:
@@ -159,7 +160,8 @@ def test_three_viewers_stay_in_lock_step(name: str) -> None:
                 action = options[rng.randrange(len(options))]
                 if need.kind != "hand_yaku":  # a hidden hand's claims cannot be listed
                     assert action in seat_engines[1 - need.seat].legal_actions()
+                    assert action in observer.legal_actions()
                 for e in engines:
                     e.apply(need.seat, action)
-            assert public(engines[1]) == public(full) == public(engines[2])
-        assert engines[1].result == full.result == engines[2].result
+            assert public(engines[1]) == public(full) == public(engines[2]) == public(observer)
+        assert engines[1].result == full.result == engines[2].result == observer.result
