@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.cli import exit_codes
-from tests.e2e.cli_console import Console
-from tests.e2e.cli_support import SCRIPT, env_for, relay_process
+from tests.e2e.test_cli_console import Console
+from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
 def _spawn(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Console]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.cli_console import Console
-from tests.e2e.cli_support import SCRIPT, env_for
+from tests.e2e.test_cli_console import Console
+from tests.e2e.test_cli_support import SCRIPT, env_for
 
 
 def _run_practice(home: Path, *args: str, colour: bool) -> tuple[Console, int]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.net.relay_client import RelayClient
-from tests.e2e.cli_support import SCRIPT, env_for, relay_process
+from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
 async def _koikoi(home: Path, *args: str) -> tuple[int, str, str]:

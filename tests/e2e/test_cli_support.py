@@ -1,4 +1,4 @@
-"""Helpers for the CLI end-to-end tests: a relay process on port 0 and the koikoi script."""
+"""Helpers for the CLI end-to-end tests (no tests here): a relay on port 0, the koikoi script."""
 
 from __future__ import annotations
 
