@@ -1,0 +1,138 @@
+"""Match terms, message bodies and co-signed results: shapes, digests, every refusal typed."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from koikoi_p2p.audit import AuditError, verify_result
+from koikoi_p2p.protocol import messages as m
+from koikoi_p2p.protocol.errors import RemoteViolation
+from koikoi_p2p.protocol.identity import Identity
+from koikoi_p2p.protocol.results import CoSignedResult, MatchResult
+from koikoi_p2p.protocol.statement import pack
+from koikoi_p2p.protocol.terms import GAME_VERSION, Deadlines, MatchTerms, profile_digest
+from koikoi_p2p.rules.profile import PRESETS, preset
+
+K0, K1 = b"\x01" * 32, b"\x02" * 32
+
+
+def _terms(**kw: object) -> MatchTerms:
+    return MatchTerms.propose(profile=preset("nintendo"), keys=(K0, K1), room="ABCDEF", **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_terms_round_trip_for_every_preset(name: str) -> None:
+    terms = MatchTerms.propose(profile=preset(name), keys=(K0, K1), room="R00M42", rounds=3)
+    body = terms.to_body()
+    m.check_body(m.TERMS, body)
+    again = MatchTerms.from_body(body)
+    assert again == terms and again.digest() == terms.digest()
+    assert body["profile_digest"] == hashlib.sha256(preset(name).with_switches(rounds=3).encode()).digest()
+
+
+def test_the_digest_binds_every_field() -> None:
+    base = _terms(rounds=2)
+    others = [_terms(rounds=3), _terms(rounds=2, deadlines=Deadlines(step=61)),
+              MatchTerms.propose(profile=preset("wikipedia"), keys=(K0, K1), room="ABCDEF", rounds=2),
+              MatchTerms.propose(profile=preset("nintendo"), keys=(K1, K0), room="ABCDEF", rounds=2),
+              MatchTerms.propose(profile=preset("nintendo"), keys=(K0, K1), room="ABCDEG", rounds=2)]
+    assert len({t.digest() for t in [base, *others]}) == 1 + len(others)
+
+
+@pytest.mark.parametrize("change", [
+    {"version": GAME_VERSION + 1},
+    {"profile_digest": b"\x00" * 32},
+    {"rounds": 5},
+    {"deadlines": {"step": 0, "turn": 300}},
+    {"deadlines": {"step": 60}},
+    {"keys": [K0, K0]},
+    {"keys": [K0]},
+    {"profile": {"name": "nintendo"}},
+])
+def test_bad_terms_are_refused(change: dict[str, object]) -> None:
+    body = {**_terms().to_body(), **change}
+    with pytest.raises(RemoteViolation) as err:
+        MatchTerms.from_body(body)
+    assert err.value.reason == "bad_terms"
+
+
+def test_a_changed_switch_without_a_new_digest_is_refused() -> None:
+    body = _terms().to_body()
+    profile = dict(body["profile"])  # type: ignore[arg-type]
+    profile["hand_capture"] = "compulsory"
+    with pytest.raises(RemoteViolation):
+        MatchTerms.from_body({**body, "profile": profile})
+    assert profile_digest(preset("nintendo")) == body["profile_digest"]
+
+
+def test_message_schemas_refuse_extra_missing_and_mistyped_fields() -> None:
+    good = {"action": {"type": "stop"}, "shares": []}
+    m.check_body(m.ACT, good)
+    for bad in ({"action": {"type": "stop"}}, {**good, "x": 1}, {**good, "shares": "no"},
+                {**good, "shares": [[[], b""]]}, {**good, "shares": [[[48], b""]]},
+                {**good, "shares": [[[1], "text"]]}, {**good, "action": []}):
+        with pytest.raises(RemoteViolation) as err:
+            m.check_body(m.ACT, bad)
+        assert err.value.reason == "bad_message"
+    with pytest.raises(RemoteViolation) as err:
+        m.check_body("chat", {})
+    assert err.value.reason == "unknown_message"
+    with pytest.raises(RemoteViolation):
+        m.check_body(m.ACCEPT, {"terms": -1})
+
+
+@given(st.dictionaries(st.text(max_size=8), st.none() | st.integers() | st.binary(max_size=8), max_size=4))
+def test_random_bodies_are_judged_without_surprises(body: dict[str, object]) -> None:
+    for msg_type in m.SCHEMAS:
+        try:
+            m.check_body(msg_type, body)
+        except RemoteViolation:
+            pass
+
+
+def _cosigned(scores: tuple[int, int] = (12, 3)) -> tuple[CoSignedResult, Identity, Identity]:
+    a = Identity.from_private_bytes(b"\x11" * 32)
+    b = Identity.from_private_bytes(b"\x22" * 32)
+    result = MatchResult(version=1, session_id=b"\x33" * 32, room="ABCDEF", keys=(a.public_key, b.public_key),
+                         terms_digest=b"\x44" * 32, profile="nintendo", profile_digest=b"\x55" * 32,
+                         rounds=((1, 0, 12), (2, None, 0), (3, 1, 3)), scores=scores, winner=0,
+                         head=b"\x66" * 32)
+    data = result.statement()
+    return CoSignedResult(result=result, signatures=(a.sign(data), b.sign(data))), a, b
+
+
+def test_a_co_signed_result_verifies_alone() -> None:
+    cosigned, _, _ = _cosigned()
+    result = verify_result(cosigned.encode())
+    assert result == cosigned.result
+    assert CoSignedResult.decode(cosigned.encode()) == cosigned
+
+
+def test_a_result_signed_by_one_player_only_fails() -> None:
+    cosigned, _, _ = _cosigned()
+    first = cosigned.signatures[0]
+    forged = CoSignedResult(result=cosigned.result, signatures=(first, first))
+    with pytest.raises(AuditError) as err:
+        verify_result(forged.encode())
+    assert err.value.reason == "bad_signature"
+
+
+def test_signatures_over_another_result_fail() -> None:
+    cosigned, _, _ = _cosigned()
+    other, _, _ = _cosigned(scores=(13, 3))
+    mixed = CoSignedResult(result=other.result, signatures=cosigned.signatures)
+    with pytest.raises(AuditError):
+        verify_result(mixed.encode())
+
+
+def test_non_canonical_or_malformed_result_files_fail() -> None:
+    cosigned, _, _ = _cosigned()
+    data = cosigned.encode()
+    for bad in (b"", b"\x80", data + b"\x00", data[:-1], pack({"format": "x"}),
+                pack({"format": "koikoi-p2p/cosigned-result/v1", "result": {}, "signatures": []})):
+        with pytest.raises(AuditError):
+            verify_result(bad)
