@@ -391,3 +391,27 @@ def test_month_yaku_uses_round_month() -> None:
         state.apply(0, Play(pos(deck, "04-plain2")))
         feed(state, deck)
         assert (state.need == NeedAction(0, "decide")) is expect_decision
+
+
+def test_teaching_card_worked_example_through_the_round() -> None:
+    """The teaching card's example: boar-deer-butterflies, a call, then moon viewing beats it, 5 x 2."""
+    hand0 = ["10-deer", "07-boar", "04-cuckoo", "05-bridge", "11-swallow", "12-phoenix", "01-crane", "02-warbler"]
+    hand1 = ["08-moon", "09-plain1", "03-curtain", "04-ribbon", "05-ribbon", "11-ribbon", "12-plain1", "01-poetry"]
+    field = ["10-plain1", "08-plain1", "07-plain1", "09-cup", "06-plain1", "01-plain1", "02-plain1", "03-plain1"]
+    deck = arranged_deck(0, [hand0, hand1], field, ["06-butterflies", "11-lightning", "12-plain2", "04-plain2"])
+    state = start(T, deck)
+    state.apply(0, NoHandYaku())
+    state.apply(1, NoHandYaku())
+    state.apply(0, Play(pos(deck, "10-deer")))
+    feed(state, deck)  # the deer takes the maple plain, the drawn butterflies the peony plain
+    state.apply(1, Play(pos(deck, "08-moon")))
+    feed(state, deck)
+    state.apply(0, Play(pos(deck, "07-boar")))
+    feed(state, deck)
+    assert state.need == NeedAction(0, "decide") and state.bases[0] == 5
+    state.apply(0, KoiKoi())
+    state.apply(1, Play(pos(deck, "09-plain1")))
+    feed(state, deck)  # takes the cup: moon viewing ends the round at once
+    r = state.result
+    assert r is not None
+    assert (r.winner, r.yaku, r.base, r.calls, r.points, r.reason) == (1, {"tsukimi": 5}, 5, (0,), 10, "auto_end")
