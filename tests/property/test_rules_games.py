@@ -10,6 +10,7 @@ from koikoi_p2p.rules.actions import Action, KoiKoi
 from koikoi_p2p.rules.cards import MONTH_MASKS
 from koikoi_p2p.rules.profile import PRESETS, Profile
 from koikoi_p2p.rules.round import (
+    DECIDE,
     DRAW_CAPTURE,
     DRAW_REVEAL,
     PLAY,
@@ -55,6 +56,10 @@ def check_invariants(state: RoundState, deck: list[int]) -> None:
     assert union == ALL
     if p.max_calls_per_round:
         assert len(state.calls) <= p.max_calls_per_round
+    if state.phase == DECIDE:
+        # after a call, profiles that end the round on the next improvement never ask for a decision
+        assert not (state.calls and p.after_call == "next_improvement_ends_round")
+        assert state.bases[state.turn] > 0
     if state.phase == PLAY:
         # both piles' totals are up to date at the start of a turn; no field month is complete
         s = scorer(p)
