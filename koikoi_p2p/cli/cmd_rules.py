@@ -16,24 +16,28 @@ def register(subparsers: Any) -> None:
                     "nintendo, koikoi-online, teaching-card, wikipedia, board-game, classic-variant.",
     )
     parser.add_argument("preset", nargs="?", default="nintendo", metavar="PRESET", help="preset name")
+    parser.add_argument("--switch", action="append", default=[], metavar="KEY=VALUE",
+                        help="change one switch of the preset (repeatable; VALUE as JSON)")
     parser.add_argument("--json", action="store_true", help="print the profile and yaku table as JSON")
     parser.set_defaults(handler=_handle)
 
 
 def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.cmd_score import parse_switches
     from koikoi_p2p.rules.describe import SWITCH_HELP, yaku_table
     from koikoi_p2p.rules.errors import RulesError
-    from koikoi_p2p.rules.profile import PRESETS, preset
+    from koikoi_p2p.rules.profile import PRESETS
 
     try:
-        profile = preset(args.preset)
-    except RulesError as exc:
+        profile = parse_switches(args.preset, args.switch)
+    except (RulesError, ValueError) as exc:
         print(f"koikoi rules: {exc}", file=sys.stderr)
         return 2
     table = yaku_table(profile)
     if args.json:
         print(json.dumps({"name": profile.name, "switches": profile.to_dict(), "yaku": table,
-                          "presets": list(PRESETS)}, indent=2, ensure_ascii=False))
+                          "encoding": profile.encode().decode(), "presets": list(PRESETS)},
+                         indent=2, ensure_ascii=False))
         return 0
     print(f"rule profile {profile.name} (presets: {', '.join(PRESETS)})")
     print()

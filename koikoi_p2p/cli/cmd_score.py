@@ -19,12 +19,14 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (nintendo)")
+    parser.add_argument("--switch", action="append", default=[], metavar="KEY=VALUE",
+                        help="change a switch of the preset (repeatable; VALUE as JSON: cup_is_plain=false)")
     parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
     parser.add_argument("--calls", default="", metavar="A,B,...", help="koi-koi calls of the round, in order")
     parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), help="the winner's seat")
     parser.add_argument("--json", action="store_true",
                         help='print {"yaku": {...}, "base": N, "round_score": N}')
-    parser.add_argument("cards", nargs="*", metavar="CARD_ID", help="captured cards, e.g. 01-crane 09-cup")
+    parser.add_argument("cards", nargs="*", metavar="CARD_ID", help="captured cards: ids or indices")
     parser.set_defaults(handler=_handle)
 
 
@@ -35,16 +37,33 @@ def _seat(text: str) -> int:
     return 0 if letter == "A" else 1
 
 
+def parse_switches(preset_name: str, items: list[str]) -> Any:
+    """The preset with ``KEY=VALUE`` changes (VALUE read as JSON, else as a plain string)."""
+    from koikoi_p2p.rules.profile import preset
+
+    changes: dict[str, object] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"a switch is KEY=VALUE, not {item!r}")
+        try:
+            changes[key.strip()] = json.loads(raw)
+        except ValueError:
+            changes[key.strip()] = raw
+    profile = preset(preset_name)
+    return profile.with_switches(**changes) if changes else profile
+
+
 def _handle(args: argparse.Namespace) -> int:
     from koikoi_p2p.rules.errors import RulesError
-    from koikoi_p2p.rules.profile import preset
     from koikoi_p2p.rules.scoring import round_score, score_yaku
 
     try:
-        profile = preset(args.rules)
+        profile = parse_switches(args.rules, args.switch)
         calls = [_seat(c) for c in args.calls.split(",") if c.strip()] if args.calls else []
         winner = _seat(args.winner)
-        yaku = score_yaku(args.cards, profile, args.month)
+        cards: list[int | str] = [int(c) if c.isdigit() else c for c in args.cards]
+        yaku = score_yaku(cards, profile, args.month)
         base = sum(yaku.values())
         total = round_score(base, calls, winner, profile)
     except (RulesError, ValueError) as exc:

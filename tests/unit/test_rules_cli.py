@@ -31,6 +31,22 @@ def test_score_worked_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert out == {"yaku": {"tsukifuda": 4}, "base": 4, "round_score": 4}
 
 
+def test_switches_and_indices(capsys: pytest.CaptureFixture[str]) -> None:
+    nine = ["01-plain1", "01-plain2", "02-plain1", "02-plain2", "03-plain1", "03-plain2", "04-plain1",
+            "04-plain2", "05-plain1", "09-cup"]
+    assert run_json(capsys, "score", "--json", *nine)["yaku"] == {"kasu": 1}  # type: ignore[index]
+    out = run_json(capsys, "score", "--switch", "cup_is_plain=false", "--json", *nine)
+    assert out["yaku"] == {}  # type: ignore[index]
+    by_index = run_json(capsys, "score", "--json", "0", "8", "28", "44")
+    assert by_index["yaku"] == {"shiko": 8}  # type: ignore[index]
+    out = run_json(capsys, "rules", "board-game", "--switch", "rounds=6", "--switch", "pool_start=50",
+                   "--json")
+    assert out["switches"]["rounds"] == 6 and out["switches"]["pool_start"] == 50  # type: ignore[index]
+    assert main(["rules", "--switch", "rounds=-1"]) == 2
+    assert main(["rules", "--switch", "nonsense"]) == 2
+    assert main(["score", "--switch", "no_such=1", "01-crane"]) == 2
+
+
 def test_score_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "01-crane", "03-curtain", "11-rainman"]) == 0
     text = capsys.readouterr().out
