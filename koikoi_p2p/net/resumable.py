@@ -180,15 +180,14 @@ class PeerCore:
     def decide(self, action: Action) -> list[bytes]:
         if self.peer is None:
             raise LocalMisuse("not_your_turn", "the match has not started")
+        self.pending = None   # answered; the decision may raise the next question at once
         try:
             out = self.peer.decide(action)
         finally:
             self._drain()
         self.log.append(["d", action.to_dict()])
         self.decisions += 1
-        self.pending = None
         self._emit(out)
-        self._drain()
         return out
 
     # -- state ------------------------------------------------------------------------------------

@@ -23,10 +23,11 @@ def options(**kw: Any) -> DriverOptions:
 def setup(seat: int, **kw: Any) -> PeerSetup:
     """A fixed setup: the same seeds give the same match, byte for byte."""
     base: dict[str, Any] = {"room": "FAULTS", "password": "correct horse", "rounds": 1,
-                            "step_deadline": 30, "turn_deadline": 30, "handshake_deadline": 30}
+                            "step_deadline": 30, "turn_deadline": 30, "handshake_deadline": 30,
+                            "strategy_seed": 5}
     base.update(kw)
-    return PeerSetup(seat=seat, identity=bytes([seat + 1]) * 32, seed=bytes([seat + 11]) * 32,
-                     strategy_seed=seat + 5, **base)
+    base["strategy_seed"] += seat
+    return PeerSetup(seat=seat, identity=bytes([seat + 1]) * 32, seed=bytes([seat + 11]) * 32, **base)
 
 
 class Crash(BaseException):

@@ -154,3 +154,15 @@ def test_replay_detects_a_different_build(tmp_path: Path) -> None:
     with pytest.raises(ResumeError) as info:
         PeerCore.restore(state)
     assert info.value.reason == "bad_state"
+
+
+@pytest.mark.parametrize("strategy_seed", [101, 202, 303])
+def test_other_games_also_complete(tmp_path: Path, strategy_seed: int) -> None:
+    """Different computer choices (capture choices, koi-koi calls) through a lossy relay."""
+    folders = new_stores(tmp_path, strategy_seed=strategy_seed)
+    hub = Hub(strategy_seed, drop=0.05, duplicate=0.05)
+    out = asyncio.run(asyncio.wait_for(run_pair(
+        folders, [lambda: hub.connector(0), lambda: hub.connector(1)], crash=(strategy_seed % 2, 20)), 120))
+    assert [o.status if o else None for o in out] == ["completed", "completed"]
+    assert out[0] is not None and out[1] is not None
+    assert transcript_raws(out[0].file) == transcript_raws(out[1].file)
