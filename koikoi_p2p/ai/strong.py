@@ -10,7 +10,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from koikoi_p2p.ai.evaluate import Evaluator, closest, families
+from koikoi_p2p.ai.evaluate import Evaluator, families
+from koikoi_p2p.ai.rollout import Position, call_value, stop_value
 from koikoi_p2p.ai.strategy import StrategyError
 from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Play, Stop
 from koikoi_p2p.rules.cards import card
@@ -35,6 +36,9 @@ class StrongPlayer:
     def __init__(self, profile: Profile | None = None, seed: int | None = None) -> None:
         self.profile = profile if profile is not None else preset("nintendo")
         base = scorer(self.profile).base
+        self._base = base
+        self.rollouts = 40
+        self.call_margin = 0.5
         self._month: int | None = None
         self._evaluator = Evaluator(
             scorer=lambda cards: base(_mask(cards), self._month),
@@ -132,23 +136,27 @@ class StrongPlayer:
         return self.rescue_weight * total
 
     def _decide(self, view: RoundView, options: Sequence[Action]) -> Action:
+        """Koi-koi only when playing on is worth more, on average, than the points in hand.
+
+        The average comes from rollouts of the rest of the round (see rollout.py), so it weighs
+        the opponent's closeness to a yaku and the turns left as they really are; a small margin
+        keeps the player from gambling on a coin flip.
+        """
         koi = next((o for o in options if isinstance(o, KoiKoi)), None)
         stop = next((o for o in options if isinstance(o, Stop)), None)
         if koi is None or stop is None:
             return options[0]
-        mine, theirs = self._piles(view)
-        fams = self._evaluator.fams
-        now = self._evaluator.scorer(mine)
-        hand_left = len(view.hand)
-        their_closest = closest(theirs, mine, fams)
-        my_closest = closest(mine, theirs, fams)
-        # Stop when the points are already good, the opponent is one card from a yaku (a win after
-        # my call is doubled for them) or too few turns remain to improve.
-        if now >= 6 or hand_left <= 3 or their_closest <= 1:
+        if not view.hand:
             return stop
-        if my_closest <= 1 and their_closest >= 3 and hand_left >= 5:
-            return koi
-        return stop
+        me = view.seat
+        pos = Position(
+            me=me, field=tuple(view.field), hand=tuple(c for c in view.hand if c >= 0),
+            opponent_hand_size=view.opponent_hand_size, piles=view.piles, calls=tuple(view.calls),
+            month=view.month,
+        )
+        now = stop_value(pos, self._base, self.profile)
+        later = call_value(pos, self._base, self.profile, self._random, self.rollouts)
+        return koi if later > now + self.call_margin else stop
 
     # -- what the view tells -----------------------------------------------------------------
 

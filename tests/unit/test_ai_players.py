@@ -9,11 +9,13 @@ import pytest
 
 from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.evaluate import Evaluator, closest, families, promise
+from koikoi_p2p.ai.rollout import Position, call_value, stop_value
 from koikoi_p2p.ai.strategy import RandomPlayer, Strategy, StrategyError
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Play, Stop
 from koikoi_p2p.rules.profile import preset
 from koikoi_p2p.rules.round import NeedAction, RoundState, RoundView
+from koikoi_p2p.rules.scoring import scorer
 from koikoi_p2p.rules.simulate import play_round
 
 NINTENDO = preset("nintendo")
@@ -79,11 +81,29 @@ def test_strong_stops_when_the_opponent_is_close() -> None:
 
 
 def test_strong_calls_koikoi_when_safe_and_close_to_more() -> None:
-    # A small yaku (hanami 5: curtain + cup), one card from tsukimi (the moon), opponent far from anything.
+    # Hanami (5) made; the moon lies on the field and I hold two pampas plains to take it (tsukimi),
+    # the opponent holds one plain.
     view = _view(
-        piles=((8, 32), (2,)), hand=(3, 6, 7, 10, 11, 14), hand_positions=(0, 1, 2, 3, 4, 5), field=(28,),
+        piles=((8, 32), (2,)), hand=(30, 31, 6, 7, 10, 11), hand_positions=(0, 1, 2, 3, 4, 5),
+        field=(28, 45, 46, 47), opponent_hand_size=6,
     )
     assert StrongPlayer(NINTENDO, 1).choose(view, [Stop(), KoiKoi()]) == KoiKoi()
+    # The same points with no way to the moon from the hand: stop.
+    view = replace(view, hand=(3, 6, 7, 10, 11, 14))
+    assert StrongPlayer(NINTENDO, 1).choose(view, [Stop(), KoiKoi()]) == Stop()
+
+
+def test_rollouts_value_the_call_against_the_points_in_hand() -> None:
+    pos = Position(me=0, field=(28, 45, 46, 47), hand=(30, 31, 6, 7, 10, 11), opponent_hand_size=6,
+                   piles=((8, 32), (2,)), calls=(), month=1)
+    base = scorer(NINTENDO).base
+    assert stop_value(pos, base, NINTENDO) == 5
+    first = call_value(pos, base, NINTENDO, random.Random(3), 100)
+    assert first == call_value(pos, base, NINTENDO, random.Random(3), 100)  # seeded: reproducible
+    assert first > 5
+    # Without a card in hand, playing on cannot be worth anything.
+    empty = replace(pos, hand=(), opponent_hand_size=0)
+    assert call_value(empty, base, NINTENDO, random.Random(3), 10) == 0
 
 
 def test_strong_claims_a_hand_yaku() -> None:
