@@ -188,8 +188,12 @@ class Handshake:
             self._spake = kind(normalise_password(password), idA=id_a, idB=id_b, entropy_f=self._rng)
         self._hash = mix_hash(initial_hash(), prologue(version, room))
         self._record: dict[str, object] = {"version": version, "room": room}
-        self._ikm = b""
+        self._ikm = b""                 # X25519 secret (|| SPAKE2 key): dropped when done
         self._h_k = b""
+        self._signature = b""           # my identity signature over h_k
+        self._peer_commit = b""         # seat 1: seat 0's commitment C
+        self._peer_spake = b""          # seat 1: seat 0's SPAKE2 message
+        self._peer_e = b""              # the peer's ephemeral X25519 public key
         self.state = State.START
         self.sent_bytes = 0
         self.received_bytes = 0
