@@ -53,3 +53,19 @@ def test_mutated_encodings_decode_or_raise_typed(value: object, data: st.DataObj
         assert exc.reason == "non_canonical"
     else:
         assert codec.encode(decoded) == bytes(raw)
+
+
+@given(st.integers(0, 255), st.binary(min_size=16, max_size=16), st.integers(0, 2**32 - 1),
+       st.binary(min_size=32, max_size=32), st.sampled_from([0, 1]),
+       st.from_regex(r"[a-z][a-z0-9_.-]{0,31}", fullmatch=True),
+       st.dictionaries(st.text(max_size=8), values, max_size=4))
+def test_envelope_round_trip(version: int, session_id: bytes, seq: int, prev: bytes, sender: int,
+                             type_: str, body: dict[str, object]) -> None:
+    from koikoi_p2p.protocol.envelope import decode_envelope, encode_envelope
+
+    raw = encode_envelope(version=version, session_id=session_id, seq=seq, prev=prev, sender=sender,
+                          type=type_, body=body)
+    env = decode_envelope(raw, bytes(64))
+    assert (env.version, env.session_id, env.seq, env.prev, env.sender, env.type) == (
+        version, session_id, seq, prev, sender, type_)
+    assert codec.encode(env.body) == codec.encode(body) and env.raw == raw
