@@ -277,6 +277,12 @@ class GameFlow:
         except ProtocolError as exc:
             self.fail(exc)
             raise
+        except Exception as exc:
+            # A bug on this side (the checks above should have caught any bad input): still
+            # terminal, and still a typed error.
+            error = LocalMisuse("internal_error", f"{type(exc).__name__}: {exc}")
+            self.fail(error)
+            raise error from exc
 
     def fail(self, error: ProtocolError) -> None:
         self.error = error
@@ -447,7 +453,7 @@ class GameFlow:
             return
         cards: list[tuple[int, int]] = []
         for position in need.positions:
-            card = self.deck.card(position)
+            card = self._card(position)
             if card is None:
                 raise LocalMisuse("deck_state", f"position {position} should be known by now")
             cards.append((position, card))
@@ -462,6 +468,15 @@ class GameFlow:
             raise RemoteViolation("inconsistent_reveal", f"{exc.reason}: {exc}") from None
         if self.viewer is not None and not isinstance(engine, DrawEngine):
             self.events.append(Board(view=engine.view()))
+
+    def _card(self, position: int) -> int | None:
+        from mentalpoker.errors import MentalPokerError
+
+        assert self.deck is not None
+        try:
+            return self.deck.card(position)
+        except MentalPokerError as exc:
+            raise RemoteViolation("bad_deck", f"position {position} decrypts to no card: {exc}") from None
 
     def _announce(self, need: NeedAction) -> None:
         if self.viewer is None or need.seat != self.viewer:
