@@ -60,6 +60,11 @@ class Ack:
 
 
 @dataclass(frozen=True, slots=True)
+class Sync:
+    received: int
+
+
+@dataclass(frozen=True, slots=True)
 class RejectPeer:
     pass
 
@@ -69,7 +74,7 @@ class Leave:
     pass
 
 
-ClientMessage = Create | Join | Lobby | Resume | Frame | Ack | RejectPeer | Leave
+ClientMessage = Create | Join | Lobby | Resume | Frame | Ack | Sync | RejectPeer | Leave
 
 
 def unpack_map(data: bytes) -> dict[str, Any]:
@@ -140,6 +145,8 @@ def parse_client_message(value: Mapping[str, Any], max_meta_entries: int = 8) ->
         if not isinstance(token, bytes) or len(token) != TOKEN_BYTES:
             raise MessageError("malformed", f"'token' must be {TOKEN_BYTES} bytes")
         return Resume(token, _uint(value.get("received"), "received"))
+    if kind == "sync":
+        return Sync(_uint(value.get("received"), "received"))
     if kind == "reject_peer":
         return RejectPeer()
     if kind == "leave":

@@ -37,6 +37,7 @@ from relay.messages import (
     Lobby,
     RejectPeer,
     Resume,
+    Sync,
     encode,
     encode_frame,
     parse_client_message,
@@ -207,6 +208,8 @@ class RelayServer:
         elif type(msg) is Ack:
             if conn.seat is not None:
                 conn.seat.acknowledge(msg.seq)
+        elif type(msg) is Sync:
+            await self._on_sync(conn, msg)
         elif type(msg) is Create:
             await self._on_create(conn, msg)
         elif type(msg) is Join:
@@ -241,8 +244,11 @@ class RelayServer:
         if msg.seq < seat.in_count:
             return
         if msg.seq > seat.in_count:
-            await self._error(conn, "frame_gap", f"expected seq {seat.in_count}")
+            if not conn.gap_reported:
+                conn.gap_reported = True
+                await self._error(conn, "frame_gap", f"expected seq {seat.in_count}")
             return
+        conn.gap_reported = False
         seat.in_count += 1
         room.last_active = conn.last_active
         self.metrics.frames_forwarded_total += 1
@@ -259,6 +265,26 @@ class RelayServer:
         if seat.in_count - seat.acked_to_client >= ACK_EVERY:
             seat.acked_to_client = seat.in_count
             await self._send(conn, encode("ack", seq=seat.in_count))
+
+    async def _on_sync(self, conn: Connection, msg: Sync) -> None:
+        """Re-send what the client has not received and tell it our counts (spec §5.5)."""
+        seat, room = conn.seat, conn.room
+        if seat is None or room is None:
+            await self._error(conn, "not_in_room", "create or join a room first")
+            return
+        received = min(msg.received, seat.out_count)
+        seat.acknowledge(received)
+        if received < seat.first_buffered():
+            log_event("sync_gap", room=room.serial, seat=seat.index)
+            self._close_room(room, "resume_failed", CloseCode.ROOM_CLOSED, conn)
+            self._detach(conn)
+            await self._fail(conn, "resume_gap", CloseCode.RESUME_FAILED, "missed frames not buffered")
+            return
+        if conn.attached:
+            for _, data in list(seat.outbox):
+                await self._send(conn, data)
+        seat.acked_to_client = seat.in_count
+        await self._send(conn, encode("sync", accepted=seat.in_count, sent=seat.out_count))
 
     # -- rooms -------------------------------------------------------------------------------
 
@@ -486,10 +512,18 @@ class RelayServer:
                 self._close_room(room, "room_expired", CloseCode.IDLE, None)
                 continue
             for seat in room.seats:
-                if seat is not None and seat.conn is None and seat.away_since is not None \
-                        and now - seat.away_since > lim.resume_grace:
+                if seat is None:
+                    continue
+                away = seat.away_since
+                if seat.conn is None and away is not None and now - away > lim.resume_grace:
                     self._close_room(room, "timeout", CloseCode.ROOM_CLOSED, None)
                     break
+                # spec §5.5: frames unacknowledged for a whole sweep may have been lost at the tail.
+                first = seat.first_buffered() if seat.outbox else -1
+                if first >= 0 and first == seat.probe_mark and seat.conn is not None and seat.conn.attached:
+                    probe = encode("sync", accepted=seat.in_count, sent=seat.out_count)
+                    self._spawn(self._send(seat.conn, probe))
+                seat.probe_mark = first
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -24,8 +24,8 @@ class Connection:
     """One websocket connection and its per-connection limits."""
 
     __slots__ = (
-        "attached", "bad_joins", "bytes_bucket", "errors", "last_active", "messages_bucket", "room",
-        "rooms_created", "seat", "serial", "ws",
+        "attached", "bad_joins", "bytes_bucket", "errors", "gap_reported", "last_active", "messages_bucket",
+        "room", "rooms_created", "seat", "serial", "ws",
     )
 
     def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float]) -> None:
@@ -34,6 +34,7 @@ class Connection:
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.attached = False          # False while a resumed seat's missed frames are replayed
+        self.gap_reported = False      # one frame_gap error per gap, not one per later frame
         self.last_active = clock()
         self.messages_bucket = TokenBucket(limits.max_messages_per_second, limits.burst_seconds, clock)
         self.bytes_bucket = TokenBucket(limits.max_bytes_per_second, limits.burst_seconds, clock)
@@ -47,7 +48,7 @@ class Seat:
 
     __slots__ = (
         "acked_to_client", "away_since", "conn", "in_count", "index", "out_count", "outbox",
-        "outbox_bytes", "token",
+        "outbox_bytes", "probe_mark", "token",
     )
 
     def __init__(self, index: int, token: bytes) -> None:
@@ -60,6 +61,7 @@ class Seat:
         self.out_count = 0         # frames forwarded to this seat = next seq it will receive
         self.outbox: deque[tuple[int, bytes]] = deque()   # (seq, encoded frame) not yet acked
         self.outbox_bytes = 0
+        self.probe_mark = -1       # first buffered seq at the last sweep: no progress means probe
 
     def reset_stream(self) -> None:
         """Forget both directions (the host's stream restarts when its joiner is rejected)."""

@@ -29,12 +29,13 @@ CONNECT_TIMEOUT = 10.0
 REPLY_TIMEOUT = 10.0
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 2.0
+SYNC_INTERVAL = 1.0   # a stalled stream asks the relay for its counts this often (spec §5.5)
 DEFAULT_BUFFER_FRAMES = 256
 DEFAULT_BUFFER_BYTES = 1_048_576
 
 # Close codes after which resuming is pointless (spec/relay.md §6), with the reason we report.
+# The relay never closes with 1000 itself (a proxy in between might): that is resumable.
 TERMINAL_CLOSES: dict[int, str] = {
-    1000: "closed",
     1001: "shutdown",
     1009: "frame_too_large",
     4001: "rejected",
@@ -165,9 +166,13 @@ class RelayClient:
         self._resync = False                     # we closed the socket on purpose to resume
         self._awaiting_reopen = False            # frames of a rejected joiner may still arrive
         self._last_error = ""
+        self._sync_sent_at = -1.0
+        self._acked_mark = -1                    # our oldest unacked seq at the last stall check
         self.reconnects = 0
+        self.syncs = 0
         self._jitter = secrets.SystemRandom()  # backoff jitter
         self._reader = asyncio.create_task(self._read_forever())
+        self._watchdog = asyncio.create_task(self._watch_stalls())
 
     # -- construction ------------------------------------------------------------------------
 
@@ -255,9 +260,10 @@ class RelayClient:
                 await ws.send(_pack("leave"))
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(), 5)
-        self._reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._reader
+        for task in (self._reader, self._watchdog):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         self._fail("closed", "closed by this side")
 
     async def reject_peer(self) -> None:
@@ -345,9 +351,8 @@ class RelayClient:
             if seq < self._in_next:
                 return  # a duplicate (replayed after a resume): already delivered
             if seq > self._in_next:
-                # A frame is missing: resume from what we have; the relay still buffers the rest.
-                self._resync = True
-                await ws.close()
+                # A frame is missing: ask the relay to re-send from what we have (it buffers them).
+                await self._request_sync(ws)
                 return
             self._in_next += 1
             self._queue.put_nowait(data)
@@ -358,6 +363,8 @@ class RelayClient:
         elif kind == "ack":
             if type(msg.get("seq")) is int:
                 self._trim(msg["seq"])
+        elif kind == "sync":
+            await self._on_sync(ws, msg)
         elif kind == "peer_joined":
             self._set_peer("present")
         elif kind == "peer_away":
@@ -377,11 +384,52 @@ class RelayClient:
             reason = str(msg.get("reason", "error"))
             self._last_error = reason
             if reason == "frame_gap":
-                # The relay missed one of our frames: resume, which resends from its count.
-                self._resync = True
-                await ws.close()
+                # The relay missed one of our frames: its sync reply says which to resend.
+                await self._request_sync(ws)
         elif kind == "shutdown":
             self._last_error = "shutdown"
+
+    async def _request_sync(self, ws: ClientConnection) -> None:
+        """Ask for the relay's counts and a re-send of what we miss; at most once per round trip."""
+        now = asyncio.get_running_loop().time()
+        if now - self._sync_sent_at < SYNC_INTERVAL / 2:
+            return
+        self._sync_sent_at = now
+        self.syncs += 1
+        self._ack_sent = self._in_next
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(_pack("sync", received=self._in_next))
+
+    async def _on_sync(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
+        """The relay's counts: resend the frames it lacks, ask for the frames we lack."""
+        accepted, sent = msg.get("accepted"), msg.get("sent")
+        if type(accepted) is not int or type(sent) is not int or accepted > self._out_next:
+            raise RelayError("bad_relay_message", "malformed sync from the relay")
+        self._sync_sent_at = -1.0
+        async with self._lock:
+            self._trim(accepted)
+            if accepted < self._lost_below:
+                raise RelayError("resume_failed", "frames the relay missed are no longer buffered here")
+            with contextlib.suppress(ConnectionClosed):
+                for seq, data in list(self._unacked):
+                    await ws.send(_pack("frame", seq=seq, ack=self._in_next, data=data))
+        if sent > self._in_next:
+            await self._request_sync(ws)
+        elif self._in_next > self._ack_sent:
+            self._ack_sent = self._in_next
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(_pack("ack", seq=self._in_next))
+
+    async def _watch_stalls(self) -> None:
+        """Our frames unacknowledged for a whole interval may be lost at the tail: sync."""
+        while not self._stopped():
+            await asyncio.sleep(SYNC_INTERVAL)
+            first = self._unacked[0][0] if self._unacked else -1
+            ws = self._ws
+            if first >= 0 and first == self._acked_mark and ws is not None:
+                with contextlib.suppress(Exception):
+                    await self._request_sync(ws)
+            self._acked_mark = first
 
     def _set_peer(self, state: str) -> None:
         self._peer = state
@@ -425,6 +473,7 @@ class RelayClient:
                 await ws.close()
                 raise RelayError("resume_failed", "frames the relay missed are no longer buffered here")
             self.reconnects += 1
+            self._last_error = ""
             self._peer = str(reply.get("peer", self._peer))
             self._peer_changed.set()
             self._ack_sent = self._in_next

@@ -19,6 +19,7 @@ from relay.messages import (
     Lobby,
     RejectPeer,
     Resume,
+    Sync,
     decode_client_message,
 )
 
@@ -33,6 +34,7 @@ messages: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(Resume, st.binary(min_size=24, max_size=24), uint),
     st.builds(Frame, uint, st.none() | uint, st.binary(max_size=64)),
     st.builds(Ack, uint),
+    st.builds(Sync, uint),
     st.just(RejectPeer()),
     st.just(Leave()),
 )
@@ -40,7 +42,7 @@ messages: st.SearchStrategy[ClientMessage] = st.one_of(
 
 def _fields(message: ClientMessage) -> dict[str, Any]:
     kind = {Create: "create", Join: "join", Lobby: "lobby", Resume: "resume", Frame: "frame", Ack: "ack",
-            RejectPeer: "reject_peer", Leave: "leave"}[type(message)]
+            Sync: "sync", RejectPeer: "reject_peer", Leave: "leave"}[type(message)]
     fields: dict[str, Any] = {name: getattr(message, name) for name in message.__slots__}
     fields["type"] = kind
     return fields

@@ -14,7 +14,7 @@ from relay.errors import MessageError
 from relay.messages import ClientMessage, decode_client_message
 
 NAMES = {"Create": "create", "Join": "join", "Lobby": "lobby", "Resume": "resume", "Frame": "frame",
-         "Ack": "ack", "RejectPeer": "reject_peer", "Leave": "leave"}
+         "Ack": "ack", "Sync": "sync", "RejectPeer": "reject_peer", "Leave": "leave"}
 
 
 def _load(vectors_dir: Path, name: str) -> dict[str, Any]:

@@ -49,6 +49,7 @@ VALID: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("ack", {"type": "ack", "seq": 2**63 - 1}, {"type": "ack", "seq": 2**63 - 1}),
     ("resume", {"type": "resume", "token": bytes(range(24)), "received": 42},
      {"type": "resume", "token": bytes(range(24)), "received": 42}),
+    ("sync", {"type": "sync", "received": 5}, {"type": "sync", "received": 5}),
     ("reject_peer", {"type": "reject_peer"}, {"type": "reject_peer"}),
     ("leave with an unknown key (ignored)", {"type": "leave", "future": [1, 2]}, {"type": "leave"}),
 ]
@@ -74,6 +75,7 @@ INVALID_MAPS: list[tuple[str, dict[Any, Any], str]] = [
     ("frame seq 2^63", {"type": "frame", "seq": 2**63, "data": b""}, "malformed"),
     ("frame ack as str", {"type": "frame", "seq": 0, "ack": "1", "data": b""}, "malformed"),
     ("ack without seq", {"type": "ack"}, "malformed"),
+    ("sync with a negative count", {"type": "sync", "received": -5}, "malformed"),
     ("create public as int", {"type": "create", "public": 1}, "malformed"),
     ("join code as bytes", {"type": "join", "code": b"ABC234"}, "malformed"),
     ("join code too long", {"type": "join", "code": "A" * 33}, "malformed"),
