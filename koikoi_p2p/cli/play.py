@@ -240,7 +240,7 @@ _LEFT_WORDS = ("left", "closed", "timeout", "timed_out", "abort", "gone", "disco
 
 def failure_code(reason: str, who: int | None, me: int, evidence: str | None) -> int:
     text = reason.lower()
-    if "password" in text or "confirm" in text or "pake" in text:
+    if "password" in text or "confirm" in text or "pake" in text or "mode_mismatch" in text:
         return exit_codes.WRONG_PASSWORD
     if any(word in text for word in _LEFT_WORDS):
         return exit_codes.OPPONENT_LEFT

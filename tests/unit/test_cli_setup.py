@@ -77,6 +77,7 @@ def test_relay_url_gets_the_protocol_path() -> None:
 def test_failure_reasons_map_to_exit_codes() -> None:
     assert failure_code("wrong_password", None, 0, None) == exit_codes.WRONG_PASSWORD
     assert failure_code("key_confirmation_failed", 1, 0, None) == exit_codes.WRONG_PASSWORD
+    assert failure_code("mode_mismatch", 1, 0, None) == exit_codes.WRONG_PASSWORD
     assert failure_code("peer_left", None, 0, None) == exit_codes.OPPONENT_LEFT
     assert failure_code("timeout", 1, 0, None) == exit_codes.OPPONENT_LEFT
     assert failure_code("bad_shuffle_proof", 1, 0, "/x/evidence") == exit_codes.OPPONENT_DEVIATED
