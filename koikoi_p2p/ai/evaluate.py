@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from koikoi_p2p.rules.profile import Profile
+
 # Card indices follow the canonical order (cards.tsv, the rules engine's CARDS).
 BRIGHTS = frozenset({0, 8, 28, 40, 44})
 RAIN_MAN = 40
@@ -29,13 +31,17 @@ class Family:
     points: int
 
 
-def families(cup_is_plain: bool = True) -> tuple[Family, ...]:
-    """The sets worth building under the usual yaku (values as in the nintendo preset)."""
+def families(cup_is_plain: bool = True, *, viewing: bool = True, sanko: int = 5) -> tuple[Family, ...]:
+    """The sets worth building under the usual yaku (values as in the nintendo preset).
+
+    ``viewing`` False drops hanami and tsukimi (profiles where they never score); ``sanko`` is
+    the value of three brights.
+    """
     plains = frozenset(range(48)) - BRIGHTS - ANIMALS - RIBBONS
     if cup_is_plain:
         plains = plains | {SAKE_CUP}
-    return (
-        Family("brights", BRIGHTS - {RAIN_MAN}, 3, 5),
+    found = [
+        Family("brights", BRIGHTS - {RAIN_MAN}, 3, sanko),
         Family("inoshikacho", frozenset({20, 24, 36}), 3, 5),
         Family("akatan", frozenset({1, 5, 9}), 3, 5),
         Family("aotan", frozenset({21, 33, 37}), 3, 5),
@@ -44,7 +50,15 @@ def families(cup_is_plain: bool = True) -> tuple[Family, ...]:
         Family("tane", ANIMALS, 5, 1),
         Family("tan", RIBBONS, 5, 1),
         Family("kasu", plains, 10, 1),
-    )
+    ]
+    if not viewing:
+        found = [f for f in found if f.name not in ("hanami", "tsukimi")]
+    return tuple(found)
+
+
+def families_for(profile: Profile) -> tuple[Family, ...]:
+    """The sets a profile rewards (viewing yaku only where they can score on their own)."""
+    return families(profile.cup_is_plain, viewing=profile.viewing == "always", sanko=profile.bright_values[3])
 
 
 # What a set still missing n cards is worth, as a share of its points: one card away is a real

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from koikoi_p2p.ai.evaluate import Evaluator, families
+from koikoi_p2p.ai.evaluate import Evaluator, families_for
 from koikoi_p2p.ai.rollout import Position, call_value, stop_value
 from koikoi_p2p.ai.strategy import StrategyError
 from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Play, Stop
@@ -42,7 +42,7 @@ class StrongPlayer:
         self._month: int | None = None
         self._evaluator = Evaluator(
             scorer=lambda cards: base(_mask(cards), self._month),
-            fams=families(self.profile.cup_is_plain),
+            fams=families_for(self.profile),
         )
         self.rescue_weight = 0.5
         # Only to break exact ties, so equal options do not always fall the same way.

@@ -37,6 +37,7 @@ class BoardModel:
     turn: int | None = None
     names: tuple[str, str] = ("you", "opponent")
     cup_is_plain: bool = True
+    viewing: bool = True  # hanami/tsukimi score on their own under these rules
     extra: tuple[str, ...] = ()
 
 
@@ -65,7 +66,7 @@ def near_yaku(
 def render_board(model: BoardModel, lang: str, style: Style) -> str:
     me, other = model.me, 1 - model.me
     name = model.names
-    fams = families(model.cup_is_plain)
+    fams = families(model.cup_is_plain, viewing=model.viewing)
     rounds = f"/{model.rounds}" if model.rounds else ""
     dealer = name[0] if model.dealer == me else name[1]
     lines = [

@@ -59,6 +59,7 @@ class Table:
     rounds: int | None = None
     round_index: int = 0
     cup_is_plain: bool = True
+    viewing: bool = True
     password: bool = False
     paired: bool = False
     last_view: RoundView | None = None
@@ -159,7 +160,8 @@ async def _handle(
                        "  (compare with your opponent; if it differs, someone is in the middle: quit)")
     elif isinstance(event, ev.TermsAgreed):
         table.rounds = event.rounds or None
-        table.cup_is_plain = bool(getattr(event.profile, "cup_is_plain", True))
+        table.cup_is_plain = event.profile.cup_is_plain
+        table.viewing = event.profile.viewing == "always"
         length = f"{event.rounds} rounds" if event.rounds else "to the target score"
         screen.say(f"Rules: {event.profile.name}, {length}.")
         screen.say(LEGEND)
@@ -349,6 +351,7 @@ def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardM
         calls=tuple(view.calls),
         names=names,
         cup_is_plain=table.cup_is_plain,
+        viewing=table.viewing,
     )
 
 

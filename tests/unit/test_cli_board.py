@@ -71,3 +71,11 @@ def test_colour_policy() -> None:
     assert wants_colour(Tty(), {})
     assert not wants_colour(Tty(), {"NO_COLOR": "1"})
     assert not wants_colour(io.StringIO(), {})
+
+
+def test_viewing_yaku_only_where_they_score() -> None:
+    from dataclasses import replace
+
+    model = replace(MODEL, piles=((8,), ()))
+    assert "hanami (needs 1)" in render_board(model, "en", Style(colour=False))
+    assert "hanami" not in render_board(replace(model, viewing=False), "en", Style(colour=False))
