@@ -119,3 +119,33 @@ def run_get(port: int, path: str) -> tuple[int, str]:
 
     run(body)
     return result[0]
+
+
+def test_relay_restart_makes_resume_fail_with_a_typed_error() -> None:
+    proc, port = _start([sys.executable, "-m", "relay", "--port", "0"])
+    second: subprocess.Popen[str] | None = None
+    try:
+        address = f"ws://127.0.0.1:{port}/v1"
+
+        async def body() -> None:
+            nonlocal second
+            host = await RelayClient.create(address)
+            guest = await RelayClient.join(address, host.code)
+            await host.wait_for_peer(5)
+            proc.kill()  # a crash: no shutdown notice, state lost
+            proc.communicate(timeout=10)
+            second, again = _start([sys.executable, "-m", "relay", "--port", str(port)])
+            assert again == port
+            for client in (host, guest):
+                with pytest.raises(RelayClosed) as failed:
+                    await asyncio.wait_for(client.recv(), 20)
+                assert failed.value.reason == "resume_failed"
+                with pytest.raises(RelayClosed):
+                    await client.send(b"too late")
+
+        run(body)
+    finally:
+        for p in (proc, second):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.communicate(timeout=10)

@@ -87,3 +87,26 @@ def test_wrongly_typed_fields(value: dict[str, Any]) -> None:
     except (OverflowError, TypeError, ValueError):
         return
     _decode_or_typed_error(data)
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 40), st.integers(0, 300)), max_size=80),
+       st.integers(1, 20), st.integers(1, 2000))
+def test_resume_buffer_invariants(steps: list[tuple[bool, int, int]], frames: int, size: int) -> None:
+    """Whatever the pushes and acks, the outbox holds a contiguous tail of seqs within its bounds."""
+    from relay.limits import Limits
+    from relay.state import Seat
+
+    seat = Seat(0, bytes(24))
+    limits = Limits(buffer_frames=frames, buffer_bytes=size)
+    acked = 0
+    for push, ack, length in steps:
+        if push:
+            seat.push(b"x" * length, limits)
+        else:
+            acked = max(acked, min(ack, seat.out_count))  # an ack of unsent frames is forgotten
+            seat.acknowledge(ack)
+        seqs = [seq for seq, _ in seat.outbox]
+        assert seqs == list(range(seat.first_buffered(), seat.out_count))
+        assert len(seqs) <= frames and seat.outbox_bytes <= size
+        assert seat.outbox_bytes == sum(len(data) for _, data in seat.outbox)
+        assert all(seq >= acked for seq in seqs)
