@@ -21,9 +21,9 @@ CLASS_COLOURS: dict[str, str] = {
 
 
 def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
-    """ANSI colour only on a tty, and never when NO_COLOR is set (https://no-color.org)."""
+    """ANSI colour only on a tty, never when NO_COLOR is set (https://no-color.org) or TERM=dumb."""
     env = os.environ if environ is None else environ
-    if "NO_COLOR" in env:
+    if "NO_COLOR" in env or env.get("TERM") == "dumb":
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

@@ -70,6 +70,7 @@ def test_colour_policy() -> None:
 
     assert wants_colour(Tty(), {})
     assert not wants_colour(Tty(), {"NO_COLOR": "1"})
+    assert not wants_colour(Tty(), {"TERM": "dumb"})
     assert not wants_colour(io.StringIO(), {})
 
 
