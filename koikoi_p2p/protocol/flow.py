@@ -397,7 +397,7 @@ class GameFlow:
         try:
             engine.apply(sender, action)
         except RulesError as exc:
-            raise RemoteViolation("illegal_action", f"{exc.reason}: {exc}") from None
+            raise RemoteViolation("illegal_action", str(exc)) from None
         self.steps.append(["act", sender, action_to_wire(action), seq])
         if sender != self.viewer and self.viewer is not None:
             self.events.append(OpponentMoved(action=action, view=engine.view()))
@@ -463,9 +463,9 @@ class GameFlow:
                     self.steps.append(["reveal", position, card])
                 engine.reveal(position, card)
         except IllegalMove as exc:
-            raise RemoteViolation("illegal_action", f"{exc.reason}: {exc}") from None
+            raise RemoteViolation("illegal_action", str(exc)) from None
         except RulesError as exc:
-            raise RemoteViolation("inconsistent_reveal", f"{exc.reason}: {exc}") from None
+            raise RemoteViolation("inconsistent_reveal", str(exc)) from None
         if self.viewer is not None and not isinstance(engine, DrawEngine):
             self.events.append(Board(view=engine.view()))
 
@@ -564,7 +564,7 @@ class GameFlow:
             try:
                 replay.apply(seat, action_from_wire(wire))
             except RulesError as exc:
-                raise violation_at("illegal_action", f"with every card known: {exc.reason}: {exc}",
+                raise violation_at("illegal_action", f"with every card known: {exc}",
                                    seat=seat, seq=seq) from None
         if index != len(actions) or replay.result is None:
             raise RemoteViolation("inconsistent_round", "the replay ends elsewhere than the game")
@@ -653,7 +653,7 @@ class GameFlow:
         try:
             fn(*args)
         except MentalPokerError as exc:
-            raise RemoteViolation(reason, f"{exc.reason}: {exc}") from None
+            raise RemoteViolation(reason, str(exc)) from None
 
     def waiting_for(self) -> tuple[int, str, int] | None:
         """(seat, message type, deadline in seconds) of the current wait: the hook for timeouts and,

@@ -77,3 +77,28 @@ def test_the_generator_reproduces_the_same_match(vectors_dir: Path) -> None:
         pytest.fail("the generator no longer reproduces the recorded match; regenerate the vector "
                     "(python spec/vectors/generators/game_match.py) if the change is intended")
     assert vector == stored_vector
+
+
+def test_recorded_evidence_names_the_deviating_player(vectors_dir: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    folder = vectors_dir / "protocol"
+    vector = json.loads((folder / "match_evidence_wrong_share.json").read_text())
+    path = folder / vector["provenance"]["evidence"]
+    report = audit_bytes(path.read_bytes())
+    expected = vector["expected"]
+    assert report.kind == "evidence" and report.ok == expected["ok"] is True
+    assert report.deviation is not None
+    assert (report.deviation.seat, report.deviation.seq, report.deviation.reason) == (
+        expected["seat"], expected["seq"], expected["reason"])
+    from koikoi_p2p.cli.main import main
+
+    assert main(["verify", str(path)]) == 0
+    assert expected["text"] in capsys.readouterr().out
+    # One changed byte in the offending envelope and the evidence proves nothing any more.
+    data = bytearray(path.read_bytes())
+    data[-40] ^= 1
+    try:
+        altered = audit_bytes(bytes(data))
+    except AuditError:
+        return
+    assert not altered.ok
