@@ -93,6 +93,9 @@ def match_choice(answer: str, choices: Sequence[Choice[T]]) -> Choice[T] | None:
     for choice in choices:
         if choice.key.lower() == text:
             return choice
+    # Any choice may also be picked by its place in the list, so "1" always works.
+    if text.isdigit() and 1 <= int(text) <= len(choices):
+        return choices[int(text) - 1]
     prefixed = [c for c in choices if c.label.lower().startswith(text)]
     return prefixed[0] if len(prefixed) == 1 else None
 
@@ -127,7 +130,8 @@ class Prompter:
     @staticmethod
     def _help(choices: Sequence[Choice[T]], help_text: str) -> str:
         lines = [help_text] if help_text else []
-        lines.append("Type the key in brackets (or the start of a label) and press Enter:")
+        lines.append("Type the key in brackets (or the choice's number, or the start of its label) "
+                     "and press Enter:")
         lines.extend(f"  {c.key:>3}  {c.label}" for c in choices)
         lines.append("Only the choices listed are legal here. Ctrl-C leaves the match.")
         return "\n".join(lines) + "\n"

@@ -25,7 +25,7 @@ def test_key_selects() -> None:
 
 
 def test_illegal_answers_are_refused_until_a_legal_one() -> None:
-    value, text = run(["7", "", "x", "k"])
+    value, text = run(["7", "", "x", "k"])  # 7: no such key and no seventh choice
     assert value == "c"
     assert text.count("is not one of the choices") == 2  # "7" and "x"; the empty line re-asks
     assert text.count("Which card?") == 4
@@ -43,6 +43,12 @@ def test_label_prefix_must_be_unique() -> None:
     assert match_choice("cra", CHOICES) is CHOICES[0]
     assert match_choice("c", CHOICES) is None  # Crane and Cherry: ambiguous
     assert match_choice("KOI", CHOICES) is CHOICES[2]
+
+
+def test_a_choice_can_be_picked_by_its_number() -> None:
+    assert match_choice("3", CHOICES) is CHOICES[2]  # the koi-koi choice has key "k"
+    assert match_choice("4", CHOICES) is None
+    assert match_choice("0", CHOICES) is None
 
 
 def test_end_of_input_raises() -> None:
