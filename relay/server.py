@@ -175,10 +175,14 @@ class RelayServer:
                 await self._on_message(conn, message)
         except ConnectionClosed:
             pass
-        except Exception:  # the relay never crashes: this connection ends, the others go on
+        except Exception as exc:  # the relay never crashes: this connection ends, the others go on
             self.metrics.errors["internal"] += 1
-            log_event("internal_error", logging.ERROR, conn=conn.serial)
-            logging.getLogger("relay").exception("internal error")
+            # Type and place only: an exception's text could quote frame data (spec §10).
+            tb = exc.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            where = f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}" if tb else "?"
+            log_event("internal_error", logging.ERROR, conn=conn.serial, exc=type(exc).__name__, at=where)
             await ws.close(1011, "internal error")
         finally:
             self._conns.discard(conn)
@@ -188,6 +192,8 @@ class RelayServer:
 
     async def _on_message(self, conn: Connection, message: str | bytes) -> None:
         conn.last_active = self._clock()
+        if conn.room is not None:
+            conn.room.last_active = conn.last_active
         # spec/relay.md §7: messages and bytes per second per connection.
         if not conn.messages_bucket.take(1) or not conn.bytes_bucket.take(len(message)):
             await self._fail(conn, "rate_limited", CloseCode.RATE_LIMITED, "message or byte rate exceeded")
@@ -250,7 +256,6 @@ class RelayServer:
             return
         conn.gap_reported = False
         seat.in_count += 1
-        room.last_active = conn.last_active
         self.metrics.frames_forwarded_total += 1
         self.metrics.bytes_forwarded_total += len(msg.data)
         encoded = encode_frame(msg.seq, other.in_count, msg.data)

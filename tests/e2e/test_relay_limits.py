@@ -332,3 +332,29 @@ def test_health_metrics_and_unknown_paths() -> None:
                 await host.close()
 
     run(body)
+
+
+def test_an_internal_error_ends_one_connection_only(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from relay.server import RelayServer
+
+    async def broken_lobby(self: RelayServer, conn: object) -> None:
+        raise RuntimeError("SECRET-IN-EXCEPTION")
+
+    monkeypatch.setattr(RelayServer, "_on_lobby", broken_lobby)
+
+    async def body() -> None:
+        async with relay() as server:
+            host, guest, _ = await pair(server)
+            victim = await Raw.connect(server)
+            await victim.send("lobby")
+            assert await victim.closed() == 1011
+            await host.send("frame", seq=0, data=b"still fine")
+            assert (await guest.expect("frame"))["data"] == b"still fine"
+            assert 'relay_errors_total{reason="internal"} 1' in server.metrics_text()
+
+    with caplog.at_level("INFO", logger="relay"):
+        run(body)
+    assert "event=internal_error" in caplog.text and "RuntimeError" in caplog.text
+    assert "SECRET-IN-EXCEPTION" not in caplog.text
