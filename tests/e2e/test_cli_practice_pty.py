@@ -60,3 +60,16 @@ def test_practice_match_in_a_pty(tmp_path: Path) -> None:
     assert console.log[0] == "?" and len(console.log) > 3
     # --lang is remembered for next time.
     assert json.loads((tmp_path / "config" / "settings.json").read_text())["lang"] == "ja"
+
+
+def test_practice_from_a_pipe(tmp_path: Path) -> None:
+    """Scripted input through a pipe (no terminal): '1' answers every prompt; plain text, no colour."""
+    env = env_for(tmp_path)
+    env.pop("NO_COLOR", None)  # not a tty: plain text anyway
+    done = subprocess.run(
+        [str(SCRIPT), "practice", "--rounds", "1", "--level", "easy"],
+        input="1\n" * 400, capture_output=True, text=True, env=env, timeout=240,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert "=== Final score: you" in done.stdout
+    assert "\x1b[" not in done.stdout
