@@ -1,0 +1,113 @@
+"""Real processes: kill -9 a peer in each phase and resume it, cut connections, restart the relay.
+
+Each match is two ``koikoi resume`` processes (computer players) through a relay process and the
+chaos proxy, as in ``koikoi bench soak``; the verdict is taken from the files alone (identical,
+verified, co-signed transcripts; or a verified abandonment claim).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from koikoi_p2p.bench.soak import Fault, MatchRecord, RelayProcess, SoakConfig, run_match, soak, summarize
+from koikoi_p2p.net.chaos import ChaosConfig, ChaosProxy
+
+CONFIG = SoakConfig(step_deadline=15, dead_after_s=1.5, resend_after_s=0.7, match_timeout_s=120)
+
+
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(asyncio.wait_for(coro, 400))
+
+
+async def matches(tmp: Path, faults: list[Fault], *, chaos: ChaosConfig | None = None,
+                  concurrency: int = 3) -> list[MatchRecord]:
+    relay = RelayProcess(resume_grace=10)
+    await relay.start()
+    proxy = ChaosProxy(relay.url, chaos or ChaosConfig(), seed=3)
+    await proxy.start()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(index: int, fault: Fault) -> MatchRecord:
+        async with gate:
+            return await run_match(index, fault, url=proxy.url + "/v1", workdir=tmp, config=CONFIG,
+                                   relay=relay, proxy=proxy)
+
+    try:
+        return list(await asyncio.gather(*(one(i, f) for i, f in enumerate(faults))))
+    finally:
+        await proxy.close()
+        await relay.kill()
+
+
+def _check(records: list[MatchRecord]) -> None:
+    problems = [(r.index, r.fault, r.verdict, r.detail) for r in records if r.verdict != r.expect]
+    assert not problems, problems
+    assert all(r.lost == 0 for r in records)
+
+
+PHASES = ["handshake", "shuffling", "drawing", "playing", "result", "match_result"]
+
+
+def test_kill_minus_nine_in_each_phase_then_resume(tmp_path: Path) -> None:
+    faults = [Fault(victim=i % 2, kill_phase=phase, kill_delay_s=0.05 * i, resume_delay_s=0.3)
+              for i, phase in enumerate(PHASES)]
+
+    async def body() -> None:
+        records = await matches(tmp_path, faults)
+        _check(records)
+        assert all(r.verdict == "completed" for r in records)
+        # The kills really happened (a phase reached after the victim finished would skip it).
+        assert sum(r.kills for r in records) >= len(PHASES) - 1
+
+    run(body())
+
+
+def test_connection_cut_in_each_phase_and_a_lossy_relay(tmp_path: Path) -> None:
+    faults = [Fault(victim=i % 2, cut_phase=phase) for i, phase in enumerate(PHASES)]
+    chaos = ChaosConfig(drop=0.03, duplicate=0.03, reorder=0.03, scope="relay_frames")
+
+    async def body() -> None:
+        records = await matches(tmp_path, faults, chaos=chaos)
+        _check(records)
+        assert all(r.verdict == "completed" for r in records)
+        assert sum(r.cuts for r in records) == len(PHASES)
+
+    run(body())
+
+
+def test_relay_restart_and_a_peer_that_never_returns(tmp_path: Path) -> None:
+    faults = [
+        Fault(victim=0, relay_restart_phase="playing"),
+        Fault(victim=1, kill_phase="shuffling", resume=False),
+        Fault(victim=0, kill_phase="playing", kill_delay_s=0.2, resume=False),
+    ]
+
+    async def body() -> None:
+        records = await matches(tmp_path, faults)
+        _check(records)
+        assert records[0].verdict == "completed" and records[0].relay_restarts == 1
+        assert [r.verdict for r in records[1:]] == ["abandoned", "abandoned"]
+        assert all("abandoned by player" in r.detail for r in records[1:])
+
+    run(body())
+
+
+def test_small_soak(tmp_path: Path) -> None:
+    """The benchmark's own loop on a few matches: everything ends co-signed or correctly classified."""
+    config = dataclasses.replace(CONFIG, matches=4, concurrency=2, seed=11, relay_restarts=1,
+                                 max_seconds=300)
+
+    async def body() -> None:
+        records, figures = await soak(config, tmp_path)
+        found = {m.name: m for m in summarize(records, figures, config.matches)}
+        assert len(records) == 4
+        assert found["soak_messages_lost"].median_s == 0
+        assert found["soak_wrong_or_unfinished"].median_s == 0, found["soak_wrong_or_unfinished"]
+        assert found["soak_completed_cosigned"].median_s + found["soak_abandoned_classified"].median_s == 4
+        assert figures["relay_restarts"] == 1
+
+    run(body())
