@@ -53,7 +53,8 @@ class Match:
                  password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
                  deadlines: Deadlines | None = None, store: str | os.PathLike[str] | None = None,
                  rng: Rng | None = None, known_peers: KnownPeers | None = None,
-                 peer_name: str | None = None) -> None:
+                 peer_name: str | None = None,
+                 accept_terms: Callable[[MatchTerms], bool] | None = None) -> None:
         if seat not in (0, 1):
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
         self.transport = transport
@@ -68,6 +69,7 @@ class Match:
         self.rng = rng
         self.known_peers = known_peers
         self.peer_name = peer_name
+        self.accept_terms = accept_terms
         self.peer: GamePeer | None = None
         self.handshake: HandshakeResult | None = None
         self.transcript_path: str | None = None
@@ -159,7 +161,7 @@ class Match:
             proposal = MatchTerms.propose(profile=self.profile, keys=keys, room=self.room, rounds=self.rounds,
                                           deadlines=self.deadlines)
         self.peer = GamePeer(channel=channel, room=self.room, proposal=proposal, rng=self.rng,
-                             handshake_record=result.record)
+                             handshake_record=result.record, accept_terms=self.accept_terms)
         if self.store is not None:
             self.store.mkdir(parents=True, exist_ok=True)
             stem = f"match-{result.session_id.hex()[:16]}-seat{self.seat}"

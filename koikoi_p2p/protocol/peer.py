@@ -16,7 +16,7 @@ Any violation moves the peer to a terminal state (the flow's FAILED, the channel
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from koikoi_p2p.protocol import messages as m
@@ -82,7 +82,8 @@ class GamePeer:
     """The sans-I/O game peer of one seat over an established ``SecureChannel``."""
 
     def __init__(self, *, channel: SecureChannel, room: str, proposal: MatchTerms | None = None,
-                 rng: Rng | None = None, handshake_record: Mapping[str, object] | None = None) -> None:
+                 rng: Rng | None = None, handshake_record: Mapping[str, object] | None = None,
+                 accept_terms: Callable[[MatchTerms], bool] | None = None) -> None:
         seat = channel.seat
         if seat == 0 and proposal is None:
             raise LocalMisuse("no_proposal", "the host (seat 0) proposes the terms")
@@ -94,6 +95,7 @@ class GamePeer:
         self.proposal = proposal
         self.rng = rng
         self.handshake_record = dict(handshake_record or {})
+        self.accept_terms = accept_terms
         mine = channel.identity.public_key
         keys = (mine, channel.peer_key) if seat == 0 else (channel.peer_key, mine)
         if proposal is not None and proposal.keys != keys:
@@ -201,6 +203,10 @@ class GamePeer:
             assert self.proposal is not None
             return self.proposal.to_body()
         if msg_type == m.ACCEPT:
+            assert flow.terms is not None
+            if self.accept_terms is not None and not self.accept_terms(flow.terms):
+                # The joiner's own policy: it leaves rather than sign terms it does not want.
+                raise LocalMisuse("terms_refused", "the proposed terms were refused by this player")
             return {"terms": flow.terms_digest}
         assert party is not None
         if msg_type == m.KEY:

@@ -104,3 +104,14 @@ def test_a_violation_writes_evidence_that_verify_confirms(tmp_path: Path, capsys
     text = capsys.readouterr().out
     assert "player 1 deviated at message" in text and "illegal_action" in text
     assert koikoi(["verify", "--json", failure.evidence_path]) == 0
+
+
+def test_a_joiner_may_refuse_the_terms_before_signing_them() -> None:
+    from tests.protocol.game_support import make_pair, run
+
+    pair = run(make_pair(rules="nintendo", rounds=1, seed=1,
+                         accept_terms=lambda terms: terms.profile.name == "wikipedia"))
+    error = pair.errors[1]
+    assert error is not None and error.reason == "terms_refused"
+    assert [env.type for env in pair.peers[1].transcript] == ["terms"]
+    assert pair.errors[0] is None  # the host just waits (and times out under a driver)
