@@ -16,7 +16,7 @@ from typing import Any
 from koikoi_p2p.bench.soak import Fault, MatchRecord, RelayProcess, SoakConfig, run_match, soak, summarize
 from koikoi_p2p.net.chaos import ChaosConfig, ChaosProxy
 
-CONFIG = SoakConfig(step_deadline=15, dead_after_s=1.5, resend_after_s=0.7, match_timeout_s=120)
+CONFIG = SoakConfig(step_deadline=10, dead_after_s=1.5, resend_after_s=0.7, match_timeout_s=120)
 
 
 def run(coro: Coroutine[Any, Any, None]) -> None:

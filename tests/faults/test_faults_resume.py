@@ -83,8 +83,9 @@ def test_a_lossy_relay_changes_nothing(tmp_path: Path, reference: list[bytes]) -
     assert transcript_raws(out[0].file) == reference
 
 
-@pytest.mark.parametrize("phase", ["handshake", "round_keys", "shuffling", "playing", "result",
-                                   "match_result"])
+# In memory a cut is cheap to place exactly; tests/faults/test_faults_e2e.py cuts real websockets
+# in every phase.
+@pytest.mark.parametrize("phase", ["handshake", "shuffling", "result"])
 def test_connection_cut_in_each_phase(tmp_path: Path, reference: list[bytes], phase: str) -> None:
     hub = Hub(4)
     cuts: list[str] = []
@@ -156,7 +157,7 @@ def test_replay_detects_a_different_build(tmp_path: Path) -> None:
     assert info.value.reason == "bad_state"
 
 
-@pytest.mark.parametrize("strategy_seed", [101, 202, 303])
+@pytest.mark.parametrize("strategy_seed", [101, 202])
 def test_other_games_also_complete(tmp_path: Path, strategy_seed: int) -> None:
     """Different computer choices (capture choices, koi-koi calls) through a lossy relay."""
     folders = new_stores(tmp_path, strategy_seed=strategy_seed)
