@@ -1,5 +1,6 @@
 """A computer player that plays for yaku: it values captures by the sets they make or deny,
-keeps dangerous cards off the field, and calls koi-koi only when the risk is small.
+keeps dangerous cards off the field, and calls koi-koi only when playing on is worth the risk
+(judged by rollouts of the rest of the round).
 
 It sees what a person at the table sees (the round view and the legal options), nothing else.
 """
@@ -31,21 +32,24 @@ def _mask(cards: frozenset[int]) -> int:
 
 
 class StrongPlayer:
-    """Greedy on yaku value with denial, exposure and a risk-aware koi-koi decision."""
+    """One-ply on yaku value with denial and exposure; koi-koi by rollouts.
+
+    ``seed`` makes it reproducible: it breaks exact ties and drives the rollouts (the random
+    module is fine here, a computer player's choices protect no secret).
+    """
 
     def __init__(self, profile: Profile | None = None, seed: int | None = None) -> None:
         self.profile = profile if profile is not None else preset("nintendo")
         base = scorer(self.profile).base
         self._base = base
-        self.rollouts = 40
-        self.call_margin = 0.5
+        self.rollouts = 40  # continuations played out per koi-koi decision
+        self.call_margin = 0.5  # points a call must be worth above stopping, on average
+        self.rescue_weight = 0.5  # weight of taking field cards the opponent could take next
         self._month: int | None = None
         self._evaluator = Evaluator(
             scorer=lambda cards: base(_mask(cards), self._month),
             fams=families_for(self.profile),
         )
-        self.rescue_weight = 0.5
-        # Only to break exact ties, so equal options do not always fall the same way.
         self._random = random.Random(seed)  # noqa: S311
 
     def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
