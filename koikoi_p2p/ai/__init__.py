@@ -6,6 +6,7 @@ protocol or the network, so a strategy cannot peek at anything a human would not
 
 from __future__ import annotations
 
-from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.ai.strategy import RandomPlayer, Strategy, StrategyError
+from koikoi_p2p.ai.strong import StrongPlayer
 
-__all__ = ["RandomPlayer", "Strategy"]
+__all__ = ["RandomPlayer", "Strategy", "StrategyError", "StrongPlayer"]
