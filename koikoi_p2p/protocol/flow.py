@@ -65,7 +65,7 @@ from koikoi_p2p.protocol.rulesio import (
     round_params as next_round_params,
 )
 from koikoi_p2p.protocol.statement import pack
-from koikoi_p2p.protocol.terms import MatchTerms, profile_digest
+from koikoi_p2p.protocol.terms import Deadlines, MatchTerms, profile_digest
 from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.deal import first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, RulesError
@@ -662,7 +662,7 @@ class GameFlow:
             return None
         seat, msg_type = self.expect
         if self.terms is None:
-            return seat, msg_type, 60
+            return seat, msg_type, Deadlines().step
         seconds = self.terms.deadlines.turn if msg_type == m.ACT else self.terms.deadlines.step
         return seat, msg_type, seconds
 
