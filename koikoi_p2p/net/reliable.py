@@ -25,6 +25,9 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
   from it for that long, drops the transport and connects again: through the relay this is how
   a survivor notices that the other seat crashed (the relay only sees a seat "away") and pairs
   again with its restarted process.
+- With ``confirm=True`` an ACK covers only frames the caller confirmed after saving them, so a
+  sender that sees everything acknowledged knows the peer would still have it after a crash
+  (the resumable driver relies on it before it exits at the end of a match).
 - Link frames carry no signature: a relay can forge or withhold them, which costs liveness only
   (it could drop everything anyway). Integrity stays with the channel above.
 """
@@ -146,6 +149,7 @@ class ReliableLink:
         on_reset: Callable[[], None] | None = None,
         max_window: int = 4096,
         dead_after_s: float | None = None,
+        confirm: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if connect is None and transport is None:
@@ -177,8 +181,12 @@ class ReliableLink:
         self._unacked: deque[tuple[int, bytes]] = deque()
         self._send_count = 0
         self._expected = 0
+        self._confirm = confirm
+        self._confirmed = 0                 # with confirm: frames the caller said it has kept
+        self._generation = 0                # pairing number, to tell stale inbox items apart
+        self._taken_generation = 0
         self._early: dict[int, bytes] = {}
-        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._inbox: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
         self._out: asyncio.Queue[bytes] = asyncio.Queue()
         self._rto = retransmit_s
         self._last_progress = clock()
@@ -232,7 +240,18 @@ class ReliableLink:
             self._inbox.put_nowait(None)  # every later call fails the same way
             assert self._failure is not None
             raise self._failure
-        return item
+        self._taken_generation = item[0]
+        return item[1]
+
+    def confirm(self) -> None:
+        """With ``confirm=True``: the frame last returned by ``recv`` is safely kept (saved), so
+        it may be acknowledged. The peer keeps re-sending until then: an acknowledgement means
+        the frame survives a crash of this process, not merely that it arrived."""
+        if not self._confirm or self._taken_generation != self._generation or self.peer_id is None:
+            return
+        if self._confirmed < self._expected:
+            self._confirmed += 1
+            self._emit(LinkFrame(ACK, self.link_id, self.peer_id, self._confirmed))
 
     async def close(self) -> None:
         if self._failure is None:
@@ -384,7 +403,9 @@ class ReliableLink:
                 self._unacked.clear()
         self.peer_id = peer
         self._peer_knows_me = False
+        self._generation += 1
         self._expected = 0
+        self._confirmed = 0
         self._early.clear()
         # Renumber what is still queued for the new pairing, in order.
         queued = [payload for _, payload in self._unacked]
@@ -446,12 +467,13 @@ class ReliableLink:
         elif count - self._expected <= self._max_window:
             self._early[count] = payload
             self.stats.out_of_order += 1
-        self._emit(LinkFrame(ACK, self.link_id, self.peer_id, self._expected))
+        acknowledged = self._confirmed if self._confirm else self._expected
+        self._emit(LinkFrame(ACK, self.link_id, self.peer_id, acknowledged))
 
     def _deliver(self, payload: bytes) -> None:
         self._expected += 1
         self.stats.delivered += 1
-        self._inbox.put_nowait(payload)
+        self._inbox.put_nowait((self._generation, payload))
 
 
 __all__ = [

@@ -27,7 +27,6 @@ Theory of operation (spec/protocol.md §12, "Faults and recovery"):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import secrets
 import time
@@ -356,13 +355,13 @@ async def run_peer(
             for frame in core.outbox:
                 link.send_nowait(frame)
 
-    link = ReliableLink(connect, on_reset=resend, **opts.link)
+    link = ReliableLink(connect, on_reset=resend, confirm=True, **opts.link)
     await link.start()
     try:
         resend()
         outcome = await _drive(core, link, store, choose, opts, progress, resend)
         if outcome.status == "completed":
-            await _linger(core, link, opts, resend)
+            await _linger(core, link, store, opts, resend)
     finally:
         await link.close()
     outcome = replace(outcome, resumed=resumed)
@@ -426,32 +425,47 @@ async def _drive(core: PeerCore, link: ReliableLink, store: StateStore, choose: 
         except ProtocolError as exc:
             return _fail(core, exc.reason, exc)
         if answer is None:
+            link.confirm()
             continue                          # a duplicate: harmless
-        store.save(core.to_state())           # save before send
+        store.save(core.to_state())           # save before send (and before acknowledging)
+        link.confirm()
         for item in answer:
             link.send_nowait(item)
         wait_started = clock()
 
 
-async def _linger(core: PeerCore, link: ReliableLink, opts: DriverOptions,
+async def _linger(core: PeerCore, link: ReliableLink, store: StateStore, opts: DriverOptions,
                   resend: Callable[[], None]) -> None:
-    """Stay a little after the end so the last frames reach the peer, answering its repeats."""
+    """Stay after the end until the peer has saved our last frames (the link's acknowledgements
+    are confirmed saves), answering its repeats; at most ``linger_s``."""
     end = opts.clock() + opts.linger_s
+    settle_until: float | None = None
     while opts.clock() < end:
-        if link.unacknowledged == 0 and core.outbox == []:
-            return
         if link.unacknowledged == 0:
-            # Acknowledged by the peer's link; give its driver a moment to ask again if it lost them.
-            with contextlib.suppress(TimeoutError):
-                frame = await asyncio.wait_for(link.recv(), min(opts.settle_s, end - opts.clock()))
-                if core.receive(frame) is None:
-                    resend()
-                    continue
+            # Everything we sent is saved on the other side; wait a moment for a repeat from a
+            # peer that restarted from an older state, then go.
+            settle_until = settle_until or opts.clock() + opts.settle_s
+            if opts.clock() >= settle_until:
+                return
+        try:
+            frame = await asyncio.wait_for(link.recv(), 0.1)
+        except TimeoutError:
+            continue
+        except Exception:
+            return                             # the link is gone: nothing more can be done
+        try:
+            answer = core.receive(frame)
+        except ProtocolError:
             return
-        with contextlib.suppress(TimeoutError, Exception):
-            frame = await asyncio.wait_for(link.recv(), 0.2)
-            if core.receive(frame) is None:
-                resend()
+        if answer is None:
+            link.confirm()
+            resend()                           # the peer repeats itself: it may lack our last frames
+            settle_until = None
+            continue
+        store.save(core.to_state())
+        link.confirm()
+        for item in answer:
+            link.send_nowait(item)
 
 
 def _out_dir(core: PeerCore) -> Path:

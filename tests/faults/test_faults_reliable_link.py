@@ -251,3 +251,25 @@ def test_keepalive_keeps_a_quiet_link_up() -> None:
         await b.close()
 
     run(body())
+
+
+def test_confirm_mode_acknowledges_only_what_was_kept() -> None:
+    async def body() -> None:
+        hub = Hub(12)
+        a = ReliableLink(hub.connector(0), **FAST)  # type: ignore[arg-type]
+        b = ReliableLink(hub.connector(1), confirm=True, **FAST)  # type: ignore[arg-type]
+        await a.start()
+        await b.start()
+        await a.send(b"keep me")
+        assert await asyncio.wait_for(b.recv(), 5) == b"keep me"
+        await asyncio.sleep(0.2)
+        assert a.unacknowledged == 1            # arrived, not yet kept: a keeps re-sending
+        assert a.stats.retransmitted >= 1
+        b.confirm()
+        await asyncio.sleep(0.1)
+        assert a.unacknowledged == 0
+        assert b._inbox.empty()                 # the re-sent copies were duplicates, not delivered
+        await a.close()
+        await b.close()
+
+    run(body())
