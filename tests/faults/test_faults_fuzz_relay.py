@@ -76,3 +76,16 @@ def test_deep_nesting_and_huge_declared_sizes_are_typed_errors() -> None:
     nasty = (b"\x91" * 100_000, b"\xdd\xff\xff\xff\xff", b"\xdb\xff\xff\xff\xff", b"\xc6\x7f\xff\xff\xff")
     for data in nasty:
         _decode(data)
+
+
+@given(st.binary(max_size=300) | shaped.map(lambda v: msgpack.packb(v, use_bin_type=True, default=repr)))
+def test_relay_client_reads_any_relay_message_or_raises_relay_error(data: bytes) -> None:
+    """The client side of the same protocol: what a hostile relay sends is parsed or refused."""
+    from koikoi_p2p.net.relay_client import RelayError, _unpack
+
+    try:
+        message = _unpack(data)
+    except RelayError as exc:
+        assert exc.reason == "bad_relay_message"
+    else:
+        assert isinstance(message, dict) and isinstance(message["type"], str)
