@@ -218,7 +218,12 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
         try:
             auditor.feed(env)
         except ProtocolError as exc:
+            # With the round keys in hand the replay can see a hidden deviation earlier than the
+            # reporter could (spec/game.md §8.3): it proves the case if it is the accused's.
             dev = _deviation(exc, env)
+            if isinstance(exc, RemoteViolation) and dev.seat == accused:
+                return _summary("evidence", auditor.flow, session.keys, count, ok=True, deviation=dev,
+                                notes=("found before the reported offence, with the disclosed keys",))
             return _summary("evidence", auditor.flow, session.keys, count, ok=False, deviation=dev,
                             notes=("the transcript before the offence does not replay cleanly",))
     finding = evidence.finding

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
 from koikoi_p2p.net.match import MatchOutcome, play_match
@@ -29,18 +30,14 @@ Rng = Callable[[int], bytes]
 
 
 def seeded_rng(seed: bytes) -> Rng:
-    """A deterministic byte stream (SHA-256 in counter mode) for reproducible test matches only."""
-    counter = 0
+    """A deterministic byte stream for reproducible test matches only: the ChaCha20 keystream
+    under the key SHA-256(seed) and a zero nonce (`cryptography`)."""
+    h = hashes.Hash(hashes.SHA256())
+    h.update(b"koikoi-p2p seeded rng " + seed)
+    stream = Cipher(algorithms.ChaCha20(h.finalize(), b"\x00" * 16), mode=None).encryptor()
 
     def rng(n: int) -> bytes:
-        nonlocal counter
-        out = b""
-        while len(out) < n:
-            h = hashes.Hash(hashes.SHA256())
-            h.update(seed + counter.to_bytes(8, "big"))
-            out += h.finalize()
-            counter += 1
-        return out[:n]
+        return stream.update(b"\x00" * n)
 
     return rng
 
