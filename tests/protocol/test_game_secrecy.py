@@ -1,0 +1,33 @@
+"""G1: after the deal each peer can decrypt exactly the field and its own hand, nothing else."""
+
+from __future__ import annotations
+
+from koikoi_p2p.protocol.events import YourTurn
+from koikoi_p2p.rules.deal import deal_layout
+from tests.protocol.game_support import make_pair
+
+
+def test_after_the_deal_each_peer_knows_only_the_field_and_its_own_hand() -> None:
+    pair = make_pair(rules="wikipedia", rounds=1, seed=13)  # no hand yaku: nothing else is revealed
+    peers = pair.peers
+    queue = [(1, f) for f in peers[0].start()]
+    first_turn = None
+    while first_turn is None or queue:
+        assert queue, "the deal never reached a turn"
+        to, frame = queue.pop(0)
+        queue += [(1 - to, f) for f in peers[to].receive(frame)]
+        for seat in (0, 1):
+            for event in peers[seat].events():
+                if isinstance(event, YourTurn) and peers[seat].flow.deal == 1:
+                    first_turn = seat
+    dealer = peers[0].flow.round_params[1]
+    layout = deal_layout(dealer)
+    for seat in (0, 1):
+        party = peers[seat].party
+        assert party is not None
+        known = {p for p in range(48) if party.known(p)}
+        assert known == set(layout.field) | set(layout.hands[seat])
+        # The engine's view shows the same: the field and this seat's hand, cards of no one else.
+        view = peers[seat].flow.engine.view()  # type: ignore[union-attr]
+        assert set(view.hand_positions) == set(layout.hands[seat])
+        assert view.opponent_hand_size == 8 and view.stock_count == 24
