@@ -24,12 +24,8 @@ def env_for(home: Path, **extra: str) -> dict[str, str]:
 
 
 def relay_command() -> list[str]:
-    """``koikoi relay`` when the relay command is registered, else the relay's own entry point."""
-    out = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, check=True).stdout
-    commands = {line.split()[0] for line in out.splitlines() if line.startswith("    ") and line.split()}
-    if "relay" in commands:
-        return [str(SCRIPT), "relay"]
-    return [sys.executable, "-m", "relay"]
+    """The relay as a person starts it: ``koikoi relay``."""
+    return [str(SCRIPT), "relay"]
 
 
 @contextlib.contextmanager
