@@ -14,13 +14,13 @@ from tests.e2e.test_cli_console import Console
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
-def _spawn(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Console]:
+def _spawn(home: Path, *args: str, **env: str) -> tuple[subprocess.Popen[bytes], Console]:
     proc = subprocess.Popen(
         [str(SCRIPT), *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env=env_for(home),
+        env=env_for(home, **env),
     )
     assert proc.stdin is not None and proc.stdout is not None
     stdin = proc.stdin
@@ -33,23 +33,34 @@ def _spawn(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Console]:
 
 
 @pytest.mark.slow
-def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path) -> None:
+@pytest.mark.parametrize("secured", ["sas", "password"])
+def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: str) -> None:
     host_home, join_home = tmp_path / "host", tmp_path / "friend"
+    secret = tmp_path / "password"
+    secret.write_text("wisteria in may\n", encoding="utf-8")
+    host_pw = ("--password-file", str(secret)) if secured == "password" else ()
+    join_pw = ("--password",) if secured == "password" else ()
     with relay_process(tmp_path) as url:
         host, host_console = _spawn(
             host_home, "host", "--relay", url, "--rounds", "1", "--public", "--timeout", "120",
-            "--peer", "friend",
+            "--peer", "friend", *host_pw,
         )
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
             line = host_console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 10).group(1)
             assert code in line and url in line
-            joiner, join_console = _spawn(join_home, "join", code, "--relay", url, "--peer", "host")
-            sas = {}
-            for name, console in (("host", host_console), ("join", join_console)):
-                sas[name] = console.expect(r"Security code: ([^\n(]+)", 60).group(1).strip()
-            assert sas["host"] == sas["join"]
+            joiner, join_console = _spawn(
+                join_home, "join", code, "--relay", url, "--peer", "host", *join_pw,
+                KOIKOI_PASSWORD="wisteria in may",
+            )
+            if secured == "sas":
+                sas = {}
+                for name, console in (("host", host_console), ("join", join_console)):
+                    sas[name] = console.expect(r"Security code: ([^\n(]+)", 60).group(1).strip()
+                assert sas["host"] == sas["join"]
+            else:
+                assert "--password" in line
 
             results: dict[str, str | BaseException] = {}
 
@@ -76,6 +87,8 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path) -> None:
             join_final = re.search(r"you (\d+) - (\d+) opponent", str(results["join"]))
             assert host_final and join_final
             assert host_final.groups() == tuple(reversed(join_final.groups()))
+            if secured == "password":
+                assert "Security code" not in host_console.text + join_console.text
             for home in (host_home, join_home):
                 transcripts = list((home / "data" / "transcripts").glob("*.transcript"))
                 assert len(transcripts) == 1
