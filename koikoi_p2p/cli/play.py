@@ -141,6 +141,13 @@ def _deadline(match: MatchLike, default: float) -> float:
     return default
 
 
+def _time_left(match: MatchLike) -> str:
+    """A reminder of the agreed time for a decision (the opponent stops waiting after it)."""
+    seconds = _deadline(match, 0.0)
+    # Long deadlines (practice against the computer) need no reminder.
+    return f" (you have {int(seconds)}s)" if 1 <= seconds < 1800 else ""
+
+
 async def _handle(
     event: Event, match: MatchLike, screen: Screen, prompter: Prompter, table: Table
 ) -> int | None:
@@ -180,7 +187,7 @@ async def _handle(
         _show_changes(event.view, screen, table, actor=name[1])
     elif isinstance(event, ev.YourTurn):
         _show(event.view, screen, table)
-        action = await prompter.choose("Your turn: which card do you play?",
+        action = await prompter.choose("Your turn: which card do you play?" + _time_left(match),
                                        play_choices(event.view, event.options, screen),
                                        HELP["play"].format(legend=LEGEND))
         await match.decide(action)
@@ -192,7 +199,7 @@ async def _handle(
             return None
         _show(event.view, screen, table)
         question, choices = decision_choices(event.kind, event.view, event.options, screen)
-        action = await prompter.choose(question, choices, HELP.get(event.kind, ""))
+        action = await prompter.choose(question + _time_left(match), choices, HELP.get(event.kind, ""))
         await match.decide(action)
     elif isinstance(event, ev.RoundOver):
         table.scores = event.scores
