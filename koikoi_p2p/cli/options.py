@@ -119,7 +119,10 @@ def read_password(args: argparse.Namespace) -> str | None:
     if env:
         return env
     import getpass
+    import sys
 
+    if not sys.stdin.isatty():
+        raise PasswordUnavailable("no terminal to ask for the password: use --password-file or KOIKOI_PASSWORD")
     try:
         value = getpass.getpass("room password: ")
     except (EOFError, OSError) as exc:
