@@ -122,7 +122,8 @@ def read_password(args: argparse.Namespace) -> str | None:
     import sys
 
     if not sys.stdin.isatty():
-        raise PasswordUnavailable("no terminal to ask for the password: use --password-file or KOIKOI_PASSWORD")
+        raise PasswordUnavailable("no terminal to ask for the password: use --password-file or "
+                                  "KOIKOI_PASSWORD")
     try:
         value = getpass.getpass("room password: ")
     except (EOFError, OSError) as exc:
