@@ -13,7 +13,7 @@ from koikoi_p2p.ai.rollout import Position, call_value, stop_value
 from koikoi_p2p.ai.strategy import RandomPlayer, Strategy, StrategyError
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Play, Stop
-from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.profile import PRESETS, preset
 from koikoi_p2p.rules.round import NeedAction, RoundState, RoundView
 from koikoi_p2p.rules.scoring import scorer
 from koikoi_p2p.rules.simulate import play_round
@@ -120,13 +120,15 @@ def test_evaluation_counts_denial() -> None:
     assert ev.gain(frozenset(), frozenset({1, 5}), [9]) > ev.gain(frozenset(), frozenset({1, 5}), [10])
 
 
-def test_strong_only_ever_chooses_legal_actions() -> None:
+@pytest.mark.parametrize("rules", sorted(PRESETS))
+def test_strong_only_ever_chooses_legal_actions(rules: str) -> None:
     rng = random.Random(11)
-    strong = StrongPlayer(NINTENDO, 3)
-    for _ in range(20):
+    profile = preset(rules)
+    strong = StrongPlayer(profile, 3)
+    for _ in range(12):
         deck = list(range(48))
         rng.shuffle(deck)
-        state = RoundState(profile=NINTENDO, dealer=rng.randrange(2), viewer=None, round_index=1, month=1)
+        state = RoundState(profile=profile, dealer=rng.randrange(2), viewer=None, round_index=1, month=1)
 
         def choose(s: RoundState, options: tuple[object, ...]) -> object:
             need = s.need

@@ -1,0 +1,43 @@
+"""Any deal of the 48 cards into zones renders, with every card named once in its zone."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from koikoi_p2p.cli.board import BoardModel, render_board
+from koikoi_p2p.cli.style import Style
+from koikoi_p2p.rules.cards import card
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> BoardModel:
+    cards = draw(st.permutations(range(48)))
+    cuts = sorted(draw(st.lists(st.integers(0, 48), min_size=4, max_size=4)))
+    field, hand, mine, theirs = (
+        tuple(cards[a:b]) for a, b in zip([0, *cuts[:3]], cuts, strict=True)
+    )
+    return BoardModel(
+        me=draw(st.integers(0, 1)), round_index=draw(st.integers(1, 12)), month=draw(st.integers(1, 12)),
+        dealer=draw(st.integers(0, 1)), stock=48 - cuts[3], field=field, hand=hand,
+        opponent_hand=draw(st.integers(0, 8)), piles=(mine, theirs), rounds=12,
+    )
+
+
+@given(boards(), st.sampled_from(["en", "ja"]), st.booleans())
+def test_every_card_appears_once_in_its_zone(model: BoardModel, lang: str, colour: bool) -> None:
+    text = render_board(model, lang, Style(colour))
+    lines = text.splitlines()
+    field_line = next(line for line in lines if line.startswith("Field: "))
+    hand_line = next(line for line in lines if line.startswith("Your hand: "))
+    for c in model.field:
+        name = card(c).name_ja if lang == "ja" else card(c).name_en
+        assert name in field_line
+    for c in model.hand:
+        name = card(c).name_ja if lang == "ja" else card(c).name_en
+        assert name in hand_line
+    # Each capture pile lists as many cards as it holds, class by class.
+    extra = ("  close", "  yaku")
+    class_lines = [line for line in lines if line.startswith("  ") and not line.startswith(extra)]
+    counts = [int(line.split("(", 1)[1].split(")", 1)[0]) for line in class_lines]
+    assert sum(counts) == len(model.piles[0]) + len(model.piles[1])
