@@ -109,7 +109,12 @@ class RelayServer:
         self._closing = True
         log_event("relay_stopping", connections=len(self._conns))
         notice = encode("shutdown", message="the relay is shutting down")
-        await asyncio.gather(*(self._send(conn, notice) for conn in list(self._conns)))
+        sends = [asyncio.ensure_future(self._send(conn, notice)) for conn in list(self._conns)]
+        if sends:
+            # A peer that stopped reading must not hold the shutdown up (its send would block).
+            _, stuck = await asyncio.wait(sends, timeout=self.limits.close_timeout)
+            for task in stuck:
+                task.cancel()
         if self._server is not None:
             self._server.close(True, CloseCode.GOING_AWAY, "relay shutting down")
             await self._server.wait_closed()
