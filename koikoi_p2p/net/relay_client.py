@@ -140,16 +140,23 @@ class RelayClient:
     """One seat in a relay room. Build it with ``create`` (host, seat 0) or ``join`` (seat 1)."""
 
     def __init__(self, url: str, ws: ClientConnection, reply: dict[str, Any], peer: str) -> None:
+        code, seat, token = reply.get("code"), reply.get("seat"), reply.get("token")
+        meta, limits = reply.get("meta") or {}, reply.get("limits") or {}
+        if not (isinstance(code, str) and seat in (0, 1) and isinstance(token, bytes) and len(token) == 24
+                and isinstance(meta, dict) and isinstance(limits, dict)):
+            raise RelayError("bad_relay_message", "malformed room reply from the relay")
+        try:
+            self.max_frame_bytes: int = int(limits.get("max_frame_bytes", 65536))
+            self.grace: float = float(limits.get("resume_grace", 60.0))
+            self._buffer_frames = int(limits.get("buffer_frames", DEFAULT_BUFFER_FRAMES))
+            self._buffer_bytes = int(limits.get("buffer_bytes", DEFAULT_BUFFER_BYTES))
+        except (TypeError, ValueError):
+            raise RelayError("bad_relay_message", "malformed limits from the relay") from None
         self.url = url
-        self.code: str = str(reply["code"])
-        self.seat: int = int(reply["seat"])
-        self.resume_token: bytes = bytes(reply["token"])
-        self.meta: dict[str, Any] = dict(reply.get("meta") or {})
-        limits = reply.get("limits") or {}
-        self.max_frame_bytes: int = int(limits.get("max_frame_bytes", 65536))
-        self.grace: float = float(limits.get("resume_grace", 60.0))
-        self._buffer_frames = int(limits.get("buffer_frames", DEFAULT_BUFFER_FRAMES))
-        self._buffer_bytes = int(limits.get("buffer_bytes", DEFAULT_BUFFER_BYTES))
+        self.code: str = code
+        self.seat: int = int(seat)
+        self.resume_token: bytes = token
+        self.meta: dict[str, Any] = dict(meta)
         self._ws: ClientConnection | None = ws
         self._peer = peer                        # "none" | "present" | "away"
         self._peer_changed = asyncio.Event()
@@ -163,7 +170,6 @@ class RelayClient:
         self._lock = asyncio.Lock()
         self._failure: RelayClosed | None = None
         self._closing = False
-        self._resync = False                     # we closed the socket on purpose to resume
         self._awaiting_reopen = False            # frames of a rejected joiner may still arrive
         self._last_error = ""
         self._sync_sent_at = -1.0
@@ -184,10 +190,10 @@ class RelayClient:
         ws = await _open(url)
         try:
             reply = await _request(ws, _pack("create", public=public, meta=meta or {}), "created")
+            return cls(url, ws, reply, "none")
         except BaseException:
             await ws.close()
             raise
-        return cls(url, ws, reply, "none")
 
     @classmethod
     async def join(cls, url: str, code: str) -> RelayClient:
@@ -195,10 +201,10 @@ class RelayClient:
         ws = await _open(_room_url(url, code))
         try:
             reply = await _request(ws, _pack("join", code=code), "joined")
+            return cls(url, ws, reply, str(reply.get("peer", "present")))
         except BaseException:
             await ws.close()
             raise
-        return cls(url, ws, reply, str(reply.get("peer", "present")))
 
     # -- the Transport -----------------------------------------------------------------------
 
@@ -325,10 +331,9 @@ class RelayClient:
                 if self._stopped():
                     return
                 code = ws.close_code if ws.close_code is not None else 1006
-                if code in TERMINAL_CLOSES and not self._resync:
+                if code in TERMINAL_CLOSES:
                     self._fail(self._last_error or TERMINAL_CLOSES[code], f"closed by the relay ({code})")
                     return
-                self._resync = False
                 self._ws = None
                 await self._reconnect()
         except RelayError as exc:

@@ -55,11 +55,22 @@ def test_protocol_violations_end_the_stream(bad: bytes | str) -> None:
     run(body)
 
 
-def test_join_refused_by_a_wrong_reply() -> None:
+@pytest.mark.parametrize("reply", [
+    {"type": "created", "code": "X"},
+    {"type": "joined"},
+    {"type": "joined", "code": "ABC234", "seat": 1, "token": bytes(23)},
+    {"type": "joined", "code": "ABC234", "seat": 7, "token": bytes(24)},
+    {"type": "joined", "code": 5, "seat": 1, "token": bytes(24)},
+    {"type": "joined", "code": "ABC234", "seat": 1, "token": bytes(24), "limits": {"resume_grace": "x"}},
+    {"type": "joined", "code": "ABC234", "seat": 1, "token": bytes(24), "meta": [1]},
+])
+def test_join_refused_by_a_wrong_reply(reply: dict[str, object]) -> None:
     async def body() -> None:
         async def handler(ws: ServerConnection) -> None:
             await ws.recv()
-            await ws.send(msgpack.packb({"type": "created", "code": "X"}))
+            await ws.send(msgpack.packb(reply))
+            with contextlib.suppress(Exception):
+                await ws.wait_closed()
 
         async with serve(handler, "127.0.0.1", 0, compression=None) as server:
             url = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
