@@ -159,8 +159,11 @@ def _summary(kind: str, flow: GameFlow, keys: tuple[bytes, bytes], messages: int
 
 
 def _deviation(exc: ProtocolError, env: SignedEnvelope) -> Deviation:
-    seat, seq = env.sender, env.seq
-    if isinstance(exc, RemoteViolation):
+    seat: int | None = env.sender
+    seq: int | None = env.seq
+    if not isinstance(exc, RemoteViolation):
+        seat = None   # the replay itself could not go on: no one is blamed
+    else:
         s, q = exc.evidence.get("seat"), exc.evidence.get("seq")
         seat = s if isinstance(s, int) else seat
         seq = q if isinstance(q, int) else seq
@@ -176,9 +179,19 @@ def audit_transcript(transcript: Transcript) -> AuditReport:
     for env in envelopes:
         try:
             auditor.feed(env)
-        except ProtocolError as exc:
+        except RemoteViolation as exc:
             return _summary("transcript", auditor.flow, session.keys, len(envelopes), ok=False,
                             deviation=_deviation(exc, env))
+        except ProtocolError as exc:
+            # Not a deviation: the auditor cannot go on. A deal cut short before its round keys
+            # were disclosed hides its hands, so its moves cannot be replayed from the transcript.
+            if exc.reason == "deck_state":
+                note = (f"deal {auditor.flow.deal} stops before its round keys were disclosed: its hidden "
+                        f"cards and moves cannot be checked from message {env.seq} on")
+            else:
+                note = f"the replay cannot go on at message {env.seq}: {exc.reason}: {exc.message}"
+            return _summary("transcript", auditor.flow, session.keys, len(envelopes), ok=False,
+                            notes=(note,))
     flow = auditor.flow
     complete = flow.phase is Phase.DONE
     notes: list[str] = []

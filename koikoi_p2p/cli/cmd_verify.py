@@ -77,7 +77,7 @@ def _handle(args: argparse.Namespace) -> int:
     for note in report.notes:
         print(note)
     if not report.ok:
-        print(f"INCOMPLETE transcript: {report.messages} messages replayed without fault")
+        print(f"INCOMPLETE transcript: not a finished, verified match ({report.messages} messages)")
         return 1
     assert report.scores is not None
     winner = "a draw" if report.winner is None else f"player {report.winner} wins"

@@ -1,0 +1,68 @@
+"""``koikoi verify`` on transcripts that are not complete, valid matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from koikoi_p2p.cli.main import main as koikoi
+from koikoi_p2p.protocol import codec
+from koikoi_p2p.protocol import messages as m
+from koikoi_p2p.protocol.transcript import encode_transcript
+from tests.adversarial.test_peer_attacks import Cheater
+from tests.protocol.game_support import make_pair, run, transcript_bytes
+
+
+def test_a_transcript_without_its_end_is_incomplete(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    pair = run(make_pair(rounds=1, seed=6))
+    envs = pair.peers[0].transcript[:-3]
+    path = tmp_path / "cut.transcript"
+    path.write_bytes(encode_transcript(pair.records[0], envs, closed=False))
+    assert koikoi(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "INCOMPLETE" in out and "waiting for player" in out
+    assert koikoi(["verify", "--json", str(path)]) == 1
+    report = codec.decode(codec.encode(capsys.readouterr().out))  # plain text JSON
+    assert isinstance(report, str) and '"complete": false' in report
+
+
+def _cheater_transcript(tmp_path: Path, attack: Any, seed: int) -> tuple[Path, int]:
+    pair = run(make_pair(rounds=1, seed=seed, peer1_factory=Cheater, attack=attack))
+    cheater = pair.peers[1]
+    assert isinstance(cheater, Cheater) and cheater.tampered_seq is not None
+    # The cheater's own transcript holds its signed lie: a well-formed, fully chained file.
+    path = tmp_path / "cheat.transcript"
+    path.write_bytes(transcript_bytes(pair, seat=1))
+    return path, cheater.tampered_seq
+
+
+def test_a_signed_wrong_share_in_a_transcript_is_named(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    def bad_share(peer: Cheater, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        if peer.flow.deal < 1 or not body.get("shares"):
+            return None
+        positions, data = body["shares"][0]
+        body["shares"][0] = [positions, data[32:64] + data[32:]]
+        return body
+
+    path, seq = _cheater_transcript(tmp_path, bad_share, seed=2)
+    assert koikoi(["verify", str(path)]) == 1
+    assert f"player 1 deviated at message {seq}: bad_share" in capsys.readouterr().out
+
+
+def test_a_deal_cut_before_its_keys_cannot_be_judged_from_the_transcript(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Hands stay hidden without the round keys: verify says so instead of blaming anyone (the
+    honest peer's evidence file, which holds its own round key, is what proves such a cheat)."""
+    def steal(peer: Cheater, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.ACT or body["action"]["type"] != "play":
+            return None
+        return {**body, "action": {"type": "play", "position": 47}}
+
+    path, _ = _cheater_transcript(tmp_path, steal, seed=2)
+    assert koikoi(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "before its round keys were disclosed" in out and "deviated" not in out
