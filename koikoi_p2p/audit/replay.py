@@ -120,8 +120,9 @@ def _disclosed_keys(envelopes: Sequence[SignedEnvelope]) -> dict[int, dict[int, 
     for env in envelopes:
         if env.type == m.DISCLOSE:
             deal += 1
-        if env.type in (m.DISCLOSE, m.ROUND_RESULT) and isinstance(env.body.get("key"), bytes):
-            found.setdefault(deal, {})[env.sender] = env.body["key"]  # type: ignore[assignment]
+        key = env.body.get("key")
+        if env.type in (m.DISCLOSE, m.ROUND_RESULT) and isinstance(key, bytes):
+            found.setdefault(deal, {})[env.sender] = key
     return found
 
 

@@ -69,6 +69,7 @@ from koikoi_p2p.protocol.terms import Deadlines, MatchTerms, profile_digest
 from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.deal import first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, RulesError
+from koikoi_p2p.rules.profile import Profile
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundResult, RoundState
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ class DrawEngine:
     """Deal 0: public cards in pairs (position 2k for seat 0, 2k+1 for seat 1) until the profile's
     ``first_dealer`` names a dealer (spec/game.md §5.1)."""
 
-    def __init__(self, profile: object) -> None:
+    def __init__(self, profile: Profile) -> None:
         self._profile = profile
         self.pair = 0
         self.cards: dict[int, int] = {}
@@ -204,7 +205,7 @@ class DrawEngine:
         a, b = 2 * self.pair, 2 * self.pair + 1
         if a in self.cards and b in self.cards:
             self.draws.append((self.cards[a], self.cards[b]))
-            dealer = first_dealer(self.cards[a], self.cards[b], self._profile)  # type: ignore[arg-type]
+            dealer = first_dealer(self.cards[a], self.cards[b], self._profile)
             if dealer is None and self.pair + 1 < DECK_SIZE // 2:
                 self.pair += 1
             else:
@@ -250,7 +251,6 @@ class GameFlow:
         self.round_result: RoundResult | None = None
         self.audited = False
         self.match: MatchState | None = None
-        self.dealer0: int | None = None
         self.history: list[tuple[int, int | None, int]] = []
         self.scores: tuple[int, int] = (0, 0)
         self.match_result: MatchResult | None = None
@@ -500,7 +500,6 @@ class GameFlow:
         if self.draw is not None:
             dealer = self.draw.dealer
             assert dealer is not None
-            self.dealer0 = dealer
             self.match = new_match(self.terms.profile, dealer)
             self.events.append(FirstDealer(dealer=dealer, draws=tuple(self.draw.draws)))
             self._next_deal()
@@ -544,7 +543,7 @@ class GameFlow:
                            month=month)
         actions = [s for s in self.steps if s[0] == "act"]
         for step in self.steps:
-            if step[0] == "reveal" and order[int(step[1])] != step[2]:  # type: ignore[call-overload]
+            if step[0] == "reveal" and order[_int(step[1])] != step[2]:
                 raise RemoteViolation("inconsistent_reveal", f"position {step[1]} revealed a wrong card")
         index = 0
         while replay.need is not None:
@@ -721,14 +720,14 @@ class GameFlow:
             expect = state["expect"]
             assert isinstance(expect, list)
             flow.expect = (int(expect[0]), str(expect[1]))
-            flow.count = int(state["count"])  # type: ignore[call-overload]
-            flow.deal = int(state["deal"])  # type: ignore[call-overload]
-            flow.first_shuffler = int(state["first_shuffler"])  # type: ignore[call-overload]
+            flow.count = _int(state["count"])
+            flow.deal = _int(state["deal"])
+            flow.first_shuffler = _int(state["first_shuffler"])
             rp = state["round_params"]
             assert isinstance(rp, list)
             flow.round_params = (int(rp[0]), int(rp[1]), int(rp[2]))
-            flow.keys_seen = int(state["keys_seen"])  # type: ignore[call-overload]
-            flow.shuffles_seen = int(state["shuffles_seen"])  # type: ignore[call-overload]
+            flow.keys_seen = _int(state["keys_seen"])
+            flow.shuffles_seen = _int(state["shuffles_seen"])
             sent = state["sent"]
             assert isinstance(sent, list)
             flow.sent = (set(sent[0]), set(sent[1]))
@@ -749,7 +748,7 @@ class GameFlow:
                 flow.draw = engine
             if state["engine"] and flow.terms is not None:
                 flow.engine = flow._replay_engine()
-            flow.closer = int(state["closer"])  # type: ignore[call-overload]
+            flow.closer = _int(state["closer"])
             flow.round_head = _bytes(state["round_head"])
             flow.audited = bool(state["audited"])
             history = state["history"]
@@ -785,13 +784,13 @@ class GameFlow:
                            month=month)
         for step in self.steps:
             if step[0] == "reveal":
-                engine.reveal(int(step[1]), int(step[2]))  # type: ignore[call-overload]
+                engine.reveal(_int(step[1]), _int(step[2]))
             elif step[0] == "skip":
                 engine.skip_reveal()
             else:
                 wire = step[2]
                 assert isinstance(wire, dict)
-                engine.apply(int(step[1]), action_from_wire(wire))  # type: ignore[call-overload]
+                engine.apply(_int(step[1]), action_from_wire(wire))
         return engine
 
     def announce_pending(self) -> None:
@@ -799,6 +798,12 @@ class GameFlow:
         engine = self.engine
         if self.phase is Phase.PLAYING and engine is not None and isinstance(engine.need, NeedAction):
             self._announce(engine.need)
+
+def _int(value: object) -> int:
+    if type(value) is not int:
+        raise TypeError(f"expected an integer, not {type(value).__name__}")
+    return value
+
 
 def _bytes(value: object) -> bytes:
     assert isinstance(value, bytes)
