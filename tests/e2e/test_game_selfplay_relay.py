@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from koikoi_p2p.audit import audit_bytes
 from koikoi_p2p.net.selfplay import selfplay
 from tests.e2e.test_relay_support import relay, run, url
@@ -21,3 +23,23 @@ def test_selfplay_through_the_relay_matches_the_memory_run() -> None:
         assert local.outcomes[0].scores == out0.scores
 
     run(body)
+
+
+def test_koikoi_selfplay_relay_command_in_a_subprocess(tmp_path: Path) -> None:
+    import asyncio
+    import sys
+
+    transcript = tmp_path / "relay.transcript"
+
+    async def body() -> None:
+        async with relay() as server:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "koikoi_p2p", "selfplay", "--rounds", "1", "--seed", "4",
+                "--relay", url(server), "--transcript", str(transcript),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            out, err = await proc.communicate()
+            assert proc.returncode == 0, err.decode()
+            assert b"identical transcripts on both sides: yes" in out
+
+    run(body)
+    assert audit_bytes(transcript.read_bytes()).ok
