@@ -182,6 +182,26 @@ def test_wrong_decryption_share() -> None:
     caught(pair, "bad_share")
 
 
+def test_missing_share_proof() -> None:
+    def strip(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if p.flow.deal < 1 or not b.get("shares"):
+            return None
+        positions, data = b["shares"][0]
+        b["shares"][0] = [positions, data[:-64]]   # the shares without their DLEQ proof
+        return b
+    caught(play(strip), "bad_share")
+
+
+def test_shares_for_positions_not_owed() -> None:
+    def extra(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if p.flow.deal < 1 or not b.get("shares"):
+            return None
+        positions, data = b["shares"][0]
+        b["shares"][0] = [[*positions[:-1], 47], data]  # claims a stock position instead
+        return b
+    caught(play(extra), "wrong_shares")
+
+
 # -- moves -------------------------------------------------------------------------------------
 
 def test_play_a_card_it_does_not_hold() -> None:
