@@ -196,6 +196,8 @@ class RelayServer:
             log_event("disconnected", conn=conn.serial, code=close_code)
 
     async def _on_message(self, conn: Connection, message: str | bytes) -> None:
+        if conn.closing:
+            return
         conn.last_active = self._clock()
         if conn.room is not None:
             conn.room.last_active = conn.last_active
@@ -384,7 +386,7 @@ class RelayServer:
         gone = joiner.conn
         if gone is not None:
             self._detach(gone)
-            self._spawn(self._close_with(gone, encode("rejected"), CloseCode.REJECTED, "rejected by host"))
+            self._close_later(gone, encode("rejected"), CloseCode.REJECTED, "rejected by host")
         await self._send(conn, encode("reopened"))
 
     async def _on_leave(self, conn: Connection) -> None:
@@ -420,7 +422,7 @@ class RelayServer:
         old = seat.conn
         if old is not None:
             self._detach(old)
-            self._spawn(self._close_with(old, None, CloseCode.REPLACED, "replaced by a resumed connection"))
+            self._close_later(old, None, CloseCode.REPLACED, "replaced by a resumed connection")
         self._attach(conn, room, seat, attached=False)
         seat.away_since = None
         self.metrics.resumes_total += 1
@@ -495,7 +497,7 @@ class RelayServer:
                 continue
             member = seat.conn
             self._detach(member)
-            self._spawn(self._close_with(member, notice, code, reason))
+            self._close_later(member, notice, code, reason)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -514,8 +516,8 @@ class RelayServer:
             if conn.room is None and now - conn.last_active > lim.idle_timeout:
                 self._conns.discard(conn)
                 self.metrics.errors["idle_timeout"] += 1
-                self._spawn(self._close_with(conn, encode(
-                    "error", reason="idle_timeout", message="idle connection"), CloseCode.IDLE, "idle"))
+                self._close_later(conn, encode(
+                    "error", reason="idle_timeout", message="idle connection"), CloseCode.IDLE, "idle")
         for room in list(self.registry.rooms.values()):
             if now - room.last_active > lim.room_idle_timeout:
                 self.metrics.errors["room_expired"] += 1
@@ -566,7 +568,18 @@ class RelayServer:
         """An error reply followed by closing the connection with ``code``."""
         self.metrics.errors[reason] += 1
         log_event("closing", conn=conn.serial, reason=reason, code=code)
-        await self._close_with(conn, encode("error", reason=reason, message=message), code, reason)
+        self._close_later(conn, encode("error", reason=reason, message=message), code, reason)
+
+    def _close_later(self, conn: Connection, notice: bytes | None, code: int, reason: str) -> None:
+        """Close in a task; meanwhile the handler discards what the client still sends.
+
+        Awaiting the closing handshake inside the handler would deadlock on a client with a
+        backlog: its close frame sits behind messages nobody reads any more.
+        """
+        if conn.closing:
+            return
+        conn.closing = True
+        self._spawn(self._close_with(conn, notice, code, reason))
 
     async def _close_with(self, conn: Connection, notice: bytes | None, code: int, reason: str) -> None:
         try:

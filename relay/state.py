@@ -24,8 +24,8 @@ class Connection:
     """One websocket connection and its per-connection limits."""
 
     __slots__ = (
-        "attached", "bad_joins", "bytes_bucket", "errors", "gap_reported", "last_active", "messages_bucket",
-        "room", "rooms_created", "seat", "serial", "ws",
+        "attached", "bad_joins", "bytes_bucket", "closing", "errors", "gap_reported", "last_active",
+        "messages_bucket", "room", "rooms_created", "seat", "serial", "ws",
     )
 
     def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float]) -> None:
@@ -35,6 +35,7 @@ class Connection:
         self.seat: Seat | None = None
         self.attached = False          # False while a resumed seat's missed frames are replayed
         self.gap_reported = False      # one frame_gap error per gap, not one per later frame
+        self.closing = False           # the relay is closing it: later messages are ignored
         self.last_active = clock()
         self.messages_bucket = TokenBucket(limits.max_messages_per_second, limits.burst_seconds, clock)
         self.bytes_bucket = TokenBucket(limits.max_bytes_per_second, limits.burst_seconds, clock)

