@@ -579,6 +579,7 @@ class RelayServer:
         if conn.closing:
             return
         conn.closing = True
+        conn.attached = False  # frames for its seat are only buffered now, for a resume
         self._spawn(self._close_with(conn, notice, code, reason))
 
     async def _close_with(self, conn: Connection, notice: bytes | None, code: int, reason: str) -> None:
