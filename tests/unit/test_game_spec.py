@@ -45,3 +45,24 @@ def test_every_violation_reason_raised_by_the_game_is_documented() -> None:
     section = SPEC.split("## 9. Violation reasons")[1]
     missing = sorted(r for r in reasons if f"`{r}`" not in section)
     assert not missing, missing
+
+
+def test_the_worked_example_is_the_recorded_match() -> None:
+    from koikoi_p2p.protocol.transcript import decode_transcript
+
+    data = (ROOT / "spec" / "vectors" / "protocol" / "match_nintendo_seed1.transcript").read_bytes()
+    envs = decode_transcript(data).envelopes
+    section = SPEC.split("## 12. Example")[1]
+    rows = re.findall(r"^    (\d+)\s+seat (\d) (\w+)\s*(.*)$", section, re.M)
+    assert len(rows) > 20
+    for seq, seat, msg_type, rest in rows:
+        env = envs[int(seq)]
+        assert (env.sender, env.type) == (int(seat), msg_type)
+        groups = [",".join(map(str, g[0])) for g in env.body.get("shares", [])]
+        if "shares" in rest and "—" not in rest:
+            listed = rest.split("shares", 1)[1].split("  ")[0].strip()
+            assert listed == " | ".join(groups), (seq, listed, groups)
+        if env.type == "act":
+            action = env.body["action"]
+            word = {"play": f"play {action.get('position')}", "capture": f"capture {action.get('card')}"}
+            assert word.get(action["type"], action["type"]) in rest
