@@ -53,7 +53,7 @@ def test_the_worked_example_is_the_recorded_match() -> None:
     data = (ROOT / "spec" / "vectors" / "protocol" / "match_nintendo_seed1.transcript").read_bytes()
     envs = decode_transcript(data).envelopes
     section = SPEC.split("## 12. Example")[1]
-    rows = re.findall(r"^    (\d+)\s+seat (\d) (\w+)\s*(.*)$", section, re.M)
+    rows = re.findall(r"^    (\d+) +seat (\d) (\w+)[ ]*(.*)$", section, re.M)
     assert len(rows) > 20
     for seq, seat, msg_type, rest in rows:
         env = envs[int(seq)]
