@@ -6,6 +6,8 @@ is easy to test and the protocol's view can change shape without touching the la
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -39,6 +41,7 @@ class BoardModel:
     cup_is_plain: bool = True
     viewing: bool = True  # hanami/tsukimi score on their own under these rules
     extra: tuple[str, ...] = ()
+    width: int | None = None  # wrap card lists to this many columns (a terminal's width)
 
 
 def _klass(index: int) -> str:
@@ -79,8 +82,8 @@ def render_board(model: BoardModel, lang: str, style: Style) -> str:
     if model.calls:
         callers = ", ".join(name[0] if seat == me else name[1] for seat in model.calls)
         lines.append(f"koi-koi called by: {callers}")
-    lines.append("Field: " + (_cards(model.field, lang, style) if model.field else "(empty)"))
-    lines.append("Your hand: " + (_cards(model.hand, lang, style) if model.hand else "(empty)"))
+    lines.extend(_listing("Field: ", model.field, lang, style, model.width, "(empty)"))
+    lines.extend(_listing("Your hand: ", model.hand, lang, style, model.width, "(empty)"))
     for seat, title in ((me, f"Your captures ({name[0]})"), (other, f"{name[1].capitalize()}'s captures")):
         pile = model.piles[seat]
         head = title if seat == me else f"{title} (hand: {model.opponent_hand} cards)"
@@ -88,22 +91,80 @@ def render_board(model: BoardModel, lang: str, style: Style) -> str:
         for klass in CLASS_ORDER:
             cards = [c for c in pile if _klass(c) == klass]
             label = class_name(klass, lang) if lang == "ja" else PLURAL_EN[klass]
-            shown = _cards(cards, lang, style) if cards else "-"
-            lines.append(f"  {label} ({len(cards)}): {shown}")
+            lines.extend(_listing(f"  {label} ({len(cards)}): ", cards, lang, style, model.width, "-"))
         made = model.yaku[seat]
         if made:
-            lines.append("  yaku: " + ", ".join(f"{k} {v}" for k, v in sorted(made.items())))
-        close = near_yaku(pile, model.piles[other], fams)
+            lines.append("  yaku: " + ", ".join(f"{k} {v}" for k, v in made.items())
+                         + f" (total {sum(made.values())})")
+        # A set is dead once the *other* side of this pile holds too many of its cards.
+        close = near_yaku(pile, model.piles[1 - seat], fams)
         if close:
-            parts = [f"{fam_name} (needs {_needs(fam_name, pile, fams)})" for fam_name, _ in close[:4]]
+            parts = [_near_text(fam_name, left, pile, fams, lang) for fam_name, left in close[:4]]
             lines.append("  close: " + ", ".join(parts))
     lines.extend(model.extra)
     return "\n".join(lines)
 
 
+# Sets whose missing cards are worth naming (the counted sets would list a dozen plains).
+_NAMED_SETS = frozenset({"brights", "inoshikacho", "akatan", "aotan", "hanami", "tsukimi"})
+
+
+def _near_text(fam_name: str, left: Sequence[int], pile: Sequence[int], fams: Sequence[Family],
+               lang: str) -> str:
+    needs = _needs(fam_name, pile, fams)
+    if fam_name in _NAMED_SETS and left:
+        return f"{fam_name} (needs {needs} of: {', '.join(_short(c, lang) for c in left)})"
+    return f"{fam_name} (needs {needs})"
+
+
+def _short(index: int, lang: str) -> str:
+    from koikoi_p2p.rules.cards import card
+
+    c = card(index)
+    return f"{c.month:02d} {c.name_ja if lang == 'ja' else c.name_en}"
+
+
 def _needs(fam_name: str, pile: Sequence[int], fams: Sequence[Family]) -> int:
     fam = next(f for f in fams if f.name == fam_name)
     return fam.need - len(frozenset(pile) & fam.cards)
+
+
+def display_width(text: str) -> int:
+    """Columns a string takes on a terminal: ANSI codes take none, wide (CJK) characters two."""
+    plain = _ANSI.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in plain)
+
+
+def _listing(head: str, cards: Sequence[int], lang: str, style: Style, width: int | None,
+             empty: str) -> list[str]:
+    """``head`` and the cards separated by `` | ``, wrapped under the head to fit ``width``."""
+    if not cards:
+        return [head + empty]
+    labels = [card_label(c, lang, style) for c in sorted(cards)]
+    if width is None:
+        return [head + " | ".join(labels)]
+    indent = " " * max(display_width(head), 4)
+    lines: list[str] = []
+    current = head
+    used = display_width(head)
+    fresh = True
+    for label in labels:
+        size = display_width(label)
+        if not fresh and used + 3 + size > width:
+            lines.append(current)
+            current, used, fresh = indent, len(indent), True
+        if fresh:
+            current += label
+            used += size
+            fresh = False
+        else:
+            current += " | " + label
+            used += 3 + size
+    lines.append(current)
+    return lines
+
+
+_ANSI = re.compile("\x1b\\[[0-9;]*m")
 
 
 def _cards(cards: Sequence[int], lang: str, style: Style) -> str:

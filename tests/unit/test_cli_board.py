@@ -50,7 +50,40 @@ def test_near_yaku_names_the_missing_cards() -> None:
     # Once the other side holds the cherry poetry ribbon, akatan is dead and not shown.
     assert "akatan" not in dict(near_yaku((1, 5), (9,), fams))
     text = render_board(MODEL, "en", Style(colour=False))
-    assert "close: akatan (needs 1)" in text
+    assert "close: akatan (needs 1 of: 03 Cherry Poetry Ribbon)" in text
+
+
+def test_opponent_near_yaku_counts_against_my_pile() -> None:
+    """The opponent's sets are judged against *my* pile (a bug once judged them against their own)."""
+    from dataclasses import replace
+
+    # The computer holds the crane and the moon, butterflies and deer; I hold nothing of those sets.
+    model = replace(MODEL, piles=((), (0, 28, 20, 36)))
+    text = render_board(model, "en", Style(colour=False))
+    close = [line for line in text.splitlines() if line.startswith("  close:")]
+    assert len(close) == 1
+    assert "inoshikacho (needs 1 of: 07 Boar)" in close[0]
+    assert "brights (needs 1 of: 03 Cherry Curtain, 12 Phoenix)" in close[0]
+
+
+def test_made_yaku_in_canonical_order_with_total() -> None:
+    from dataclasses import replace
+
+    model = replace(MODEL, yaku=({"sanko": 5, "akatan": 5, "tan": 1}, {}))
+    assert "  yaku: sanko 5, akatan 5, tan 1 (total 11)" in render_board(model, "en", Style(colour=False))
+
+
+def test_long_lists_wrap_under_their_heading() -> None:
+    from dataclasses import replace
+
+    from koikoi_p2p.cli.board import display_width
+
+    model = replace(MODEL, field=tuple(range(12)), hand=tuple(range(12, 20)), width=60)
+    for lang, colour in (("en", False), ("ja", True)):
+        lines = render_board(model, lang, Style(colour)).splitlines()[1:]
+        assert all(display_width(line) <= 60 for line in lines)
+        start = next(i for i, line in enumerate(lines) if line.startswith("Field: "))
+        assert lines[start + 1].startswith("       ")  # continued under the heading
 
 
 def test_japanese_names() -> None:
@@ -78,5 +111,5 @@ def test_viewing_yaku_only_where_they_score() -> None:
     from dataclasses import replace
 
     model = replace(MODEL, piles=((8,), ()))
-    assert "hanami (needs 1)" in render_board(model, "en", Style(colour=False))
+    assert "hanami (needs 1 of: 09 Sake Cup)" in render_board(model, "en", Style(colour=False))
     assert "hanami" not in render_board(replace(model, viewing=False), "en", Style(colour=False))
