@@ -5,6 +5,7 @@ exit code. Used by practice, host and join alike; the Match object does all the 
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from koikoi_p2p.cli.style import Style
 if TYPE_CHECKING:
     from koikoi_p2p.protocol.events import Event, Failure, RoundOver
     from koikoi_p2p.rules.actions import Action
+    from koikoi_p2p.rules.profile import Profile
     from koikoi_p2p.rules.round import RoundView
 
 
@@ -40,6 +42,7 @@ class Screen:
     style: Style
     live: bool  # a terminal: the countdown rewrites one line
     names: tuple[str, str] = ("you", "opponent")
+    width: int | None = None  # the terminal's columns: long card lists wrap to fit
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -63,6 +66,8 @@ class Table:
     password: bool = False
     paired: bool = False
     last_view: RoundView | None = None
+    last_board: tuple[object, ...] | None = None  # what the board last showed (not repeated unchanged)
+    profile: Profile | None = None
     transcripts: list[str] = field(default_factory=list)
 
 
@@ -167,6 +172,7 @@ async def _handle(
                        "  (compare with your opponent; if it differs, someone is in the middle: quit)")
     elif isinstance(event, ev.TermsAgreed):
         table.rounds = event.rounds or None
+        table.profile = event.profile
         table.cup_is_plain = event.profile.cup_is_plain
         table.viewing = event.profile.viewing == "always"
         length = f"{event.rounds} rounds" if event.rounds else "to the target score"
@@ -184,7 +190,7 @@ async def _handle(
     elif isinstance(event, ev.Board):
         _show_changes(event.view, screen, table)
     elif isinstance(event, ev.OpponentMoved):
-        _show_changes(event.view, screen, table, actor=name[1])
+        _show_changes(event.view, screen, table)
     elif isinstance(event, ev.YourTurn):
         _show(event.view, screen, table)
         action = await prompter.choose("Your turn: which card do you play?" + _time_left(match),
@@ -198,6 +204,9 @@ async def _handle(
             await match.decide(only[0])
             return None
         _show(event.view, screen, table)
+        if event.kind == "decide" and table.profile is not None:
+            for line in stakes(event.view, table.profile, table.me, screen.names[1]):
+                screen.say(line)
         question, choices = decision_choices(event.kind, event.view, event.options, screen)
         action = await prompter.choose(question + _time_left(match), choices, HELP.get(event.kind, ""))
         await match.decide(action)
@@ -338,7 +347,9 @@ def _matches(view: RoundView, c: int) -> list[int]:
     return [f for f in view.field if card(f).month == month]
 
 
-def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardModel:
+def board_model(
+    view: RoundView, table: Table, names: tuple[str, str], width: int | None = None
+) -> BoardModel:
     me = table.me
     piles = (tuple(view.piles[0]), tuple(view.piles[1]))
     yaku = (dict(view.yaku[0]), dict(view.yaku[1]))
@@ -359,37 +370,128 @@ def board_model(view: RoundView, table: Table, names: tuple[str, str]) -> BoardM
         names=names,
         cup_is_plain=table.cup_is_plain,
         viewing=table.viewing,
+        width=width,
     )
 
 
 def _show(view: RoundView, screen: Screen, table: Table) -> None:
     _show_changes(view, screen, table, quiet=True)
-    screen.say(render_board(board_model(view, table, screen.names), screen.lang, screen.style))
+    _render(view, screen, table)
+
+
+def _render(view: RoundView, screen: Screen, table: Table) -> None:
+    """The whole board, unless it would repeat the one just shown."""
+    key = (view.round_index, view.field, view.hand, view.piles, view.stock_count, view.calls, table.scores,
+           view.opponent_hand_size)
+    if key == table.last_board:
+        return
+    table.last_board = key
+    screen.say(render_board(board_model(view, table, screen.names, screen.width), screen.lang, screen.style))
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def stakes(view: RoundView, profile: Profile, me: int, opponent: str) -> list[str]:
+    """What stopping scores now and what a koi-koi risks, under these rules (the decide prompt)."""
+    from koikoi_p2p.rules.scoring import round_score
+
+    made = view.yaku[me]
+    base = sum(made.values())
+    now = round_score(base, view.calls, me, profile)
+    lines = [f"Stop now: you score {_points(now)}"
+             + (f" (base {base}, after doubling)" if now != base else "") + "."]
+    if profile.after_call == "next_improvement_ends_round":
+        after = "the round then ends as soon as either of you makes or raises a yaku"
+    else:
+        after = "the round then goes on until someone stops"
+    risk = {
+        "opponent_flat_x2": f"if {opponent} wins it instead, {opponent}'s score is doubled",
+        "shared_one_plus_calls": "each call raises the winner's multiplier by one, whoever wins",
+        "winner_pow2": "each of your calls doubles your score if you win; nothing if you do not",
+        "none": "calls multiply nothing: you only play on for more yaku",
+    }[profile.koikoi_multiplier]
+    end = {
+        "draw": "if the hands run out first, nobody scores",
+        "oya_ken": "if the hands run out first, only the dealer scores (oya-ken)",
+        "last_caller_scores_else_oya_ken": "if the hands run out first, the last caller scores",
+    }[profile.exhaustion]
+    lines.append(f"Koi-koi: {after}; {risk}; {end}.")
+    return lines
 
 
 def _show_changes(
-    view: RoundView, screen: Screen, table: Table, *, actor: str | None = None, quiet: bool = False
+    view: RoundView, screen: Screen, table: Table, *, quiet: bool = False
 ) -> None:
-    """Say what moved since the last view: cards captured by each side, cards laid on the field."""
+    """Say what happened since the last view: who played or drew which card and what it took."""
     before = table.last_view
     table.last_view = view
-    if not any(c >= 0 for c in view.hand) and not view.piles[0] and not view.piles[1]:
+    if _dealing(view):
         return  # the deal is still being revealed: show the board once the hand is known
-    if before is None or not any(c >= 0 for c in before.hand):
+    if before is None or _dealing(before):
         if not quiet:
-            screen.say(render_board(board_model(view, table, screen.names), screen.lang, screen.style))
+            _render(view, screen, table)
         return
-    me = table.me
-    for seat, who in ((me, screen.names[0]), (1 - me, screen.names[1])):
-        taken = sorted(set(view.piles[seat]) - set(before.piles[seat]))
-        if taken:
-            screen.say(f"{who} took: " + ", ".join(card_label(c, screen.lang, screen.style) for c in taken))
-    laid = sorted(set(view.field) - set(before.field))
-    if laid:
-        screen.say("to the field: " + ", ".join(card_label(c, screen.lang, screen.style) for c in laid))
+    for line in narrate(before, view, table.me, screen.names, screen.lang, screen.style):
+        screen.say(line)
+
+
+def _dealing(view: RoundView) -> bool:
+    """The deal is still being revealed (my hand not yet known, nothing played)."""
+    return view.stock_count == 24 and not view.piles[0] and not view.piles[1] and not any(
+        c >= 0 for c in view.hand)
+
+
+def narrate(before: RoundView, view: RoundView, me: int, names: tuple[str, str], lang: str,
+            style: Style) -> list[str]:
+    """Sentences for the step between two views of one seat: plays, draws, captures, calls."""
+    from koikoi_p2p.rules.round import NeedReveal
+
+    def who(seat: int) -> str:
+        return names[0] if seat == me else names[1]
+
+    def label(c: int) -> str:
+        return card_label(c, lang, style)
+
+    def on_table(v: RoundView) -> set[int]:
+        cards = set(v.field) | set(v.piles[0]) | set(v.piles[1])
+        if v.pending_card is not None and v.pending_card >= 0:
+            cards.add(v.pending_card)
+        return cards
+
+    lines: list[str] = []
+    new_piles = [set(view.piles[s]) - set(before.piles[s]) for s in (0, 1)]
+    pending = before.pending_card
+    if pending is not None and pending >= 0 and pending not in view.field and pending != view.pending_card:
+        # A choice between two field cards was made.
+        seat = 0 if pending in new_piles[0] else 1
+        taken = sorted(new_piles[seat] & set(before.capture_options))
+        new_piles[seat] -= {pending, *taken}
+        verb = "take" if seat == me else "takes"
+        lines.append(f"{who(seat)} {verb} {', '.join(label(c) for c in taken)} with {label(pending)}")
+    for c in sorted(on_table(view) - on_table(before)):
+        if c in before.hand:
+            seat, move = me, "play"
+        elif isinstance(before.need, NeedReveal) and before.need.positions and before.need.positions[0] < 24:
+            seat, move = 1 - me, "play"
+        else:
+            seat, move = before.turn, "draw"
+        verb = move if seat == me else move + "s"
+        head = f"{who(seat)} {verb} {label(c)}"
+        if c == view.pending_card:
+            options = ", ".join(label(o) for o in view.capture_options)
+            lines.append(f"{head}: it matches two field cards ({options})")
+        elif c in view.field:
+            lines.append(f"{head}: no match, it goes to the field")
+        else:
+            owner = 0 if c in view.piles[0] else 1
+            taken = sorted(new_piles[owner] & set(before.field))
+            new_piles[owner] -= {c, *taken}
+            lines.append(f"{head}: takes {', '.join(label(t) for t in taken)}")
     if len(view.calls) > len(before.calls):
-        caller = screen.names[0] if view.calls[-1] == me else screen.names[1]
-        screen.say(screen.style.bold(f"{caller} called KOI-KOI!"))
+        lines.append(style.bold(f"{who(view.calls[-1])} called KOI-KOI!"))
+    return lines
 
 
 def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
@@ -404,7 +506,7 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
             head = "round drawn"
     else:
         who = name[0] if result.winner == me else name[1]
-        head = f"{who.capitalize()} won the round: {result.points} points"
+        head = f"{who.capitalize()} won the round: {_points(result.points)}"
         if result.yaku:
             head += " (" + ", ".join(f"{k} {v}" for k, v in sorted(result.yaku.items())) + ")"
     screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{result.reason}]"))
@@ -421,4 +523,5 @@ def make_screen(lang: str, names: tuple[str, str], out: TextIO | None = None,
     stream = out if out is not None else sys.stdout
     decide = colour if colour is not None else wants_colour
     live = bool(getattr(stream, "isatty", lambda: False)())
-    return Screen(out=stream, lang=lang, style=Style(decide(stream)), live=live, names=names)
+    width = shutil.get_terminal_size((100, 24)).columns if live else None
+    return Screen(out=stream, lang=lang, style=Style(decide(stream)), live=live, names=names, width=width)

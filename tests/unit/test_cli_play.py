@@ -28,6 +28,8 @@ class EngineMatch:
         self.rng = random.Random(seed)
         self.answer: asyncio.Queue[Action] = asyncio.Queue()
         self.offered: list[tuple[Action, ...]] = []
+        self.moves: list[Action] = []  # the computer's
+        self.typed_plays: list[Action] = []  # the person's
 
     async def decide(self, action: Action) -> None:
         await self.answer.put(action)
@@ -46,12 +48,14 @@ class EngineMatch:
             if isinstance(need, NeedReveal):
                 for p in need.positions:
                     state.reveal(p, deck[p])
+                yield ev.Board(view=state.view(0))  # as the protocol does after every reveal
                 continue
             assert isinstance(need, NeedAction)
             options = state.legal_actions()
             if need.seat == 1:
                 action = computer.choose(state.view(1), options)
                 state.apply(1, action)
+                self.moves.append(action)
                 yield ev.OpponentMoved(action=action, view=state.view(0))
                 continue
             if not shown:
@@ -64,6 +68,7 @@ class EngineMatch:
                 yield ev.ChoiceNeeded(kind=need.kind, view=state.view(0), options=options)
             action = await self.answer.get()
             assert action in options
+            self.typed_plays.append(action)
             state.apply(0, action)
         result = state.result
         scores = (result.points, 0) if result.winner == 0 else (0, result.points)
@@ -103,8 +108,16 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert "* bright, A animal, R ribbon" in text  # the legend, at the start and in help
         assert "=== Final score: you" in text
         assert "Transcript: /t/round1.koikoi" in text
-        assert "computer took:" in text or "to the field:" in text
         assert any(isinstance(o[0], Play) for o in match.offered)
+        # Every play and every draw is told once, with who made it.
+        lines = [line.removeprefix("> ") for line in text.splitlines()]  # typed answers are not echoed
+        mine = sum(1 for line in lines if line.startswith("you play "))
+        theirs = sum(1 for line in lines if line.startswith("computer plays "))
+        draws = sum(1 for line in lines if line.startswith(("you draw ", "computer draws ")))
+        assert theirs == sum(1 for a in match.moves if isinstance(a, Play))
+        assert mine == sum(1 for a in match.typed_plays if isinstance(a, Play))
+        assert draws == mine + theirs
+        assert not any(line.endswith(": takes ") for line in lines)
 
 
 def _view():  # type: ignore[no-untyped-def]
@@ -138,3 +151,22 @@ def test_decision_prompts() -> None:
     assert [c.key for c in choices] == ["s", "k"]
     _, choices = decision_choices("capture", view, (Capture(0), Capture(1)), screen)
     assert [c.key for c in choices] == ["1", "2"] and "Crane" in choices[0].label
+
+
+def test_decide_prompt_says_what_stopping_scores_and_what_a_call_risks() -> None:
+    from dataclasses import replace
+
+    from koikoi_p2p.cli.play import stakes
+
+    _, view = _view()
+    view = replace(view, yaku=({"inoshikacho": 5, "tane": 1, "akatan": 5}, {}), calls=())
+    nintendo = stakes(view, PROFILE, 0, "computer")
+    assert nintendo[0] == "Stop now: you score 22 points (base 11, after doubling)."
+    assert "ends as soon as either of you makes or raises a yaku" in nintendo[1]
+    assert "computer's score is doubled" in nintendo[1] and "nobody scores" in nintendo[1]
+    online = stakes(replace(view, calls=(1, 0)), preset("koikoi-online"), 0, "computer")
+    assert online[0] == "Stop now: you score 66 points (base 11, after doubling)."  # 11 x2 (8+) x3 (calls)
+    assert "until someone stops" in online[1]
+    classic = stakes(replace(view, yaku=({"tan": 1}, {})), preset("classic-variant"), 0, "computer")
+    assert classic[0] == "Stop now: you score 1 point."
+    assert "last caller scores" in classic[1]
