@@ -168,16 +168,6 @@ class _DeckCore:
         self._decks.append(outputs)
         self._shuffle_messages.append(data)
 
-    def _verify_shuffles_again(self) -> None:
-        joint = self.joint_key
-        split = self.n * CIPHERTEXT_BYTES
-        for k, data in enumerate(self._shuffle_messages):
-            party = self.first_shuffler if k == 0 else 1 - self.first_shuffler
-            proof = ShuffleProof.from_bytes(data[split:], self.n)
-            verify_shuffle(
-                self._context(STEP_SHUFFLE, party), joint, self._decks[k], self._decks[k + 1], proof
-            )
-
     # -- shares ----------------------------------------------------------------------------
     def _accept_shares(self, party: int, positions: Sequence[int], data: bytes, verify: bool = True) -> None:
         deck = self.final_deck()
@@ -211,6 +201,38 @@ class _DeckCore:
         if not matches:
             raise DeckError("wrong_key", f"the disclosed key does not match party {party}'s public key")
         self._secrets[party] = secret
+
+    def _recheck_proofs(self) -> None:
+        """Verify again every stored key proof, both shuffle proofs and every share proof.
+
+        Everything here was verified on receipt (or made by this party); a full re-check is for
+        third-party audits and for callers that do not trust their stored state.
+        """
+        try:
+            for party, data in sorted(self._key_messages.items()):
+                proof_k = KeyProof.from_bytes(data[32:])
+                verify_key(self._context(STEP_KEY, party), self._publics[party], proof_k)
+            joint = self.joint_key
+            split = self.n * CIPHERTEXT_BYTES
+            for k, data in enumerate(self._shuffle_messages):
+                party = self.first_shuffler if k == 0 else 1 - self.first_shuffler
+                proof = ShuffleProof.from_bytes(data[split:], self.n)
+                verify_shuffle(
+                    self._context(STEP_SHUFFLE, party), joint, self._decks[k], self._decks[k + 1], proof
+                )
+            deck = self.final_deck()
+            for party, pos, data in self._share_messages:
+                shares, share_proof = decode_shares(data, len(pos))
+                verify_shares(
+                    self._context(STEP_SHARE, party),
+                    self._publics[party],
+                    pos,
+                    [deck[p].a for p in pos],
+                    shares,
+                    share_proof,
+                )
+        except MentalPokerError as exc:
+            raise DeckError("audit_failed", f"re-check failed: {exc.reason}") from exc
 
     def _decrypt_all(self) -> tuple[int, ...]:
         """Decrypt the whole deck with both secrets; check every share seen; must be a permutation."""
@@ -350,31 +372,20 @@ class DeckParty(_DeckCore):
         """The peer's round secret; must match its public key (DeckError "wrong_key")."""
         self._accept_secret(self.peer, data)
 
-    def audit(self) -> tuple[int, ...]:
-        """The whole deck order, after checking again the peer's key proof, both shuffle proofs,
-        every received share, and that the deck decrypts to a permutation of the cards."""
+    def audit(self, *, recheck: bool = False) -> tuple[int, ...]:
+        """The whole deck order, checked with both round secrets (spec/crypto.md §8.5).
+
+        The peer's key proof, its shuffle and every share it sent were verified when they arrived,
+        and my own messages are mine, so by default only what could not be checked before is
+        checked now: every share the peer sent equals x_peer * a, and the deck decrypts with both
+        secrets to a permutation of the n cards (the peer's secret was checked against its public
+        key on receipt). ``recheck=True`` verifies every proof again first, as an auditor does.
+        """
         if self.peer not in self._secrets:
             raise DeckError("keys_not_disclosed", "the peer's round secret is needed for the audit")
         self._secrets[self.me] = self._keys.secret
-        try:
-            for party, data in self._key_messages.items():
-                verify_key(
-                    self._context(STEP_KEY, party), self._publics[party], KeyProof.from_bytes(data[32:])
-                )
-            self._verify_shuffles_again()
-            deck = self.final_deck()
-            for party, pos, data in self._share_messages:
-                shares, proof = decode_shares(data, len(pos))
-                verify_shares(
-                    self._context(STEP_SHARE, party),
-                    self._publics[party],
-                    pos,
-                    [deck[p].a for p in pos],
-                    shares,
-                    proof,
-                )
-        except MentalPokerError as exc:
-            raise DeckError("audit_failed", f"re-check failed: {exc.reason}") from exc
+        if recheck:
+            self._recheck_proofs()
         return self._decrypt_all()
 
     # persistence
@@ -478,8 +489,15 @@ class DeckObserver(_DeckCore):
     def receive_disclosed_key(self, party: int, data: bytes) -> None:
         self._accept_secret(_check_party(party, "party"), data)
 
-    def audit(self) -> tuple[int, ...]:
-        """The whole deck order; every proof was checked on receipt, every share is re-checked here."""
+    def audit(self, *, recheck: bool = False) -> tuple[int, ...]:
+        """The whole deck order. Every proof was verified on receipt; here every share seen is
+        checked against its party's disclosed secret and the deck must decrypt to a permutation.
+        ``recheck=True`` verifies every proof again first (e.g. for an observer rebuilt by a
+        caller that skipped nothing but wants a second look)."""
+        if len(self._secrets) != 2:
+            raise DeckError("keys_not_disclosed", "both round secret keys are needed for the audit")
+        if recheck:
+            self._recheck_proofs()
         return self._decrypt_all()
 
 

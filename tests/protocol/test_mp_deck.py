@@ -215,3 +215,94 @@ def test_any_small_deck_deals_a_permutation(n: int, first: int, seed: bytes) -> 
     b.receive_disclosed_key(a.disclose_key())
     a.receive_disclosed_key(b.disclose_key())
     assert a.audit() == tuple(cards)
+
+
+# ------------------------------------------------------------------ the end-of-round audit
+def _played_round(n: int = 48) -> tuple[DeckParty, DeckParty, DeckObserver, int]:
+    """A round with a deal's worth of reveals, both keys disclosed; returns the shares a received."""
+    a, b, o = make(n=n)
+    setup(a, b, o)
+    hand_a, field = list(range(8)), list(range(16, 24))
+    a.receive_shares(hand_a, b.share_message(hand_a))
+    b.receive_shares(list(range(8, 16)), a.share_message(list(range(8, 16))))
+    ma, mb = a.share_message(field), b.share_message(field)
+    a.receive_shares(field, mb)
+    b.receive_shares(field, ma)
+    o.receive_shares(0, field, ma)
+    o.receive_shares(1, field, mb)
+    xa, xb = a.disclose_key(), b.disclose_key()
+    a.receive_disclosed_key(xb)
+    b.receive_disclosed_key(xa)
+    o.receive_disclosed_key(0, xa)
+    o.receive_disclosed_key(1, xb)
+    return a, b, o, len(hand_a) + len(field)
+
+
+def test_party_audit_checks_only_what_was_not_checked_on_receipt() -> None:
+    """Proofs were verified on receipt: the default audit decrypts (n multiplications) and checks
+    each received share with the disclosed key (one each); recheck=True verifies every proof again."""
+    from mentalpoker.group import counting_operations
+
+    a, _b, o, received = _played_round()
+    with counting_operations() as cheap:
+        order = a.audit()
+    assert cheap["mult"] <= 48 + received
+    with counting_operations() as full:
+        assert a.audit(recheck=True) == order
+    assert full["mult"] > 2 * 8 * 48  # two shuffle verifications at 8n each, at least
+    with counting_operations() as observed:
+        assert o.audit() == order
+    assert observed["mult"] <= 48 + 16
+
+
+def test_party_audit_still_catches_a_share_or_deck_it_never_verified() -> None:
+    """A stored state is trusted (it holds the secret key), so its messages are not verified on
+    load. The default audit must still catch a wrong share and a deck that is no permutation."""
+    n = 24
+    a, b, o, _ = _played_round(n=n)
+    state = a.to_state()
+    # 1. a received share replaced by another valid point: caught by d = x_peer * a.
+    shares = [list(item) for item in state["shares"]]  # type: ignore[attr-defined]
+    who, pos, data = shares[0]
+    shares[0] = [who, pos, data[32:64] + data[32:]]
+    bad = {**state, "shares": shares}
+    with pytest.raises(DeckError) as info:
+        DeckParty.from_state(bad).audit()
+    assert info.value.reason == "bad_share"
+    with pytest.raises(DeckError) as info:
+        DeckParty.from_state(bad).audit(recheck=True)
+    assert info.value.reason == "audit_failed"
+    # 2. the peer's shuffle swapped for one whose deck repeats a card: not a permutation.
+    from mentalpoker.elgamal import decode_deck, encode_deck, rerandomize
+    from mentalpoker.group import Scalar
+
+    restored = DeckParty.from_state(state)
+    split = n * 64
+    second = state["shuffles"][1]  # type: ignore[index]
+    deck = decode_deck(second[:split], n)
+    forged_deck = (*deck[:-1], rerandomize(restored.joint_key, deck[0], Scalar.from_int(7)))
+    first = state["shuffles"][0]  # type: ignore[index]
+    forged = {**state, "shuffles": [first, encode_deck(forged_deck) + second[split:]], "shares": []}
+    with pytest.raises(DeckError) as info:
+        DeckParty.from_state(forged).audit()
+    assert info.value.reason == "not_a_permutation"
+    with pytest.raises(DeckError) as info:
+        DeckParty.from_state(forged).audit(recheck=True)
+    assert info.value.reason == "audit_failed"
+    assert DeckParty.from_state(state).audit() == b.audit() == o.audit(recheck=True)
+
+
+def test_audit_needs_the_peer_secret_and_rejects_a_wrong_one() -> None:
+    a, b, o = make(n=4)
+    setup(a, b, o)
+    with pytest.raises(DeckError) as info:
+        a.audit()
+    assert info.value.reason == "keys_not_disclosed"
+    with pytest.raises(DeckError) as info:
+        o.audit()
+    assert info.value.reason == "keys_not_disclosed"
+    with pytest.raises(DeckError) as info:
+        a.receive_disclosed_key(a.disclose_key())
+    assert info.value.reason == "wrong_key"
+    a.receive_disclosed_key(b.disclose_key())
+    assert sorted(a.audit()) == [0, 1, 2, 3]
