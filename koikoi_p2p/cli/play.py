@@ -173,6 +173,14 @@ async def _handle(
     elif isinstance(event, ev.TermsAgreed):
         table.rounds = event.rounds or None
         table.profile = event.profile
+        # With a pool (koikoi-online, board-game) each seat starts with it and the loser pays.
+        table.scores = (event.profile.pool_start, event.profile.pool_start)
+        if event.profile.pool_start:
+            screen.say(f"Each player starts with a pool of {event.profile.pool_start} points; the loser of a "
+                       "round pays the winner" + (", and a player who runs out loses the match"
+                                                  if event.profile.bust_ends_game else "") + ".")
+        if event.profile.target_score:
+            screen.say(f"The first player to reach {event.profile.target_score} points wins.")
         table.cup_is_plain = event.profile.cup_is_plain
         table.viewing = event.profile.viewing == "always"
         length = f"{event.rounds} rounds" if event.rounds else "to the target score"
@@ -401,7 +409,7 @@ def stakes(view: RoundView, profile: Profile, me: int, opponent: str) -> list[st
     base = sum(made.values())
     now = round_score(base, view.calls, me, profile)
     lines = [f"Stop now: you score {_points(now)}"
-             + (f" (base {base}, after doubling)" if now != base else "") + "."]
+             + (f" (base {base} x{now // base})" if now != base and base else "") + "."]
     if profile.after_call == "next_improvement_ends_round":
         after = "the round then ends as soon as either of you makes or raises a yaku"
     else:
@@ -508,9 +516,10 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
         who = name[0] if result.winner == me else name[1]
         head = f"{who.capitalize()} won the round: {_points(result.points)}"
         if result.yaku:
-            head += " (" + ", ".join(f"{k} {v}" for k, v in sorted(result.yaku.items())) + ")"
+            head += " (" + ", ".join(f"{k} {v}" for k, v in result.yaku.items()) + ")"
     screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{result.reason}]"))
-    screen.say(f"Scores: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")
+    kind = "Pools" if table.profile is not None and table.profile.pool_start else "Scores"
+    screen.say(f"{kind}: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")
     if event.transcript_path:
         table.transcripts.append(event.transcript_path)
         screen.say(f"Transcript: {event.transcript_path}")

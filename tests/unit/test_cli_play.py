@@ -161,12 +161,35 @@ def test_decide_prompt_says_what_stopping_scores_and_what_a_call_risks() -> None
     _, view = _view()
     view = replace(view, yaku=({"inoshikacho": 5, "tane": 1, "akatan": 5}, {}), calls=())
     nintendo = stakes(view, PROFILE, 0, "computer")
-    assert nintendo[0] == "Stop now: you score 22 points (base 11, after doubling)."
+    assert nintendo[0] == "Stop now: you score 22 points (base 11 x2)."
     assert "ends as soon as either of you makes or raises a yaku" in nintendo[1]
     assert "computer's score is doubled" in nintendo[1] and "nobody scores" in nintendo[1]
     online = stakes(replace(view, calls=(1, 0)), preset("koikoi-online"), 0, "computer")
-    assert online[0] == "Stop now: you score 66 points (base 11, after doubling)."  # 11 x2 (8+) x3 (calls)
+    assert online[0] == "Stop now: you score 66 points (base 11 x6)."  # 11 x2 (8+) x3 (calls)
     assert "until someone stops" in online[1]
     classic = stakes(replace(view, yaku=({"tan": 1}, {})), preset("classic-variant"), 0, "computer")
     assert classic[0] == "Stop now: you score 1 point."
     assert "last caller scores" in classic[1]
+
+
+def test_pool_rules_show_the_pools_from_the_start() -> None:
+    """Under a pool profile the board starts at 25 - 25, not 0 - 0, and the pool rule is said."""
+    _, view = _view()
+
+    class PoolMatch:
+        async def decide(self, action: Action) -> None:
+            raise AssertionError("no decision expected")
+
+        async def events(self) -> AsyncIterator[ev.Event]:
+            yield ev.TermsAgreed(profile=preset("koikoi-online"), rounds=1, terms_digest=b"\0" * 32)
+            yield ev.RoundStarted(round_index=1, deal=1, dealer=0, month=1)
+            yield ev.Board(view=view)
+            yield ev.MatchOver(scores=(25, 25), winner=None, result=b"")
+
+    out = io.StringIO()
+    screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "computer"))
+    code = asyncio.run(drive(PoolMatch(), screen, Typist(out), me=0, timeout=5))
+    text = out.getvalue()
+    assert code == exit_codes.OK
+    assert "score: you 25 - 25 computer" in text
+    assert "starts with a pool of 25 points" in text and "runs out loses the match" in text
