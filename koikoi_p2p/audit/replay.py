@@ -252,6 +252,16 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
         return _summary("evidence", auditor.flow, session.keys, count, ok=False, deviation=dev,
                         notes=("unattributable",))
     env = finding.envelope
+    head = evidence.envelopes[-1].digest() if evidence.envelopes else session.handshake_hash
+    if env.seq != count or env.prev != head:
+        # Signed by the accused, but not the next envelope of the reporter's chain: a frame the
+        # relay dropped, or another history shown to the accused by the reporter, explains it
+        # as well as a deviation does (spec/protocol.md §9). The game cannot judge it here.
+        dev = Deviation(seat=None, seq=finding.index, reason=evidence.reason,
+                        message=f"the accused's signed envelope {env.seq} does not continue the "
+                                f"reporter's chain at message {count}: it proves no deviation")
+        return _summary("evidence", auditor.flow, session.keys, count, ok=False, deviation=dev,
+                        notes=("disputed",))
     try:
         auditor.feed(env)
     except ProtocolError as exc:

@@ -341,15 +341,36 @@ def _judge(offence: Mapping[str, object], session: VerifiedHandshake, index: int
         verify_signature(session.keys[accused], signature, raw)
     except RemoteViolation:
         return EvidenceFinding(index=index, accused=accused, signed=False, proven=False, envelope=None)
-    # A signed envelope of this session that is not the accepted one at its seq, or that does
-    # not continue the chain, proves the accused deviated at the session level.
     same_session = env.session_id == wire_session_id(session.session_id) and env.sender == accused
-    if env.seq < len(envelopes):
-        proven = same_session and envelopes[env.seq].raw != env.raw
-    else:
-        proven = same_session and (env.seq != index or env.prev != head)
+    proven = same_session and _breaks_own_chain(env, envelopes, head, session.handshake_hash)
     return EvidenceFinding(index=min(env.seq, index), accused=accused, signed=True, proven=proven,
                            envelope=env)
+
+
+def _breaks_own_chain(env: SignedEnvelope, envelopes: Sequence[SignedEnvelope], head: bytes,
+                      genesis: bytes) -> bool:
+    """Whether the accused's signed ``env`` alone proves a session-level deviation of its own.
+
+    Only what no one else can cause counts (spec/protocol.md §9): a second envelope at a number
+    where the accused already signed one (equivocation); an envelope that contradicts the
+    accused's own previous envelope; or an envelope at a number the reporter used, on the very
+    history the reporter holds (the game then says the reporter was the one to speak, which the
+    replay of the accepted envelopes checks). A number beyond the reporter's next one proves
+    nothing: the relay may have dropped the envelopes between. A ``prev`` that names a history
+    other than the reporter's proves nothing either when the reporter sent the envelope before
+    it: the reporter may have shown the accused another envelope than the one it filed."""
+    index = len(envelopes)
+    if env.seq < index:
+        accepted = envelopes[env.seq]
+        if accepted.raw == env.raw:
+            return False                  # an accepted envelope again: a harmless repeat
+        if accepted.sender == env.sender:
+            return True                   # two envelopes signed for one seq
+        before = envelopes[env.seq - 1].digest() if env.seq else genesis
+        return env.prev == before         # spoke out of turn on the shared history
+    if env.seq > index or env.prev == head:
+        return False
+    return index > 0 and envelopes[index - 1].sender == env.sender
 
 
 __all__ = [

@@ -25,7 +25,7 @@ from koikoi_p2p.protocol.peer import GamePeer, _MakeShares
 from koikoi_p2p.protocol.results import round_statement
 from koikoi_p2p.protocol.rulesio import result_to_wire
 from koikoi_p2p.protocol.statement import MATCH_RESULT_DOMAIN, statement
-from koikoi_p2p.protocol.transcript import decode_evidence
+from koikoi_p2p.protocol.transcript import decode_evidence, encode_evidence
 from koikoi_p2p.rules.actions import Play
 from koikoi_p2p.rules.deal import deal_layout
 from mentalpoker.elgamal import CIPHERTEXT_BYTES
@@ -314,6 +314,9 @@ def test_message_racing_the_other_seat_is_caught_by_the_chain() -> None:
     run(pair)
     error = pair.errors[0]
     assert isinstance(error, RemoteViolation) and error.reason == "bad_seq"
+    # Signed on the history both hold, at a number the game gave the other seat: proven.
+    report = audit_evidence(decode_evidence(evidence_bytes(pair, 0)))
+    assert report.ok and report.deviation is not None and report.deviation.seat == 1
 
 
 class _Extra(Cheater):
@@ -467,3 +470,92 @@ def test_exact_replay_of_an_earlier_frame_is_a_harmless_duplicate() -> None:
     run(pair)
     assert pair.errors == [None, None]
     assert pair.peers[0].phase is Phase.DONE and pair.peers[1].phase is Phase.DONE
+
+
+# -- evidence must never blame an honest peer --------------------------------------------------
+
+def _first_run_of_two(pair: Pair) -> int:
+    """The seq of an envelope directly followed by another one from the same seat (deal 1 on)."""
+    envs = pair.peers[0].transcript
+    return next(e.seq for i, e in enumerate(envs[:-1])
+                if envs[i + 1].sender == e.sender and e.type != m.TERMS and e.seq > 8)
+
+
+def test_a_frame_the_relay_drops_is_blamed_on_no_one() -> None:
+    """Seat 0 sends two envelopes in a row and the relay drops the first: seat 1 stops at the gap
+    (bad_seq), but the signed envelope after the gap is honest, so the evidence proves nothing."""
+    target = _first_run_of_two(run(make_pair(rounds=1, seed=1)))
+    dropped = [False]
+
+    def relay(to: int, frame: bytes) -> list[bytes]:
+        if frame[0] == 0x10 and int.from_bytes(frame[1:5], "big") == target and not dropped[0]:
+            dropped[0] = True
+            return []
+        return [frame]
+
+    pair = run(make_pair(rounds=1, seed=1), deliver=relay)
+    error = pair.errors[1]
+    assert isinstance(error, RemoteViolation) and error.reason == "bad_seq"
+    assert pair.errors[0] is None                   # seat 0 just stops hearing from seat 1
+    report = audit_evidence(decode_evidence(evidence_bytes(pair, 1)))
+    assert not report.ok
+    assert report.deviation is not None and report.deviation.seat is None
+
+
+def _honest(seed: int = 1) -> Pair:
+    pair = run(make_pair(rounds=1, seed=seed))
+    assert pair.errors == [None, None]
+    return pair
+
+
+def test_a_reporter_cannot_frame_the_peer_with_another_history() -> None:
+    """Seat 0 files an evidence file in which its own terms differ from those seat 1 accepted:
+    seat 1's accept then names another prev, which seat 0 alone could have caused."""
+    pair = _honest()
+    envs = pair.peers[0].transcript
+    terms, accept = envs[0], envs[1]
+    body = dict(terms.body)
+    body["deadlines"] = {"step": 61, "turn": 300}
+    other = sign_envelope(pair.peers[0].channel.identity, version=1, session_id=terms.session_id, seq=0,
+                          prev=terms.prev, sender=0, type=m.TERMS, body=body)
+    offence = {"seat": 1, "seq": 1, "envelope": accept.raw, "signature": accept.signature}
+    data = encode_evidence(pair.records[0], [other], reporter=0, reason="bad_prev", message="",
+                           offence=offence)
+    evidence = decode_evidence(data)
+    assert evidence.finding.signed and not evidence.finding.proven
+    report = audit_evidence(evidence)
+    assert not report.ok and report.deviation is not None and report.deviation.seat is None
+
+
+def test_an_accepted_envelope_filed_again_proves_nothing() -> None:
+    pair = _honest()
+    envs = pair.peers[0].transcript
+    accused = next(e for e in envs[5:] if e.sender == 1)
+    offence = {"envelope": accused.raw, "signature": accused.signature}
+    for reporter_view in (envs[:accused.seq + 1], envs[:accused.seq + 4]):
+        data = encode_evidence(pair.records[0], reporter_view, reporter=0, reason="out_of_turn",
+                               message="", offence=offence)
+        report = audit_evidence(decode_evidence(data))
+        assert not report.ok, report
+        assert report.deviation is not None and report.deviation.seat is None
+
+
+def test_a_prev_that_contradicts_the_accused_own_envelope_is_proven() -> None:
+    """After its own envelope, the accused signs the next one on another history: no one else
+    can have caused that."""
+    pair = _honest()
+    envs = pair.peers[0].transcript
+    seq = next(e.seq for e in envs[8:-1] if e.sender == 1 and envs[e.seq + 1].sender == 1)
+    nxt = envs[seq + 1]
+    party = pair.peers[0].party
+    assert party is not None and pair.peers[0].flow.deal == 1
+    forged = sign_envelope(pair.peers[1].channel.identity, version=1, session_id=nxt.session_id,
+                           seq=nxt.seq, prev=bytes(32), sender=1, type=nxt.type, body=nxt.body)
+    offence = {"envelope": forged.raw, "signature": forged.signature, "deal": 1,
+               "round_key": party.disclose_key()}
+    data = encode_evidence(pair.records[0], envs[:seq + 1], reporter=0, reason="bad_prev", message="",
+                           offence=offence)
+    evidence = decode_evidence(data)
+    assert evidence.finding.proven
+    report = audit_evidence(evidence)
+    assert report.ok and report.deviation is not None and report.deviation.seat == 1
