@@ -506,3 +506,49 @@ def test_every_bit_of_the_share_positions_matters() -> None:
             moved[index] ^= 1 << bit
             with pytest.raises(ProofError):
                 verify_shares(ctx, keys.public, moved, bases, shares, proof)
+
+
+# ------------------------------------------------------------------ batched share proof: compensating shares
+@pytest.mark.parametrize("weight", [1, 2, 2**127 + 11])
+def test_compensating_wrong_shares_cannot_pass_one_batched_proof(weight: int) -> None:
+    """d1' = d1 + X and d2' = d2 - weight*X keep weight*d1' + d2' = x*(weight*a1 + a2): a batch
+    checked only through a combination with predictable (or no) weights would accept them, and
+    the peer would decrypt two wrong cards. The proof is an AND of k + 1 equal-log statements,
+    each commitment recomputed and hashed, so every prover strategy below fails."""
+    from mentalpoker.dleq import SharesProof, _challenge, encode_shares
+
+    keys = KeyPair.generate(seeded(b"comp-key"))
+    ctx = CTX.with_step("share").with_prover(1)
+    positions = [3, 9]
+    a1, a2 = base_mult(Scalar.from_int(1001)), base_mult(Scalar.from_int(2002))
+    honest, honest_proof = prove_shares(ctx, keys, positions, [a1, a2], seeded(b"w"))
+    verify_shares(ctx, keys.public, positions, [a1, a2], honest, honest_proof)
+    x_offset = base_mult(Scalar.from_int(424242))
+    z = Scalar.from_int(weight)
+    forged = (honest[0] + x_offset, honest[1] - x_offset.mul(z))
+    # Non-vacuous: the weighted aggregate a naive batch would check holds for the forged shares.
+    assert forged[0].mul(z) + forged[1] == (a1.mul(z) + a2).mul(keys.secret)
+    assert forged != honest
+
+    attempts: list[SharesProof] = [honest_proof]
+    w = Scalar.random(seeded(b"w2"))
+    # A prover with the secret who commits honestly and hashes the forged statement.
+    c = _challenge(ctx, keys.public, positions, [a1, a2], list(forged), [base_mult(w), a1.mul(w), a2.mul(w)])
+    attempts.append(SharesProof(c, w + c * keys.secret))
+    # A prover who proves the aggregate (A = z*a1 + a2, D = z*d1' + d2') and sends it as the batch proof.
+    agg_a, agg_d = a1.mul(z) + a2, forged[0].mul(z) + forged[1]
+    c = _challenge(ctx, keys.public, [0], [agg_a], [agg_d], [base_mult(w), agg_a.mul(w)])
+    attempts.append(SharesProof(c, w + c * keys.secret))
+    for proof in attempts:
+        with pytest.raises(ProofError):
+            verify_shares(ctx, keys.public, positions, [a1, a2], forged, proof)
+
+    # Through the deck: the peer's compensated shares of two positions are refused, state unchanged.
+    a, b = shuffled(4)
+    msg = b.share_message([0, 1])
+    d1, d2 = Point.from_bytes(msg[:32]), Point.from_bytes(msg[32:64])
+    bad = encode_shares((d1 + x_offset, d2 - x_offset.mul(z)), SharesProof.from_bytes(msg[64:]))
+    with pytest.raises(ProofError):
+        a.receive_shares([0, 1], bad)
+    assert not a.known(0) and not a.known(1)
+    a.receive_shares([0, 1], msg)
