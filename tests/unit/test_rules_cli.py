@@ -31,6 +31,13 @@ def test_score_worked_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert out == {"yaku": {"tsukifuda": 4}, "base": 4, "round_score": 4}
 
 
+def test_score_refuses_more_calls_than_the_rules_allow(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--rules", "nintendo", "--calls", "A,B", "01-crane"]) == 2
+    assert "nintendo allows 1 koi-koi call(s) in a round, not 2" in capsys.readouterr().err
+    assert main(["score", "--rules", "nintendo", "--calls", "A", "01-crane"]) == 0
+    assert main(["score", "--rules", "wikipedia", "--calls", "A,B,A,B", "01-crane"]) == 0
+
+
 def test_switches_and_indices(capsys: pytest.CaptureFixture[str]) -> None:
     nine = ["01-plain1", "01-plain2", "02-plain1", "02-plain2", "03-plain1", "03-plain2", "04-plain1",
             "04-plain2", "05-plain1", "09-cup"]
