@@ -86,4 +86,8 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, s
         print(f"koikoi: unknown rules preset: {exc}", file=sys.stderr)
         return None
     rounds = getattr(args, "rounds", None) or profile.rounds
+    if rounds != profile.rounds:
+        from koikoi_p2p.rules.profile import with_rounds
+
+        profile = with_rounds(profile, rounds)  # board-game: 6 rounds from pools of 50, 3 from 25
     return Setup(where, identity, profile, rounds, screen)

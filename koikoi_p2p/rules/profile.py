@@ -16,7 +16,7 @@ from typing import Any
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.errors import RulesError
 
-__all__ = ["HAND_YAKU_IDS", "PRESETS", "SWITCH_CHOICES", "Profile", "preset"]
+__all__ = ["HAND_YAKU_IDS", "POOL_BY_LENGTH", "PRESETS", "SWITCH_CHOICES", "Profile", "preset", "with_rounds"]
 
 # Hand yaku a profile may enable, in canonical order (spec/rules.md §6.6).
 HAND_YAKU_IDS: tuple[str, ...] = ("teshi", "kuttsuki", "tenho", "double_tenho")
@@ -299,3 +299,18 @@ def preset(name: str) -> Profile:
         return PRESETS[name]
     except KeyError:
         raise RulesError("unknown_preset", f"{name!r}; presets: {', '.join(PRESETS)}") from None
+
+
+# Presets whose source pairs each match length with its own pool (spec/rules.md §3.6): the
+# board game plays 12, 6 or 3 rounds from pools of 100, 50 or 25.
+POOL_BY_LENGTH: Mapping[str, Mapping[int, int]] = {"board-game": {12: 100, 6: 50, 3: 25}}
+
+
+def with_rounds(profile: Profile, rounds: int) -> Profile:
+    """The profile for a match of ``rounds`` rounds, with the pool its preset pairs with that length."""
+    if rounds == profile.rounds:
+        return profile
+    pool = POOL_BY_LENGTH.get(profile.name, {}).get(rounds)
+    if pool is not None and profile.pool_start:
+        return profile.with_switches(rounds=rounds, pool_start=pool)
+    return profile.with_switches(rounds=rounds)

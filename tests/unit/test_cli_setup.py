@@ -108,3 +108,12 @@ def test_every_command_answers_help(capsys: pytest.CaptureFixture[str]) -> None:
 def test_lobby_has_json_flag() -> None:
     args = build_parser().parse_args(["lobby", "--json", "--relay", "ws://127.0.0.1:1"])
     assert args.json is True
+
+
+def test_board_game_six_rounds_has_pools_of_fifty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from koikoi_p2p.cli.setup import prepare
+
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    setup = prepare(argparse.Namespace(rules="board-game", rounds=6, lang="en"))
+    assert setup is not None
+    assert (setup.rounds, setup.profile.rounds, setup.profile.pool_start) == (6, 6, 50)

@@ -99,3 +99,18 @@ def test_from_dict_is_strict() -> None:
         Profile.decode(json.dumps(data, sort_keys=True).encode())  # spaces: not canonical
     with pytest.raises(RulesError):
         Profile.decode(b"\xff")
+
+
+def test_board_game_pool_follows_the_match_length() -> None:
+    """PROFILES: the board game plays 12, 6 or 3 rounds from pools of 100, 50 or 25 (spec §3.6)."""
+    from koikoi_p2p.rules.profile import preset, with_rounds
+
+    board = preset("board-game")
+    assert (board.rounds, board.pool_start) == (12, 100)
+    assert (with_rounds(board, 6).rounds, with_rounds(board, 6).pool_start) == (6, 50)
+    assert (with_rounds(board, 3).rounds, with_rounds(board, 3).pool_start) == (3, 25)
+    assert with_rounds(board, 8).pool_start == 100  # a length the source does not list keeps the pool
+    assert with_rounds(board, 12) is board
+    online = with_rounds(preset("koikoi-online"), 6)
+    assert (online.rounds, online.pool_start) == (6, 25)
+    assert with_rounds(preset("nintendo"), 3).pool_start == 0
