@@ -31,6 +31,10 @@ from koikoi_p2p.protocol.terms import GAME_VERSION, MatchTerms
 from koikoi_p2p.rules.actions import Action
 from mentalpoker.deck import DeckParty, Rng
 
+# Session-level reasons raised only for a frame that authenticated under the peer's key.
+SEALED_BY_PEER = frozenset({"equivocation", "bad_envelope", "unsupported_version", "wrong_session",
+                            "wrong_sender", "bad_signature", "bad_prev"})
+
 
 class PartyDeck:
     """``DeckAccess`` over this player's ``DeckParty``: our own messages were applied when made."""
@@ -321,15 +325,34 @@ class GamePeer:
             self.flow.fail(exc)
         self.channel.fail(exc.reason)
         if isinstance(exc, RemoteViolation):
-            seat = exc.evidence.get("seat")
-            who: int | None = seat if isinstance(seat, int) else None
-            if "envelope" not in exc.evidence:
-                who = None   # unopened frame: the relay or the network as much as the peer
+            who = self._blame(exc)
         else:
             who = self.seat
         if not self._failure_reported:
             self._failure_reported = True
             self._events.append(Failure(reason=exc.reason, message=exc.message, who=who))
+
+    def _blame(self, exc: RemoteViolation) -> int | None:
+        """The seat this peer knows to be at fault, or None when the relay could be.
+
+        A game-level violation names the seat and seq of a signed envelope (the offending one, or
+        for a hidden move found when the deal is re-checked, the accepted envelope of that move,
+        which is then attached as the evidence). At the session level a frame that opened under
+        the peer's direction key was sealed by the peer (the relay holds no key), so whatever is
+        wrong inside it is the peer's, except a gap in the numbers, which a dropped frame makes
+        too (spec/protocol.md §2.4). What a third party can check is narrower (§9)."""
+        evidence = exc.evidence
+        seat, seq = evidence.get("seat"), evidence.get("seq")
+        if isinstance(seat, int) and "envelope" not in evidence and isinstance(seq, int) \
+                and 0 <= seq < len(self.transcript) and self.transcript[seq].sender == seat:
+            env = self.transcript[seq]
+            evidence["envelope"], evidence["signature"] = env.raw, env.signature
+            self.offending = {"envelope": env.raw, "signature": env.signature}
+        if isinstance(seat, int):
+            return seat if "envelope" in evidence else None
+        sealed = exc.reason in SEALED_BY_PEER or (exc.reason == "bad_frame" and "envelope" in evidence)
+        raced = exc.reason == "bad_seq" and isinstance(seq, int) and seq < self.channel.next_seq
+        return self.channel.peer if sealed or raced else None
 
     def offence(self) -> dict[str, object]:
         """The offence part of the evidence file (spec/game.md §8): what the violation carried

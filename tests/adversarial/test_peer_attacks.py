@@ -20,6 +20,7 @@ from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.channel import SecureChannel, seal_frame
 from koikoi_p2p.protocol.envelope import sign_envelope, wire_session_id
 from koikoi_p2p.protocol.errors import RemoteViolation
+from koikoi_p2p.protocol.events import Failure
 from koikoi_p2p.protocol.flow import Phase, shares_to_wire
 from koikoi_p2p.protocol.peer import GamePeer, _MakeShares
 from koikoi_p2p.protocol.results import round_statement
@@ -95,6 +96,8 @@ def caught(pair: Pair, reason: str, *, evidence: bool = True,
     assert error.reason == reason, error
     assert error.evidence.get("seq") == cheater.tampered_seq
     assert pair.peers[0].phase is Phase.FAILED
+    # The user is told who deviated: the Failure event names the cheater.
+    assert [e.who for e in pair.events[0] if isinstance(e, Failure)] == [1]
     if first_is_offence:
         # Nothing the honest peer accepted came at or after the tampered envelope.
         assert all(env.seq < cheater.tampered_seq for env in pair.peers[0].transcript)
@@ -314,6 +317,7 @@ def test_message_racing_the_other_seat_is_caught_by_the_chain() -> None:
     run(pair)
     error = pair.errors[0]
     assert isinstance(error, RemoteViolation) and error.reason == "bad_seq"
+    assert [e.who for e in pair.events[0] if isinstance(e, Failure)] == [1]
     # Signed on the history both hold, at a number the game gave the other seat: proven.
     report = audit_evidence(decode_evidence(evidence_bytes(pair, 0)))
     assert report.ok and report.deviation is not None and report.deviation.seat == 1
@@ -497,6 +501,7 @@ def test_a_frame_the_relay_drops_is_blamed_on_no_one() -> None:
     error = pair.errors[1]
     assert isinstance(error, RemoteViolation) and error.reason == "bad_seq"
     assert pair.errors[0] is None                   # seat 0 just stops hearing from seat 1
+    assert [e.who for e in pair.events[1] if isinstance(e, Failure)] == [None]
     report = audit_evidence(decode_evidence(evidence_bytes(pair, 1)))
     assert not report.ok
     assert report.deviation is not None and report.deviation.seat is None
