@@ -108,7 +108,7 @@ def _statement(
     outputs: Sequence[Ciphertext],
     commitments: Sequence[Point],
 ) -> tuple[Transcript, list[Scalar]]:
-    """Absorb context and statement (spec/crypto.md §6.3) and draw the 128-bit challenges u."""
+    """Absorb context and statement (spec/crypto.md §6.2 step 2) and draw the challenges u."""
     t = Transcript("shuffle")
     t.context(ctx)
     t.point("pk", pk)
@@ -116,7 +116,7 @@ def _statement(
     t.points("inputs", [p for ct in inputs for p in (ct.a, ct.b)])
     t.points("outputs", [p for ct in outputs for p in (ct.a, ct.b)])
     t.points("commitments", commitments)
-    return t, t.challenge_small_scalars("u", len(inputs))
+    return t, t.challenge_scalars("u", len(inputs))
 
 
 def _final_challenge(

@@ -84,19 +84,17 @@ class Transcript:
         """A full-size challenge: 64 bytes reduced modulo L."""
         return Scalar.from_wide(self.challenge_bytes(label))
 
-    def challenge_small_scalars(self, label: str, count: int) -> list[Scalar]:
-        """``count`` independent 128-bit challenges (SHA-512 in counter mode over a seed)."""
+    def challenge_scalars(self, label: str, count: int) -> list[Scalar]:
+        """``count`` independent full-size challenges: SHA-512(seed || u32be(j)) reduced modulo L.
+
+        Full size, not 128 bits: the shuffle's permutation argument fails with probability about
+        n / (challenge space), so 128-bit challenges give only 128 - log2(n) bits (122 for n = 48),
+        and libsodium's multiplication costs the same for any scalar.
+        """
         seed = self.challenge_bytes(label)
         out: list[Scalar] = []
-        block = 0
-        pad = bytes(16)
-        while len(out) < count:
+        for j in range(count):
             h = hashes.Hash(hashes.SHA512())
-            h.update(seed + block.to_bytes(4, "big"))
-            digest = h.finalize()
-            for k in range(4):
-                if len(out) == count:
-                    break
-                out.append(Scalar(digest[16 * k : 16 * k + 16] + pad))
-            block += 1
+            h.update(seed + j.to_bytes(4, "big"))
+            out.append(Scalar.from_wide(h.finalize()))
         return out

@@ -166,15 +166,10 @@ def verify_shares(
     return shares
 
 
-def small_challenges(t: Transcript, n: int) -> list[int]:
+def u_challenges(t: Transcript, n: int) -> list[int]:
+    """§3.3: challenge j is LE(H(seed || u32be(j))) mod L."""
     seed = t.challenge("u")
-    out: list[int] = []
-    j = 0
-    while len(out) < n:
-        digest = H(seed, j.to_bytes(4, "big"))
-        out += [int.from_bytes(digest[16 * k : 16 * k + 16], "little") for k in range(4)]
-        j += 1
-    return out[:n]
+    return [int.from_bytes(H(seed, j.to_bytes(4, "big")), "little") % L for j in range(n)]
 
 
 def verify_shuffle(
@@ -201,7 +196,7 @@ def verify_shuffle(
     t.points("inputs", [p for ct in inputs for p in ct])
     t.points("outputs", [p for ct in outputs for p in ct])
     t.points("commitments", commitments)
-    u = small_challenges(t, n)
+    u = u_challenges(t, n)
 
     def total(points: list[Ext]) -> Ext:
         acc = ZERO

@@ -238,7 +238,7 @@ def transcript_file() -> dict[str, Any]:
     t.text("name", "koikoi")
     c1 = t.challenge_bytes("c1")
     c2 = t.challenge_scalar("c2")
-    u = t.challenge_small_scalars("u", 6)
+    u = t.challenge_scalars("u", 6)
     return {
         "provenance": provenance("none (deterministic)", "none"),
         "description": "one transcript: the items below absorbed in order, then three challenges",
@@ -253,7 +253,7 @@ def transcript_file() -> dict[str, Any]:
         ],
         "challenge_bytes_c1": c1.hex(),
         "challenge_scalar_c2": c2.raw.hex(),
-        "challenge_small_u": [s.raw.hex() for s in u],
+        "challenge_scalars_u": [s.raw.hex() for s in u],
     }
 
 
