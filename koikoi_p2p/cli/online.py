@@ -47,10 +47,19 @@ RELAY_HINTS = {
 JOINER_WAIT = 60.0
 
 
+# Reasons that deserve their own words (the exit code stays the reason's).
+REASON_HINTS = {
+    "bad_url": "{url} is not a relay address: use ws://HOST:PORT (or wss://HOST behind TLS).",
+    "relay_full": "The relay at {url} is full: try again later, or another relay.",
+    "shutdown": "The relay at {url} is shutting down: try again in a moment.",
+}
+
+
 def relay_failure(exc: RelayError, url: str) -> int:
     """Say why the relay could not connect us, and pick the exit code."""
     code = RELAY_CODES.get(exc.reason, exit_codes.ERROR)
-    hint = RELAY_HINTS.get(code, "The relay refused: {reason}.").format(url=url, reason=exc)
+    template = REASON_HINTS.get(exc.reason) or RELAY_HINTS.get(code, "The relay refused: {reason}.")
+    hint = template.format(url=url, reason=exc)
     print(f"koikoi: {hint} ({exc.reason})", file=sys.stderr)
     return code
 
@@ -113,6 +122,10 @@ async def _join(args: argparse.Namespace, url: str, password: str | None, setup:
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
 
     code = args.code.strip().upper()
+    if len(code) != 6 or not code.isascii() or not code.isalnum():
+        print(f"koikoi: {args.code!r} is not a room code: a code is six letters and digits, like K7QX2M "
+              "(the host's screen shows it).", file=sys.stderr)
+        return exit_codes.USAGE
     try:
         client = await RelayClient.join(url, code)
     except RelayError as exc:

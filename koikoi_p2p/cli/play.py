@@ -183,7 +183,7 @@ async def _handle(
             screen.say(f"The first player to reach {event.profile.target_score} points wins.")
         table.cup_is_plain = event.profile.cup_is_plain
         table.viewing = event.profile.viewing == "always"
-        length = f"{event.rounds} rounds" if event.rounds else "to the target score"
+        length = _count(event.rounds, "round") if event.rounds else "to the target score"
         screen.say(f"Rules: {event.profile.name}, {length}.")
         screen.say(LEGEND)
     elif isinstance(event, ev.FirstDealer):
@@ -201,12 +201,18 @@ async def _handle(
         _show_changes(event.view, screen, table)
     elif isinstance(event, ev.YourTurn):
         _show(event.view, screen, table)
+        if len(event.options) < len(hand_by_position(event.view)):
+            screen.say("Matching is compulsory under these rules: only the cards that capture are offered.")
         action = await prompter.choose("Your turn: which card do you play?" + _time_left(match),
                                        play_choices(event.view, event.options, screen),
                                        HELP["play"].format(legend=LEGEND))
         await match.decide(action)
     elif isinstance(event, ev.ChoiceNeeded):
         only = _forced(event.kind, event.options)
+        if only is None and event.kind == "capture" and interchangeable(event.options):
+            first = event.options[0]
+            only = first, ("Both matching cards are plains of that month (worth the same): you take one, "
+                           + card_label(getattr(first, "card", 0), screen.lang, screen.style) + ".")
         if only is not None:
             screen.say(only[1])
             await match.decide(only[0])
@@ -247,8 +253,9 @@ def failure(event: Failure, screen: Screen, me: int) -> int:
     """Say what went wrong in words a person can act on, and pick the exit code."""
     code = failure_code(event.reason, event.who, me, event.evidence_path)
     hints = {
-        exit_codes.WRONG_PASSWORD: "The passwords differ (or someone in the middle guessed): agree on it "
-        "again over another channel.",
+        exit_codes.WRONG_PASSWORD: "Both of you give --password (or neither): start a new room."
+        if event.reason == "mode_mismatch" else "The passwords differ (or someone in the middle guessed): "
+        "agree on it again over another channel.",
         exit_codes.OPPONENT_LEFT: "The opponent left or stopped answering.",
         exit_codes.OPPONENT_DEVIATED: "The opponent (or the relay) broke the protocol; the match is void.",
         exit_codes.RELAY_UNREACHABLE: "The relay could not be reached.",
@@ -291,6 +298,16 @@ def _forced(kind: str, options: Sequence[Action]) -> tuple[Action, str] | None:
     if kind == "decide":
         return options[0], "You made a yaku; no koi-koi is allowed here, so you stop and score."
     return None
+
+
+def interchangeable(options: Sequence[Action]) -> bool:
+    """A capture choice between two plains of one month: they score alike under every profile."""
+    from koikoi_p2p.rules.actions import Capture
+    from koikoi_p2p.rules.cards import card
+
+    cards = [card(o.card) for o in options if isinstance(o, Capture)]
+    return (len(cards) == len(options) == 2 and all(c.klass == "plain" for c in cards)
+            and cards[0].month == cards[1].month)
 
 
 
@@ -398,7 +415,11 @@ def _render(view: RoundView, screen: Screen, table: Table) -> None:
 
 
 def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return _count(n, "point")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def stakes(view: RoundView, profile: Profile, me: int, opponent: str) -> list[str]:

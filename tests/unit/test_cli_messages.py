@@ -1,0 +1,54 @@
+"""Messages a person acts on: bad room codes and relay addresses, one-sided passwords, forced choices."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.main import main
+from koikoi_p2p.cli.online import relay_failure
+from koikoi_p2p.cli.play import Screen, failure, interchangeable
+from koikoi_p2p.cli.style import Style
+from koikoi_p2p.net.relay_client import RelayError
+from koikoi_p2p.protocol.events import Failure
+from koikoi_p2p.rules.actions import Capture
+from koikoi_p2p.rules.cards import card
+
+
+def test_a_malformed_room_code_is_refused_before_any_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    # Port 1 refuses connections: a code check that tried the relay would say "no relay" (3).
+    assert main(["join", "KP5PRD0", "--relay", "ws://127.0.0.1:1"]) == exit_codes.USAGE
+    assert "'KP5PRD0' is not a room code: a code is six letters and digits" in capsys.readouterr().err
+    assert main(["join", "kp5prd", "--relay", "ws://127.0.0.1:1"]) == exit_codes.RELAY_UNREACHABLE
+
+
+def test_a_bad_relay_address_says_how_to_write_one(capsys: pytest.CaptureFixture[str]) -> None:
+    code = relay_failure(RelayError("bad_url", "scheme isn't ws or wss"), "http://example:1/v1")
+    assert code == exit_codes.RELAY_UNREACHABLE
+    assert "http://example:1/v1 is not a relay address: use ws://HOST:PORT" in capsys.readouterr().err
+
+
+def test_password_on_one_side_only_says_so() -> None:
+    out = io.StringIO()
+    screen = Screen(out=out, lang="en", style=Style(False), live=False)
+    event = Failure(reason="mode_mismatch", message="one side has a password", who=None)
+    assert failure(event, screen, 0) == exit_codes.WRONG_PASSWORD
+    assert "Both of you give --password (or neither)" in out.getvalue()
+    out = io.StringIO()
+    screen = Screen(out=out, lang="en", style=Style(False), live=False)
+    wrong = Failure(reason="pake_failed", message="x", who=None)
+    assert failure(wrong, screen, 0) == exit_codes.WRONG_PASSWORD
+    assert "The passwords differ" in out.getvalue()
+
+
+def test_only_two_plains_of_one_month_are_chosen_for_the_player() -> None:
+    plains = (Capture(card("12-plain1").index), Capture(card("12-plain2").index))
+    assert interchangeable(plains)
+    assert not interchangeable((Capture(card("09-blue").index), Capture(card("09-plain1").index)))
+    assert not interchangeable((Capture(card("11-swallow").index), Capture(card("11-lightning").index)))
