@@ -19,7 +19,7 @@ the channel to a terminal state: every later call raises ``LocalMisuse("channel_
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import cast
 
 from koikoi_p2p.protocol import primitives
@@ -67,7 +67,7 @@ class SecureChannel:
     def __init__(self, *, seat: int, identity: Identity, peer_key: bytes, session_id: bytes,
                  handshake_hash: bytes, send_key: bytes, recv_key: bytes, version: int = VERSION,
                  head: bytes | None = None, next_seq: int = 0, digests: bytes = b"",
-                 senders: bytes = b"", handshake_frames: bytes = b"") -> None:
+                 senders: bytes = b"", handshake_frames: bytes = b"", own_frames: bytes = b"") -> None:
         if seat not in (0, 1):
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
         for name, value, size in (("session_id", session_id, 32), ("handshake_hash", handshake_hash, 32),
@@ -92,10 +92,12 @@ class SecureChannel:
         self._digests = bytearray(digests)      # digest of envelope i at [32 i, 32 i + 32)
         self._senders = bytearray(senders)      # sender of envelope i
         self._peer_cache: dict[int, SignedEnvelope] = {}
-        if len(handshake_frames) % HASH_SIZE:
-            raise LocalMisuse("bad_channel", "handshake_frames is a list of 32-byte digests")
-        # SHA-256 of the handshake frames the peer sent: a repeat of one of them is harmless.
+        if len(handshake_frames) % HASH_SIZE or len(own_frames) % HASH_SIZE:
+            raise LocalMisuse("bad_channel", "handshake frames are given as 32-byte digests")
+        # SHA-256 of the handshake frames the peer sent: a repeat of one of them is harmless;
+        # of those we sent: one of them coming back was reflected by the relay.
         self._handshake_frames = bytes(handshake_frames)
+        self._own_frames = bytes(own_frames)
         self.failed: str | None = None
 
     # -- sending -------------------------------------------------------------------------------
@@ -134,8 +136,11 @@ class SecureChannel:
         if not isinstance(frame, (bytes, bytearray)):
             raise LocalMisuse("not_bytes", "a frame is bytes")
         frame = bytes(frame)
-        if frame[:1] != bytes([FRAME_ENVELOPE]) and self._is_handshake_repeat(frame):
-            return None
+        if frame[:1] != bytes([FRAME_ENVELOPE]):
+            if _digest_in(primitives.sha256(frame), self._handshake_frames):
+                return None
+            if _digest_in(primitives.sha256(frame), self._own_frames):
+                raise RemoteViolation("reflected", "our own handshake frame came back")
         if len(frame) > MAX_FRAME:
             raise RemoteViolation("bad_frame", "frame too large")
         if len(frame) < HEADER_SIZE + primitives.AEAD_TAG + SIGNATURE_SIZE or frame[0] != FRAME_ENVELOPE:
@@ -181,10 +186,9 @@ class SecureChannel:
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def _is_handshake_repeat(self, frame: bytes) -> bool:
-        digest = primitives.sha256(frame)
-        return any(digest == self._handshake_frames[i:i + HASH_SIZE]
-                   for i in range(0, len(self._handshake_frames), HASH_SIZE))
+    def own_handshake_frames(self, frames: Sequence[bytes]) -> None:
+        """Record the handshake frames this side sent (called by the handshake when done)."""
+        self._own_frames = b"".join(primitives.sha256(f) for f in frames)
 
     def _digest_at(self, seq: int) -> bytes:
         return bytes(self._digests[HASH_SIZE * seq:HASH_SIZE * (seq + 1)])
@@ -215,6 +219,7 @@ class SecureChannel:
             "send_key": self._send_key, "recv_key": self._recv_key, "head": self.head,
             "next_seq": self.next_seq, "digests": bytes(self._digests), "senders": bytes(self._senders),
             "failed": self.failed, "handshake_frames": self._handshake_frames,
+            "own_handshake_frames": self._own_frames,
         }
 
     @classmethod
@@ -235,6 +240,7 @@ class SecureChannel:
                 next_seq=cast(int, state["next_seq"]), digests=cast(bytes, state["digests"]),
                 senders=cast(bytes, state["senders"]),
                 handshake_frames=cast(bytes, state.get("handshake_frames", b"")),
+                own_frames=cast(bytes, state.get("own_handshake_frames", b"")),
             )
         except (KeyError, TypeError, RemoteViolation) as exc:
             raise LocalMisuse("bad_state", f"damaged channel state: {exc}") from None
@@ -245,6 +251,10 @@ class SecureChannel:
         failed = state.get("failed")
         channel.failed = failed if isinstance(failed, str) else None
         return channel
+
+
+def _digest_in(digest: bytes, digests: bytes) -> bool:
+    return any(digest == digests[i:i + HASH_SIZE] for i in range(0, len(digests), HASH_SIZE))
 
 
 def verify_envelope_or_raise(env: SignedEnvelope, public_key: bytes, evidence: dict[str, object]) -> None:

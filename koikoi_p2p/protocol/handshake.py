@@ -199,6 +199,7 @@ class Handshake:
         self.received_bytes = 0
         self._result: HandshakeResult | None = None
         self._received: list[bytes] = []
+        self._sent_frames: list[bytes] = []
 
     @property
     def done(self) -> bool:
@@ -235,6 +236,10 @@ class Handshake:
         self.received_bytes += len(frame)
         if frame in self._received:
             return []  # the relay repeated a frame we already processed: harmless (§5.2)
+        if frame in self._sent_frames:
+            self.state = State.FAILED
+            raise RemoteViolation("reflected", "our own handshake frame came back",
+                                  {"frame": frame, "stage": "handshake"})
         try:
             kind = frame[0] if frame else -1
             following = TRANSITIONS.get((self.seat, self.state, kind))
@@ -245,7 +250,10 @@ class Handshake:
             out = handler(frame)
             self._received.append(frame)
             self.state = following
-            return self._sent(out)
+            sent = self._sent(out)
+            if self._result is not None:   # done: the channel also knows our own frames
+                self._result.channel.own_handshake_frames(self._sent_frames)
+            return sent
         except RemoteViolation as exc:
             self.state = State.FAILED
             exc.evidence.setdefault("frame", frame)
@@ -254,6 +262,7 @@ class Handshake:
 
     def _sent(self, frames: list[bytes]) -> list[bytes]:
         self.sent_bytes += sum(len(f) for f in frames)
+        self._sent_frames.extend(frames)
         return frames
 
     # -- handlers ------------------------------------------------------------------------------

@@ -217,6 +217,22 @@ def test_reflect_own_frame_back() -> None:
     assert b.reason == "closed"
 
 
+@pytest.mark.parametrize("kind", [1, 2, 3, 4])
+def test_reflect_a_handshake_frame_back(kind: int) -> None:
+    """Each handshake frame sent back to its sender: named for what it is, during the handshake
+    (HELLO, REPLY, REVEAL) and after it, at the channel (CONFIRM reaches seat 1 once it is done)."""
+    def relay(ta: MemoryTransport, tb: MemoryTransport) -> Callable[[int, bytes], Sequence[bytes]]:
+        def tamper(direction: int, frame: bytes) -> Sequence[bytes]:
+            if frame[0] == kind:
+                (tb if direction == 0 else ta).inject(frame)   # back to its sender
+            return [frame]
+        return tamper
+
+    a, b = session(relay)
+    sender = a if kind in (1, 3) else b
+    assert sender.reason == "reflected", (a.reason, b.reason)
+
+
 def test_replay_a_frame_from_an_earlier_session() -> None:
     old_a, _ = session(seed=b"first session")
     assert old_a.reason is None

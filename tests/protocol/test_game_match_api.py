@@ -115,3 +115,31 @@ def test_a_joiner_may_refuse_the_terms_before_signing_them() -> None:
     assert error is not None and error.reason == "terms_refused"
     assert [env.type for env in pair.peers[1].transcript] == ["terms"]
     assert pair.errors[0] is None  # the host just waits (and times out under a driver)
+
+
+def test_a_changed_identity_key_reaches_the_user_and_is_not_remembered(tmp_path: Path) -> None:
+    """Trust on first use: the first match remembers the opponent's key; when the same name comes
+    back with another key, Paired says "changed" and the remembered key stays the old one."""
+    from koikoi_p2p.protocol.identity import KnownPeers
+
+    store = KnownPeers(tmp_path / "known_peers.json")
+
+    async def pair_with(guest_seed: bytes) -> Paired:
+        a, b = memory_pair()
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile=preset("nintendo"),
+                     rounds=1, rng=seeded_rng(b"h" + guest_seed), known_peers=store, peer_name="friend")
+        guest = Match(b, seat=1, identity=seeded_identity(guest_seed), room="ROOM01",
+                      rng=seeded_rng(guest_seed))
+        host_events, guest_events = host.events(), guest.events()
+        first, _ = await asyncio.gather(host_events.__anext__(), guest_events.__anext__())
+        await host_events.aclose()
+        await guest_events.aclose()
+        assert isinstance(first, Paired)
+        return first
+
+    first = asyncio.run(asyncio.wait_for(pair_with(b"g"), 30))
+    again = asyncio.run(asyncio.wait_for(pair_with(b"g"), 30))
+    other = asyncio.run(asyncio.wait_for(pair_with(b"impostor"), 30))
+    assert (first.known, again.known, other.known) == (False, True, "changed")
+    assert other.peer_fingerprint != first.peer_fingerprint
+    assert KnownPeers(tmp_path / "known_peers.json").lookup("friend") == seeded_identity(b"g").public_key
