@@ -78,6 +78,7 @@ def host(args: argparse.Namespace) -> int:
 
 
 async def _host(args: argparse.Namespace, url: str, password: str | None, setup: Setup) -> int:
+    from koikoi_p2p.cli.countdown import with_countdown
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
 
     meta = {"rules": setup.profile.name, "rounds": setup.rounds, "password": password is not None}
@@ -91,11 +92,14 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         setup.screen.say(f"Send this to your friend:  koikoi join {client.code} --relay {url}{flags}")
         if args.public:
             setup.screen.say("The room is listed in the lobby (koikoi lobby).")
-        setup.screen.say("Waiting for your friend to join...")
         try:
-            await client.wait_for_peer(timeout=args.wait)
+            await with_countdown(
+                client.wait_for_peer(timeout=args.wait), write=setup.screen.write, limit=args.wait,
+                live=setup.screen.live, label="Waiting for your friend to join", grace=0.0)
         except TimeoutError:
-            print(f"koikoi: nobody joined within {args.wait:g}s.", file=sys.stderr)
+            setup.screen.say()  # end the countdown line
+            print(f"koikoi: nobody joined within {args.wait:g}s; host a new room when your friend is ready "
+                  "(--wait sets how long to wait).", file=sys.stderr)
             return exit_codes.OPPONENT_LEFT
         except RelayError as exc:
             return relay_failure(exc, url)
