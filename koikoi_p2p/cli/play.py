@@ -173,6 +173,10 @@ async def _handle(
     elif isinstance(event, ev.TermsAgreed):
         table.rounds = event.rounds or None
         table.profile = event.profile
+        table.cup_is_plain = event.profile.cup_is_plain
+        table.viewing = event.profile.viewing == "always"
+        length = _count(event.rounds, "round") if event.rounds else "to the target score"
+        screen.say(f"Rules: {event.profile.name}, {length}  (koikoi rules {event.profile.name} lists them).")
         # With a pool (koikoi-online, board-game) each seat starts with it and the loser pays.
         table.scores = (event.profile.pool_start, event.profile.pool_start)
         if event.profile.pool_start:
@@ -181,10 +185,6 @@ async def _handle(
                                                   if event.profile.bust_ends_game else "") + ".")
         if event.profile.target_score:
             screen.say(f"The first player to reach {event.profile.target_score} points wins.")
-        table.cup_is_plain = event.profile.cup_is_plain
-        table.viewing = event.profile.viewing == "always"
-        length = _count(event.rounds, "round") if event.rounds else "to the target score"
-        screen.say(f"Rules: {event.profile.name}, {length}.")
         screen.say(LEGEND)
     elif isinstance(event, ev.FirstDealer):
         who = name[0] if event.dealer == table.me else name[1]
@@ -537,7 +537,10 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
         who = name[0] if result.winner == me else name[1]
         head = f"{who.capitalize()} won the round: {_points(result.points)}"
         if result.yaku:
-            head += " (" + ", ".join(f"{k} {v}" for k, v in result.yaku.items()) + ")"
+            head += " (" + ", ".join(f"{k} {v}" for k, v in result.yaku.items())
+            if result.base and result.points != result.base:
+                head += f"; base {result.base} x{result.points // result.base}"
+            head += ")"
     screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{result.reason}]"))
     kind = "Pools" if table.profile is not None and table.profile.pool_start else "Scores"
     screen.say(f"{kind}: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")

@@ -107,7 +107,7 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert "Type the key in brackets" in text  # the help answered '?'
         assert "* bright, A animal, R ribbon" in text  # the legend, at the start and in help
         assert "=== Final score: you" in text
-        assert "Rules: nintendo, 1 round." in text
+        assert "Rules: nintendo, 1 round  (koikoi rules nintendo lists them)." in text
         assert "Transcript: /t/round1.koikoi" in text
         assert any(isinstance(o[0], Play) for o in match.offered)
         # Every play and every draw is told once, with who made it.
