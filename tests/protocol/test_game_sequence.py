@@ -51,3 +51,25 @@ def test_every_deal_follows_the_state_table() -> None:
     tail = [(e.sender, e.type) for e in envs[-5:]]
     assert [t for _, t in tail] == [m.DISCLOSE, m.ROUND_RESULT, m.ROUND_SIGN, m.MATCH_RESULT, m.MATCH_SIGN]
     assert tail[3][0] != tail[2][0] and tail[4][0] != tail[3][0]
+
+
+def test_a_host_that_walks_away_after_seeing_the_draw_is_visible() -> None:
+    """Seat 0 learns the first pair of deal 0 one message before seat 1 (spec/game.md §5.1). If it
+    stops there, seat 1 is left waiting for seat 0's reveal: the abort is attributable."""
+    from koikoi_p2p.protocol.events import FirstDealer
+
+    pair = make_pair(rules="nintendo", rounds=1, seed=3)
+    stopped = [False]
+
+    def walk_away(to: int, frame: bytes) -> list[bytes]:
+        if to == 1 and pair.peers[0].flow.deal >= 1:   # seat 0 knows the dealer
+            stopped[0] = True
+            return []          # seat 0 has seen the pair and sends nothing more
+        return [frame]
+
+    run(pair, deliver=walk_away)
+    assert stopped[0] and pair.errors == [None, None]
+    assert any(isinstance(e, FirstDealer) for e in pair.events[0])
+    assert not any(isinstance(e, FirstDealer) for e in pair.events[1])
+    assert pair.peers[1].waiting_for() is not None
+    assert pair.peers[1].waiting_for()[:2] == (0, m.REVEAL)  # type: ignore[index]
