@@ -40,6 +40,22 @@ def _positions_bytes(positions: Sequence[int]) -> bytes:
     return b"".join(p.to_bytes(2, "big") for p in positions)
 
 
+def _statement(
+    ctx: ProofContext,
+    pk: Point,
+    positions: Sequence[int],
+    bases: Sequence[Point],
+    shares: Sequence[Point],
+) -> Transcript:
+    t = Transcript("dleq")
+    t.context(ctx)
+    t.point("pk", pk)
+    t.bytes_("positions", _positions_bytes(positions))
+    t.points("a", bases)
+    t.points("d", shares)
+    return t
+
+
 def _challenge(
     ctx: ProofContext,
     pk: Point,
@@ -48,12 +64,7 @@ def _challenge(
     shares: Sequence[Point],
     commitments: Sequence[Point],
 ) -> Scalar:
-    t = Transcript("dleq")
-    t.context(ctx)
-    t.point("pk", pk)
-    t.bytes_("positions", _positions_bytes(positions))
-    t.points("a", bases)
-    t.points("d", shares)
+    t = _statement(ctx, pk, positions, bases, shares)
     t.points("T", commitments)
     return t.challenge_scalar("c")
 
@@ -65,13 +76,15 @@ def prove_shares(
     bases: Sequence[Point],
     rng: Rng | None = None,
 ) -> tuple[tuple[Point, ...], SharesProof]:
-    """d_j = x*a_j; T_0 = w*G, T_j = w*a_j; c = H(context, pk, positions, a, d, T); s = w + c*x."""
+    """d_j = x*a_j; w hedged (spec/crypto.md §3.4); T_0 = w*G, T_j = w*a_j;
+    c = H(context, pk, positions, a, d, T); s = w + c*x."""
     if len(positions) != len(bases) or not bases:
         raise InvalidEncoding("invalid_length", "one base per position, at least one")
     shares = tuple(a.mul(keys.secret) for a in bases)
-    w = Scalar.random(rng)
-    commitments = [base_mult(w), *(a.mul(w) for a in bases)]
-    c = _challenge(ctx, keys.public, positions, bases, shares, commitments)
+    t = _statement(ctx, keys.public, positions, bases, shares)
+    w = t.hedged_nonce("w", keys.secret, rng)
+    t.points("T", [base_mult(w), *(a.mul(w) for a in bases)])
+    c = t.challenge_scalar("c")
     return shares, SharesProof(c, w + c * keys.secret)
 
 

@@ -32,18 +32,23 @@ class KeyProof:
         return cls(Scalar.from_bytes(data[:32]), Scalar.from_bytes(data[32:]))
 
 
-def _challenge(ctx: ProofContext, pk: Point, commitment: Point) -> Scalar:
+def _statement(ctx: ProofContext, pk: Point) -> Transcript:
     t = Transcript("key")
     t.context(ctx)
     t.point("pk", pk)
+    return t
+
+
+def _challenge(t: Transcript, commitment: Point) -> Scalar:
     t.point("T", commitment)
     return t.challenge_scalar("c")
 
 
 def prove_key(ctx: ProofContext, keys: KeyPair, rng: Rng | None = None) -> KeyProof:
-    """T = w*G; c = H(context, pk, T); s = w + c*x."""
-    w = Scalar.random(rng)
-    c = _challenge(ctx, keys.public, base_mult(w))
+    """w hedged (spec/crypto.md §3.4); T = w*G; c = H(context, pk, T); s = w + c*x."""
+    t = _statement(ctx, keys.public)
+    w = t.hedged_nonce("w", keys.secret, rng)
+    c = _challenge(t, base_mult(w))
     return KeyProof(c, w + c * keys.secret)
 
 
@@ -53,5 +58,5 @@ def verify_key(ctx: ProofContext, pk: Point, proof: KeyProof) -> None:
         commitment = base_mult(proof.response) - pk.mul(proof.challenge)
     except GroupError as exc:
         raise ProofError("bad_key_proof", "degenerate key proof") from exc
-    if _challenge(ctx, pk, commitment) != proof.challenge:
+    if _challenge(_statement(ctx, pk), commitment) != proof.challenge:
         raise ProofError("bad_key_proof", "the key proof does not verify")

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import hashes
 
 from mentalpoker.context import ProofContext
 from mentalpoker.errors import MentalPokerError
-from mentalpoker.group import Point, Scalar
+from mentalpoker.group import Point, Rng, Scalar, default_rng
 
 TRANSCRIPT_DST = b"koikoi-p2p/mentalpoker/v1/transcript"
 
@@ -26,6 +26,7 @@ TAG_TEXT = 0x03
 TAG_POINTS = 0x04
 TAG_SCALARS = 0x05
 TAG_CHALLENGE = 0x06
+TAG_NONCE = 0x07
 
 
 def _item(tag: int, label: str, value: bytes) -> bytes:
@@ -79,6 +80,22 @@ class Transcript:
         out = fork.finalize()
         self._h.update(_item(TAG_CHALLENGE, label, out))
         return out
+
+    def hedged_nonce(self, label: str, secret: Scalar, rng: Rng | None = None) -> Scalar:
+        """A prover's nonce from the statement so far, its secret and 64 fresh random bytes.
+
+        w = LE(H(state || item(0x07, label, x || rnd))) mod L, on a copy of the state: nothing is
+        absorbed. A repeated or weak random source (a restored state replayed with the same seed,
+        a cloned machine) then cannot give the same w to two different statements, which would
+        reveal x from the two responses; with a good source w stays uniform.
+        """
+        draw = rng or default_rng
+        while True:
+            fork = self._h.copy()
+            fork.update(_item(TAG_NONCE, label, secret.raw + draw(64)))
+            w = Scalar.from_wide(fork.finalize())
+            if not w.is_zero:
+                return w
 
     def challenge_scalar(self, label: str) -> Scalar:
         """A full-size challenge: 64 bytes reduced modulo L."""

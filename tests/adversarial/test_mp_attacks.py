@@ -552,3 +552,36 @@ def test_compensating_wrong_shares_cannot_pass_one_batched_proof(weight: int) ->
         a.receive_shares([0, 1], bad)
     assert not a.known(0) and not a.known(1)
     a.receive_shares([0, 1], msg)
+
+
+# ------------------------------------------------------------------ repeated randomness
+def _extract(c1: bytes, s1: bytes, c2: bytes, s2: bytes) -> Scalar:
+    """x from two Schnorr-type responses with the same nonce: (s1 - s2) / (c1 - c2)."""
+    from mentalpoker.group import L
+
+    num = int.from_bytes(s1, "little") - int.from_bytes(s2, "little")
+    den = int.from_bytes(c1, "little") - int.from_bytes(c2, "little")
+    return Scalar.from_int(num * pow(den % L, -1, L))
+
+
+def test_a_repeated_random_source_does_not_leak_the_round_secret() -> None:
+    """A party restored twice from one saved state with the same seeded source (or a cloned
+    machine) draws the same random bytes for two different share messages. With w taken from the
+    source alone, the two responses give x = (s1 - s2)/(c1 - c2) and the peer reads every card;
+    a hedged nonce (spec/crypto.md §3.4) differs because the statements differ."""
+    a, b = shuffled(6)
+    state = b.to_state()
+    first = DeckParty.from_state(state, rng=seeded(b"same"))
+    second = DeckParty.from_state(state, rng=seeded(b"same"))
+    m1, m2 = first.share_message([0]), second.share_message([1])
+    a.receive_shares([0], m1)
+    a.receive_shares([1], m2)
+    guess = _extract(m1[32:64], m1[64:], m2[32:64], m2[64:])
+    assert base_mult(guess) != b.public_key
+    # The same for the key proof of one key in two contexts.
+    keys = KeyPair.generate(seeded(b"reuse"))
+    p1 = prove_key(CTX.with_step("key"), keys, seeded(b"same")).to_bytes()
+    p2 = prove_key(CTX.with_step("key").with_prover(1), keys, seeded(b"same")).to_bytes()
+    assert base_mult(_extract(p1[:32], p1[32:], p2[:32], p2[32:])) != keys.public
+    # Still deterministic for one statement and one source (vectors, replay after a crash).
+    assert prove_key(CTX.with_step("key"), keys, seeded(b"same")).to_bytes() == p1
