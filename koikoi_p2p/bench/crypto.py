@@ -141,6 +141,29 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         "round_setup", round_setup, "2 key proofs, 2 shuffles+verifications, 16 private + 8 public"
     )
     results.append(setup)
+
+    # End of round: a party's audit checks what it could not check on receipt (received shares
+    # against the disclosed secret, the decryption of the whole deck); recheck=True verifies every
+    # proof again (spec/crypto.md §8.5).
+    kw = {"n": n, "version": 1, "session_id": session, "round": 1, "first_shuffler": 0}
+    pa, pb = DeckParty(me=0, **kw), DeckParty(me=1, **kw)  # type: ignore[arg-type]
+    pb.receive_key(pa.key_message())
+    pa.receive_key(pb.key_message())
+    pb.receive_shuffle(pa.shuffle_message())
+    pa.receive_shuffle(pb.shuffle_message())
+    revealed = list(range(8)) + list(range(16, 24))
+    pa.receive_shares(revealed, pb.share_message(revealed))
+    pa.receive_disclosed_key(pb.disclose_key())
+    results.append(
+        measure("round_audit", pa.audit, f"decrypt {n} + check {len(revealed)} received shares")
+    )
+    results.append(
+        measure(
+            "round_audit_recheck",
+            lambda: pa.audit(recheck=True),
+            "every key, shuffle and share proof verified again, then the audit",
+        )
+    )
     # Whole-round crypto traffic: the setup above, then per play one own share (the played card)
     # and both shares of the drawn stock card, one message each, then both disclosed keys.
     per_play = 3 * (32 + 64)

@@ -18,6 +18,8 @@ def test_bench_crypto_reports_every_step_with_a_positive_floor() -> None:
         "dleq_prove_8",
         "dleq_verify_8",
         "round_setup",
+        "round_audit",
+        "round_audit_recheck",
         "round_traffic",
     ]
     for m in results:
