@@ -68,6 +68,7 @@ class Table:
     last_view: RoundView | None = None
     last_board: tuple[object, ...] | None = None  # what the board last showed (not repeated unchanged)
     profile: Profile | None = None
+    told_compulsory: bool = False  # the compulsory-matching note is said once a match
     transcripts: list[str] = field(default_factory=list)
 
 
@@ -201,7 +202,8 @@ async def _handle(
         _show_changes(event.view, screen, table)
     elif isinstance(event, ev.YourTurn):
         _show(event.view, screen, table)
-        if len(event.options) < len(hand_by_position(event.view)):
+        if len(event.options) < len(hand_by_position(event.view)) and not table.told_compulsory:
+            table.told_compulsory = True
             screen.say("Matching is compulsory under these rules: only the cards that capture are offered.")
         action = await prompter.choose("Your turn: which card do you play?" + _time_left(match),
                                        play_choices(event.view, event.options, screen),
