@@ -525,6 +525,18 @@ def narrate(before: RoundView, view: RoundView, me: int, names: tuple[str, str],
     return lines
 
 
+# How a round ended, in words (the rules engine's reasons, spec/rules.md §9.8).
+ROUND_END = {
+    "stop": "stopped (shobu)",
+    "auto_end": "a yaku after a koi-koi ends the round",
+    "exhaustion": "the hands ran out",
+    "oya_ken": "the hands ran out: the dealer's point (oya-ken)",
+    "hand_yaku": "a hand yaku in the dealt hand",
+    "field_month": "four cards of one month on the field: dealt again",
+    "both_hand_yaku": "both dealt hands held a hand yaku: dealt again",
+}
+
+
 def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
     result = event.result
     me = table.me
@@ -543,7 +555,8 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
             if result.base and result.points != result.base:
                 head += f"; base {result.base} x{result.points // result.base}"
             head += ")"
-    screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{result.reason}]"))
+    why = ROUND_END.get(result.reason, result.reason)
+    screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{why}]"))
     kind = "Pools" if table.profile is not None and table.profile.pool_start else "Scores"
     screen.say(f"{kind}: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")
     if event.transcript_path:

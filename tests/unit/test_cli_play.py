@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.cli.play import Screen, decision_choices, drive, play_choices
+from koikoi_p2p.cli.play import ROUND_END, Screen, decision_choices, drive, play_choices
 from koikoi_p2p.cli.prompt import Choice, LineSource
 from koikoi_p2p.cli.style import Style
 from koikoi_p2p.protocol import events as ev
@@ -30,6 +30,7 @@ class EngineMatch:
         self.offered: list[tuple[Action, ...]] = []
         self.moves: list[Action] = []  # the computer's
         self.typed_plays: list[Action] = []  # the person's
+        self.reason = ""
 
     async def decide(self, action: Action) -> None:
         await self.answer.put(action)
@@ -71,6 +72,7 @@ class EngineMatch:
             self.typed_plays.append(action)
             state.apply(0, action)
         result = state.result
+        self.reason = result.reason
         scores = (result.points, 0) if result.winner == 0 else (0, result.points)
         yield ev.RoundOver(round_index=1, result=result, scores=scores, transcript_path="/t/round1.koikoi")
         yield ev.MatchOver(scores=scores, winner=result.winner, result=b"", transcript_path="/t/match.koikoi")
@@ -108,6 +110,7 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert "* bright, A animal, R ribbon" in text  # the legend, at the start and in help
         assert "=== Final score: you" in text
         assert "Rules: nintendo, 1 round  (koikoi rules nintendo lists them)." in text
+        assert "Round 1 over:" in text and "[" + ROUND_END[match.reason] + "]" in text
         assert "Transcript: /t/round1.koikoi" in text
         assert any(isinstance(o[0], Play) for o in match.offered)
         # Every play and every draw is told once, with who made it.
