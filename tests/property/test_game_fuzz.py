@@ -112,3 +112,61 @@ def test_sealed_envelopes_with_mutated_bodies(index: int, data: st.DataObject) -
         return  # not encodable: nothing to send
     peer = GamePeer.from_state(state, rng=seeded_rng(b"f"))
     _only_typed_errors(peer, frame)
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every leaf of a body (inside share groups, actions, results, terms...)."""
+    if isinstance(value, dict):
+        return [p for k in sorted(value) for p in _leaves(value[k], (*path, k))] or [path]
+    if isinstance(value, list):
+        return [p for i, item in enumerate(value) for p in _leaves(item, (*path, i))] or [path]
+    return [path]
+
+
+def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _replace(value[head], rest, new)}
+    out = list(value)
+    out[head] = _replace(out[head], rest, new)
+    return out
+
+
+def _nearby(data: st.DataObject, old: Any) -> Any:
+    """A value close to ``old`` (an off-by-one position, a flipped byte, another type...)."""
+    if isinstance(old, bool) or old is None:
+        return data.draw(value)
+    if isinstance(old, int):
+        return data.draw(st.sampled_from([old + 1, old - 1, old + 48, -1, 47, 48, 2**32, True]))
+    if isinstance(old, bytes) and old:
+        i = data.draw(st.integers(0, len(old) - 1))
+        return data.draw(st.sampled_from([old[:i] + bytes([old[i] ^ 1]) + old[i + 1:], old[:i], old + b"\x00",
+                                          old[:i] + old[i + 1:] + old[i:i + 1]]))
+    if isinstance(old, str):
+        return data.draw(st.sampled_from([old + "x", old[:-1], old.upper(), ""]))
+    return data.draw(value)
+
+
+@given(index=st.integers(0, 10_000), data=st.data())
+def test_sealed_envelopes_with_mutated_leaves(index: int, data: st.DataObject) -> None:
+    """Deep, small changes (a share group's positions, an action's card, a result's points, one
+    bit of a proof) in envelopes the peer validly signed: only the typed remote error."""
+    snaps = _snapshots()
+    state, channel_state, msg_type, body, _ = snaps[index % len(snaps)]
+    paths = _leaves(body)
+    path = data.draw(st.sampled_from(paths))
+    old: Any = body
+    for step in path:
+        old = old[step]
+    mutated = _replace(body, path, _nearby(data, old))
+    if mutated == body:
+        return
+    channel = SecureChannel.from_state(channel_state)
+    try:
+        frame, _ = channel.seal(msg_type, mutated)
+    except LocalMisuse:
+        return
+    peer = GamePeer.from_state(state, rng=seeded_rng(b"f"))
+    _only_typed_errors(peer, frame)
