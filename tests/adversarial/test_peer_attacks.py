@@ -564,3 +564,57 @@ def test_a_prev_that_contradicts_the_accused_own_envelope_is_proven() -> None:
     assert evidence.finding.proven
     report = audit_evidence(evidence)
     assert report.ok and report.deviation is not None and report.deviation.seat == 1
+
+
+# -- more attacks: terms, disclosed keys, hand yaku, the match result ------------------------
+
+def test_accept_of_other_terms() -> None:
+    caught(play(once(m.ACCEPT, lambda p, b: {"terms": flip(b["terms"], 0)})), "bad_terms")
+
+
+def test_wrong_disclosed_round_key() -> None:
+    """The closer's `disclose` or the other seat's key in `round_result`: a scalar that is not the
+    secret of its round key."""
+    def wrong_key(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind not in (m.DISCLOSE, m.ROUND_RESULT):
+            return None
+        return {**b, "key": (int.from_bytes(b["key"], "little") + 1).to_bytes(32, "little")}
+    for seed in (1, 2, 3):
+        pair = play(wrong_key, seed=seed)
+        caught(pair, "bad_disclosed_key")
+
+
+def test_false_hand_yaku_claim() -> None:
+    """A claim of four cards of one month (teshi) with a hand that has none: its own shares in
+    the same message reveal the cards, and the claim fails there."""
+    def claim(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.ACT or b["action"]["type"] != "no_hand_yaku":
+            return None
+        engine, party = p.flow.engine, p.party
+        assert engine is not None and party is not None
+        view = engine.view()
+        months = [c // 4 for c in view.hand]
+        if any(months.count(x) == 4 for x in months):
+            return None                                  # it really holds one: no lie to tell
+        positions = tuple(sorted(view.hand_positions[:4]))
+        return {"action": {"type": "claim_hand_yaku", "yaku": "teshi", "positions": list(positions)},
+                "shares": [[list(positions), party.share_message(positions)]]}
+    error = caught(play(claim), "illegal_action")
+    assert "false_hand_yaku" in error.message
+
+
+def _match_result_attack(kind_of_lie: str) -> Attack:
+    def attack(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.MATCH_RESULT:
+            return None
+        lie = dict(b["result"])
+        lie["scores"] = [lie["scores"][0], lie["scores"][1] + 1]
+        sig = p.channel.identity.sign(statement(MATCH_RESULT_DOMAIN, lie))
+        return {"result": lie, "sig": sig} if kind_of_lie == "result" else {**b, "sig": sig}
+    return attack
+
+
+@pytest.mark.parametrize(("lie", "reason"), [("result", "wrong_result"),
+                                             ("signature", "bad_result_signature")])
+def test_lie_in_the_match_result(lie: str, reason: str) -> None:
+    caught(_play_until_found(_match_result_attack(lie)), reason)
