@@ -24,7 +24,7 @@ def register(subparsers: Any) -> None:
 
 def _handle(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.cmd_score import parse_switches
-    from koikoi_p2p.rules.describe import SWITCH_HELP, yaku_table
+    from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
     from koikoi_p2p.rules.errors import RulesError
     from koikoi_p2p.rules.profile import PRESETS
 
@@ -35,11 +35,15 @@ def _handle(args: argparse.Namespace) -> int:
         return 2
     table = yaku_table(profile)
     if args.json:
-        print(json.dumps({"name": profile.name, "switches": profile.to_dict(), "yaku": table,
+        print(json.dumps({"name": profile.name, "summary": summary(profile), "switches": profile.to_dict(),
+                          "yaku": table,
                           "encoding": profile.encode().decode(), "presets": list(PRESETS)},
                          indent=2, ensure_ascii=False))
         return 0
     print(f"rule profile {profile.name} (presets: {', '.join(PRESETS)})")
+    print()
+    for line in summary(profile):
+        print(line)
     print()
     print("switches:")
     data = profile.to_dict()

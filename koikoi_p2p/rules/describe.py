@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from koikoi_p2p.rules.profile import Profile
 
-__all__ = ["SWITCH_HELP", "yaku_table"]
+__all__ = ["SWITCH_HELP", "summary", "yaku_table"]
 
 SWITCH_HELP: dict[str, str] = {
     "name": "name of the profile (the preset it started from)",
@@ -92,3 +92,59 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
         rows.append(("oya_ken", p.oya_ken_points, "dealer's points when the hands run out"
                      + (" and nobody called" if p.exhaustion == "last_caller_scores_else_oya_ken" else "")))
     return [{"id": yaku, "points": points, "rule": rule} for yaku, points, rule in rows]
+
+
+def summary(profile: Profile) -> list[str]:
+    """How a match under ``profile`` plays and scores, in a few plain sentences (koikoi rules)."""
+    p = profile
+    lines: list[str] = []
+    if p.hand_capture == "compulsory":
+        lines.append("Playing: a hand card that matches the field must be played when you hold one.")
+    else:
+        lines.append("Playing: any hand card may be played; a card that matches the field captures.")
+    limit = ("one koi-koi call per round" if p.max_calls_per_round == 1
+             else f"{p.max_calls_per_round} koi-koi calls per round" if p.max_calls_per_round
+             else "any number of koi-koi calls by either player")
+    after = ("the next yaku made or raised by either player ends the round"
+             if p.after_call == "next_improvement_ends_round" else "the round goes on until someone stops")
+    last = "; on the last turn only stop is offered" if p.last_turn_stop_only else ""
+    lines.append(f"Koi-koi: {limit}; after a call {after}{last}.")
+    doubling = (f"a base of {p.double_threshold} or more doubles" if p.double_threshold
+                else "no doubling for a high base")
+    multiplier = {
+        "opponent_flat_x2": "x2 when the winner's opponent had called (own calls never multiply)",
+        "shared_one_plus_calls": "x(1 + all calls by both players), whoever wins",
+        "winner_pow2": "x2 for each call by the winner; nothing extra for beating a caller",
+        "none": "calls multiply nothing",
+    }[p.koikoi_multiplier]
+    lines.append(f"Round score: the base (sum of yaku); {doubling}; then {multiplier}.")
+    exhaustion = {
+        "draw": "nobody scores",
+        "oya_ken": f"the dealer scores {p.oya_ken_points} (oya-ken), even against a caller",
+        "last_caller_scores_else_oya_ken":
+            f"the last caller scores their yaku; with no call the dealer scores {p.oya_ken_points} (oya-ken)",
+    }[p.exhaustion]
+    after_draw = "the same dealer deals again" if p.dealer_after_draw == "same" else "the other player deals"
+    lines.append(f"Hands run out: {exhaustion}. The winner deals next; after a round nobody won, "
+                 f"{after_draw}.")
+    if p.hand_yaku:
+        named = ", ".join(f"{key} {points}" for key, points in p.hand_yaku)
+        both = ("the deal is void and dealt again" if p.hand_yaku_both == "void_redeal"
+                else "the dealer's counts")
+        lines.append(f"Dealt hands: {named} end the round at once, never multiplied; if both players hold "
+                     f"one, {both}.")
+    if p.pool_start:
+        pool = (f"Scores: each player starts with a pool of {p.pool_start}; the loser pays the winner"
+                + (", at most what they have left" if p.transfer_cap else "")
+                + ("; a player who reaches 0 loses at once" if p.bust_ends_game else "") + ".")
+    else:
+        pool = "Scores: round scores add up from 0."
+    lines.append(pool)
+    end = []
+    if p.rounds:
+        end.append(f"after {p.rounds} rounds the higher score wins")
+    if p.target_score:
+        end.append(f"the first player to reach {p.target_score} points wins")
+    tie = "equal scores are a drawn match" if p.match_tie == "draw" else "equal scores play extra rounds"
+    lines.append(f"Match: {'; '.join(end)}; {tie}.")
+    return lines

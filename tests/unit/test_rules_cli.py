@@ -86,3 +86,24 @@ def test_bench_rules_shape() -> None:
     assert [m.name for m in found] == ["random_rounds_all_presets"] + [f"random_rounds_{n}" for n in PRESETS]
     for m in found:
         assert m.median_s > 0 and m.floor_s == 1 / 2000 and m.ratio == pytest.approx(m.floor_s / m.median_s)
+
+
+def test_rules_say_how_each_preset_plays_and_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    expected = {
+        "nintendo": ("one koi-koi call per round", "a base of 7 or more doubles",
+                     "x2 when the winner's opponent had called", "the other player deals"),
+        "koikoi-online": ("a base of 8 or more doubles", "x(1 + all calls by both players)",
+                          "pool of 25", "on the last turn only stop is offered"),
+        "teaching-card": ("must be played when you hold one",
+                          "the next yaku made or raised by either player"),
+        "wikipedia": ("the dealer scores 1 (oya-ken), even against a caller", "same dealer deals again"),
+        "board-game": ("x2 for each call by the winner", "no doubling", "pool of 100", "tenho 6"),
+        "classic-variant": ("calls multiply nothing", "the last caller scores", "reach 50 points"),
+    }
+    for name in PRESETS:
+        assert main(["rules", name]) == 0
+        text = capsys.readouterr().out
+        for phrase in expected[name]:
+            assert phrase in text, (name, phrase)
+        out = run_json(capsys, "rules", name, "--json")
+        assert isinstance(out, dict) and all(isinstance(line, str) for line in out["summary"])
