@@ -94,13 +94,14 @@ def render_board(model: BoardModel, lang: str, style: Style) -> str:
             lines.extend(_listing(f"  {label} ({len(cards)}): ", cards, lang, style, model.width, "-"))
         made = model.yaku[seat]
         if made:
-            lines.append("  yaku: " + ", ".join(f"{k} {v}" for k, v in made.items())
-                         + f" (total {sum(made.values())})")
+            parts = [f"{k} {v}" for k, v in made.items()]
+            parts[-1] += f" (total {sum(made.values())})"
+            lines.extend(wrap("  yaku: ", parts, model.width, ", "))
         # A set is dead once the *other* side of this pile holds too many of its cards.
         close = near_yaku(pile, model.piles[1 - seat], fams)
         if close:
             parts = [_near_text(fam_name, left, pile, fams, lang) for fam_name, left in close[:4]]
-            lines.append("  close: " + ", ".join(parts))
+            lines.extend(wrap("  close: ", parts, model.width, ", "))
     lines.extend(model.extra)
     return "\n".join(lines)
 
@@ -140,9 +141,13 @@ def _listing(head: str, cards: Sequence[int], lang: str, style: Style, width: in
     """``head`` and the cards separated by `` | ``, wrapped under the head to fit ``width``."""
     if not cards:
         return [head + empty]
-    labels = [card_label(c, lang, style) for c in sorted(cards)]
+    return wrap(head, [card_label(c, lang, style) for c in sorted(cards)], width)
+
+
+def wrap(head: str, labels: Sequence[str], width: int | None, sep: str = " | ") -> list[str]:
+    """``head`` and the labels joined by ``sep``, continued under the head to fit ``width``."""
     if width is None:
-        return [head + " | ".join(labels)]
+        return [head + sep.join(labels)]
     indent = " " * max(display_width(head), 4)
     lines: list[str] = []
     current = head
@@ -150,7 +155,7 @@ def _listing(head: str, cards: Sequence[int], lang: str, style: Style, width: in
     fresh = True
     for label in labels:
         size = display_width(label)
-        if not fresh and used + 3 + size > width:
+        if not fresh and used + len(sep) + size > width:
             lines.append(current)
             current, used, fresh = indent, len(indent), True
         if fresh:
@@ -158,8 +163,8 @@ def _listing(head: str, cards: Sequence[int], lang: str, style: Style, width: in
             used += size
             fresh = False
         else:
-            current += " | " + label
-            used += 3 + size
+            current += sep + label
+            used += len(sep) + size
     lines.append(current)
     return lines
 

@@ -78,12 +78,15 @@ def test_long_lists_wrap_under_their_heading() -> None:
 
     from koikoi_p2p.cli.board import display_width
 
-    model = replace(MODEL, field=tuple(range(12)), hand=tuple(range(12, 20)), width=60)
+    model = replace(MODEL, field=tuple(range(12)), hand=tuple(range(12, 20)), width=80,
+                    piles=((0, 8, 1, 5, 20, 36, 21), (9,)))
     for lang, colour in (("en", False), ("ja", True)):
         lines = render_board(model, lang, Style(colour)).splitlines()[1:]
-        assert all(display_width(line) <= 60 for line in lines)
+        assert all(display_width(line) <= 80 for line in lines)
         start = next(i for i, line in enumerate(lines) if line.startswith("Field: "))
-        assert lines[start + 1].startswith("       ")  # continued under the heading
+        assert lines[start + 1].startswith("       ")  # continued under the head
+        close = next(i for i, line in enumerate(lines) if line.startswith("  close: "))
+        assert lines[close + 1].startswith("         ")
 
 
 def test_japanese_names() -> None:
