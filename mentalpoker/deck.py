@@ -5,7 +5,9 @@ the joint key is their sum. The public starting deck encrypts card i with public
 first shuffler permutes, re-randomises and proves; the other verifies, shuffles the result and
 proves; the first verifies. A card at a deck position is revealed by the decryption shares of both
 keys, each with a Chaum-Pedersen proof: a private reveal needs only the other party's share, a
-public one both. When the round ends both secret keys are disclosed and every step is checked again.
+public one both. Every message is verified when it arrives. When the round ends both secret keys are
+disclosed and each party checks what it could not check before: the peer's shares against its
+secret and the whole deck's decryption (``audit(recheck=True)`` verifies every proof again).
 
 Every ``receive_*`` verifies before it changes any state, so a rejected message leaves the object
 as it was. Messages are fixed-layout bytes; their sizes for n = 48 are in spec/crypto.md §8.6.
@@ -409,7 +411,8 @@ class DeckParty(_DeckCore):
 
     @classmethod
     def from_state(cls, state: dict[str, object], rng: Rng | None = None) -> DeckParty:
-        """Rebuild from :meth:`to_state`. Points are validated again; proofs are re-checked by audit."""
+        """Rebuild from :meth:`to_state`. Points and scalars are validated again; the stored proofs are
+        trusted like the stored secret (spec/crypto.md §8.7); ``audit(recheck=True)`` verifies them."""
         try:
             if state.get("format") != STATE_FORMAT:
                 raise DeckError("bad_state", "unknown state format")
