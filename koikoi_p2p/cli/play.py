@@ -20,7 +20,7 @@ from koikoi_p2p.cli.style import Style
 
 if TYPE_CHECKING:
     from koikoi_p2p.protocol.events import Event, Failure, RoundOver
-    from koikoi_p2p.rules.actions import Action
+    from koikoi_p2p.rules.actions import Action, ClaimHandYaku
     from koikoi_p2p.rules.profile import Profile
     from koikoi_p2p.rules.round import RoundView
 
@@ -210,7 +210,7 @@ async def _handle(
                                        HELP["play"].format(legend=LEGEND))
         await match.decide(action)
     elif isinstance(event, ev.ChoiceNeeded):
-        only = _forced(event.kind, event.options)
+        only = _forced(event.kind, event.options, event.view, screen)
         if only is None and event.kind == "capture" and interchangeable(event.options):
             first = event.options[0]
             only = first, ("Both matching cards are plains of that month (worth the same): you take one, "
@@ -291,12 +291,21 @@ def failure_code(reason: str, who: int | None, me: int, evidence: str | None) ->
 # -- choices ---------------------------------------------------------------------------------
 
 
-def _forced(kind: str, options: Sequence[Action]) -> tuple[Action, str] | None:
+def _forced(
+    kind: str, options: Sequence[Action], view: RoundView, screen: Screen
+) -> tuple[Action, str] | None:
     """A decision with one legal answer is taken for the person, and said (never silently)."""
+    from koikoi_p2p.rules.actions import ClaimHandYaku
+
     if len(options) != 1:
         return None
     if kind == "hand_yaku":
-        return options[0], "No hand yaku in your hand."
+        only = options[0]
+        if isinstance(only, ClaimHandYaku):
+            # Claims are compulsory (spec/rules.md §9.7): the best hand yaku is claimed for you.
+            return only, (f"Your dealt hand makes {only.yaku}: {_claim_cards(only, view, screen)}. "
+                          "It is claimed for you (a hand yaku must be claimed) and ends the round.")
+        return only, "No hand yaku in your hand."
     if kind == "decide":
         return options[0], "You made a yaku; no koi-koi is allowed here, so you stop and score."
     return None
@@ -331,6 +340,13 @@ def play_choices(view: RoundView, options: Sequence[Action], screen: Screen) -> 
     return choices
 
 
+def _claim_cards(claim: ClaimHandYaku, view: RoundView, screen: Screen) -> str:
+    """The cards a hand-yaku claim shows, by name."""
+    hand = hand_by_position(view)
+    return ", ".join(card_label(hand[p], screen.lang, screen.style) if p in hand else f"position {p}"
+                     for p in claim.positions)
+
+
 def decision_choices(
     kind: str, view: RoundView, options: Sequence[Action], screen: Screen
 ) -> tuple[str, list[Choice[Action]]]:
@@ -348,13 +364,14 @@ def decision_choices(
             choices.append(Choice("s", "stop (shobu: score now)", option))
         elif isinstance(option, ClaimHandYaku):
             number += 1
-            choices.append(Choice(str(number), f"claim {option.yaku}", option))
+            choices.append(Choice(str(number), f"claim {option.yaku}: {_claim_cards(option, view, screen)}",
+                                  option))
         elif isinstance(option, NoHandYaku):
             choices.append(Choice("n", "do not claim", option))
     questions = {
         "capture": "Two cards match: which do you take?",
         "decide": "You made a yaku: koi-koi or stop?",
-        "hand_yaku": "Your hand makes a hand yaku: claim it?",
+        "hand_yaku": "Your hand makes a hand yaku: which do you claim?",
     }
     return questions.get(kind, "Choose:"), choices
 

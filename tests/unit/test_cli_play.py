@@ -197,3 +197,42 @@ def test_pool_rules_show_the_pools_from_the_start() -> None:
     assert code == exit_codes.OK
     assert "score: you 25 - 25 computer" in text
     assert "starts with a pool of 25 points" in text and "runs out loses the match" in text
+
+
+def _teshi_view():  # type: ignore[no-untyped-def]
+    """Seat 0 deals itself all four January cards (positions 4, 5, 10, 11)."""
+    rest = [c for c in range(48) if c >= 4]
+    january = dict(zip((4, 5, 10, 11), (0, 1, 2, 3), strict=True))
+    deck = [january[p] if p in january else rest.pop(0) for p in range(48)]
+    state = RoundState(profile=PROFILE, dealer=0, viewer=None, round_index=1, month=1)
+    while isinstance(state.need, NeedReveal):
+        for p in state.need.positions:
+            state.reveal(p, deck[p])
+    return state.view(0), state.legal_actions()
+
+
+def test_a_compulsory_hand_yaku_claim_is_said_as_a_claim() -> None:
+    """The only legal answer is the claim: it is made for the player and said (it read 'No hand yaku')."""
+    view, options = _teshi_view()
+    assert len(options) == 1
+
+    class ClaimMatch:
+        def __init__(self) -> None:
+            self.decided: list[Action] = []
+
+        async def decide(self, action: Action) -> None:
+            self.decided.append(action)
+
+        async def events(self) -> AsyncIterator[ev.Event]:
+            yield ev.TermsAgreed(profile=PROFILE, rounds=1, terms_digest=b"\0" * 32)
+            yield ev.ChoiceNeeded(kind="hand_yaku", view=view, options=options)
+            yield ev.MatchOver(scores=(6, 0), winner=0, result=b"")
+
+    out = io.StringIO()
+    screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "computer"))
+    match = ClaimMatch()
+    assert asyncio.run(drive(match, screen, Typist(out), me=0, timeout=5)) == exit_codes.OK
+    text = out.getvalue()
+    assert match.decided == list(options)
+    assert "No hand yaku" not in text
+    assert "Your dealt hand makes teshi: 01* Crane and Sun, 01R Pine Poetry Ribbon, 01. Pine Plain" in text
