@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,3 +153,33 @@ def test_permutations_are_uniform_enough() -> None:
     expected = 4800 / 24
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
     assert chi2 < 49.7  # 23 degrees of freedom, p = 0.001
+
+
+def _scripted(*draws: int) -> tuple[Callable[[int], bytes], list[int]]:
+    """A source that returns these 32-bit values in order and records how many were taken."""
+    taken: list[int] = []
+
+    def draw(n: int) -> bytes:
+        assert n == 4
+        taken.append(draws[len(taken)])
+        return taken[-1].to_bytes(4, "big")
+
+    return draw, taken
+
+
+@pytest.mark.parametrize("bound", [3, 5, 7, 48, 2**31 + 1])
+def test_uniform_below_rejects_the_biased_tail(bound: int) -> None:
+    """spec/crypto.md §2.4: v >= 2^32 - (2^32 mod m) is drawn again, so every residue is equally
+    likely; a plain v mod m would favour the small residues."""
+    limit = 2**32 - 2**32 % bound
+    draw, taken = _scripted(limit, 2**32 - 1, limit - 1)
+    assert uniform_below(bound, draw) == (limit - 1) % bound
+    assert taken == [limit, 2**32 - 1, limit - 1]
+
+
+def test_permutation_draws_follow_fisher_yates() -> None:
+    """Durstenfeld's order (i = n-1 down to 1, j = uniform(i + 1)): 3 draws for n = 4."""
+    draw, taken = _scripted(1, 0, 1)
+    # i=3: j=1 -> [0,3,2,1]; i=2: j=0 -> [2,3,0,1]; i=1: j=1 -> unchanged.
+    assert random_permutation(4, draw) == (2, 3, 0, 1)
+    assert len(taken) == 3
