@@ -94,7 +94,7 @@ def match_choice(answer: str, choices: Sequence[Choice[T]]) -> Choice[T] | None:
         if choice.key.lower() == text:
             return choice
     # Any choice may also be picked by its place in the list, so "1" always works.
-    if text.isdigit() and 1 <= int(text) <= len(choices):
+    if text.isdecimal() and 1 <= int(text) <= len(choices):  # isdigit() admits "²", which int() refuses
         return choices[int(text) - 1]
     prefixed = [c for c in choices if c.label.lower().startswith(text)]
     return prefixed[0] if len(prefixed) == 1 else None

@@ -81,3 +81,11 @@ def test_countdown_shows_time_left_only_when_waiting() -> None:
 
     assert asyncio.run(go()) == (1, 5)
     assert any("waiting for the opponent..." in s and "60s" in s for s in out)
+
+
+def test_a_superscript_digit_is_no_choice_and_no_crash() -> None:
+    from koikoi_p2p.cli.prompt import Choice, match_choice
+
+    choices = [Choice("1", "first", 1), Choice("2", "second", 2)]
+    assert match_choice("²", choices) is None  # str.isdigit() is true for it, int() refuses it
+    assert match_choice("2", choices) is choices[1]
