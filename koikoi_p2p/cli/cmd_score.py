@@ -65,7 +65,7 @@ def _handle(args: argparse.Namespace) -> int:
             limit = profile.max_calls_per_round
             raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) in a round, not {len(calls)}")
         winner = _seat(args.winner)
-        cards: list[int | str] = [int(c) if c.isdigit() else c for c in args.cards]
+        cards: list[int | str] = [int(c) if c.isascii() and c.isdigit() else c for c in args.cards]
         yaku = score_yaku(cards, profile, args.month)
         base = sum(yaku.values())
         total = round_score(base, calls, winner, profile)

@@ -107,3 +107,9 @@ def test_rules_say_how_each_preset_plays_and_scores(capsys: pytest.CaptureFixtur
             assert phrase in text, (name, phrase)
         out = run_json(capsys, "rules", name, "--json")
         assert isinstance(out, dict) and all(isinstance(line, str) for line in out["summary"])
+
+
+def test_score_names_an_unknown_card_whatever_it_looks_like(capsys: pytest.CaptureFixture[str]) -> None:
+    for odd in ("\u00b2", "48", "01-cran"):
+        assert main(["score", odd]) == 2
+        assert "unknown_card" in capsys.readouterr().err
