@@ -307,6 +307,15 @@ def test_independent_verifier_is_not_vacuous() -> None:
     for case in load("schnorr.json")["cases"][1:]:
         with pytest.raises((AssertionError, ValueError)):
             verify_key(case["context"], bytes.fromhex(case["message"]))
+    for case in load("dleq.json")["cases"][1:]:
+        with pytest.raises((AssertionError, ValueError)):
+            verify_shares(
+                case["context"],
+                decode(bytes.fromhex(case["pk"])),
+                case["positions"],
+                [decode(bytes.fromhex(b)) for b in case["bases"]],
+                bytes.fromhex(case["message"]),
+            )
     for text in load("invalid_encodings.json")["points"]:
         raw = bytes.fromhex(text["encoding"])
         if len(raw) == 32:
@@ -324,3 +333,71 @@ def test_independent_verifier_is_not_vacuous() -> None:
     altered[-1] ^= 1  # the last s'_n
     with pytest.raises((AssertionError, ValueError)):
         verify_shuffle(c, pk, inputs, bytes(altered), setup["n"])
+
+
+class RefStream:
+    """§9.1 once more: SHA-512(seed || u64be(k)) as one byte stream."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed, self.k, self.buf = seed, 0, b""
+
+    def __call__(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            self.buf += H(self.seed, self.k.to_bytes(8, "big"))
+            self.k += 1
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+
+def ref_scalar(draw: RefStream) -> int:
+    """§2.4: 64 bytes reduced modulo L, non-zero."""
+    while True:
+        v = int.from_bytes(draw(64), "little") % L
+        if v:
+            return v
+
+
+def ref_nonce(t: Transcript, x: int, draw: RefStream) -> int:
+    """§3.4: w = LE(H(state || item(0x07, "w", x || rnd))) mod L; the transcript is unchanged."""
+    while True:
+        w = int.from_bytes(H(t.data, t.item(7, "w", x.to_bytes(32, "little") + draw(64))), "little") % L
+        if w:
+            return w
+
+
+def test_independent_prover_reproduces_the_hedged_schnorr_and_dleq_proofs() -> None:
+    """The prover side of §3.4, §5 and §7 written from the spec gives the vectors' exact bytes."""
+    schnorr = load("schnorr.json")
+    case = schnorr["cases"][0]
+    draw = RefStream(schnorr["provenance"]["seed"].encode())
+    x = ref_scalar(draw)
+    pk = mul(x, B)
+    t = Transcript("key")
+    t.context(case["context"])
+    t.points("pk", [pk])
+    w = ref_nonce(t, x, draw)
+    t.points("T", [mul(w, B)])
+    c = int.from_bytes(t.challenge("c"), "little") % L
+    s = (w + c * x) % L
+    assert encode(pk) + c.to_bytes(32, "little") + s.to_bytes(32, "little") == bytes.fromhex(case["message"])
+
+    dleq = load("dleq.json")
+    case = dleq["cases"][0]
+    draw = RefStream(dleq["provenance"]["seed"].encode())
+    x = ref_scalar(draw)
+    ref_scalar(draw)  # the other party's key
+    assert x.to_bytes(32, "little").hex() == dleq["secret"]
+    bases = [decode(bytes.fromhex(b)) for b in case["bases"]]
+    shares = [mul(x, a) for a in bases]
+    t = Transcript("dleq")
+    t.context(case["context"])
+    t.points("pk", [mul(x, B)])
+    t.put(1, "positions", b"".join(p.to_bytes(2, "big") for p in case["positions"]))
+    t.points("a", bases)
+    t.points("d", shares)
+    w = ref_nonce(t, x, draw)
+    t.points("T", [mul(w, B), *(mul(w, a) for a in bases)])
+    c = int.from_bytes(t.challenge("c"), "little") % L
+    s = (w + c * x) % L
+    expected = b"".join(encode(d) for d in shares) + c.to_bytes(32, "little") + s.to_bytes(32, "little")
+    assert expected == bytes.fromhex(case["message"])

@@ -329,6 +329,7 @@ def dleq_file() -> dict[str, Any]:
     bases = [deck[p].a for p in positions]
     shares, proof = prove_shares(ctx, keys, positions, bases, rng)
     message = encode_shares(shares, proof)
+    offset = hash_to_point(b"compensation")
     common = {"context": ctx_json(ctx), "pk": keys.public.raw.hex(), "bases": [b.raw.hex() for b in bases]}
     return {
         "provenance": provenance(seed, "none"),
@@ -371,6 +372,17 @@ def dleq_file() -> dict[str, Any]:
                 "positions": positions,
                 "message": (bytes.fromhex(SMALL_ORDER[4]) + message[32:]).hex(),
                 "error": "invalid_point",
+            },
+            {
+                # d_1 + X and d_2 - X: the sum of the shares is still x * (a_1 + a_2), so a batch
+                # checked only through an unweighted sum would accept both wrong shares (§7).
+                "id": "compensated_shares",
+                **common,
+                "positions": positions,
+                "message": (
+                    (shares[0] + offset).raw + (shares[1] - offset).raw + message[64:]
+                ).hex(),
+                "error": "bad_share_proof",
             },
         ],
     }
