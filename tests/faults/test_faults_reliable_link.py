@@ -7,7 +7,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from koikoi_p2p.net.reliable import (
@@ -269,6 +269,21 @@ def test_confirm_mode_acknowledges_only_what_was_kept() -> None:
         await asyncio.sleep(0.1)
         assert a.unacknowledged == 0
         assert b._inbox.empty()                 # the re-sent copies were duplicates, not delivered
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), drop=st.floats(0, 0.3), duplicate=st.floats(0, 0.3),
+       reorder=st.floats(0, 0.3), n=st.integers(1, 25), cut_every=st.sampled_from([0, 5, 11]))
+def test_property_every_frame_once_in_order(seed: int, drop: float, duplicate: float, reorder: float, n: int,
+                                            cut_every: int) -> None:
+    async def body() -> None:
+        hub = Hub(seed, drop=drop, duplicate=duplicate, reorder=reorder)
+        a, b = await pair(hub)
+        await exchange(a, b, n, hub=hub, cut_every=cut_every)
         await a.close()
         await b.close()
 
