@@ -574,6 +574,9 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
             head += ")"
     why = ROUND_END.get(result.reason, result.reason)
     screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{why}]"))
+    if result.calls:
+        callers = ", ".join(name[0] if seat == me else name[1] for seat in result.calls)
+        screen.say(f"Koi-koi calls this round: {callers}")
     kind = "Pools" if table.profile is not None and table.profile.pool_start else "Scores"
     screen.say(f"{kind}: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")
     if event.transcript_path:
