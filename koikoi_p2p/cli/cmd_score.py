@@ -23,7 +23,8 @@ def register(subparsers: Any) -> None:
                         help="change a switch of the preset (repeatable; VALUE as JSON: cup_is_plain=false)")
     parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
     parser.add_argument("--calls", default="", metavar="A,B,...", help="koi-koi calls of the round, in order")
-    parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), help="the winner's seat")
+    parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), metavar="A|B",
+                        help="the seat whose pile it is (default A)")
     parser.add_argument("--json", action="store_true",
                         help='print {"yaku": {...}, "base": N, "round_score": N}')
     parser.add_argument("cards", nargs="*", metavar="CARD_ID", help="captured cards: ids or indices")
