@@ -373,7 +373,11 @@ def decision_choices(
         "decide": "You made a yaku: koi-koi or stop?",
         "hand_yaku": "Your hand makes a hand yaku: which do you claim?",
     }
-    return questions.get(kind, "Choose:"), choices
+    question = questions.get(kind, "Choose:")
+    if kind == "capture" and view.pending_card is not None and view.pending_card >= 0:
+        pending = card_label(view.pending_card, screen.lang, screen.style)
+        question = f"Two field cards match your {pending}: which do you take?"
+    return question, choices
 
 
 # -- view helpers (the only place that knows the engine's view fields) ------------------------

@@ -236,3 +236,14 @@ def test_a_compulsory_hand_yaku_claim_is_said_as_a_claim() -> None:
     assert match.decided == list(options)
     assert "No hand yaku" not in text
     assert "Your dealt hand makes teshi: 01* Crane and Sun, 01R Pine Poetry Ribbon, 01. Pine Plain" in text
+
+
+def test_the_capture_question_names_the_card_that_matches() -> None:
+    from dataclasses import replace
+
+    _, view = _view()
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False)
+    pending = replace(view, pending_card=44, capture_options=(45, 46))
+    question, choices = decision_choices("capture", pending, (Capture(45), Capture(46)), screen)
+    assert question == "Two field cards match your 12* Phoenix: which do you take?"
+    assert [c.key for c in choices] == ["1", "2"]
