@@ -181,7 +181,7 @@ class SecureChannel:
         self._accept(env)
         self._peer_cache[seq] = env
         if len(self._peer_cache) > _PEER_CACHE:
-            del self._peer_cache[min(self._peer_cache)]
+            del self._peer_cache[next(iter(self._peer_cache))]   # the oldest: keys grow with seq
         return env
 
     # -- helpers -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ string only if re-encoding what it read gives the very same bytes.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
 from typing import Any, cast
@@ -29,7 +30,9 @@ class _NotCanonical(Exception):
     """Internal: the value is outside the canonical data model."""
 
 
+@functools.lru_cache(maxsize=4096)
 def _packed_key(key: str) -> bytes:
+    """A map key's encoded bytes (its sort key); few distinct keys occur, so they are cached."""
     return cast(bytes, msgpack.packb(key, use_bin_type=True))
 
 
@@ -85,9 +88,50 @@ def decode(data: bytes, *, reason: str = "non_canonical") -> Value:
         value: Any = msgpack.unpackb(
             data, raw=False, use_list=True, strict_map_key=True, ext_hook=_reject_ext,
         )
-        again = msgpack.packb(_normalise(value, 0), use_bin_type=True)
+        # msgpack writes every length and integer in its shortest form and keeps the map order it
+        # read, so re-packing what was read gives the input back exactly when the input used
+        # shortest forms only, had no duplicate key and nothing after the value. What re-packing
+        # cannot see (a float64, a bytes map key, the key order) is checked separately.
+        again = msgpack.packb(value, use_bin_type=True)
+        if again == data:
+            _check_model(value, 0)
+    except _NotCanonical as exc:
+        raise RemoteViolation(reason, f"not canonical: {exc}") from None
     except Exception as exc:  # msgpack raises a zoo of types (ValueError, ExtraData, ...)
         raise RemoteViolation(reason, f"not canonical msgpack: {type(exc).__name__}") from None
     if again != data:
         raise RemoteViolation(reason, "not in canonical form")
     return cast(Value, value)
+
+
+def _check_model(value: object, depth: int) -> None:
+    """Raise ``_NotCanonical`` unless a decoded value is in the data model with sorted maps."""
+    if depth > MAX_DEPTH:
+        raise _NotCanonical("nested too deeply")
+    kind = type(value)
+    if kind is bytes or kind is str or kind is int or kind is bool or value is None:
+        return
+    if kind is list:
+        if value and depth + 1 > MAX_DEPTH:
+            raise _NotCanonical("nested too deeply")
+        for item in cast(list[object], value):
+            if type(item) is list or type(item) is dict:
+                _check_model(item, depth + 1)
+            elif not (type(item) in _SCALARS or item is None):
+                raise _NotCanonical(f"type {type(item).__name__} is not allowed")
+        return
+    if kind is dict:
+        previous = b""
+        for key, item in cast(dict[object, object], value).items():
+            if type(key) is not str:
+                raise _NotCanonical("map key is not a string")
+            packed = _packed_key(key)
+            if packed <= previous:
+                raise _NotCanonical("map keys out of order")
+            previous = packed
+            _check_model(item, depth + 1)
+        return
+    raise _NotCanonical(f"type {kind.__name__} is not allowed")
+
+
+_SCALARS = frozenset({bytes, str, int, bool})

@@ -75,3 +75,38 @@ def test_decode_reason_is_configurable() -> None:
 def test_round_trip_returns_lists_and_dicts() -> None:
     value = {"b": [1, (2, 3)], "a": {"x": b"\x00", "y": None}}
     assert codec.decode(codec.encode(value)) == {"a": {"x": b"\x00", "y": None}, "b": [1, [2, 3]]}
+
+
+def test_decoder_and_encoder_agree_on_the_nesting_bound() -> None:
+    import msgpack
+
+    for depth in (codec.MAX_DEPTH, codec.MAX_DEPTH + 1):
+        for leaf in (1, {"a": 1}):
+            value: object = leaf
+            for _ in range(depth):
+                value = [value]
+            data = msgpack.packb(value)
+            try:
+                codec.encode(value)
+                encodable = True
+            except LocalMisuse:
+                encodable = False
+            try:
+                codec.decode(data)
+                decodable = True
+            except RemoteViolation:
+                decodable = False
+            assert encodable == decodable, (depth, leaf)
+
+
+@pytest.mark.parametrize("data", [
+    b"\xcb" + bytes(8),                 # float64 re-packs to the same bytes: refused by type
+    b"\x91\xcb" + bytes(8),             # ... also inside an array
+    b"\x81\xa1a\xcb" + bytes(8),        # ... and a map
+    b"\x81\xc4\x01a\x01",               # bin key re-packs the same: refused by type
+    b"\x82\xa2aa\x01\xa1b\x02",         # longer key first: out of order
+])
+def test_what_re_packing_cannot_see_is_checked(data: bytes) -> None:
+    with pytest.raises(RemoteViolation):
+        codec.decode(data)
+    assert codec.decode(b"\x92\x81\xa1b\x01\x81\xa1b\x01") == [{"b": 1}, {"b": 1}]
