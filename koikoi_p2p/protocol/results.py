@@ -24,6 +24,7 @@ from koikoi_p2p.protocol.statement import (
 )
 
 COSIGNED_FORMAT = "koikoi-p2p/cosigned-result/v1"
+RESULT_VERSION = 1      # the game version (spec/game.md §2.2): a verifier refuses any other
 
 
 class SignatureInvalid(Exception):
@@ -103,11 +104,14 @@ class MatchResult:
         version, room, profile = data["version"], data["room"], data["profile"]
         if type(version) is not int or not isinstance(room, str) or not isinstance(profile, str):
             raise ValueError("version, room or profile has the wrong type")
+        if version != RESULT_VERSION:
+            raise ValueError(f"unsupported game version {version}")
         session, terms, pdigest, head = data["session"], data["terms"], data["profile_digest"], data["head"]
-        if not (isinstance(session, bytes) and _is_bytes(terms, 32) and _is_bytes(pdigest, 32)
+        if not (_is_bytes(session, 32) and _is_bytes(terms, 32) and _is_bytes(pdigest, 32)
                 and _is_bytes(head, 32)):
             raise ValueError("session, digests and head must be bytes")
-        assert isinstance(terms, bytes) and isinstance(pdigest, bytes) and isinstance(head, bytes)
+        assert isinstance(session, bytes) and isinstance(terms, bytes) and isinstance(pdigest, bytes)
+        assert isinstance(head, bytes)
         k0, k1 = keys
         assert isinstance(k0, bytes) and isinstance(k1, bytes)
         s0, s1 = scores

@@ -136,3 +136,19 @@ def test_non_canonical_or_malformed_result_files_fail() -> None:
                 pack({"format": "koikoi-p2p/cosigned-result/v1", "result": {}, "signatures": []})):
         with pytest.raises(AuditError):
             verify_result(bad)
+
+
+def test_a_result_of_an_unknown_version_or_a_short_session_id_is_refused() -> None:
+    """Both signatures may be valid: a verifier still refuses what it does not fully understand."""
+    import dataclasses
+
+    a = Identity.from_private_bytes(b"\x11" * 32)
+    b = Identity.from_private_bytes(b"\x22" * 32)
+    base, _, _ = _cosigned()
+    for change in ({"version": 2}, {"session_id": b"\x33" * 16}):
+        result = dataclasses.replace(base.result, **change)  # type: ignore[arg-type]
+        data = result.statement()
+        signed = CoSignedResult(result=result, signatures=(a.sign(data), b.sign(data)))
+        with pytest.raises(AuditError) as err:
+            verify_result(signed.encode())
+        assert err.value.reason == "bad_result"
