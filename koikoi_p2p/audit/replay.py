@@ -42,9 +42,11 @@ class Deviation:
     message: str
 
     def describe(self) -> str:
-        who = "the relay or the network" if self.seat is None else f"player {self.seat}"
         where = f" at message {self.seq}" if self.seq is not None else ""
-        return f"{who} deviated{where}: {self.reason}" + (f" ({self.message})" if self.message else "")
+        detail = f"{self.reason}" + (f" ({self.message})" if self.message else "")
+        if self.seat is None:
+            return f"no player is shown to have deviated{where}: {detail}"
+        return f"player {self.seat} deviated{where}: {detail}"
 
 
 @dataclass(frozen=True, slots=True)

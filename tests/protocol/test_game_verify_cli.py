@@ -66,3 +66,28 @@ def test_a_deal_cut_before_its_keys_cannot_be_judged_from_the_transcript(
     assert koikoi(["verify", str(path)]) == 1
     out = capsys.readouterr().out
     assert "before its round keys were disclosed" in out and "deviated" not in out
+
+
+def test_evidence_of_a_dropped_frame_names_no_player(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """The relay drops one of two envelopes seat 0 sends in a row: seat 1's evidence file of the
+    gap is reported without blaming seat 0, and verify exits 1."""
+    from tests.adversarial.test_peer_attacks import _first_run_of_two
+    from tests.protocol.game_support import evidence_bytes
+
+    target = _first_run_of_two(run(make_pair(rounds=1, seed=1)))
+    dropped: list[int] = []
+
+    def relay(to: int, frame: bytes) -> list[bytes]:
+        if frame[0] == 0x10 and int.from_bytes(frame[1:5], "big") == target and not dropped:
+            dropped.append(target)
+            return []
+        return [frame]
+
+    pair = run(make_pair(rounds=1, seed=1), deliver=relay)
+    path = tmp_path / "gap.evidence"
+    path.write_bytes(evidence_bytes(pair, 1))
+    assert koikoi(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "no player is shown to have deviated" in out and "does NOT prove" in out
+    assert "player 0 deviated" not in out
