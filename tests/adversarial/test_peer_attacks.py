@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from koikoi_p2p.audit import audit_evidence
 from koikoi_p2p.protocol import messages as m
@@ -618,3 +620,41 @@ def _match_result_attack(kind_of_lie: str) -> Attack:
                                              ("signature", "bad_result_signature")])
 def test_lie_in_the_match_result(lie: str, reason: str) -> None:
     caught(_play_until_found(_match_result_attack(lie)), reason)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), drop=st.floats(0.0, 0.05), dup=st.floats(0.0, 0.2),
+       hold=st.floats(0.0, 0.05), junk=st.floats(0.0, 0.02))
+def test_a_misbehaving_relay_never_gets_an_honest_peer_blamed(seed: int, drop: float, dup: float,
+                                                              hold: float, junk: float) -> None:
+    """Random drops, duplicates, reorders and injected frames between two honest peers: a peer may
+    stop, but neither its Failure event nor its evidence file ever blames the other player."""
+    import random
+
+    chance = random.Random(seed)
+    held: list[tuple[int, bytes]] = []
+
+    def relay(to: int, frame: bytes) -> list[bytes]:
+        out: list[bytes] = []
+        roll = chance.random()
+        if roll < drop:
+            pass
+        elif roll < drop + hold:
+            held.append((to, frame))
+        else:
+            out.append(frame)
+            if chance.random() < dup:
+                out.append(frame)
+        if chance.random() < junk:
+            out.append(bytes([0x10]) + chance.randbytes(chance.randint(0, 200)))
+        for item in [h for h in held if h[0] == to and chance.random() < 0.5]:
+            held.remove(item)
+            out.append(item[1])
+        return out
+
+    pair = run(make_pair(rounds=1, seed=seed % 7 + 1), deliver=relay)
+    for seat in (0, 1):
+        assert all(e.who is None for e in pair.events[seat] if isinstance(e, Failure)), pair.events[seat]
+        if isinstance(pair.errors[seat], RemoteViolation):
+            report = audit_evidence(decode_evidence(evidence_bytes(pair, seat)))
+            assert not report.ok and (report.deviation is None or report.deviation.seat is None), report
