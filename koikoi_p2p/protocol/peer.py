@@ -261,7 +261,8 @@ class GamePeer:
     def to_state(self) -> dict[str, object]:
         """Everything to resume after a crash, as plain msgpack-able data, secrets included (the
         channel keys, the identity, the round secret): store it privately. Save it after every
-        accepted message (spec/game.md §7)."""
+        ``receive`` and ``decide``, before sending the frames they return: a state older than a
+        frame already sent would seal another envelope at its number (spec/game.md §7.2)."""
         return {
             "format": self.STATE_FORMAT, "room": self.room,
             "channel": self.channel.to_state(), "flow": self.flow.to_state(),
