@@ -487,6 +487,21 @@ def _show_changes(
         return
     for line in narrate(before, view, table.me, screen.names, screen.lang, screen.style):
         screen.say(line)
+    if len(view.calls) > len(before.calls) and view.calls[-1] != table.me and table.profile is not None:
+        screen.say(after_their_call(table.profile, len(view.calls)))
+
+
+def after_their_call(profile: Profile, calls: int) -> str:
+    """What the opponent's koi-koi means for me, under these rules."""
+    stake = {
+        "opponent_flat_x2": "if you win this round, your score is doubled",
+        "shared_one_plus_calls": f"whoever wins this round, the score is now multiplied by {1 + calls}",
+        "winner_pow2": "each of their calls doubles their score if they win; beating them adds nothing",
+        "none": "calls multiply nothing",
+    }[profile.koikoi_multiplier]
+    if profile.after_call == "next_improvement_ends_round":
+        return f"Their koi-koi: {stake}; the next yaku either of you makes or raises ends the round."
+    return f"Their koi-koi: {stake}; the round goes on until someone stops."
 
 
 def _dealing(view: RoundView) -> bool:

@@ -247,3 +247,13 @@ def test_the_capture_question_names_the_card_that_matches() -> None:
     question, choices = decision_choices("capture", pending, (Capture(45), Capture(46)), screen)
     assert question == "Two field cards match your 12* Phoenix: which do you take?"
     assert [c.key for c in choices] == ["1", "2"]
+
+
+def test_the_opponents_call_is_explained_under_each_multiplier() -> None:
+    from koikoi_p2p.cli.play import after_their_call
+
+    assert after_their_call(PROFILE, 1) == ("Their koi-koi: if you win this round, your score is doubled; "
+                                            "the next yaku either of you makes or raises ends the round.")
+    assert "multiplied by 3" in after_their_call(preset("koikoi-online"), 2)
+    assert "beating them adds nothing" in after_their_call(preset("board-game"), 1)
+    assert "until someone stops" in after_their_call(preset("classic-variant"), 1)
