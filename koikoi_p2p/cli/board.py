@@ -100,7 +100,8 @@ def render_board(model: BoardModel, lang: str, style: Style) -> str:
         # A set is dead once the *other* side of this pile holds too many of its cards.
         close = near_yaku(pile, model.piles[1 - seat], fams)
         if close:
-            parts = [_near_text(fam_name, left, pile, fams, lang) for fam_name, left in close[:4]]
+            where = {c: "field" for c in model.field} | {c: "your hand" for c in model.hand}
+            parts = [_near_text(fam_name, left, pile, fams, lang, where) for fam_name, left in close[:4]]
             lines.extend(wrap("  close: ", parts, model.width, ", "))
     lines.extend(model.extra)
     return "\n".join(lines)
@@ -111,10 +112,13 @@ _NAMED_SETS = frozenset({"brights", "inoshikacho", "akatan", "aotan", "hanami", 
 
 
 def _near_text(fam_name: str, left: Sequence[int], pile: Sequence[int], fams: Sequence[Family],
-               lang: str) -> str:
+               lang: str, where: Mapping[int, str]) -> str:
+    """E.g. ``akatan (needs 1 of: 03 Cherry Poetry Ribbon [field])``: the cards still out, and
+    which of them lie on the field or in my hand (what can be taken, or kept away, now)."""
     needs = _needs(fam_name, pile, fams)
     if fam_name in _NAMED_SETS and left:
-        return f"{fam_name} (needs {needs} of: {', '.join(_short(c, lang) for c in left)})"
+        named = ", ".join(_short(c, lang) + (f" [{where[c]}]" if c in where else "") for c in left)
+        return f"{fam_name} (needs {needs} of: {named})"
     return f"{fam_name} (needs {needs})"
 
 

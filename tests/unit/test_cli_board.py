@@ -50,7 +50,7 @@ def test_near_yaku_names_the_missing_cards() -> None:
     # Once the other side holds the cherry poetry ribbon, akatan is dead and not shown.
     assert "akatan" not in dict(near_yaku((1, 5), (9,), fams))
     text = render_board(MODEL, "en", Style(colour=False))
-    assert "close: akatan (needs 1 of: 03 Cherry Poetry Ribbon)" in text
+    assert "close: akatan (needs 1 of: 03 Cherry Poetry Ribbon [your hand])" in text
 
 
 def test_opponent_near_yaku_counts_against_my_pile() -> None:
@@ -63,7 +63,7 @@ def test_opponent_near_yaku_counts_against_my_pile() -> None:
     close = [line for line in text.splitlines() if line.startswith("  close:")]
     assert len(close) == 1
     assert "inoshikacho (needs 1 of: 07 Boar)" in close[0]
-    assert "brights (needs 1 of: 03 Cherry Curtain, 12 Phoenix)" in close[0]
+    assert "brights (needs 1 of: 03 Cherry Curtain, 12 Phoenix [field])" in close[0]  # where they lie
 
 
 def test_made_yaku_in_canonical_order_with_total() -> None:
