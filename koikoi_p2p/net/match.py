@@ -118,12 +118,23 @@ class Match:
             yield self._stopped(exc.reason, exc.message, None)
 
     async def decide(self, action: Action) -> None:
-        """Answer the last ``YourTurn`` or ``ChoiceNeeded``; ``LocalMisuse`` if not legal now."""
+        """Answer the last ``YourTurn`` or ``ChoiceNeeded``; ``LocalMisuse`` if not legal now (the
+        question is then asked again by ``events()``)."""
         if self.peer is None:
             raise LocalMisuse("not_started", "the match has not started")
-        frames = self.peer.decide(action)
-        await self._send(frames)
-        self._decided.set()
+        try:
+            frames = self.peer.decide(action)
+        except ProtocolError:
+            if self.peer.error is None:
+                # An illegal choice: events() asks the same question again (an embedder that
+                # catches this error and keeps iterating gets the YourTurn/ChoiceNeeded anew).
+                self.peer.flow.announce_pending()
+            self._decided.set()
+            raise
+        try:
+            await self._send(frames)
+        finally:
+            self._decided.set()       # even if sending failed: events() then sees the transport
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self.peer.legal_actions() if self.peer is not None else ()

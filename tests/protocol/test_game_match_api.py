@@ -143,3 +143,64 @@ def test_a_changed_identity_key_reaches_the_user_and_is_not_remembered(tmp_path:
     assert (first.known, again.known, other.known) == (False, True, "changed")
     assert other.peer_fingerprint != first.peer_fingerprint
     assert KnownPeers(tmp_path / "known_peers.json").lookup("friend") == seeded_identity(b"g").public_key
+
+
+def test_a_decision_that_cannot_be_sent_ends_in_a_failure_event_not_a_hang() -> None:
+    """The embedder catches the error of decide() and keeps iterating: events() must go on and
+    end with a Failure, not wait for a decision forever."""
+    from koikoi_p2p.protocol.events import ChoiceNeeded, YourTurn
+    from koikoi_p2p.protocol.transport import TransportClosed
+
+    async def body() -> list[Any]:
+        a, b = memory_pair()
+        computer = asyncio.create_task(play_match(b, RandomPlayer(1), seat=1, identity=seeded_identity(b"g"),
+                                                  room="ROOM01", rng=seeded_rng(b"g")))
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile=preset("nintendo"),
+                     rounds=1, rng=seeded_rng(b"h"), deadlines=Deadlines(step=2, turn=2))
+        seen: list[Any] = []
+        async for event in host.events():
+            seen.append(event)
+            if isinstance(event, (YourTurn, ChoiceNeeded)):
+                await a.close()                      # the network goes away under us
+                try:
+                    await host.decide(event.options[0])
+                except TransportClosed:
+                    pass
+        computer.cancel()
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(body(), 30))
+    assert isinstance(seen[-1], Failure) and seen[-1].reason == "connection_closed"
+
+
+def test_an_illegal_decision_is_refused_and_the_question_asked_again() -> None:
+    """decide() refuses a move that is not among the options (LocalMisuse); an embedder that
+    catches it and keeps iterating is asked again instead of waiting forever."""
+    from koikoi_p2p.protocol.errors import LocalMisuse
+    from koikoi_p2p.protocol.events import ChoiceNeeded, MatchOver, YourTurn
+    from koikoi_p2p.rules.actions import Play
+
+    async def body() -> tuple[int, int, Any]:
+        a, b = memory_pair()
+        computer = asyncio.create_task(play_match(b, RandomPlayer(1), seat=1, identity=seeded_identity(b"g"),
+                                                  room="ROOM01", rng=seeded_rng(b"g")))
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile=preset("nintendo"),
+                     rounds=1, rng=seeded_rng(b"h"))
+        asked = refused = 0
+        last = None
+        async for event in host.events():
+            last = event
+            if isinstance(event, (YourTurn, ChoiceNeeded)):
+                asked += 1
+                if refused == 0 and isinstance(event, YourTurn):
+                    try:
+                        await host.decide(Play(47))          # the last stock card: never playable
+                    except LocalMisuse:
+                        refused += 1
+                        continue
+                await host.decide(event.options[0])
+        await computer
+        return asked, refused, last
+
+    asked, refused, last = asyncio.run(asyncio.wait_for(body(), 60))
+    assert refused == 1 and asked >= 2 and isinstance(last, MatchOver)
