@@ -69,3 +69,21 @@ def test_envelope_round_trip(version: int, session_id: bytes, seq: int, prev: by
     assert (env.version, env.session_id, env.seq, env.prev, env.sender, env.type) == (
         version, session_id, seq, prev, sender, type_)
     assert codec.encode(env.body) == codec.encode(body) and env.raw == raw
+
+
+@given(st.dictionaries(st.text(max_size=6), scalars,
+                       min_size=2, max_size=6), st.randoms(use_true_random=False))
+def test_plain_msgpack_is_accepted_exactly_when_it_is_canonical(mapping: dict[str, object],
+                                                                 rnd: object) -> None:
+    """A map packed by plain msgpack in some key order decodes only if that order is canonical."""
+    import msgpack
+
+    items = list(mapping.items())
+    rnd.shuffle(items)  # type: ignore[attr-defined]
+    data = msgpack.packb(dict(items), use_bin_type=True)
+    try:
+        codec.decode(data)
+        accepted = True
+    except RemoteViolation:
+        accepted = False
+    assert accepted == (data == codec.encode(mapping))
