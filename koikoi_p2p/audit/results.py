@@ -10,6 +10,8 @@ between the same keys.
 from __future__ import annotations
 
 from koikoi_p2p.audit.errors import AuditError
+from koikoi_p2p.protocol.errors import RemoteViolation
+from koikoi_p2p.protocol.identity import check_identity_key
 from koikoi_p2p.protocol.results import CoSignedResult, MatchResult, SignatureInvalid
 
 
@@ -23,6 +25,11 @@ def verify_result(data: bytes) -> MatchResult:
         raise AuditError("bad_result", f"not a co-signed result: {exc}") from None
     if cosigned.result.keys[0] == cosigned.result.keys[1]:
         raise AuditError("bad_result", "the two seats have the same key")
+    for key in cosigned.result.keys:
+        try:
+            check_identity_key(key)
+        except RemoteViolation as exc:
+            raise AuditError("bad_key", exc.message) from None
     try:
         cosigned.verify()
     except SignatureInvalid:

@@ -36,7 +36,7 @@ from spake2 import SPAKE2_A, SPAKE2_B
 from koikoi_p2p.protocol import codec, primitives
 from koikoi_p2p.protocol.channel import SecureChannel
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
-from koikoi_p2p.protocol.identity import Identity, check_public_key, verify_signature
+from koikoi_p2p.protocol.identity import Identity, check_identity_key, verify_signature
 from koikoi_p2p.protocol.sas import format_sas
 
 Rng = Callable[[int], bytes]
@@ -350,7 +350,7 @@ class Handshake:
         if plain is None:
             raise RemoteViolation("key_confirmation_failed", "the identity block does not open")
         peer_key, peer_signature = plain[:32], plain[32:]
-        check_public_key(peer_key)
+        check_identity_key(peer_key)
         verify_signature(peer_key, peer_signature, signed_statement(peer, self._h_k))
         mine = self.identity.public_key
         keys = (mine, peer_key) if self.seat == 0 else (peer_key, mine)
@@ -413,6 +413,8 @@ def verify_handshake_record(record: Mapping[str, object]) -> VerifiedHandshake:
     h = mix_hash(initial_hash(), prologue(version, room))
     h_k = mix_hash(mix_hash(mix_hash(h, hello), reply), e0)
     key0, key1 = cast(list[bytes], keys)
+    for key in (key0, key1):
+        check_identity_key(key)
     for seat in (0, 1):
         verify_signature(cast(bytes, keys[seat]), cast(bytes, signatures[seat]), signed_statement(seat, h_k))
     handshake_hash, session_id = final_hashes(h_k, key0, key1)

@@ -99,6 +99,27 @@ def check_public_key(public_key: bytes) -> Ed25519PublicKey:
         raise RemoteViolation("bad_key", "not an Ed25519 public key") from None
 
 
+def check_identity_key(public_key: bytes) -> Ed25519PublicKey:
+    """Accept a received identity key only if signatures under it bind its holder.
+
+    Beyond parsing, the key must be a canonical point of the prime-order subgroup, as every key
+    made from a secret is (A = a*B). A key of small order (the identity point, for example)
+    verifies a made-up signature over any message, so anyone could sign for it: its holder could
+    deny everything it signed and a relay or an opponent could forge it (spec/protocol.md §5.1).
+    Checked once, when the key enters (handshake, handshake record, co-signed result), with
+    libsodium's point validation (``mentalpoker.group``). ``RemoteViolation("bad_key")``."""
+    from mentalpoker.errors import MentalPokerError
+    from mentalpoker.group import Point
+
+    key = check_public_key(public_key)
+    try:
+        Point.from_bytes(public_key)
+    except MentalPokerError:
+        raise RemoteViolation("bad_key", "an identity key of small order or outside the prime-order "
+                              "subgroup cannot bind signatures") from None
+    return key
+
+
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> None:
     """Raise ``RemoteViolation("bad_signature")`` unless ``signature`` is valid over ``data``."""
     key = check_public_key(public_key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from koikoi_p2p.net.session import run_handshake
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
 from koikoi_p2p.protocol.handshake import Handshake, State, verify_handshake_record
 from koikoi_p2p.protocol.identity import fingerprint
-from tests.protocol.session_util import handshake_pair, identity, run_pair
+from tests.protocol.session_util import handshake_pair, identity, run_pair, seeded_rng
 
 
 @pytest.mark.parametrize("password", [None, "plum blossom"])
@@ -168,3 +169,65 @@ def test_over_memory_transports() -> None:
         assert fingerprint(ra.peer_key) == fingerprint(identity("guest").public_key)
 
     asyncio.run(main())
+
+
+class _WeakIdentity:
+    """An 'identity' whose public key is the identity point: (R = identity, S = 0) verifies as its
+    signature over any message, so anyone can sign for it."""
+
+    public_key = bytes([1]) + bytes(31)
+
+    def sign(self, data: bytes) -> bytes:
+        return bytes([1]) + bytes(31) + bytes(32)
+
+    def private_bytes(self) -> bytes:
+        return bytes(32)
+
+
+ROOM_W = "WEAK01"
+
+
+def test_an_identity_key_of_small_order_is_refused() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from koikoi_p2p.audit import AuditError, verify_result
+    from koikoi_p2p.protocol.identity import Identity
+    from koikoi_p2p.protocol.results import CoSignedResult, MatchResult
+
+    weak = _WeakIdentity()
+    # The premise: the signature library alone accepts the made-up signature.
+    Ed25519PublicKey.from_public_bytes(weak.public_key).verify(weak.sign(b"x"), b"anything")
+    for weak_seat in (0, 1):
+        idents: list[Any] = [identity("host"), identity("guest")]
+        idents[weak_seat] = weak
+        a = Handshake(seat=0, identity=idents[0], room=ROOM_W, password=None, rng=seeded_rng(b"w0"))
+        b = Handshake(seat=1, identity=idents[1], room=ROOM_W, password=None, rng=seeded_rng(b"w1"))
+        b.start()
+        frames = a.start()
+        frames = b.receive(frames[0])
+        frames = a.receive(frames[0])
+        if weak_seat == 0:
+            with pytest.raises(RemoteViolation) as info:
+                b.receive(frames[0])
+        else:
+            frames = b.receive(frames[0])
+            with pytest.raises(RemoteViolation) as info:
+                a.receive(frames[0])
+        assert info.value.reason == "bad_key"
+    # A record or a co-signed result naming such a key is refused as well.
+    ra, _, _ = run_pair(*handshake_pair(seed=b"rec", room=ROOM_W))
+    record = {**ra.record, "keys": [weak.public_key, ra.record["keys"][1]],  # type: ignore[index]
+              "signatures": [weak.sign(b""), ra.record["signatures"][1]]}  # type: ignore[index]
+    with pytest.raises(RemoteViolation) as info:
+        verify_handshake_record(record)
+    assert info.value.reason == "bad_key"
+    honest = Identity.from_private_bytes(b"\x22" * 32)
+    result = MatchResult(version=1, session_id=b"\x33" * 32, room="ABCDEF",
+                         keys=(weak.public_key, honest.public_key), terms_digest=b"\x44" * 32,
+                         profile="nintendo", profile_digest=b"\x55" * 32, rounds=(), scores=(0, 0),
+                         winner=None, head=b"\x66" * 32)
+    data = result.statement()
+    cosigned = CoSignedResult(result=result, signatures=(weak.sign(data), honest.sign(data)))
+    with pytest.raises(AuditError) as err:
+        verify_result(cosigned.encode())
+    assert err.value.reason == "bad_key"
