@@ -1,4 +1,7 @@
-"""``koikoi resume --state DIR``: continue a match saved by a crash-safe peer, from wherever it stopped.
+"""``koikoi resume [--state DIR]``: continue a match saved by a crash-safe peer, from wherever it stopped.
+
+Without ``--state`` it continues the person's interrupted ``koikoi host``/``join`` match saved in
+the data folder (a menu when there are several), with the same board and prompts.
 
 The state folder holds everything (identity, seeds, relay, rendezvous id, the log of accepted
 messages), so the command needs nothing else. ``--new`` first writes a fresh state for a
@@ -33,7 +36,9 @@ def register(subparsers: Any) -> None:
         epilog=exit_codes.epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--state", required=True, metavar="DIR", help="the peer's state folder (0700)")
+    parser.add_argument("--state", metavar="DIR",
+                        help="the peer's state folder (0700); default: the interrupted host/join match "
+                             "in the data folder")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--progress", action="store_true", help="print each phase as it is reached")
     new = parser.add_argument_group("starting a new computer-played seat (--new)")
@@ -48,6 +53,7 @@ def register(subparsers: Any) -> None:
     new.add_argument("--step-deadline", type=int, default=60, metavar="S")
     new.add_argument("--turn-deadline", type=int, default=300, metavar="S")
     new.add_argument("--strategy-seed", type=int, default=0)
+    parser.add_argument("--lang", choices=("en", "ja"), help="card names on the board (a person's match)")
     tuning = parser.add_argument_group("timing (seconds)")
     tuning.add_argument("--dead-after", type=float, default=10.0,
                         help="pair again through the relay when the peer is silent this long")
@@ -70,6 +76,13 @@ def _handle(args: argparse.Namespace) -> int:
     )
     from koikoi_p2p.net.state_store import StateStore, StateStoreError
 
+    if args.state is None:
+        if args.new:
+            print("koikoi resume --new needs --state", file=sys.stderr)
+            return exit_codes.USAGE
+        from koikoi_p2p.cli.online import resume
+
+        return resume(None, args)
     store = StateStore(Path(args.state))
     try:
         if args.new and not store.exists():
@@ -86,14 +99,24 @@ def _handle(args: argparse.Namespace) -> int:
         print(f"koikoi resume: cannot use {args.state}: {exc}", file=sys.stderr)
         return exit_codes.ERROR
     setup_data = state.get("setup")
+    finished = state.get("outcome")
+    if isinstance(finished, dict) and not isinstance(setup_data, dict):
+        # A completed match keeps only its outcome (the setup held the seed of every key).
+        from koikoi_p2p.net.resumable import _outcome_from
+
+        return _report(args, _outcome_from(finished))
     if not isinstance(setup_data, dict):
         print("koikoi resume: the state has no setup", file=sys.stderr)
         return exit_codes.ERROR
     setup = PeerSetup.from_dict(setup_data)
+    if setup.human and not isinstance(finished, dict):
+        from koikoi_p2p.cli.online import resume
+
+        return resume(args.state, args)
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous,
                                 pair_timeout_s=max(5.0, args.dead_after * 2))
     options = DriverOptions(resend_after_s=args.resend_after,
-                            link={"dead_after_s": args.dead_after, "give_up_s": None})
+                            link={"dead_after_s": args.dead_after, "give_up_s": None}, forget_secrets=True)
 
     def progress(phase: str, core: PeerCore) -> None:
         if args.progress and phase != "decided":
@@ -110,6 +133,10 @@ def _handle(args: argparse.Namespace) -> int:
     except ResumeError as exc:
         print(f"koikoi resume: {exc}", file=sys.stderr)
         return exit_codes.ERROR
+    return _report(args, outcome)
+
+
+def _report(args: argparse.Namespace, outcome: Any) -> int:
     if args.json:
         print(json.dumps(outcome.to_dict()), flush=True)
     else:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
 import json
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from koikoi_p2p.cli import exit_codes
@@ -13,7 +17,15 @@ from koikoi_p2p.cli.options import PasswordUnavailable, default_relay, read_pass
 from koikoi_p2p.cli.setup import Setup, prepare
 
 if TYPE_CHECKING:
+    from koikoi_p2p.cli.paths import Folders
+    from koikoi_p2p.cli.play import Screen
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+    from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerCore
+    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Paired, YourTurn
+    from koikoi_p2p.protocol.peer import GamePeer
+    from koikoi_p2p.rules.actions import Action
 
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
@@ -151,19 +163,241 @@ async def _play(
     url: str,
     peer_name: str | None,
 ) -> int:
+    """Play crash-safe: the state is saved after every accepted message, so ``koikoi resume``
+    continues the match if this process dies (net.resumable.run_peer drives it)."""
+    from koikoi_p2p.net.resumable import PeerSetup, create_state
+    from koikoi_p2p.net.state_store import StateStore
+
+    turn = max(1, min(86_400, int(timeout)))
+    peer_setup = PeerSetup.generate(
+        seat=seat, room=room, password=password, identity=setup.identity.identity.private_bytes(),
+        relay_url=url, rendezvous=room, profile=setup.profile.name,
+        profile_data=setup.profile.to_dict() if seat == 0 else None,
+        rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
+        turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True)
+    store = StateStore(saved_matches(setup.folders) / f"{room}-seat{seat}")
+    create_state(store, peer_setup)
+    setup.screen.say(f"The match is saved after every message in {store.folder} "
+                     "(if this stops, continue with: koikoi resume).")
+    known = setup.folders.known_peers_file if peer_name else None
+    return await play_saved(store, setup.screen, first=client, peer_name=peer_name, known_peers=known)
+
+
+def resume(state: str | None, args: argparse.Namespace) -> int:
+    """``koikoi resume [--state DIR]`` for a person's match: the one interrupted match in the data
+    folder (a menu when there are several), continued with the same board and prompts."""
+    from koikoi_p2p.net.state_store import StateStore
+
+    setup = prepare(args, terms=False, show_identity=False)
+    if setup is None:
+        return exit_codes.USAGE
+    if state is not None:
+        return asyncio.run(play_saved(StateStore(Path(state)), setup.screen))
+    home = saved_matches(setup.folders)
+    found = sorted((d for d in home.glob("*-seat[01]") if StateStore(d).exists()),
+                   key=lambda d: StateStore(d).path.stat().st_mtime, reverse=True) if home.is_dir() else []
+    if not found:
+        print(f"koikoi resume: no interrupted match in {home}", file=sys.stderr)
+        return exit_codes.ERROR
+    return asyncio.run(_resume_one(found, setup))
+
+
+async def _resume_one(found: list[Path], setup: Setup) -> int:
+    from koikoi_p2p.cli.prompt import Choice, InputClosed, Prompter, StdinLines
+    from koikoi_p2p.net.state_store import StateStore
+
+    folder = found[0]
+    if len(found) > 1:
+        lines = StdinLines()
+        choices = [Choice(str(n), f"room {d.name.rsplit('-seat', 1)[0]} "
+                          f"({'host' if d.name.endswith('0') else 'joined'})", d)
+                   for n, d in enumerate(found, start=1)]
+        try:
+            folder = await Prompter(lines, setup.screen.write).choose(
+                "Several interrupted matches: which one?", choices, "The newest is listed first.")
+        except InputClosed:
+            return exit_codes.INTERRUPTED
+    setup.screen.say(f"Resuming the match saved in {folder}.")
+    return await play_saved(StateStore(folder), setup.screen)
+
+
+def saved_matches(where: Folders) -> Path:
+    """The folder of crash-safe match states (one subfolder each, 0700, files 0600)."""
+    return where.data / "matches"
+
+
+async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | None = None,
+                     peer_name: str | None = None, known_peers: Path | None = None) -> int:
+    """Run (or resume) the human match saved in ``store`` on this screen; returns the exit code.
+
+    The board and prompts are cli.play's; run_peer does the saving, resending and re-pairing.
+    A match that ends (any way) leaves no state behind: it holds the seed of every key.
+    """
     from koikoi_p2p.cli.play import drive
     from koikoi_p2p.cli.prompt import StdinLines
-    from koikoi_p2p.net.relay_client import RelayError
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+    from koikoi_p2p.net.resumable import DriverOptions, PeerSetup, ResumeError, run_peer
+    from koikoi_p2p.net.state_store import StateStoreError
 
-    match = setup.make_match(
-        client, seat=seat, room=room, password=password, timeout=timeout, peer_name=peer_name
-    )
     try:
-        return await drive(
-            match, setup.screen, StdinLines(), me=seat, timeout=timeout, password=password is not None
-        )
-    except RelayError as exc:
-        return relay_failure(exc, url)
+        state = store.load()
+        setup = PeerSetup.from_dict(state["setup"])  # type: ignore[arg-type]
+    except (StateStoreError, ResumeError, KeyError) as exc:
+        print(f"koikoi: cannot use the saved match in {store.folder}: {exc}", file=sys.stderr)
+        return exit_codes.ERROR
+    connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous, pair_timeout_s=30.0,
+                                first=first)
+    options = DriverOptions(link={"dead_after_s": 10.0, "give_up_s": None}, forget_secrets=True)
+    match = SavedMatch(screen, peer_name=peer_name, known_peers=known_peers)
+    runner = asyncio.create_task(match.run(store, connector, options, run_peer))
+    code = exit_codes.ERROR
+    try:
+        code = await drive(match, screen, StdinLines(), me=setup.seat, timeout=float(setup.turn_deadline),
+                           password=setup.password is not None)
+        if code == exit_codes.INTERRUPTED:
+            runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+    finally:
+        if not runner.done():
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+        await connector.close()
+    if match.outcome is not None:
+        with contextlib.suppress(OSError):
+            store.remove()
+            store.folder.rmdir()
+    else:
+        screen.say(f"The match is saved in {store.folder}: continue it with koikoi resume.")
+    return code
+
+
+class SavedMatch:
+    """cli.play's MatchLike over run_peer: events go to the screen, decisions come from the prompt.
+
+    Events of the replayed log (after a resume) rebuild the screen's table silently: only the
+    match terms, round starts and round results are fed to it, so the board is drawn afresh.
+    """
+
+    def __init__(self, screen: Screen, *, peer_name: str | None = None,
+                 known_peers: Path | None = None) -> None:
+        self.screen = screen
+        self.peer_name = peer_name
+        self.known_peers = known_peers
+        self.core: PeerCore | None = None
+        self.outcome: Outcome | None = None
+        self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
+        self._answer: asyncio.Future[Action] | None = None
+        self._ended = False
+
+    @property
+    def peer(self) -> GamePeer | None:
+        """The game peer (cli.play reads its deadline for the countdown)."""
+        return self.core.peer if self.core is not None else None
+
+    async def run(self, store: StateStore, connector: RelayRendezvous, options: DriverOptions,
+                  run_peer: Callable[..., Awaitable[Outcome]]) -> None:
+        from koikoi_p2p.protocol.events import Failure
+
+        def progress(phase: str, core: PeerCore) -> None:
+            self.core = core
+
+        try:
+            outcome = await run_peer(store, connector, options=options, progress=progress,
+                                     on_event=self.on_event, ask=self.ask)
+        except Exception as exc:  # a state that does not replay, a folder gone: say it
+            self._put(Failure(reason="local_error", message=str(exc), who=None), False)
+        else:
+            self.outcome = outcome
+            if not self._ended and outcome.status != "completed":
+                reason = {"abandoned": "timeout", "gave_up": "connection_closed"}.get(outcome.status,
+                                                                                     outcome.reason)
+                self._put(Failure(reason=reason, message=outcome.reason or outcome.status,
+                                  who=outcome.absent, evidence_path=outcome.file), False)
+        self._queue.put_nowait(None)
+
+    async def events(self) -> AsyncIterator[Event]:
+        real = self.screen.out
+        try:
+            while True:
+                item = await self._queue.get()
+                if item is None:
+                    return
+                event, quiet = item
+                self.screen.out = io.StringIO() if quiet else real
+                yield event
+                self.screen.out = real
+        finally:
+            self.screen.out = real
+
+    async def decide(self, action: Action) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(action)
+
+    async def ask(self, event: YourTurn | ChoiceNeeded) -> Action:
+        self._answer = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((event, False))
+        return await self._answer
+
+    def on_event(self, event: Event, replayed: bool) -> None:
+        import dataclasses
+
+        from koikoi_p2p.protocol import events as ev
+
+        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded):
+            return  # asked through ask(), live only
+        if replayed and not isinstance(event, ev.Paired | ev.TermsAgreed | ev.FirstDealer | ev.RoundStarted
+                                       | ev.RoundOver | ev.MatchOver | ev.Failure):
+            return
+        if isinstance(event, ev.Paired) and not replayed:
+            event = self._known(event)
+        elif isinstance(event, ev.RoundOver) and not replayed:
+            event = dataclasses.replace(event, transcript_path=self._transcript(closed=False))
+        elif isinstance(event, ev.MatchOver):
+            path = self._transcript(closed=None)
+            if path is not None:
+                with contextlib.suppress(OSError):
+                    Path(path).with_suffix(".result").write_bytes(event.result)
+            event = dataclasses.replace(event, transcript_path=path)
+        self._put(event, replayed and not isinstance(event, ev.MatchOver | ev.Failure))
+
+    def _put(self, event: Event, quiet: bool) -> None:
+        from koikoi_p2p.protocol.events import Failure, MatchOver
+
+        if isinstance(event, MatchOver | Failure):
+            self._ended = True
+        self._queue.put_nowait((event, quiet))
+
+    def _transcript(self, *, closed: bool | None) -> str | None:
+        """The transcript's path; ``closed=False`` writes the match so far (named in round summaries),
+        None only names the file run_peer writes at the end."""
+        from koikoi_p2p.net.resumable import result_file
+        from koikoi_p2p.net.state_store import write_atomic
+        from koikoi_p2p.protocol.transcript import encode_transcript
+
+        core = self.core
+        if core is None or core.peer is None:
+            return None
+        path = result_file(core, "transcript")
+        if closed is False:
+            write_atomic(path, encode_transcript(core.handshake.result.record, core.peer.transcript,
+                                                 closed=False))
+        return str(path)
+
+    def _known(self, event: Paired) -> Paired:
+        """Trust on first use: the opponent's key under the name given with --peer."""
+        import dataclasses
+
+        from koikoi_p2p.protocol.identity import KnownPeers
+
+        core = self.core
+        if self.known_peers is None or not self.peer_name or core is None:
+            return event
+        key = core.handshake.result.peer_key
+        peers = KnownPeers(self.known_peers)
+        status = peers.check(self.peer_name, key)
+        if status == "new":
+            peers.remember(self.peer_name, key)
+        return dataclasses.replace(event, known="changed" if status == "changed" else status == "known")
 
 
 def lobby(args: argparse.Namespace) -> int:

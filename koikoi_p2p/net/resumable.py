@@ -30,7 +30,7 @@ import asyncio
 import os
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -42,16 +42,16 @@ from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStore, StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
-from koikoi_p2p.protocol.events import ChoiceNeeded, Failure, MatchOver, YourTurn
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, MatchOver, Paired, YourTurn
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.handshake import Handshake
-from koikoi_p2p.protocol.identity import Identity
+from koikoi_p2p.protocol.identity import Identity, fingerprint
 from koikoi_p2p.protocol.peer import GamePeer
 from koikoi_p2p.protocol.statement import sha256
 from koikoi_p2p.protocol.terms import Deadlines, MatchTerms
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
 from koikoi_p2p.rules.actions import Action, action_from_dict
-from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.profile import Profile, preset
 
 STATE_FORMAT = 1
 HANDSHAKE_PHASE = "handshake"
@@ -99,6 +99,8 @@ class PeerSetup:
     handshake_deadline: int = 60
     strategy_seed: int = 0
     out_dir: str = ""                  # where the transcript / abandonment / evidence files go
+    profile_data: dict[str, object] | None = None   # host: the exact profile (Profile.to_dict), else preset
+    human: bool = False                # a person decides (koikoi host/join): resume asks them again
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1) or len(self.identity) != 32 or len(self.seed) != 32:
@@ -129,8 +131,9 @@ def _digest(data: bytes) -> bytes:
 class PeerCore:
     """The sans-I/O peer with its replay log: frames and decisions in, frames out, all recorded."""
 
-    def __init__(self, setup: PeerSetup) -> None:
+    def __init__(self, setup: PeerSetup, on_event: Callable[[Event], None] | None = None) -> None:
         self.setup = setup
+        self.on_event = on_event            # sees every event (Paired, then the game's), in order
         self.identity = Identity.from_private_bytes(setup.identity)
         self.rng = DeterministicRng(setup.seed)
         self.handshake = Handshake(seat=setup.seat, identity=self.identity, room=setup.room,
@@ -161,6 +164,10 @@ class PeerCore:
             self.log.append(["r", frame])
             self._emit(out)
             if self.handshake.done:
+                result = self.handshake.result
+                if self.on_event is not None:
+                    self.on_event(Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas,
+                                         known=False))
                 out = out + self._start_game()
             return out
         before = len(self.peer.transcript)
@@ -214,14 +221,17 @@ class PeerCore:
                 "sent_count": self.sent_count, "sent_chain": self.sent_chain}
 
     @classmethod
-    def restore(cls, state: Mapping[str, object]) -> PeerCore:
-        """Rebuild the peer by replaying its log; ResumeError when the state does not replay."""
+    def restore(cls, state: Mapping[str, object],
+                on_event: Callable[[Event], None] | None = None) -> PeerCore:
+        """Rebuild the peer by replaying its log; ResumeError when the state does not replay.
+
+        ``on_event`` sees the events of the replayed history (a display rebuilds its table)."""
         if state.get("format") != STATE_FORMAT or not isinstance(state.get("setup"), dict):
             raise ResumeError("bad_state", "unknown state format")
         log = state.get("log")
         if not isinstance(log, list):
             raise ResumeError("bad_state", "no log")
-        core = cls(PeerSetup.from_dict(cast(dict[str, object], state["setup"])))
+        core = cls(PeerSetup.from_dict(cast(dict[str, object], state["setup"])), on_event)
         try:
             for entry in log:
                 if not isinstance(entry, list) or len(entry) != 2:
@@ -247,8 +257,10 @@ class PeerCore:
         proposal = None
         if self.setup.seat == 0:
             keys = (self.identity.public_key, result.peer_key)
+            data = self.setup.profile_data
+            profile = Profile.from_dict(data) if data is not None else preset(self.setup.profile)
             proposal = MatchTerms.propose(
-                profile=preset(self.setup.profile), keys=keys, room=self.setup.room, rounds=self.setup.rounds,
+                profile=profile, keys=keys, room=self.setup.room, rounds=self.setup.rounds,
                 deadlines=Deadlines(step=self.setup.step_deadline, turn=self.setup.turn_deadline))
         self.peer = GamePeer(channel=result.channel, room=self.setup.room, proposal=proposal, rng=self.rng,
                              handshake_record=result.record)
@@ -269,6 +281,8 @@ class PeerCore:
         if self.peer is None:
             return
         for event in self.peer.events():
+            if self.on_event is not None:
+                self.on_event(event)
             if isinstance(event, YourTurn | ChoiceNeeded):
                 self.pending = event
             elif isinstance(event, Failure):
@@ -313,10 +327,16 @@ class DriverOptions:
     linger_s: float = 5.0              # after the end: wait for the last frames to be acknowledged
     settle_s: float = 0.3              # ... and then this long for a repeat from a peer that lost them
     link: dict[str, Any] = field(default_factory=dict)   # ReliableLink keyword arguments
+    # After a completed match keep only the outcome: the setup and log hold the identity key and
+    # the seed of every key of the match (forward secrecy). The CLI sets it; tests that replay a
+    # finished state leave it off.
+    forget_secrets: bool = False
     clock: Callable[[], float] = time.monotonic
 
 
 ProgressHook = Callable[[str, PeerCore], None]
+EventSink = Callable[[Event, bool], None]          # (event, replayed from the saved log)
+Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action]]
 
 
 async def run_peer(
@@ -326,11 +346,15 @@ async def run_peer(
     strategy: Callable[[int], Strategy] | None = None,
     options: DriverOptions | None = None,
     progress: ProgressHook | None = None,
+    on_event: EventSink | None = None,
+    ask: Ask | None = None,
 ) -> Outcome:
     """Run (or resume) the match saved in ``store`` to its end; the library form of ``koikoi resume``.
 
     ``strategy(n)`` gives the computer player for the n-th decision (seeded per decision, so a
-    resumed peer decides exactly as it would have without the crash).
+    resumed peer decides exactly as it would have without the crash). ``ask`` instead puts each
+    decision to a person; ``on_event`` sees every event, first those of the replayed log.
+    With ``options.forget_secrets`` a completed match leaves only its outcome in the store.
     """
     opts = options or DriverOptions()
     try:
@@ -339,7 +363,14 @@ async def run_peer(
         raise ResumeError(exc.reason, exc.message) from None
     if isinstance(state.get("outcome"), dict):
         return _outcome_from(cast(dict[str, Any], state["outcome"]))
-    core = PeerCore.restore(state)
+    replaying = [True]
+
+    def sink(event: Event) -> None:
+        if on_event is not None:
+            on_event(event, replaying[0])
+
+    core = PeerCore.restore(state, sink if on_event is not None else None)
+    replaying[0] = False
     resumed = bool(core.log)
     core.folder = store.folder
 
@@ -359,13 +390,14 @@ async def run_peer(
     await link.start()
     try:
         resend()
-        outcome = await _drive(core, link, store, choose, opts, progress, resend)
+        outcome = await _drive(core, link, store, choose, opts, progress, resend, ask)
         if outcome.status == "completed":
             await _linger(core, link, store, opts, resend)
     finally:
         await link.close()
     outcome = replace(outcome, resumed=resumed)
-    final = core.to_state()
+    forget = opts.forget_secrets and outcome.status == "completed"
+    final: dict[str, object] = {"format": STATE_FORMAT} if forget else core.to_state()
     final["outcome"] = outcome.to_dict()
     store.save(final)
     return outcome
@@ -373,7 +405,7 @@ async def run_peer(
 
 async def _drive(core: PeerCore, link: ReliableLink, store: StateStore, choose: Callable[[int], Strategy],
                  opts: DriverOptions, progress: ProgressHook | None,
-                 resend: Callable[[], None]) -> Outcome:
+                 resend: Callable[[], None], ask: Ask | None = None) -> Outcome:
     seat = core.setup.seat
     clock = opts.clock
     last_phase = ""
@@ -388,7 +420,10 @@ async def _drive(core: PeerCore, link: ReliableLink, store: StateStore, choose: 
             return _fail(core, core.failure.reason if core.failure else "failed")
         if core.pending is not None:
             event = core.pending
-            action = choose(core.decisions).choose(event.view, event.options)
+            if ask is not None:
+                action = await ask(event)
+            else:
+                action = choose(core.decisions).choose(event.view, event.options)
             try:
                 out = core.decide(action)
             except ProtocolError as exc:
@@ -480,6 +515,11 @@ def _name(core: PeerCore, suffix: str) -> Path:
     return _out_dir(core) / f"match-{tag}-seat{core.setup.seat}.{suffix}"
 
 
+def result_file(core: PeerCore, suffix: str) -> Path:
+    """Where this match's ``suffix`` file (transcript, abandoned, evidence) is written."""
+    return _name(core, suffix)
+
+
 def _finish(core: PeerCore) -> Outcome:
     assert core.peer is not None
     path = _name(core, "transcript")
@@ -544,4 +584,4 @@ def _outcome_from(data: Mapping[str, Any]) -> Outcome:
 
 
 __all__ = ["DeterministicRng", "DriverOptions", "Outcome", "PeerCore", "PeerSetup", "ResumeError",
-           "create_state", "run_peer"]
+           "create_state", "result_file", "run_peer"]

@@ -107,9 +107,11 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
 
 @pytest.mark.slow
 def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
-    """The joiner's process dies mid-match: after the relay's resume grace the host says so (exit 7)."""
+    """The joiner's process dies mid-match: once the agreed deadline passed (it could have resumed
+    with koikoi resume until then) the host says so (exit 7) and signs an abandonment claim."""
     with relay_process(tmp_path, "--resume-grace", "2") as url:
-        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1")
+        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1",
+                                    "--timeout", "20")
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
