@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Paired, YourTurn
     from koikoi_p2p.protocol.peer import GamePeer
     from koikoi_p2p.rules.actions import Action
+    from koikoi_p2p.rules.round import RoundView
 
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
@@ -275,7 +276,7 @@ class SavedMatch:
     """cli.play's MatchLike over run_peer: events go to the screen, decisions come from the prompt.
 
     Events of the replayed log (after a resume) rebuild the screen's table silently: only the
-    match terms, round starts and round results are fed to it, so the board is drawn afresh.
+    match terms, round starts and round results are fed to it, then the board as it stands.
     """
 
     def __init__(self, screen: Screen, *, peer_name: str | None = None,
@@ -288,6 +289,7 @@ class SavedMatch:
         self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
         self._answer: asyncio.Future[Action] | None = None
         self._ended = False
+        self._replayed_view: RoundView | None = None   # the board where the saved log stops
 
     @property
     def peer(self) -> GamePeer | None:
@@ -299,7 +301,12 @@ class SavedMatch:
         from koikoi_p2p.protocol.events import Failure
 
         def progress(phase: str, core: PeerCore) -> None:
+            from koikoi_p2p.protocol.events import Board
+
             self.core = core
+            view, self._replayed_view = self._replayed_view, None
+            if view is not None and not self._ended:
+                self._put(Board(view=view), False)   # resumed: show the board at once
 
         try:
             outcome = await run_peer(store, connector, options=options, progress=progress,
@@ -345,9 +352,12 @@ class SavedMatch:
 
         if isinstance(event, ev.YourTurn | ev.ChoiceNeeded):
             return  # asked through ask(), live only
-        if replayed and not isinstance(event, ev.Paired | ev.TermsAgreed | ev.FirstDealer | ev.RoundStarted
-                                       | ev.RoundOver | ev.MatchOver | ev.Failure):
-            return
+        if replayed:
+            if isinstance(event, ev.Board | ev.OpponentMoved):
+                self._replayed_view = event.view
+                return
+            if isinstance(event, ev.RoundStarted | ev.RoundOver):
+                self._replayed_view = None
         if isinstance(event, ev.Paired) and not replayed:
             event = self._known(event)
         elif isinstance(event, ev.RoundOver) and not replayed:

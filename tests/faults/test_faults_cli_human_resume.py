@@ -28,51 +28,56 @@ def test_resume_without_an_interrupted_match(tmp_path: Path, monkeypatch: pytest
 
 
 @pytest.mark.slow
-def test_a_killed_host_resumes_and_the_match_finishes(tmp_path: Path) -> None:
-    host_home, join_home = tmp_path / "host", tmp_path / "friend"
+@pytest.mark.parametrize("victim", ["host", "join"])
+def test_a_killed_player_resumes_and_the_match_finishes(tmp_path: Path, victim: str) -> None:
+    homes = {"host": tmp_path / "host", "join": tmp_path / "friend"}
     procs: list[subprocess.Popen[bytes]] = []
     with relay_process(tmp_path) as url:
         try:
-            host, host_console = _spawn(host_home, "host", "--relay", url, "--rounds", "1", "--timeout", "90")
-            procs.append(host)
+            host, host_console = _spawn(homes["host"], "host", "--relay", url, "--rounds", "1",
+                                        "--timeout", "90")
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
-            joiner, join_console = _spawn(join_home, "join", code, "--relay", url)
-            procs.append(joiner)
-            saved = host_console.expect(r"saved after every message in ([^\n]+) \(if this stops", 30).group(1)
-            assert Path(saved).is_relative_to(host_home / "data")
+            joiner, join_console = _spawn(homes["join"], "join", code, "--relay", url)
+            procs += [host, joiner]
+            consoles = {"host": host_console, "join": join_console}
+            running = {"host": host, "join": joiner}
+            saved = {name: consoles[name].expect(r"saved after every message in ([^\n]+) \(if this stops",
+                                                 30).group(1) for name in homes}
+            assert Path(saved[victim]).is_relative_to(homes[victim] / "data")
             results: dict[str, str | BaseException] = {}
+            survivor = "join" if victim == "host" else "host"
 
-            def play(name: str, console: object, **kw: object) -> None:
+            def play() -> None:
                 try:
-                    results[name] = console.autoplay(**kw)  # type: ignore[attr-defined]
+                    results[survivor] = consoles[survivor].autoplay(timeout=400, ask_help=False)
                 except BaseException as exc:  # reported below with the output
-                    results[name] = exc
+                    results[survivor] = exc
 
-            friend = threading.Thread(target=play, args=("join", join_console),
-                                      kwargs={"timeout": 400, "ask_help": False})
+            friend = threading.Thread(target=play)
             friend.start()
-            # Mid-match: the host has seen its opponent play a card (and answered its own prompts).
-            host_console.expect(r"--- Round 1", 60)
-            host_console.autoplay(timeout=120, done=r"opponent plays", ask_help=False)
-            host.kill()
-            host.wait()
-            assert list(Path(saved).glob("*.state")), "the host's state is on disk after the kill"
+            # Mid-match: the victim has seen its opponent play a card (and answered its own prompts).
+            consoles[victim].expect(r"--- Round 1", 60)
+            consoles[victim].autoplay(timeout=120, done=r"opponent plays", ask_help=False)
+            running[victim].kill()
+            running[victim].wait()
+            assert list(Path(saved[victim]).glob("*.state")), "the state is on disk after the kill"
 
-            resumed, resumed_console = _spawn(host_home, "resume")
+            resumed, resumed_console = _spawn(homes[victim], "resume")
             procs.append(resumed)
+            running[victim], consoles[victim] = resumed, resumed_console
             resumed_console.expect(r"Resuming the match saved in", 30)
-            results["host"] = resumed_console.autoplay(timeout=300, ask_help=True)
+            resumed_console.expect(r"Your captures", 60)    # the board is drawn again
+            results[victim] = resumed_console.autoplay(timeout=300, ask_help=True)
             friend.join(400)
-            for name in ("host", "join"):
+            for name in homes:
                 assert isinstance(results.get(name), str), f"{name}: {results.get(name)}"
-            assert resumed.wait(60) == 0, resumed_console.text[-2000:]
-            assert joiner.wait(60) == 0, join_console.text[-2000:]
+                assert running[name].wait(60) == 0, consoles[name].text[-2000:]
             host_final = re.search(r"you (\d+) - (\d+) opponent", str(results["host"]))
             join_final = re.search(r"you (\d+) - (\d+) opponent", str(results["join"]))
             assert host_final and join_final
             assert host_final.groups() == tuple(reversed(join_final.groups()))
             raws = []
-            for home in (host_home, join_home):
+            for home in homes.values():
                 transcripts = list((home / "data" / "transcripts").glob("*.transcript"))
                 assert len(transcripts) == 1, transcripts
                 verified = subprocess.run([str(SCRIPT), "verify", str(transcripts[0])],
