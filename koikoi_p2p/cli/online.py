@@ -263,12 +263,12 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
             runner.cancel()
             await asyncio.gather(runner, return_exceptions=True)
         await connector.close()
-    if match.outcome is not None:
+        if match.outcome is None:  # also on Ctrl-C
+            screen.say(f"\nThe match is saved in {store.folder}: continue it with koikoi resume.")
+    if match.outcome is not None:  # the match ended: its state (every key's seed) goes
         with contextlib.suppress(OSError):
             store.remove()
             store.folder.rmdir()
-    else:
-        screen.say(f"The match is saved in {store.folder}: continue it with koikoi resume.")
     return code
 
 
