@@ -66,3 +66,13 @@ def test_the_worked_example_is_the_recorded_match() -> None:
             action = env.body["action"]
             word = {"play": f"play {action.get('position')}", "capture": f"capture {action.get('card')}"}
             assert word.get(action["type"], action["type"]) in rest
+
+
+def test_the_evidence_verdict_quoted_in_the_spec_is_the_vector_s() -> None:
+    import json
+
+    path = ROOT / "spec" / "vectors" / "protocol" / "match_evidence_wrong_share.json"
+    vector = json.loads(path.read_text())
+    expected = vector["expected"]
+    quoted = f"player {expected['seat']} deviated at message {expected['seq']}: {expected['reason']}"
+    assert f"(`{quoted}`)" in SPEC
