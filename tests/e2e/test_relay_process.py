@@ -60,10 +60,12 @@ def test_relay_process_end_to_end_and_graceful_sigterm(
     proc, port = relay_process
     address = f"ws://127.0.0.1:{port}/v1"
     tokens: list[bytes] = []
+    codes: list[str] = []
 
     async def body() -> None:
         host = await RelayClient.create(address, public=True, meta={"rules": "nintendo", "password": True})
         tokens.append(host.resume_token)
+        codes.append(host.code)
         assert [r["code"] for r in await list_rooms(address)] == [host.code]
         guest = await RelayClient.join(address, host.code)
         await host.wait_for_peer(5)
@@ -92,9 +94,10 @@ def test_relay_process_end_to_end_and_graceful_sigterm(
     _, stderr = proc.communicate(timeout=10)
     assert proc.returncode == 0
     assert "event=relay_stopped" in stderr and "event=resumed" in stderr and "event=room_created" in stderr
-    # Logs never carry payloads, tokens or lobby metadata.
+    # Logs never carry payloads, tokens, room codes or lobby metadata.
     assert MARKER.decode() not in stderr and "nintendo" not in stderr
     assert not any(token.hex() in stderr for token in tokens)
+    assert codes and not any(code in stderr for code in codes)
 
 
 def test_koikoi_relay_command_serves_health() -> None:
