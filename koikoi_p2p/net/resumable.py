@@ -328,9 +328,9 @@ class DriverOptions:
     settle_s: float = 0.3              # ... and then this long for a repeat from a peer that lost them
     link: dict[str, Any] = field(default_factory=dict)   # ReliableLink keyword arguments
     # After a completed match keep only the outcome: the setup and log hold the identity key and
-    # the seed of every key of the match (forward secrecy). The CLI sets it; tests that replay a
-    # finished state leave it off.
-    forget_secrets: bool = False
+    # the seed of every key of the match (forward secrecy). On by default; only tests that replay a
+    # finished state turn it off.
+    forget_secrets: bool = True
     clock: Callable[[], float] = time.monotonic
 
 

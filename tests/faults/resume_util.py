@@ -16,8 +16,10 @@ FAST_LINK = {"retransmit_s": 0.05, "max_retransmit_s": 0.4, "reconnect_min_s": 0
 
 
 def options(**kw: Any) -> DriverOptions:
+    # Some tests replay a finished state, so these keep the secrets the driver forgets by default.
     return DriverOptions(resend_after_s=kw.pop("resend_after_s", 0.5), linger_s=kw.pop("linger_s", 2.0),
-                         link={**FAST_LINK, **kw.pop("link", {})}, **kw)
+                         link={**FAST_LINK, **kw.pop("link", {})},
+                         forget_secrets=kw.pop("forget_secrets", False), **kw)
 
 
 def setup(seat: int, **kw: Any) -> PeerSetup:

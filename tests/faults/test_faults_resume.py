@@ -9,10 +9,10 @@ import pytest
 
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
 from koikoi_p2p.audit.replay import audit_bytes
-from koikoi_p2p.net.resumable import PeerCore, ResumeError
+from koikoi_p2p.net.resumable import DriverOptions, PeerCore, ResumeError
 from koikoi_p2p.net.state_store import StateStore
 from tests.faults.hub import Hub
-from tests.faults.resume_util import new_stores, options, run_pair, transcript_raws
+from tests.faults.resume_util import FAST_LINK, new_stores, options, run_pair, transcript_raws
 
 
 def _run(tmp: Path, hub: Hub, **kw: object) -> list:  # type: ignore[type-arg]
@@ -167,3 +167,17 @@ def test_other_games_also_complete(tmp_path: Path, strategy_seed: int) -> None:
     assert [o.status if o else None for o in out] == ["completed", "completed"]
     assert out[0] is not None and out[1] is not None
     assert transcript_raws(out[0].file) == transcript_raws(out[1].file)
+
+
+def test_a_completed_match_forgets_its_secrets_by_default(tmp_path: Path) -> None:
+    """The saved state holds the seed of every key; the library's default keeps only the outcome."""
+    folders = new_stores(tmp_path)
+    hub = Hub()
+    defaults = DriverOptions(resend_after_s=0.5, linger_s=2.0, link=dict(FAST_LINK))
+    out = asyncio.run(asyncio.wait_for(run_pair(
+        folders, [lambda: hub.connector(0), lambda: hub.connector(1)], opts=defaults), 120))
+    assert [o.status for o in out] == ["completed", "completed"]
+    for folder in folders:
+        state = StateStore(folder).load()
+        assert set(state) == {"format", "outcome"}
+        assert state["outcome"]["status"] == "completed"
