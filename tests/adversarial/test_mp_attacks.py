@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -24,26 +23,14 @@ from mentalpoker.elgamal import (
 )
 from mentalpoker.errors import DeckError, InvalidEncoding, MentalPokerError, ProofError
 from mentalpoker.generators import card_point
-from mentalpoker.group import Point, Scalar, base_mult, sha512
+from mentalpoker.group import Point, Scalar, base_mult
 from mentalpoker.keyproof import KeyProof, prove_key, verify_key
 from mentalpoker.shuffle import ShuffleProof, ShuffleWitness, prove_shuffle, shuffle, verify_shuffle
+from tests.mp_support import seeded
 from tests.unit.test_mp_group import SMALL_ORDER_HEX, non_canonical_encodings, off_subgroup_point
 
 SESSION = b"attack-session-0123456789"
 CTX = ProofContext(version=1, session_id=SESSION, round=2, step="shuffle", prover=0)
-
-
-def seeded(seed: bytes) -> Callable[[int], bytes]:
-    counter = [0]
-
-    def draw(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += sha512(seed, counter[0].to_bytes(8, "big"))
-            counter[0] += 1
-        return out[:n]
-
-    return draw
 
 
 def bad_points() -> list[bytes]:

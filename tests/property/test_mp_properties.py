@@ -14,24 +14,11 @@ from mentalpoker.deck import DeckParty
 from mentalpoker.dleq import decode_shares, encode_shares, prove_shares, verify_shares
 from mentalpoker.elgamal import KeyPair, card_of, combine, decryption_share, joint_key, start_deck
 from mentalpoker.errors import MentalPokerError
-from mentalpoker.group import L, Point, Scalar, base_mult, sha512
+from mentalpoker.group import L, Point, Scalar, base_mult
 from mentalpoker.keyproof import KeyProof, prove_key, verify_key
 from mentalpoker.randomness import random_permutation, uniform_below
 from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
-
-
-def seeded(seed: bytes) -> Callable[[int], bytes]:
-    counter = [0]
-
-    def draw(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += sha512(seed, counter[0].to_bytes(8, "big"))
-            counter[0] += 1
-        return out[:n]
-
-    return draw
-
+from tests.mp_support import seeded
 
 seeds = st.binary(min_size=1, max_size=16)
 contexts = st.builds(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import msgpack
 import pytest
 from hypothesis import given, settings
@@ -17,22 +15,9 @@ from mentalpoker.deck import (
     shuffle_message_size,
 )
 from mentalpoker.errors import DeckError, InvalidEncoding, MentalPokerError, ProofError
-from mentalpoker.group import sha512
+from tests.mp_support import seeded
 
 SESSION = b"session-id-0123456789abcdef"
-
-
-def seeded(seed: bytes) -> Callable[[int], bytes]:
-    counter = [0]
-
-    def draw(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += sha512(seed, counter[0].to_bytes(8, "big"))
-            counter[0] += 1
-        return out[:n]
-
-    return draw
 
 
 def make(n: int = 48, first: int = 0, seed: bytes = b"s") -> tuple[DeckParty, DeckParty, DeckObserver]:

@@ -22,29 +22,17 @@ from mentalpoker.elgamal import (
 from mentalpoker.errors import DeckError, InvalidEncoding
 from mentalpoker.generators import card_point, start_randomness
 from mentalpoker.group import G, L, Scalar, base_mult
+from tests.mp_support import seeded
 
 seeds = st.binary(min_size=32, max_size=32)
 
 
-def rng_from(seed: bytes):  # type: ignore[no-untyped-def]
-    from mentalpoker.group import sha512
-
-    counter = [0]
-
-    def draw(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += sha512(seed, counter[0].to_bytes(8, "big"))
-            counter[0] += 1
-        return out[:n]
-
-    return draw
 
 
 @settings(max_examples=25)
 @given(seeds, st.integers(0, 47))
 def test_layers_come_off_in_either_order(seed: bytes, card: int) -> None:
-    rng = rng_from(seed)
+    rng = seeded(seed)
     a, b = KeyPair.generate(rng), KeyPair.generate(rng)
     pk = joint_key([a.public, b.public])
     ct = encrypt(pk, card_point(card), Scalar.random(rng))
