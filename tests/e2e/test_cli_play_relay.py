@@ -110,8 +110,9 @@ def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
     """The joiner's process dies mid-match: once the agreed deadline passed (it could have resumed
     with koikoi resume until then) the host says so (exit 7) and signs an abandonment claim."""
     with relay_process(tmp_path, "--resume-grace", "2") as url:
+        # wikipedia has no hand yaku, so the match is still under way when the joiner dies.
         host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1",
-                                    "--timeout", "20")
+                                    "--rules", "wikipedia", "--timeout", "20")
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)

@@ -43,7 +43,9 @@ def test_a_killed_player_resumes_and_the_match_finishes(tmp_path: Path, victim: 
     procs: list[subprocess.Popen[bytes]] = []
     with relay_process(tmp_path) as url:
         try:
+            # wikipedia has no hand yaku, so the deal cannot end before a card is played.
             host, host_console = _spawn(homes["host"], "host", "--relay", url, "--rounds", "1",
+                                        "--rules", "wikipedia",
                                         "--timeout", "90")
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
             joiner, join_console = _spawn(homes["join"], "join", code, "--relay", url)
