@@ -162,13 +162,8 @@ def test_resume_grace_expiry_closes_the_room() -> None:
 def test_resume_beyond_the_buffer_is_an_explicit_error() -> None:
     async def body() -> None:
         async with relay(buffer_frames=4) as server:
-            host = await Raw.connect(server)
-            await host.send("create")
-            code = (await host.expect("created"))["code"]
-            guest = await Raw.connect(server)
-            await guest.send("join", code=code)
-            token = (await guest.expect("joined"))["token"]
-            await host.expect("peer_joined")
+            host, guest, _ = await pair(server)
+            token = guest.token
             await guest.close()
             await host.expect("peer_away")
             for seq in range(10):
@@ -188,13 +183,8 @@ def test_resume_beyond_the_buffer_is_an_explicit_error() -> None:
 def test_resume_within_the_buffer_delivers_exactly_the_missed_frames() -> None:
     async def body() -> None:
         async with relay(buffer_frames=8) as server:
-            host = await Raw.connect(server)
-            await host.send("create")
-            code = (await host.expect("created"))["code"]
-            guest = await Raw.connect(server)
-            await guest.send("join", code=code)
-            token = (await guest.expect("joined"))["token"]
-            await host.expect("peer_joined")
+            host, guest, _ = await pair(server)
+            token = guest.token
             for seq in range(3):
                 await host.send("frame", seq=seq, data=bytes([seq]))
             for seq in range(3):

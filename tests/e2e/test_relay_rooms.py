@@ -125,13 +125,8 @@ def test_host_rejects_joiner_and_room_reopens() -> None:
 def test_peer_departure_and_return_are_notified() -> None:
     async def body() -> None:
         async with relay() as server:
-            host = await Raw.connect(server)
-            await host.send("create")
-            code = (await host.expect("created"))["code"]
-            guest = await Raw.connect(server)
-            await guest.send("join", code=code)
-            token = (await guest.expect("joined"))["token"]
-            await host.expect("peer_joined")
+            host, guest, code = await pair(server)
+            token = guest.token
             await guest.close()
             await host.expect("peer_away")
             back = await Raw.connect(server)

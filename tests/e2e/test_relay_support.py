@@ -48,6 +48,7 @@ class Raw:
 
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
+        self.token = b""  # the resume token the relay gave this client, once paired by pair()
 
     @classmethod
     async def connect(cls, target: str | RelayServer) -> Raw:
@@ -94,6 +95,6 @@ async def pair(server: RelayServer, **create: Any) -> tuple[Raw, Raw, str]:
     code = (await host.expect("created"))["code"]
     guest = await Raw.connect(server)
     await guest.send("join", code=code)
-    await guest.expect("joined")
+    guest.token = (await guest.expect("joined"))["token"]
     await host.expect("peer_joined")
     return host, guest, code
