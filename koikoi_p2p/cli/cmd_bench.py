@@ -1,8 +1,8 @@
 """``koikoi bench WHAT [--json]``: speed measured against a floor or baseline of the same run.
 
 Each benchmark is a module ``koikoi_p2p.bench.<what>`` with ``run(args) -> list[Measurement]``
-and optionally ``add_arguments(parser)``. Benchmarks are imported only when chosen, so a missing
-optional one never breaks the rest of the command.
+and optionally ``add_arguments(parser)`` for its own options. Heavy work (servers, processes,
+matches) happens only inside ``run``, so building the parser stays cheap.
 """
 
 from __future__ import annotations
@@ -33,13 +33,7 @@ def register(subparsers: Any) -> None:
     for name, text in BENCHMARKS.items():
         sub = bench_sub.add_parser(name, help=text, description=text)
         sub.add_argument("--json", action="store_true", help="print a JSON list of measurements")
-        try:
-            module = importlib.import_module(f"koikoi_p2p.bench.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"koikoi_p2p.bench.{name}":
-                raise
-            sub.set_defaults(handler=_missing(name))
-            continue
+        module = importlib.import_module(f"koikoi_p2p.bench.{name}")
         add_arguments = getattr(module, "add_arguments", None)
         if add_arguments is not None:
             add_arguments(sub)
@@ -52,13 +46,5 @@ def _runner(module: Any) -> Any:
         measurements = module.run(args)
         print(render(measurements, args.json))
         return 0
-
-    return handler
-
-
-def _missing(name: str) -> Any:
-    def handler(args: argparse.Namespace) -> int:
-        print(f"koikoi bench {name}: this benchmark is not available in this build")
-        return 2
 
     return handler
