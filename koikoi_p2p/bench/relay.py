@@ -203,7 +203,7 @@ async def _hold_idle(kind: str, port: int, connections: int) -> None:
 def _start_server(kind: str) -> tuple[subprocess.Popen[str], int]:
     if kind == "relay":
         command = [
-            sys.executable, "-m", "relay", "--port", "0", "--log-level", "warning",
+            sys.executable, "-m", "koikoi_relay", "--port", "0", "--log-level", "warning",
             # Rates off and room counts high: the benchmark measures forwarding, not refusals.
             "--max-messages-per-second", "0", "--max-bytes-per-second", "0",
             "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",

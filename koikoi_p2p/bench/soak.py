@@ -92,7 +92,7 @@ class RelayProcess:
     async def start(self) -> None:
         for _ in range(50):
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "relay", "--port", str(self.port), "--log-level", "error",
+                sys.executable, "-m", "koikoi_relay", "--port", str(self.port), "--log-level", "error",
                 "--resume-grace", str(self.resume_grace), "--max-messages-per-second", "2000",
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -7,12 +7,12 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    from relay.main import add_arguments  # light: argparse and dataclasses only
+    from koikoi_relay.main import add_arguments  # light: argparse and dataclasses only
 
     parser = subparsers.add_parser(
         "relay",
         help="run the websocket relay that pairs peers in rooms and forwards their opaque frames",
-        description="Run the relay (also `python -m relay`). It never sees cards, keys or moves. "
+        description="Run the relay (also `python -m koikoi_relay`). It never sees cards, keys or moves. "
         "Stop it with SIGTERM or Ctrl-C: peers are told and connections drained.",
     )
     add_arguments(parser)
@@ -20,6 +20,6 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from relay.main import run
+    from koikoi_relay.main import run
 
     return run(args)

@@ -9,7 +9,7 @@ import msgpack
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from relay.errors import CloseCode
+from koikoi_relay.errors import CloseCode
 from tests.e2e.test_relay_support import Raw, pair, relay, run
 
 
@@ -335,7 +335,7 @@ def test_health_metrics_and_unknown_paths() -> None:
 def test_an_internal_error_ends_one_connection_only(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from relay.server import RelayServer
+    from koikoi_relay.server import RelayServer
 
     async def broken_lobby(self: RelayServer, conn: object) -> None:
         raise RuntimeError("SECRET-IN-EXCEPTION")
@@ -352,7 +352,7 @@ def test_an_internal_error_ends_one_connection_only(
             assert (await guest.expect("frame"))["data"] == b"still fine"
             assert 'relay_errors_total{reason="internal"} 1' in server.metrics_text()
 
-    with caplog.at_level("INFO", logger="relay"):
+    with caplog.at_level("INFO", logger="koikoi_relay"):
         run(body)
     assert "event=internal_error" in caplog.text and "RuntimeError" in caplog.text
     assert "SECRET-IN-EXCEPTION" not in caplog.text

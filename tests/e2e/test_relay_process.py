@@ -1,4 +1,4 @@
-"""The relay as a real process (``python -m relay`` and ``koikoi relay``): clients, ops, SIGTERM."""
+"""The relay as a real process (``python -m koikoi_relay`` and ``koikoi relay``): clients, ops, SIGTERM."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _start(command: list[str]) -> tuple[subprocess.Popen[str], int]:
 
 @pytest.fixture
 def relay_process() -> Iterator[tuple[subprocess.Popen[str], int]]:
-    proc, port = _start([sys.executable, "-m", "relay", "--port", "0", "--log-level", "debug"])
+    proc, port = _start([sys.executable, "-m", "koikoi_relay", "--port", "0", "--log-level", "debug"])
     try:
         yield proc, port
     finally:
@@ -125,7 +125,7 @@ def run_get(port: int, path: str) -> tuple[int, str]:
 
 
 def test_relay_restart_makes_resume_fail_with_a_typed_error() -> None:
-    proc, port = _start([sys.executable, "-m", "relay", "--port", "0"])
+    proc, port = _start([sys.executable, "-m", "koikoi_relay", "--port", "0"])
     second: subprocess.Popen[str] | None = None
     try:
         address = f"ws://127.0.0.1:{port}/v1"
@@ -137,7 +137,7 @@ def test_relay_restart_makes_resume_fail_with_a_typed_error() -> None:
             await host.wait_for_peer(5)
             proc.kill()  # a crash: no shutdown notice, state lost
             proc.communicate(timeout=10)
-            second, again = _start([sys.executable, "-m", "relay", "--port", str(port)])
+            second, again = _start([sys.executable, "-m", "koikoi_relay", "--port", str(port)])
             assert again == port
             for client in (host, guest):
                 with pytest.raises(RelayClosed) as failed:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from relay.codes import ALPHABET, CODE_LENGTH
-from relay.errors import CloseCode
+from koikoi_relay.codes import ALPHABET, CODE_LENGTH
+from koikoi_relay.errors import CloseCode
 from tests.e2e.test_relay_support import Raw, pair, relay, run
 
 

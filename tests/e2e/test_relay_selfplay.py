@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_selfplay_match_through_the_relay_process() -> None:
     relay = subprocess.Popen(
-        [sys.executable, "-m", "relay", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+        [sys.executable, "-m", "koikoi_relay", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )
     try:

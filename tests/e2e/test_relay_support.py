@@ -14,8 +14,8 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from relay.limits import Limits
-from relay.server import RelayServer
+from koikoi_relay.limits import Limits
+from koikoi_relay.server import RelayServer
 
 TIMEOUT = 5.0
 

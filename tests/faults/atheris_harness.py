@@ -20,8 +20,8 @@ def _targets() -> dict[str, Callable[[bytes], None]]:
     from koikoi_p2p.protocol.envelope import decode_envelope
     from koikoi_p2p.protocol.errors import RemoteViolation
     from koikoi_p2p.protocol.transcript import TranscriptError, decode_transcript
-    from relay.errors import MessageError
-    from relay.messages import decode_client_message
+    from koikoi_relay.errors import MessageError
+    from koikoi_relay.messages import decode_client_message
 
     def relay(data: bytes) -> None:
         try:

@@ -8,8 +8,8 @@ import msgpack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from relay.errors import MessageError
-from relay.messages import ClientMessage, decode_client_message
+from koikoi_relay.errors import MessageError
+from koikoi_relay.messages import ClientMessage, decode_client_message
 
 TYPES = ["frame", "ack", "create", "join", "lobby", "resume", "reject_peer", "leave", "nope", ""]
 scalars = (

@@ -8,8 +8,8 @@ import msgpack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from relay.errors import MessageError
-from relay.messages import (
+from koikoi_relay.errors import MessageError
+from koikoi_relay.messages import (
     Ack,
     ClientMessage,
     Create,
@@ -93,8 +93,8 @@ def test_wrongly_typed_fields(value: dict[str, Any]) -> None:
        st.integers(1, 20), st.integers(1, 2000))
 def test_resume_buffer_invariants(steps: list[tuple[bool, int, int]], frames: int, size: int) -> None:
     """Whatever the pushes and acks, the outbox holds a contiguous tail of seqs within its bounds."""
-    from relay.limits import Limits
-    from relay.state import Seat
+    from koikoi_relay.limits import Limits
+    from koikoi_relay.state import Seat
 
     seat = Seat(0, bytes(24))
     limits = Limits(buffer_frames=frames, buffer_bytes=size)

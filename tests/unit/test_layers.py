@@ -6,12 +6,12 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("mentalpoker", "koikoi_p2p", "relay")
+PACKAGES = ("mentalpoker", "koikoi_p2p", "koikoi_relay")
 
 # What each layer may import from this project. Anything not listed here is forbidden.
 # koikoi_p2p subpackages are keyed by their dotted name; a module's layer is its longest match.
 ALLOWED: dict[str, set[str]] = {
-    "relay": {"relay"},
+    "koikoi_relay": {"koikoi_relay"},
     "mentalpoker": {"mentalpoker"},
     "koikoi_p2p.rules": {"koikoi_p2p.rules"},
     "koikoi_p2p.ai": {"koikoi_p2p.rules", "koikoi_p2p.ai"},
@@ -32,7 +32,7 @@ THIRD_PARTY_FORBIDDEN: dict[str, set[str]] = {
     "koikoi_p2p.rules": {"nacl", "cryptography", "msgpack", "websockets", "spake2", "asyncio"},
     "koikoi_p2p.ai": {"nacl", "cryptography", "msgpack", "websockets", "spake2", "asyncio"},
     "mentalpoker": {"websockets", "asyncio", "spake2"},
-    "relay": {"nacl", "cryptography", "spake2"},
+    "koikoi_relay": {"nacl", "cryptography", "spake2"},
 }
 
 

@@ -6,7 +6,7 @@ import math
 import secrets
 from collections import Counter
 
-from relay.codes import (
+from koikoi_relay.codes import (
     ALPHABET,
     CODE_LENGTH,
     CODE_SPACE,
@@ -15,7 +15,7 @@ from relay.codes import (
     generate_code,
     normalize_code,
 )
-from relay.server import RelayServer
+from koikoi_relay.server import RelayServer
 
 LOOK_ALIKES = set("01IOL")
 

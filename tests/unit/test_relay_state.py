@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from relay.limits import Limits
-from relay.ratelimit import TokenBucket
-from relay.state import Registry, Room, Seat
+from koikoi_relay.limits import Limits
+from koikoi_relay.ratelimit import TokenBucket
+from koikoi_relay.state import Registry, Room, Seat
 
 
 def test_outbox_is_bounded_by_frames_and_bytes() -> None:

@@ -9,9 +9,9 @@ from typing import Any
 import msgpack
 import pytest
 
-from relay.codes import ALPHABET, CODE_LENGTH, CODE_SPACE, ENTROPY_BITS, normalize_code
-from relay.errors import MessageError
-from relay.messages import ClientMessage, decode_client_message
+from koikoi_relay.codes import ALPHABET, CODE_LENGTH, CODE_SPACE, ENTROPY_BITS, normalize_code
+from koikoi_relay.errors import MessageError
+from koikoi_relay.messages import ClientMessage, decode_client_message
 
 NAMES = {"Create": "create", "Join": "join", "Lobby": "lobby", "Resume": "resume", "Frame": "frame",
          "Ack": "ack", "Sync": "sync", "RejectPeer": "reject_peer", "Leave": "leave"}

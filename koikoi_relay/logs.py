@@ -6,7 +6,7 @@ import json
 import logging
 import time
 
-LOGGER = logging.getLogger("relay")
+LOGGER = logging.getLogger("koikoi_relay")
 
 
 def _value(value: object) -> str:

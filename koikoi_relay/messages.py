@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from relay.errors import MessageError
+from koikoi_relay.errors import MessageError
 
 MetaValue = str | int | bool
 Meta = dict[str, MetaValue]

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
 
-from relay.limits import Limits
-from relay.messages import Meta
-from relay.ratelimit import TokenBucket
+from koikoi_relay.limits import Limits
+from koikoi_relay.messages import Meta
+from koikoi_relay.ratelimit import TokenBucket
 
 TOKEN_ID_BYTES = 8
 

@@ -23,11 +23,11 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from relay.codes import Chooser, allocate_code, normalize_code
-from relay.errors import CloseCode, MessageError
-from relay.limits import Limits
-from relay.logs import log_event
-from relay.messages import (
+from koikoi_relay.codes import Chooser, allocate_code, normalize_code
+from koikoi_relay.errors import CloseCode, MessageError
+from koikoi_relay.limits import Limits
+from koikoi_relay.logs import log_event
+from koikoi_relay.messages import (
     TOKEN_BYTES,
     Ack,
     Create,
@@ -43,8 +43,8 @@ from relay.messages import (
     parse_client_message,
     unpack_map,
 )
-from relay.metrics import Metrics
-from relay.state import Connection, Registry, Room, Seat
+from koikoi_relay.metrics import Metrics
+from koikoi_relay.state import Connection, Registry, Room, Seat
 
 PATH = "/v1"
 ACK_EVERY = 32          # standalone acks when this many frames went unacknowledged (spec §5.4)
@@ -506,7 +506,7 @@ class RelayServer:
                 self._sweep()
             except Exception:
                 self.metrics.errors["internal"] += 1
-                logging.getLogger("relay").exception("sweeper error")
+                logging.getLogger("koikoi_relay").exception("sweeper error")
 
     def _sweep(self) -> None:
         """Expire idle connections, idle rooms and seats away beyond the grace (spec §7)."""

@@ -1,4 +1,4 @@
-"""Command line of the relay, shared by ``python -m relay`` and ``koikoi relay``."""
+"""Command line of the relay, shared by ``python -m koikoi_relay`` and ``koikoi relay``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import fields
 
-from relay.limits import Limits
-from relay.logs import configure, log_event
+from koikoi_relay.limits import Limits
+from koikoi_relay.logs import configure, log_event
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
 
 async def serve_until_signalled(args: argparse.Namespace) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained)."""
-    from relay.server import RelayServer  # websockets is loaded only when a relay really runs
+    from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
     server = RelayServer(limits_from(args))
     await server.start(args.host, args.port)
@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m relay", description="The koikoi-p2p websocket relay.")
+    parser = argparse.ArgumentParser(prog="python -m koikoi_relay",
+                                     description="The koikoi-p2p websocket relay.")
     add_arguments(parser)
     return run(parser.parse_args(argv))
 
