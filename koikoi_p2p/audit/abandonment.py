@@ -12,10 +12,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from koikoi_p2p.audit.errors import AuditError
-from koikoi_p2p.audit.replay import AuditReport, Deviation, _Auditor, _deviation, _disclosed_keys, _summary
+from koikoi_p2p.audit.replay import (
+    AuditReport,
+    Deviation,
+    _Auditor,
+    _deviation,
+    _disclosed_keys,
+    _summary,
+    _view_as,
+)
 from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, Abandonment, decode_abandonment
 from koikoi_p2p.protocol.errors import ProtocolError
-from koikoi_p2p.protocol.flow import DeckAccess
 
 
 def audit_abandonment(abandonment: Abandonment) -> AuditReport:
@@ -53,13 +60,7 @@ def _replay(abandonment: Abandonment) -> AuditReport:
     if deal >= 0 and key:
         secrets.setdefault(deal, {})[claimant] = key
     auditor = _Auditor(session.session_id, session.keys, session.room, secrets)
-    base = auditor._deck
-
-    def viewer_deck(d: int, first: int) -> DeckAccess:
-        auditor.flow.viewer = None if len(secrets.get(d, {})) == 2 else claimant
-        return base(d, first)
-
-    auditor.flow._deck_factory = viewer_deck
+    _view_as(auditor, secrets, claimant)
     envelopes = transcript.envelopes
     for env in envelopes:
         try:

@@ -116,16 +116,25 @@ class ObserverDeck:
 
 
 def _disclosed_keys(envelopes: Sequence[SignedEnvelope]) -> dict[int, dict[int, bytes]]:
-    """First pass: the round secrets each deal discloses (deal k >= 1 is the k-th close)."""
+    """First pass: the round secrets each deal discloses (each ``disclose`` names its deal)."""
     found: dict[int, dict[int, bytes]] = {}
-    deal = 0
     for env in envelopes:
-        if env.type == m.DISCLOSE:
-            deal += 1
-        key = env.body.get("key")
-        if env.type in (m.DISCLOSE, m.ROUND_RESULT) and isinstance(key, bytes):
+        key, deal = env.body.get("key"), env.body.get("deal")
+        if env.type == m.DISCLOSE and isinstance(key, bytes) and type(deal) is int:
             found.setdefault(deal, {})[env.sender] = key
     return found
+
+
+def _reporter_keys(offence: Mapping[str, object]) -> dict[int, bytes]:
+    """The reporter's own round secrets of the deals it had not disclosed (spec/game.md §8.1)."""
+    out: dict[int, bytes] = {}
+    keys = offence.get("round_keys")
+    if isinstance(keys, list):
+        for item in keys:
+            if (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and item[1]):
+                out[item[0]] = item[1]
+    return out
 
 
 class _Auditor:
@@ -173,6 +182,25 @@ def _deviation(exc: ProtocolError, env: SignedEnvelope) -> Deviation:
     return Deviation(seat=seat, seq=seq, reason=exc.reason, message=exc.message)
 
 
+def _view_as(auditor: _Auditor, secrets: Mapping[int, Mapping[int, bytes]], seat: int) -> None:
+    """Replay every deal of which only ``seat``'s round secret is known as ``seat`` saw it."""
+    base = auditor._deck
+
+    def viewer_deck(d: int, first: int) -> DeckAccess:
+        return base(d, first)
+
+    flow = auditor.flow
+    original = flow._maybe_start
+
+    def start() -> None:
+        number = flow.next_deal
+        flow.viewer = seat if len(secrets.get(number, {})) == 1 and seat in secrets.get(number, {}) else None
+        original()
+
+    flow._maybe_start = start  # type: ignore[method-assign]
+    flow._deck_factory = viewer_deck
+
+
 def audit_transcript(transcript: Transcript) -> AuditReport:
     """Replay a verified transcript container through the game; the report says whether the
     match is complete and valid, or who deviated first and where."""
@@ -214,21 +242,12 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
     accused = 1 - evidence.reporter
     secrets = _disclosed_keys(evidence.envelopes)
     offence = evidence.offence
-    deal = offence.get("deal")
-    round_key = offence.get("round_key")
-    if isinstance(deal, int) and isinstance(round_key, bytes) and round_key:
+    for deal, round_key in _reporter_keys(offence).items():
         secrets.setdefault(deal, {})[evidence.reporter] = round_key
     auditor = _Auditor(session.session_id, session.keys, session.room, secrets)
-    # The reporter's secret alone cannot show the accused's private cards: replay that deal
+    # The reporter's secret alone cannot show the accused's private cards: replay such a deal
     # as the reporter saw it.
-    if isinstance(deal, int) and len(secrets.get(deal, {})) == 1:
-        base = auditor._deck
-
-        def viewer_deck(d: int, first: int) -> DeckAccess:
-            auditor.flow.viewer = evidence.reporter if d == deal else None
-            return base(d, first)
-
-        auditor.flow._deck_factory = viewer_deck
+    _view_as(auditor, secrets, evidence.reporter)
     count = len(evidence.envelopes)
     for env in evidence.envelopes:
         try:

@@ -7,9 +7,11 @@ explicit: rounds, the match tally, and the wire forms of actions and results.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from koikoi_p2p.rules.actions import Action, action_from_dict
+from koikoi_p2p.rules.actions import Action, ClaimHandYaku, action_from_dict
+from koikoi_p2p.rules.deal import first_dealer
 from koikoi_p2p.rules.profile import Profile
 from koikoi_p2p.rules.round import Need, RoundResult, RoundState, RoundView
 
@@ -28,6 +30,8 @@ class Engine(Protocol):
     def apply(self, seat: int, action: Action) -> None: ...
     def legal_actions(self) -> tuple[Action, ...]: ...
     def view(self, seat: int | None = None) -> RoundView: ...
+    def hand_yaku_options(self, seat: int) -> tuple[Action, ...]: ...
+    def check_claim(self, seat: int, claim: ClaimHandYaku, cards: tuple[int, ...]) -> None: ...
 
 
 def new_round(profile: Profile, *, dealer: int, viewer: int | None, round_index: int,
@@ -61,3 +65,42 @@ def action_to_wire(action: Action) -> dict[str, object]:
 
 def result_to_wire(result: RoundResult) -> dict[str, object]:
     return result.to_dict()
+
+
+# -- the first dealer (spec/game.md §5.1, spec/rules.md §5.1) --------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class MoreCards:
+    """The first dealer is not known yet: reveal the next ``count`` positions of deal 0's deck."""
+
+    count: int
+
+
+def first_dealer_rule(profile: Profile) -> str:
+    """How the first dealer is chosen: "draw" (a card each, the earlier month deals), "coin" (a fair
+    coin from the jointly shuffled deck), "host" or "joiner" (no deal 0 at all)."""
+    rule = getattr(profile, "first_dealer", "draw")
+    return rule if isinstance(rule, str) else "draw"
+
+
+def fixed_first_dealer(profile: Profile) -> int | None:
+    """The first dealer when the profile names it without a deal 0 (host: seat 0, joiner: seat 1)."""
+    return {"host": 0, "joiner": 1}.get(first_dealer_rule(profile))
+
+
+def first_dealer_step(profile: Profile, cards: tuple[int, ...]) -> int | MoreCards:
+    """From the cards of deal 0 revealed so far (positions 0, 1, ... in order): the first dealer,
+    or how many more positions to reveal. A draw reveals one card per seat at a time (position
+    2k is seat 0's, 2k + 1 seat 1's); a coin reveals one card (even card index: seat 0 deals)."""
+    rule = first_dealer_rule(profile)
+    if rule == "coin":
+        return MoreCards(1) if not cards else cards[0] % 2
+    if len(cards) % 2:
+        return MoreCards(1)  # pragma: no cover - cards come in pairs
+    for k in range(0, len(cards), 2):
+        dealer = first_dealer(cards[k], cards[k + 1], profile)
+        if dealer is not None:
+            return dealer
+    if len(cards) >= 48:
+        return 0  # pragma: no cover - 24 tied pairs cannot happen with 48 distinct cards
+    return MoreCards(2)
