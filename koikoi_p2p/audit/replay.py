@@ -66,6 +66,7 @@ class AuditReport:
     deviation: Deviation | None = None
     waiting_for: int | None = None             # incomplete: the seat expected to speak next
     notes: tuple[str, ...] = field(default=())
+    resigned: tuple[int, int] | None = None    # (seat, message) of a resignation
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -77,6 +78,7 @@ class AuditReport:
                 "seat": self.deviation.seat, "seq": self.deviation.seq, "reason": self.deviation.reason,
                 "message": self.deviation.message, "text": self.deviation.describe()},
             "waiting_for": self.waiting_for, "notes": list(self.notes),
+            "resigned": None if self.resigned is None else {"seat": self.resigned[0], "seq": self.resigned[1]},
         }
 
 
@@ -162,12 +164,18 @@ def _summary(kind: str, flow: GameFlow, keys: tuple[bytes, bytes], messages: int
     waiting = None
     if not complete and flow.phase is not Phase.FAILED:
         waiting = flow.expect[0]
+    blind = tuple(f"deal {deal} was replayed without its round keys: its public moves were checked, "
+                  "not the rules that need the hidden hands" for deal in sorted(flow.blind))
+    if flow.resigned is not None:
+        blind = (f"resigned by player {flow.resigned[0]} at message {flow.resigned[1]}", *blind)
+    notes = (*notes, *blind)
     return AuditReport(
         kind=kind, ok=ok, complete=complete, messages=messages,
         profile=flow.terms.profile.name if flow.terms else None, keys=keys,
         scores=flow.scores if flow.match is not None else None,
         winner=flow.cosigned.result.winner if flow.cosigned else None,
-        rounds=tuple(flow.history), result=result, deviation=deviation, waiting_for=waiting, notes=notes)
+        rounds=tuple(flow.history), result=result, deviation=deviation, waiting_for=waiting, notes=notes,
+        resigned=flow.resigned)
 
 
 def _deviation(exc: ProtocolError, env: SignedEnvelope) -> Deviation:

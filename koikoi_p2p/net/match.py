@@ -97,6 +97,8 @@ class Match:
                         return
                 waiting = peer.waiting_for()
                 if waiting is None:
+                    if peer.has_events():
+                        continue
                     return
                 # Idle time (spec/game.md §5.2): deferred checks, and what this seat owes before its
                 # act leaves now, while its person decides or while the opponent's move is awaited.

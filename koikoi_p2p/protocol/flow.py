@@ -332,6 +332,7 @@ class GameFlow:
         self.cosigned: CoSignedResult | None = None
         self.error: ProtocolError | None = None
         self._announced: tuple[int, int] | None = None
+        self.blind: set[int] = set()           # auditor: deals replayed without their hidden hands
 
     # -- views for callers and tests ------------------------------------------------------------
     @property
@@ -713,6 +714,8 @@ class GameFlow:
             # A private reveal to the other seat (or, for an auditor without that deal's round
             # secrets, to either seat): its cards stay hidden here (spec/game.md §5.4, §8.2).
             assert isinstance(engine, RoundState)
+            if self.viewer is None:
+                self.blind.add(deal.number)
             deal.steps.append(["skip"])
             engine.skip_reveal()
             return

@@ -215,10 +215,17 @@ class GamePeer:
         """The joiner's answer to ``TermsProposed``: sign the terms (``accept``) or refuse them,
         which ends the match here (``LocalMisuse("terms_refused")``, nothing is sent)."""
         self._check_live()
-        if self.flow.expect != (self.seat, m.ACCEPT):
+        if self.seat != 1 or self.flow.phase not in (Phase.KEYING, Phase.ACCEPTING):
             raise LocalMisuse("not_your_turn", "no terms are waiting for this seat's decision")
         self._terms_decision = bool(accept)
+        if not accept and self.flow.phase is Phase.KEYING:
+            # Refused before the host's round keys are in: nothing to wait for.
+            self._guard(self._refuse)
         return self._guard(lambda: self._speak(defer=False))
+
+    @staticmethod
+    def _refuse() -> list[bytes]:
+        raise LocalMisuse("terms_refused", "the proposed terms were refused by this player")
 
     def resign(self) -> list[bytes]:
         """Give the match up (spec/game.md §6.3): allowed whenever this seat is asked to act; the

@@ -9,7 +9,7 @@ from typing import Any
 from koikoi_p2p.ai.strategy import RandomPlayer
 from koikoi_p2p.net.selfplay import seeded_rng
 from koikoi_p2p.protocol.errors import ProtocolError
-from koikoi_p2p.protocol.events import ChoiceNeeded, Event, YourTurn
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, YourTurn
 from koikoi_p2p.protocol.peer import GamePeer
 from koikoi_p2p.protocol.terms import MatchTerms
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
@@ -46,10 +46,12 @@ def make_pair(*, rules: str = "nintendo", rounds: int | None = 1, seed: int = 1,
 Deliver = Callable[[int, bytes], list[bytes]]
 
 
-def run(pair: Pair, *, deliver: Deliver | None = None, max_frames: int = 100_000) -> Pair:
+def run(pair: Pair, *, deliver: Deliver | None = None, max_frames: int = 100_000, idle: bool = True) -> Pair:
     """Deliver frames in order and answer decisions until both stop; errors are recorded, not raised.
 
     ``deliver(receiver, frame)`` is a man in the middle: it returns the frames actually delivered.
+    The joiner accepts the terms; with ``idle`` each peer's idle work runs whenever the queue is
+    empty (as a driver would while its person thinks), else only decisions send what is owed.
     """
     queue: list[tuple[int, bytes]] = []
 
@@ -76,8 +78,15 @@ def run(pair: Pair, *, deliver: Deliver | None = None, max_frames: int = 100_000
             guarded(to, lambda to=to, frame=frame: pair.peers[to].receive(frame))
         progressed = False
         for seat in (0, 1):
+            if idle and pair.errors[seat] is None:
+                before = len(queue)
+                guarded(seat, pair.peers[seat].idle)
+                progressed = progressed or len(queue) > before
             for event in pair.peers[seat].events():
                 pair.events[seat].append(event)
+                if isinstance(event, TermsProposed) and pair.errors[seat] is None:
+                    guarded(seat, lambda seat=seat: pair.peers[seat].decide_terms(True))
+                    progressed = True
                 if isinstance(event, (YourTurn, ChoiceNeeded)) and pair.errors[seat] is None:
                     action = pair.players[seat].choose(event.view, event.options)
                     guarded(seat, lambda seat=seat, action=action: pair.peers[seat].decide(action))
