@@ -42,7 +42,7 @@ from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStore, StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
-from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, MatchOver, Paired, YourTurn
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, MatchOver, Paired, TermsProposed, YourTurn
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.handshake import Handshake
 from koikoi_p2p.protocol.identity import Identity, fingerprint
@@ -101,6 +101,7 @@ class PeerSetup:
     out_dir: str = ""                  # where the transcript / abandonment / evidence files go
     profile_data: dict[str, object] | None = None   # host: the exact profile (Profile.to_dict), else preset
     human: bool = False                # a person decides (koikoi host/join): resume asks them again
+    accept_terms: bool = True          # joiner: sign the proposed terms unless run_peer's ask_terms says
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1) or len(self.identity) != 32 or len(self.seed) != 32:
@@ -145,6 +146,7 @@ class PeerCore:
         self.sent_count = 0
         self.sent_chain = bytes(32)
         self.pending: YourTurn | ChoiceNeeded | None = None
+        self.terms_pending: TermsProposed | None = None
         self.failure: Failure | None = None
         self.match_over: MatchOver | None = None
         self.decisions = 0
@@ -180,6 +182,19 @@ class PeerCore:
         self.seen.add(key)
         self.log.append(["r", frame])
         self.outbox.clear()  # a new envelope from the peer: it holds everything we sent before
+        self._emit(out)
+        return out
+
+    def decide_terms(self, accept: bool) -> list[bytes]:
+        """The joiner's answer to the proposed terms (spec/game.md §2.4), logged like a decision."""
+        if self.peer is None:
+            raise LocalMisuse("not_your_turn", "the match has not started")
+        self.terms_pending = None
+        try:
+            out = self.peer.decide_terms(accept)
+        finally:
+            self._drain()
+            self.log.append(["t", bool(accept)])
         self._emit(out)
         return out
 
@@ -242,6 +257,8 @@ class PeerCore:
                         raise ResumeError("replay_mismatch", "a logged frame replays as a duplicate")
                 elif kind == "d" and isinstance(value, dict):
                     core.decide(action_from_dict(value))
+                elif kind == "t" and isinstance(value, bool):
+                    core.decide_terms(value)
                 else:
                     raise ResumeError("bad_state", "bad log entry")
         except ProtocolError as exc:
@@ -285,6 +302,8 @@ class PeerCore:
                 self.on_event(event)
             if isinstance(event, YourTurn | ChoiceNeeded):
                 self.pending = event
+            elif isinstance(event, TermsProposed):
+                self.terms_pending = event
             elif isinstance(event, Failure):
                 self.failure = event
             elif isinstance(event, MatchOver):
@@ -337,6 +356,7 @@ class DriverOptions:
 ProgressHook = Callable[[str, PeerCore], None]
 EventSink = Callable[[Event, bool], None]          # (event, replayed from the saved log)
 Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action]]
+AskTerms = Callable[[TermsProposed], Awaitable[bool]]
 
 
 async def run_peer(
@@ -348,12 +368,14 @@ async def run_peer(
     progress: ProgressHook | None = None,
     on_event: EventSink | None = None,
     ask: Ask | None = None,
+    ask_terms: AskTerms | None = None,
 ) -> Outcome:
     """Run (or resume) the match saved in ``store`` to its end; the library form of ``koikoi resume``.
 
     ``strategy(n)`` gives the computer player for the n-th decision (seeded per decision, so a
     resumed peer decides exactly as it would have without the crash). ``ask`` instead puts each
-    decision to a person; ``on_event`` sees every event, first those of the replayed log.
+    decision to a person; ``ask_terms`` puts the proposed terms to the joiner (without it the
+    setup's ``accept_terms`` answers); ``on_event`` sees every event, first those of the replayed log.
     With ``options.forget_secrets`` a completed match leaves only its outcome in the store.
     """
     opts = options or DriverOptions()
@@ -390,7 +412,7 @@ async def run_peer(
     await link.start()
     try:
         resend()
-        outcome = await _drive(core, link, store, choose, opts, progress, resend, ask)
+        outcome = await _drive(core, link, store, choose, opts, progress, resend, ask, ask_terms)
         if outcome.status == "completed":
             await _linger(core, link, store, opts, resend)
     finally:
@@ -405,7 +427,8 @@ async def run_peer(
 
 async def _drive(core: PeerCore, link: ReliableLink, store: StateStore, choose: Callable[[int], Strategy],
                  opts: DriverOptions, progress: ProgressHook | None,
-                 resend: Callable[[], None], ask: Ask | None = None) -> Outcome:
+                 resend: Callable[[], None], ask: Ask | None = None,
+                 ask_terms: AskTerms | None = None) -> Outcome:
     seat = core.setup.seat
     clock = opts.clock
     last_phase = ""
@@ -418,6 +441,18 @@ async def _drive(core: PeerCore, link: ReliableLink, store: StateStore, choose: 
             return _finish(core)
         if core.failed or core.failure is not None:
             return _fail(core, core.failure.reason if core.failure else "failed")
+        if core.terms_pending is not None:
+            proposed = core.terms_pending
+            accept = await ask_terms(proposed) if ask_terms is not None else core.setup.accept_terms
+            try:
+                out = core.decide_terms(accept)
+            except ProtocolError as exc:
+                return _fail(core, exc.reason)
+            store.save(core.to_state())       # save before send
+            for frame in out:
+                link.send_nowait(frame)
+            wait_started = clock()
+            continue
         if core.pending is not None:
             event = core.pending
             if ask is not None:

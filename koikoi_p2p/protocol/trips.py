@@ -136,6 +136,38 @@ def trip_report(envelopes: Sequence[SignedEnvelope]) -> TripReport:
                       closings=tuple(closings), plays=plays)
 
 
+def bytes_per_deal(envelopes: Sequence[SignedEnvelope]) -> list[int]:
+    """Wire bytes of each deal's game frames, indexed by deal number: index 0 holds the terms and
+    the first-dealer draw (deal 0); a deal's preparation, moves, disclosures and signatures count
+    for it; the deck prepared for a deal that was never played, and the match result, count for
+    the last deal played."""
+    from koikoi_p2p.protocol.channel import HEADER_SIZE
+    from koikoi_p2p.protocol.primitives import AEAD_TAG
+
+    sizes: dict[int, int] = {}
+    disclosed: dict[int, int] = {}
+    playing = 0 if any(e.type == m.KEY and e.body.get("deal") == 0 for e in envelopes) else 1
+    for env in envelopes:
+        deal = env.body.get("deal")
+        if env.type in (m.TERMS, m.ACCEPT):
+            number = 0
+        elif env.type in (m.KEY, m.SHUFFLE, m.DISCLOSE, m.ROUND_SIGN) and isinstance(deal, int):
+            number = deal
+        else:
+            if env.type in (m.ACT, m.DECLARE) and playing == 0:
+                playing = 1               # the draw is over
+            number = playing
+        if env.type == m.DISCLOSE and isinstance(deal, int):
+            disclosed[deal] = disclosed.get(deal, 0) + 1
+            if disclosed[deal] == 2:
+                playing = deal + 1
+        sizes[number] = sizes.get(number, 0) + HEADER_SIZE + AEAD_TAG + len(env.signature) + len(env.raw)
+    last = max(disclosed, default=max(sizes, default=0))
+    for number in [d for d in sizes if d > last]:
+        sizes[last] = sizes.get(last, 0) + sizes.pop(number)
+    return [sizes.get(d, 0) for d in range(max(sizes, default=0) + 1)]
+
+
 def transcript_trips(data: bytes) -> TripReport:
     """``trip_report`` of a transcript file's bytes (its container is verified first)."""
     from koikoi_p2p.protocol.transcript import decode_transcript
@@ -143,4 +175,4 @@ def transcript_trips(data: bytes) -> TripReport:
     return trip_report(decode_transcript(data).envelopes)
 
 
-__all__ = ["PHASES", "TripReport", "transcript_trips", "trip_report"]
+__all__ = ["PHASES", "TripReport", "bytes_per_deal", "transcript_trips", "trip_report"]
