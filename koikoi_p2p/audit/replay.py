@@ -78,7 +78,8 @@ class AuditReport:
                 "seat": self.deviation.seat, "seq": self.deviation.seq, "reason": self.deviation.reason,
                 "message": self.deviation.message, "text": self.deviation.describe()},
             "waiting_for": self.waiting_for, "notes": list(self.notes),
-            "resigned": None if self.resigned is None else {"seat": self.resigned[0], "seq": self.resigned[1]},
+            "resigned": None if self.resigned is None else {"seat": self.resigned[0],
+                                                            "seq": self.resigned[1]},
         }
 
 

@@ -42,7 +42,15 @@ from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStore, StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
-from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, MatchOver, Paired, TermsProposed, YourTurn
+from koikoi_p2p.protocol.events import (
+    ChoiceNeeded,
+    Event,
+    Failure,
+    MatchOver,
+    Paired,
+    TermsProposed,
+    YourTurn,
+)
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.handshake import Handshake
 from koikoi_p2p.protocol.identity import Identity, fingerprint

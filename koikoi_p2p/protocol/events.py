@@ -50,10 +50,11 @@ class TermsAgreed:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FirstDealer:
-    """The first dealer, drawn from a jointly shuffled deck (one public card per seat)."""
+    """The first dealer: drawn from a jointly shuffled deck (one public card per seat, or a coin),
+    or named by the profile (no cards: ``draws`` is empty)."""
 
     dealer: int
-    draws: tuple[tuple[int, int], ...]
+    draws: tuple[tuple[int, ...], ...]       # the cards of deal 0 as revealed, a step at a time
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -66,7 +66,6 @@ from koikoi_p2p.protocol.results import (
     round_statement,
 )
 from koikoi_p2p.protocol.rulesio import (
-    Engine,
     MoreCards,
     action_from_wire,
     action_to_wire,
@@ -601,7 +600,7 @@ class GameFlow:
                 self._foreground(sender)
                 return
             if self._pump(sender, source):
-                if self.current is not None or self.closing:
+                if self.closing:
                     source = None     # a round's end: its close, not this message, opens the next
                 continue              # (after the first-dealer draw the same message goes on)
             return
@@ -979,8 +978,7 @@ class GameFlow:
             raise LocalMisuse("internal_error", "an owed message from the wrong seat")
 
     def _primary_deal(self) -> int | None:
-        seat, msg_type = self.primary
-        if msg_type == m.DISCLOSE:
+        if self.primary[1] == m.DISCLOSE:
             ended = self._open_close()
             return ended.number if ended is not None else None
         return None
@@ -1106,8 +1104,9 @@ class GameFlow:
             keys = _list(state["keys"])
             viewer = state["viewer"]
             names = state["names"]
-            flow = cls(viewer=viewer if isinstance(viewer, int) else None, keys=(keys[0], keys[1]),
-                       room=str(state["room"]), session_id=_bytes(state["session_id"]),
+            flow = cls(viewer=viewer if isinstance(viewer, int) else None,
+                       keys=(_bytes(keys[0]), _bytes(keys[1])), room=str(state["room"]),
+                       session_id=_bytes(state["session_id"]),
                        deck_factory=deck_factory, defer=bool(state["defer"]),
                        names=(str(names[0]), str(names[1])) if isinstance(names, list) else None)
             flow.phase = Phase(state["phase"])
@@ -1118,8 +1117,8 @@ class GameFlow:
             last = state["last_sender"]
             flow.last_sender = last if isinstance(last, int) else None
             expect, primary = _list(state["expect"]), _list(state["primary"])
-            flow.expect = (int(expect[0]), str(expect[1]))
-            flow.primary = (int(primary[0]), str(primary[1]))
+            flow.expect = (_int(expect[0]), str(expect[1]))
+            flow.primary = (_int(primary[0]), str(primary[1]))
             deal_expected = state["expect_deal"]
             flow.expect_deal = deal_expected if isinstance(deal_expected, int) else None
             flow.person = bool(state["person"])
@@ -1142,10 +1141,10 @@ class GameFlow:
             if flow.terms is not None:
                 flow.closing = [_deal_from_state(_dict(d), flow.terms.profile, flow.viewer)
                                 for d in _list(state["closing"])]
-            flow.history = [(int(a), b if isinstance(b, int) else None, int(c))
-                            for a, b, c in _list(state["history"])]
+            flow.history = [(_int(h[0]), h[1] if isinstance(h[1], int) else None, _int(h[2]))
+                            for h in (_list(item) for item in _list(state["history"]))]
             scores = _list(state["scores"])
-            flow.scores = (int(scores[0]), int(scores[1]))
+            flow.scores = (_int(scores[0]), _int(scores[1]))
             signer = state["final_signer"]
             flow.final_signer = signer if isinstance(signer, int) else None
             resigned = state["resigned"]
@@ -1189,7 +1188,7 @@ def _deal_to_state(deal: Deal) -> dict[str, object]:
 def _deal_from_state(data: Mapping[str, object], profile: Profile, viewer: int | None) -> Deal:
     number = _int(data["number"])
     params_list = _list(data["params"])
-    params = (int(params_list[0]), int(params_list[1]), int(params_list[2]))
+    params = (_int(params_list[0]), _int(params_list[1]), _int(params_list[2]))
     steps = [list(_list(s)) for s in _list(data["steps"])]
     draw = data["draw"]
     engine: RoundState | DrawEngine

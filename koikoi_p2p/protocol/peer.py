@@ -41,7 +41,7 @@ from koikoi_p2p.protocol.flow import Deal, DeckAccess, GameFlow, Phase, shares_t
 from koikoi_p2p.protocol.messages import ShareGroup
 from koikoi_p2p.protocol.rulesio import action_to_wire, result_to_wire
 from koikoi_p2p.protocol.terms import GAME_VERSION, MatchTerms
-from koikoi_p2p.rules.actions import Action, ClaimHandYaku
+from koikoi_p2p.rules.actions import Action
 from mentalpoker.deck import DeckParty, Rng
 
 # Session-level reasons raised only for a frame that authenticated under the peer's key.
@@ -121,8 +121,11 @@ class GamePeer:
         self.rng = rng
         self.handshake_record = dict(handshake_record or {})
         self.accept_terms = accept_terms
-        channel_names = getattr(channel, "names", None)
-        self.names: tuple[str, str] | None = tuple(channel_names) if channel_names else names  # type: ignore[assignment]
+        # SecureChannel.names (both seats' handshake names) once the handshake carries them.
+        channel_names: object = getattr(channel, "names", None)
+        if isinstance(channel_names, tuple) and len(channel_names) == 2:
+            names = (str(channel_names[0]), str(channel_names[1]))
+        self.names: tuple[str, str] | None = names
         mine = channel.identity.public_key
         keys = (mine, channel.peer_key) if seat == 0 else (channel.peer_key, mine)
         if proposal is not None and proposal.keys != keys:
@@ -307,8 +310,8 @@ class GamePeer:
                 if self._resign:
                     self._resign = False
                     result = flow.match_result_for(self.channel.head, resigned=self.seat)
-                    frames.append(self._send(m.RESIGN, {"result": result.to_dict(),
-                                                        "sig": self.channel.identity.sign(result.statement())}))
+                    sig = self.channel.identity.sign(result.statement())
+                    frames.append(self._send(m.RESIGN, {"result": result.to_dict(), "sig": sig}))
                     continue
                 if self._decision is None or not acts:
                     break

@@ -38,7 +38,7 @@ class TripReport:
     envelopes: int
     hops: int
     by_phase: dict[str, int]
-    setups: tuple[int, ...]        # per deal after the first: hops from its predecessor's close to its first act
+    setups: tuple[int, ...]        # per deal after the first: hops from the previous close to its first act
     closings: tuple[int, ...]      # per closed deal: hops of its close
     plays: int                     # `play` actions (one per turn)
 
@@ -91,10 +91,12 @@ def trip_report(envelopes: Sequence[SignedEnvelope]) -> TripReport:
     disclosed: dict[int, int] = {}
     setup_open = False
     for index, batch in enumerate(_batches(envelopes)):
-        # A batch counts as its first message other than what merely precedes an act or a close:
-        # owed messages and a declaration (a dealer declares and plays in one batch).
-        lead = next((e for e in batch if e.type not in _OWED and e.type != m.DECLARE),
-                    next((e for e in batch if e.type not in _OWED), batch[0]))
+        # A batch counts as its first message other than what merely precedes an act or a close
+        # (owed messages), and a dealer that declares and plays in one batch counts as playing.
+        moves = [e for e in batch if e.type not in _OWED]
+        lead = moves[0] if moves else batch[0]
+        if lead.type == m.DECLARE:
+            lead = next((e for e in moves if e.type == m.ACT), lead)
         if lead.type in (m.ACT, m.RESIGN):
             label = "end" if lead.type == m.RESIGN else "turn"
         elif lead.type == m.REVEAL:

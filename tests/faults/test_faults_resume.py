@@ -52,7 +52,8 @@ def test_reference_is_reproducible(tmp_path: Path, reference: list[bytes]) -> No
 
 # Crash right after a save (the worst moment: saved, not yet sent) in every phase of the match:
 # the handshake, the terms, the first decks, the draw, the opening, the declarations, mid-turn,
-# the close of a deal and the match result signatures. One crash point per phase and seat (the first and a middle save).
+# the close of a deal and the match result signatures. One crash point per phase and seat (the
+# first and a middle save).
 PHASES = ["handshake", "proposing", "keying", "accepting", "preparing", "drawing", "opening", "declaring",
           "playing", "closing", "match_result", "match_countersign"]
 
