@@ -54,7 +54,9 @@ describe('JavaScript and Python engines agree', { skip }, () => {
 
   test(`${GAMES} random scripted rounds: every state and every refusal`, () => {
     const rng = new Rng('cross/rounds');
+    /** @type {Array<Record<string, any>>} */
     const requests = [];
+    /** @type {unknown[][]} */
     const mine = [];
     for (let i = 0; i < GAMES; i++) {
       const profile = randomProfile(rng, 8);
@@ -100,7 +102,9 @@ describe('JavaScript and Python engines agree', { skip }, () => {
 
   test('match tallies over random results', () => {
     const rng = new Rng('cross/matches');
+    /** @type {object[]} */
     const requests = [];
+    /** @type {unknown[][]} */
     const mine = [];
     for (let i = 0; i < 60; i++) {
       const profile = randomProfile(rng, 8).withSwitches(rng.below(4) === 0 ? { rounds: 0, target_score: 5 + rng.below(30) } : { rounds: 1 + rng.below(5) });

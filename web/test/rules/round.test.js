@@ -111,7 +111,9 @@ describe('hand yaku (spec/rules.md §9.7)', () => {
 
   test('both seats claim: void and redeal, or the dealer wins', () => {
     const both = arrangedDeck(0, [TESHI, ['08-moon', '08-geese', '08-plain1', '08-plain2', ...PLAIN8.slice(4)]], FIELD);
-    for (const [rule, reason, winner] of [['void_redeal', 'both_hand_yaku', null], ['dealer', 'hand_yaku', 0]]) {
+    /** @type {Array<[string, string, number | null]>} */
+    const cases = [['void_redeal', 'both_hand_yaku', null], ['dealer', 'hand_yaku', 0]];
+    for (const [rule, reason, winner] of cases) {
       const s = start(preset('nintendo').withSwitches({ hand_yaku_both: rule }), both);
       s.apply(0, claim);
       runRevealed(s, both);
