@@ -5,7 +5,7 @@ export { CARDS, card, cardIndex, cardIndices, monthOf } from './cards.js';
 export { SWITCHES, HAND_YAKU_IDS, PRESETS, Profile, preset, withRounds } from './profile.js';
 export { canonicalJson, encodeCanonical, toHex } from './canonical.js';
 export { sha256 } from './sha256.js';
-export { dealLayout, firstDealer } from './deal.js';
+export { dealLayout, firstDealer, chooseFirstDealer } from './deal.js';
 export {
   KOIKOI, STOP, NO_HAND_YAKU, play, capture, claimHandYaku, actionFromDict, actionToDict, actionText, sameAction,
 } from './actions.js';
@@ -27,3 +27,5 @@ export { runRevealed, playRound, replayRound, arrangedDeck, perft, newRound } fr
 /** @typedef {import('./match.js').RoundParams} RoundParams */
 /** @typedef {import('./deal.js').DealLayout} DealLayout */
 /** @typedef {import('./scoring.js').YakuMap} YakuMap */
+export { parseSwitch, formatSwitch, withSwitchText, differences, nearestPreset } from './text.js';
+export { EXTENSIONS, ALL_SWITCHES } from './profile.js';

@@ -142,6 +142,24 @@ def handle(req: dict[str, Any]) -> Any:
             return {"dealer": first_dealer(req["cards"][0], req["cards"][1], Profile.from_dict(req["profile"]))}
         if op == "action":
             return {"action": action_from_dict(req["dict"]).to_dict()}
+        if op == "caps":
+            # Protocol version 2 added extension switches (spec/rules.md §3.2): does this engine know them?
+            return {"extensions": hasattr(Profile, "first_dealer")}
+        if op == "first_dealer_step":
+            from koikoi_p2p.rules import choose_first_dealer  # type: ignore[attr-defined]
+            step = choose_first_dealer(Profile.from_dict(req["profile"]), req["revealed"])
+            return {"dealer": step.dealer, "need": list(step.need)}
+        if op == "text":
+            from koikoi_p2p.rules.profile import parse_switch, switch_text  # type: ignore[attr-defined]
+            value = parse_switch(req["switch"], req["text"])
+            changed = Profile.from_dict(req["profile"]).with_switches(**{req["switch"]: value})
+            return {"encoding": changed.encode().decode("utf-8"), "written": changed.switch_text(req["switch"])}
+        if op == "describe":
+            from koikoi_p2p.rules import differences, nearest_preset  # type: ignore[attr-defined]
+            from koikoi_p2p.rules import preset as preset_named
+            profile = Profile.from_dict(req["profile"])
+            nearest = nearest_preset(profile)
+            return {"nearest": nearest, "differences": differences(profile, preset_named(nearest))}
     except RulesError as exc:
         return _error(exc)
     raise SystemExit(f"unknown op {op!r}")
