@@ -310,8 +310,19 @@ export class Profile {
     const missing = SWITCHES.filter((s) => !Object.hasOwn(data, s.name)).map((s) => s.name);
     if (missing.length) throw new RulesError('bad_profile', `missing switches: ${missing.join(', ')}`);
     for (const k of Object.keys(data)) if (!SWITCH_NAMES.has(/** @type {keyof Switches} */ (k))) throw new RulesError('unknown_switch', k);
-    // spec/rules.md §3.3: an extension switch present at its default is not canonical; this is
-    // checked before any value, as the reference does.
+    // The JSON shapes first (spec/rules.md §3.3: bright_values four in a list, card lists of
+    // strings, hand_yaku an object of hand-yaku ids), then an extension switch present at its
+    // default (not canonical), then every value: the order the reference checks in.
+    const shapeError = (/** @type {string} */ why) => new RulesError('bad_switch', why);
+    const hy = data.hand_yaku;
+    if (!isPlainObject(hy) || !Object.keys(hy).every((k) => HAND_YAKU_IDS.includes(k))) throw shapeError('hand_yaku is a mapping of hand yaku ids to points');
+    if (!Array.isArray(data.bright_values) || data.bright_values.length !== 4) throw shapeError('bright_values is four integers');
+    for (const sw of EXTENSIONS) {
+      const v = data[sw.name];
+      if (sw.kind === 'cards' && Object.hasOwn(data, sw.name) && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) {
+        throw shapeError(`${sw.name} is a list of card ids`);
+      }
+    }
     if (canonical) {
       for (const sw of EXTENSIONS) {
         if (Object.hasOwn(data, sw.name) && sameJson(data[sw.name], sw.default)) {
