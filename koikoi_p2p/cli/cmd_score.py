@@ -20,7 +20,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (nintendo)")
     parser.add_argument("--switch", action="append", default=[], metavar="KEY=VALUE",
-                        help="change a switch of the preset (repeatable; VALUE as JSON: cup_is_plain=false)")
+                        help="change a switch of the preset (repeatable): cup_is_plain=false, "
+                             "hand_yaku=teshi:6")
     parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
     parser.add_argument("--calls", default="", metavar="A,B,...", help="koi-koi calls of the round, in order")
     parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), metavar="A|B",
@@ -39,20 +40,17 @@ def _seat(text: str) -> int:
 
 
 def parse_switches(preset_name: str, items: list[str]) -> Any:
-    """The preset with ``KEY=VALUE`` changes (VALUE read as JSON, else as a plain string)."""
+    """The preset with ``NAME=VALUE`` changes, each VALUE read by ``rules.profile.parse_switch``."""
     from koikoi_p2p.rules.profile import preset
 
     changes: dict[str, object] = {}
     for item in items:
         key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"a switch is KEY=VALUE, not {item!r}")
-        try:
-            changes[key.strip()] = json.loads(raw)
-        except ValueError:
-            changes[key.strip()] = raw
+        if not sep or not key.strip():
+            raise ValueError(f"a switch is NAME=VALUE, not {item!r}")
+        changes[key.strip()] = raw
     profile = preset(preset_name)
-    return profile.with_switches(**changes) if changes else profile
+    return profile.with_switches(changes) if changes else profile
 
 
 def _handle(args: argparse.Namespace) -> int:

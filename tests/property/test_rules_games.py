@@ -55,7 +55,10 @@ def check_invariants(state: RoundState, deck: list[int]) -> None:
         union |= x
     assert union == ALL
     if p.max_calls_per_round:
-        assert len(state.calls) <= p.max_calls_per_round
+        if p.call_limit == "per_seat":
+            assert max(state.calls.count(0), state.calls.count(1)) <= p.max_calls_per_round
+        else:
+            assert len(state.calls) <= p.max_calls_per_round
     if state.phase == DECIDE:
         # after a call, profiles that end the round on the next improvement never ask for a decision
         assert not (state.calls and p.after_call == "next_improvement_ends_round")

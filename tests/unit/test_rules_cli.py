@@ -70,7 +70,8 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
     for name, profile in PRESETS.items():
         out = run_json(capsys, "rules", name, "--json")
         assert isinstance(out, dict)
-        assert out["switches"] == profile.to_dict()
+        assert out["switches"] == profile.every_switch()
+        assert out["encoding"] == profile.encode().decode() and out["differences"] == {}
         ids = [row["id"] for row in out["yaku"]]
         assert "goko" in ids and ("tsukifuda" in ids) == bool(profile.monthly_yaku_points)
     assert main(["rules"]) == 0
@@ -113,3 +114,27 @@ def test_score_names_an_unknown_card_whatever_it_looks_like(capsys: pytest.Captu
     for odd in ("\u00b2", "48", "01-cran"):
         assert main(["score", odd]) == 2
         assert "unknown_card" in capsys.readouterr().err
+
+
+def test_rules_and_score_take_house_rule_switches_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "rules", "wikipedia", "--switch", "hand_yaku=teshi:6,kuttsuki:6",
+                   "--switch", "first_dealer=coin", "--switch", "hanami_cancelled_by=11", "--json")
+    assert isinstance(out, dict)
+    assert out["differences"] == {"hand_yaku": "teshi:6,kuttsuki:6",
+                                  "hanami_cancelled_by": "11-rainman,11-swallow,11-ribbon,11-lightning",
+                                  "first_dealer": "coin"}
+    assert out["switches"]["first_dealer"] == "coin" and '"first_dealer":"coin"' in out["encoding"]
+    assert "teshi" in [row["id"] for row in out["yaku"]]
+    assert main(["rules", "wikipedia", "--switch", "single_yaku=yes", "--switch", "first_dealer=host"]) == 0
+    text = capsys.readouterr().out
+    assert "custom, based on wikipedia: single_yaku=true, first_dealer=host" in text
+    assert "the host deals first" in text and "the single highest yaku" in text
+    assert main(["rules", "--switch", "first_dealer=birthday"]) == 2
+    err = capsys.readouterr().err
+    assert "first_dealer" in err and "card_draw, coin, host, joiner" in err
+    five = ["01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix"]
+    out = run_json(capsys, "score", "--switch", "brights_add=on", "--json", *five)
+    assert out["yaku"] == {"goko": 10, "shiko": 8, "ame_shiko": 7, "sanko": 5}  # type: ignore[index]
+    out = run_json(capsys, "score", "--rules", "wikipedia", "--switch", "caller_pays_more=times_calls",
+                   "--calls", "B,B", "--json", "01-crane", "03-curtain", "08-moon")
+    assert out["round_score"] == 6 * 2 * 2  # type: ignore[index]
