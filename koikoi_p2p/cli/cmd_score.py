@@ -60,9 +60,12 @@ def _handle(args: argparse.Namespace) -> int:
     try:
         profile = parse_switches(args.rules, args.switch)
         calls = [_seat(c) for c in args.calls.split(",") if c.strip()] if args.calls else []
-        if profile.max_calls_per_round and len(calls) > profile.max_calls_per_round:
-            limit = profile.max_calls_per_round
-            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) in a round, not {len(calls)}")
+        limit = profile.max_calls_per_round
+        per_seat = profile.call_limit == "per_seat"
+        used = max(calls.count(0), calls.count(1)) if per_seat else len(calls)
+        if limit and used > limit:
+            whose = "by one player " if per_seat else ""
+            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) {whose}in a round, not {used}")
         winner = _seat(args.winner)
         cards: list[int | str] = [int(c) if c.isascii() and c.isdigit() else c for c in args.cards]
         yaku = score_yaku(cards, profile, args.month)

@@ -49,7 +49,8 @@ SWITCH_HELP: dict[str, str] = {
     "sanko_with_rain": "three brights with the rain man also make sanko",
     "single_yaku": "only the single highest-scoring yaku of a pile counts",
     "call_limit": "max_calls_per_round counts both seats together (per_round) or each seat (per_seat)",
-    "caller_pays_more": "a losing caller pays more: off, times_calls (x its calls), doubled_per_call (x2 each)",
+    "caller_pays_more": "a loser who called pays more: off, times_calls (x its calls) or doubled_per_call "
+                        "(x2 per call)",
     "subtract_from_opponent": "scores from 0: the winner's points are also taken off the loser",
     "field_four_pairs": "the dealt field is four pairs of four months: play_on, or redeal",
     "first_dealer": "who deals first: card_draw, coin (from the shuffled deck), host or joiner",

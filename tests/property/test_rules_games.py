@@ -95,7 +95,8 @@ def check_result(state: RoundState) -> None:
         assert r.reason == "hand_yaku" and r.points == r.base and len(r.yaku) == 1
 
 
-def play_checked(profile: Profile, rng: random.Random, call_bias: bool) -> None:
+def play_checked(profile: Profile, rng: random.Random, call_bias: bool) -> RoundState:
+    """One random round with every invariant checked after every step; the finished state."""
     deck = list(range(48))
     rng.shuffle(deck)
     dealer = rng.randrange(2)
@@ -122,6 +123,7 @@ def play_checked(profile: Profile, rng: random.Random, call_bias: bool) -> None:
     again = RoundState(profile=profile, dealer=dealer, viewer=None, round_index=1, month=month)
     replay_round(again, deck, moves)
     assert again.snapshot() == state.snapshot()
+    return state
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
