@@ -183,6 +183,12 @@ class Profile:
             raise RulesError("bad_profile", "missing switches: " + ", ".join(missing))
         if extra:
             raise RulesError("unknown_switch", ", ".join(extra))
+        if not isinstance(data["hand_yaku"], Mapping):
+            # spec/rules.md §3.3: in the plain form hand_yaku is an object (a list of pairs is not).
+            raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
+        for key in ("bright_values", *_CARD_LIST_FIELDS):
+            if key in data and not isinstance(data[key], list):
+                raise RulesError("bad_switch", f"{key} is a list")
         kwargs = {key: _normalise(key, data[key]) for key in _FIELDS if key in data}
         for key in EXTENSION_DEFAULTS:
             if key in kwargs and kwargs[key] == EXTENSION_DEFAULTS[key]:
@@ -308,6 +314,8 @@ def _validate(p: Profile) -> None:
         {k for k, _ in hy}
     ) != len(hy):
         raise RulesError("bad_switch", "hand_yaku in canonical order, each once")
+    if not isinstance(p.joker_card, str):
+        raise RulesError("bad_switch", "joker_card is empty or an animal card other than the cup")
     if p.joker_card:
         match = [c for c in CARDS if c.id == p.joker_card]
         if not match or match[0].klass != "animal" or match[0].subclass == "sake":

@@ -198,3 +198,13 @@ def test_large_round_scores_are_accepted_up_to_2_to_the_53() -> None:
     assert RoundResult.from_dict(big).points == 2**53 - 1
     with pytest.raises(RulesError):
         RoundResult.from_dict({**big, "points": 2**53})
+
+
+def test_from_dict_refuses_values_of_the_wrong_json_type() -> None:
+    data = preset("nintendo").to_dict()
+    for bad in ({"joker_card": None}, {"joker_card": {}}, {"hand_yaku": [["teshi", 6]]},
+                {"bright_values": (10, 8, 7, 5)}, {"hanami_cancelled_by": "11-rainman"},
+                {"tsukimi_cancelled_by": [12]}, {"first_dealer": 0}):
+        with pytest.raises(RulesError) as info:
+            Profile.from_dict({**data, **bad})
+        assert info.value.reason == "bad_switch", bad
