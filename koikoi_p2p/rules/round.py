@@ -638,7 +638,7 @@ class RoundState:
         yaku = claims[winner]
         assert yaku is not None
         points = self.profile.hand_yaku_points(yaku)
-        # spec/rules.md §7.3: hand yaku are never multiplied.
+        # spec/rules.md §7.4: hand yaku are never multiplied.
         self._finish(RoundResult(
             winner=winner, points=points, yaku={yaku: points}, base=points, calls=(), redeal=False,
             next_dealer=winner, reason="hand_yaku"))
