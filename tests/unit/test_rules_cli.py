@@ -138,3 +138,30 @@ def test_rules_and_score_take_house_rule_switches_as_text(capsys: pytest.Capture
     out = run_json(capsys, "score", "--rules", "wikipedia", "--switch", "caller_pays_more=times_calls",
                    "--calls", "B,B", "--json", "01-crane", "03-curtain", "08-moon")
     assert out["round_score"] == 6 * 2 * 2  # type: ignore[index]
+
+
+def test_koikoi_rules_describes_every_extension_switch() -> None:
+    """Each house-rule switch, set away from its default, changes what `koikoi rules` says."""
+    from koikoi_p2p.rules.describe import summary, yaku_table
+    from koikoi_p2p.rules.profile import EXTENSION_DEFAULTS, preset
+
+    base = preset("koikoi-online")
+    settings: dict[str, object] = {
+        "hanami_cancelled_by": ("11-rainman",), "tsukimi_cancelled_by": ("12-phoenix",), "cup_either": True,
+        "brights_add": True, "sanko_with_rain": True, "single_yaku": True, "call_limit": "per_seat",
+        "caller_pays_more": "times_calls", "subtract_from_opponent": True, "field_four_pairs": "redeal",
+        "first_dealer": "coin",
+    }
+    assert set(settings) == set(EXTENSION_DEFAULTS)
+
+    def words(p: object) -> str:
+        return "\n".join(summary(p)) + "\n" + json.dumps(yaku_table(p))  # type: ignore[arg-type]
+
+    for key, value in settings.items():
+        base_for = base
+        if key == "subtract_from_opponent":
+            base_for = base.with_switches(pool_start=0, transfer_cap=False, bust_ends_game=False)
+        elif key == "call_limit":
+            base_for = base.with_switches(max_calls_per_round=1)
+        changed = base_for.with_switches(**{key: value})
+        assert words(changed) != words(base_for), key
