@@ -17,7 +17,8 @@ value raises ``RulesError("bad_switch")`` whose message names the switch and its
 an unknown name raises ``RulesError("unknown_switch")``. ``switch_text`` writes a value back in
 that form, ``differences`` lists a profile's switches that differ from a preset (for screens that
 show "custom, based on X: switch=value, ..."), and ``nearest_preset`` names the preset to diff
-against.
+against. ``koikoi_p2p.cli.cmd_score.parse_switches(preset_name, ["NAME=VALUE", ...])`` is the
+command-line form (``koikoi rules`` and ``koikoi score`` use it).
 """
 
 from __future__ import annotations
