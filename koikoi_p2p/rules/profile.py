@@ -193,7 +193,8 @@ class Profile:
         kwargs = {key: _normalise(key, data[key]) for key in _FIELDS if key in data}
         for key in EXTENSION_DEFAULTS:
             # type() too: in Python 0 == False, but the JSON value 0 is not the default false.
-            if key in kwargs and type(kwargs[key]) is type(EXTENSION_DEFAULTS[key]) and kwargs[key] == EXTENSION_DEFAULTS[key]:
+            default = EXTENSION_DEFAULTS[key]
+            if key in kwargs and type(kwargs[key]) is type(default) and kwargs[key] == default:
                 raise RulesError("bad_profile", f"{key} at its default must be left out (not canonical)")
         return cls(**kwargs)
 
