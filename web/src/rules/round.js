@@ -639,13 +639,15 @@ export class RoundState {
   // ---- what a seat sees ----
 
   /**
-   * The round as seat `seat` sees it through this engine (default: the viewer, or seat 0).
+   * The round as seat `seat` sees it through this engine (default: the viewer, or seat 0). An
+   * engine with a viewer shows only its viewer's side; an auditor's (viewer null) either seat's.
    * @param {number | null} [seat]
    * @returns {RoundView}
    */
   view(seat = null) {
     const s = /** @type {0 | 1} */ (seat ?? this.viewer ?? 0);
     if (!isSeat(s)) throw new RulesError('bad_seat', 'seat must be 0 or 1');
+    if (this.viewer !== null && s !== this.viewer) throw new RulesError('bad_seat', "this engine only knows its viewer's hand");
     const o = 1 - s;
     return {
       seat: s,
