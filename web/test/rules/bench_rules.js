@@ -4,7 +4,7 @@
 // benchmark (2,000 rounds/s); with --versus-python, batches of `koikoi bench rules` run
 // interleaved with the JavaScript batches and the ratio JavaScript/Python is printed too.
 // Run: `node web/test/rules/bench_rules.js [--json] [--versus-python] [rounds] [repeat]`.
-// Imported by the test runner it does nothing.
+// Run or imported by the test runner it does nothing.
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,8 @@ function pythonBatch(koikoi, rounds) {
   return JSON.parse(r.stdout).find((/** @type {any} */ row) => row.name === 'random_rounds_all_presets').median_s;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run only as a script: the test runner also executes every file under test/ (NODE_TEST_CONTEXT set).
+if (process.env.NODE_TEST_CONTEXT === undefined && process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
   const versus = args.includes('--versus-python');
