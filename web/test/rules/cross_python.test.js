@@ -52,9 +52,7 @@ function attempt(f) {
 
 describe('JavaScript and Python engines agree', { skip }, () => {
   test('python is available', () => assert.ok(python, 'CI=true: a Python with koikoi_p2p is required'));
-  // The extension switches of protocol version 2 are exercised when the Python engine has them.
-  const extensions = python !== null && runDriver(python, [{ op: 'caps' }])[0].extensions === true;
-  const opts = { extensions };
+  const opts = { extensions: true };
 
   test(`${GAMES} random scripted rounds: every state and every refusal`, () => {
     const rng = new Rng('cross/rounds');
@@ -153,7 +151,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     assert.deepEqual(mine, theirs);
   });
 
-  test('first dealer steps from random prefixes of deal 0 (version 2)', { skip: !extensions }, () => {
+  test('first dealer steps from random prefixes of deal 0', () => {
     const rng = new Rng('cross/first-dealer');
     const cases = Array.from({ length: 800 }, () => {
       const profile = randomProfile(rng, 2, opts).withSwitches({ first_dealer: rng.choice(['card_draw', 'card_draw', 'coin', 'host', 'joiner']) });
@@ -168,7 +166,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     });
   });
 
-  test('switches as text: read, validated, written back; descriptions (version 2)', { skip: !extensions }, () => {
+  test('switches as text: read, validated, written back; descriptions', () => {
     const rng = new Rng('cross/text');
     const words = ['true', 'On', ' no ', 'maybe', '6', '0006', '-1', '1234567', 'coin', 'Coin', 'per_seat', 'redeal', '10,8,7,5', '[15,8,7,6]', ' 1 , 2,3,4', '10,8,7',
       'teshi:6,kuttsuki:6', 'none', 'None', 'kuttsuki:6, teshi:6', '{"tenho":6}', 'teshi', 'oya_ken:1', 'teshi:6,teshi:7', '05-bridge', '01-crane', '',
