@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 import { Rng } from '../../src/ai/rng.js';
-import { PRESETS, RoundState, preset, runRevealed } from '../../src/rules/index.js';
+import { PRESETS, RoundState, playRound, preset } from '../../src/rules/index.js';
 
 /**
  * Seconds per random round, the median of `repeat` batches of `rounds`.
@@ -29,12 +29,7 @@ export function measureRounds(presets, rounds, repeat, seed = 'bench') {
       const profile = preset(presets[i % presets.length]);
       const deck = rng.shuffle(Array.from({ length: 48 }, (_, k) => k));
       const s = new RoundState({ profile, dealer: i & 1, viewer: null, roundIndex: 1, month: 1 + (i % 12) });
-      runRevealed(s, deck);
-      while (s.need !== null) {
-        const need = /** @type {import('../../src/rules/index.js').NeedAction} */ (s.need);
-        s.apply(need.seat, rng.choice(s.legalActions()));
-        runRevealed(s, deck);
-      }
+      playRound(s, deck, (_, options) => rng.choice(options));
     }
     times.push((performance.now() - t0) / 1000 / rounds);
   }

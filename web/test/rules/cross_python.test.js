@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import {
   ALL_SWITCHES, CARDS, MatchState, Profile, RoundState, RulesError, actionFromDict, actionToDict, baseOf,
   chooseFirstDealer, differences, firstDealer, formatSwitch, nearestPreset, preset, resultToDict, roundScore,
-  runRevealed, scoreYaku, withSwitchText,
+  playRound, scoreYaku, withSwitchText,
 } from '../../src/rules/index.js';
 import {
   Rng, errorRecord, findPython, randomDeck, randomProfile, randomProfileDict, randomScript, runDriver, runScript,
@@ -117,12 +117,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
       while (!m.over && results.length < 60) {
         const s = m.newRound(null);
         const deck = randomDeck(rng, true);
-        runRevealed(s, deck);
-        while (s.need !== null) {
-          const need = /** @type {import('../../src/rules/round.js').NeedAction} */ (s.need);
-          s.apply(need.seat, rng.choice(s.legalActions()));
-          runRevealed(s, deck);
-        }
+        playRound(s, deck, (_, options) => rng.choice(options));
         const r = /** @type {import('../../src/rules/index.js').RoundResult} */ (s.result);
         results.push(resultToDict(r));
         m.record(r);

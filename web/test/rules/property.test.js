@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  EXTENSIONS, MatchState, PRESETS, RoundState, actionToDict, monthOf, preset, resultToDict, runRevealed, scorePile,
+  EXTENSIONS, MatchState, PRESETS, RoundState, actionToDict, monthOf, playRound, preset, resultToDict, runRevealed, scorePile,
 } from '../../src/rules/index.js';
 import { Rng, randomDeck, randomProfile, stateRecord } from './support.js';
 
@@ -153,12 +153,7 @@ describe('random matches', () => {
         const s = m.newRound(null);
         assert.equal(s.month, ((params.roundIndex - 1) % 12) + 1);
         const deck = randomDeck(rng, true);
-        runRevealed(s, deck);
-        while (s.need !== null) {
-          const need = /** @type {import('../../src/rules/round.js').NeedAction} */ (s.need);
-          s.apply(need.seat, rng.choice(s.legalActions()));
-          runRevealed(s, deck);
-        }
+        playRound(s, deck, (_, options) => rng.choice(options));
         const before = m.scores;
         m.record(/** @type {any} */ (s.result));
         deals++;
