@@ -432,17 +432,6 @@ export class Profile {
     return canonicalJson(this.toDict()) === canonicalJson(other.toDict());
   }
 
-  /**
-   * The switches whose values differ from another profile's, in table order (`name` included).
-   * A screen shows a custom profile as "based on X" with these.
-   * @param {Profile} base
-   * @returns {Array<keyof Switches>}
-   */
-  differences(base) {
-    const a = this.allSwitches();
-    const b = base.allSwitches();
-    return ALL_SWITCHES.map((s) => s.name).filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k]));
-  }
 }
 
 /** @type {Switches} */
