@@ -66,7 +66,6 @@ from koikoi_p2p.protocol.results import (
     round_statement,
 )
 from koikoi_p2p.protocol.rulesio import (
-    MoreCards,
     action_from_wire,
     action_to_wire,
     first_dealer_step,
@@ -215,25 +214,22 @@ class MessageShares:
 
 
 class DrawEngine:
-    """Deal 0: public cards of a jointly shuffled deck, position 0 first, until the profile's
-    first-dealer rule names a dealer (spec/game.md §5.1, spec/rules.md §5.1)."""
+    """Deal 0: public cards of a jointly shuffled deck, as many at a time as the profile's
+    first-dealer rule asks (``choose_first_dealer``), until it names the first dealer (spec/game.md
+    §5.1, spec/rules.md §5.1)."""
 
     def __init__(self, profile: Profile) -> None:
         self._profile = profile
         self.cards: list[int] = []
         self.draws: list[tuple[int, ...]] = []
         self.dealer: int | None = None
-        self._step = 2
-        self._ask(first_dealer_step(profile, ()))
+        self.need: NeedReveal | None = None
+        self._ask()
 
-    def _ask(self, step: int | MoreCards) -> None:
-        if isinstance(step, MoreCards):
-            start = len(self.cards)
-            self._step = step.count
-            self.need: NeedReveal | None = NeedReveal(tuple(range(start, start + step.count)), None)
-        else:
-            self.dealer = step
-            self.need = None
+    def _ask(self) -> None:
+        step = first_dealer_step(self._profile, self.cards)
+        self.dealer = step.dealer
+        self.need = NeedReveal(step.need, None) if step.dealer is None else None
 
     def reveal(self, position: int, card: int) -> None:
         need = self.need
@@ -241,7 +237,7 @@ class DrawEngine:
         self.cards.append(card)
         if len(self.cards) == need.positions[-1] + 1:
             self.draws.append(tuple(self.cards[need.positions[0]:]))
-            self._ask(first_dealer_step(self._profile, tuple(self.cards)))
+            self._ask()
 
 
 @dataclass(slots=True)

@@ -6,12 +6,12 @@ explicit: rounds, the match tally, and the wire forms of actions and results.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from koikoi_p2p.rules.actions import Action, ClaimHandYaku, action_from_dict
-from koikoi_p2p.rules.deal import first_dealer
+from koikoi_p2p.rules.deal import FirstDealer as FirstDealerStep
+from koikoi_p2p.rules.deal import choose_first_dealer
 from koikoi_p2p.rules.profile import Profile
 from koikoi_p2p.rules.round import Need, RoundResult, RoundState, RoundView
 
@@ -69,38 +69,13 @@ def result_to_wire(result: RoundResult) -> dict[str, object]:
 
 # -- the first dealer (spec/game.md §5.1, spec/rules.md §5.1) --------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class MoreCards:
-    """The first dealer is not known yet: reveal the next ``count`` positions of deal 0's deck."""
-
-    count: int
-
-
-def first_dealer_rule(profile: Profile) -> str:
-    """How the first dealer is chosen: "draw" (a card each, the earlier month deals), "coin" (a fair
-    coin from the jointly shuffled deck), "host" or "joiner" (no deal 0 at all)."""
-    rule = getattr(profile, "first_dealer", "draw")
-    return rule if isinstance(rule, str) else "draw"
-
-
 def fixed_first_dealer(profile: Profile) -> int | None:
-    """The first dealer when the profile names it without a deal 0 (host: seat 0, joiner: seat 1)."""
-    return {"host": 0, "joiner": 1}.get(first_dealer_rule(profile))
+    """The first dealer when the profile names it without a deal 0 (``host``: seat 0, ``joiner``:
+    seat 1), else None (``card_draw`` and ``coin`` reveal cards of deal 0)."""
+    return choose_first_dealer(profile, ()).dealer
 
 
-def first_dealer_step(profile: Profile, cards: tuple[int, ...]) -> int | MoreCards:
-    """From the cards of deal 0 revealed so far (positions 0, 1, ... in order): the first dealer,
-    or how many more positions to reveal. A draw reveals one card per seat at a time (position
-    2k is seat 0's, 2k + 1 seat 1's); a coin reveals one card (even card index: seat 0 deals)."""
-    rule = first_dealer_rule(profile)
-    if rule == "coin":
-        return MoreCards(1) if not cards else cards[0] % 2
-    if len(cards) % 2:
-        return MoreCards(1)  # pragma: no cover - cards come in pairs
-    for k in range(0, len(cards), 2):
-        dealer = first_dealer(cards[k], cards[k + 1], profile)
-        if dealer is not None:
-            return dealer
-    if len(cards) >= 48:
-        return 0  # pragma: no cover - 24 tied pairs cannot happen with 48 distinct cards
-    return MoreCards(2)
+def first_dealer_step(profile: Profile, cards: Sequence[int]) -> FirstDealerStep:
+    """From the cards of deal 0 revealed so far (position 0 first): the first dealer, or the
+    positions to reveal next (``rules.md`` §5.1, ``choose_first_dealer``)."""
+    return choose_first_dealer(profile, list(cards))

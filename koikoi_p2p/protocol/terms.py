@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.statement import TERMS_DOMAIN, pack, sha256, statement
 from koikoi_p2p.rules.errors import RulesError
-from koikoi_p2p.rules.profile import PRESETS, Profile, with_rounds
+from koikoi_p2p.rules.profile import PRESETS, Profile, differences, nearest_preset, with_rounds
 
 GAME_VERSION = 2
 DEADLINE_RANGE = (1, 86_400)
@@ -85,10 +85,18 @@ def valid_ratings(rated: object, ratings: object) -> bool:
 
 # -- profile names ----------------------------------------------------------------------------
 
+def _at_length(base: Profile, rounds: int) -> Profile:
+    """The preset played over ``rounds`` (spec/rules.md §3.6), or as itself when it cannot be."""
+    try:
+        return with_rounds(base, rounds)
+    except RulesError:
+        return base
+
+
 def is_preset_profile(profile: Profile) -> bool:
     """The profile carries a preset's name and is exactly that preset at its match length."""
     base = PRESETS.get(profile.name)
-    return base is not None and with_rounds(base, profile.rounds) == profile
+    return base is not None and _at_length(base, profile.rounds) == profile
 
 
 def check_profile_name(profile: Profile) -> None:
@@ -110,50 +118,34 @@ def custom_name(profile: Profile, name: str = CUSTOM_NAME) -> Profile:
 
 @dataclass(frozen=True, slots=True)
 class ProfileSummary:
-    """What a screen shows of a profile: ``custom`` or a preset, the preset it is compared with,
-    and every switch whose value differs from that preset at the profile's length."""
+    """What a screen shows of a profile: ``custom`` or a preset, the preset it is described against
+    (``nearest_preset``, spec/rules.md §3.8) and every switch whose value differs from that preset
+    at the profile's length, in the text form of spec/rules.md §3.7."""
 
     name: str
     custom: bool
     base: str
-    differences: tuple[tuple[str, object], ...]
+    differences: tuple[tuple[str, str], ...]
 
     def describe(self) -> str:
         """"nintendo" or "custom (house), based on nintendo: max_calls_per_round=0, ..."."""
         if not self.custom:
             return self.name
-        diffs = ", ".join(f"{key}={_show(value)}" for key, value in self.differences)
+        diffs = ", ".join(f"{key}={value}" for key, value in self.differences)
         label = "custom" if self.name == CUSTOM_NAME else f"custom ({self.name})"
         return f"{label}, based on {self.base}" + (f": {diffs}" if diffs else "")
 
 
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{k}:{v}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(str(v) for v in value) + "]"
-    if isinstance(value, str):
-        return value or '""'
-    return str(value)
-
-
-def _differences(profile: Profile, base: Profile) -> tuple[tuple[str, object], ...]:
-    mine, theirs = profile.to_dict(), with_rounds(base, profile.rounds).to_dict()
-    return tuple((key, mine[key]) for key in mine if key != "name" and mine[key] != theirs[key])
-
-
 def profile_summary(profile: Profile) -> ProfileSummary:
-    """The summary of spec/game.md §2.4: a preset played as itself has no differences; any other
-    profile is custom, compared with the preset it differs least from (ties: the preset order
-    of spec/rules.md §3.4), so the base is a fact about the switches, not the host's word."""
+    """The summary of spec/game.md §2.4: a preset played as itself (at any length) has no
+    differences; any other profile is custom, described against ``nearest_preset`` (spec/rules.md
+    §3.8: a preset it is named after, else the one it differs least from), compared at the same
+    length, so the base is a fact about the switches."""
     if is_preset_profile(profile):
         return ProfileSummary(name=profile.name, custom=False, base=profile.name, differences=())
-    best = min(PRESETS, key=lambda name: (len(_differences(profile, PRESETS[name])),
-                                          list(PRESETS).index(name)))
-    return ProfileSummary(name=profile.name, custom=True, base=best,
-                          differences=_differences(profile, PRESETS[best]))
+    base = nearest_preset(profile)
+    diffs = differences(profile, _at_length(PRESETS[base], profile.rounds))
+    return ProfileSummary(name=profile.name, custom=True, base=base, differences=tuple(diffs.items()))
 
 
 # -- the terms --------------------------------------------------------------------------------

@@ -30,16 +30,20 @@ class Pair:
 
 
 def make_pair(*, rules: str = "nintendo", rounds: int | None = 1, seed: int = 1,
-              peer1_factory: Callable[..., GamePeer] = GamePeer, **peer1_kw: Any) -> Pair:
+              peer1_factory: Callable[..., GamePeer] = GamePeer, names: tuple[str, str] | None = None,
+              joiner_names: tuple[str, str] | None = None, **peer1_kw: Any) -> Pair:
+    """Two peers after a real handshake; ``names`` are the display names both were given (the
+    joiner's may differ: ``joiner_names``)."""
     tag = str(seed).encode()
     ra, rb, _ = run_pair(*handshake_pair(seed=b"hs" + tag, room=ROOM))
     c0, c1 = ra.channel, rb.channel
     keys = (c0.identity.public_key, c1.identity.public_key)
-    terms = MatchTerms.propose(profile=preset(rules), keys=keys, room=ROOM, rounds=rounds)
+    terms = MatchTerms.propose(profile=preset(rules), keys=keys, room=ROOM, rounds=rounds,
+                               names=names or ("", ""))
     p0 = GamePeer(channel=c0, room=ROOM, proposal=terms, rng=seeded_rng(b"p0" + tag),
-                  handshake_record=ra.record)
+                  handshake_record=ra.record, names=names)
     p1 = peer1_factory(channel=c1, room=ROOM, rng=seeded_rng(b"p1" + tag), handshake_record=rb.record,
-                       **peer1_kw)
+                       names=joiner_names or names, **peer1_kw)
     return Pair([p0, p1], [ra.record, rb.record], [RandomPlayer(2 * seed), RandomPlayer(2 * seed + 1)])
 
 

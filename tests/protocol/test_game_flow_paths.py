@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from koikoi_p2p.protocol import messages as m
-from koikoi_p2p.protocol import rulesio
 from koikoi_p2p.protocol.trips import trip_report
 from koikoi_p2p.rules.deal import deal_layout
 from koikoi_p2p.rules.profile import preset
@@ -111,15 +110,15 @@ def test_a_tied_draw_reveals_the_next_pair() -> None:
 
 
 @pytest.mark.parametrize(("rule", "dealer"), [("host", 0), ("joiner", 1), ("coin", None)])
-def test_first_dealer_rules(monkeypatch: pytest.MonkeyPatch, rule: str, dealer: int | None) -> None:
-    """Host and joiner: no deal 0 at all, deck 1 is the first (seat 1 shuffles it first). The coin:
-    one public card of deal 0 (an even index: seat 0 deals)."""
-    monkeypatch.setattr(rulesio, "first_dealer_rule", lambda profile: rule)
-
+def test_first_dealer_rules(rule: str, dealer: int | None) -> None:
+    """The profile's first_dealer switch (spec/rules.md §5.1). Host and joiner: no deal 0 at all,
+    deck 1 is the first (seat 1 shuffles it first). The coin: one public card of deal 0 (an even
+    index: seat 0 deals)."""
     def decks(deal: int) -> list[int]:
         return deck_with({0: 7}) if deal == 0 else quiet_deck()   # card 7: odd, seat 1 deals
 
-    match = FlowMatch(preset("wikipedia").with_switches(rounds=1), decks).play()
+    profile = preset("wikipedia").with_switches(rounds=1, first_dealer=rule, name="house")
+    match = FlowMatch(profile, decks).play()
     kinds = match.kinds()
     if dealer is not None:
         assert kinds[:6] == [(0, m.TERMS), (0, m.KEY), (1, m.ACCEPT), (1, m.KEY), (1, m.SHUFFLE),

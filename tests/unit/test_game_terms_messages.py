@@ -103,7 +103,7 @@ def test_a_preset_name_needs_exactly_that_preset() -> None:
     assert proposed.profile.name == "custom" and MatchTerms.from_body(proposed.to_body()) == proposed
     summary = proposed.summary()
     assert summary.custom and summary.base == "nintendo"
-    assert summary.differences == (("max_calls_per_round", 0),)
+    assert summary.differences == (("max_calls_per_round", "0"),)
     assert summary.describe() == "custom, based on nintendo: max_calls_per_round=0"
     # A length of its own keeps a preset a preset (spec/rules.md §3.6), the paired pool included.
     assert profile_summary(with_rounds(preset("board-game"), 6)).describe() == "board-game"
