@@ -434,6 +434,7 @@ class GameFlow:
         self._settle(sender, None)
 
     def _initial_decks(self) -> tuple[int, ...]:
+        """The decks made final before the match's first deal starts (with a draw: 0 and 1)."""
         return tuple(range(self.first_deal, 2))
 
     def _on_accept(self, sender: int, body: Mapping[str, object], seq: int, prev: bytes,
@@ -524,8 +525,9 @@ class GameFlow:
 
     # -- what happens next ------------------------------------------------------------------------
     def _owed(self, seat: int, *, prep: bool) -> tuple[str, int] | None:
-        """The first message ``seat`` owes before its next act or closing message (§5.2): its
-        countersignature of a closed deal, then the next step of the next deal's preparation."""
+        """The first message ``seat`` owes before its next act or closing message (§4.4): its
+        countersignature of a closed deal, then the next step of the next deal's deck, then its
+        key of the deck after that (keys travel two deals ahead, shuffles one)."""
         for ended in self.closing:
             if len(ended.disclosed) == 2 and seat not in ended.signed:
                 return m.ROUND_SIGN, ended.number
@@ -535,6 +537,8 @@ class GameFlow:
                 step = self.prep_step(seat, target)
                 if step is not None:
                     return step, target
+                if seat not in self.slot(target + 1).keys:
+                    return m.KEY, target + 1
         return None
 
     def _prep_target(self) -> int | None:
@@ -566,7 +570,7 @@ class GameFlow:
         """Run the machine on after a message until it waits for the next one (spec/game.md §4.2)."""
         while True:
             if self.phase is Phase.KEYING:
-                missing = [d for d in self._initial_decks() if 0 not in self.slot(d).keys]
+                missing = [d for d in (*self._initial_decks(), 2) if 0 not in self.slot(d).keys]
                 if missing:
                     self._expect(0, m.KEY, deal=missing[0])
                     return
@@ -624,12 +628,14 @@ class GameFlow:
 
     def _foreground(self, last: int) -> None:
         """Preparation that nothing else can carry (§5.3): the seat that sent the last message
-        sends every step it can (decks in deal order), then the other seat."""
+        sends every step it can (decks in deal order, the deck after them keys only), then the
+        other seat."""
         decks = self._initial_decks() if self.next_deal == self.first_deal else (self.next_deal,)
+        ahead = decks[-1] + 1                      # its keys only: they travel two deals ahead
         for seat in (last, 1 - last):
-            for deal in decks:
+            for deal in (*decks, ahead):
                 step = self.prep_step(seat, deal)
-                if step is not None:
+                if step == m.KEY or (step is not None and deal != ahead):
                     self._expect(seat, step, deal=deal)
                     return
         raise LocalMisuse("internal_error", "no preparation step is possible")  # pragma: no cover

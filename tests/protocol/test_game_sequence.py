@@ -13,11 +13,19 @@ def test_every_deal_follows_the_state_table() -> None:
     envs = pair.peers[0].transcript
     assert [e.seq for e in envs] == list(range(len(envs)))
     kinds = [(e.sender, e.type) for e in envs]
-    # The start (spec/game.md §5.3): seat 0's terms and its keys of decks 0 and 1; seat 1's accept,
-    # its keys and the first shuffle of deck 0; seat 0 shuffles deck 0 second and deck 1 first.
-    assert kinds[:10] == [(0, m.TERMS), (0, m.KEY), (0, m.KEY), (1, m.ACCEPT), (1, m.KEY), (1, m.SHUFFLE),
-                          (1, m.KEY), (0, m.SHUFFLE), (0, m.SHUFFLE), (1, m.SHUFFLE)]
-    assert [e.body["deal"] for e in envs[1:10] if "deal" in e.body] == [0, 1, 0, 0, 1, 0, 1, 1]
+    # The start (spec/game.md §5.3): seat 0's terms and its keys of decks 0, 1 and 2; seat 1's
+    # accept, its keys and the first shuffle of deck 0; seat 0 shuffles deck 0 second and deck 1
+    # first; seat 1 shuffles deck 1 second.
+    assert kinds[:12] == [(0, m.TERMS), (0, m.KEY), (0, m.KEY), (0, m.KEY), (1, m.ACCEPT), (1, m.KEY),
+                          (1, m.SHUFFLE), (1, m.KEY), (1, m.KEY), (0, m.SHUFFLE), (0, m.SHUFFLE),
+                          (1, m.SHUFFLE)]
+    assert [e.body["deal"] for e in envs[1:12] if "deal" in e.body] == [0, 1, 2, 0, 0, 1, 2, 0, 1, 1]
+    # Keys travel two deals ahead, shuffles one: deck d's keys are in before deal d - 1 starts.
+    starts = {e.body["deal"] + 1: e.seq for e in envs if e.type == m.DISCLOSE}
+    for deal in {e.body["deal"] for e in envs if e.type == m.KEY}:
+        keys = [e.seq for e in envs if e.type == m.KEY and e.body["deal"] == deal]
+        if deal - 1 in starts:
+            assert max(keys) < starts[deal - 1], deal
     # Every deck: both keys before its first shuffle; seat 1 shuffles deck 0 first, then parity.
     for deal in {e.body["deal"] for e in envs if e.type == m.SHUFFLE}:
         prep = [e for e in envs if e.type in (m.KEY, m.SHUFFLE) and e.body["deal"] == deal]
