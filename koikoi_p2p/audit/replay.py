@@ -193,21 +193,7 @@ def _deviation(exc: ProtocolError, env: SignedEnvelope) -> Deviation:
 
 def _view_as(auditor: _Auditor, secrets: Mapping[int, Mapping[int, bytes]], seat: int) -> None:
     """Replay every deal of which only ``seat``'s round secret is known as ``seat`` saw it."""
-    base = auditor._deck
-
-    def viewer_deck(d: int, first: int) -> DeckAccess:
-        return base(d, first)
-
-    flow = auditor.flow
-    original = flow._maybe_start
-
-    def start() -> None:
-        number = flow.next_deal
-        flow.viewer = seat if len(secrets.get(number, {})) == 1 and seat in secrets.get(number, {}) else None
-        original()
-
-    flow._maybe_start = start  # type: ignore[method-assign]
-    flow._deck_factory = viewer_deck
+    auditor.flow.views = {deal: seat for deal, keys in secrets.items() if set(keys) == {seat}}
 
 
 def audit_transcript(transcript: Transcript) -> AuditReport:

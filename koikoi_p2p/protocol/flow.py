@@ -287,14 +287,17 @@ def violation_at(reason: str, message: str, *, seat: int, seq: int) -> RemoteVio
 class GameFlow:
     """The sequential game state machine shared by both players and the auditor.
 
-    ``viewer`` is the seat of a player (None: an auditor). ``defer`` delays the verification of
-    the other seat's key and shuffle messages to ``flush`` (a player's idle time), and at the
-    latest to before the deck is built upon or used; an auditor verifies everything at once."""
+    ``viewer`` is the seat of a player (None: an auditor). ``views`` lets an auditor replay given
+    deals as one seat saw them (the deals of which it holds only that seat's round secret).
+    ``defer`` delays the verification of the other seat's key and shuffle messages to ``flush`` (a
+    player's idle time), and at the latest to before the deck is built upon or used; an auditor
+    verifies everything at once."""
 
     def __init__(self, *, viewer: int | None, keys: tuple[bytes, bytes], room: str, session_id: bytes,
                  deck_factory: DeckFactory, names: tuple[str, str] | None = None,
-                 defer: bool = False) -> None:
+                 defer: bool = False, views: Mapping[int, int] | None = None) -> None:
         self.viewer = viewer
+        self.views = dict(views or {})
         self.auditor = viewer is None          # a third party: re-checks each deal at its close
         self.keys = keys
         self.room = room
@@ -348,6 +351,10 @@ class GameFlow:
     def round_params(self) -> tuple[int, int, int]:
         cur = self.current or (self.closing[-1] if self.closing else None)
         return cur.params if cur is not None else (0, 0, 0)
+
+    def viewer_of(self, deal: int) -> int | None:
+        """The seat a deal is seen by: the player's, or for an auditor the view it was given."""
+        return self.views.get(deal, self.viewer)
 
     def deal_record(self, number: int) -> Deal | None:
         if self.current is not None and self.current.number == number:
@@ -619,7 +626,7 @@ class GameFlow:
             assert self.match is not None
             params = next_round_params(self.match)
             round_index, dealer, month = params
-            engine = new_round(self.terms.profile, dealer=dealer, viewer=self.viewer,
+            engine = new_round(self.terms.profile, dealer=dealer, viewer=self.viewer_of(number),
                                round_index=round_index, month=month)
             self.current = Deal(number=number, params=params, engine=engine)
             self.phase = Phase.OPENING
@@ -709,13 +716,14 @@ class GameFlow:
     def _resolve(self, deal: Deal, need: NeedReveal) -> None:
         """All shares for this step are in: feed the cards this viewer can now see."""
         engine = deal.engine
+        viewer = self.viewer_of(deal.number)
         if need.to is not None and (
-                (self.viewer is not None and need.to != self.viewer)
-                or (self.viewer is None and any(self._card(deal, p) is None for p in need.positions))):
+                (viewer is not None and need.to != viewer)
+                or (viewer is None and any(self._card(deal, p) is None for p in need.positions))):
             # A private reveal to the other seat (or, for an auditor without that deal's round
             # secrets, to either seat): its cards stay hidden here (spec/game.md §5.4, §8.2).
             assert isinstance(engine, RoundState)
-            if self.viewer is None:
+            if viewer is None:
                 self.blind.add(deal.number)
             deal.steps.append(["skip"])
             engine.skip_reveal()
@@ -1076,6 +1084,7 @@ class GameFlow:
         return {
             "format": self.STATE_FORMAT, "viewer": self.viewer, "keys": list(self.keys), "room": self.room,
             "session_id": self.session_id, "names": list(self.names) if self.names is not None else None,
+            "views": [[deal, seat] for deal, seat in sorted(self.views.items())],
             "defer": self.defer, "phase": self.phase.value,
             "terms": self.terms.to_body() if self.terms is not None else None,
             "last_sender": self.last_sender, "expect": list(self.expect), "expect_deal": self.expect_deal,
@@ -1110,7 +1119,8 @@ class GameFlow:
                        keys=(_bytes(keys[0]), _bytes(keys[1])), room=str(state["room"]),
                        session_id=_bytes(state["session_id"]),
                        deck_factory=deck_factory, defer=bool(state["defer"]),
-                       names=(str(names[0]), str(names[1])) if isinstance(names, list) else None)
+                       names=(str(names[0]), str(names[1])) if isinstance(names, list) else None,
+                       views={_int(d): _int(v) for d, v in (_list(x) for x in _list(state["views"]))})
             flow.phase = Phase(state["phase"])
             terms = state["terms"]
             if isinstance(terms, dict):
@@ -1139,9 +1149,9 @@ class GameFlow:
             assert flow.terms is not None or not isinstance(state["current"], dict)
             current = state["current"]
             if isinstance(current, dict) and flow.terms is not None:
-                flow.current = _deal_from_state(current, flow.terms.profile, flow.viewer)
+                flow.current = _deal_from_state(current, flow.terms.profile, flow.viewer_of)
             if flow.terms is not None:
-                flow.closing = [_deal_from_state(_dict(d), flow.terms.profile, flow.viewer)
+                flow.closing = [_deal_from_state(_dict(d), flow.terms.profile, flow.viewer_of)
                                 for d in _list(state["closing"])]
             flow.history = [(_int(h[0]), h[1] if isinstance(h[1], int) else None, _int(h[2]))
                             for h in (_list(item) for item in _list(state["history"]))]
@@ -1187,8 +1197,10 @@ def _deal_to_state(deal: Deal) -> dict[str, object]:
     }
 
 
-def _deal_from_state(data: Mapping[str, object], profile: Profile, viewer: int | None) -> Deal:
+def _deal_from_state(data: Mapping[str, object], profile: Profile,
+                     viewer_of: Callable[[int], int | None]) -> Deal:
     number = _int(data["number"])
+    viewer = viewer_of(number)
     params_list = _list(data["params"])
     params = (_int(params_list[0]), _int(params_list[1]), _int(params_list[2]))
     steps = [list(_list(s)) for s in _list(data["steps"])]
