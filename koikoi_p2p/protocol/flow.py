@@ -119,8 +119,8 @@ class Transition:
     leads_to: tuple[Phase, ...]
 
 
-_OWED_BEFORE_ACT = "the seat about to act, when it owes it (§5.2)"
-_OWED_BEFORE_CLOSE = "the seat about to disclose, when it owes it (§5.2)"
+_OWED_BEFORE_ACT = "the seat about to act, when it owes it (§4.4)"
+_OWED_BEFORE_CLOSE = "the seat about to disclose, when it owes it (§4.4)"
 
 # Every state and transition of the game (spec/game.md §4.1 is generated from the same facts and
 # a test checks they agree).
