@@ -396,6 +396,7 @@ class GamePeer:
             "proposal": self.proposal.to_body() if self.proposal is not None else None,
             "handshake": self.handshake_record,
             "names": list(self.names) if self.names is not None else None,
+            "terms_decision": self._terms_decision,
             "transcript": [[env.raw, env.signature] for env in self.transcript],
         }
 
@@ -429,12 +430,15 @@ class GamePeer:
             transcript = state["transcript"]
             assert isinstance(transcript, list)
             peer.transcript = [decode_envelope(raw, sig) for raw, sig in transcript]
+            decided = state["terms_decision"]
+            peer._terms_decision = decided if isinstance(decided, bool) else None
         except ProtocolError:
             raise
         except Exception as exc:
             raise LocalMisuse("bad_state", f"damaged peer state: {exc}") from None
         peer.flow.announce_pending()
-        if peer.flow.expect == (peer.seat, m.ACCEPT) and peer.flow.terms is not None:
+        if (peer.seat == 1 and peer.flow.phase in (Phase.KEYING, Phase.ACCEPTING)
+                and peer._terms_decision is None and peer.flow.terms is not None):
             from koikoi_p2p.protocol.events import TermsProposed
 
             peer.flow.events.append(TermsProposed(terms=peer.flow.terms, summary=peer.flow.terms.summary()))
