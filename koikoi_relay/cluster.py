@@ -114,6 +114,7 @@ class RedisRooms(Rooms):
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._sweeping = False
+        self._stopping = False
         self.up = False
         self._down_since: float | None = time.monotonic()
         self._inbox_id = "0-0"
@@ -161,9 +162,13 @@ class RedisRooms(Rooms):
             self._supervise(), self._read_inbox(), self._write_jobs())]
 
     async def stop(self) -> None:
+        # redis-py may turn a cancellation inside a command into a ConnectionError: the loops also
+        # check ``_stopping``, so none of them carries on after this.
+        self._stopping = True
+        self._wake.set()
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.wait(self._tasks, timeout=COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
         if self.up and self._ctl is not None:
             with contextlib.suppress(*Error):
                 await self._ctl.delete(f"{self.prefix}n:{self.node}", self._inbox)
@@ -202,7 +207,7 @@ class RedisRooms(Rooms):
 
     async def _supervise(self) -> None:
         """Heartbeat while the link is up; reconnect while it is down; close held seats if it stays down."""
-        while True:
+        while not self._stopping:
             await asyncio.sleep(HEARTBEAT_S if self.up else 0.2)
             try:
                 if self.up:
@@ -216,6 +221,8 @@ class RedisRooms(Rooms):
                     self._drop_all_members()
 
     def _link_lost(self, exc: BaseException) -> None:
+        if self._stopping:
+            return
         self.redis_errors += 1
         self.relay.metrics.errors["redis"] += 1
         if not self.up:
@@ -225,6 +232,9 @@ class RedisRooms(Rooms):
         # Unconfirmed frames are checked against Redis when it is back; owed AWAY calls are kept.
         self._dropped.extend((job[1].code, job[2], job[1].seat, job[1].owner)
                              for job in self._jobs if job[0] == "away")
+        for job in self._jobs:
+            if job[0] == "call" and not job[4].done():
+                job[4].set_exception(exc)
         self._jobs.clear()
         log_event("redis_down", logging.WARNING, node=self.node, exc=type(exc).__name__)
 
@@ -298,6 +308,20 @@ class RedisRooms(Rooms):
             self.relay.close_later(conn, None, 1011, "relay storage unreachable")
             return None
 
+    async def _ordered(self, conn: Connection, member: Member, name: str, *args: str | int | bytes) -> Any:
+        """A script run by the writer after the frames queued before it (a leave must not overtake
+        the last frames), for a client's request: when Redis fails, the client is closed (1011)."""
+        if not self.up:
+            self.relay.close_later(conn, None, 1011, "relay storage unreachable")
+            return None
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue(("call", member, name, args, done))
+        try:
+            return await done
+        except Error:
+            self.relay.close_later(conn, None, 1011, "relay storage unreachable")
+            return None
+
     def _queue(self, job: tuple[Any, ...]) -> None:
         self._jobs.append(job)
         self._wake.set()
@@ -305,22 +329,27 @@ class RedisRooms(Rooms):
     async def _write_jobs(self) -> None:
         """Frames (and trims) in order, pipelined: everything queued while a round trip was out goes
         in the next one, so a busy node makes few round trips and an idle one adds no wait."""
-        while True:
+        while not self._stopping:
             await self._wake.wait()
             self._wake.clear()
-            while self._jobs and self.up:
+            while self._jobs and self.up and not self._stopping:
                 batch, self._jobs = self._jobs, []
-                batch = [job for job in batch if job[0] == "away" or job[1].conn is not None]
+                batch = [job for job in batch if job[0] in ("away", "call") or job[1].conn is not None]
                 if not batch:
                     continue
                 try:
                     results = await self._run_batch(batch)
                 except Error as exc:
+                    for job in batch:
+                        if job[0] == "call" and not job[4].done():
+                            job[4].set_exception(exc)
                     self._link_lost(exc)
                     break
                 for job, result in zip(batch, results, strict=True):
                     if job[0] == "forward":
                         await self._forwarded(job, result)
+                    elif job[0] == "call" and not job[4].done():
+                        job[4].set_result(result)
 
     async def _run_batch(self, batch: list[tuple[Any, ...]]) -> list[Any]:
         assert self._writer is not None
@@ -336,6 +365,8 @@ class RedisRooms(Rooms):
                     pipe.evalsha(self._sha["forward"], 0, self.prefix, member.code, epoch, member.seat,
                                  member.owner, seq, f"0-{seq + 1}", data, lim.buffer_frames, lim.buffer_bytes,
                                  ttl)
+                elif job[0] == "call":
+                    pipe.evalsha(self._sha[job[2]], 0, self.prefix, *job[3])
                 elif job[0] == "ack":
                     _, _, epoch, received = job
                     pipe.evalsha(self._sha["ack"], 0, self.prefix, member.code, epoch, member.seat, received)
@@ -362,7 +393,7 @@ class RedisRooms(Rooms):
     async def _read_inbox(self) -> None:
         """Frames and notices for this node's seats, in the order Redis wrote them."""
         assert self._reader is not None
-        while True:
+        while not self._stopping:
             if not self.up:
                 await asyncio.sleep(0.1)
                 continue
@@ -766,11 +797,11 @@ class RedisRooms(Rooms):
             await self.relay.error(conn, "not_in_room", "not in a room")
             return
         log_event("room_left", conn=conn.serial)
+        result = await self._ordered(conn, member, "close", member.code, member.epoch, "left", member.owner)
         self._forget(member)
         self._away.pop((member.code, 1 - member.seat), None)
-        if await self._guarded(conn, "close", member.code, member.epoch, "left", member.owner) is None:
-            return
-        await self.relay.send(conn, encode("left"))
+        if result is not None:
+            await self.relay.send(conn, encode("left"))
 
     async def resume(self, conn: Connection, msg: Resume) -> None:
         relay = self.relay
