@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 from websockets.exceptions import ConnectionClosed
 
-from koikoi_relay.cluster_scripts import script_sources
+from koikoi_relay.cluster_scripts import FWD_DUP, FWD_GAP, FWD_LOST, FWD_NO_PEER, FWD_REPLACED, script_sources
 from koikoi_relay.codes import generate_code, normalize_code
 from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
@@ -61,8 +62,8 @@ class Member:
 
     __slots__ = (
         "acked_to_client", "attached", "backlog", "client_acked", "code", "conn", "epoch", "in_count",
-        "in_next", "last_active", "out_count", "owner", "paired", "peer", "peer_owner", "probe_mark",
-        "refreshed", "seat", "spoke", "trimmed",
+        "in_next", "last_active", "out_count", "owner", "packed", "packed_epoch", "paired", "peer",
+        "peer_owner", "probe_mark", "refreshed", "seat", "spoke", "trimmed",
     )
 
     def __init__(self, conn: Connection, code: str, seat: int, epoch: str, owner: str, now: float) -> None:
@@ -86,6 +87,8 @@ class Member:
         self.last_active = now
         self.spoke = True           # a message since the last refresh of the room's expiry
         self.refreshed = now
+        self.packed: bytes | None = None   # this seat's FORWARD arguments, RESP-encoded once
+        self.packed_epoch = ""
 
     @property
     def key(self) -> tuple[str, int]:
@@ -94,6 +97,44 @@ class Member:
 
 def redis_url_from_env(environ: dict[str, str]) -> str | None:
     return environ.get(ENV_VAR) or None
+
+
+def _bulk(value: bytes) -> bytes:
+    """One RESP bulk string (how every command argument travels to Redis)."""
+    return b"$%d\r\n%s\r\n" % (len(value), value)
+
+
+class Wire:
+    """One connection of the ``redis`` package driven by hand on the hot paths (frames in, inbox
+    out): commands are sent in a single write and their replies read in order, without the
+    pipeline and command objects around each call, which cost several times Redis's own work."""
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self._pool = ConnectionPool.from_url(url, socket_timeout=timeout, retry=Retry(NoBackoff(), 0),
+                                             socket_connect_timeout=COMMAND_TIMEOUT_S)
+        self.conn: AbstractConnection = self._pool.make_connection()  # type: ignore[no-untyped-call]
+
+    async def connect(self) -> None:
+        await self.conn.disconnect(nowait=True)
+        await self.conn.connect()  # type: ignore[no-untyped-call]
+
+    def pack(self, *args: str | int | bytes) -> bytes:
+        return b"".join(self.conn.pack_command(*args))
+
+    async def run(self, packed: bytes, count: int) -> list[Any]:
+        """Send ``count`` packed commands at once; their replies (an error reply as its exception)."""
+        await self.conn.send_packed_command(packed, check_health=False)
+        replies: list[Any] = []
+        for _ in range(count):
+            try:
+                replies.append(await self.conn.read_response(disable_decoding=True))
+            except ResponseError as exc:
+                replies.append(exc)
+        return replies
+
+    async def close(self) -> None:
+        await self.conn.disconnect(nowait=True)
+        await self._pool.aclose()
 
 
 class RedisRooms(Rooms):
@@ -124,8 +165,8 @@ class RedisRooms(Rooms):
         self.last_ping_s = 0.0
         self.redis_errors = 0
         self._ctl: aioredis.Redis | None = None
-        self._writer: aioredis.Redis | None = None
-        self._reader: aioredis.Redis | None = None
+        self._writer: Wire | None = None
+        self._reader: Wire | None = None
 
     # -- names -------------------------------------------------------------------------------
 
@@ -152,8 +193,8 @@ class RedisRooms(Rooms):
 
         # One connection each: control scripts, the frame writer (pipelined) and the blocking reader.
         self._ctl = client(COMMAND_TIMEOUT_S)
-        self._writer = client(COMMAND_TIMEOUT_S)
-        self._reader = client(COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
+        self._writer = Wire(self.url, COMMAND_TIMEOUT_S)
+        self._reader = Wire(self.url, COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
         with contextlib.suppress(*Error):
             await self._connect()
         if not self.up:
@@ -172,17 +213,22 @@ class RedisRooms(Rooms):
         if self.up and self._ctl is not None:
             with contextlib.suppress(*Error):
                 await self._ctl.delete(f"{self.prefix}n:{self.node}", self._inbox)
-        for client in (self._ctl, self._writer, self._reader):
-            if client is not None:
+        for wire in (self._writer, self._reader):
+            if wire is not None:
                 with contextlib.suppress(Exception):
-                    await client.aclose()
+                    await wire.close()
+        if self._ctl is not None:
+            with contextlib.suppress(Exception):
+                await self._ctl.aclose()
 
     async def _connect(self) -> None:
         """(Re)load the scripts, announce this node and open its inbox; then the link is up."""
-        assert self._ctl is not None
+        assert self._ctl is not None and self._writer is not None and self._reader is not None
         ctl = self._ctl
         for name, source in self._sources.items():
             self._sha[name] = str(await ctl.script_load(source))
+        await self._writer.connect()
+        await self._reader.connect()
         await self._heartbeat()
         if not await ctl.exists(self._inbox):
             # A fresh inbox (first start, or Redis lost it): read it from the start.
@@ -352,38 +398,67 @@ class RedisRooms(Rooms):
                         job[4].set_result(result)
 
     async def _run_batch(self, batch: list[tuple[Any, ...]]) -> list[Any]:
-        assert self._writer is not None
-        lim = self.relay.limits
-        ttl = self._ttl_ms()
+        """One write for the whole batch: each run of frames is a single FORWARD call, any other job
+        its own script, in queue order; the replies come back as one per job."""
+        wire = self._writer
+        assert wire is not None
         start = time.perf_counter()
+        segments: list[list[tuple[Any, ...]]] = []
+        for job in batch:
+            last = segments[-1] if segments else None
+            if job[0] == "forward" and last is not None and last[0][0] == "forward" and len(last) < 512:
+                segments[-1].append(job)
+            else:
+                segments.append([job])
         for attempt in range(2):
-            pipe = self._writer.pipeline(transaction=False)
-            for job in batch:
-                member: Member = job[1]
-                if job[0] == "forward":
-                    _, _, epoch, seq, data = job
-                    pipe.evalsha(self._sha["forward"], 0, self.prefix, member.code, epoch, member.seat,
-                                 member.owner, seq, f"0-{seq + 1}", data, lim.buffer_frames, lim.buffer_bytes,
-                                 ttl)
-                elif job[0] == "call":
-                    pipe.evalsha(self._sha[job[2]], 0, self.prefix, *job[3])
-                elif job[0] == "ack":
-                    _, _, epoch, received = job
-                    pipe.evalsha(self._sha["ack"], 0, self.prefix, member.code, epoch, member.seat, received)
-                else:
-                    pipe.evalsha(self._sha["away"], 0, self.prefix, member.code, job[2], member.seat,
-                                 member.owner)
-            try:
-                results: list[Any] = await pipe.execute()
+            packed = b"".join(self._pack_segment(wire, segment) for segment in segments)
+            replies = await wire.run(packed, len(segments))
+            if not any(isinstance(reply, NoScriptError) for reply in replies):
                 break
-            except NoScriptError:
-                if attempt:
-                    raise
-                for name, source in self._sources.items():
-                    self._sha[name] = str(await self._writer.script_load(source))
+            if attempt:   # a script refused twice over is a bug, not a restart
+                raise next(reply for reply in replies if isinstance(reply, NoScriptError))
+            # Redis restarted and lost its scripts: load them again; the refused calls did nothing.
+            assert self._ctl is not None
+            for name, source in self._sources.items():
+                self._sha[name] = str(await self._ctl.script_load(source))
         self.round_trips += 1
         self.round_trip_seconds += time.perf_counter() - start
+        results: list[Any] = []
+        for segment, reply in zip(segments, replies, strict=True):
+            if segment[0][0] == "forward" and isinstance(reply, list):
+                results.extend(reply)
+            else:
+                results.extend([reply] * len(segment))
         return results
+
+    def _pack_segment(self, wire: Wire, segment: list[tuple[Any, ...]]) -> bytes:
+        job = segment[0]
+        member: Member = job[1]
+        kind = job[0]
+        if kind == "forward":
+            lim = self.relay.limits
+            head = [b"EVALSHA", self._sha["forward"].encode(), b"0", self.prefix.encode(),
+                    b"%d" % lim.buffer_frames, b"%d" % lim.buffer_bytes, b"%d" % self._ttl_ms()]
+            parts = [b"*%d\r\n" % (len(head) + 6 * len(segment)), *(_bulk(item) for item in head)]
+            for _, member, epoch, seq, data in segment:
+                # code, epoch, seat and owner are packed once per seat and epoch (spec §13.2).
+                fixed = member.packed
+                if fixed is None or member.packed_epoch != epoch:
+                    fixed = b"".join(_bulk(item.encode()) for item in (
+                        member.code, epoch, str(member.seat), member.owner))
+                    member.packed, member.packed_epoch = fixed, epoch
+                parts.append(fixed)
+                parts.append(_bulk(b"%d" % seq))
+                parts.append(_bulk(data))
+            return b"".join(parts)
+        if kind == "ack":
+            _, _, epoch, received = job
+            return wire.pack("EVALSHA", self._sha["ack"], 0, self.prefix, member.code, epoch, member.seat,
+                             received)
+        if kind == "away":
+            return wire.pack("EVALSHA", self._sha["away"], 0, self.prefix, member.code, job[2], member.seat,
+                             member.owner)
+        return wire.pack("EVALSHA", self._sha[job[2]], 0, self.prefix, *job[3])
 
     def _ttl_ms(self) -> int:
         return int(self.relay.limits.resume_grace * 1000) + ROOM_TTL_SLACK_MS
@@ -392,45 +467,55 @@ class RedisRooms(Rooms):
 
     async def _read_inbox(self) -> None:
         """Frames and notices for this node's seats, in the order Redis wrote them."""
-        assert self._reader is not None
+        wire = self._reader
+        assert wire is not None
         while not self._stopping:
             if not self.up:
                 await asyncio.sleep(0.1)
                 continue
             try:
-                reply: Any = await self._reader.execute_command(  # type: ignore[no-untyped-call]
-                    "XREAD", "COUNT", READ_COUNT, "BLOCK", BLOCK_MS, "STREAMS", self._inbox, self._inbox_id)
+                packed = wire.pack("XREAD", "COUNT", READ_COUNT, "BLOCK", BLOCK_MS, "STREAMS", self._inbox,
+                                   self._inbox_id)
+                reply = (await wire.run(packed, 1))[0]
             except Error as exc:
                 self._link_lost(exc)
                 continue
-            for _stream, entries in reply or ():
+            if isinstance(reply, ResponseError):
+                self._link_lost(reply)
+                continue
+            # RESP3 answers XREAD with a map, RESP2 with a list of [stream, entries] pairs.
+            streams = reply.items() if isinstance(reply, dict) else reply or ()
+            for _stream, entries in streams:
                 for entry_id, fields in entries:
-                    self._inbox_id = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+                    self._inbox_id = entry_id.decode()
                     try:
                         await self._on_inbox(fields)
                     except Exception:
                         self.relay.metrics.errors["internal"] += 1
                         logging.getLogger("koikoi_relay").exception("inbox entry failed")
 
-    async def _on_inbox(self, fields: dict[bytes, bytes]) -> None:
-        kind = fields.get(b"k")
-        code = fields.get(b"c", b"").decode()
-        seat = int(fields.get(b"s", b"0"))
-        member = self._members.get((code, seat))
-        if member is None or member.epoch != fields.get(b"p", b"").decode():
-            return
+    async def _on_inbox(self, fields: list[bytes]) -> None:
+        kind = fields[0]
         if kind == b"f":
-            seq = int(fields[b"q"])
-            if not member.attached or seq < member.out_count:
+            code, epoch, seat, seq_text = fields[1].decode().split(":")
+            member = self._members.get((code, int(seat)))
+            if member is None or member.epoch != epoch or not member.attached:
+                return
+            seq = int(seq_text)
+            if seq < member.out_count:
                 return
             if seq > member.out_count:
                 self.relay.spawn(self._fill(member))   # an entry went elsewhere or was trimmed
                 return
             member.out_count = seq + 1
-            await self._deliver(member, encode_frame(seq, member.in_count, fields[b"d"]))
+            await self._deliver(member, encode_frame(seq, member.in_count, fields[3]))
         elif kind == b"e":
-            target = fields.get(b"t", b"").decode()
-            await self._on_notice(member, target, fields[b"v"].decode(), fields.get(b"x", b"").decode())
+            code, epoch, seat = fields[1].decode().split(":")
+            member = self._members.get((code, int(seat)))
+            if member is None or member.epoch != epoch:
+                return
+            values = dict(zip(fields[2::2], fields[3::2], strict=True))
+            await self._on_notice(member, values[b"t"].decode(), values[b"v"].decode(), values[b"x"].decode())
 
     async def _on_notice(self, member: Member, target: str, what: str, extra: str) -> None:
         if what == "peer_joined":
@@ -546,30 +631,34 @@ class RedisRooms(Rooms):
         _, member, epoch, seq, data = job
         if member.epoch != epoch or member.conn is None:
             return
-        status = result[0]
-        if status == b"ok":
-            member.in_count = max(member.in_count, int(result[1]))
+        if isinstance(result, int) and result > 0:
+            member.in_count = max(member.in_count, result)
             self.relay.metrics.frames_forwarded_total += 1
             self.relay.metrics.bytes_forwarded_total += len(data)
             conn = member.conn
             if member.in_count - member.acked_to_client >= ACK_EVERY and conn is not None:
                 member.acked_to_client = member.in_count
                 await self.relay.send(conn, encode("ack", seq=member.in_count))
-        elif status == b"dup":
-            member.in_count = max(member.in_count, int(result[1]))
+            return
+        if not isinstance(result, int):
+            raise result if isinstance(result, Exception) else RedisError("unexpected forward reply")
+        if FWD_GAP < result <= FWD_DUP:
+            member.in_count = max(member.in_count, FWD_DUP - result)
         elif seq >= member.in_next:
             return   # submitted before a reset of the counts: stale
-        elif status == b"gap":
+        elif result <= FWD_GAP:
             await self._history_lost(member, "Redis has fewer frames of this seat than it confirmed")
-        elif status == b"lost":
-            reason = result[1].decode()
-            if reason:
-                self._room_closed(member, reason)
-            else:
-                await self._history_lost(member, "the room's history is gone")
-        elif status == b"replaced":
+        elif result == FWD_LOST:
+            assert self._ctl is not None
+            with contextlib.suppress(*Error):
+                reason: Any = await self._ctl.get(f"{self.prefix}x:{member.code}:{epoch}")
+                if reason:
+                    self._room_closed(member, bytes(reason).decode())
+                    return
+            await self._history_lost(member, "the room's history is gone")
+        elif result == FWD_REPLACED:
             self._replaced(member)
-        elif status == b"no_peer":
+        elif result == FWD_NO_PEER:
             member.in_next = member.in_count
             member.paired = False
             if member.conn is not None:

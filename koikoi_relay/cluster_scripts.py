@@ -33,13 +33,14 @@ local function alive(owner)
 end
 local function tell(owner, fields)
   if not owner or owner == '' then return end
+  -- NOMKSTREAM: the inbox of a node that is gone is not created again.
   local inbox = P .. 'i:' .. node_of(owner)
-  if redis.call('EXISTS', inbox) == 1 then
-    redis.call('XADD', inbox, 'MAXLEN', '~', 'INBOX_MAX', '*', unpack(fields))
-  end
+  redis.call('XADD', inbox, 'NOMKSTREAM', 'MAXLEN', '~', 'INBOX_MAX', '*', unpack(fields))
 end
+-- Inbox entries: a frame is {'f', 'CODE:EPOCH:SEAT:SEQ', 'd', data}; a notice is
+-- {'e', 'CODE:EPOCH:SEAT', 't', target owner, 'v', what, 'x', extra}.
 local function notice(owner, code, epoch, seat, what, extra)
-  tell(owner, {'k', 'e', 'c', code, 'p', epoch, 's', tostring(seat), 't', owner, 'v', what, 'x', extra or ''})
+  tell(owner, {'e', code .. ':' .. epoch .. ':' .. seat, 't', owner, 'v', what, 'x', extra or ''})
 end
 local function stream(code, epoch, seat) return P .. 's:' .. code .. ':' .. epoch .. ':' .. seat end
 local function close_room(code, reason, except)
@@ -110,43 +111,59 @@ end
 return {'ok', r[1], r[4], presence, r[3]}
 """
 
-# ARGV: P, code, epoch, seat, owner, seq, stream id, data, buffer frames, buffer bytes, ttl ms
+# ARGV: P, buffer frames, buffer bytes, ttl ms, then for each frame: code, epoch, seat, owner, seq, data.
+# The hot path of the cluster: a node sends every frame it accepted during one round trip in a
+# single call, so it stands alone (no prelude) and answers each frame with one integer: the new
+# count when stored, FWD_DUP / FWD_GAP minus the count, or FWD_LOST, FWD_REPLACED, FWD_NO_PEER.
 FORWARD = """
-local code, epoch, s, owner = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local seq, id, data = tonumber(ARGV[6]), ARGV[7], ARGV[8]
-local max_frames, max_bytes, ttl = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
-local o = 1 - s
-local key = P .. 'r:' .. code
-local r = redis.call('HMGET', key, 'ep', 'o' .. s, 'o' .. o, 'n' .. s, 't' .. o, 'b' .. o)
-if r[1] ~= epoch then return lost(code, epoch) end
-if r[2] ~= owner then
-  if r[2] ~= '' then return {'replaced'} end
-  -- Marked away while this node still held the seat (it missed heartbeats): it takes the seat back.
-  redis.call('HSET', key, 'o' .. s, owner, 'a' .. s, '')
-  notice(r[3], code, epoch, o, 'peer_back', owner)
+local P = ARGV[1]
+local max_frames, max_bytes, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local function inbox(owner) return P .. 'i:' .. string.match(owner, '^([^:]+):') end
+local function forward(code, epoch, s, owner, seq_text, data)
+  local o = 1 - s
+  local key = P .. 'r:' .. code
+  local r = redis.call('HMGET', key, 'ep', 'o' .. s, 'o' .. o, 'n' .. s, 't' .. o, 'b' .. o)
+  if r[1] ~= epoch then return -1 end
+  if r[2] ~= owner then
+    if r[2] ~= '' then return -2 end
+    -- Marked away while this node still held the seat (it missed heartbeats): it takes it back.
+    redis.call('HSET', key, 'o' .. s, owner, 'a' .. s, '')
+    if r[3] and r[3] ~= '' then
+      redis.call('XADD', inbox(r[3]), 'NOMKSTREAM', 'MAXLEN', '~', 'INBOX_MAX', '*',
+                 'e', code .. ':' .. epoch .. ':' .. o, 't', r[3], 'v', 'peer_back', 'x', owner)
+    end
+  end
+  if not r[5] then return -3 end
+  local n, seq = tonumber(r[4]), tonumber(seq_text)
+  if seq < n then return -1000000000 - n end
+  if seq > n then return -2000000000 - n end
+  local st = P .. 's:' .. code .. ':' .. epoch .. ':' .. o
+  redis.call('XADD', st, '0-' .. string.format('%d', seq + 1), 'd', data)
+  if seq == 0 then redis.call('PEXPIRE', st, ttl) end
+  -- spec/relay.md section 8.1: at most buffer_frames frames and buffer_bytes bytes per direction.
+  local bytes = tonumber(r[6]) + #data
+  local len = redis.call('XLEN', st)
+  while len > 0 and (len > max_frames or bytes > max_bytes) do
+    local first = redis.call('XRANGE', st, '-', '+', 'COUNT', 1)[1]
+    redis.call('XDEL', st, first[1])
+    bytes = bytes - #first[2][2]
+    len = len - 1
+  end
+  redis.call('HSET', key, 'n' .. s, n + 1, 'b' .. o, bytes)
+  if r[3] ~= '' then
+    redis.call('XADD', inbox(r[3]), 'NOMKSTREAM', 'MAXLEN', '~', 'INBOX_MAX', '*',
+               'f', code .. ':' .. epoch .. ':' .. o .. ':' .. seq_text, 'd', data)
+  end
+  return n + 1
 end
-if not r[5] then return {'no_peer'} end
-local n = tonumber(r[4])
-if seq < n then return {'dup', n} end
-if seq > n then return {'gap', n} end
-local st = stream(code, epoch, o)
-redis.call('XADD', st, id, 'd', data)
-if seq == 0 then redis.call('PEXPIRE', st, ttl) end
--- spec/relay.md section 8.1: at most buffer_frames frames and buffer_bytes bytes per direction.
-local bytes = tonumber(r[6]) + #data
-local len = redis.call('XLEN', st)
-while len > 0 and (len > max_frames or bytes > max_bytes) do
-  local first = redis.call('XRANGE', st, '-', '+', 'COUNT', 1)[1]
-  redis.call('XDEL', st, first[1])
-  bytes = bytes - #first[2][2]
-  len = len - 1
+local out = {}
+for i = 5, #ARGV, 6 do
+  out[#out + 1] = forward(ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
 end
-redis.call('HSET', key, 'n' .. s, n + 1, 'b' .. o, bytes)
-if r[3] ~= '' then
-  tell(r[3], {'k', 'f', 'c', code, 'p', epoch, 's', tostring(o), 'q', ARGV[6], 'd', data})
-end
-return {'ok', n + 1}
-"""
+return out
+""".replace("INBOX_MAX", str(INBOX_MAX))
+FWD_LOST, FWD_REPLACED, FWD_NO_PEER = -1, -2, -3
+FWD_DUP, FWD_GAP = -1_000_000_000, -2_000_000_000
 
 # ARGV: P, code, epoch, seat, received: the seat has every frame below ``received``.
 ACK = """
@@ -344,5 +361,5 @@ SCRIPTS: dict[str, str] = {
 
 
 def script_sources() -> dict[str, str]:
-    """Each script with the shared prelude in front."""
-    return {name: PRELUDE + body for name, body in SCRIPTS.items()}
+    """Each script with the shared prelude in front (FORWARD stands alone)."""
+    return {name: body if name == "forward" else PRELUDE + body for name, body in SCRIPTS.items()}

@@ -58,7 +58,8 @@ async def serve_until_signalled(args: argparse.Namespace) -> None:
         try:
             from koikoi_relay.cluster import RedisRooms
         except ImportError:
-            raise SystemExit("koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
+            raise SystemExit(
+                "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
     server = RelayServer(limits_from(args), rooms=rooms)

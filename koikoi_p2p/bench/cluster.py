@@ -109,8 +109,8 @@ def start_node(redis_url: str, port: int = 0, *extra: str, prefix: str = "koikoi
                stderr: int | None = subprocess.DEVNULL) -> tuple[subprocess.Popen[str], int]:
     """One relay node process; returns it and its port once it listens."""
     proc = subprocess.Popen(  # noqa: S603
-        node_command(redis_url, port, *extra, prefix=prefix), stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        stderr=stderr, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        node_command(redis_url, port, *extra, prefix=prefix), stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL, stderr=stderr, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if BANNER not in line:

@@ -57,8 +57,10 @@ CASES = [(module, name) for module in MODULES for name in sorted(dir(module))
          if name.startswith("test_") and name not in SKIP]
 
 
-@pytest.mark.parametrize(("module", "name"), CASES, ids=[f"{m.__name__.rsplit('.', 1)[1]}::{n}" for m, n in CASES])
-def test_cluster_conforms(module: ModuleType, name: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("module", "name"), CASES,
+                         ids=[f"{m.__name__.rsplit('.', 1)[1]}::{n}" for m, n in CASES])
+def test_cluster_conforms(module: ModuleType, name: str, redis_url: str,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
     @contextlib.asynccontextmanager
     async def two_nodes(**limits: Any) -> AsyncIterator[Front]:
         async with cluster(redis_url, 2, **limits) as nodes:

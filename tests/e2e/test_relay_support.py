@@ -96,7 +96,8 @@ async def cluster(redis_url: str, nodes: int = 2, **limits: Any) -> AsyncIterato
     from koikoi_relay.cluster import RedisRooms
 
     prefix = f"t{secrets.token_hex(4)}:"
-    servers = [RelayServer(Limits(**limits), rooms=RedisRooms(redis_url, prefix=prefix)) for _ in range(nodes)]
+    servers = [RelayServer(Limits(**limits), rooms=RedisRooms(redis_url, prefix=prefix))
+               for _ in range(nodes)]
     try:
         for server in servers:
             await server.start("127.0.0.1", 0)
