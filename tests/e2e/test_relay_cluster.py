@@ -126,8 +126,8 @@ async def split_pair(redis_port: int,
     link = Splittable(redis_port)
     port = await link.start()
     prefix = f"t{secrets.token_hex(4)}:"
-    cut = RelayServer(Limits(**limits), rooms=RedisRooms(f"redis://127.0.0.1:{port}/0", prefix=prefix))
-    whole = RelayServer(Limits(**limits), rooms=RedisRooms(f"redis://127.0.0.1:{redis_port}/0", prefix=prefix))
+    cut, whole = (RelayServer(Limits(**limits), rooms=RedisRooms(f"redis://127.0.0.1:{p}/0", prefix=prefix))
+                  for p in (port, redis_port))
     try:
         await cut.start("127.0.0.1", 0)
         await whole.start("127.0.0.1", 0)
