@@ -140,6 +140,8 @@ class Wire:
 class RedisRooms(Rooms):
     """Rooms in Redis; this process is one node (``node_id`` random unless given)."""
 
+    seats_survive_shutdown = True
+
     def __init__(self, url: str, *, prefix: str = "koikoi:", node_id: str | None = None) -> None:
         self.url = url
         self.prefix = prefix

@@ -28,6 +28,7 @@ class Rooms(ABC):
     """A room backend. ``attach`` is called once by the server before it starts serving."""
 
     relay: RelayServer
+    seats_survive_shutdown = False   # True: on SIGTERM seats are closed as resumable (1012), not 1001
 
     def attach(self, relay: RelayServer) -> None:
         self.relay = relay

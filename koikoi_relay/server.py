@@ -121,7 +121,13 @@ class RelayServer:
         self._closing = True
         log_event("relay_stopping", connections=len(self._conns))
         notice = encode("shutdown", message="the relay is shutting down")
-        sends = [asyncio.ensure_future(self.send(conn, notice)) for conn in list(self._conns)]
+        sends = []
+        for conn in list(self._conns):
+            if self.rooms.seats_survive_shutdown and conn.in_room:
+                # spec §13.7: a cluster node's seats live on in Redis; 1012 lets them resume elsewhere.
+                sends.append(asyncio.ensure_future(conn.ws.close(1012, "relay node restarting")))
+            else:
+                sends.append(asyncio.ensure_future(self.send(conn, notice)))
         if sends:
             # A peer that stopped reading must not hold the shutdown up (its send would block).
             _, stuck = await asyncio.wait(sends, timeout=self.limits.close_timeout)

@@ -32,17 +32,22 @@ def vectors_dir() -> Path:
     return SPEC_VECTORS
 
 
-def need_redis_server() -> str:
-    """The redis-server binary; without it a test skips naming the package, and fails under CI=true."""
+def need_program(name: str, package: str) -> str:
+    """A server binary from a Debian package; without it a test skips naming the package, and
+    fails under CI=true (.ci/run installs it)."""
     import shutil
 
-    binary = shutil.which("redis-server")
+    binary = shutil.which(name)
     if binary is None:
-        message = "needs redis-server (Debian package redis-server; .ci/run installs it)"
+        message = f"needs {name} (Debian package {package}; .ci/run installs it)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
     return binary
+
+
+def need_redis_server() -> str:
+    return need_program("redis-server", "redis-server")
 
 
 @pytest.fixture(scope="session")
