@@ -184,3 +184,28 @@ def test_a_node_split_from_redis_lets_its_seat_resume_on_another_node(
                 await front.close()
 
     run(body)
+
+
+def test_koikoi_relay_takes_the_redis_url_from_the_environment(redis_url: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.e2e.test_relay_process import run_get
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "koikoi_p2p", "relay", "--port", "0", "--node-id", "envnode"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "KOIKOI_RELAY_REDIS": redis_url, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline().rsplit(":", 1)[1].split("/")[0])
+        assert run_get(port, "/healthz") == (200, "ok redis=up node=envnode\n")
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and "event=cluster_node node=envnode" in stderr
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
