@@ -37,7 +37,7 @@ from koikoi_relay.cluster_scripts import FWD_DUP, FWD_GAP, FWD_LOST, FWD_NO_PEER
 from koikoi_relay.codes import generate_code, normalize_code
 from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
-from koikoi_relay.messages import TOKEN_BYTES, Create, Frame, Join, Resume, Sync, encode, encode_frame
+from koikoi_relay.messages import TOKEN_BYTES, Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.rooms import Rooms
 
 if TYPE_CHECKING:
@@ -779,11 +779,13 @@ class RedisRooms(Rooms):
         epoch = secrets.token_hex(8)
         owner = self._owner(conn)
         meta = msgpack.packb(msg.meta, use_bin_type=True)
+        tag = msg.meta.get("rejoin")
+        rejoin = tag if isinstance(tag, str) else ""
         for _ in range(64):
             code = generate_code(relay.choose)
             result = await self._guarded(conn, "create", code, token, token[:8].hex(), epoch,
                                          "1" if msg.public else "0", meta, owner, relay.limits.max_rooms,
-                                         self._ttl_ms())
+                                         self._ttl_ms(), rejoin)
             if result is None:
                 return
             if result[0] == b"full":
@@ -834,8 +836,9 @@ class RedisRooms(Rooms):
             "joined", code=code, token=token, seat=1, meta=msgpack.unpackb(meta, raw=False),
             peer=member.peer, limits=relay.limits.public()))
 
-    async def lobby(self, conn: Connection) -> None:
-        result = await self._guarded(conn, "lobby", self.relay.limits.lobby_max)
+    async def lobby(self, conn: Connection, msg: Lobby) -> None:
+        # The "rejoin" tag is kept apart (field rj) so the lobby can select rooms by it in Redis.
+        result = await self._guarded(conn, "lobby", self.relay.limits.lobby_max, "", "0")
         if result is None:
             return
         now = int(result[0])

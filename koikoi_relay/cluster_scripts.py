@@ -73,7 +73,7 @@ local function trim(code, epoch, seat, received, bytes)
 end
 """.replace("INBOX_MAX", str(INBOX_MAX)).replace("TOMBSTONE_MS", str(TOMBSTONE_MS))
 
-# ARGV: P, code, token, token id, epoch, public, meta, owner, max rooms, ttl ms
+# ARGV: P, code, token, token id, epoch, public, meta, owner, max rooms, ttl ms, rejoin tag ('' for none)
 CREATE = """
 local code, token, tokid, epoch = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local pub, meta, owner = ARGV[6], ARGV[7], ARGV[8]
@@ -85,7 +85,8 @@ if redis.call('ZCARD', rooms) >= max_rooms then return {'full'} end
 local key = P .. 'r:' .. code
 if redis.call('EXISTS', key) == 1 then return {'taken'} end
 redis.call('HSET', key, 'ep', epoch, 'pub', pub, 'meta', meta, 'cr', now, 'act', now,
-           't0', token, 'k0', tokid, 'o0', owner, 'a0', '', 'n0', 0, 'n1', 0, 'b0', 0, 'b1', 0)
+           't0', token, 'k0', tokid, 'o0', owner, 'a0', '', 'n0', 0, 'n1', 0, 'b0', 0, 'b1', 0,
+           'rj', ARGV[11])
 redis.call('PEXPIRE', key, ttl)
 redis.call('SET', P .. 't:' .. tokid, code .. '0', 'PX', ttl)
 redis.call('ZADD', rooms, now + ttl, code)
@@ -280,9 +281,10 @@ if r[4] ~= '' then notice(r[4], code, epoch, 1, 'rejected', '') end
 return {'ok'}
 """
 
-# ARGV: P, how many -> now, then code, meta, created for each listed room (newest first)
+# ARGV: P, how many, rejoin tag, select ('1': only rooms whose rejoin tag is that one, '' = untagged;
+# '0': every room) -> now, then code, meta, created for each listed room (newest first)
 LOBBY = """
-local want = tonumber(ARGV[2])
+local want, tag, by_tag = tonumber(ARGV[2]), ARGV[3], ARGV[4] == '1'
 local now = now_ms()
 local out = {now}
 local found, start = 0, 0
@@ -291,11 +293,11 @@ while found < want do
   if #codes == 0 then break end
   start = start + #codes
   for _, code in ipairs(codes) do
-    local r = redis.call('HMGET', P .. 'r:' .. code, 'meta', 'cr', 'o0', 't1')
+    local r = redis.call('HMGET', P .. 'r:' .. code, 'meta', 'cr', 'o0', 't1', 'rj')
     if not r[2] or r[4] then
       redis.call('ZREM', P .. 'lobby', code)
       start = start - 1
-    elseif alive(r[3]) and found < want then
+    elseif alive(r[3]) and found < want and (not by_tag or (r[5] or '') == tag) then
       found = found + 1
       table.insert(out, code)
       table.insert(out, r[1])

@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from koikoi_relay.codes import allocate_code, normalize_code
 from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
-from koikoi_relay.messages import Create, Frame, Join, Resume, Sync, encode, encode_frame
+from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.rooms import Rooms
 from koikoi_relay.state import Connection, Registry, Room, Seat
 
@@ -155,7 +155,7 @@ class LocalRooms(Rooms):
         ))
         await self._notify(host, encode("peer_joined"))
 
-    async def lobby(self, conn: Connection) -> None:
+    async def lobby(self, conn: Connection, msg: Lobby) -> None:
         now = self.relay.clock()
         listed = [
             {"code": room.code, "meta": room.meta, "age": int(now - room.created)}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
-from koikoi_relay.messages import Create, Frame, Join, Resume, Sync
+from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync
 
 if TYPE_CHECKING:
     from koikoi_relay.server import RelayServer
@@ -58,7 +58,7 @@ class Rooms(ABC):
     async def join(self, conn: Connection, msg: Join) -> None: ...
 
     @abstractmethod
-    async def lobby(self, conn: Connection) -> None: ...
+    async def lobby(self, conn: Connection, msg: Lobby) -> None: ...
 
     @abstractmethod
     async def resume(self, conn: Connection, msg: Resume) -> None: ...

@@ -254,7 +254,7 @@ class RelayServer:
         elif type(msg) is Join:
             await rooms.join(conn, msg)
         elif type(msg) is Lobby:
-            await rooms.lobby(conn)
+            await rooms.lobby(conn, msg)
         elif type(msg) is Resume:
             await rooms.resume(conn, msg)
         elif type(msg) is RejectPeer:
