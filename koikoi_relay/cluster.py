@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 ACK_EVERY = 32              # spec §5.4, as in the in-process backend
 HEARTBEAT_S = 1.0           # a node refreshes its liveness key this often ...
 NODE_TTL_MS = 5000          # ... which expires this long after the last refresh (the node is then dead)
+INBOX_TTL_MS = 60000        # a node's inbox outlives its heartbeat: a slow node must not lose it
 LINK_HOLD_S = 3.0           # connections wait this long for a lost Redis link before being closed (1011)
 COMMAND_TIMEOUT_S = 2.0     # a Redis reply later than this counts as a lost link
 BLOCK_MS = 1000             # XREAD BLOCK on the inbox
@@ -236,7 +237,7 @@ class RedisRooms(Rooms):
             # A fresh inbox (first start, or Redis lost it): read it from the start.
             await ctl.xadd(self._inbox, {"k": "hello"})
             self._inbox_id = "0-0"
-        await ctl.pexpire(self._inbox, NODE_TTL_MS)
+        await ctl.pexpire(self._inbox, INBOX_TTL_MS)
         was_down = self._down_since is not None
         self.up = True
         self._down_since = None
@@ -249,9 +250,13 @@ class RedisRooms(Rooms):
         start = time.perf_counter()
         pipe = self._ctl.pipeline(transaction=False)
         pipe.set(f"{self.prefix}n:{self.node}", b"1", px=NODE_TTL_MS)
-        pipe.pexpire(self._inbox, NODE_TTL_MS)
-        await pipe.execute()
+        pipe.pexpire(self._inbox, INBOX_TTL_MS)
+        _, kept = await pipe.execute()
         self.last_ping_s = time.perf_counter() - start
+        if self.up and not kept:
+            # The inbox is gone (Redis lost it, or this node stalled past its expiry): entries for
+            # it were dropped, so reconnect as after an outage (a fresh inbox, every seat checked).
+            raise RedisError("the inbox of this node expired")
 
     async def _supervise(self) -> None:
         """Heartbeat while the link is up; reconnect while it is down; close held seats if it stays down."""
@@ -1023,7 +1028,20 @@ class RedisRooms(Rooms):
                     await self._call("reclaim", member.code, member.epoch, member.seat, member.owner)
             # Submitted frames Redis did not store are sent again by the client after this sync.
             member.in_count = member.in_next = mine
-            member.paired = result[4] == b"1"
+            paired, peer_owner = result[4] == b"1", result[5].decode()
+            # Notices may have been lost with the link: tell the client what changed meanwhile.
+            if paired and not member.paired:
+                member.paired, member.peer = True, "present"
+                await self._notify(member, encode("peer_joined"))
+            if paired and peer_owner == "" and member.peer == "present":
+                member.peer = "away"
+                self._away.setdefault((member.code, 1 - member.seat), (
+                    member.epoch, time.monotonic() + self.relay.limits.resume_grace, ""))
+                await self._notify(member, encode("peer_away"))
+            elif paired and peer_owner and member.peer == "away":
+                member.peer = "present"
+                await self._notify(member, encode("peer_back"))
+            member.paired, member.peer_owner = paired, peer_owner
             conn = member.conn
             if conn is not None:
                 self.relay.spawn(self._fill(member))

@@ -209,3 +209,55 @@ def test_koikoi_relay_takes_the_redis_url_from_the_environment(redis_url: str) -
         if proc.poll() is None:
             proc.kill()
             proc.communicate(timeout=10)
+
+
+def test_grace_and_idle_expiry_across_nodes(redis_url: str) -> None:
+    from koikoi_relay.errors import CloseCode
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, resume_grace=0.5, sweep_interval=0.05) as (a, b):
+            host, guest, _ = await pair(a, b)
+            guest.ws.transport.abort()
+            await host.expect("peer_away")
+            assert (await host.expect("peer_left", timeout=5))["reason"] == "timeout"
+            assert await host.closed() == CloseCode.ROOM_CLOSED
+            late = await Raw.connect(a)
+            await late.send("resume", token=guest.token, received=0)
+            assert (await late.expect("error"))["reason"] == "resume_unknown"
+        async with cluster(redis_url, 2, room_idle_timeout=0.6, sweep_interval=0.05) as (a, b):
+            host, guest, _ = await pair(a, b)
+            assert (await host.expect("error", timeout=5))["reason"] == "room_expired"
+            assert (await guest.expect("error", timeout=5))["reason"] == "room_expired"
+            assert await host.closed() == CloseCode.IDLE
+
+    run(body)
+
+
+def test_a_dead_node_s_seat_goes_away_then_resumes_elsewhere(redis_url: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node that stops without a word (its heartbeat ends): the peer hears peer_away once the
+    heartbeat expired, and the seat resumes on the other node with the frames it missed."""
+    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 1500)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, sweep_interval=0.1) as (a, b):
+            host, guest, _ = await pair(b, a)   # the host on b, the joiner on a
+            silent = a.rooms
+            assert isinstance(silent, RedisRooms)
+            # Node a goes silent as a crashed node does: no heartbeat, its inbox unread.
+            silent._stopping = True
+            for task in silent._tasks:
+                task.cancel()
+            await host.send("frame", seq=0, data=b"while a is silent")
+            assert (await host.expect("peer_away", timeout=5))["type"] == "peer_away"
+            again = await Raw.connect(b)
+            await again.send("resume", token=guest.token, received=0)
+            resumed = await again.expect("resumed")
+            assert resumed["peer"] == "present" and resumed["accepted"] == 0
+            frame = await again.expect("frame")
+            assert (frame["seq"], frame["data"]) == (0, b"while a is silent")
+            assert (await host.expect("peer_back"))["type"] == "peer_back"
+            await again.send("frame", seq=0, data=b"back")
+            assert (await host.expect("frame"))["data"] == b"back"
+
+    run(body)
