@@ -53,7 +53,6 @@ BLOCK_MS = 1000             # XREAD BLOCK on the inbox
 READ_COUNT = 512            # inbox entries per read
 REPLAY_COUNT = 256          # stream entries per read when replaying or filling a hole
 ROOM_TTL_SLACK_MS = 10000   # room keys outlive the resume grace by this much without a refresh
-ENV_VAR = "KOIKOI_RELAY_REDIS"
 
 Error = (RedisError, OSError, asyncio.TimeoutError)
 
@@ -64,7 +63,7 @@ class Member:
     __slots__ = (
         "acked_to_client", "attached", "backlog", "client_acked", "code", "conn", "epoch", "in_count",
         "in_next", "last_active", "out_count", "owner", "packed", "packed_epoch", "paired", "peer",
-        "peer_owner", "probe_mark", "refreshed", "seat", "spoke", "trimmed",
+        "peer_owner", "probe_mark", "refreshed", "seat", "trimmed",
     )
 
     def __init__(self, conn: Connection, code: str, seat: int, epoch: str, owner: str, now: float) -> None:
@@ -86,7 +85,6 @@ class Member:
         self.peer_owner = ""
         self.backlog: deque[bytes] = deque()
         self.last_active = now
-        self.spoke = True           # a message since the last refresh of the room's expiry
         self.refreshed = now
         self.packed: bytes | None = None   # this seat's FORWARD arguments, RESP-encoded once
         self.packed_epoch = ""
@@ -94,10 +92,6 @@ class Member:
     @property
     def key(self) -> tuple[str, int]:
         return self.code, self.seat
-
-
-def redis_url_from_env(environ: dict[str, str]) -> str | None:
-    return environ.get(ENV_VAR) or None
 
 
 def _bulk(value: bytes) -> bytes:
@@ -1137,10 +1131,4 @@ class RedisRooms(Rooms):
                 await self._call("idle", member.code, member.epoch, int(idle * 1000))
 
 
-def describe(url: str) -> str:
-    """The Redis address without a password, for logs."""
-    tail = url.split("@", 1)[-1]
-    return tail.split("//", 1)[-1]
-
-
-__all__: Sequence[str] = ["ENV_VAR", "Member", "RedisRooms", "describe", "redis_url_from_env"]
+__all__: Sequence[str] = ["Member", "RedisRooms", "Wire"]
