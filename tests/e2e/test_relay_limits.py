@@ -337,7 +337,7 @@ def test_an_internal_error_ends_one_connection_only(
 ) -> None:
     from koikoi_relay.local import LocalRooms
 
-    async def broken_lobby(self: LocalRooms, conn: object) -> None:
+    async def broken_lobby(self: LocalRooms, conn: object, msg: object) -> None:
         raise RuntimeError("SECRET-IN-EXCEPTION")
 
     monkeypatch.setattr(LocalRooms, "lobby", broken_lobby)
