@@ -35,3 +35,31 @@ def test_after_the_deal_each_peer_knows_only_the_field_and_its_own_hand() -> Non
         view = peers[seat].flow.engine.view()  # type: ignore[union-attr]
         assert set(view.hand_positions) == set(layout.hands[seat])
         assert view.opponent_hand_size == 8 and view.stock_count == 24
+
+
+def test_a_prepared_deck_reveals_nothing_before_its_deal_starts() -> None:
+    """The next deal's deck is made during the current one (spec/game.md §5.2): at every message of
+    a match, no seat can decrypt any position of a deck whose deal has not started."""
+    from typing import Any
+
+    from koikoi_p2p.protocol.peer import GamePeer
+    from tests.protocol.game_support import run
+
+    checked = [0]
+    original = GamePeer.receive
+
+    def receive(self: GamePeer, frame: bytes) -> Any:
+        out = original(self, frame)
+        started = self.flow.deal
+        for deal, party in self.parties.items():
+            if deal > started and party.shuffled:
+                assert not any(party.known(p) for p in range(48)), (self.seat, deal, started)
+                checked[0] += 1
+        return out
+
+    GamePeer.receive = receive  # type: ignore[method-assign]
+    try:
+        pair = run(make_pair(rules="nintendo", rounds=2, seed=8))
+    finally:
+        GamePeer.receive = original  # type: ignore[method-assign]
+    assert pair.errors == [None, None] and checked[0] > 20
