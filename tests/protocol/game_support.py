@@ -13,7 +13,7 @@ from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, YourT
 from koikoi_p2p.protocol.peer import GamePeer
 from koikoi_p2p.protocol.terms import MatchTerms
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
-from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.profile import Profile, preset
 from tests.protocol.session_util import handshake_pair, run_pair
 
 ROOM = "K7PQ2X"
@@ -31,14 +31,15 @@ class Pair:
 
 def make_pair(*, rules: str = "nintendo", rounds: int | None = 1, seed: int = 1,
               peer1_factory: Callable[..., GamePeer] = GamePeer, names: tuple[str, str] | None = None,
-              joiner_names: tuple[str, str] | None = None, **peer1_kw: Any) -> Pair:
+              joiner_names: tuple[str, str] | None = None, profile: Profile | None = None,
+              **peer1_kw: Any) -> Pair:
     """Two peers after a real handshake; ``names`` are the display names both were given (the
-    joiner's may differ: ``joiner_names``)."""
+    joiner's may differ: ``joiner_names``); ``profile`` replaces the preset ``rules``."""
     tag = str(seed).encode()
     ra, rb, _ = run_pair(*handshake_pair(seed=b"hs" + tag, room=ROOM))
     c0, c1 = ra.channel, rb.channel
     keys = (c0.identity.public_key, c1.identity.public_key)
-    terms = MatchTerms.propose(profile=preset(rules), keys=keys, room=ROOM, rounds=rounds,
+    terms = MatchTerms.propose(profile=profile or preset(rules), keys=keys, room=ROOM, rounds=rounds,
                                names=names or ("", ""))
     p0 = GamePeer(channel=c0, room=ROOM, proposal=terms, rng=seeded_rng(b"p0" + tag),
                   handshake_record=ra.record, names=names)
