@@ -38,7 +38,7 @@ is then blamed on the preparation envelope itself.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -524,11 +524,6 @@ class GameFlow:
                 slot.pending.pop(0)
                 did = True
         return did
-
-    def pending_work(self) -> bool:
-        """Deferred verifications or unaudited closed deals remain (``GamePeer.idle`` does them)."""
-        return any(s.pending for s in self.decks.values()) or any(
-            len(d.disclosed) == 2 and not d.audited for d in self.closing)
 
     # -- what happens next ------------------------------------------------------------------------
     def _owed(self, seat: int, *, prep: bool) -> tuple[str, int] | None:
@@ -1176,9 +1171,6 @@ class GameFlow:
         except (KeyError, TypeError, ValueError, AssertionError, IndexError, RulesError) as exc:
             raise LocalMisuse("bad_state", f"damaged game state: {exc}") from None
         return flow
-
-    def live_decks(self) -> Iterator[int]:
-        return iter(sorted(self.decks))
 
 
 def _deal_to_state(deal: Deal) -> dict[str, object]:
