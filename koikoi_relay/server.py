@@ -228,7 +228,7 @@ class RelayServer:
         elif type(msg) is Join:
             await self._on_join(conn, msg)
         elif type(msg) is Lobby:
-            await self._on_lobby(conn)
+            await self._on_lobby(conn, msg.rejoin)
         elif type(msg) is Resume:
             await self._on_resume(conn, msg)
         elif type(msg) is RejectPeer:
@@ -361,12 +361,14 @@ class RelayServer:
         ))
         await self._notify(host, encode("peer_joined"))
 
-    async def _on_lobby(self, conn: Connection) -> None:
+    async def _on_lobby(self, conn: Connection, rejoin: str | None = None) -> None:
         now = self._clock()
+        # A rejoin room (meta "rejoin") is found only by its exact tag, never listed to all.
         listed = [
             {"code": room.code, "meta": room.meta, "age": int(now - room.created)}
             for room in reversed(self.registry.rooms.values())
             if room.public and not room.paired and self._presence(room.seats[0]) == "present"
+            and room.meta.get("rejoin") == rejoin
         ][: self.limits.lobby_max]
         await self._send(conn, encode("rooms", rooms=listed))
 

@@ -157,6 +157,7 @@ class PeerCore:
         self.match_over: MatchOver | None = None
         self.decisions = 0
         self.inputs = 0                     # inputs applied since the start (frames and decisions)
+        self.dropped = 0                    # frames that did not authenticate (anyone could send them)
         self.paired: Paired | None = None
         self.handshake_record: dict[str, object] = {}
         self._shown: list[list[object]] = []   # the latest display events, for a restored screen
@@ -187,6 +188,11 @@ class PeerCore:
                     self.on_event(self.paired)
                 out = out + self._start_game()
             return out
+        if not self.peer.channel.authenticates(frame):
+            # Not sealed by the peer: a stranger in the room, the relay, or noise. It proves
+            # nothing against anyone, so it is dropped and counted, never fatal (§12.2).
+            self.dropped += 1
+            return None
         before = len(self.peer.transcript)
         try:
             out = self.peer.receive(frame)

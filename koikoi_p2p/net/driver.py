@@ -141,7 +141,7 @@ def _restore(base: Mapping[str, object], records: list[list[Any]],
     return PeerCore.restore(cast(dict[str, object], base["core"]), records, on_event)
 
 
-class _Saved:
+class SavedCore:
     """The core and its journal: every input is committed before what it caused is sent."""
 
     def __init__(self, core: PeerCore, journal: Journal) -> None:
@@ -206,7 +206,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     replaying[0] = False
     resumed = core.inputs > 0
     core.folder = journal.folder
-    saved = _Saved(core, journal)   # records never cross a deal boundary: the core is at the base's
+    saved = SavedCore(core, journal)   # records never cross a deal boundary: the core is at the base's
 
     def choose(n: int) -> Strategy:
         if strategy is not None:
@@ -220,11 +220,18 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
             for frame in core.outbox:
                 link.send_nowait(frame)
 
-    link = ReliableLink(connect, on_reset=resend, confirm=True, **opts.link)
+    link = ReliableLink(connect, on_reset=resend, confirm=True, vouching=True, **opts.link)
+    bound = [False]
+
+    def on_session() -> None:
+        if not bound[0]:
+            bound[0] = _bind(connect, core)
+
+    on_session()
     await link.start()
     try:
         resend()
-        outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink)
+        outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session)
         if outcome.status == "completed":
             await _linger(saved, link, opts, resend)
     finally:
@@ -249,9 +256,9 @@ async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | Non
         return None
 
 
-async def _drive(saved: _Saved, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
+async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
                  progress: ProgressHook | None, resend: Callable[[], None], ask: Ask | None,
-                 sink: Callable[[Event], None]) -> Outcome:
+                 sink: Callable[[Event], None], on_session: Callable[[], None]) -> Outcome:
     core = saved.core
     seat = core.setup.seat
     clock = opts.clock
@@ -304,21 +311,24 @@ async def _drive(saved: _Saved, link: ReliableLink, choose: Callable[[int], Stra
             if core.peer is None:
                 return Outcome("gave_up", seat, reason=f"link: {exc}")
             return _abandon(core, expected, deadline)
+        dropped = core.dropped
         try:
             answer = core.receive(frame)
         except ProtocolError as exc:
             return _fail(core, exc.reason, exc)
+        _judge(link, core, dropped, answer is not None)
         if answer is None:
             link.confirm()
-            continue                          # a duplicate: harmless
+            continue                          # a duplicate (harmless) or a frame not the peer's
         saved.commit(RECEIVED, frame, answer)  # durable before sent (and before acknowledged)
+        on_session()
         link.confirm()
         for item in answer:
             link.send_nowait(item)
         wait_started = clock()
 
 
-async def _linger(saved: _Saved, link: ReliableLink, opts: DriverOptions, resend: Callable[[], None]) -> None:
+async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions, resend: Callable[[], None]) -> None:
     """Stay after the end until the peer has saved our last frames (the link's acknowledgements
     are confirmed saves), answering its repeats; at most ``linger_s``."""
     core = saved.core
@@ -337,19 +347,45 @@ async def _linger(saved: _Saved, link: ReliableLink, opts: DriverOptions, resend
             continue
         except Exception:
             return                             # the link is gone: nothing more can be done
+        dropped = core.dropped
         try:
             answer = core.receive(frame)
         except ProtocolError:
             return
+        _judge(link, core, dropped, answer is not None)
         if answer is None:
             link.confirm()
-            resend()                           # the peer repeats itself: it may lack our last frames
+            if core.dropped == dropped:
+                resend()                       # the peer repeats itself: it may lack our last frames
             settle_until = None
             continue
         saved.commit(RECEIVED, frame, answer)
         link.confirm()
         for item in answer:
             link.send_nowait(item)
+
+
+def _judge(link: ReliableLink, core: PeerCore, dropped: int, accepted: bool) -> None:
+    """Tell the link whether the frame just taken came from the peer: it authenticated under the
+    channel (or, during the handshake, the handshake took it)."""
+    if core.dropped != dropped:
+        link.reject()
+    elif accepted or core.peer is not None:
+        link.vouch()
+
+
+def _bind(connect: Connector | None, core: PeerCore) -> bool:
+    """Once both seats hold the session (the peer signed an envelope of it), a connector that
+    pairs through a lobby (``RelayRendezvous``) derives its rejoin tag from the session id too,
+    which no stranger in the lobby knows (spec/protocol.md §12.2). True once bound."""
+    bind = getattr(connect, "bind", None)
+    if not callable(bind):
+        return True
+    peer = core.peer
+    if peer is None or not any(env.sender != core.setup.seat for env in peer.transcript):
+        return False
+    bind(peer.channel.session_id)
+    return True
 
 
 # --- result files --------------------------------------------------------------------------------
