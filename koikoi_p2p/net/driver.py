@@ -53,11 +53,12 @@ class Outcome:
     file: str | None = None
     absent: int | None = None
     resumed: bool = False
+    dropped: int = 0                   # frames dropped because they did not authenticate
 
     def to_dict(self) -> dict[str, object]:
         return {"status": self.status, "seat": self.seat, "reason": self.reason, "messages": self.messages,
                 "scores": list(self.scores) if self.scores else None, "winner": self.winner,
-                "file": self.file, "absent": self.absent, "resumed": self.resumed}
+                "file": self.file, "absent": self.absent, "resumed": self.resumed, "dropped": self.dropped}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
@@ -66,7 +67,7 @@ class Outcome:
                    reason=str(data.get("reason", "")), messages=int(data.get("messages", 0)),
                    scores=(int(scores[0]), int(scores[1])) if isinstance(scores, list) else None,
                    winner=data.get("winner"), file=data.get("file"), absent=data.get("absent"),
-                   resumed=bool(data.get("resumed")))
+                   resumed=bool(data.get("resumed")), dropped=int(data.get("dropped", 0)))
 
 
 @dataclass(slots=True)
@@ -236,7 +237,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
             await _linger(saved, link, opts, resend)
     finally:
         await link.close()
-    outcome = replace(outcome, resumed=resumed)
+    outcome = replace(outcome, resumed=resumed, dropped=core.dropped)
     final: dict[str, object] = {"format": STATE_FORMAT}
     if not opts.forget_secrets and core.peer is not None:
         final["core"] = core.snapshot()       # tests that replay a finished match keep it
