@@ -19,9 +19,9 @@ from koikoi_p2p.cli.setup import Setup, prepare
 if TYPE_CHECKING:
     from koikoi_p2p.cli.paths import Folders
     from koikoi_p2p.cli.play import Screen
+    from koikoi_p2p.net.journal import Journal
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
     from koikoi_p2p.net.rendezvous import RelayRendezvous
-    from koikoi_p2p.net.journal import Journal
     from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerCore
     from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Paired, YourTurn
     from koikoi_p2p.protocol.peer import GamePeer

@@ -183,7 +183,8 @@ class PeerCore:
             if self.handshake.done:
                 result = self.handshake.result
                 self.handshake_record = dict(result.record)
-                self.paired = Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas, known=False)
+                self.paired = Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas,
+                                     known=False)
                 if self.on_event is not None:
                     self.on_event(self.paired)
                 out = out + self._start_game()

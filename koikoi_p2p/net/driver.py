@@ -31,7 +31,7 @@ from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
-from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, TimeUp, YourTurn
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TimeUp, YourTurn
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
 from koikoi_p2p.rules.actions import Action
 
@@ -329,7 +329,8 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         wait_started = clock()
 
 
-async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions, resend: Callable[[], None]) -> None:
+async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
+                  resend: Callable[[], None]) -> None:
     """Stay after the end until the peer has saved our last frames (the link's acknowledgements
     are confirmed saves), answering its repeats; at most ``linger_s``."""
     core = saved.core

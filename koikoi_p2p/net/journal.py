@@ -161,15 +161,17 @@ class Journal:
         if self._lock is not None:
             return
         ensure_private_folder(self.folder)
-        fd = os.open(self.folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(self.folder / LOCK_NAME, flags, FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
             os.close(fd)
             who = f" (process {holder})" if holder.isdigit() else ""
-            raise StateStoreError("locked", f"another koikoi process{who} is running the match saved in "
-                                            f"{self.folder}; one match runs in one process at a time") from None
+            raise StateStoreError("locked", f"another koikoi process{who} is running the match saved "
+                                            f"in {self.folder}; one match runs in one process at a time"
+                                  ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._lock = fd

@@ -189,16 +189,14 @@ class SecureChannel:
         it opens under the peer's direction key. Anyone on the path can send a frame that does
         not, so it proves nothing against the peer: the driver drops and counts it instead of
         failing the match (spec/protocol.md §12.2). No state changes."""
-        if not isinstance(frame, (bytes, bytearray)):
-            return False
         frame = bytes(frame)
         if frame[:1] != bytes([FRAME_ENVELOPE]):
             return _digest_in(primitives.sha256(frame), self._handshake_frames)
         if not HEADER_SIZE + primitives.AEAD_TAG + SIGNATURE_SIZE <= len(frame) <= MAX_FRAME:
             return False
         seq = struct.unpack(">I", frame[1:HEADER_SIZE])[0]
-        header = frame[:HEADER_SIZE]
-        return primitives.open_sealed(self._recv_key, frame_nonce(seq), frame[HEADER_SIZE:], header) is not None
+        sealed, header = frame[HEADER_SIZE:], frame[:HEADER_SIZE]
+        return primitives.open_sealed(self._recv_key, frame_nonce(seq), sealed, header) is not None
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -71,7 +71,8 @@ async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyn
                     assert frame is not None and frame.kind == HELLO
                     garbage = bytes([FRAME_ENVELOPE]) + (7).to_bytes(4, "big") + os.urandom(200)
                     await client.send(encode_link_frame(LinkFrame(HELLO, stranger_id, frame.sender)))
-                    await client.send(encode_link_frame(LinkFrame(DATA, stranger_id, frame.sender, 0, garbage)))
+                    data = LinkFrame(DATA, stranger_id, frame.sender, 0, garbage)
+                    await client.send(encode_link_frame(data))
                     seen["sent"] += 1
                     await asyncio.sleep(0.5)
                 finally:
@@ -80,7 +81,8 @@ async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyn
         await asyncio.sleep(0.01)
 
 
-async def _match(tmp: Path, *, restart: bool, stranger: bool, knows_tag: bool) -> tuple[list[Any], dict[str, int]]:
+async def _match(tmp: Path, *, restart: bool, stranger: bool,
+                 knows_tag: bool) -> tuple[list[Any], dict[str, int]]:
     relay = RelayProcess()
     await relay.start()
     seen = {"listed": 0, "sent": 0}
@@ -124,7 +126,8 @@ async def _match(tmp: Path, *, restart: bool, stranger: bool, knows_tag: bool) -
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
-    out, _ = asyncio.run(_match(tmp_path_factory.mktemp("ref"), restart=False, stranger=False, knows_tag=False))
+    tmp = tmp_path_factory.mktemp("ref")
+    out, _ = asyncio.run(_match(tmp, restart=False, stranger=False, knows_tag=False))
     assert [o.status for o in out] == ["completed", "completed"]
     return transcript_raws(out[0].file)
 

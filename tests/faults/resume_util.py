@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from koikoi_p2p.net.reliable import Connector
 from koikoi_p2p.net.journal import Journal
+from koikoi_p2p.net.reliable import Connector
 from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerSetup, create_state, run_peer
 from koikoi_p2p.protocol.transcript import read_transcript
 

@@ -30,9 +30,8 @@ def test_damaged_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_a_finished_match_reports_its_outcome(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.faults.resume_util import setup
-
     from koikoi_p2p.net.core import PeerCore
+    from tests.faults.resume_util import setup
 
     store = Journal(tmp_path / "s")
     core = PeerCore(setup(0, relay_url="ws://127.0.0.1:9/v1", rendezvous="r")).snapshot()

@@ -53,7 +53,7 @@ def test_a_torn_last_record_is_dropped_and_cut_away(tmp_path: Path, cut: int) ->
     base, records = again.load()
     assert base == BASE and records == RECORDS[:-1]
     again.append(["d", {"after": True}, []])          # appends follow the last whole record
-    assert again.read()[1] == RECORDS[:-1] + [["d", {"after": True}, []]]
+    assert again.read()[1] == [*RECORDS[:-1], ["d", {"after": True}, []]]
 
 
 def test_a_torn_record_with_a_bad_checksum_at_the_end_is_dropped(tmp_path: Path) -> None:

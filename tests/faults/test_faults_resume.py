@@ -9,8 +9,8 @@ import pytest
 
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
 from koikoi_p2p.audit.replay import audit_bytes
-from koikoi_p2p.net.resumable import DriverOptions, PeerCore, ResumeError
 from koikoi_p2p.net.journal import Journal
+from koikoi_p2p.net.resumable import DriverOptions, PeerCore, ResumeError
 from tests.faults.hub import Hub
 from tests.faults.resume_util import FAST_LINK, new_stores, options, run_pair, setup, transcript_raws
 
