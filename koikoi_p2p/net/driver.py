@@ -143,20 +143,32 @@ def _restore(base: Mapping[str, object], records: list[list[Any]],
 
 
 class SavedCore:
-    """The core and its journal: every input is committed before what it caused is sent."""
+    """The core and its journal: every input is committed before what it caused is sent, and
+    before the link acknowledges it (an acknowledgement promises the frame survives a crash).
+
+    An input that causes nothing to send while more frames wait may stay unsynced for a moment:
+    ``settle`` syncs every record once (a group commit) and then acknowledges the frames they
+    hold. Nothing left because of them, so losing them in a crash contradicts nothing."""
 
     def __init__(self, core: PeerCore, journal: Journal) -> None:
         self.core = core
         self.journal = journal
         self.deal = core.deal
+        self.unconfirmed = 0          # frames taken from the link and not yet acknowledged
 
-    def commit(self, kind: str, value: object, out: list[bytes]) -> None:
+    def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
         if self.core.deal != self.deal:
             # A deal boundary: the snapshot covers this input, and the records start again.
             self.journal.rebase({"format": STATE_FORMAT, "core": self.core.snapshot()})
             self.deal = self.core.deal
         else:
-            self.journal.append([kind, value, out])
+            self.journal.append([kind, value, out], sync=durable)
+
+    def settle(self, link: ReliableLink) -> None:
+        self.journal.sync()
+        for _ in range(self.unconfirmed):
+            link.confirm()
+        self.unconfirmed = 0
 
 
 async def run_peer(
@@ -274,6 +286,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         if core.failed or core.failure is not None:
             return _fail(core, core.failure.reason if core.failure else "failed")
         if core.pending is not None:
+            saved.settle(link)
             event = core.pending
             waiting = core.waiting_for()
             deadline = waiting[2] if waiting is not None else core.setup.turn_deadline
@@ -301,6 +314,8 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         remaining = deadline - (clock() - wait_started)
         if remaining <= 0:
             return _abandon(core, expected, deadline)
+        if saved.unconfirmed and not link.backlog:
+            saved.settle(link)                # nothing else to do first: make it durable, ack it
         try:
             frame = await asyncio.wait_for(link.recv(), min(remaining, opts.resend_after_s))
         except TimeoutError:
@@ -318,12 +333,17 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         except ProtocolError as exc:
             return _fail(core, exc.reason, exc)
         _judge(link, core, dropped, answer is not None)
+        saved.unconfirmed += 1
         if answer is None:
-            link.confirm()
+            saved.settle(link)
             continue                          # a duplicate (harmless) or a frame not the peer's
-        saved.commit(RECEIVED, frame, answer)  # durable before sent (and before acknowledged)
+        # Durable before anything it caused is sent; with nothing to send and more frames
+        # waiting, the sync is shared with theirs.
+        lazy = not answer and link.backlog > 0
+        saved.commit(RECEIVED, frame, answer, durable=not lazy)
         on_session()
-        link.confirm()
+        if not lazy:
+            saved.settle(link)
         for item in answer:
             link.send_nowait(item)
         wait_started = clock()
@@ -334,6 +354,7 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
     """Stay after the end until the peer has saved our last frames (the link's acknowledgements
     are confirmed saves), answering its repeats; at most ``linger_s``."""
     core = saved.core
+    saved.settle(link)
     end = opts.clock() + opts.linger_s
     settle_until: float | None = None
     while opts.clock() < end:
@@ -355,14 +376,15 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
         except ProtocolError:
             return
         _judge(link, core, dropped, answer is not None)
+        saved.unconfirmed += 1
         if answer is None:
-            link.confirm()
+            saved.settle(link)
             if core.dropped == dropped:
                 resend()                       # the peer repeats itself: it may lack our last frames
             settle_until = None
             continue
         saved.commit(RECEIVED, frame, answer)
-        link.confirm()
+        saved.settle(link)
         for item in answer:
             link.send_nowait(item)
 

@@ -145,6 +145,8 @@ class Journal:
         self.appends = 0             # records written by this instance (tests, benchmarks)
         self.rebases = 0
         self.records = 0             # records after the current base
+        self.syncs = 0
+        self._dirty = False          # appended records wait for an fdatasync
         self._fd: int | None = None
         self._lock: int | None = None
 
@@ -227,11 +229,13 @@ class Journal:
         self.lock()
         self._close_fd()
         write_atomic(self.path, encode_base(base))
+        self._dirty = False
         self.records = 0
         self.rebases += 1
 
-    def append(self, record: list[Any]) -> None:
-        """Add one record and make it durable (one write, one fdatasync) before returning."""
+    def append(self, record: list[Any], *, sync: bool = True) -> None:
+        """Add one record and make it durable (one write, one fdatasync) before returning; with
+        ``sync=False`` the fdatasync waits for the next ``sync()`` (a group commit)."""
         self.lock()
         data = encode_record(record)
         if self._fd is None:
@@ -240,9 +244,18 @@ class Journal:
         if written != len(data):       # a short write (disk full): never leave half a record
             os.ftruncate(self._fd, os.fstat(self._fd).st_size - written)
             raise StateStoreError("write_failed", "the record could not be written whole")
-        os.fdatasync(self._fd)
         self.records += 1
         self.appends += 1
+        self._dirty = True
+        if sync:
+            self.sync()
+
+    def sync(self) -> None:
+        """Make every appended record durable (one fdatasync; nothing to do when none waits)."""
+        if self._dirty and self._fd is not None:
+            os.fdatasync(self._fd)
+            self.syncs += 1
+        self._dirty = False
 
     def remove(self) -> None:
         """Delete the state and the lock file (the match is over and its evidence is elsewhere)."""

@@ -302,6 +302,11 @@ class ReliableLink:
                 await asyncio.wait_for(transport.close(), 2.0)
 
     @property
+    def backlog(self) -> int:
+        """Frames delivered and waiting for ``recv``."""
+        return self._inbox.qsize()
+
+    @property
     def unacknowledged(self) -> int:
         return len(self._unacked)
 

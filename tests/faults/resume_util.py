@@ -53,8 +53,8 @@ class CrashingStore(Journal):
         if self.crash_after is not None and self.saves == self.crash_after:
             raise Crash(f"crash after save {self.saves}")
 
-    def append(self, record: list[Any]) -> None:
-        super().append(record)
+    def append(self, record: list[Any], *, sync: bool = True) -> None:
+        super().append(record, sync=sync)
         self._saved(record)
 
     def rebase(self, base: Any) -> None:
