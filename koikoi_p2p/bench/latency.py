@@ -177,7 +177,8 @@ async def crash_safe_run(relay_url: str, proxy_url: str, delay: float, rounds: i
             await connector.close()
     for outcome in outcomes:
         if outcome.status != "completed":
-            raise SystemExit(f"koikoi bench latency: the match did not complete: {outcome.status} {outcome.reason}")
+            raise SystemExit(f"koikoi bench latency: the match did not complete: {outcome.status} "
+                             f"{outcome.reason}")
     core = timeline.core
     assert core is not None and core.peer is not None
     transcript = core.peer.transcript
@@ -190,7 +191,8 @@ async def crash_safe_run(relay_url: str, proxy_url: str, delay: float, rounds: i
                writes=(timeline.journal.appends, timeline.journal.syncs, timeline.journal.rebases))
 
 
-def _envelope_times(marks: list[tuple[float, int, int]], count: int, start: float) -> tuple[list[float], list[int]]:
+def _envelope_times(marks: list[tuple[float, int, int]], count: int,
+                    start: float) -> tuple[list[float], list[int]]:
     times: list[float] = []
     deals: list[int] = []
     for at, have, deal in marks:
@@ -205,6 +207,11 @@ def _envelope_times(marks: list[tuple[float, int, int]], count: int, start: floa
 PHASES = ("handshake", "match_setup", "first_dealer", "deal_setup", "turn", "closing", "match_close")
 
 
+def _is_play(body: dict[str, object]) -> bool:
+    action = body.get("action")
+    return isinstance(action, dict) and action.get("type") == "play"
+
+
 def classify(envelopes: list[tuple[int, str, dict[str, object]]], deals: list[int]) -> list[str]:
     """The phase of each envelope: match setup (terms), the first-dealer draw (deal 0), a deal's
     setup up to its first play, turns (from a play until the deal closes), closings, the match
@@ -215,8 +222,7 @@ def classify(envelopes: list[tuple[int, str, dict[str, object]]], deals: list[in
     out: list[str] = []
     played = False
     for (_, kind, body), deal in zip(envelopes, deals, strict=True):
-        action = body.get("action") if isinstance(body, dict) else None
-        is_play = kind == m.ACT and isinstance(action, dict) and action.get("type") == "play"
+        is_play = kind == m.ACT and _is_play(body)
         if kind in (m.TERMS, m.ACCEPT):
             out.append("match_setup")
         elif kind in (m.MATCH_RESULT, m.MATCH_SIGN):
@@ -245,14 +251,12 @@ def phase_figures(run: Run, base: Run) -> dict[str, tuple[float, int, int]]:
         base_waits[name] += base.times[i] - base.times[i - 1]
         if run.envelopes[i - 1][0] == 0 and run.envelopes[i][0] == 1:
             predicted[name] += 1          # seat 0 sent, then waited for seat 1: one round trip
-    plays = sum(1 for (_, kind, body) in run.envelopes
-                if kind == "act" and isinstance(body.get("action"), dict)
-                and body["action"].get("type") == "play")  # type: ignore[union-attr]
+    plays = sum(1 for phase, (_, kind, body) in zip(phases, run.envelopes, strict=True)
+                if phase == "turn" and kind == "act" and _is_play(body))
+    closings = sum(1 for i, p in enumerate(phases) if p == "closing" and (i == 0 or phases[i - 1] != p))
     units = {"handshake": 1, "match_setup": 1, "first_dealer": int("first_dealer" in phases),
              "deal_setup": len({d for d, p in zip(run.deals, phases, strict=True) if p == "deal_setup"}),
-             "turn": plays,
-             "closing": sum(1 for i, p in enumerate(phases) if p == "closing" and (i == 0 or phases[i - 1] != p)),
-             "match_close": 1}
+             "turn": plays, "closing": closings, "match_close": 1}
     trip = 2 * run.delay
     return {name: ((waits[name] - base_waits[name]) / trip, predicted[name], units[name]) for name in PHASES}
 
@@ -302,7 +306,8 @@ async def _measure(delays: list[float], repeat: int, rounds: int, seed: int, rul
             for d in delays:
                 run = await crash_safe_run(relay.url, proxies[d].url + "/v1", d, rounds, seed, rules, workdir)
                 if run.raws != raws:
-                    raise SystemExit("koikoi bench latency: the crash-safe match differs from the in-memory one")
+                    raise SystemExit("koikoi bench latency: the crash-safe match differs from the one "
+                                     "in memory")
                 runs[d].append(run)
     finally:
         for proxy in proxies.values():
@@ -340,13 +345,13 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     out = [
         Measurement(name="latency.envelope_at_0ms", median_s=wall0 * 1000 / n, floor_s=floor * 1000 / n,
                     ratio=wall0 / floor, unit="ms",
-                    note=f"per envelope: crash-safe via relay and proxy vs the cores in memory; {n} envelopes, "
-                         f"{rounds} rounds"),
+                    note=f"per envelope: crash-safe via relay and proxy vs the cores in memory; "
+                         f"{n} envelopes, {rounds} rounds"),
         Measurement(name="latency.overhead_per_envelope", median_s=overhead, floor_s=OVERHEAD_TARGET_MS,
                     ratio=overhead / OVERHEAD_TARGET_MS, unit="ms",
                     note=f"(crash-safe - in memory) / envelopes at d = 0, median of {repeat} interleaved "
-                         f"pairs, vs the {OVERHEAD_TARGET_MS:g} ms target; seat 0 wrote {base.writes[0]} records "
-                         f"with {base.writes[1]} fdatasyncs and {base.writes[2]} snapshots"),
+                         f"pairs, vs the {OVERHEAD_TARGET_MS:g} ms target; seat 0 wrote {base.writes[0]} "
+                         f"records with {base.writes[1]} fdatasyncs and {base.writes[2]} snapshots"),
     ]
     for d in delays:
         chosen = _median_run(runs[d])
@@ -363,7 +368,8 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         total_measured = (chosen.wall - base.wall) / (2 * d)
         total_predicted = sum(p for _, p, _ in figures.values())
         out.append(Measurement(
-            name=f"latency.round_trips@{one_way:g}ms", median_s=total_measured, floor_s=float(total_predicted),
+            name=f"latency.round_trips@{one_way:g}ms", median_s=total_measured,
+            floor_s=float(total_predicted),
             ratio=total_measured / total_predicted if total_predicted else 0.0, unit="round trips",
             note=f"(wall(d) - wall(0)) / 2d for the match ({chosen.wall:.2f} s vs {base.wall:.2f} s); "
                  f"floor: seat-0-to-1 sender changes in the transcript ({changes} changes in all)"))
