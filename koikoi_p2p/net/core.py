@@ -259,8 +259,12 @@ class PeerCore:
 
     @property
     def peer_key(self) -> bytes:
-        assert self.peer is not None
-        return self.peer.channel.peer_key
+        """The opponent's identity key, from the moment the handshake is done."""
+        if self.peer is not None:
+            return self.peer.channel.peer_key
+        if self.handshake is not None and self.handshake.done:
+            return self.handshake.result.peer_key
+        raise LocalMisuse("not_paired", "the handshake has not finished")
 
     def waiting_for(self) -> tuple[int, str, int] | None:
         """(seat, message, deadline seconds) of the current wait."""
