@@ -337,7 +337,7 @@ def test_an_internal_error_ends_one_connection_only(
 ) -> None:
     from koikoi_relay.server import RelayServer
 
-    async def broken_lobby(self: RelayServer, conn: object) -> None:
+    async def broken_lobby(self: RelayServer, conn: object, *rest: object) -> None:
         raise RuntimeError("SECRET-IN-EXCEPTION")
 
     monkeypatch.setattr(RelayServer, "_on_lobby", broken_lobby)
