@@ -221,9 +221,9 @@ class PeerCore:
 
     def apply(self, record: list[Any]) -> None:
         """Replay one journal record; ResumeError unless it gives exactly the frames it recorded."""
-        if not isinstance(record, list) or len(record) != 3 or not isinstance(record[2], list):
+        if not isinstance(record, list) or len(record) not in (3, 4) or not isinstance(record[2], list):
             raise ResumeError("bad_state", "bad journal record")
-        kind, value, sent = record
+        kind, value, sent = record[:3]          # a fourth item, the time it was saved, is the driver's
         try:
             if kind == RECEIVED and isinstance(value, bytes):
                 out = self.receive(value)

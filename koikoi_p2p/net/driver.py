@@ -86,6 +86,7 @@ class DriverOptions:
     # reach the peer before its own clock, started when it sent, runs out (§12.4).
     own_margin_s: float = 2.0
     clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time    # when inputs were saved: our own deadline spans a restart
 
 
 ProgressHook = Callable[[str, PeerCore], None]
@@ -150,19 +151,23 @@ class SavedCore:
     ``settle`` syncs every record once (a group commit) and then acknowledges the frames they
     hold. Nothing left because of them, so losing them in a crash contradicts nothing."""
 
-    def __init__(self, core: PeerCore, journal: Journal) -> None:
+    def __init__(self, core: PeerCore, journal: Journal, *, saved_at: float = 0.0,
+                 wall: Callable[[], float] = time.time) -> None:
         self.core = core
         self.journal = journal
         self.deal = core.deal
         self.unconfirmed = 0          # frames taken from the link and not yet acknowledged
+        self.saved_at = saved_at      # wall time the last input was saved (0: unknown)
+        self.wall = wall
 
     def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
+        self.saved_at = self.wall()
         if self.core.deal != self.deal:
             # A deal boundary: the snapshot covers this input, and the records start again.
-            self.journal.rebase({"format": STATE_FORMAT, "core": self.core.snapshot()})
+            self.journal.rebase({"format": STATE_FORMAT, "core": self.core.snapshot(), "at": self.saved_at})
             self.deal = self.core.deal
         else:
-            self.journal.append([kind, value, out], sync=durable)
+            self.journal.append([kind, value, out, self.saved_at], sync=durable)
 
     def settle(self, link: ReliableLink) -> None:
         self.journal.sync()
@@ -219,7 +224,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     replaying[0] = False
     resumed = core.inputs > 0
     core.folder = journal.folder
-    saved = SavedCore(core, journal)   # records never cross a deal boundary: the core is at the base's
+    # Records never cross a deal boundary: the core is at the base's deal.
+    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall)
 
     def choose(n: int) -> Strategy:
         if strategy is not None:
@@ -261,6 +267,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | None,
                   choose: Callable[[int], Strategy], budget: float) -> Action | None:
     """The decision, or None when our own deadline passed first (then no input is taken)."""
+    if budget <= 0:
+        return None
     if ask is None:
         return choose(core.decisions).choose(event.view, event.options)
     try:
@@ -291,7 +299,11 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             waiting = core.waiting_for()
             deadline = waiting[2] if waiting is not None else core.setup.turn_deadline
             margin = min(opts.own_margin_s, deadline / 2)
-            action = await _decide(core, event, ask, choose, deadline - margin - (clock() - wait_started))
+            # Our clock started when the question came; across a restart, when its input was saved.
+            elapsed = clock() - wait_started
+            if saved.saved_at:
+                elapsed = max(elapsed, opts.wall() - saved.saved_at)
+            action = await _decide(core, event, ask, choose, deadline - margin - elapsed)
             if action is None:
                 return _time_up(core, waiting[1] if waiting else "act", deadline, sink)
             try:
@@ -396,6 +408,12 @@ def _judge(link: ReliableLink, core: PeerCore, dropped: int, accepted: bool) -> 
         link.reject()
     elif accepted or core.peer is not None:
         link.vouch()
+
+
+def _saved_at(base: Mapping[str, object], records: list[list[Any]]) -> float:
+    """Wall time the last saved input was saved (0 when the state does not say)."""
+    at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
+    return float(at) if isinstance(at, int | float) else 0.0
 
 
 def _bind(connect: Connector | None, core: PeerCore) -> bool:

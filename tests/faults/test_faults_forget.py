@@ -119,3 +119,38 @@ def test_own_deadline_passed(tmp_path: Path) -> None:
     assert report.ok and report.notes[0] == f"abandoned by player 0 at message {up.seq}"
     assert _forgotten(folders[0], 0)["status"] == "timed_out"
     assert _forgotten(folders[1], 1)["status"] == "abandoned"
+
+
+def test_own_deadline_survives_a_restart(tmp_path: Path) -> None:
+    """Killed while its person was being asked, and resumed after its own deadline: the host takes
+    no input at all (the clock counts from when the question's input was saved), so it cannot
+    send a late move and then claim against an opponent that already claimed against it."""
+    from tests.faults.resume_util import Crash, CrashingStore
+
+    folders = new_stores(tmp_path, step_deadline=4, turn_deadline=4)
+    hub = Hub(5)
+    asked: list[str] = []
+
+    async def killed(event: Any) -> Action:
+        asked.append("first run")
+        raise Crash("kill -9 while asking")
+
+    async def answers(event: Any) -> Action:
+        asked.append("after the restart")
+        return event.options[0]  # type: ignore[no-any-return]
+
+    async def host() -> Outcome:
+        try:
+            await run_peer(CrashingStore(folders[0], None), hub.connector(0), options=FORGET, ask=killed)
+        except Crash:
+            pass
+        await asyncio.sleep(3.2)          # past the 3 s own deadline (4 s less the 1 s margin)
+        return await run_peer(folders[0], hub.connector(0), options=FORGET, ask=answers)
+
+    async def both() -> list[Outcome]:
+        return list(await asyncio.gather(host(), run_peer(folders[1], hub.connector(1), options=FORGET)))
+
+    out = asyncio.run(asyncio.wait_for(both(), 60))
+    assert asked == ["first run"]
+    assert out[0].status == "timed_out" and out[0].resumed
+    assert out[1].status == "abandoned" and out[1].absent == 0 and out[1].messages == out[0].messages
