@@ -93,7 +93,8 @@ class ChoiceNeeded:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpponentMoved:
-    """The opponent's action, accepted by the rules engine."""
+    """The opponent's decision (an ``act``), accepted by the rules engine. Forced hand-yaku
+    declarations are not reported here: a claim shows on the ``Board`` and in ``RoundOver``."""
 
     action: Action
     view: RoundView

@@ -850,8 +850,8 @@ class GameFlow:
         except RulesError as exc:
             raise violation_at("illegal_action", str(exc), seat=seat, seq=seq) from None
         deal.steps.append(["act", seat, wire, seq])
-        if seat != self.viewer and self.viewer is not None:
-            self.events.append(OpponentMoved(action=action, view=engine.view()))
+        # No OpponentMoved: a forced declaration is no one's decision (a claim shows on the board
+        # when its cards are revealed, and in the round's result).
 
     # -- the end of a deal ----------------------------------------------------------------------
     def _end_deal(self, deal: Deal, sender: int) -> None:
