@@ -100,6 +100,10 @@ class Match:
             self._wait_started = asyncio.get_running_loop().time()
             while True:
                 for event in self._drain():
+                    if isinstance(event, (YourTurn, ChoiceNeeded)):
+                        # What we owe before our act leaves before our person is asked, after
+                        # the opponent's move is shown (spec/game.md §7.3).
+                        await self._send(peer.idle())
                     yield event
                     if isinstance(event, (MatchOver, Failure)):
                         return
