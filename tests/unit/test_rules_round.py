@@ -442,3 +442,17 @@ def test_a_field_of_four_pairs_redeals_only_with_the_switch() -> None:
     state = start(N.with_switches(field_four_pairs="redeal"), deck, dealer=0)
     assert state.result is not None and state.result.reason == "field_pairs" and state.result.redeal
     assert start(N, deck, dealer=0).result is None
+
+
+def test_a_field_that_is_not_four_pairs_plays_on_under_the_switch() -> None:
+    """spec/rules.md §5.3: exactly two cards of each of four months; three pairs and two singles,
+    or a pair among triples, is a field like any other (the switch must not widen the rule)."""
+    fields = [
+        ["01-plain1", "01-plain2", "04-plain1", "04-plain2", "07-plain1", "07-plain2", "10-plain1",
+         "11-swallow"],
+        ["01-plain1", "01-plain2", "01-crane", "04-plain1", "04-plain2", "07-plain1", "07-plain2",
+         "10-plain1"],
+    ]
+    for field in fields:
+        deck = arranged_deck(0, [[], []], field)
+        assert start(N.with_switches(field_four_pairs="redeal"), deck, dealer=0).result is None, field
