@@ -275,7 +275,8 @@ def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_u
             for i in range(40):
                 await host.send("frame", seq=i, data=b"h%d" % i)
                 await guest.send("frame", seq=i, data=b"g%d" % i)
-            assert [(await guest.expect("frame"))["data"] for _ in range(40)] == [b"h%d" % i for i in range(40)]
+            got = [await guest.expect("frame") for _ in range(40)]
+            assert [m["data"] for m in got] == [b"h%d" % i for i in range(40)]
             got = [m for m in [await host.recv() for _ in range(41)] if m["type"] == "frame"]
             assert [m["data"] for m in got] == [b"g%d" % i for i in range(40)]
             entries = await rooms._ctl.xrange(rooms._inbox)
@@ -293,7 +294,8 @@ def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_u
                 for i in range(sent + 5, sent + 10):
                     await host.send("frame", seq=i, data=b"h%d" % i)
                 frames = [await again.expect("frame") for _ in range(10)]
-                assert [(f["seq"], f["data"]) for f in frames] == [(i, b"h%d" % i) for i in range(sent, sent + 10)]
+                expected = [(i, b"h%d" % i) for i in range(sent, sent + 10)]
+                assert [(f["seq"], f["data"]) for f in frames] == expected
                 sent += 10
                 guest, guest.token = again, token
             await host.send("frame", seq=sent, data=b"last")
