@@ -53,8 +53,8 @@ from koikoi_p2p.rules.round import RoundResult
 CORE_FORMAT = "koikoi-p2p/peer-core/v2"
 HANDSHAKE_PHASE = "handshake"
 # Journal records: a frame received, a decision, the joiner's answer to the terms, idle work that
-# sent frames (the messages owed before an act, spec/game.md §4.4).
-RECEIVED, DECIDED, TERMS, IDLE = "r", "d", "t", "i"
+# sent frames (the messages owed before an act, spec/game.md §4.4), a resignation (§6.3).
+RECEIVED, DECIDED, TERMS, IDLE, RESIGNED = "r", "d", "t", "i", "g"
 
 
 class ResumeError(Exception):
@@ -238,6 +238,19 @@ class PeerCore:
         self._emit(out)
         return out
 
+    def resign(self) -> list[bytes]:
+        """Give the match up where this seat is asked to act (spec/game.md §6.3)."""
+        if self.peer is None:
+            raise LocalMisuse("not_your_turn", "the match has not started")
+        self.pending = None
+        try:
+            out = self.peer.resign()
+        finally:
+            self._drain()
+        self.inputs += 1
+        self._emit(out)
+        return out
+
     def idle(self) -> list[bytes]:
         """The game peer's idle work (``GamePeer.idle``): deferred checks, and the messages this seat
         owes before its next act; the frames to send (journal them first when there are any)."""
@@ -268,6 +281,8 @@ class PeerCore:
                 out = self.decide_terms(value)
             elif kind == IDLE and value is None:
                 out = self.idle()
+            elif kind == RESIGNED and value is None:
+                out = self.resign()
             else:
                 raise ResumeError("bad_state", "bad journal record")
         except ProtocolError as exc:
@@ -450,5 +465,7 @@ class PeerCore:
         return out
 
 
-__all__ = ["CORE_FORMAT", "DECIDED", "IDLE", "RECEIVED", "TERMS", "DeterministicRng", "PeerCore", "PeerSetup",
-           "ResumeError"]
+__all__ = ["CORE_FORMAT", "DECIDED", "IDLE", "RECEIVED", "RESIGN", "RESIGNED", "TERMS", "DeterministicRng",
+           "PeerCore", "PeerSetup", "ResumeError"]
+
+RESIGN = "resign"    # what an ``ask`` of the driver answers to give the match up instead of acting

@@ -25,12 +25,22 @@ from pathlib import Path
 from typing import Any, cast
 
 from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
-from koikoi_p2p.net.core import DECIDED, IDLE, RECEIVED, TERMS, PeerCore, PeerSetup, ResumeError
+from koikoi_p2p.net.core import (
+    DECIDED,
+    IDLE,
+    RECEIVED,
+    RESIGN,
+    RESIGNED,
+    TERMS,
+    PeerCore,
+    PeerSetup,
+    ResumeError,
+)
 from koikoi_p2p.net.journal import Journal
 from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
-from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
+from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, TimeUp, YourTurn
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
 from koikoi_p2p.rules.actions import Action
@@ -91,7 +101,7 @@ class DriverOptions:
 
 ProgressHook = Callable[[str, PeerCore], None]
 EventSink = Callable[[Event, bool], None]          # (event, replayed from the saved state)
-Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action]]
+Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action | str]]   # an action, or RESIGN
 AskTerms = Callable[[TermsProposed], Awaitable[bool]]
 JournalLike = Journal | str | os.PathLike[str]
 
@@ -209,7 +219,8 @@ async def run_peer(
 
     ``strategy(n)`` gives the computer player for the n-th decision (seeded per decision, so a
     resumed peer decides exactly as it would have without the crash). ``ask`` instead puts each
-    decision to a person, within our own deadline; ``ask_terms`` puts the proposed terms to the
+    decision to a person, within our own deadline (answering ``core.RESIGN`` gives the match up);
+    ``ask_terms`` puts the proposed terms to the
     joiner (without it the setup's ``accept_terms`` answers); ``on_event`` sees every event, first
     those of the restored state. The folder is locked for the whole run: ``ResumeError("locked")`` if
     another process runs it.
@@ -287,7 +298,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
 
 async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | None,
-                  choose: Callable[[int], Strategy], budget: float) -> Action | None:
+                  choose: Callable[[int], Strategy], budget: float) -> Action | str | None:
     """The decision, or None when our own deadline passed first (then no input is taken)."""
     if budget <= 0:
         return None
@@ -353,10 +364,17 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             if action is None:
                 return _time_up(core, waiting[1] if waiting else "act", deadline, sink)
             try:
-                out = core.decide(action)
+                if isinstance(action, str):
+                    if action != RESIGN:
+                        raise LocalMisuse("bad_decision", f"{action!r} is neither an action nor {RESIGN!r}")
+                    out = core.resign()                       # spec/game.md §6.3
+                    kind, value = RESIGNED, None
+                else:
+                    out = core.decide(action)
+                    kind, value = DECIDED, action.to_dict()
             except ProtocolError as exc:
                 return _fail(core, exc.reason)
-            saved.commit(DECIDED, action.to_dict(), out)      # durable before sent
+            saved.commit(kind, value, out)                    # durable before sent
             for frame in out:
                 link.send_nowait(frame)
             if progress is not None:
