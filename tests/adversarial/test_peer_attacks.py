@@ -52,7 +52,8 @@ class Cheater(GamePeer):
         self.lenient_once = False
 
     def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
-        source = _MakeShares(self.party) if "shares" in body and self.party is not None else None
+        source = (_MakeShares(self.party, self.channel.head)
+                  if "shares" in body and self.party is not None else None)
         engine = self.flow.engine
         if self.lenient_once and msg_type == m.ACT and engine is not None:
             # Let our own engine accept a move only the full replay can refute (hidden hand rules).
@@ -600,7 +601,7 @@ def test_false_hand_yaku_claim() -> None:
             return None                                  # it really holds one: no lie to tell
         positions = tuple(sorted(view.hand_positions[:4]))
         return {"action": {"type": "claim_hand_yaku", "yaku": "teshi", "positions": list(positions)},
-                "shares": [[list(positions), party.share_message(positions)]]}
+                "shares": [[list(positions), party.share_message(positions, p.channel.head)]]}
     error = caught(play(claim), "illegal_action")
     assert "false_hand_yaku" in error.message
 
