@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from koikoi_p2p.audit import audit_evidence
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.channel import SecureChannel, seal_frame
+from koikoi_p2p.protocol.envelope import VERSION as ENVELOPE_VERSION
 from koikoi_p2p.protocol.envelope import sign_envelope, wire_session_id
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.events import Failure
@@ -524,7 +525,8 @@ def test_a_reporter_cannot_frame_the_peer_with_another_history() -> None:
     terms, accept = envs[0], envs[1]
     body = dict(terms.body)
     body["deadlines"] = {"step": 61, "turn": 300}
-    other = sign_envelope(pair.peers[0].channel.identity, version=1, session_id=terms.session_id, seq=0,
+    other = sign_envelope(pair.peers[0].channel.identity, version=ENVELOPE_VERSION,
+                          session_id=terms.session_id, seq=0,
                           prev=terms.prev, sender=0, type=m.TERMS, body=body)
     offence = {"seat": 1, "seq": 1, "envelope": accept.raw, "signature": accept.signature}
     data = encode_evidence(pair.records[0], [other], reporter=0, reason="bad_prev", message="",
@@ -557,7 +559,8 @@ def test_a_prev_that_contradicts_the_accused_own_envelope_is_proven() -> None:
     nxt = envs[seq + 1]
     party = pair.peers[0].party
     assert party is not None and pair.peers[0].flow.deal == 1
-    forged = sign_envelope(pair.peers[1].channel.identity, version=1, session_id=nxt.session_id,
+    forged = sign_envelope(pair.peers[1].channel.identity, version=ENVELOPE_VERSION,
+                           session_id=nxt.session_id,
                            seq=nxt.seq, prev=bytes(32), sender=1, type=nxt.type, body=nxt.body)
     offence = {"envelope": forged.raw, "signature": forged.signature, "deal": 1,
                "round_key": party.disclose_key()}
