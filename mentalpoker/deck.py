@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from mentalpoker.context import ProofContext
-from mentalpoker.dleq import DLEQ_PROOF_BYTES, decode_shares, encode_shares, prove_shares, verify_shares
+from mentalpoker.dleq import (
+    DLEQ_PROOF_BYTES,
+    decode_shares,
+    encode_shares,
+    prove_shares,
+    verify_share_message,
+    verify_shares,
+)
 from mentalpoker.elgamal import (
     CIPHERTEXT_BYTES,
     Ciphertext,
@@ -31,10 +38,18 @@ from mentalpoker.elgamal import (
     start_deck,
 )
 from mentalpoker.errors import DeckError, GroupError, InvalidEncoding, MentalPokerError
+from mentalpoker.generators import start_randomness
 from mentalpoker.group import Point, Rng, Scalar, base_mult
 from mentalpoker.hedge import Hedge, check_seed, new_seed
 from mentalpoker.keyproof import KEY_PROOF_BYTES, KeyProof, prove_key, verify_key
-from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, shuffle_proof_size, verify_shuffle
+from mentalpoker.shuffle import (
+    ShuffleProof,
+    prove_shuffle,
+    shuffle,
+    shuffle_proof_size,
+    verify_shuffle,
+    verify_shuffle_message,
+)
 
 __all__ = [
     "DeckObserver",
@@ -91,9 +106,14 @@ class _DeckCore:
         self._publics: dict[int, Point] = {}
         self._key_messages: dict[int, bytes] = {}
         self._joint: Point | None = None
-        self._decks: list[tuple[Ciphertext, ...]] = []
+        self._decks: list[tuple[Ciphertext, ...]] = []   # the start deck is made when first needed
         self._shuffle_messages: list[bytes] = []
         self._shares: dict[int, dict[int, Point]] = {0: {}, 1: {}}
+        # Positions whose received share was checked against its party's disclosed secret on
+        # arrival (d = x*a): the end-of-round audit does not repeat that check.
+        self._checked: dict[int, set[int]] = {0: set(), 1: set()}
+        # x_k*a computed from a disclosed secret for a position party k sent no share of.
+        self._derived: dict[int, dict[int, Point]] = {0: {}, 1: {}}
         self._share_messages: list[tuple[int, tuple[int, ...], bytes]] = []
         self._secrets: dict[int, Scalar] = {}
 
@@ -124,6 +144,21 @@ class _DeckCore:
             raise DeckError("not_shuffled", "the deck is not shuffled yet")
         return self._decks[-1]
 
+    def _joint_secret(self) -> Scalar | None:
+        """x_0 + x_1 when both round secrets are known (verified against their public keys)."""
+        if len(self._secrets) != 2:
+            return None
+        return self._secrets[0] + self._secrets[1]
+
+    def _current_deck(self) -> tuple[Ciphertext, ...]:
+        """The deck the next shuffle takes; the start deck (§4.3) is made on first use, when an
+        auditor may already know both secrets."""
+        if self._joint is None:
+            raise DeckError("no_keys", "both round keys are needed first")
+        if not self._decks:
+            self._decks = [start_deck(self._joint, self.n, self._joint_secret())]
+        return self._decks[-1]
+
     def _positions(self, positions: Sequence[int]) -> tuple[int, ...]:
         out = tuple(positions)
         if not out or any(not isinstance(p, int) or not 0 <= p < self.n for p in out):
@@ -151,7 +186,6 @@ class _DeckCore:
         self._key_messages[party] = data
         if joint is not None:
             self._joint = joint
-            self._decks = [start_deck(joint, self.n)]
 
     # -- shuffles --------------------------------------------------------------------------
     def _accept_shuffle(self, party: int, data: bytes, verify: bool = True) -> None:
@@ -164,10 +198,17 @@ class _DeckCore:
                 "invalid_length", f"a shuffle message is {shuffle_message_size(self.n)} bytes"
             )
         split = self.n * CIPHERTEXT_BYTES
-        outputs = decode_deck(data[:split], self.n)
-        proof = ShuffleProof.from_bytes(data[split:], self.n)
+        inputs = self._current_deck()
+        ctx = self._context(STEP_SHUFFLE, party)
         if verify:
-            verify_shuffle(self._context(STEP_SHUFFLE, party), self._joint, self._decks[-1], outputs, proof)
+            first = len(self._decks) == 1
+            outputs = verify_shuffle_message(
+                ctx, self._joint, inputs, data,
+                input_logs=[start_randomness(i) for i in range(self.n)] if first else None,
+                joint_secret=self._joint_secret())
+        else:
+            outputs = decode_deck(data[:split], self.n)
+            ShuffleProof.from_bytes(data[split:], self.n)   # validates every field of a stored message
         self._decks.append(outputs)
         self._shuffle_messages.append(data)
 
@@ -177,19 +218,19 @@ class _DeckCore:
         pos = self._positions(positions)
         if not isinstance(data, bytes):
             raise InvalidEncoding("invalid_length", "a share message is bytes")
-        shares, proof = decode_shares(data, len(pos))
+        checked = False
         if verify:
-            verify_shares(
-                self._context(STEP_SHARE, party),
-                self._publics[party],
-                pos,
-                [deck[p].a for p in pos],
-                shares,
-                proof,
-            )
+            secret = self._secrets.get(party)
+            shares, checked = verify_share_message(
+                self._context(STEP_SHARE, party), self._publics[party], pos, [deck[p].a for p in pos],
+                data, secret=secret)
+        else:
+            shares, _ = decode_shares(data, len(pos))
         known = self._shares[party]
         for p, d in zip(pos, shares, strict=True):
             known[p] = d
+        if checked:
+            self._checked[party].update(pos)
         self._share_messages.append((party, pos, data))
 
     # -- disclosure and audit ----------------------------------------------------------------
@@ -245,13 +286,33 @@ class _DeckCore:
         for party, known in self._shares.items():
             secret = self._secrets[party]
             for p, d in known.items():
+                if p in self._checked[party]:
+                    continue   # checked against this secret when it arrived
                 if deck[p].a.mul(secret) != d:
                     raise DeckError("bad_share", f"party {party}'s share of position {p} is inconsistent")
         total = self._secrets[0] + self._secrets[1]
-        order = tuple(card_of(ct.b - ct.a.mul(total), self.n) for ct in deck)
+        # Where both layers are known (received shares, now checked, or x_k*a computed before),
+        # b - d_0 - d_1 is the same plaintext as b - (x_0 + x_1)*a without a multiplication.
+        layers = [{**self._derived[k], **self._shares[k]} for k in (0, 1)]
+        both = layers[0].keys() & layers[1].keys()
+        order = tuple(
+            card_of(ct.b - layers[0][p] - layers[1][p] if p in both else ct.b - ct.a.mul(total), self.n)
+            for p, ct in enumerate(deck))
         if sorted(order) != list(range(self.n)):
             raise DeckError("not_a_permutation", "the final deck is not a permutation of the cards")
         return order
+
+    def _share_of(self, party: int, position: int) -> Point:
+        """Party's layer of a position: its received share, or x_party*a from its disclosed
+        secret (computed once)."""
+        share = self._shares[party].get(position)
+        if share is not None:
+            return share
+        derived = self._derived[party].get(position)
+        if derived is None:
+            derived = self.final_deck()[position].a.mul(self._secrets[party])
+            self._derived[party][position] = derived
+        return derived
 
     def _plaintext(self, position: int, first: Point, second: Point) -> int:
         ct = self.final_deck()[position]
@@ -347,7 +408,7 @@ class DeckParty(_DeckCore):
             raise DeckError("no_keys", "both round keys are needed before a shuffle")
         if self._next_shuffler != self.me:
             raise DeckError("out_of_turn", "it is the peer's turn to shuffle")
-        inputs = self._decks[-1]
+        inputs = self._current_deck()
         hedge = self._hedge(STEP_SHUFFLE, binding)
         hedge.points("pk", [self._joint]).points("inputs", [p for ct in inputs for p in (ct.a, ct.b)])
         outputs, witness = shuffle(self._joint, inputs, hedge)
@@ -531,13 +592,7 @@ class DeckObserver(_DeckCore):
         """The card at a publicly revealed position."""
         if not self.known(position):
             raise DeckError("unknown_position", f"position {position} is not publicly revealed")
-        deck = self.final_deck()
-        shares = [
-            self._shares[k][position]
-            if position in self._shares[k]
-            else deck[position].a.mul(self._secrets[k])
-            for k in (0, 1)
-        ]
+        shares = [self._share_of(k, position) for k in (0, 1)]
         return self._plaintext(position, shares[0], shares[1])
 
     def receive_disclosed_key(self, party: int, data: bytes) -> None:

@@ -134,8 +134,10 @@ class Replayer:
     is replayed from (its hidden cards then stay hidden, as they were to that seat)."""
 
     def __init__(self, session: VerifiedHandshake, secrets: Mapping[int, Mapping[int, bytes]],
-                 views: Mapping[int, int] | None = None) -> None:
+                 views: Mapping[int, int] | None = None, *,
+                 observer: type[DeckObserver] = DeckObserver) -> None:
         self.session = session
+        self.observer = observer      # the deck class (the audit benchmark swaps in version 1's)
         self.secrets = {deal: dict(keys) for deal, keys in secrets.items()}
         self.views = dict(views or {})
         self.flow = GameFlow(viewer=None, keys=session.keys, room=session.room,
@@ -143,8 +145,8 @@ class Replayer:
 
     def _deck(self, deal: int, first_shuffler: int) -> DeckAccess:
         self.flow.viewer = self.views.get(deal)
-        observer = DeckObserver(n=48, version=GAME_VERSION, session_id=self.session.session_id,
-                                round=deal, first_shuffler=first_shuffler)
+        observer = self.observer(n=48, version=GAME_VERSION, session_id=self.session.session_id,
+                                 round=deal, first_shuffler=first_shuffler)
         return ObserverDeck(observer, self.secrets.get(deal, {}))
 
     def feed(self, env: SignedEnvelope) -> None:

@@ -13,13 +13,14 @@ from koikoi_p2p.audit.core import AuditReport, Deviation, Replayer, deviation_of
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.transcript import Evidence, Transcript
+from mentalpoker.deck import DeckObserver
 
 
-def audit_transcript(transcript: Transcript) -> AuditReport:
+def audit_transcript(transcript: Transcript, *, observer: type[DeckObserver] = DeckObserver) -> AuditReport:
     """Replay a verified transcript container through the game; the report says whether the
     match is complete and valid, or who deviated first and where."""
     envelopes = transcript.envelopes
-    auditor = Replayer(transcript.session, disclosed_keys(envelopes))
+    auditor = Replayer(transcript.session, disclosed_keys(envelopes), observer=observer)
     for env in envelopes:
         try:
             auditor.feed(env)

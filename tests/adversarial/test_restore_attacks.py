@@ -75,7 +75,7 @@ def _two_restores_after_different_first_shuffles(
     honest_keys = {copy.key_message(b"head after the attacker's key") for copy in copies}
     assert len(honest_keys) == 1          # one key message: the copies agree up to here
     attacker.receive_key(honest_keys.pop())
-    first, second, pi, deltas = _attacker_shuffles(attacker.joint_key, attacker._decks[0])
+    first, second, pi, deltas = _attacker_shuffles(attacker.joint_key, attacker._current_deck())
     copies[0].receive_shuffle(first)
     copies[1].receive_shuffle(second)
     d2, d2_other = copies[0].shuffle_message(bindings[0]), copies[1].shuffle_message(bindings[1])
@@ -90,7 +90,7 @@ def test_the_attack_reads_the_deck_when_both_copies_draw_the_same_bytes() -> Non
     honest = _honest_copy()
     honest.receive_key(attacker.key_message(b""))
     attacker.receive_key(honest.key_message(b""))
-    first, second, _pi, deltas = _attacker_shuffles(attacker.joint_key, attacker._decks[0])
+    first, second, _pi, deltas = _attacker_shuffles(attacker.joint_key, attacker._current_deck())
     pk = attacker.joint_key
     made = [shuffle(pk, decode_deck(msg[: 64 * N], N), seeded(b"the saved stream"))
             for msg in (first, second)]
