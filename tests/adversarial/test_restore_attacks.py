@@ -132,35 +132,31 @@ def test_identical_inputs_replay_identically() -> None:
     assert other.key_message(b"another head") != runs[0][0]
 
 
-def test_a_game_peer_restored_twice_draws_its_round_key_from_what_it_received() -> None:
-    """Through the game peer: the deck's binding is the chain head, so two copies of one saved
-    joiner shown two different host keys make two unrelated round keys, and a copy shown the same
-    key makes the same frame again (the replay a crash-safe peer relies on)."""
-    from koikoi_p2p.protocol import codec
-    from koikoi_p2p.protocol.peer import GamePeer
-    from tests.protocol.game_support import make_pair
+def test_a_game_peer_restored_twice_draws_its_round_keys_from_what_it_received() -> None:
+    """Through the game peer: the joiner starts from one state (the same seed) in three matches;
+    the host of the second one has another seed, so its first round key differs. Every round key
+    the joiner makes after that message differs too (the deck's binding is the chain head), and
+    the first match played again gives the joiner's very same messages (the replay a crash-safe
+    peer relies on)."""
+    from koikoi_p2p.protocol import messages as m
+    from tests.protocol.game_support import make_pair, run
 
-    def saved(peer: GamePeer) -> dict[str, object]:
-        state = codec.decode(codec.encode(peer.to_state()))
-        assert isinstance(state, dict)
-        return state
+    def play(host_seed: bytes | None) -> tuple[list[tuple[int, bytes]], int, list[bytes]]:
+        pair = make_pair(rounds=1, seed=5)
+        if host_seed is not None:
+            pair.peers[0].seed = host_seed
+        run(pair)
+        assert pair.errors == [None, None]
+        envelopes = pair.peers[1].transcript
+        first_host_key = next(env.seq for env in envelopes if env.type == m.KEY and env.sender == 0)
+        keys = [(env.seq, env.body["key"][:32]) for env in envelopes  # type: ignore[index]
+                if env.type == m.KEY and env.sender == 1]
+        return keys, first_host_key, [env.raw for env in envelopes if env.sender == 1]
 
-    pair = make_pair(rounds=1, seed=5)
-    host, joiner = pair.peers
-    (terms,) = host.start()
-    host_state = saved(host)
-    (accept,) = joiner.receive(terms)
-    joiner_state = saved(joiner)
-    # The opponent (seat 0) makes two different first keys: two copies of itself, two seeds.
-    other_host = dict(host_state, seed=seed_of(b"the other future"))
-    key_a = GamePeer.from_state(host_state).receive(accept)
-    key_b = GamePeer.from_state(other_host).receive(accept)
-    assert key_a != key_b
-    copies = [GamePeer.from_state(joiner_state) for _ in range(3)]
-    answer_a, answer_b, answer_again = (copies[0].receive(key_a[0]), copies[1].receive(key_b[0]),
-                                        copies[2].receive(key_a[0]))
-    parties = [copy.party for copy in copies]
-    assert parties[0] is not None and parties[1] is not None and parties[2] is not None
-    assert parties[0].public_key != parties[1].public_key
-    assert parties[0].public_key == parties[2].public_key and answer_a == answer_again
-    assert answer_a != answer_b
+    keys_a, diverged, mine_a = play(None)
+    keys_b, diverged_b, _ = play(seed_of(b"the other future"))
+    keys_again, _, mine_again = play(None)
+    assert diverged == diverged_b
+    later = [(a, b) for (seq, a), (_, b) in zip(keys_a, keys_b, strict=False) if seq > diverged]
+    assert later and all(a != b for a, b in later)
+    assert keys_again == keys_a and mine_again == mine_a
