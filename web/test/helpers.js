@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { ready } from '../src/sodium.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,4 +41,24 @@ export function reasonOf(fn) {
     return /** @type {{reason?: string}} */ (e).reason ?? `not a typed error: ${e}`;
   }
   return null;
+}
+
+/**
+ * The byte source of spec/protocol.md §11: SHA-256 blocks over seed || u64(j); every request
+ * starts at a fresh block.
+ * @param {string} seed
+ * @returns {(n: number) => Uint8Array}
+ */
+export function protocolStream(seed) {
+  const s = Buffer.from(seed, 'ascii');
+  let j = 0n;
+  return (n) => {
+    const blocks = [];
+    for (let got = 0; got < n; got += 32) {
+      const counter = Buffer.alloc(8);
+      counter.writeBigUInt64BE(j++);
+      blocks.push(createHash('sha256').update(s).update(counter).digest());
+    }
+    return new Uint8Array(Buffer.concat(blocks).subarray(0, n));
+  };
 }
