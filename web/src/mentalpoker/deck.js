@@ -119,6 +119,23 @@ export class Deck {
     }
   }
 
+  /**
+   * Hold a secret of our party made elsewhere (an auditor replaying a deal as a reporter saw it):
+   * accepted only when it matches our public key. Returns whether it did.
+   * @param {Uint8Array} secret
+   */
+  holdSecret(secret) {
+    const me = this.party();
+    const pk = this.publicKeys[me];
+    try {
+      if (!pk || !equal(baseMul(decodeScalar(secret)), pk)) return false;
+    } catch {
+      return false;
+    }
+    this.secret = secret.slice();
+    return true;
+  }
+
   // --- shuffles (§8.3) ---
 
   /**

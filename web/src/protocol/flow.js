@@ -112,8 +112,12 @@ class FirstDealerDraw {
 export class GameFlow {
   /**
    * @param {{viewer: 0 | 1 | null, sessionId: Uint8Array, room: string, identityKeys: [Uint8Array, Uint8Array],
-   *   version?: number, secrets?: Map<number, [Uint8Array | null, Uint8Array | null]>}} options
+   *   version?: number, secrets?: Map<number, [Uint8Array | null, Uint8Array | null]>,
+   *   dealViewers?: Map<number, 0 | 1>, skipHidden?: boolean}} options
    *   `secrets`: round secrets an auditor learned in a first pass, by deal (installed when they match).
+   *   `dealViewers`: for an auditor of evidence, the deal to see as one seat saw it (with that seat's
+   *   round secret from `secrets`). `skipHidden`: an auditor's first pass passes the private reveals
+   *   it cannot open instead of stopping (it only collects the disclosed secrets).
    */
   constructor(options) {
     this.viewer = options.viewer;
@@ -122,6 +126,10 @@ export class GameFlow {
     this.identityKeys = options.identityKeys;
     this.version = options.version ?? GAME_VERSION;
     this.knownSecrets = options.secrets ?? new Map();
+    this.dealViewers = options.dealViewers ?? new Map();
+    this.skipHidden = options.skipHidden ?? false;
+    /** @type {0 | 1 | null} the viewer of the current deal */
+    this.dealViewer = this.viewer;
     this.state = 'proposing';
     /** @type {import('./terms.js').Terms | null} */
     this.terms = null;
@@ -291,6 +299,7 @@ export class GameFlow {
   /** @param {number} deal */
   #startDeal(deal) {
     this.deal = deal;
+    this.dealViewer = this.dealViewers.get(deal) ?? this.viewer;
     const profile = /** @type {import('./terms.js').Terms} */ (this.terms).profile;
     let firstShuffler = /** @type {0 | 1} */ (0);
     if (deal === 0) {
@@ -299,11 +308,11 @@ export class GameFlow {
     } else {
       const match = /** @type {MatchState} */ (this.match);
       this.roundParams = match.roundParams();
-      this.engine = match.newRound(this.viewer);
+      this.engine = match.newRound(this.dealViewer);
       firstShuffler = this.roundParams.dealer;
       this.events.push({ type: 'deal', deal, ...this.roundParams });
     }
-    this.deck = new Deck({ n: DECK_SIZE, version: this.version, sessionId: this.sessionId, round: deal, firstShuffler }, this.viewer);
+    this.deck = new Deck({ n: DECK_SIZE, version: this.version, sessionId: this.sessionId, round: deal, firstShuffler }, this.dealViewer);
     this.dealActions = [];
     this.fed = new Map();
     this.keysIn = 0;
@@ -329,6 +338,12 @@ export class GameFlow {
     const known = this.knownSecrets.get(this.deal);
     if (!known || this.viewer !== null) return;
     const deck = /** @type {Deck} */ (this.deck);
+    if (deck.me !== null) {
+      // An evidence file's interrupted deal, seen with the reporter's own secret.
+      const x = known[deck.me];
+      if (x && deck.holdSecret(x)) return;
+      return;
+    }
     for (const k of [0, 1]) {
       const x = known[k];
       if (!x) continue;
@@ -445,12 +460,16 @@ export class GameFlow {
   #feed(need, sender, seq) {
     const deck = /** @type {Deck} */ (this.deck);
     const engine = /** @type {RoundState | FirstDealerDraw} */ (this.engine);
-    const hidden = need.to !== null && this.viewer !== null && this.viewer !== need.to;
+    const hidden = need.to !== null && this.dealViewer !== null && this.dealViewer !== need.to;
     if (hidden) {
       /** @type {RoundState} */ (engine).skipReveal();
       return;
     }
-    if (need.to !== null && this.viewer === null && !(deck.secrets[0] && deck.secrets[1])) {
+    if (need.to !== null && this.dealViewer === null && !(deck.secrets[0] && deck.secrets[1])) {
+      if (this.skipHidden) {
+        /** @type {RoundState} */ (engine).skipReveal();
+        return;
+      }
       throw new CannotContinue(`deal ${this.deal}: a private reveal, and this deal's round keys were never disclosed`, seq);
     }
     /** @type {number[]} */
@@ -497,7 +516,7 @@ export class GameFlow {
     if (!ctx.own) deck.receiveSecret(sender, /** @type {Uint8Array} */ (body.key));
     this.#noteSecret(sender, /** @type {Uint8Array} */ (body.key));
     // The other seat now holds both secrets: it re-checks the deal before signing (§5.6).
-    if (this.viewer === 1 - sender) this.#recheck(ctx.seq);
+    if (this.dealViewer === 1 - sender) this.#recheck(ctx.seq);
     this.state = 'result';
   }
 
@@ -535,7 +554,7 @@ export class GameFlow {
       }
     }
     this.#noteSecret(sender, /** @type {Uint8Array} */ (body.key));
-    if (this.viewer !== sender) this.#recheck(ctx.seq);
+    if (this.dealViewer !== sender) this.#recheck(ctx.seq);
     const own = this.ownRoundResult();
     if (!equal(encode(own), encode(body.result))) throw new GameViolation('wrong_result', 'the round result differs from ours', sender, ctx.seq);
     if (!ctx.own && !ed25519Verify(this.identityKeys[sender], this.roundStatement(ctx.head), /** @type {Uint8Array} */ (body.sig))) {
