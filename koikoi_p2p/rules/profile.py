@@ -113,6 +113,9 @@ class Profile:
             raise RulesError("bad_profile", "missing switches: " + ", ".join(missing))
         if extra:
             raise RulesError("unknown_switch", ", ".join(str(k) for k in extra))
+        if not isinstance(data["hand_yaku"], Mapping):
+            # spec/rules.md §3.3: in the JSON form hand_yaku is an object (a list of pairs is not).
+            raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
         kwargs = {key: _normalise(key, data[key]) for key in _FIELDS}
         return cls(**kwargs)
 
@@ -209,6 +212,8 @@ def _validate(p: Profile) -> None:
         {k for k, _ in hy}
     ) != len(hy):
         raise RulesError("bad_switch", "hand_yaku in canonical order, each once")
+    if not isinstance(p.joker_card, str):
+        raise RulesError("bad_switch", "joker_card is empty or an animal card other than the cup")
     if p.joker_card:
         match = [c for c in CARDS if c.id == p.joker_card]
         if not match or match[0].klass != "animal" or match[0].subclass == "sake":

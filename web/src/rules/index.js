@@ -15,3 +15,15 @@ export { RESULT_REASONS, makeResult, resultToDict, resultFromDict } from './resu
 export { RoundState } from './round.js';
 export { MatchState, monthOfRound } from './match.js';
 export { runRevealed, playRound, replayRound, arrangedDeck, perft, newRound } from './simulate.js';
+
+/** @typedef {import('./actions.js').Action} Action */
+/** @typedef {import('./profile.js').Switches} Switches */
+/** @typedef {import('./result.js').RoundResult} RoundResult */
+/** @typedef {import('./round.js').Need} Need */
+/** @typedef {import('./round.js').NeedAction} NeedAction */
+/** @typedef {import('./round.js').NeedReveal} NeedReveal */
+/** @typedef {import('./round.js').RoundView} RoundView */
+/** @typedef {import('./round.js').Phase} Phase */
+/** @typedef {import('./match.js').RoundParams} RoundParams */
+/** @typedef {import('./deal.js').DealLayout} DealLayout */
+/** @typedef {import('./scoring.js').YakuMap} YakuMap */

@@ -170,44 +170,42 @@ function checkTogether(s) {
 
 /** A validated, immutable rule profile. Build one with `preset`, `Profile.fromDict` or `Profile.decode`. */
 export class Profile {
-  /** @type {string} */ name;
-  /** @type {number} */ rounds;
-  /** @type {readonly number[]} */ bright_values;
-  /** @type {boolean} */ named_extension;
-  /** @type {boolean} */ tane_with_inoshikacho;
-  /** @type {boolean} */ tan_with_ribbon_yaku;
-  /** @type {string} */ ribbon_pair;
-  /** @type {boolean} */ cup_is_plain;
-  /** @type {string} */ joker_card;
-  /** @type {string} */ viewing;
-  /** @type {number} */ monthly_yaku_points;
-  /** @type {string} */ monthly_yaku_scope;
-  /** @type {number} */ double_threshold;
-  /** @type {string} */ koikoi_multiplier;
-  /** @type {number} */ max_calls_per_round;
-  /** @type {string} */ after_call;
-  /** @type {boolean} */ last_turn_stop_only;
-  /** @type {string} */ exhaustion;
-  /** @type {number} */ oya_ken_points;
-  /** @type {string} */ dealer_after_draw;
-  /** @type {Readonly<Record<string, number>>} */ hand_yaku;
-  /** @type {string} */ hand_yaku_both;
-  /** @type {string} */ field_whole_month;
-  /** @type {boolean} */ redeal_consumes_round;
-  /** @type {string} */ hand_capture;
-  /** @type {string} */ first_dealer_tie;
-  /** @type {number} */ pool_start;
-  /** @type {boolean} */ transfer_cap;
-  /** @type {boolean} */ bust_ends_game;
-  /** @type {number} */ target_score;
-  /** @type {string} */ match_tie;
-
   /**
    * Use `Profile.fromDict`; the constructor trusts its (already validated) argument.
-   * @param {Record<string, unknown>} checked
+   * @param {Switches} c
    */
-  constructor(checked) {
-    Object.assign(this, checked);
+  constructor(c) {
+    /** @readonly @type {string} */ this.name = c.name;
+    /** @readonly @type {number} */ this.rounds = c.rounds;
+    /** @readonly @type {readonly number[]} */ this.bright_values = c.bright_values;
+    /** @readonly @type {boolean} */ this.named_extension = c.named_extension;
+    /** @readonly @type {boolean} */ this.tane_with_inoshikacho = c.tane_with_inoshikacho;
+    /** @readonly @type {boolean} */ this.tan_with_ribbon_yaku = c.tan_with_ribbon_yaku;
+    /** @readonly @type {string} */ this.ribbon_pair = c.ribbon_pair;
+    /** @readonly @type {boolean} */ this.cup_is_plain = c.cup_is_plain;
+    /** @readonly @type {string} */ this.joker_card = c.joker_card;
+    /** @readonly @type {string} */ this.viewing = c.viewing;
+    /** @readonly @type {number} */ this.monthly_yaku_points = c.monthly_yaku_points;
+    /** @readonly @type {string} */ this.monthly_yaku_scope = c.monthly_yaku_scope;
+    /** @readonly @type {number} */ this.double_threshold = c.double_threshold;
+    /** @readonly @type {string} */ this.koikoi_multiplier = c.koikoi_multiplier;
+    /** @readonly @type {number} */ this.max_calls_per_round = c.max_calls_per_round;
+    /** @readonly @type {string} */ this.after_call = c.after_call;
+    /** @readonly @type {boolean} */ this.last_turn_stop_only = c.last_turn_stop_only;
+    /** @readonly @type {string} */ this.exhaustion = c.exhaustion;
+    /** @readonly @type {number} */ this.oya_ken_points = c.oya_ken_points;
+    /** @readonly @type {string} */ this.dealer_after_draw = c.dealer_after_draw;
+    /** @readonly @type {Readonly<Record<string, number>>} */ this.hand_yaku = c.hand_yaku;
+    /** @readonly @type {string} */ this.hand_yaku_both = c.hand_yaku_both;
+    /** @readonly @type {string} */ this.field_whole_month = c.field_whole_month;
+    /** @readonly @type {boolean} */ this.redeal_consumes_round = c.redeal_consumes_round;
+    /** @readonly @type {string} */ this.hand_capture = c.hand_capture;
+    /** @readonly @type {string} */ this.first_dealer_tie = c.first_dealer_tie;
+    /** @readonly @type {number} */ this.pool_start = c.pool_start;
+    /** @readonly @type {boolean} */ this.transfer_cap = c.transfer_cap;
+    /** @readonly @type {boolean} */ this.bust_ends_game = c.bust_ends_game;
+    /** @readonly @type {number} */ this.target_score = c.target_score;
+    /** @readonly @type {string} */ this.match_tie = c.match_tie;
     Object.freeze(this);
   }
 
@@ -225,8 +223,9 @@ export class Profile {
     /** @type {Record<string, unknown>} */
     const checked = {};
     for (const sw of SWITCHES) checked[sw.name] = checkSwitch(sw, data[sw.name]);
-    checkTogether(/** @type {Switches} */ (/** @type {unknown} */ (checked)));
-    return new Profile(checked);
+    const switches = /** @type {Switches} */ (/** @type {unknown} */ (checked));
+    checkTogether(switches);
+    return new Profile(switches);
   }
 
   /**

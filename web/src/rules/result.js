@@ -83,7 +83,7 @@ export function resultFromDict(data) {
   const ym = /** @type {Record<string, number>} */ (y);
   for (const k of YAKU_IDS) if (Object.hasOwn(ym, k)) yaku[k] = ym[k];
   return makeResult({
-    winner: d.winner, points: d.points, yaku, base: d.base, calls: d.calls, redeal: d.redeal,
+    winner: d.winner, points: /** @type {number} */ (d.points), yaku, base: /** @type {number} */ (d.base), calls: d.calls, redeal: d.redeal,
     next_dealer: d.next_dealer, reason: d.reason, consumes_round: d.consumes_round,
   });
 }

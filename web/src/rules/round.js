@@ -441,8 +441,9 @@ export class RoundState {
    */
   _nextHandYakuSeat(seat) {
     if (seat === this.dealer) {
-      this.turn = /** @type {0 | 1} */ (1 - this.dealer);
-      this._askAction('hand_yaku', this.turn, 'hand_yaku');
+      const other = this.dealer === 0 ? 1 : 0;
+      this.turn = other;
+      this._askAction('hand_yaku', other, 'hand_yaku');
       return;
     }
     const d = this.claims[this.dealer];

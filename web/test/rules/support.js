@@ -192,6 +192,7 @@ export function applyStep(s, step) {
  * @param {Step[]} script
  */
 export function runScript(s, script) {
+  /** @type {object[]} */
   const out = [stateRecord(s)];
   for (const step of script) {
     const target = step.probe ? s.copy() : s;
