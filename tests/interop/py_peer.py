@@ -61,13 +61,14 @@ async def main(argv: list[str]) -> int:
         if args.transcript and path:
             shutil.copyfile(path, args.transcript)
         if args.result and outcome.result:
-            with open(args.result, "wb") as f:
-                f.write(outcome.result)
+            with open(args.result, "wb") as out:
+                out.write(outcome.result)
     finally:
         shutil.rmtree(store, ignore_errors=True)
     failure = None
     if outcome.failure is not None:
-        failure = {"reason": outcome.failure.reason, "message": outcome.failure.message, "who": outcome.failure.who}
+        stop = outcome.failure
+        failure = {"reason": stop.reason, "message": stop.message, "who": stop.who}
     print(json.dumps({"ok": outcome.failure is None, "scores": outcome.scores, "winner": outcome.winner,
                       "failure": failure}), flush=True)
     return 0 if outcome.failure is None else 1

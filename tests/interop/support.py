@@ -57,13 +57,17 @@ def relay_process() -> Iterator[str]:
             proc.wait()
 
 
-def js_peer(role: str, relay: str, *, code: str | None = None, extra: list[str] | None = None) -> subprocess.Popen[str]:
-    args = [require_node(), str(WEB / "bin" / "peer.js"), role, *([code] if code else []), "--relay", relay, *(extra or [])]
+def js_peer(role: str, relay: str, *, code: str | None = None,
+            extra: list[str] | None = None) -> subprocess.Popen[str]:
+    args = [require_node(), str(WEB / "bin" / "peer.js"), role, *([code] if code else []),
+            "--relay", relay, *(extra or [])]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
 
 
-def py_peer(role: str, relay: str, *, code: str | None = None, extra: list[str] | None = None) -> subprocess.Popen[str]:
-    args = [sys.executable, "-m", "tests.interop.py_peer", role, *([code] if code else []), "--relay", relay, *(extra or [])]
+def py_peer(role: str, relay: str, *, code: str | None = None,
+            extra: list[str] | None = None) -> subprocess.Popen[str]:
+    args = [sys.executable, "-m", "tests.interop.py_peer", role, *([code] if code else []),
+            "--relay", relay, *(extra or [])]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
 
 

@@ -14,17 +14,27 @@ import pytest
 
 from koikoi_p2p.rules.profile import PRESETS
 from tests.interop.support import (
-    js_peer, js_verdicts, outcome, py_peer, py_verdict, relay_process, require_node, room_code,
+    js_peer,
+    js_verdicts,
+    outcome,
+    py_peer,
+    py_verdict,
+    relay_process,
+    require_node,
+    room_code,
 )
 
 # Every preset with the JavaScript peer in both seats; the password alternates so that each preset
 # plays both with a password and with the SAS, and each seat meets both modes.
-CASES = [(rules, js_seat, (i + js_seat) % 2 == 1) for i, rules in enumerate(sorted(PRESETS)) for js_seat in (0, 1)]
+CASES = [(rules, js_seat, (i + js_seat) % 2 == 1)
+         for i, rules in enumerate(sorted(PRESETS)) for js_seat in (0, 1)]
 
 
 def play(relay: str, tmp: Path, rules: str, js_seat: int, password: bool, seed: int) -> tuple[Path, Path]:
     js_file, py_file = tmp / "js.transcript", tmp / "py.transcript"
-    common = ["--rules", rules, "--rounds", "1", "--seed", str(seed)] + (["--password", "plum blossom"] if password else [])
+    common = ["--rules", rules, "--rounds", "1", "--seed", str(seed)]
+    if password:
+        common += ["--password", "plum blossom"]
     if js_seat == 0:
         host = js_peer("host", relay, extra=[*common, "--transcript", str(js_file)])
         guest = py_peer("join", relay, code=room_code(host), extra=[*common, "--transcript", str(py_file)])
@@ -45,11 +55,13 @@ def play(relay: str, tmp: Path, rules: str, js_seat: int, password: bool, seed: 
 def test_js_against_python(tmp_path: Path, rules: str, js_seat: int, password: bool) -> None:
     require_node()
     with relay_process() as relay:
-        js_file, py_file = play(relay, tmp_path, rules, js_seat, password, seed=CASES.index((rules, js_seat, password)) + 1)
+        seed = CASES.index((rules, js_seat, password)) + 1
+        js_file, py_file = play(relay, tmp_path, rules, js_seat, password, seed=seed)
     assert js_file.read_bytes() == py_file.read_bytes()
     assert py_verdict(py_file.read_bytes())["ok"]
     assert js_verdicts([js_file])[0]["ok"]
-    verify = subprocess.run([sys.executable, "-m", "koikoi_p2p", "verify", str(js_file)], capture_output=True, text=True)
+    verify = subprocess.run([sys.executable, "-m", "koikoi_p2p", "verify", str(js_file)],
+                            capture_output=True, text=True)
     assert verify.returncode == 0, verify.stdout
 
 
