@@ -410,7 +410,7 @@ function replayEvidencePrefix(session, entries, extra, reporter, offence) {
  * Replay where the interrupted deal is seen with only the reporter's secret: the flow then plays
  * that deal as the reporter's seat would (private reveals to the accused are passed).
  * @param {Session} session @param {Entry[]} entries @param {Map<number, [Uint8Array | null, Uint8Array | null]>} extra
- * @param {Entry | null} offence
+ * @param {0 | 1} reporter @param {Entry | null} offence
  */
 function replayWithViewer(session, entries, extra, reporter, offence) {
   const first = run(session, entries, new Map(), null, new Map(), true);

@@ -12,7 +12,8 @@ import { proveShares, verifyShares } from './dleq.js';
 import { decodeShuffleMessage, proveShuffle, shuffleDeck, verifyShuffle } from './shuffle.js';
 import { proofContext } from './context.js';
 import { UsageError, VerificationError } from './errors.js';
-import { concat } from '../bytes.js';
+import { concat, u16be } from '../bytes.js';
+import { hedgeStream } from './hedge.js';
 
 /**
  * @typedef {{n: number, version: number, sessionId: Uint8Array, round: number, firstShuffler: number}} DeckParams
@@ -74,6 +75,31 @@ export class Deck {
   party() {
     if (this.me === null) throw new UsageError('bad_argument', 'an observer holds no secret');
     return this.me;
+  }
+
+  // --- hedged streams (§3.5): each step's draws from the party's seed and the caller's binding ---
+
+  /** @param {Uint8Array} seed @param {Uint8Array} binding */
+  keyStream(seed, binding) {
+    return hedgeStream(seed, this.context(this.party(), 'key'), binding, []);
+  }
+
+  /** @param {Uint8Array} seed @param {Uint8Array} binding */
+  shuffleStream(seed, binding) {
+    if (!this.jointKey) throw new UsageError('no_keys');
+    return hedgeStream(seed, this.context(this.party(), 'shuffle'), binding, [
+      { type: 'points', label: 'pk', value: this.jointKey },
+      { type: 'points', label: 'inputs', value: encodeDeck(this.decks[this.decks.length - 1]) },
+    ]);
+  }
+
+  /** @param {Uint8Array} seed @param {Uint8Array} binding @param {number[]} positions */
+  shareStream(seed, binding, positions) {
+    const deck = this.finalDeck();
+    return hedgeStream(seed, this.context(this.party(), 'share'), binding, [
+      { type: 'bytes', label: 'positions', value: concat(...positions.map(u16be)) },
+      { type: 'points', label: 'a', value: concat(...positions.map((p) => deck[p].a)) },
+    ]);
   }
 
   // --- keys (§8.2) ---

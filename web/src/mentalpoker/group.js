@@ -221,6 +221,17 @@ export function sha512(data) {
 }
 
 /**
+ * HMAC-SHA-512 (RFC 2104) with a key of any length.
+ * @param {Uint8Array} key @param {Uint8Array} data
+ */
+export function hmacSha512(key, data) {
+  const s = sodium();
+  const state = s.crypto_auth_hmacsha512_init(key);
+  s.crypto_auth_hmacsha512_update(state, data);
+  return s.crypto_auth_hmacsha512_final(state);
+}
+
+/**
  * A source of random bytes: `rng(n)` returns n fresh bytes.
  * @typedef {(n: number) => Uint8Array} RandomSource
  */

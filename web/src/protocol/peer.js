@@ -34,6 +34,8 @@ export class GamePeer {
     this.profile = options.profile ?? null;
     this.deadlines = options.deadlines ?? DEFAULT_DEADLINES;
     this.autoAccept = options.autoAccept ?? false;
+    /** the secret seed every deck draw is hedged with (spec/crypto.md §3.5) */
+    this.seed = options.rng(32);
     this.handshake = new Handshake({ seat: options.seat, identity: options.identity, room: options.room, password: options.password ?? null, rng: options.rng });
     /** @type {Channel | null} */
     this.channel = null;
@@ -233,9 +235,9 @@ export class GamePeer {
       case 'accept':
         return this.#send('accept', { terms: /** @type {Uint8Array} */ (flow.termsDigest) });
       case 'key':
-        return this.#send('key', { key: /** @type {any} */ (deck).makeKey(this.rng) });
+        return this.#send('key', { key: /** @type {any} */ (deck).makeKey(/** @type {any} */ (deck).keyStream(this.seed, channel.head)) });
       case 'shuffle':
-        return this.#send('shuffle', { deck: /** @type {any} */ (deck).makeShuffle(this.rng), shares: [] });
+        return this.#send('shuffle', { deck: /** @type {any} */ (deck).makeShuffle(/** @type {any} */ (deck).shuffleStream(this.seed, channel.head)), shares: [] });
       case 'reveal':
         return this.#send('reveal', { shares: [] });
       case 'disclose':
@@ -268,7 +270,7 @@ export class GamePeer {
     try {
       flow.apply(this.seat, type, body, {
         seq: channel.next, head: channel.head, own: true,
-        makeShares: (positions) => /** @type {any} */ (deck).makeShares(positions, this.rng),
+        makeShares: (positions) => /** @type {any} */ (deck).makeShares(positions, /** @type {any} */ (deck).shareStream(this.seed, channel.head, positions)),
       });
     } catch (e) {
       if (e instanceof GameViolation && e.seat === this.seat) throw new LocalError('own_message_refused', `${type}: ${e.message}`);
