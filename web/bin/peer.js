@@ -8,6 +8,7 @@
 //   --transcript FILE    write the transcript (or the evidence file after a deviation)
 //   --result FILE        write the co-signed result
 //   --public             list the room in the lobby
+//   --link               run the retransmission link of spec/protocol.md §12.1 over the relay
 // Prints one JSON line when the room exists ({"code": ...}) and one at the end (the outcome).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ if (!(/** @type {any} */ (globalThis).WebSocket)) {
 const { ready } = await import('../src/sodium.js');
 const { RelayClient } = await import('../src/net/relay_client.js');
 const { runMatch } = await import('../src/net/match.js');
+const { LinkTransport } = await import('../src/net/link_transport.js');
 const { Identity } = await import('../src/protocol/identity.js');
 const { systemRandom, vectorStream } = await import('../src/mentalpoker/rng.js');
 const { preset, withRounds } = await import('../src/rules/profile.js');
@@ -55,7 +57,8 @@ const client = role === 'host'
 process.stdout.write(`${JSON.stringify({ code: client.code, seat })}\n`);
 if (role === 'host') await client.waitForPeer();
 
-const outcome = await runMatch(client, {
+const transport = argv.includes('--link') ? new LinkTransport(client, { rng, keepalive: 0 }) : client;
+const outcome = await runMatch(transport, {
   seat, identity, room: client.code, password: opt('password') ?? null, rng, profile, autoAccept: true,
 }, {
   choose: (peer) => player.choose(/** @type {any} */ (peer.flow).engine, seat),
@@ -63,7 +66,7 @@ const outcome = await runMatch(client, {
     if (ev.type === 'paired' && ev.sas) process.stderr.write(`SAS ${ev.sas}\n`);
   },
 });
-await client.close();
+await transport.close();
 const file = opt('transcript');
 if (file && (outcome.evidence || outcome.transcript)) writeFileSync(file, /** @type {Uint8Array} */ (outcome.evidence ?? outcome.transcript));
 const resultFile = opt('result');

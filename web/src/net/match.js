@@ -22,13 +22,25 @@ import { RelayClosed } from './relay_client.js';
  */
 export async function runMatch(transport, peerOptions, chooser) {
   const peer = new GamePeer(peerOptions);
+  // The outbox (spec/protocol.md §12.3): what we sent since the peer last showed it received
+  // something; sent again when the peer's link says its process restarted.
+  /** @type {Uint8Array[]} */
+  let outbox = [];
+  if ('onRestart' in transport) {
+    /** @type {any} */ (transport).onRestart = () => {
+      for (const f of outbox) transport.send(f);
+    };
+  }
   /** @type {PeerEvent | null} */
   let failure = null;
   /** @type {PeerEvent | null} */
   let over = null;
   /** @param {import('../protocol/peer.js').Output} out */
   const handle = (out) => {
-    for (const f of out.frames) transport.send(f);
+    for (const f of out.frames) {
+      outbox.push(f);
+      transport.send(f);
+    }
     for (const ev of out.events) {
       chooser.onEvent?.(ev);
       if (ev.type === 'your_turn') handle(peer.decide(chooser.choose(peer, ev)));
@@ -52,7 +64,10 @@ export async function runMatch(transport, peerOptions, chooser) {
       failure = Object.freeze({ type: 'failure', reason, detail: String(/** @type {Error} */ (e).message), blame: null, seq: null, evidence: null });
       break;
     }
-    handle(peer.receive(frame));
+    const before = peer.channel ? peer.channel.next : -1;
+    const out = peer.receive(frame);
+    if (!peer.channel || peer.channel.next > before) outbox = [];
+    handle(out);
   }
   const done = peer.done;
   return {
