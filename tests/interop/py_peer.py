@@ -15,13 +15,49 @@ import json
 import shutil
 import sys
 import tempfile
+from typing import Any
 
 from koikoi_p2p.ai.strategy import RandomPlayer
 from koikoi_p2p.net.match import play_match
 from koikoi_p2p.net.relay_client import RelayClient
 from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
+from koikoi_p2p.protocol import channel as channel_module
 from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.rules.profile import preset, with_rounds
+
+
+def install_cheat(kind: str) -> None:
+    """Change the first message of a kind after the honest peer's own flow accepted it, as it is
+    sealed (the same cheats as web/test/support/cheat_peer.js): bad_key, bad_shuffle, bad_share,
+    illegal_action."""
+    honest = channel_module.SecureChannel.seal
+    done = [False]
+    base_point = bytes([0x58] + [0x66] * 31)
+
+    def flip(data: bytes, at: int) -> bytes:
+        b = bytearray(data)
+        b[at] ^= 1
+        return bytes(b)
+
+    def seal(self: channel_module.SecureChannel, msg_type: str, body: dict[str, Any]) -> Any:
+        if not done[0]:
+            body = dict(body)
+            if kind == "bad_key" and msg_type == "key":
+                done[0] = True
+                body["key"] = flip(body["key"], 70)
+            elif kind == "bad_shuffle" and msg_type == "shuffle":
+                done[0] = True
+                body["deck"] = flip(body["deck"], len(body["deck"]) - 32)
+            elif kind == "bad_share" and body.get("shares"):
+                done[0] = True
+                positions, data = body["shares"][0]
+                body["shares"] = [[positions, base_point + bytes(data)[32:]], *body["shares"][1:]]
+            elif kind == "illegal_action" and msg_type == "act" and body["action"].get("type") == "play":
+                done[0] = True
+                body["action"] = {"type": "play", "position": 47}
+        return honest(self, msg_type, body)
+
+    channel_module.SecureChannel.seal = seal  # type: ignore[method-assign]
 
 
 async def main(argv: list[str]) -> int:
@@ -35,7 +71,10 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--seed")
     parser.add_argument("--transcript")
     parser.add_argument("--result")
+    parser.add_argument("--cheat")
     args = parser.parse_args(argv)
+    if args.cheat:
+        install_cheat(args.cheat)
     seat = 0 if args.role == "host" else 1
     rng = seeded_rng(f"py-peer/{args.seed}/{seat}".encode()) if args.seed else None
     identity = seeded_identity(f"py-peer/{args.seed}/{seat}".encode()) if args.seed else Identity.generate()

@@ -106,9 +106,9 @@ def py_verdict(data: bytes) -> dict[str, object]:
     except AuditError as exc:
         return {"ok": False, "reason": exc.reason, "index": exc.index}
     j = report.to_json()
-    if j["ok"]:
-        return {"ok": True, "reason": None, "index": None}
     dev = j.get("deviation")
     if isinstance(dev, dict):
-        return {"ok": False, "reason": dev["reason"], "index": dev["seq"], "seat": dev["seat"]}
+        return {"ok": bool(j["ok"]), "reason": dev["reason"], "index": dev["seq"], "seat": dev["seat"]}
+    if j["ok"]:
+        return {"ok": True, "reason": None, "index": None}
     return {"ok": False, "reason": "incomplete", "index": None}

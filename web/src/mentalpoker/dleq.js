@@ -81,6 +81,6 @@ export function verifyShares(ctx, pk, positions, bases, message) {
   }
   const t = statement(ctx, pk, positions, bases, shares);
   t.points('T', commitments);
-  if (!equal(t.challengeScalar('c'), c)) throw new VerificationError('bad_share_proof');
+  if (!equal(t.challengeScalar('c'), c)) throw new VerificationError('bad_share_proof', 'the decryption shares do not verify');
   return shares;
 }

@@ -55,6 +55,6 @@ export function verifyKey(ctx, message) {
   }
   const t = statement(ctx, pk);
   t.points('T', tPrime);
-  if (!equal(t.challengeScalar('c'), c)) throw new VerificationError('bad_key_proof');
+  if (!equal(t.challengeScalar('c'), c)) throw new VerificationError('bad_key_proof', 'the key proof does not verify');
   return pk;
 }

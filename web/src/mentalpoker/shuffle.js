@@ -205,5 +205,5 @@ export function verifyShuffle(ctx, pk, inputs, outputs, proof) {
   }
   // 5.
   t.points('chain', chain).points('t', recomputed.t).points('t_hat', recomputed.tHat);
-  if (!equal(t.challengeScalar('c'), c)) throw new VerificationError('bad_shuffle_proof');
+  if (!equal(t.challengeScalar('c'), c)) throw new VerificationError('bad_shuffle_proof', 'the shuffle proof does not verify');
 }

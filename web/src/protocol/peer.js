@@ -22,8 +22,11 @@ export class GamePeer {
   /**
    * @param {{seat: 0 | 1, identity: import('./identity.js').Identity, room: string, password?: string | null,
    *   rng: (n: number) => Uint8Array, profile?: import('../rules/profile.js').Profile,
-   *   deadlines?: {step: number, turn: number}, autoAccept?: boolean}} options
+   *   deadlines?: {step: number, turn: number}, autoAccept?: boolean,
+   *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any}}} options
    *   seat 0 proposes `profile` (and `deadlines`); seat 1 is asked (`terms_proposed`) unless `autoAccept`.
+   *   `tamper` is for adversarial tests only: it changes a body after our own flow applied it and
+   *   before it is signed, so the peer receives a message we did not play.
    */
   constructor(options) {
     if (options.seat === 0 && !options.profile) throw new LocalError('bad_argument', 'seat 0 proposes a profile');
@@ -34,6 +37,7 @@ export class GamePeer {
     this.profile = options.profile ?? null;
     this.deadlines = options.deadlines ?? DEFAULT_DEADLINES;
     this.autoAccept = options.autoAccept ?? false;
+    this.tamper = options.tamper ?? null;
     /** the secret seed every deck draw is hedged with (spec/crypto.md §3.5) */
     this.seed = options.rng(32);
     this.handshake = new Handshake({ seat: options.seat, identity: options.identity, room: options.room, password: options.password ?? null, rng: options.rng });
@@ -276,7 +280,7 @@ export class GamePeer {
       if (e instanceof GameViolation && e.seat === this.seat) throw new LocalError('own_message_refused', `${type}: ${e.message}`);
       throw e;
     }
-    return [channel.send(type, body).frame];
+    return [channel.send(type, this.tamper ? this.tamper(type, body) : body).frame];
   }
 
   /** The transcript so far (with the closing marker once the match is done). */

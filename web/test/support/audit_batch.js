@@ -11,8 +11,8 @@ for (const file of process.argv.slice(2)) {
   let verdict;
   try {
     const r = auditBytes(new Uint8Array(readFileSync(file)));
-    if (r.ok) verdict = { ok: true, reason: null, index: null };
-    else if (r.deviation) verdict = { ok: false, reason: r.deviation.reason, index: r.deviation.seq, seat: r.deviation.seat };
+    if (r.deviation) verdict = { ok: r.ok, reason: r.deviation.reason, index: r.deviation.seq, seat: r.deviation.seat };
+    else if (r.ok) verdict = { ok: true, reason: null, index: null };
     else verdict = { ok: false, reason: 'incomplete', index: null };
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
