@@ -8,10 +8,14 @@ import { decodeEnvelope, envelopeDigest } from '../protocol/envelope.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { commitment, handshakeStatement, sessionIds, transcriptHashes, VERSION } from '../protocol/handshake.js';
 import { ed25519Verify, isValidIdentityKey } from '../protocol/primitives.js';
+import { nameProblem } from '../protocol/names.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
 import { CannotContinue, GameFlow, GameViolation } from '../protocol/flow.js';
 import { encodeResultFile } from '../protocol/results.js';
 import { sha256 } from '../protocol/primitives.js';
+
+/** The file format of version 2 (spec/protocol.md §8). */
+export const FORMAT = 2;
 
 /** A file that breaks its container (spec/protocol.md §8): reason and the envelope index, if any. */
 export class FileError extends ProtocolError {
@@ -62,42 +66,57 @@ function values(data) {
   return out;
 }
 
-const RECORD_KEYS = ['hello', 'keys', 'reply', 'reveal', 'room', 'signatures', 'version'];
+const RECORD_KEYS = ['hello', 'keys', 'names', 'reply', 'reveal', 'room', 'signatures', 'version'];
 
 /**
- * Verify a handshake record (spec/protocol.md §5.6); returns the session it opens.
+ * Verify a handshake record (spec/protocol.md §5.6), with the file-level reasons of §8 (steps 5
+ * to 7): `unsupported_version`, `bad_handshake` (fields, frames, keys, names),
+ * `bad_handshake_signature`. Returns the session it opens.
  * @param {unknown} record
  */
 export function verifyHandshakeRecord(record) {
-  if (!isMap(record) || Object.keys(record).sort().join() !== RECORD_KEYS.join()) {
-    throw new FileError('bad_handshake', `handshake record: a handshake record has exactly the fields ${RECORD_KEYS.join(', ')}`);
-  }
-  const { version, room, hello, reply, reveal, keys, signatures } = record;
+  const bad = (/** @type {string} */ why) => new FileError('bad_handshake', `handshake record: ${why}`);
   const bytes = (/** @type {unknown} */ v, /** @type {number} */ n) => v instanceof Uint8Array && v.length === n;
+  if (!isMap(record) || Object.keys(record).sort().join() !== RECORD_KEYS.join()) {
+    throw bad(`a handshake record has exactly the fields ${RECORD_KEYS.join(', ')}`);
+  }
+  const { version, room, hello, reply, reveal, keys, names, signatures } = record;
+  if (!Number.isInteger(version) || typeof room !== 'string' || !(hello instanceof Uint8Array) || !(reply instanceof Uint8Array)
+    || !(reveal instanceof Uint8Array) || !Array.isArray(keys) || keys.length !== 2 || !keys.every((k) => k instanceof Uint8Array)
+    || !Array.isArray(names) || names.length !== 2 || !names.every((n) => typeof n === 'string')
+    || !Array.isArray(signatures) || signatures.length !== 2 || !signatures.every((x) => x instanceof Uint8Array)) {
+    throw bad('a field of the wrong type');
+  }
   if (version !== VERSION) throw new FileError('unsupported_version', `handshake record of version ${String(version)}`);
-  if (typeof room !== 'string' || room.length < 1 || [...room].length > 64) throw new FileError('bad_handshake', 'handshake record: the room is 1 to 64 characters');
-  if (!(hello instanceof Uint8Array) || !(reply instanceof Uint8Array) || !bytes(reveal, 32)) throw new FileError('bad_handshake', 'handshake record: hello, reply and reveal are byte strings');
-  if (!Array.isArray(keys) || keys.length !== 2 || !keys.every((k) => bytes(k, 32))) throw new FileError('bad_handshake', 'handshake record: two 32-byte identity keys');
-  if (!Array.isArray(signatures) || signatures.length !== 2 || !signatures.every((s) => bytes(s, 64))) throw new FileError('bad_handshake', 'handshake record: two 64-byte signatures');
-  // spec/protocol.md §5.6: the HELLO's version is the record's, and the mode byte agrees with
-  // the lengths of HELLO (35 / 68) and REPLY (33 / 66).
+  // §5.6 step 3: the room; HELLO and REPLY have the layout of their mode and version; e0 opens C.
+  if (room.length < 1 || [...room].length > 64) throw bad('the room is 1 to 64 characters');
   const mode = hello[2];
   if (hello[0] !== 0x01 || hello[1] !== version || (mode !== 0 && mode !== 1) || hello.length !== (mode ? 68 : 35)
-    || reply[0] !== 0x02 || reply.length !== (mode ? 66 : 33)) {
-    throw new FileError('bad_handshake', 'handshake record: HELLO and REPLY do not have the layout of their mode and version');
+    || reply[0] !== 0x02 || reply.length !== (mode ? 66 : 33) || reveal.length !== 32) {
+    throw bad('HELLO, REPLY and e0 do not have the layout of their mode and version');
   }
-  const e0 = /** @type {Uint8Array} */ (reveal);
-  if (!equal(commitment(version, e0), hello.subarray(3, 35))) throw new FileError('bad_handshake', 'handshake record: e0 does not open the commitment');
+  if (!equal(commitment(version, reveal), hello.subarray(3, 35))) throw bad('e0 does not open the commitment');
+  // Step 4: both identity keys, different; both names.
   const [k0, k1] = /** @type {Uint8Array[]} */ (keys);
-  for (const k of [k0, k1]) if (!isValidIdentityKey(k)) throw new FileError('bad_key', 'handshake record: an identity key outside the prime-order subgroup');
-  const { hk } = transcriptHashes(version, room, hello, reply, e0);
+  for (const k of [k0, k1]) if (!bytes(k, 32) || !isValidIdentityKey(k)) throw bad('an identity key outside the prime-order subgroup');
+  if (equal(k0, k1)) throw bad('both seats have the same identity key');
+  for (const n of /** @type {string[]} */ (names)) {
+    const problem = nameProblem(n);
+    if (problem) throw bad(problem);
+  }
+  // Step 5: the signatures over the handshake hash.
+  const { hk } = transcriptHashes(version, room, hello, reply, reveal);
+  const { handshakeHash, sessionId } = sessionIds(version, hk, [k0, k1], /** @type {string[]} */ (names));
   for (const s of [0, 1]) {
-    if (!ed25519Verify([k0, k1][s], handshakeStatement(version, s, hk), /** @type {Uint8Array} */ (signatures[s]))) {
-      throw new FileError('bad_signature', `handshake record: seat ${s} did not sign this handshake`);
+    const sig = /** @type {Uint8Array} */ (signatures[s]);
+    if (!bytes(sig, 64) || !ed25519Verify([k0, k1][s], handshakeStatement(version, s, handshakeHash), sig)) {
+      throw new FileError('bad_handshake_signature', `handshake record: seat ${s} did not sign this handshake`);
     }
   }
-  const { handshakeHash, sessionId } = sessionIds(version, hk, k0, k1);
-  return { version, room, identityKeys: /** @type {[Uint8Array, Uint8Array]} */ ([k0, k1]), handshakeHash, sessionId, mode };
+  return {
+    version, room, identityKeys: /** @type {[Uint8Array, Uint8Array]} */ ([k0, k1]),
+    names: /** @type {[string, string]} */ (names), handshakeHash, sessionId, mode,
+  };
 }
 
 /**
@@ -121,6 +140,7 @@ function checkEntry(value, i, session, prev) {
   } catch (err) {
     throw new FileError('bad_envelope', `envelope ${i}: ${/** @type {Error} */ (err).message}`, i);
   }
+  if (signature.length !== 64) throw new FileError('bad_envelope', `envelope ${i}: a signature is 64 bytes`, i);
   if (e.version !== session.version) throw new FileError('unsupported_version', `envelope ${i} has version ${e.version}`, i);
   if (!equal(e.sessionId, session.sessionId.subarray(0, 16))) throw new FileError('wrong_session', `envelope ${i} names another session`, i);
   if (e.seq !== i) throw new FileError('bad_seq', `envelope ${i} carries seq ${e.seq}`, i);
@@ -248,8 +268,11 @@ export function auditTranscript(data) {
   if (!hasMagic(data, TRANSCRIPT_MAGIC)) throw new FileError('bad_magic', 'not a koikoi-p2p transcript');
   const vals = values(data);
   const header = vals[0]?.value;
-  if (!isMap(header) || Object.keys(header).sort().join() !== 'format,handshake,kind') throw new FileError('bad_file', 'bad transcript header');
-  if (header.format !== 1 || header.kind !== 'transcript') throw new FileError('bad_file', `unsupported transcript format ${String(header.format)}`);
+  // spec/protocol.md §8 steps 3 and 4.
+  if (!isMap(header) || Object.keys(header).sort().join() !== 'format,handshake,kind' || header.kind !== 'transcript' || !isMap(header.handshake)) {
+    throw new FileError('bad_file', 'bad transcript header');
+  }
+  if (header.format !== FORMAT) throw new FileError('unsupported_version', `unsupported transcript format ${String(header.format)}`);
   const session = verifyHandshakeRecord(header.handshake);
   // The closing marker, when present, is the last value (spec/protocol.md §8).
   const last = vals.length > 1 ? vals[vals.length - 1].value : null;
@@ -287,10 +310,11 @@ export function auditEvidence(data) {
   const vals = values(data);
   const header = vals[0]?.value;
   const keys = 'format,handshake,kind,message,reason,reporter';
-  if (!isMap(header) || Object.keys(header).sort().join() !== keys || header.format !== 1 || header.kind !== 'evidence'
+  if (!isMap(header) || Object.keys(header).sort().join() !== keys || header.kind !== 'evidence' || !isMap(header.handshake)
     || (header.reporter !== 0 && header.reporter !== 1) || typeof header.reason !== 'string' || typeof header.message !== 'string') {
     throw new FileError('bad_file', 'bad evidence header');
   }
+  if (header.format !== FORMAT) throw new FileError('unsupported_version', `unsupported evidence format ${String(header.format)}`);
   const reporter = /** @type {0 | 1} */ (header.reporter);
   const accused = 1 - reporter;
   const session = verifyHandshakeRecord(header.handshake);
@@ -450,7 +474,7 @@ export function auditAbandonment(data) {
   const session = verifyHandshakeRecord(/** @type {Map_} */ (vals[0].value).handshake);
   const report = { ...inner, kind: 'abandonment', ok: false };
   const claimant = claim.claimant;
-  const statement = concat(utf8('koikoi-p2p/faults/v1/abandon'), u8(0), encode(claim));
+  const statement = concat(utf8('koikoi-p2p/faults/v2/abandon'), u8(0), encode(claim));
   if ((claimant !== 0 && claimant !== 1) || claim.absent !== 1 - claimant || !(claim.session_id instanceof Uint8Array)
     || !equal(claim.session_id, session.sessionId) || claim.seq !== inner.messages) {
     report.notes.push('the claim does not name this transcript');

@@ -1,28 +1,49 @@
 // The encrypted, signed, hash-chained channel (spec/protocol.md §7), sans-I/O.
+//   aead_key, nonce_key = HKDF-Expand(K(handshake_hash, "send s"), "koikoi-p2p/2 frame aead" | "... nonce")
 //   header = 0x10 || u32(seq)
-//   frame  = header || AEAD(K("send s"), 0^4 || u64(seq), header, signature || envelope)
+//   nonce  = HMAC(nonce_key, header || signature || envelope)[0:12]      (synthetic, SIV-style)
+//   frame  = header || nonce || AEAD(aead_key, nonce, header, signature || envelope)
 // One chain over both directions: every envelope names the digest of the one before it.
-import { concat, equal, readU32be, u32be, u64be, u8 } from '../bytes.js';
+import { concat, equal, readU32be, u32be, u8, utf8 } from '../bytes.js';
 import { decodeEnvelope, encodeEnvelope, envelopeDigest, EnvelopeError } from './envelope.js';
 import { LocalError, RemoteViolation } from './errors.js';
-import { aeadOpen, aeadSeal, ed25519Verify } from './primitives.js';
+import { aeadOpen, aeadSeal, ed25519Verify, hkdfExpand, hmac } from './primitives.js';
 import { KIND } from './handshake.js';
+import { label } from './labels.js';
 
 export const MAX_FRAME = 1 << 20;
-const MIN_FRAME = 85;
+const MIN_FRAME = 97;
 
-/** @param {number} seq */
-function nonce(seq) {
-  return concat(new Uint8Array(4), u64be(seq));
+/**
+ * The two keys of one direction from its channel secret (spec/protocol.md §7.1).
+ * @param {number} version @param {Uint8Array} secret
+ * @returns {{aead: Uint8Array, nonce: Uint8Array}}
+ */
+export function frameKeys(version, secret) {
+  const prefix = new TextDecoder().decode(label(version));
+  return {
+    aead: hkdfExpand(secret, utf8(`${prefix}frame aead`), 32),
+    nonce: hkdfExpand(secret, utf8(`${prefix}frame nonce`), 32),
+  };
+}
+
+/**
+ * The synthetic nonce of a frame.
+ * @param {{aead: Uint8Array, nonce: Uint8Array}} keys @param {Uint8Array} header @param {Uint8Array} plaintext
+ */
+function frameNonce(keys, header, plaintext) {
+  return hmac(keys.nonce, concat(header, plaintext)).slice(0, 12);
 }
 
 /**
  * Seal one envelope into its frame.
- * @param {Uint8Array} key @param {number} seq @param {Uint8Array} signature @param {Uint8Array} envelope
+ * @param {{aead: Uint8Array, nonce: Uint8Array}} keys @param {number} seq @param {Uint8Array} signature @param {Uint8Array} envelope
  */
-export function sealFrame(key, seq, signature, envelope) {
+export function sealFrame(keys, seq, signature, envelope) {
   const header = concat(u8(KIND.ENVELOPE), u32be(seq));
-  return concat(header, aeadSeal(key, nonce(seq), header, concat(signature, envelope)));
+  const plaintext = concat(signature, envelope);
+  const nonce = frameNonce(keys, header, plaintext);
+  return concat(header, nonce, aeadSeal(keys.aead, nonce, header, plaintext));
 }
 
 /**
@@ -42,8 +63,9 @@ export class Channel {
     this.peer = 1 - hs.seat;
     this.sessionId = hs.sessionId;
     this.wireSessionId = hs.sessionId.slice(0, 16);
-    this.sendKey = hs.sendKeys[hs.seat];
-    this.receiveKey = hs.sendKeys[this.peer];
+    this.sendKeys = frameKeys(hs.version, hs.sendSecrets[hs.seat]);
+    this.receiveKeys = frameKeys(hs.version, hs.sendSecrets[this.peer]);
+    this.names = hs.names;
     this.identity = identity;
     this.identityKeys = hs.identityKeys;
     this.peerKey = hs.identityKeys[this.peer];
@@ -67,7 +89,7 @@ export class Channel {
     const seq = this.next;
     const envelope = encodeEnvelope({ version: this.version, sessionId: this.wireSessionId, seq, prev: this.head, sender: this.seat, type, body });
     const signature = this.identity.sign(envelope);
-    const frame = sealFrame(this.sendKey, seq, signature, envelope);
+    const frame = sealFrame(this.sendKeys, seq, signature, envelope);
     if (frame.length > MAX_FRAME) throw new LocalError('bad_argument', 'frame larger than 2^20 bytes');
     const digest = this.#accept(envelope, signature, this.seat, frame);
     return { seq, sender: this.seat, type, body, envelope, signature, digest, frame };
@@ -109,10 +131,11 @@ export class Channel {
     // 3. open.
     const headerSeq = readU32be(frame, 1);
     const header = frame.subarray(0, 5);
-    const sealed = frame.subarray(5);
-    const plain = aeadOpen(this.receiveKey, nonce(headerSeq), header, sealed);
+    const nonce = frame.subarray(5, 17);
+    const sealed = frame.subarray(17);
+    const plain = aeadOpen(this.receiveKeys.aead, nonce, header, sealed);
     if (!plain) {
-      if (aeadOpen(this.sendKey, nonce(headerSeq), header, sealed)) this.#violation('reflected', 'a frame we sealed', { frame });
+      if (aeadOpen(this.sendKeys.aead, nonce, header, sealed)) this.#violation('reflected', 'a frame we sealed', { frame });
       this.#violation('aead_failure', 'the frame does not authenticate', { frame });
     }
     // 4. split and decode.
@@ -129,6 +152,7 @@ export class Channel {
     const evidence = { frame, envelope, signature, seq: e.seq, peerFault: true };
     // 5. header and fields.
     if (e.seq !== headerSeq) this.#violation('bad_frame', 'header and envelope disagree on seq', evidence);
+    if (!equal(nonce, frameNonce(this.receiveKeys, header, plain))) this.#violation('bad_frame', 'the nonce is not the one the envelope gives', evidence);
     if (e.version !== this.version) this.#violation('unsupported_version', `envelope version ${e.version}`, evidence);
     if (!equal(e.sessionId, this.wireSessionId)) this.#violation('wrong_session', 'another session', evidence);
     if (e.sender !== this.peer) this.#violation('wrong_sender', `sender ${e.sender}`, evidence);

@@ -25,12 +25,13 @@ export function base32(bytes) {
 }
 
 /**
- * The fingerprint of an identity key: the first 10 bytes of H("koikoi-p2p/<v> fingerprint" || key)
- * in lowercase base32, as four groups of four characters joined by "-".
- * @param {Uint8Array} publicKey @param {number} [version]
+ * The fingerprint of an identity key: the first 10 bytes of H("koikoi-p2p/1 fingerprint" || key)
+ * in lowercase base32, as four groups of four characters joined by "-". The label keeps its 1 in
+ * every protocol version (spec/protocol.md §1 rule 5, §5.1): it names a key, not a session.
+ * @param {Uint8Array} publicKey
  */
-export function fingerprint(publicKey, version = 1) {
-  const digest = sha256(concat(label(version), utf8('fingerprint'), publicKey)).slice(0, 10);
+export function fingerprint(publicKey) {
+  const digest = sha256(concat(label(1), utf8('fingerprint'), publicKey)).slice(0, 10);
   const text = base32(digest);
   return [0, 4, 8, 12].map((i) => text.slice(i, i + 4)).join('-');
 }
@@ -66,8 +67,7 @@ export class Identity {
     return ed25519Sign(this.privateKey, message);
   }
 
-  /** @param {number} [version] */
-  fingerprint(version) {
-    return fingerprint(this.publicKey, version);
+  fingerprint() {
+    return fingerprint(this.publicKey);
   }
 }

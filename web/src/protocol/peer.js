@@ -21,7 +21,7 @@ import { actionToDict, sameAction } from '../rules/actions.js';
 export class GamePeer {
   /**
    * @param {{seat: 0 | 1, identity: import('./identity.js').Identity, room: string, password?: string | null,
-   *   rng: (n: number) => Uint8Array, profile?: import('../rules/profile.js').Profile,
+   *   rng: (n: number) => Uint8Array, seed?: Uint8Array, name?: string, profile?: import('../rules/profile.js').Profile,
    *   deadlines?: {step: number, turn: number}, autoAccept?: boolean,
    *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any}}} options
    *   seat 0 proposes `profile` (and `deadlines`); seat 1 is asked (`terms_proposed`) unless `autoAccept`.
@@ -38,9 +38,12 @@ export class GamePeer {
     this.deadlines = options.deadlines ?? DEFAULT_DEADLINES;
     this.autoAccept = options.autoAccept ?? false;
     this.tamper = options.tamper ?? null;
-    /** the secret seed every deck draw is hedged with (spec/crypto.md §3.5) */
-    this.seed = options.rng(32);
-    this.handshake = new Handshake({ seat: options.seat, identity: options.identity, room: options.room, password: options.password ?? null, rng: options.rng });
+    /** the secret seed every draw of this match is hedged with (spec/protocol.md §5.7, crypto.md §3.5) */
+    this.seed = options.seed ?? options.rng(32);
+    this.name = options.name ?? '';
+    this.handshake = new Handshake({
+      seat: options.seat, identity: options.identity, room: options.room, name: this.name, password: options.password ?? null, seed: this.seed,
+    });
     /** @type {Channel | null} */
     this.channel = null;
     /** @type {GameFlow | null} */
@@ -180,9 +183,11 @@ export class GamePeer {
     this.channel = new Channel(hs, this.identity);
     this.flow = new GameFlow({ viewer: this.seat, sessionId: hs.sessionId, room: this.room, identityKeys: hs.identityKeys });
     this.pending.push(event('paired', {
-      seat: this.seat, sas: hs.sas, identityKeys: hs.identityKeys, fingerprints: hs.identityKeys.map((k) => fingerprint(k)),
+      seat: this.seat, sas: hs.sas, identityKeys: hs.identityKeys, names: hs.names,
+      fingerprints: hs.identityKeys.map((k) => fingerprint(k)),
     }));
-    return this.#advance();
+    // Seat 0 sends SIGN in one flight with its first envelope (spec/protocol.md §5.2).
+    return [...(hs.pendingSign ? [hs.pendingSign] : []), ...this.#advance()];
   }
 
   /**

@@ -43,6 +43,22 @@ export function hkdf(ikm, salt, info, length) {
 }
 
 /**
+ * HKDF-Expand (RFC 5869 §2.3) with SHA-256.
+ * @param {Uint8Array} prk @param {Uint8Array} info @param {number} length
+ */
+export function hkdfExpand(prk, info, length) {
+  /** @type {Uint8Array[]} */
+  const blocks = [];
+  /** @type {Uint8Array} */
+  let previous = new Uint8Array(0);
+  for (let i = 1; blocks.length * 32 < length; i++) {
+    previous = hmac(prk, concat(previous, info, Uint8Array.of(i)));
+    blocks.push(previous);
+  }
+  return concat(...blocks).slice(0, length);
+}
+
+/**
  * ChaCha20-Poly1305 (RFC 8439): ciphertext || 16-byte tag.
  * @param {Uint8Array} key @param {Uint8Array} nonce 12 bytes @param {Uint8Array} ad @param {Uint8Array} plaintext
  */

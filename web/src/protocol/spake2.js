@@ -154,6 +154,8 @@ export class Spake2 {
       throw new Spake2Error('degenerate element');
     }
     const [xMsg, yMsg] = this.side === 'A' ? [this.element, element] : [element, this.element];
+    /** K, kept for the vectors */
+    this.sharedElement = k;
     return sha256(concat(sha256(this.password), sha256(this.idA), sha256(this.idB), xMsg, yMsg, k));
   }
 }

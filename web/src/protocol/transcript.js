@@ -18,7 +18,7 @@ export const ABANDON_MAGIC = Uint8Array.from([0x89, 0x4b, 0x4b, 0x41, 0x42, 0x4e
  * @param {Record} handshakeRecord @param {Entry[]} entries @param {{closed: boolean, head: Uint8Array}} end
  */
 export function encodeTranscript(handshakeRecord, entries, end) {
-  const parts = [TRANSCRIPT_MAGIC, encode({ format: 1, kind: 'transcript', handshake: handshakeRecord })];
+  const parts = [TRANSCRIPT_MAGIC, encode({ format: 2, kind: 'transcript', handshake: handshakeRecord })];
   for (const e of entries) parts.push(encode([e.signature, e.envelope]));
   if (end.closed) parts.push(encode({ end: true, count: entries.length, head: end.head }));
   return concat(...parts);
@@ -30,7 +30,7 @@ export function encodeTranscript(handshakeRecord, entries, end) {
  * @param {{handshake: Record, reporter: number, reason: string, message: string, entries: Entry[], offence: Record}} e
  */
 export function encodeEvidence(e) {
-  const parts = [EVIDENCE_MAGIC, encode({ format: 1, kind: 'evidence', handshake: e.handshake, reporter: e.reporter, reason: e.reason, message: e.message })];
+  const parts = [EVIDENCE_MAGIC, encode({ format: 2, kind: 'evidence', handshake: e.handshake, reporter: e.reporter, reason: e.reason, message: e.message })];
   for (const entry of e.entries) parts.push(encode([entry.signature, entry.envelope]));
   parts.push(encode({ offence: e.offence }));
   return concat(...parts);

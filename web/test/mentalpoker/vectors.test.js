@@ -136,15 +136,17 @@ test('deck_6.json: both parties and an observer replay every message', async () 
   const s = v.setup;
   const params = { n: s.n, version: s.version, sessionId: h(s.session_id), round: s.round, firstShuffler: s.first_shuffler };
   const parties = [new Deck(params, 0), new Deck(params, 1)];
-  const rngs = [vectorStream(`${v.provenance.seed}/0`), vectorStream(`${v.provenance.seed}/1`)];
+  // Each party draws from its hedge (spec/crypto.md §3.5) with its seed and the message's binding.
+  const seeds = v.seeds.map(h);
   const observer = new Deck(params, null);
   for (const m of v.messages) {
     const me = parties[m.from];
     const other = parties[1 - m.from];
+    const seed = seeds[m.from];
     let made;
-    if (m.type === 'key') made = me.makeKey(rngs[m.from]);
-    else if (m.type === 'shuffle') made = me.makeShuffle(rngs[m.from]);
-    else if (m.type === 'shares') made = me.makeShares(m.positions, rngs[m.from]);
+    if (m.type === 'key') made = me.makeKey(me.keyStream(seed, h(m.binding)));
+    else if (m.type === 'shuffle') made = me.makeShuffle(me.shuffleStream(seed, h(m.binding)));
+    else if (m.type === 'shares') made = me.makeShares(m.positions, me.shareStream(seed, h(m.binding), m.positions));
     else made = me.disclose();
     assert.equal(hex(made), m.data, `${m.type} from ${m.from}`);
     for (const d of [other, observer]) {
@@ -158,4 +160,14 @@ test('deck_6.json: both parties and an observer replay every message', async () 
   assert.deepEqual(parties[0].audit(), v.order);
   assert.deepEqual(parties[1].audit({ recheck: true }), v.order);
   assert.deepEqual(observer.audit({ recheck: true }), v.order);
+});
+
+test('hedge.json: the stream of each step', async () => {
+  const { hedgeStream } = await import('../../src/mentalpoker/hedge.js');
+  const v = vector('crypto/hedge.json');
+  for (const c of v.cases) {
+    const statement = c.statement.map((/** @type {any} */ x) => ({ type: x.type, label: x.label, value: h(x.value) }));
+    const stream = hedgeStream(h(v.seed), ctx(c.context), h(c.binding), statement);
+    assert.equal(hex(stream(c.stream.length / 2)), c.stream, c.id);
+  }
 });
