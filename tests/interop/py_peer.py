@@ -28,7 +28,7 @@ from koikoi_p2p.rules.profile import preset, with_rounds
 
 def install_cheat(kind: str) -> None:
     """Change the first message of a kind after the honest peer's own flow accepted it, as it is
-    sealed (the same cheats as web/test/support/cheat_peer.js): bad_key, bad_shuffle, bad_share,
+    sealed (the same cheats as web/tools/cheat_peer.js): bad_key, bad_shuffle, bad_share,
     illegal_action."""
     honest = channel_module.SecureChannel.seal
     done = [False]

@@ -92,7 +92,7 @@ def outcome(proc: subprocess.Popen[str], timeout: float = 240) -> dict[str, obje
 
 def js_verdicts(paths: list[Path]) -> list[dict[str, object]]:
     """The JavaScript auditor's verdicts on many files, in one process."""
-    out = subprocess.run([require_node(), str(WEB / "test" / "support" / "audit_batch.js"), *map(str, paths)],
+    out = subprocess.run([require_node(), str(WEB / "tools" / "audit_batch.js"), *map(str, paths)],
                          capture_output=True, text=True, check=True, cwd=REPO, timeout=600).stdout
     return [json.loads(line) for line in out.splitlines()]
 

@@ -31,7 +31,7 @@ def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:
     """Every message of random JS-vs-JS matches (random presets, players, 1-2 rounds) is replayed
     by the Python auditor, which must reach the same end and the same scores."""
     node = require_node()
-    script = WEB / "test" / "support" / "selfplay_many.js"
+    script = WEB / "tools" / "selfplay_many.js"
     out = subprocess.run([node, str(script), str(tmp_path), "8", "2026"],
                          capture_output=True, text=True, check=True, cwd=REPO, timeout=600).stdout
     from koikoi_p2p.audit import audit_bytes
@@ -58,7 +58,7 @@ def test_cheat_refused_with_the_same_reason(tmp_path: Path, cheat: str, cheater:
     honest_args = [*common, "--transcript", str(honest_file)]
     with relay_process() as relay:
         if cheater == "js":
-            script = WEB / "test" / "support" / "cheat_peer.js"
+            script = WEB / "tools" / "cheat_peer.js"
             host = subprocess.Popen([node, str(script), "host", "--relay", relay, *cheating],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
             guest = py_peer("join", relay, code=room_code(host), extra=honest_args)

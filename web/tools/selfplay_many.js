@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// node web/test/support/selfplay_many.js OUTDIR COUNT SEED: COUNT JavaScript-vs-JavaScript matches
+// node web/tools/selfplay_many.js OUTDIR COUNT SEED: COUNT JavaScript-vs-JavaScript matches
 // in memory (random presets, 1 or 2 rounds, random and greedy players), each transcript written to
 // OUTDIR/N.transcript, one JSON line per match ({file, rules, rounds, scores, winner}). The interop
 // tests replay them with the Python auditor.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ready } from '../../src/sodium.js';
-import { memoryPair, runMatch } from '../../src/net/match.js';
-import { Identity } from '../../src/protocol/identity.js';
-import { vectorStream } from '../../src/mentalpoker/rng.js';
-import { PRESETS, preset, withRounds } from '../../src/rules/profile.js';
-import { createPlayer } from '../../src/ai/players.js';
+import { ready } from '../src/sodium.js';
+import { memoryPair, runMatch } from '../src/net/match.js';
+import { Identity } from '../src/protocol/identity.js';
+import { vectorStream } from '../src/mentalpoker/rng.js';
+import { PRESETS, preset, withRounds } from '../src/rules/profile.js';
+import { createPlayer } from '../src/ai/players.js';
 
 const [outDir, count, seed] = process.argv.slice(2);
 await ready();
@@ -20,7 +20,7 @@ for (let i = 0; i < Number(count); i++) {
   const rounds = 1 + (pick(1)[0] % 2);
   const profile = withRounds(preset(rules), rounds);
   const [t0, t1] = memoryPair();
-  const play = (/** @type {0 | 1} */ seat, /** @type {import('../../src/net/match.js').Transport} */ t) => {
+  const play = (/** @type {0 | 1} */ seat, /** @type {import('../src/net/match.js').Transport} */ t) => {
     const rng = vectorStream(`selfplay-many/${seed}/${i}/${seat}`);
     const player = createPlayer(pick(1)[0] % 2 ? 'greedy' : 'random', `${seed}/${i}/${seat}`);
     return runMatch(t, { seat, identity: new Identity(rng(32)), room: `FUZZ${i}`, rng, profile, autoAccept: true }, {

@@ -7,7 +7,7 @@
 //   bad_share       the first message with shares: its first share replaced by the base point
 //   illegal_action  the first play: position 47 (a stock position, never in a hand)
 import { spawnSync } from 'node:child_process';
-import { BASE_POINT } from '../../src/mentalpoker/group.js';
+import { BASE_POINT } from '../src/mentalpoker/group.js';
 
 if (!(/** @type {any} */ (globalThis).WebSocket)) {
   const r = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
@@ -48,5 +48,5 @@ function tamper(type, body) {
   }
   return body;
 }
-const { main } = await import('../../bin/peer_main.js');
+const { main } = await import('../bin/peer_main.js');
 await main(argv, { tamper });

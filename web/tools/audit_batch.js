@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// node web/test/support/audit_batch.js FILE...: one JSON verdict per line, for the
+// node web/tools/audit_batch.js FILE...: one JSON verdict per line, for the
 // cross-implementation tests that compare it with the Python auditor's on many files at once:
 // {"ok": bool, "reason": ..., "index": ...} (index: the failing message, or null).
 import { readFileSync } from 'node:fs';
-import { ready } from '../../src/sodium.js';
-import { FileError, auditBytes } from '../../src/audit/replay.js';
+import { ready } from '../src/sodium.js';
+import { FileError, auditBytes } from '../src/audit/replay.js';
 
 await ready();
 for (const file of process.argv.slice(2)) {
