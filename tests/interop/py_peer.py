@@ -29,7 +29,7 @@ from koikoi_p2p.rules.profile import preset, with_rounds
 def install_cheat(kind: str) -> None:
     """Change the first message of a kind after the honest peer's own flow accepted it, as it is
     sealed (the same cheats as web/tools/cheat_peer.js): bad_key, bad_shuffle, bad_share,
-    illegal_action."""
+    illegal_action, extra_field."""
     honest = channel_module.SecureChannel.seal
     done = [False]
     base_point = bytes([0x58] + [0x66] * 31)
@@ -55,6 +55,9 @@ def install_cheat(kind: str) -> None:
             elif kind == "illegal_action" and msg_type == "act" and body["action"].get("type") == "play":
                 done[0] = True
                 body["action"] = {"type": "play", "position": 47}
+            elif kind == "extra_field" and msg_type == "act":
+                done[0] = True
+                body["extra"] = 1
         return honest(self, msg_type, body)
 
     channel_module.SecureChannel.seal = seal  # type: ignore[method-assign]

@@ -24,7 +24,7 @@ from tests.interop.support import (
 )
 
 CHEATS = {"bad_key": "bad_key", "bad_shuffle": "bad_shuffle", "bad_share": "bad_share",
-          "illegal_action": "illegal_action"}
+          "illegal_action": "illegal_action", "extra_field": "bad_message"}
 
 
 def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:

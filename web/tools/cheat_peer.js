@@ -6,6 +6,7 @@
 //   bad_shuffle     the first shuffle: one byte of the proof's last response flipped
 //   bad_share       the first message with shares: its first share replaced by the base point
 //   illegal_action  the first play: position 47 (a stock position, never in a hand)
+//   extra_field     the first act: one more body field
 import { spawnSync } from 'node:child_process';
 import { BASE_POINT } from '../src/mentalpoker/group.js';
 
@@ -45,6 +46,10 @@ function tamper(type, body) {
   if (cheat === 'illegal_action' && type === 'act' && body.action.type === 'play') {
     done = true;
     return { ...body, action: { type: 'play', position: 47 } };
+  }
+  if (cheat === 'extra_field' && type === 'act') {
+    done = true;
+    return { ...body, extra: 1 };
   }
   return body;
 }
