@@ -12,7 +12,6 @@ import { nameProblem } from '../protocol/names.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
 import { CannotContinue, GameFlow, GameViolation } from '../protocol/flow.js';
 import { encodeResultFile } from '../protocol/results.js';
-import { sha256 } from '../protocol/primitives.js';
 
 /** The file format of version 2 (spec/protocol.md §8). */
 export const FORMAT = 2;
@@ -451,13 +450,18 @@ function replayWithViewer(session, entries, extra, reporter, offence) {
   return run(session, entries, secrets, offence, viewers);
 }
 
+const CLAIM_FIELDS = ['absent', 'claimant', 'deadline', 'expected', 'head', 'seq', 'session_id'];
+export const ABANDON_DOMAIN = 'koikoi-p2p/faults/v2/abandon';
+
 /**
- * Verify an abandonment file (spec/protocol.md §12.4).
+ * Verify an abandonment file (spec/protocol.md §9.1, §12.4): ok when the claim holds.
  * @param {Uint8Array} data
  * @returns {Report}
  */
 export function auditAbandonment(data) {
+  // Step 1: the container.
   if (!hasMagic(data, ABANDON_MAGIC)) throw new FileError('bad_magic', 'not a koikoi-p2p abandonment file');
+  if (data.length > 64 * 1024 * 1024) throw new FileError('bad_file', 'an abandonment file is at most 64 MiB');
   let file;
   try {
     const r = decodePrefix(data, 8);
@@ -467,35 +471,91 @@ export function auditAbandonment(data) {
     throw new FileError('bad_file', 'the abandonment file is one canonical map');
   }
   if (!isMap(file) || Object.keys(file).sort().join() !== 'claim,deal,round_key,sig,transcript') throw new FileError('bad_file', 'bad abandonment file');
-  const { claim, sig, transcript } = file;
-  if (!isMap(claim) || !(sig instanceof Uint8Array) || !(transcript instanceof Uint8Array)) throw new FileError('bad_file', 'bad abandonment file');
-  const inner = auditTranscript(transcript);
+  const { claim, sig, transcript, deal, round_key: roundKey } = file;
+  if (!isMap(claim) || !(sig instanceof Uint8Array) || !(transcript instanceof Uint8Array) || typeof deal !== 'number' || !Number.isInteger(deal)
+    || !(roundKey instanceof Uint8Array) || deal < -1 || (roundKey.length !== 0 && roundKey.length !== 32)) {
+    throw new FileError('bad_file', 'bad abandonment file');
+  }
+  // Step 2: the claim's fields.
+  const bytes32 = (/** @type {unknown} */ v) => v instanceof Uint8Array && v.length === 32;
+  const int = (/** @type {unknown} */ v) => typeof v === 'number' && Number.isSafeInteger(v);
+  if (Object.keys(claim).sort().join() !== CLAIM_FIELDS.join() || !bytes32(claim.session_id) || !bytes32(claim.head)
+    || !int(claim.seq) || /** @type {number} */ (claim.seq) < 0 || (claim.claimant !== 0 && claim.claimant !== 1)
+    || claim.absent !== 1 - /** @type {number} */ (claim.claimant) || typeof claim.expected !== 'string'
+    || [...claim.expected].length < 1 || [...claim.expected].length > 32
+    || !int(claim.deadline) || /** @type {number} */ (claim.deadline) < 1 || /** @type {number} */ (claim.deadline) > 86400) {
+    throw new FileError('bad_claim', 'a claim field is missing or out of range');
+  }
+  const claimant = /** @type {0 | 1} */ (claim.claimant);
+  const absent = 1 - claimant;
+  const n = /** @type {number} */ (claim.seq);
+  // Step 3: the embedded transcript's container.
+  if (!hasMagic(transcript, TRANSCRIPT_MAGIC)) throw new FileError('bad_magic', 'the claim does not carry a transcript');
   const vals = values(transcript);
-  const session = verifyHandshakeRecord(/** @type {Map_} */ (vals[0].value).handshake);
-  const report = { ...inner, kind: 'abandonment', ok: false };
-  const claimant = claim.claimant;
-  const statement = concat(utf8('koikoi-p2p/faults/v2/abandon'), u8(0), encode(claim));
-  if ((claimant !== 0 && claimant !== 1) || claim.absent !== 1 - claimant || !(claim.session_id instanceof Uint8Array)
-    || !equal(claim.session_id, session.sessionId) || claim.seq !== inner.messages) {
-    report.notes.push('the claim does not name this transcript');
+  const header = vals[0]?.value;
+  if (!isMap(header) || Object.keys(header).sort().join() !== 'format,handshake,kind' || header.kind !== 'transcript' || !isMap(header.handshake)) {
+    throw new FileError('bad_file', 'bad transcript header');
+  }
+  if (header.format !== FORMAT) throw new FileError('unsupported_version', `unsupported transcript format ${String(header.format)}`);
+  const session = verifyHandshakeRecord(header.handshake);
+  const last = vals.length > 1 ? vals[vals.length - 1].value : null;
+  const closed = isMap(last);
+  const { entries, head } = readEntries(closed ? vals.slice(0, -1) : vals, session, () => false);
+  // Step 4: the claim names this unfinished transcript, and its claimant signed it.
+  if (closed) throw new FileError('bad_claim', 'nobody abandons a finished match: the transcript has its closing marker');
+  if (!equal(/** @type {Uint8Array} */ (claim.session_id), session.sessionId)) throw new FileError('bad_claim', 'the claim names another session');
+  if (n !== entries.length || !equal(/** @type {Uint8Array} */ (claim.head), head)) throw new FileError('bad_claim', 'the claim does not name the transcript\'s length and head');
+  const statement = concat(utf8(ABANDON_DOMAIN), u8(0), encode(claim));
+  if (sig.length !== 64 || !ed25519Verify(session.identityKeys[claimant], statement, sig)) throw new FileError('bad_signature', 'the signature does not verify');
+  // Step 5: the replay, with the claimant's round secret of the interrupted deal.
+  /** @type {Map<number, [Uint8Array | null, Uint8Array | null]>} */
+  const extra = new Map();
+  if (deal >= 0 && roundKey.length === 32) {
+    /** @type {[Uint8Array | null, Uint8Array | null]} */
+    const pair = [null, null];
+    pair[claimant] = roundKey;
+    extra.set(deal, pair);
+  }
+  const r = replayWithViewer(session, entries, extra, claimant, null);
+  const report = baseReport('abandonment', session, r.flow, n);
+  if (r.found) {
+    report.deviation = r.found;
+    report.notes.push('the claim is moot: the transcript shows an earlier deviation');
     return report;
   }
-  if (!ed25519Verify(session.identityKeys[claimant], statement, sig)) {
-    report.notes.push(`the claim is not signed by player ${claimant}`);
+  if (r.hidden) {
+    // The replay cannot reach message N without the round keys of a deal the claim does not open.
+    const message = `deal ${r.flow.deal} cannot be checked from message ${r.hidden.seq} on without the claimant's round key, so nothing shows whose turn message ${n} was`;
+    report.deviation = { seat: null, seq: n, reason: 'unproven_claim', message, text: `no player is shown to have deviated at message ${n}: unproven_claim (${message})` };
+    report.notes.push(`the claim proves nothing: ${message}`);
     return report;
   }
-  if (inner.complete) {
-    report.notes.push('the match is complete: nobody abandoned it');
+  // Step 6: the claim says what the replay says, else it is the claimant's false statement.
+  const wait = r.flow.waitingFor();
+  report.waiting_for = wait ? wait.seat : null;
+  /** @type {string | null} */
+  let falsehood = null;
+  if (!wait) falsehood = `the match is complete at message ${n}`;
+  else if (wait.seat !== absent) falsehood = `at message ${n} player ${wait.seat} was to speak, not player ${absent}`;
+  else if (wait.type !== claim.expected) falsehood = `at message ${n} the match waits for ${wait.type}, not ${String(claim.expected)}`;
+  else if (wait.seconds !== claim.deadline) falsehood = `the terms give ${wait.type} a deadline of ${wait.seconds} s, not the ${String(claim.deadline)} s the claim names`;
+  if (falsehood) {
+    report.deviation = deviation(claimant, n, 'false_claim', falsehood);
+    report.notes.push(`the claim is false: ${falsehood}`);
     return report;
   }
-  if (inner.deviation) return report;
-  if (inner.waiting_for !== claim.absent) {
-    report.notes.push(`the transcript waits for player ${String(inner.waiting_for)}, not for the absent seat`);
+  // Step 7: the absent seat took part.
+  const signedByAbsent = entries.map((e, i) => (e.e.sender === absent ? i : -1)).filter((i) => i >= 0);
+  if (!signedByAbsent.length) {
+    const message = `player ${absent} signed no envelope of this session, so nothing shows that it ever took part in the match`;
+    report.deviation = { seat: null, seq: n, reason: 'unproven_claim', message, text: `no player is shown to have deviated at message ${n}: unproven_claim (${message})` };
+    report.notes.push(`the claim proves nothing: ${message}`);
     return report;
   }
+  const message = `no ${String(claim.expected)} within the ${String(claim.deadline)} s deadline; claimed by player ${claimant}`;
+  report.deviation = { seat: absent, seq: n, reason: 'abandoned', message, text: `abandoned by player ${absent} at message ${n} (${message})` };
+  report.notes.push(`abandoned by player ${absent} at message ${n}`, `player ${absent} last signed message ${signedByAbsent[signedByAbsent.length - 1]}`);
   report.ok = true;
-  report.notes.push(`abandoned by player ${claim.absent} at message ${inner.messages}`);
-  void sha256;
   return report;
 }
 
