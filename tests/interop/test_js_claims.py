@@ -59,3 +59,17 @@ def test_claims_judged_alike(tmp_path: Path) -> None:
         p = py_verdict(path.read_bytes())
         assert (j["ok"], j["reason"], j["index"]) == (p["ok"], p["reason"], p["index"]), (label, p, j)
     assert any(py_verdict(f.read_bytes())["ok"] for f in files), "no claim held"
+
+
+def test_a_js_peer_claims_abandonment_that_both_auditors_uphold(tmp_path: Path) -> None:
+    """The JavaScript peer whose opponent goes silent signs a claim when the deadline passes."""
+    node = require_node()
+    claim = tmp_path / "claim.abandon"
+    out = subprocess.run([node, str(WEB / "tools" / "abandon_match.js"), str(claim), "9"],
+                         capture_output=True, text=True, check=True, cwd=REPO, timeout=300).stdout
+    outcome = json.loads(out)
+    assert outcome["reason"] == "abandoned" and outcome["blame"] == 1
+    py = py_verdict(claim.read_bytes())
+    js = js_verdicts([claim])[0]
+    assert py["ok"] and js["ok"], (py, js)
+    assert (py["reason"], py["index"]) == (js["reason"], js["index"]) == ("abandoned", outcome["seq"])

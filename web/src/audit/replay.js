@@ -11,6 +11,7 @@ import { ed25519Verify, isValidIdentityKey } from '../protocol/primitives.js';
 import { nameProblem } from '../protocol/names.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
 import { CannotContinue, GameFlow, GameViolation } from '../protocol/flow.js';
+import { ABANDON_DOMAIN } from '../protocol/peer.js';
 import { encodeResultFile } from '../protocol/results.js';
 
 /** The file format of version 2 (spec/protocol.md §8). */
@@ -451,7 +452,6 @@ function replayWithViewer(session, entries, extra, reporter, offence) {
 }
 
 const CLAIM_FIELDS = ['absent', 'claimant', 'deadline', 'expected', 'head', 'seq', 'session_id'];
-export const ABANDON_DOMAIN = 'koikoi-p2p/faults/v2/abandon';
 
 /**
  * Verify an abandonment file (spec/protocol.md §9.1, §12.4): ok when the claim holds.

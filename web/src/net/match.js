@@ -10,7 +10,11 @@ import { RelayClosed } from './relay_client.js';
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
  *   acceptTerms?: (terms: unknown) => boolean,
  *   onEvent?: (event: PeerEvent) => void,
+ *   deadlineScale?: number,
  * }} Chooser
+ * `deadlineScale`: wait for the opponent the terms' deadline times this (1 in play; tests shrink it),
+ * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
+ * undefined: wait forever.
  * @typedef {{ok: boolean, scores: number[] | null, winner: number | null, transcript: Uint8Array | null,
  *   result: Uint8Array | null, failure: PeerEvent | null, evidence: Uint8Array | null}} Outcome
  */
@@ -58,7 +62,21 @@ export async function runMatch(transport, peerOptions, chooser) {
   while (!peer.done && !failure) {
     let frame;
     try {
-      frame = await transport.receive();
+      const wait = peer.flow?.waitingFor();
+      const theirs = wait && wait.seat !== peer.seat;
+      frame = await (theirs && chooser.deadlineScale !== undefined
+        ? withDeadline(transport.receive(), wait.seconds * 1000 * chooser.deadlineScale)
+        : transport.receive());
+      if (frame === null) {
+        // spec/protocol.md §12.4: the opponent missed its deadline; we sign a claim and stop.
+        const claim = peer.abandonmentClaim();
+        const w = /** @type {{seat: number, type: string}} */ (wait);
+        failure = Object.freeze({
+          type: 'failure', reason: 'abandoned', detail: `no ${w.type} from player ${w.seat} within the deadline`,
+          blame: w.seat, seq: peer.channel ? peer.channel.next : null, evidence: claim,
+        });
+        break;
+      }
     } catch (e) {
       const reason = e instanceof RelayClosed ? e.reason : 'transport_closed';
       failure = Object.freeze({ type: 'failure', reason, detail: String(/** @type {Error} */ (e).message), blame: null, seq: null, evidence: null });
@@ -77,8 +95,19 @@ export async function runMatch(transport, peerOptions, chooser) {
     transcript: peer.channel ? peer.transcript() : null,
     result: done ? peer.resultFile() : null,
     failure,
-    evidence: peer.evidence,
+    evidence: peer.evidence ?? /** @type {any} */ (failure)?.evidence ?? null,
   };
+}
+
+/**
+ * The value of a promise, or null when it takes longer than `ms`.
+ * @template T @param {Promise<T>} promise @param {number} ms @returns {Promise<T | null>}
+ */
+function withDeadline(promise, ms) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -9,7 +9,12 @@ import { GameFlow, GameViolation } from './flow.js';
 import { event } from './events.js';
 import { makeTerms, DEFAULT_DEADLINES } from './terms.js';
 import { matchStatement, encodeResultFile } from './results.js';
-import { encodeEvidence, encodeTranscript } from './transcript.js';
+import { ABANDON_MAGIC, encodeEvidence, encodeTranscript } from './transcript.js';
+import { encode } from './codec.js';
+import { concat, u8, utf8 } from '../bytes.js';
+
+/** The domain of an abandonment claim's statement (spec/protocol.md §12.4). */
+export const ABANDON_DOMAIN = 'koikoi-p2p/faults/v2/abandon';
 import { fingerprint } from './identity.js';
 import { actionToDict, sameAction } from '../rules/actions.js';
 
@@ -292,6 +297,29 @@ export class GamePeer {
   transcript() {
     const channel = /** @type {Channel} */ (this.channel);
     return encodeTranscript(/** @type {any} */ (this.session).record, channel.entries(), { closed: this.done, head: channel.head });
+  }
+
+  /**
+   * The abandonment file of spec/protocol.md §12.4, when the other seat is the one to speak and
+   * missed its deadline: the claim over the transcript head, signed by this seat, with the
+   * transcript so far and this seat's round secret of the interrupted deal.
+   */
+  abandonmentClaim() {
+    const flow = /** @type {GameFlow} */ (this.flow);
+    const channel = /** @type {Channel} */ (this.channel);
+    const wait = flow?.waitingFor();
+    if (!wait || wait.seat === this.seat) throw new LocalError('bad_state', 'nobody owes us a message');
+    const claim = {
+      session_id: channel.sessionId, seq: channel.next, head: channel.head, claimant: this.seat, absent: wait.seat,
+      expected: wait.type, deadline: wait.seconds,
+    };
+    const sig = this.identity.sign(concat(utf8(ABANDON_DOMAIN), u8(0), encode(claim)));
+    const deck = flow.deck;
+    const secret = deck && deck.me === this.seat && deck.secret ? deck.secret : null;
+    return concat(ABANDON_MAGIC, encode({
+      claim, sig, transcript: encodeTranscript(/** @type {any} */ (this.session).record, channel.entries(), { closed: false, head: channel.head }),
+      deal: secret ? flow.deal : -1, round_key: secret ?? new Uint8Array(0),
+    }));
   }
 
   /** The co-signed result file once done. */
