@@ -20,7 +20,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (nintendo)")
     parser.add_argument("--switch", action="append", default=[], metavar="KEY=VALUE",
-                        help="change a switch of the preset (repeatable; VALUE as JSON: cup_is_plain=false)")
+                        help="change a switch of the preset (repeatable): cup_is_plain=false, "
+                             "hand_yaku=teshi:6")
     parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
     parser.add_argument("--calls", default="", metavar="A,B,...", help="koi-koi calls of the round, in order")
     parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), metavar="A|B",
@@ -39,20 +40,17 @@ def _seat(text: str) -> int:
 
 
 def parse_switches(preset_name: str, items: list[str]) -> Any:
-    """The preset with ``KEY=VALUE`` changes (VALUE read as JSON, else as a plain string)."""
+    """The preset with ``NAME=VALUE`` changes, each VALUE read by ``rules.profile.parse_switch``."""
     from koikoi_p2p.rules.profile import preset
 
     changes: dict[str, object] = {}
     for item in items:
         key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"a switch is KEY=VALUE, not {item!r}")
-        try:
-            changes[key.strip()] = json.loads(raw)
-        except ValueError:
-            changes[key.strip()] = raw
+        if not sep or not key.strip():
+            raise ValueError(f"a switch is NAME=VALUE, not {item!r}")
+        changes[key.strip()] = raw
     profile = preset(preset_name)
-    return profile.with_switches(**changes) if changes else profile
+    return profile.with_switches(changes) if changes else profile
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -62,9 +60,12 @@ def _handle(args: argparse.Namespace) -> int:
     try:
         profile = parse_switches(args.rules, args.switch)
         calls = [_seat(c) for c in args.calls.split(",") if c.strip()] if args.calls else []
-        if profile.max_calls_per_round and len(calls) > profile.max_calls_per_round:
-            limit = profile.max_calls_per_round
-            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) in a round, not {len(calls)}")
+        limit = profile.max_calls_per_round
+        per_seat = profile.call_limit == "per_seat"
+        used = max(calls.count(0), calls.count(1)) if per_seat else len(calls)
+        if limit and used > limit:
+            whose = "by one player " if per_seat else ""
+            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) {whose}in a round, not {used}")
         winner = _seat(args.winner)
         cards: list[int | str] = [int(c) if c.isascii() and c.isdigit() else c for c in args.cards]
         yaku = score_yaku(cards, profile, args.month)
