@@ -9,8 +9,9 @@
 //   (and, less, what it would have been worth to itself). The best card is played.
 // - capture: the field card worth most by the same measure.
 // - decide: Stop when the risk is high (the opponent already has a yaku, or is one card from one,
-//   or few cards are left) or when the round already pays well; otherwise call koi-koi only if
-//   its own next yaku is one card away and still obtainable.
+//   or few cards are left; when the seat leads the match, already when the opponent is two cards
+//   from a yaku) or when the round already pays well; otherwise call koi-koi only if its own next
+//   yaku is one card away and still obtainable.
 // Ties are broken by the seeded random source.
 
 import { KOIKOI, STOP } from '../rules/actions.js';
@@ -23,9 +24,14 @@ import { Rng } from './rng.js';
 /** @typedef {import('../rules/actions.js').Action} Action */
 
 /**
+ * @typedef {object} MatchContext what a player may know of the match around the round
+ * @property {[number, number]} scores the match scores (or pools) of seat 0 and seat 1
+ */
+
+/**
  * @typedef {object} Player
  * @property {string} name
- * @property {(state: RoundState, seat: 0 | 1) => Action} choose the action for the need of `seat`
+ * @property {(state: RoundState, seat: 0 | 1, context?: MatchContext) => Action} choose the action for the need of `seat`
  */
 
 /**
@@ -74,9 +80,10 @@ export class GreedyPlayer {
   /**
    * @param {RoundState} state
    * @param {0 | 1} seat
+   * @param {MatchContext} [context]
    * @returns {Action}
    */
-  choose(state, seat) {
+  choose(state, seat, context) {
     const options = legalFor(state, seat);
     if (options.length === 1) return options[0];
     const need = /** @type {import('../rules/round.js').NeedAction} */ (state.need);
@@ -116,7 +123,7 @@ export class GreedyPlayer {
         return this._best(options, (a) => (a.type === 'capture' ? takeValue([pending, a.card]) : 0));
       }
       case 'decide':
-        return this._decide(state, seat, k, targets, forMe, forThem);
+        return this._decide(state, seat, k, targets, forMe, forThem, context);
       default:
         return options[0];
     }
@@ -129,15 +136,17 @@ export class GreedyPlayer {
    * @param {import('./knowledge.js').Target[]} targets
    * @param {Set<number>} forMe
    * @param {Set<number>} forThem
+   * @param {MatchContext} [context]
    * @returns {Action}
    */
-  _decide(state, seat, k, targets, forMe, forThem) {
+  _decide(state, seat, k, targets, forMe, forThem, context) {
     const base = scorePile(k.myPile, state.profile, state.month).base;
     const now = roundScore(base, state.calls, seat, state.profile);
     const theirBase = scorePile(k.theirPile, state.profile, state.month).base;
     const threat = nearestYaku(targets, new Set(k.theirPile), forThem);
     const cardsLeft = k.hand.length;
-    const risky = theirBase > 0 || threat <= 1 || cardsLeft <= 2;
+    const ahead = context !== undefined && context.scores[seat] > context.scores[1 - seat];
+    const risky = theirBase > 0 || threat <= 1 || cardsLeft <= 2 || (ahead && threat <= 2);
     if (risky || now >= this.stopAt) return STOP;
     const hope = nearestYaku(targets, new Set(k.myPile), forMe);
     return hope <= 1 && cardsLeft >= 3 ? KOIKOI : STOP;

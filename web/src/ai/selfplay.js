@@ -42,7 +42,7 @@ export function playMatch(profile, players, { seed = 0, maxDeals = 1000 } = {}) 
     for (const e of engines) runRevealed(e, deck);
     while (engines[0].need !== null) {
       const need = /** @type {import('../rules/round.js').NeedAction} */ (engines[0].need);
-      const action = players[need.seat].choose(engines[1 + need.seat], need.seat);
+      const action = players[need.seat].choose(engines[1 + need.seat], need.seat, { scores: match.scores });
       for (const e of engines) { e.apply(need.seat, action); runRevealed(e, deck); }
     }
     match.record(/** @type {import('../rules/result.js').RoundResult} */ (engines[0].result));

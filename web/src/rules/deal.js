@@ -69,3 +69,53 @@ export function firstDealer(card0, card1, profile) {
   if (ra === rb) return null;
   return ra > rb ? 0 : 1;
 }
+
+/**
+ * @typedef {object} FirstDealerStep
+ * @property {0 | 1 | null} dealer the first dealer, or null while the revealed cards do not decide
+ * @property {number[]} need the deck positions to reveal next (empty once decided)
+ */
+
+/**
+ * The first dealer under the profile's `first_dealer` switch, from the cards of deal 0 revealed
+ * so far (spec/rules.md §5.1): `revealed[i]` is the card at deck position i. A pure function:
+ * it names the dealer or asks for the next positions.
+ * @param {{first_dealer?: string, first_dealer_tie: string}} profile
+ * @param {ReadonlyArray<number | string>} revealed
+ * @returns {FirstDealerStep}
+ * @throws {RulesError} `bad_draw`: more cards than the decision needs, a repeated card or a non-card
+ */
+export function chooseFirstDealer(profile, revealed) {
+  const bad = (/** @type {string} */ why) => new RulesError('bad_draw', why);
+  /** @type {number[]} */
+  const cards = [];
+  for (const ref of revealed) {
+    let c;
+    try { c = cardIndex(ref); } catch { throw bad(`${JSON.stringify(ref)} is no card`); }
+    if (cards.includes(c)) throw bad(`${CARDS[c].id} revealed twice`);
+    cards.push(c);
+  }
+  const method = profile.first_dealer ?? 'card_draw';
+  /** @type {(dealer: 0 | 1 | null, need: number[]) => FirstDealerStep} */
+  const step = (dealer, need) => ({ dealer, need });
+  if (method === 'host' || method === 'joiner') {
+    if (cards.length > 0) throw bad(`${method}: no card is revealed`);
+    return step(method === 'host' ? 0 : 1, []);
+  }
+  if (method === 'coin') {
+    if (cards.length === 0) return step(null, [0]);
+    if (cards.length > 1) throw bad('the coin is one card');
+    return step(cards[0] % 2 === 0 ? 0 : 1, []);
+  }
+  for (let k = 0; 2 * k + 1 < cards.length; k++) {
+    const d = firstDealer(cards[2 * k], cards[2 * k + 1], profile);
+    if (d !== null) {
+      if (cards.length > 2 * k + 2) throw bad('cards revealed after the deciding pair');
+      return step(d, []);
+    }
+  }
+  if (cards.length === 48) return step(cards[0] % 2 === 0 ? 0 : 1, []); // every pair tied: the coin of position 0
+  // The next pair; a prefix that ends inside a pair asks for that whole pair, as the reference does.
+  const k = Math.floor(cards.length / 2);
+  return step(null, [2 * k, 2 * k + 1]);
+}

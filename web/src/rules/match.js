@@ -107,6 +107,8 @@ export class MatchState {
     const s = this._scores;
     if (this.profile.pool_start === 0) {
       s[winner] += points;
+      // spec/rules.md §11.3: with subtract_from_opponent the loser loses what the winner gains.
+      if (this.profile.subtract_from_opponent) s[1 - winner] -= points;
       return;
     }
     const loser = 1 - winner;
@@ -121,25 +123,18 @@ export class MatchState {
     const [a, b] = this._scores;
     // spec/rules.md §11.4, in this order.
     if (p.bust_ends_game && (a <= 0 || b <= 0)) {
-      this._end(a <= 0 ? 1 : 0);
+      this._end(a <= 0 && b <= 0 ? null : a <= 0 ? 1 : 0);
       return;
     }
     if (p.target_score > 0 && (a >= p.target_score || b >= p.target_score)) {
-      if (this._endByScores()) return;
+      this._end(a === b ? null : a > b ? 0 : 1); // a tie at the target is a drawn match
+      return;
     }
-    if (p.rounds > 0 && this.roundsPlayed >= p.rounds) this._endByScores();
-  }
-
-  /** End with the higher score; on equal scores end drawn, or go on with `extra_round`. */
-  _endByScores() {
-    const [a, b] = this._scores;
-    if (a !== b) {
-      this._end(a > b ? 0 : 1);
-      return true;
+    if (p.rounds > 0 && this.roundsPlayed >= p.rounds) {
+      // Equal scores after the last round: drawn, or one more round at a time.
+      if (a !== b) this._end(a > b ? 0 : 1);
+      else if (p.match_tie !== 'extra_round') this._end(null);
     }
-    if (this.profile.match_tie === 'extra_round') return false;
-    this._end(null);
-    return true;
   }
 
   /**

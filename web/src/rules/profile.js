@@ -48,12 +48,31 @@ export const INT_LIMIT = 10000;
  * @property {boolean} bust_ends_game
  * @property {number} target_score
  * @property {string} match_tie
+ * @property {string[]} [hanami_cancelled_by] extension switches (§3.2, second table): absent = default
+ * @property {string[]} [tsukimi_cancelled_by]
+ * @property {boolean} [cup_either]
+ * @property {boolean} [brights_add]
+ * @property {boolean} [sanko_with_rain]
+ * @property {boolean} [single_yaku]
+ * @property {string} [call_limit]
+ * @property {string} [caller_pays_more]
+ * @property {boolean} [subtract_from_opponent]
+ * @property {string} [field_four_pairs]
+ * @property {string} [first_dealer]
  */
 
 /**
- * The switch table (spec/rules.md §3.2), in the order of the spec; `kind` says how a value is
- * checked, `choices` lists an enum's values.
- * @type {ReadonlyArray<{name: keyof Switches, kind: 'name'|'int'|'bool'|'enum'|'bright_values'|'joker'|'hand_yaku', choices?: readonly string[]}>}
+ * @typedef {object} SwitchSpec one row of a switch table
+ * @property {keyof Switches} name
+ * @property {'name'|'int'|'bool'|'enum'|'bright_values'|'joker'|'hand_yaku'|'cards'} kind how a value is checked
+ * @property {readonly string[]} [choices] an enum's values
+ * @property {readonly number[]} [forbidden] cards a card list may not name
+ * @property {unknown} [default] an extension switch's default
+ */
+
+/**
+ * The switch table (spec/rules.md §3.2), in the order of the spec: every switch is required.
+ * @type {ReadonlyArray<SwitchSpec>}
  */
 export const SWITCHES = Object.freeze([
   { name: 'name', kind: 'name' },
@@ -89,7 +108,30 @@ export const SWITCHES = Object.freeze([
   { name: 'match_tie', kind: 'enum', choices: ['draw', 'extra_round'] },
 ]);
 
-const SWITCH_NAMES = new Set(SWITCHES.map((s) => s.name));
+/**
+ * The extension switches (spec/rules.md §3.2, second table, protocol version 2): each may be
+ * absent, meaning its default, and is encoded only when it differs from it (§3.3).
+ * @type {ReadonlyArray<SwitchSpec>}
+ */
+export const EXTENSIONS = Object.freeze([
+  { name: 'hanami_cancelled_by', kind: 'cards', forbidden: [8, 32], default: Object.freeze([]) },
+  { name: 'tsukimi_cancelled_by', kind: 'cards', forbidden: [28, 32], default: Object.freeze([]) },
+  { name: 'cup_either', kind: 'bool', default: false },
+  { name: 'brights_add', kind: 'bool', default: false },
+  { name: 'sanko_with_rain', kind: 'bool', default: false },
+  { name: 'single_yaku', kind: 'bool', default: false },
+  { name: 'call_limit', kind: 'enum', choices: ['per_round', 'per_seat'], default: 'per_round' },
+  { name: 'caller_pays_more', kind: 'enum', choices: ['off', 'times_calls', 'doubled_per_call'], default: 'off' },
+  { name: 'subtract_from_opponent', kind: 'bool', default: false },
+  { name: 'field_four_pairs', kind: 'enum', choices: ['play_on', 'redeal'], default: 'play_on' },
+  { name: 'first_dealer', kind: 'enum', choices: ['card_draw', 'coin', 'host', 'joiner'], default: 'card_draw' },
+]);
+
+/** Every switch, core then extension, in table order. */
+export const ALL_SWITCHES = Object.freeze([...SWITCHES, ...EXTENSIONS]);
+
+const SWITCH_NAMES = new Set(ALL_SWITCHES.map((s) => s.name));
+const EXTENSION_NAMES = new Set(EXTENSIONS.map((s) => s.name));
 const NAME_RE = /^[a-z0-9_-]{1,40}$/;
 
 /**
@@ -99,6 +141,19 @@ const NAME_RE = /^[a-z0-9_-]{1,40}$/;
 function isPlainObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v)
     && !(v instanceof Map) && !ArrayBuffer.isView(v);
+}
+
+/**
+ * Equal JSON values (types included: `0` is not `false`).
+ * @param {unknown} a
+ * @param {unknown} b
+ */
+function sameJson(a, b) {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -152,6 +207,17 @@ function checkSwitch(sw, v) {
       for (const k of HAND_YAKU_IDS) if (Object.hasOwn(v, k)) out[k] = /** @type {number} */ (v[k]);
       return Object.freeze(out);
     }
+    case 'cards': {
+      // A list of card ids in card-index order, each once, none of the yaku's own cards.
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && CARDS.some((c) => c.id === x))) {
+        throw bad('is a list of card ids');
+      }
+      const idx = v.map((x) => CARDS.findIndex((c) => c.id === x));
+      for (let i = 1; i < idx.length; i++) if (idx[i] <= idx[i - 1]) throw bad('lists card ids in card order, each once');
+      const forbidden = sw.forbidden ?? [];
+      if (idx.some((i) => forbidden.includes(i))) throw bad(`cannot name ${forbidden.map((i) => CARDS[i].id).join(' or ')}`);
+      return Object.freeze(v.slice());
+    }
     default:
       throw new RulesError('bad_switch', sw.name);
   }
@@ -166,6 +232,8 @@ function checkTogether(s) {
   if (s.exhaustion !== 'draw' && s.oya_ken_points < 1) throw new RulesError('bad_switch', 'oya-ken exhaustion needs oya_ken_points >= 1');
   if (s.transfer_cap && s.pool_start === 0) throw new RulesError('bad_switch', 'transfer_cap needs a pool (pool_start > 0)');
   if (s.bust_ends_game && s.pool_start === 0) throw new RulesError('bad_switch', 'bust_ends_game needs a pool (pool_start > 0)');
+  if (s.cup_either && s.cup_is_plain) throw new RulesError('bad_switch', 'cup_either needs cup_is_plain false');
+  if (s.subtract_from_opponent && s.pool_start > 0) throw new RulesError('bad_switch', 'subtract_from_opponent needs scores from 0 (pool_start 0)');
 }
 
 /** A validated, immutable rule profile. Build one with `preset`, `Profile.fromDict` or `Profile.decode`. */
@@ -175,6 +243,17 @@ export class Profile {
    * @param {Switches} c
    */
   constructor(c) {
+    /** @readonly @type {readonly string[]} */ this.hanami_cancelled_by = c.hanami_cancelled_by ?? [];
+    /** @readonly @type {readonly string[]} */ this.tsukimi_cancelled_by = c.tsukimi_cancelled_by ?? [];
+    /** @readonly @type {boolean} */ this.cup_either = c.cup_either ?? false;
+    /** @readonly @type {boolean} */ this.brights_add = c.brights_add ?? false;
+    /** @readonly @type {boolean} */ this.sanko_with_rain = c.sanko_with_rain ?? false;
+    /** @readonly @type {boolean} */ this.single_yaku = c.single_yaku ?? false;
+    /** @readonly @type {string} */ this.call_limit = c.call_limit ?? 'per_round';
+    /** @readonly @type {string} */ this.caller_pays_more = c.caller_pays_more ?? 'off';
+    /** @readonly @type {boolean} */ this.subtract_from_opponent = c.subtract_from_opponent ?? false;
+    /** @readonly @type {string} */ this.field_four_pairs = c.field_four_pairs ?? 'play_on';
+    /** @readonly @type {string} */ this.first_dealer = c.first_dealer ?? 'card_draw';
     /** @readonly @type {string} */ this.name = c.name;
     /** @readonly @type {number} */ this.rounds = c.rounds;
     /** @readonly @type {readonly number[]} */ this.bright_values = c.bright_values;
@@ -210,20 +289,54 @@ export class Profile {
   }
 
   /**
-   * Validate the JSON form of a profile (every switch required, nothing else).
+   * Validate the JSON form of a profile: every core switch required, an extension switch only
+   * when it differs from its default (spec/rules.md §3.3), nothing else.
    * @param {unknown} data
    * @returns {Profile}
-   * @throws {RulesError} `bad_profile` (not a map, a missing switch), `unknown_switch`, `bad_switch`
+   * @throws {RulesError} `bad_profile` (not a map, a missing switch, an extension switch at its
+   *   default), `unknown_switch`, `bad_switch`
    */
   static fromDict(data) {
+    return Profile._build(data, true);
+  }
+
+  /**
+   * @param {unknown} data
+   * @param {boolean} canonical refuse extension switches present at their default
+   * @returns {Profile}
+   */
+  static _build(data, canonical) {
     if (!isPlainObject(data)) throw new RulesError('bad_profile', 'a profile is a mapping');
     const missing = SWITCHES.filter((s) => !Object.hasOwn(data, s.name)).map((s) => s.name);
     if (missing.length) throw new RulesError('bad_profile', `missing switches: ${missing.join(', ')}`);
     for (const k of Object.keys(data)) if (!SWITCH_NAMES.has(/** @type {keyof Switches} */ (k))) throw new RulesError('unknown_switch', k);
+    // The JSON shapes first (spec/rules.md §3.3: bright_values four in a list, card lists of
+    // strings, hand_yaku an object of hand-yaku ids), then an extension switch present at its
+    // default (not canonical), then every value: the order the reference checks in.
+    const shapeError = (/** @type {string} */ why) => new RulesError('bad_switch', why);
+    const hy = data.hand_yaku;
+    if (!isPlainObject(hy) || !Object.keys(hy).every((k) => HAND_YAKU_IDS.includes(k))) throw shapeError('hand_yaku is a mapping of hand yaku ids to points');
+    if (!Array.isArray(data.bright_values) || data.bright_values.length !== 4) throw shapeError('bright_values is four integers');
+    for (const sw of EXTENSIONS) {
+      const v = data[sw.name];
+      if (sw.kind === 'cards' && Object.hasOwn(data, sw.name) && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) {
+        throw shapeError(`${sw.name} is a list of card ids`);
+      }
+    }
+    if (canonical) {
+      for (const sw of EXTENSIONS) {
+        if (Object.hasOwn(data, sw.name) && sameJson(data[sw.name], sw.default)) {
+          throw new RulesError('bad_profile', `${sw.name} is at its default and must be left out`);
+        }
+      }
+    }
     /** @type {Record<string, unknown>} */
     const checked = {};
     for (const sw of SWITCHES) checked[sw.name] = checkSwitch(sw, data[sw.name]);
-    const switches = /** @type {Switches} */ (/** @type {unknown} */ (checked));
+    for (const sw of EXTENSIONS) {
+      checked[sw.name] = Object.hasOwn(data, sw.name) ? checkSwitch(sw, data[sw.name]) : sw.default;
+    }
+    const switches = /** @type {Required<Switches>} */ (/** @type {unknown} */ (checked));
     checkTogether(switches);
     return new Profile(switches);
   }
@@ -256,11 +369,27 @@ export class Profile {
   toDict() {
     /** @type {Record<string, unknown>} */
     const out = {};
-    for (const sw of SWITCHES) {
+    for (const sw of ALL_SWITCHES) {
       const v = this[sw.name];
+      // spec/rules.md §3.3: an extension switch appears only away from its default.
+      if (EXTENSION_NAMES.has(sw.name) && canonicalJson(v) === canonicalJson(sw.default)) continue;
       out[sw.name] = Array.isArray(v) ? v.slice() : (typeof v === 'object' ? { ...v } : v);
     }
     return /** @type {Switches} */ (/** @type {unknown} */ (out));
+  }
+
+  /**
+   * Every switch with its value, extension switches at their defaults included.
+   * @returns {Required<Switches>}
+   */
+  allSwitches() {
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const sw of ALL_SWITCHES) {
+      const v = this[sw.name];
+      out[sw.name] = Array.isArray(v) ? v.slice() : (typeof v === 'object' ? { ...v } : v);
+    }
+    return /** @type {Required<Switches>} */ (/** @type {unknown} */ (out));
   }
 
   /** The canonical encoding (spec/rules.md §3.3): UTF-8 JSON, keys sorted, no whitespace. */
@@ -284,7 +413,7 @@ export class Profile {
    * @returns {Profile}
    */
   withSwitches(changes) {
-    return Profile.fromDict({ ...this.toDict(), ...changes });
+    return Profile._build({ ...this.allSwitches(), ...changes }, false);
   }
 
   /**
@@ -303,17 +432,6 @@ export class Profile {
     return canonicalJson(this.toDict()) === canonicalJson(other.toDict());
   }
 
-  /**
-   * The switches whose values differ from another profile's, in table order (`name` included).
-   * A screen shows a custom profile as "based on X" with these.
-   * @param {Profile} base
-   * @returns {Array<keyof Switches>}
-   */
-  differences(base) {
-    const a = this.toDict();
-    const b = base.toDict();
-    return SWITCHES.map((s) => s.name).filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k]));
-  }
 }
 
 /** @type {Switches} */

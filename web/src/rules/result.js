@@ -4,7 +4,7 @@ import { RulesError } from './errors.js';
 import { YAKU_IDS } from './scoring.js';
 
 /** Reasons a round ends (spec/rules.md §9.8). */
-export const RESULT_REASONS = Object.freeze(['stop', 'auto_end', 'exhaustion', 'oya_ken', 'hand_yaku', 'field_month', 'both_hand_yaku']);
+export const RESULT_REASONS = Object.freeze(['stop', 'auto_end', 'exhaustion', 'oya_ken', 'hand_yaku', 'field_month', 'field_pairs', 'both_hand_yaku']);
 
 /**
  * @typedef {object} RoundResult
@@ -67,12 +67,13 @@ export function resultFromDict(data) {
   const want = KEYS.slice().sort();
   if (keys.length !== want.length || keys.some((k, i) => k !== want[i])) throw bad('a round result has exactly the keys of resultToDict()');
   if (!(d.winner === null || d.winner === 0 || d.winner === 1)) throw bad('winner is seat 0, 1 or null');
-  if (!isCount(d.points, 1000000)) throw bad('points must be an integer 0..1000000');
-  if (!isCount(d.base, 1000000)) throw bad('base must be an integer 0..1000000');
+  // spec/rules.md §1.4: every value a profile can produce is below 2^53.
+  if (!isCount(d.points, Number.MAX_SAFE_INTEGER)) throw bad('points must be an integer 0..2^53-1');
+  if (!isCount(d.base, Number.MAX_SAFE_INTEGER)) throw bad('base must be an integer 0..2^53-1');
   const y = d.yaku;
   if (y === null || typeof y !== 'object' || Array.isArray(y)) throw bad('yaku is a mapping');
   for (const [k, v] of Object.entries(/** @type {object} */ (y))) {
-    if (!YAKU_IDS.includes(k) || !isCount(v, 1000000)) throw bad('yaku maps yaku ids to points');
+    if (!YAKU_IDS.includes(k) || !isCount(v, Number.MAX_SAFE_INTEGER)) throw bad('yaku maps yaku ids to points');
   }
   if (!Array.isArray(d.calls) || !d.calls.every((s) => s === 0 || s === 1)) throw bad('calls are seats');
   if (typeof d.redeal !== 'boolean' || typeof d.consumes_round !== 'boolean') throw bad('redeal and consumes_round are booleans');

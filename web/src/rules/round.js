@@ -252,8 +252,11 @@ export class RoundState {
     switch (this.phase) {
       case 'field_reveal': {
         for (const p of this.layout.field) insertSorted(this.field, this.deck[p]);
-        if (this.profile.field_whole_month === 'redeal' && this._fieldHasWholeMonth()) {
-          this._finishRedeal('field_month'); // spec/rules.md §5.3
+        // spec/rules.md §5.3: a whole month, then four pairs, on the dealt field.
+        if (this.profile.field_whole_month === 'redeal' && this._fieldMonthCounts().includes(4)) {
+          this._finishRedeal('field_month');
+        } else if (this.profile.field_four_pairs === 'redeal' && this._fieldMonthCounts().filter((n) => n === 2).length === 4) {
+          this._finishRedeal('field_pairs');
         } else {
           this._askReveal('hand0_reveal', this.layout.hands[0], 0);
         }
@@ -288,10 +291,10 @@ export class RoundState {
     }
   }
 
-  _fieldHasWholeMonth() {
+  _fieldMonthCounts() {
     const n = new Array(13).fill(0);
     for (const c of this.field) n[monthOf(c)]++;
-    return n.includes(4);
+    return n;
   }
 
   // ---- actions ----
@@ -316,10 +319,14 @@ export class RoundState {
     return true;
   }
 
-  /** Whether a decision may still offer KoiKoi (spec/rules.md §9.4). */
-  _mayCall() {
+  /**
+   * Whether a decision of `seat` may still offer KoiKoi (spec/rules.md §9.4).
+   * @param {number} seat
+   */
+  _mayCall(seat) {
     const max = this.profile.max_calls_per_round;
-    if (max > 0 && this.calls.length >= max) return false;
+    const made = this.profile.call_limit === 'per_seat' ? this.calls.filter((s) => s === seat).length : this.calls.length;
+    if (max > 0 && made >= max) return false;
     if (this.profile.last_turn_stop_only && this.hands[0].length === 0 && this.hands[1].length === 0) return false;
     return true;
   }
@@ -352,7 +359,7 @@ export class RoundState {
       case 'capture':
         return this.options.map(capture);
       default:
-        return this._mayCall() ? [STOP, KOIKOI] : [STOP];
+        return this._mayCall(seat) ? [STOP, KOIKOI] : [STOP];
     }
   }
 
@@ -387,7 +394,7 @@ export class RoundState {
       case 'play': this._play(need.seat, action.position); break;
       case 'capture': this._capture(need.seat, action.card); break;
       case 'koikoi':
-        if (!this._mayCall()) throw new IllegalMove('no_call_left', 'no koi-koi call is left in this round');
+        if (!this._mayCall(need.seat)) throw new IllegalMove('no_call_left', 'no koi-koi call is left in this round');
         this.calls.push(need.seat); // spec/rules.md §9.5
         this._nextTurn();
         break;
@@ -616,7 +623,9 @@ export class RoundState {
     if (rule === 'oya_ken') {
       this._oyaKen();
     } else if (rule === 'last_caller_scores_else_oya_ken') {
-      if (this.calls.length > 0) this._finishWin(/** @type {0 | 1} */ (this.calls[this.calls.length - 1]), 'exhaustion');
+      // spec/rules.md §9.6: the last caller scores if it still has a yaku, else oya-ken.
+      const last = this.calls.length > 0 ? this.calls[this.calls.length - 1] : -1;
+      if (last >= 0 && scorePile(this.piles[last], this.profile, this.month).base > 0) this._finishWin(last === 0 ? 0 : 1, 'exhaustion');
       else this._oyaKen();
     } else {
       const next = this.profile.dealer_after_draw === 'same' ? this.dealer : 1 - this.dealer;
@@ -630,13 +639,15 @@ export class RoundState {
   // ---- what a seat sees ----
 
   /**
-   * The round as seat `seat` sees it through this engine (default: the viewer, or seat 0).
+   * The round as seat `seat` sees it through this engine (default: the viewer, or seat 0). An
+   * engine with a viewer shows only its viewer's side; an auditor's (viewer null) either seat's.
    * @param {number | null} [seat]
    * @returns {RoundView}
    */
   view(seat = null) {
     const s = /** @type {0 | 1} */ (seat ?? this.viewer ?? 0);
     if (!isSeat(s)) throw new RulesError('bad_seat', 'seat must be 0 or 1');
+    if (this.viewer !== null && s !== this.viewer) throw new RulesError('bad_seat', "this engine only knows its viewer's hand");
     const o = 1 - s;
     return {
       seat: s,

@@ -31,6 +31,13 @@ const BASIC = new Set(['goko', 'shiko', 'ame_shiko', 'sanko', 'inoshikacho', 'ak
  * @property {string} monthly_yaku_scope
  * @property {number} double_threshold
  * @property {string} koikoi_multiplier
+ * @property {readonly string[]} [hanami_cancelled_by] extension switches (absent: default)
+ * @property {readonly string[]} [tsukimi_cancelled_by]
+ * @property {boolean} [cup_either]
+ * @property {boolean} [brights_add]
+ * @property {boolean} [sanko_with_rain]
+ * @property {boolean} [single_yaku]
+ * @property {string} [caller_pays_more]
  */
 
 /**
@@ -47,17 +54,25 @@ const BASIC = new Set(['goko', 'shiko', 'ame_shiko', 'sanko', 'inoshikacho', 'ak
 function yakuOf(has, monthCount, animals, ribbons, plains, profile, month) {
   /** @type {YakuMap} */
   const y = {};
-  // §6.2 brights, at most one of these.
+  // §6.2 brights: exclusive, or with brights_add each that holds.
   let brights = 0;
   for (const c of [0, 8, 28, 40, 44]) if (has[c]) brights++;
   const rain = has[RAIN_MAN];
+  const others = brights - (rain ? 1 : 0);
   const bv = profile.bright_values;
-  if (brights === 5) y.goko = bv[0];
+  if (profile.brights_add) {
+    if (brights === 5) y.goko = bv[0];
+    if (others === 4) y.shiko = bv[1];
+    if (rain && brights >= 4) y.ame_shiko = bv[2];
+    if (others >= 3 || (profile.sanko_with_rain && brights >= 3)) y.sanko = bv[3];
+  } else if (brights === 5) y.goko = bv[0];
   else if (brights === 4) { if (rain) y.ame_shiko = bv[2]; else y.shiko = bv[1]; }
-  else if (brights === 3 && !rain) y.sanko = bv[3];
+  else if (brights === 3 && (!rain || profile.sanko_with_rain)) y.sanko = bv[3];
   // §6.4 viewing yaku: decided last (bonus_only looks at the basic yaku), placed in order below.
-  const hanami = has[SAKE_CUP] && has[CHERRY_CURTAIN];
-  const tsukimi = has[SAKE_CUP] && has[FULL_MOON];
+  // §6.4 ame-nagare / kiri-nagare: a cancelling card in the pile stops the viewing yaku.
+  const cancelled = (/** @type {readonly string[] | undefined} */ ids) => (ids ?? []).some((id) => has[cardIndex(id)]);
+  const hanami = has[SAKE_CUP] && has[CHERRY_CURTAIN] && !cancelled(profile.hanami_cancelled_by);
+  const tsukimi = has[SAKE_CUP] && has[FULL_MOON] && !cancelled(profile.tsukimi_cancelled_by);
   // §6.5 named and counted yaku.
   const ext = profile.named_extension;
   const ino = has[BOAR] && has[DEER] && has[BUTTERFLIES];
@@ -90,7 +105,18 @@ function yakuOf(has, monthCount, animals, ribbons, plains, profile, month) {
   if (viewing && tsukimi) y.tsukimi = 5;
   Object.assign(y, rest);
   if (monthly > 0) y.tsukifuda = monthly;
-  return y;
+  return profile.single_yaku ? singleYaku(y) : y;
+}
+
+/**
+ * §6.9 `single_yaku`: only the yaku with the most points, the first in §4 order on a tie.
+ * @param {YakuMap} y
+ * @returns {YakuMap}
+ */
+function singleYaku(y) {
+  let best = '';
+  for (const id of YAKU_IDS) if (Object.hasOwn(y, id) && (best === '' || y[id] > y[best])) best = id;
+  return best === '' ? {} : { [best]: y[best] };
 }
 
 /**
@@ -127,13 +153,17 @@ export function scorePile(pile, profile, month) {
   }
   // §6.1: the sake cup is always an animal, and a plain too with cup_is_plain.
   if (has[SAKE_CUP] && profile.cup_is_plain) plains++;
-  const yaku = yakuOf(has, monthCount, animals, ribbons, plains, profile, month);
-  const base = baseOf(yaku);
-  // §6.3: the joker counts as a plain instead when that gives a strictly higher base.
-  if (profile.joker_card !== '' && has[cardIndex(profile.joker_card)]) {
-    const asPlain = yakuOf(has, monthCount, animals - 1, ribbons, plains + 1, profile, month);
-    const plainBase = baseOf(asPlain);
-    if (plainBase > base) return { yaku: asPlain, base: plainBase };
+  // §6.3 flexible cards (the joker, the cup with cup_either): k of them count as plains, for
+  // k = 0..n; the highest base wins, the smallest k on equal bases.
+  let flexible = 0;
+  if (profile.joker_card !== '' && has[cardIndex(profile.joker_card)]) flexible++;
+  if (profile.cup_either && has[SAKE_CUP]) flexible++;
+  let yaku = yakuOf(has, monthCount, animals, ribbons, plains, profile, month);
+  let base = baseOf(yaku);
+  for (let k = 1; k <= flexible; k++) {
+    const alt = yakuOf(has, monthCount, animals - k, ribbons, plains + k, profile, month);
+    const altBase = baseOf(alt);
+    if (altBase > base) { yaku = alt; base = altBase; }
   }
   return { yaku, base };
 }
@@ -192,5 +222,9 @@ export function roundScore(base, calls, winner, profile) {
     default:
       break;
   }
+  // §7.3 caller_pays_more: the loser's own calls make it pay more.
+  const c = calls.filter((s) => s !== winner).length;
+  if (profile.caller_pays_more === 'times_calls' && c >= 1) score *= c;
+  else if (profile.caller_pays_more === 'doubled_per_call') score *= 2 ** c;
   return score;
 }

@@ -11,8 +11,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  CARDS, MatchState, Profile, RoundState, RulesError, actionFromDict, actionToDict, baseOf, firstDealer,
-  resultToDict, roundScore, runRevealed, scoreYaku,
+  ALL_SWITCHES, CARDS, MatchState, Profile, RoundState, RulesError, actionFromDict, actionToDict, baseOf,
+  chooseFirstDealer, differences, firstDealer, formatSwitch, nearestPreset, preset, resultToDict, roundScore,
+  playRound, scoreYaku, withSwitchText,
 } from '../../src/rules/index.js';
 import {
   Rng, errorRecord, findPython, randomDeck, randomProfile, randomProfileDict, randomScript, runDriver, runScript,
@@ -51,6 +52,7 @@ function attempt(f) {
 
 describe('JavaScript and Python engines agree', { skip }, () => {
   test('python is available', () => assert.ok(python, 'CI=true: a Python with koikoi_p2p is required'));
+  const opts = { extensions: true };
 
   test(`${GAMES} random scripted rounds: every state and every refusal`, () => {
     const rng = new Rng('cross/rounds');
@@ -59,7 +61,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     /** @type {unknown[][]} */
     const mine = [];
     for (let i = 0; i < GAMES; i++) {
-      const profile = randomProfile(rng, 8);
+      const profile = randomProfile(rng, 8, opts);
       const params = { profile, dealer: rng.below(2), viewer: rng.choice([null, 0, 1]), roundIndex: 1 + rng.below(30), month: 1 + rng.below(12) };
       const deck = randomDeck(rng, true);
       const script = randomScript(rng, new RoundState(params), deck);
@@ -72,7 +74,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
 
   test('profiles: validation reasons, canonical encodings and digests', () => {
     const rng = new Rng('cross/profiles');
-    const dicts = Array.from({ length: 400 }, () => randomProfileDict(rng));
+    const dicts = Array.from({ length: 600 }, () => randomProfileDict(rng, opts));
     const theirs = runDriver(/** @type {string} */ (python), dicts.map((d) => ({ op: 'profile', dict: d })));
     dicts.forEach((d, i) => {
       const mine = attempt(() => {
@@ -86,7 +88,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
   test('scores of random piles under random profiles', () => {
     const rng = new Rng('cross/scores');
     const cases = Array.from({ length: 1500 }, () => {
-      const profile = randomProfile(rng, 10);
+      const profile = randomProfile(rng, 10, opts);
       const cards = rng.shuffle(CARDS.map((c) => c.index)).slice(0, rng.below(30));
       const calls = Array.from({ length: rng.below(4) }, () => rng.below(2));
       return { profile, cards, month: rng.below(6) === 0 ? null : 1 + rng.below(12), calls, winner: rng.below(2) };
@@ -107,7 +109,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     /** @type {unknown[][]} */
     const mine = [];
     for (let i = 0; i < 60; i++) {
-      const profile = randomProfile(rng, 8).withSwitches(rng.below(4) === 0 ? { rounds: 0, target_score: 5 + rng.below(30) } : { rounds: 1 + rng.below(5) });
+      const profile = randomProfile(rng, 8, opts).withSwitches(rng.below(4) === 0 ? { rounds: 0, target_score: 5 + rng.below(30) } : { rounds: 1 + rng.below(5) });
       const first = rng.below(2);
       const m = new MatchState(profile, first);
       const results = [];
@@ -115,12 +117,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
       while (!m.over && results.length < 60) {
         const s = m.newRound(null);
         const deck = randomDeck(rng, true);
-        runRevealed(s, deck);
-        while (s.need !== null) {
-          const need = /** @type {import('../../src/rules/round.js').NeedAction} */ (s.need);
-          s.apply(need.seat, rng.choice(s.legalActions()));
-          runRevealed(s, deck);
-        }
+        playRound(s, deck, (_, options) => rng.choice(options));
         const r = /** @type {import('../../src/rules/index.js').RoundResult} */ (s.result);
         results.push(resultToDict(r));
         m.record(r);
@@ -147,6 +144,43 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     }
     const theirs = runDriver(/** @type {string} */ (python), requests);
     assert.deepEqual(mine, theirs);
+  });
+
+  test('first dealer steps from random prefixes of deal 0', () => {
+    const rng = new Rng('cross/first-dealer');
+    const cases = Array.from({ length: 800 }, () => {
+      const profile = randomProfile(rng, 2, opts).withSwitches({ first_dealer: rng.choice(['card_draw', 'card_draw', 'coin', 'host', 'joiner']) });
+      const deck = rng.below(3) === 0 ? CARDS.map((c) => c.index) : rng.shuffle(CARDS.map((c) => c.index));
+      const revealed = deck.slice(0, rng.below(4) === 0 ? rng.below(49) : rng.below(7));
+      if (rng.below(15) === 0 && revealed.length > 1) revealed[revealed.length - 1] = revealed[0];
+      return { profile, revealed };
+    });
+    const theirs = runDriver(/** @type {string} */ (python), cases.map((c) => ({ op: 'first_dealer_step', profile: c.profile.toDict(), revealed: c.revealed })));
+    cases.forEach((c, i) => {
+      assert.deepEqual(attempt(() => chooseFirstDealer(c.profile, c.revealed)), theirs[i], JSON.stringify({ method: c.profile.first_dealer, revealed: c.revealed }));
+    });
+  });
+
+  test('switches as text: read, validated, written back; descriptions', () => {
+    const rng = new Rng('cross/text');
+    const words = ['true', 'On', ' no ', 'maybe', '6', '0006', '-1', '1234567', 'coin', 'Coin', 'per_seat', 'redeal', '10,8,7,5', '[15,8,7,6]', ' 1 , 2,3,4', '10,8,7',
+      'teshi:6,kuttsuki:6', 'none', 'None', 'kuttsuki:6, teshi:6', '{"tenho":6}', 'teshi', 'oya_ken:1', 'teshi:6,teshi:7', '05-bridge', '01-crane', '',
+      '11-rainman', '11', '12, 11-rainman', '11,11-rainman', '13', '8', '3', 'room-7', 'Room 7', '"quoted"', '[', 'off', 'times_calls', '0', '100'];
+    const cases = Array.from({ length: 700 }, () => ({ profile: randomProfile(rng, 4, opts), switch: rng.choice(ALL_SWITCHES).name, text: rng.choice(words) }));
+    const theirs = runDriver(/** @type {string} */ (python), cases.map((c) => ({ op: 'text', profile: c.profile.toDict(), switch: c.switch, text: c.text })));
+    cases.forEach((c, i) => {
+      const mine = attempt(() => {
+        const p = withSwitchText(c.profile, c.switch, c.text);
+        return { encoding: new TextDecoder().decode(p.encode()), written: formatSwitch(c.switch, /** @type {any} */ (p.allSwitches())[c.switch]) };
+      });
+      assert.deepEqual(mine, theirs[i], `${c.switch}=${JSON.stringify(c.text)}`);
+    });
+    const profiles = Array.from({ length: 200 }, () => randomProfile(rng, 6, opts));
+    const described = runDriver(/** @type {string} */ (python), profiles.map((p) => ({ op: 'describe', profile: p.toDict() })));
+    profiles.forEach((p, i) => {
+      const nearest = nearestPreset(p);
+      assert.deepEqual({ nearest, differences: differences(p, preset(nearest)) }, described[i], JSON.stringify(p.toDict()));
+    });
   });
 
   test('action wire forms, valid and not', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import {
-  PRESETS, Profile, SWITCHES, canonicalJson, firstDealer, preset, sha256, toHex, withRounds,
+  PRESETS, Profile, SWITCHES, canonicalJson, differences, firstDealer, nearestPreset, preset, sha256, toHex, withRounds,
 } from '../../src/rules/index.js';
 import { ROOT, Rng, randomProfile } from './support.js';
 
@@ -75,10 +75,12 @@ describe('presets', () => {
     assert.equal(withRounds(preset('nintendo'), 6).rounds, 6);
   });
 
-  test('differences lists the switches that differ from a base', () => {
-    const p = preset('nintendo').withSwitches({ name: 'mine', rounds: 6, hand_yaku: {} });
-    assert.deepEqual(p.differences(preset('nintendo')), ['name', 'rounds', 'hand_yaku']);
-    assert.deepEqual(preset('wikipedia').differences(preset('wikipedia')), []);
+  test('differences and nearestPreset describe a custom profile (§3.8)', () => {
+    const p = preset('nintendo').withSwitches({ name: 'mine', rounds: 6, hand_yaku: {}, first_dealer: 'coin' });
+    assert.deepEqual(differences(p, preset('nintendo')), { rounds: '6', hand_yaku: 'none', first_dealer: 'coin' });
+    assert.equal(nearestPreset(p), 'nintendo');
+    assert.equal(nearestPreset(preset('wikipedia').withSwitches({ name: 'x' })), 'wikipedia');
+    assert.deepEqual(differences(preset('wikipedia'), preset('wikipedia')), {});
   });
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  MatchState, PRESETS, RoundState, actionToDict, monthOf, preset, resultToDict, runRevealed, scorePile,
+  EXTENSIONS, MatchState, PRESETS, RoundState, actionToDict, monthOf, playRound, preset, resultToDict, runRevealed, scorePile,
 } from '../../src/rules/index.js';
 import { Rng, randomDeck, randomProfile, stateRecord } from './support.js';
 
@@ -30,7 +30,9 @@ function checkInvariants(s, where) {
     assert.ok(s.bases[seat] <= base, `${where}: the recorded base never exceeds the pile's`);
   }
   const max = s.profile.max_calls_per_round;
-  if (max > 0) assert.ok(s.calls.length <= max, `${where}: call limit`);
+  if (max > 0 && s.profile.call_limit === 'per_seat') {
+    for (const seat of [0, 1]) assert.ok(s.calls.filter((c) => c === seat).length <= max, `${where}: call limit per seat`);
+  } else if (max > 0) assert.ok(s.calls.length <= max, `${where}: call limit`);
   const inAction = need !== null && need.type === 'action' && need.kind !== 'hand_yaku';
   if (inAction || (s.over && s.result !== null && !s.result.redeal && s.result.reason !== 'hand_yaku')) {
     const inFlight = s.phase === 'play_reveal' || s.phase === 'draw_reveal' ? 1 : 0;
@@ -111,6 +113,28 @@ describe('random rounds', () => {
       for (let i = 0; i < GAMES; i++) lockstepGame(rng, preset(name));
     });
   }
+  /** Non-default values of each extension switch (spec/rules.md §3.2), on presets that allow them. */
+  const ON = {
+    hanami_cancelled_by: { hanami_cancelled_by: ['11-rainman', '11-swallow', '11-ribbon', '11-lightning'] },
+    tsukimi_cancelled_by: { tsukimi_cancelled_by: ['11-rainman', '12-phoenix', '12-plain1', '12-plain2', '12-plain3'] },
+    cup_either: { cup_either: true, cup_is_plain: false },
+    brights_add: { brights_add: true },
+    sanko_with_rain: { sanko_with_rain: true },
+    single_yaku: { single_yaku: true },
+    call_limit: { call_limit: 'per_seat', max_calls_per_round: 1, after_call: 'shobu_only' },
+    caller_pays_more: { caller_pays_more: 'doubled_per_call' },
+    subtract_from_opponent: { subtract_from_opponent: true, pool_start: 0, transfer_cap: false, bust_ends_game: false },
+    field_four_pairs: { field_four_pairs: 'redeal' },
+    first_dealer: { first_dealer: 'coin' },
+  };
+  for (const sw of EXTENSIONS) {
+    test(`extension switch ${sw.name} on: ${GAMES} games over the presets`, () => {
+      const rng = new Rng(`property/${sw.name}`);
+      const on = /** @type {Record<string, object>} */ (ON)[sw.name];
+      assert.ok(on, `a value for ${sw.name}`);
+      for (let i = 0; i < GAMES; i++) lockstepGame(rng, preset(PRESETS[i % PRESETS.length]).withSwitches(on));
+    });
+  }
   test(`random profiles: ${GAMES * 2} games`, () => {
     const rng = new Rng('property/random-profiles');
     for (let i = 0; i < GAMES * 2; i++) lockstepGame(rng, randomProfile(rng, 10));
@@ -129,12 +153,7 @@ describe('random matches', () => {
         const s = m.newRound(null);
         assert.equal(s.month, ((params.roundIndex - 1) % 12) + 1);
         const deck = randomDeck(rng, true);
-        runRevealed(s, deck);
-        while (s.need !== null) {
-          const need = /** @type {import('../../src/rules/round.js').NeedAction} */ (s.need);
-          s.apply(need.seat, rng.choice(s.legalActions()));
-          runRevealed(s, deck);
-        }
+        playRound(s, deck, (_, options) => rng.choice(options));
         const before = m.scores;
         m.record(/** @type {any} */ (s.result));
         deals++;

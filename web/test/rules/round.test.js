@@ -228,3 +228,12 @@ describe('turns and decisions', () => {
     assert.throws(() => new RoundState({ profile: p, dealer: 0, viewer: 0, roundIndex: 1, month: 13 }), { reason: 'bad_month' });
   });
 });
+
+test("a seat's engine shows only its own side", () => {
+  const s = new RoundState({ profile: preset('nintendo'), dealer: 0, viewer: 1, roundIndex: 1, month: 1 });
+  assert.equal(s.view().seat, 1);
+  assert.throws(() => s.view(0), { reason: 'bad_seat' });
+  const audit = new RoundState({ profile: preset('nintendo'), dealer: 0, viewer: null, roundIndex: 1, month: 1 });
+  assert.equal(audit.view(0).seat, 0);
+  assert.equal(audit.view(1).seat, 1);
+});

@@ -8,6 +8,7 @@ compares them (web/test/rules/cross_python.test.js).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from typing import Any
@@ -23,7 +24,12 @@ from koikoi_p2p.rules import (
     RoundState,
     RulesError,
     action_from_dict,
+    choose_first_dealer,
+    differences,
     first_dealer,
+    nearest_preset,
+    parse_switch,
+    preset,
     round_score,
     score_yaku,
 )
@@ -52,7 +58,7 @@ def _canon(obj: object) -> str:
 def _record(state: RoundState) -> dict[str, Any]:
     # A seat's engine only shows its own hand; an auditor's (viewer None) shows both.
     seats = [0, 1] if state.viewer is None else [state.viewer]
-    views = [state.view(seat).to_dict() for seat in seats]
+    views: list[dict[str, Any]] = [state.view(seat).to_dict() for seat in seats]
     result = state.result
     return {
         "need": _need(state),
@@ -129,7 +135,6 @@ def handle(req: dict[str, Any]) -> Any:
         if op == "profile":
             profile = Profile.from_dict(req["dict"])
             encoded = profile.encode()
-            import hashlib
             return {"encoding": encoded.decode("utf-8"), "digest": hashlib.sha256(encoded).hexdigest()}
         if op == "decode":
             return {"encoding": Profile.decode(req["text"].encode("utf-8")).encode().decode("utf-8")}
@@ -137,11 +142,25 @@ def handle(req: dict[str, Any]) -> Any:
             profile = Profile.from_dict(req["profile"])
             yaku = score_yaku(req["cards"], profile, req["month"])
             base = sum(yaku.values())
-            return {"yaku": yaku, "base": base, "round_score": round_score(base, req["calls"], req["winner"], profile)}
+            score = round_score(base, req["calls"], req["winner"], profile)
+            return {"yaku": yaku, "base": base, "round_score": score}
         if op == "first_dealer":
-            return {"dealer": first_dealer(req["cards"][0], req["cards"][1], Profile.from_dict(req["profile"]))}
+            profile = Profile.from_dict(req["profile"])
+            return {"dealer": first_dealer(req["cards"][0], req["cards"][1], profile)}
         if op == "action":
             return {"action": action_from_dict(req["dict"]).to_dict()}
+        if op == "first_dealer_step":
+            step = choose_first_dealer(Profile.from_dict(req["profile"]), req["revealed"])
+            return {"dealer": step.dealer, "need": list(step.need)}
+        if op == "text":
+            value = parse_switch(req["switch"], req["text"])
+            changed = Profile.from_dict(req["profile"]).with_switches(**{req["switch"]: value})
+            written = changed.switch_text(req["switch"])
+            return {"encoding": changed.encode().decode("utf-8"), "written": written}
+        if op == "describe":
+            profile = Profile.from_dict(req["profile"])
+            nearest = nearest_preset(profile)
+            return {"nearest": nearest, "differences": differences(profile, preset(nearest))}
     except RulesError as exc:
         return _error(exc)
     raise SystemExit(f"unknown op {op!r}")

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import { Rng } from '../../src/ai/rng.js';
 import {
-  CARDS, HAND_YAKU_IDS, PRESETS, Profile, RulesError, SWITCHES, actionFromDict, actionToDict, bestClaims,
+  ALL_SWITCHES, CARDS, HAND_YAKU_IDS, PRESETS, Profile, RulesError, SWITCHES, actionFromDict, actionToDict, bestClaims,
   canonicalJson, claimHandYaku, dealLayout, handClaims, preset, resultToDict,
 } from '../../src/rules/index.js';
 
@@ -51,6 +51,14 @@ function randomSwitch(rng, sw) {
       for (const id of HAND_YAKU_IDS) if (rng.below(2)) out[id] = 1 + rng.below(rng.below(2) ? 20 : 100);
       return out;
     }
+    case 'cards': {
+      // Mostly whole months (willow, paulownia) or the rain man, sometimes any cards.
+      const forbidden = sw.forbidden ?? [];
+      const pick = rng.below(4) === 0
+        ? CARDS.filter(() => rng.below(8) === 0).map((c) => c.index)
+        : rng.choice([[40], [40, 41, 42, 43], [44, 45, 46, 47], [40, 44], []]);
+      return pick.filter((c) => !forbidden.includes(c)).map((c) => CARDS[c].id);
+    }
     default: {
       const small = { rounds: 13, double_threshold: 12, max_calls_per_round: 4, oya_ken_points: 6, monthly_yaku_points: 6, target_score: 60, pool_start: 60 };
       const hi = /** @type {Record<string, number>} */ (small)[sw.name] ?? 10;
@@ -63,18 +71,20 @@ function randomSwitch(rng, sw) {
  * A random valid profile: a preset with a random set of switches changed.
  * @param {Rng} rng
  * @param {number} [changes] about how many switches to change
+ * @param {{extensions?: boolean}} [opts] extensions: change extension switches too (version 2)
  * @returns {Profile}
  */
-export function randomProfile(rng, changes = 6) {
+export function randomProfile(rng, changes = 6, { extensions = true } = {}) {
+  const pool = extensions ? ALL_SWITCHES : SWITCHES;
   for (;;) {
-    const d = /** @type {Record<string, unknown>} */ (preset(rng.choice(PRESETS)).toDict());
+    const d = /** @type {Record<string, unknown>} */ (preset(rng.choice(PRESETS)).allSwitches());
     const n = rng.below(changes + 1);
     for (let i = 0; i < n; i++) {
-      const sw = rng.choice(SWITCHES);
+      const sw = rng.choice(pool);
       d[sw.name] = randomSwitch(rng, sw);
     }
     try {
-      return Profile.fromDict(d);
+      return preset('nintendo').withSwitches(d);
     } catch (e) {
       if (!(e instanceof RulesError)) throw e;
     }
@@ -84,15 +94,17 @@ export function randomProfile(rng, changes = 6) {
 /**
  * A random switch dictionary that may be invalid in any way (for validation cross-checks).
  * @param {Rng} rng
+ * @param {{extensions?: boolean}} [opts]
  * @returns {Record<string, unknown>}
  */
-export function randomProfileDict(rng) {
-  const d = /** @type {Record<string, unknown>} */ (randomProfile(rng).toDict());
-  const junk = [true, false, 0, 1, -1, 10000, 10001, 101, '', 'x', 'always', '05-bridge', '09-cup', [], {}, null, [1, 2, 3, 4], [10, 8, 7], { teshi: 0 }, { tenho: 5 }, { oya_ken: 1 }];
+export function randomProfileDict(rng, { extensions = true } = {}) {
+  const d = /** @type {Record<string, unknown>} */ (randomProfile(rng, 6, { extensions }).toDict());
+  const junk = [true, false, 0, 1, -1, 10000, 10001, 101, '', 'x', 'always', '05-bridge', '09-cup', [], {}, null, [1, 2, 3, 4], [10, 8, 7], { teshi: 0 }, { tenho: 5 }, { oya_ken: 1 },
+    ['11-rainman'], ['12-phoenix', '11-rainman'], ['08-moon'], ['03-curtain'], ['11-rainman', '11-rainman'], 'per_seat', 'coin', 'card_draw', 'play_on', 'off', 'doubled_per_call'];
   const n = rng.below(3);
   for (let i = 0; i < n; i++) {
     const what = rng.below(10);
-    const sw = rng.choice(SWITCHES);
+    const sw = rng.choice(extensions ? ALL_SWITCHES : SWITCHES);
     if (what === 0) delete d[sw.name];
     else if (what === 1) d[`x_${sw.name}`] = 1;
     else d[sw.name] = rng.choice(junk);
