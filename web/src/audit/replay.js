@@ -304,12 +304,12 @@ export function auditTranscript(data) {
     if (!closed) report.notes.push('the transcript has no closing marker');
   }
   if (r.flow instanceof GameFlow2) {
-    for (const d of r.flow.hiddenDeals) report.notes.push(`deal ${d} was replayed without its round keys`);
     const resigned = r.flow.matchResult ? /** @type {any} */ (r.flow.matchResult).resigned : null;
     if (r.flow.done && resigned !== null && resigned !== undefined) {
-      const seq = r.flow.ending ? entries.findIndex((x) => x.e.type === 'resign') : -1;
+      const seq = entries.findIndex((x) => x.e.type === 'resign');
       report.notes.push(`resigned by player ${resigned} at message ${seq}`);
     }
+    for (const d of r.flow.hiddenDeals) report.notes.push(`deal ${d} was replayed without its round keys: its public moves were checked, not the rules that need the hidden hands`);
   }
   report.ok = r.flow.done && closed && !report.deviation;
   return report;
@@ -626,6 +626,7 @@ export function describe(report) {
   }
   const scores = /** @type {number[]} */ (report.scores);
   const winner = report.winner === null ? 'a draw' : `player ${report.winner} wins`;
+  for (const note of report.notes) if (note.startsWith('resigned by')) lines.push(note);
   lines.push(`valid transcript: ${report.profile}, ${report.rounds.length} rounds, ${report.messages} messages; final scores ${scores[0]}-${scores[1]} (${winner}); result co-signed by both`);
   return { lines, status: 0 };
 }

@@ -239,14 +239,29 @@ export class GameFlow2 {
   }
 
   /**
-   * What `seat` owes before its next act (nextDeck = deal in play + 1) or disclose.
+   * What `seat` owes before its next act (nextDeck = deal in play + 1) or disclose (§4.4): its
+   * countersignatures, then the step of deck e + 1, then its key of deck e + 2 (keys travel two
+   * deals ahead, shuffles one).
    * @param {number} seat @param {number | null} nextDeck
    */
   #owed(seat, nextDeck) {
     const sign = this.#owedSign(seat);
     if (sign) return sign;
     if (nextDeck === null || (this.match && this.match.over)) return null;
-    return this.#prepStep(seat, nextDeck);
+    const step = this.#prepStep(seat, nextDeck);
+    if (step) return step;
+    if (!this.#deckEntry(nextDeck + 1).keys.has(seat)) return { seat: /** @type {0 | 1} */ (seat), type: 'key', deal: nextDeck + 1 };
+    return null;
+  }
+
+  /**
+   * The decks of a foreground preparation (§5.3): at the start the first decks in full and the
+   * keys of the deck after them; at a late close of deal e, deck e + 1 in full and deck e + 2's keys.
+   * @returns {{full: number[], keysOnly: number}}
+   */
+  #foregroundDecks() {
+    const full = this.nextDeal === this.firstDeck ? this.#firstDecks() : [this.nextDeal];
+    return { full, keysOnly: full[full.length - 1] + 1 };
   }
 
   /** @returns {Expectation | null} */
@@ -254,7 +269,8 @@ export class GameFlow2 {
     if (this.finished) return null;
     if (!this.terms) return { seat: 0, type: 'terms' };
     if (!this.accepted) {
-      for (const d of this.#firstDecks()) if (!this.#deckEntry(d).keys.has(0)) return { seat: 0, type: 'key', deal: d };
+      const { full, keysOnly } = this.#foregroundDecks();
+      for (const d of [...full, keysOnly]) if (!this.#deckEntry(d).keys.has(0)) return { seat: 0, type: 'key', deal: d };
       return { seat: 1, type: 'accept' };
     }
     if (this.ending) {
@@ -272,12 +288,13 @@ export class GameFlow2 {
     }
     if (!this.live) {
       // §5.3: preparation in the foreground; the last sender first.
-      const decks = this.nextDeal === this.firstDeck ? this.#firstDecks() : [this.nextDeal];
+      const { full, keysOnly } = this.#foregroundDecks();
       for (const seat of [this.lastSender, 1 - this.lastSender]) {
-        for (const d of decks) {
+        for (const d of full) {
           const step = this.#prepStep(seat, d);
           if (step) return step;
         }
+        if (!this.#deckEntry(keysOnly).keys.has(seat)) return { seat: /** @type {0 | 1} */ (seat), type: 'key', deal: keysOnly };
       }
       return null;
     }
