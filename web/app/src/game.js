@@ -51,6 +51,8 @@ export class Game {
     /** @type {any} */ this.table = null;
     /** @type {{[kind: string]: Uint8Array}} */ this.files = {};
     this.shownRound = -1;
+    this.autoAnswered = -2;
+    this.termsAnswered = false;
     this.sasConfirmed = false;
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
@@ -113,6 +115,7 @@ export class Game {
 
   /** Continue the match saved in IndexedDB (after a reload). @param {{id: string, mode: string, computer?: string}} cur */
   resume(cur) {
+    this.sasConfirmed = true; // compared before the reload
     this.worker = newWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.#say(t('resumed'));
@@ -207,13 +210,16 @@ export class Game {
     const names = this.#names(table);
     /** @type {[string, () => HTMLElement] | null} */
     let want = null;
-    const sas = table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
+    const sas = table.mode !== 'practice' && table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
     if (table.failure) want = ['failure', () => this.#failureView(table)];
     else if (table.over) want = ['over', () => this.#overView(table, names)];
     else if (sas) want = ['sas', () => this.#sasView(table)];
-    else if (table.termsProposed) want = ['terms', () => this.#termsView(table, names)];
+    else if (table.termsProposed && !this.termsAnswered) want = ['terms', () => this.#termsView(table, names)];
     else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o))];
-    else if (table.ask && table.ask.kind === 'hand_yaku') want = [`hand-${table.deal}`, () => handYakuDialog(table, (o) => this.#decide(o))];
+    else if (table.ask && table.ask.kind === 'hand_yaku' && table.ask.options.length === 1) {
+      // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
+      if (this.autoAnswered !== table.deal) { this.autoAnswered = table.deal; this.#decide(table.ask.options[0]); }
+    } else if (table.ask && table.ask.kind === 'hand_yaku') want = [`hand-${table.deal}`, () => handYakuDialog(table, (o) => this.#decide(o))];
     else if (table.lastRound && table.lastRound.deal !== this.shownRound && !table.over) {
       want = ['round', () => this.#roundView(table, names)];
     }
@@ -263,7 +269,7 @@ export class Game {
       h('p', {}, t('termsRounds', { n: terms.rounds })),
       h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
       h('div', { class: 'choices' }, [
-        h('button', { class: 'primary', onclick: () => { this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
+        h('button', { class: 'primary', onclick: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
         h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); } }, t('termsRefuse')),
       ]),
     ]);

@@ -213,6 +213,8 @@ async function refreshLobby(list, url, form) {
 /** @param {(g: Game) => void} begin */
 function playScreen(begin) {
   stopGame();
+  // The fragment named the room to join: it is used now, and a reload must resume instead.
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   const root = h('main', { class: 'screen play' });
   app.replaceChildren(root);
   game = new Game(root, {
@@ -236,12 +238,13 @@ function reportScreen(bytes) {
 }
 
 function route() {
+  if (game) return; // a match in progress keeps its screen (a language change redraws on the next table)
+  // An interrupted match comes first: a reload (even of a #join link) continues it.
+  const cur = currentMatch();
+  if (cur) return resumeGame(cur);
   const f = fragment();
   if (f.has('join')) return joinForm(f.get('join') ?? '');
   if (location.hash === '#report') return reportScreen(null);
-  if (game) return; // a match in progress keeps its screen (a language change redraws on the next table)
-  const cur = currentMatch();
-  if (cur) return resumeGame(cur);
   return home();
 }
 

@@ -259,11 +259,21 @@ export class Seat {
    * @param {{[key: string]: unknown}} dict an action in wire form, one of the options posted
    */
   decide(dict) {
-    return this.#enqueue(() => this.#step(() => this.journal.decide(actionFromDict(dict)), true));
+    return this.#enqueue(async () => {
+      const action = actionFromDict(dict);
+      const flow = this.peer.flow;
+      // A second click, or a click on a board that has moved on, is not a move: ignore it.
+      if (this.finished || !flow || !flow.isLegal(this.peer.seat, action) || !this.peer.legalActions().length) return;
+      await this.#step(() => this.journal.decide(action), true);
+    });
   }
 
   acceptTerms() {
-    return this.#enqueue(() => this.#step(() => this.journal.acceptTerms(), true));
+    return this.#enqueue(async () => {
+      const flow = this.peer.flow;
+      if (this.finished || !flow || flow.state !== 'accepting' || this.peer.seat !== 1) return;
+      await this.#step(() => this.journal.acceptTerms(), true);
+    });
   }
 
   /** The person refused the terms: nothing is sent, the match ends here (PLAN item 3). */

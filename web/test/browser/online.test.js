@@ -1,0 +1,128 @@
+// Online matches in a real browser through a real relay process (`koikoi relay --web`): two
+// browser contexts play each other; a browser plays the terminal client `koikoi join`; a page
+// reloaded in the middle of a deal resumes from IndexedDB and the match still ends co-signed.
+// Every transcript the pages offer verifies with `koikoi verify`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO } from '../helpers.js';
+import { KOIKOI, PYTHON } from '../python.js';
+import { browserMissing, download, launch, openPage, startWebRelay, step } from './support.js';
+
+const skip = browserMissing();
+
+/** Host a 1-round room from the page; resolves with the room code. @param {any} page */
+async function host(page) {
+  await page.getByRole('button', { name: 'Create a room' }).click();
+  await page.getByLabel('Rounds').fill('1');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const code = page.locator('.waiting .code');
+  await code.waitFor({ timeout: 30000 });
+  return String(await code.getAttribute('data-code'));
+}
+
+/** @param {string} file */
+function verify(file) {
+  const r = spawnSync(KOIKOI, ['verify', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /valid transcript/);
+}
+
+/**
+ * Play both pages until both show the match summary.
+ * @param {any[]} pages @param {{onStep?: (n: number) => Promise<void>}} [o]
+ */
+async function playBoth(pages, o = {}) {
+  const done = pages.map(() => false);
+  const end = Date.now() + Number(process.env.KOIKOI_PLAY_MS ?? 200000);
+  let n = 0;
+  while (done.includes(false)) {
+    if (Date.now() > end) {
+      for (let i = 0; i < pages.length; i++) await pages[i].screenshot({ path: path.join(os.tmpdir(), `koikoi-stalled-${i}.png`) });
+      throw new Error(`the match did not end in time (screenshots in ${os.tmpdir()}/koikoi-stalled-*.png)`);
+    }
+    for (let i = 0; i < pages.length; i++) {
+      if (done[i]) continue;
+      const r = await step(pages[i]);
+      if (r === 'failed') throw new Error(`page ${i} stopped: ${await pages[i].locator('dialog[open]').textContent()}`);
+      if (r === 'over') done[i] = true;
+      if (r === 'play' || r === 'capture') {
+        n += 1;
+        await o.onStep?.(n);
+      }
+    }
+  }
+}
+
+test('two browsers play a whole match through a relay; a reload mid-deal resumes; both transcripts verify', { skip, timeout: 300000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
+    const bContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const b = await openPage(bContext, relay.web);
+    const code = await host(a.page);
+    await b.page.goto(`${relay.web}#join=${code}`);
+    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    // Both see the same security code (no password), compare it and go on.
+    const sas = await Promise.all([a.page, b.page].map(async (p) => {
+      const el = p.locator('dialog[open] .sascode');
+      await el.waitFor({ timeout: 60000 });
+      return el.getAttribute('data-sas');
+    }));
+    assert.equal(sas[0], sas[1]);
+    let reloaded = false;
+    await playBoth([a.page, b.page], {
+      onStep: async (n) => {
+        if (n === Number(process.env.KOIKOI_RELOAD_AT ?? 3) && !reloaded) {
+          reloaded = true;
+          await b.page.reload();
+        }
+      },
+    });
+    assert.ok(reloaded);
+    for (const p of [a.page, b.page]) {
+      await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+      verify(await download(p, 'transcript'));
+    }
+    assert.deepEqual(a.errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test('a browser plays a whole match against koikoi join', { skip, timeout: 300000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  /** @type {import('node:child_process').ChildProcess | null} */
+  let joiner = null;
+  try {
+    const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
+    const code = await host(page);
+    const home = mkdtempSync(path.join(os.tmpdir(), 'koikoi-join-'));
+    joiner = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'join_seat.py'), code, relay.url, home], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    joiner.stdout?.on('data', (d) => { out += d.toString(); });
+    joiner.stderr?.on('data', (d) => { out += d.toString(); });
+    const end = Date.now() + 240000;
+    for (;;) {
+      if (Date.now() > end) throw new Error(`no end in time; koikoi join said: ${out}`);
+      const r = await step(page);
+      if (r === 'over') break;
+      if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi join said: ${out}`);
+    }
+    verify(await download(page, 'transcript'));
+    await new Promise((resolve) => { if (joiner?.exitCode !== null) resolve(undefined); else joiner?.once('exit', resolve); });
+    assert.match(out, /Final score/, out);
+    assert.match(out, /EXIT 0/, out);
+    assert.deepEqual(errors, []);
+  } finally {
+    joiner?.kill();
+    await browser.close();
+    await relay.stop();
+  }
+});
