@@ -139,7 +139,7 @@ export function renderBoard(root, table, props) {
     backEl('stockcard'), h('span', { class: 'count' }, r ? String(r.stockCount) : ''),
   ]);
 
-  const oppHand = h('div', { class: 'opphand', 'aria-label': t('opponentHand', { n: r ? r.opponentCount : 0 }) },
+  const oppHand = h('div', { class: 'opphand', role: 'img', 'aria-label': t('opponentHand', { n: r ? r.opponentCount : 0 }) },
     Array.from({ length: r ? r.opponentCount : 0 }, () => backEl('tiny')));
 
   const info = h('div', { class: 'info' }, [
@@ -240,12 +240,12 @@ export function handYakuDialog(table, decide) {
  * A round's summary.
  * @param {any} last table.lastRound @param {[string, string]} names @param {number} rounds
  */
-export function roundSummary(last, names, rounds) {
+export function roundSummary(last, names, rounds, me = -1) {
   const res = last.result;
   const winner = res.winner;
   return h('div', { class: 'summary' }, [
     h('h2', { id: 'dlg-title' }, `${t('roundOver')} — ${t('roundOf', { i: last.roundIndex, n: rounds })}`),
-    h('p', { class: 'big' }, winner === null ? t('roundDraw') : t('roundWinner', { who: names[winner], n: res.points })),
+    h('p', { class: 'big' }, winner === null ? t('roundDraw') : winner === me ? t('roundWinnerYou', { n: res.points }) : t('roundWinner', { who: names[winner], n: res.points })),
     h('p', { class: 'muted' }, t(/** @type {any} */ (`reason_${res.reason}`))),
     Object.keys(res.yaku).length ? h('ul', { class: 'yakulist' }, Object.entries(res.yaku).map(([id, p]) => h('li', {}, `${yakuName(id)} — ${t('points', { n: p })}`))) : null,
     res.calls.length ? h('p', {}, res.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,

@@ -241,7 +241,7 @@ export class Game {
   /** @param {any} table @param {[string, string]} names */
   #roundView(table, names) {
     const rounds = table.terms ? table.terms.rounds : 1;
-    return h('div', {}, [roundSummary(table.lastRound, names, rounds), h('div', { class: 'choices' }, [
+    return h('div', {}, [roundSummary(table.lastRound, names, rounds, table.seat), h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; this.dialog.close(); this.dialogKind = ''; if (this.table) this.#dialogs(this.table); } }, t('next')),
     ])]);
   }
@@ -283,7 +283,7 @@ export class Game {
     const headline = over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
     return h('div', { class: 'summary' }, [
       h('h2', { id: 'dlg-title' }, t('matchOver')),
-      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1) : null,
+      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat) : null,
       h('p', { class: 'big' }, headline),
       h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
       h('p', { class: 'muted' }, t('coSigned')),

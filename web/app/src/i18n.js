@@ -32,10 +32,10 @@ const EN = {
   theirTurn: '{who} is thinking…', deadline: '{s} s', matchTime: 'Time left',
   koikoiTitle: 'You made a yaku', stopButton: 'Stop', koikoiButton: 'Koi-koi',
   stopWhat: 'Stop now and score {n} points.', koikoiWhat: 'Play on: a further yaku raises your score (now {base} base points), but if {who} scores first, they take the round{mult}.',
-  koikoiMult: ' at ×{m}', callsLeft: 'Calls left: {n}',
+  koikoiMult: ' at ×{m}', callsLeft: 'Calls you may still make after this one: {n}',
   claimHandYaku: 'Claim {yaku} ({n} points)', noHandYaku: 'Play on',
   yakuMade: 'Yaku made', yakuClose: 'One card away', none: 'none', points: '{n} pts',
-  roundOver: 'Round over', roundWinner: '{who} wins {n} points', roundDraw: 'No one scores this round',
+  roundOver: 'Round over', roundWinner: '{who} wins {n} points', roundWinnerYou: 'You win {n} points', roundDraw: 'No one scores this round',
   reason_stop: 'stopped', reason_auto_end: 'ended by the rules', reason_exhaustion: 'the hands ran out', reason_oya_ken: 'the hands ran out (dealer’s privilege)',
   reason_hand_yaku: 'a dealt-hand yaku', reason_field_month: 'a month of four on the field: dealt again', reason_field_pairs: 'four pairs on the field: dealt again',
   reason_both_hand_yaku: 'both hands are yaku', next: 'Next round', matchOver: 'Match over', youWin: 'You win the match',
@@ -86,10 +86,10 @@ const JA = {
   theirTurn: '{who}が考えています…', deadline: '{s}秒', matchTime: '残り時間',
   koikoiTitle: '役ができました', stopButton: 'あがり', koikoiButton: 'こいこい',
   stopWhat: '今あがって{n}点を得る。', koikoiWhat: '続ける: さらに役ができれば得点が上がります（現在の基本点 {base}）。ただし{who}が先に役を作ると、その回戦は相手のもの{mult}。',
-  koikoiMult: '（×{m}）', callsLeft: '残りこいこい回数: {n}',
+  koikoiMult: '（×{m}）', callsLeft: 'この後にできるこいこい: {n}回',
   claimHandYaku: '{yaku}を申告（{n}点）', noHandYaku: 'そのまま続ける',
   yakuMade: 'できた役', yakuClose: 'あと1枚', none: 'なし', points: '{n}点',
-  roundOver: '回戦終了', roundWinner: '{who}が{n}点', roundDraw: 'この回戦は引き分け',
+  roundOver: '回戦終了', roundWinner: '{who}が{n}点', roundWinnerYou: 'あなたが{n}点', roundDraw: 'この回戦は引き分け',
   reason_stop: 'あがり', reason_auto_end: 'ルールによる終了', reason_exhaustion: '手札がなくなった', reason_oya_ken: '手札がなくなった（親権）',
   reason_hand_yaku: '手役', reason_field_month: '場に同じ月が4枚: 配り直し', reason_field_pairs: '場に4組: 配り直し',
   reason_both_hand_yaku: '両者とも手役', next: '次の回戦', matchOver: '対局終了', youWin: 'あなたの勝ち',
@@ -189,5 +189,6 @@ export function cardName(index) {
 export function cardLabel(index) {
   const c = CARDS[index];
   const cls = CLASS[current][c.kind] + (c.kind === 'ribbon' && c.subclass ? (current === 'ja' ? `（${c.subclass === 'poetry' ? '赤短' : c.subclass === 'blue' ? '青短' : '短冊'}）` : ` (${c.subclass})`) : '');
-  return `${monthName(c.month)}: ${cardName(index)}, ${cls}, ${c.id}`;
+  // Starts with the month number the card's badge shows (so the visible text is in the name).
+  return `${c.month} ${monthName(c.month)}: ${cardName(index)}, ${cls}, ${c.id}`;
 }
