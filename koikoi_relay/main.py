@@ -65,7 +65,8 @@ async def serve_until_signalled(args: argparse.Namespace) -> None:
                 "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
-    server = RelayServer(limits_from(args), rooms=rooms, http=web_handler() if getattr(args, "web", False) else None)
+    web = web_handler() if getattr(args, "web", False) else None
+    server = RelayServer(limits_from(args), rooms=rooms, http=web)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)

@@ -178,8 +178,8 @@ class RelayServer:
         if path != PATH:
             reply = self.http(request.path) if self.http is not None else None
             if reply is not None:
-                status, headers, body = reply
-                return Response(status, http.HTTPStatus(status).phrase, Headers(headers), body)
+                code, headers, body = reply
+                return Response(code, http.HTTPStatus(code).phrase, Headers(headers), body)
             return connection.respond(http.HTTPStatus.NOT_FOUND, f"unknown path; the protocol is at {PATH}\n")
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1

@@ -97,3 +97,21 @@ def published_sums() -> dict[str, str]:
         if hashlib.sha256(table[name].body).hexdigest() != digest:
             raise ValueError(f"the installed {name} does not match its SHA256SUMS line")
     return sums
+
+
+def report_html(data: bytes) -> bytes:
+    """The one-file match report for a transcript: the app's replay view with ``data`` inside.
+
+    The page verifies the file with the JavaScript auditor when it opens, fetches nothing, and
+    can be sent on as it is (``koikoi verify FILE --html OUT.html``).
+    """
+    import base64
+
+    template = files()["report.html"].body
+    marker = b"__KOIKOI_TRANSCRIPT__"
+    if template.count(marker) != 1:
+        raise ValueError("the installed report.html has no single transcript marker")
+    return template.replace(marker, base64.b64encode(data))
+
+
+__all__ += ["report_html"]

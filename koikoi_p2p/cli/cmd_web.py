@@ -26,9 +26,12 @@ def register(subparsers: Any) -> None:
                     "plays through any relay you name in it; practice runs in the page. With --check URL, "
                     "compare every file a server publishes with this release's SHA256SUMS instead.",
     )
-    parser.add_argument("--port", type=int, default=8766, help="TCP port on 127.0.0.1 (default 8766; 0: any free one)")
-    parser.add_argument("--relay", metavar="URL", help="the relay the page suggests, e.g. wss://relay.example/v1")
-    parser.add_argument("--check", metavar="URL", help="compare the app served at URL with this release and exit")
+    parser.add_argument("--port", type=int, default=8766,
+                        help="TCP port on 127.0.0.1 (default 8766; 0: any free one)")
+    parser.add_argument("--relay", metavar="URL",
+                        help="the relay the page suggests, e.g. wss://relay.example/v1")
+    parser.add_argument("--check", metavar="URL",
+                        help="compare the app served at URL with this release and exit")
     parser.set_defaults(handler=_handle)
 
 
@@ -81,7 +84,11 @@ def check(url: str) -> int:
     except OSError as exc:
         print(f"koikoi web --check: cannot read {base}SHA256SUMS: {exc}", file=sys.stderr)
         return 1
-    theirs = dict(reversed(line.split("  ", 1)) for line in theirs_text.splitlines() if "  " in line)
+    theirs: dict[str, str] = {}
+    for line in theirs_text.splitlines():
+        if "  " in line:
+            digest, name = line.split("  ", 1)
+            theirs[name] = digest
     for name in sorted(set(ours) | set(theirs)):
         if name not in ours:
             print(f"EXTRA    {name} (not in this release)")
@@ -96,7 +103,8 @@ def check(url: str) -> int:
         same = digest == ours[name]
         bad += 0 if same else 1
         print(f"{'same    ' if same else 'DIFFERS '} {name}")
-    print("the served app is this release, file for file" if not bad else f"{bad} file(s) differ from this release")
+    print("the served app is this release, file for file" if not bad
+          else f"{bad} file(s) differ from this release")
     return 0 if not bad else 1
 
 

@@ -4,7 +4,7 @@
 // `koikoi verify FILE --html OUT.html`, where the transcript comes inside the page.
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { cardName, t, yakuName } from './i18n.js';
+import { cardName, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
 import { ready } from '../../src/sodium.js';
 
@@ -127,7 +127,7 @@ function stepView(step, names) {
     ]);
   };
   return h('div', { class: 'rboard' }, [
-    h('p', { class: 'steptext', 'aria-live': 'polite' }, `${t('roundOf', { i: s.roundIndex, n: '' }).replace(/\s*\/?\s*全?\s*回戦?$/, '')} · ${t('month', { m: s.month })} · ${describeStep(step, names)}`),
+    h('p', { class: 'steptext', 'aria-live': 'polite' }, `${t('deal', { n: s.roundIndex })} · ${t('month', { m: monthName(s.month) })} · ${describeStep(step, names)}`),
     h('h3', {}, `${names[1]}${s.dealer === 1 ? ` (${t('dealer')})` : ''}${s.calls.includes(1) ? ` — ${t('koikoiButton')}` : ''}`),
     row(s.hands[1], 'hand1', `${names[1]}: ${t('hand')}`), pile(1),
     h('h3', {}, `${t('field')} · ${t('stockCount', { n: s.stock })}`), row(s.field, 'field', t('field')),

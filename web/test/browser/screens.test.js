@@ -85,7 +85,26 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
       assert.deepEqual(errors, []);
       await context.close();
     }
-    assert.ok(readFileSync(file).length > 0);
+    // The same view as one self-contained file: koikoi verify FILE --html OUT.html.
+    const html = path.join(dir, 'report.html');
+    const v = spawnSync(KOIKOI, ['verify', file, '--html', html], { encoding: 'utf8' });
+    assert.equal(v.status, 0, v.stdout + v.stderr);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, offline: true });
+    const { page, errors } = await openPage(context, `file://${html}`);
+    await page.locator('.verdict.good').waitFor({ timeout: 60000 });
+    assert.match(String(await page.locator('.verdict').textContent()), /valid transcript: nintendo, 1 rounds/);
+    await page.locator('.stepnav button.next').click();
+    assert.match(String(await page.locator('.stepcount').textContent()), /Step 2 of/);
+    assert.deepEqual(errors, []);
+    // A transcript with one byte changed is refused, and the page says where and why.
+    const bad = readFileSync(file);
+    bad[bad.length - 200] ^= 1;
+    writeFileSync(path.join(dir, 'bad.transcript'), bad);
+    const r = spawnSync(KOIKOI, ['verify', path.join(dir, 'bad.transcript'), '--html', html], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    await page.goto(`file://${html}`);
+    await page.locator('.verdict.bad').waitFor({ timeout: 60000 });
+    assert.equal(String(await page.locator('.verdict code.line').first().textContent()).trim(), r.stdout.trim());
   } finally {
     await browser.close();
     await relay.stop();
