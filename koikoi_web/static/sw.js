@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-6943ad854d10d7f2';
-const FILES = ["./","app-781e06c7b1f5.js","icon.svg","index.html","manifest.webmanifest","styles-ce927c4766d5.css","worker-ded4f9a6b537.js"];
+const CACHE = 'koikoi-46619bd839b8ab00';
+const FILES = ["./","app-294900e5385a.js","icon.svg","index.html","manifest.webmanifest","styles-ce927c4766d5.css","worker-75a95ff1952b.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -105,9 +105,9 @@ export function renderBoard(root, table, props) {
   ]);
 
   const status = statusText(table, names);
-  const hand = r ? r.hand : [];
-  const positions = r ? r.handPositions : [];
-  const fieldSet = r ? r.field : [];
+  /** @type {number[]} */ const hand = r ? r.hand : [];
+  /** @type {number[]} */ const positions = r ? r.handPositions : [];
+  /** @type {number[]} */ const fieldSet = r ? r.field : [];
 
   const handEl = h('section', { class: 'hand', 'aria-label': t('hand') }, hand.map((c, i) => {
     if (c < 0) return backEl();
@@ -145,7 +145,7 @@ export function renderBoard(root, table, props) {
   const info = h('div', { class: 'info' }, [
     r ? h('span', {}, t('roundOf', { i: r.roundIndex, n: rounds })) : null,
     r ? h('span', {}, t('month', { m: monthName(r.month) })) : null,
-    r && r.calls.length ? h('span', { class: 'calls' }, r.calls.map((s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
+    r && r.calls.length ? h('span', { class: 'calls' }, r.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
   ]);
 
   root.replaceChildren(
@@ -158,7 +158,7 @@ export function renderBoard(root, table, props) {
       handEl,
       h('footer', { class: 'actions' }, [
         h('span', { class: 'help' }, t('keyboardHelp')),
-        table.finished ? null : h('button', { class: 'resign secondary', onclick: () => props.resign() }, t('resign')),
+        table.finished || !table.canResign ? null : h('button', { class: 'resign secondary', onclick: () => props.resign() }, t('resign')),
       ]),
     ]),
   );

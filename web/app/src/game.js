@@ -152,12 +152,11 @@ export class Game {
   #names(table) {
     const n = table.paired ? table.paired.names ?? ['', ''] : ['', ''];
     const fp = table.paired ? table.paired.fingerprints : ['', ''];
-    /** @type {[string, string]} */
-    const out = [0, 1].map((s) => {
+    const out = /** @type {[string, string]} */ ([0, 1].map((s) => {
       const base = s === table.seat ? t('you') : (table.mode === 'practice' ? (n[s] || 'Computer') : t('opponent'));
       const given = s === table.seat ? '' : n[s];
       return given && s !== table.seat ? `${given}` : (s === table.seat ? base : `${base}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`);
-    });
+    }));
     return out;
   }
 
@@ -317,7 +316,7 @@ export class Game {
   #downloadButton(kind, label, name) {
     const bytes = this.files[kind];
     if (!bytes) return null;
-    return h('a', { class: 'button', href: URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' })), download: name, 'data-file': kind }, label);
+    return h('a', { class: 'button', href: URL.createObjectURL(new Blob([/** @type {any} */ (bytes)], { type: 'application/octet-stream' })), download: name, 'data-file': kind }, label);
   }
 
   /** @param {KeyboardEvent} e */
@@ -342,7 +341,7 @@ export class Game {
         first?.focus();
         return;
       }
-      const buttons = /** @type {HTMLElement[]} */ ([...row.querySelectorAll('button')]);
+      const buttons = /** @type {HTMLElement[]} */ (Array.from(row.querySelectorAll('button')));
       const i = buttons.indexOf(/** @type {HTMLElement} */ (active));
       const next = buttons[(i + (key === 'arrowright' ? 1 : buttons.length - 1)) % buttons.length];
       if (next) { e.preventDefault(); next.focus(); }

@@ -38,7 +38,7 @@ export class Seat {
     /** @type {Promise<void>} inputs are applied and saved one at a time, in order */
     this.queue = Promise.resolve();
     this.replaying = false;
-    /** what the page shows besides the round */
+    /** what the page shows besides the round @type {any} */
     this.info = {
       /** @type {any} */ paired: null, /** @type {any} */ terms: null, termsProposed: false,
       /** @type {any} */ lastRound: null, /** @type {any} */ over: null, /** @type {any} */ failure: null,
@@ -354,6 +354,7 @@ export class Seat {
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,
       match, lastRound: this.info.lastRound, over: this.info.over, failure: this.info.failure, finished: this.finished,
       wait: this.info.wait, deal: flow ? flow.deal : -1, connection: this.info.connection,
+      canResign: typeof (/** @type {any} */ (this.journal)).resign === 'function' || typeof (/** @type {any} */ (peer)).resign === 'function',
     };
   }
 

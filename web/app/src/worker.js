@@ -105,7 +105,7 @@ async function resume(msg) {
   await ready();
   const record = await loadSeat(msg.id);
   if (!record) throw Object.assign(new Error('no saved match'), { reason: 'no_saved_match' });
-  const io = { post, deadlines: record.meta.link && /** @type {any} */ (record.meta.link).kind === 'relay', computerDelayMs: msg.computerDelayMs ?? 0 };
+  const io = { post, deadlines: Boolean(record.meta.link && /** @type {any} */ (record.meta.link).kind === 'relay'), computerDelayMs: msg.computerDelayMs ?? 0 };
   seat = await Seat.restore(msg.id, io);
   record.meta.resumedAt = Date.now();
   await saveSeat({ ...seat.record, meta: record.meta });

@@ -33,9 +33,9 @@ function find(want) {
       if (want(state) && moves > 0) return { state, seed };
       const need = state.need;
       const options = state.legalActions();
-      // Take something when it can: the option whose card is highest, else the first; call no koi-koi.
+      // A fixed rule: stop at any yaku, else the option the seed and the move number pick.
       const pick = options.find((/** @type {any} */ o) => o.type === 'stop') ?? options[(seed + moves) % options.length];
-      state.apply(need.seat, pick);
+      state.apply(/** @type {any} */ (need).seat, pick);
       moves += 1;
       runRevealed(state, d);
       if (want(state)) return { state, seed };
@@ -48,7 +48,7 @@ const BASE = {
   seat: 0, mode: 'practice', room: 'DEMO42', meta: {}, failure: null, finished: false, over: null, termsProposed: false,
   paired: { seat: 0, sas: null, names: ['', 'Computer (medium)'], fingerprints: ['ykpi-4zuw-pxd6-jkxt', 'm3qa-8cde-2fgh-9jkl'] },
   terms: { rounds: 1, deadlines: { turn: 300, step: 60 }, profile: null, names: null, rated: false },
-  connection: 'connected',
+  connection: 'connected', canResign: true,
 };
 
 /** @param {any} state */
@@ -58,7 +58,7 @@ function tableOf(state) {
   return {
     ...BASE, round: roundTable(state, 0), ask, hint: ask && ask.kind === 'decide' ? koikoiHint(state, 0) : null, handYakuPoints: null,
     match: { scores: [0, 0], roundIndex: 1, dealer: 0, over: false }, lastRound: null, deal: 1,
-    wait: state.need ? { seat: state.need.seat ?? 0, type: 'act', seconds: 300, since: 0, deal: 1 } : null,
+    wait: state.need ? { seat: /** @type {any} */ (state.need).seat ?? 0, type: 'act', seconds: 300, since: 0, deal: 1 } : null,
   };
 }
 
@@ -80,6 +80,7 @@ export function roundOverTable() {
   const { state } = find((s) => s.over && s.result && s.result.winner !== null && Object.keys(s.result.yaku).length > 0);
   const t = tableOf(state);
   const scores = [0, 0];
-  scores[state.result.winner] = state.result.points;
-  return { ...t, lastRound: { result: state.result, scores, roundIndex: 1, deal: 1 } };
+  const result = /** @type {any} */ (state.result);
+  scores[result.winner] = result.points;
+  return { ...t, lastRound: { result, scores, roundIndex: 1, deal: 1 } };
 }

@@ -45,7 +45,7 @@ test('board, koi-koi dialog and round summary at both sizes match the committed 
       const { page, errors } = await openPage(context, url);
       await page.waitForFunction(() => typeof (/** @type {any} */ (window).show) === 'function');
       for (const [kind, table] of Object.entries(tables)) {
-        await page.evaluate(([k, tb]) => /** @type {any} */ (window).show(k, tb), [kind, table]);
+        await page.evaluate((/** @type {[string, any]} */ [k, tb]) => /** @type {any} */ (window).show(k, tb), [kind, table]);
         await page.waitForTimeout(100);
         compareScreenshot(await page.screenshot(), `${kind}-${size.name}`);
         if (size.name === 'desktop') await axe(page, kind);

@@ -31,7 +31,7 @@ export async function launch() {
 }
 
 /** A relay process serving the app; resolves with {url (ws), web (http), stop}. */
-export async function startWebRelay(extra = []) {
+export async function startWebRelay(/** @type {string[]} */ extra = []) {
   const relay = /** @type {any} */ (await startRelay(['--web', ...extra]));
   return { ...relay, web: relay.url.replace('ws://', 'http://').replace(/\/v1$/, '/') };
 }
@@ -40,7 +40,7 @@ export async function startWebRelay(extra = []) {
  * A page with its errors collected (a test fails on any page error).
  * @param {any} context
  */
-export async function openPage(context, url) {
+export async function openPage(/** @type {any} */ context, /** @type {string} */ url) {
   const page = await context.newPage();
   /** @type {string[]} */
   const errors = [];
