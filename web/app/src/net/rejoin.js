@@ -37,7 +37,7 @@ export async function rendezvous(url, seat, rendezvous, options = {}) {
   }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const room of await RelayClient.lobby(url, ws)) {
+    for (const room of await RelayClient.lobby(url, { ...ws, rejoin: tag })) {
       if (room.meta && room.meta[META_KEY] === tag) {
         try {
           return await RelayClient.join(url, room.code, ws);
