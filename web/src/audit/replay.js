@@ -11,6 +11,8 @@ import { ed25519Verify, isValidIdentityKey } from '../protocol/primitives.js';
 import { nameProblem } from '../protocol/names.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
 import { CannotContinue, GameFlow, GameViolation } from '../protocol/flow.js';
+import { GameFlow2 } from '../protocol/flow2.js';
+import { encodeResultFile2 } from '../protocol/results2.js';
 import { ABANDON_DOMAIN } from '../protocol/peer.js';
 import { encodeResultFile } from '../protocol/results.js';
 
@@ -194,9 +196,14 @@ function replay(session, entries, options = {}) {
  * @param {Map<number, 0 | 1>} [dealViewers] @param {boolean} [skipHidden]
  */
 function run(session, entries, secrets, offence, dealViewers = new Map(), skipHidden = false) {
-  const flow = new GameFlow({
-    viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, secrets, dealViewers, skipHidden,
-  });
+  // The game version the terms name picks the flow: version 2 (flow2.js) or the version 1 flow
+  // the Python peer on main still speaks. (Transitional: only version 2 remains once both move.)
+  const first = entries[0]?.e;
+  const v2 = !!first && first.type === 'terms' && first.body.version === 2;
+  /** @type {any} */
+  const flow = v2
+    ? new GameFlow2({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names, secrets, dealViewers })
+    : new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, secrets, dealViewers, skipHidden });
   /** @type {Deviation | null} */
   let found = null;
   /** @type {CannotContinue | null} */
@@ -207,7 +214,7 @@ function run(session, entries, secrets, offence, dealViewers = new Map(), skipHi
     const { e } = all[i];
     const head = i === 0 ? session.handshakeHash : all[i - 1].digest;
     try {
-      flow.apply(e.sender, e.type, e.body, { seq: e.seq, head });
+      flow.apply(e.sender, e.type, e.body, { seq: e.seq, head, digest: all[i].digest });
     } catch (err) {
       if (err instanceof GameViolation) {
         found = deviation(err.seat, err.seq, err.reason, err.detail);
@@ -292,8 +299,17 @@ export function auditTranscript(data) {
   const report = baseReport('transcript', session, r.flow, entries.length);
   describeStop(report, r);
   if (r.flow.done) {
-    report.result = toHex(encodeResultFile(/** @type {any} */ (r.flow.matchResult), /** @type {any} */ (r.flow.matchSignatures)));
+    const file = r.flow instanceof GameFlow2 ? encodeResultFile2 : encodeResultFile;
+    report.result = toHex(file(/** @type {any} */ (r.flow.matchResult), /** @type {any} */ (r.flow.matchSignatures)));
     if (!closed) report.notes.push('the transcript has no closing marker');
+  }
+  if (r.flow instanceof GameFlow2) {
+    const resigned = r.flow.matchResult ? /** @type {any} */ (r.flow.matchResult).resigned : null;
+    if (r.flow.done && resigned !== null && resigned !== undefined) {
+      const seq = entries.findIndex((x) => x.e.type === 'resign');
+      report.notes.push(`resigned by player ${resigned} at message ${seq}`);
+    }
+    for (const d of r.flow.hiddenDeals) report.notes.push(`deal ${d} was replayed without its round keys: its public moves were checked, not the rules that need the hidden hands`);
   }
   report.ok = r.flow.done && closed && !report.deviation;
   return report;
@@ -335,6 +351,17 @@ export function auditEvidence(data) {
     const pair = [null, null];
     pair[reporter] = roundKey;
     extra.set(offence.deal, pair);
+  }
+  // Game version 2: `round_keys` = [[deal, secret], ...], every deal whose deck the reporter held.
+  if (Array.isArray(offence.round_keys)) {
+    for (const item of offence.round_keys) {
+      if (Array.isArray(item) && typeof item[0] === 'number' && item[1] instanceof Uint8Array && item[1].length === 32) {
+        /** @type {[Uint8Array | null, Uint8Array | null]} */
+        const pair = [null, null];
+        pair[reporter] = item[1];
+        extra.set(item[0], pair);
+      }
+    }
   }
   const prefix = replayEvidencePrefix(session, entries, extra, reporter);
   const report = baseReport('evidence', session, prefix.flow, n);
@@ -599,6 +626,7 @@ export function describe(report) {
   }
   const scores = /** @type {number[]} */ (report.scores);
   const winner = report.winner === null ? 'a draw' : `player ${report.winner} wins`;
+  for (const note of report.notes) if (note.startsWith('resigned by')) lines.push(note);
   lines.push(`valid transcript: ${report.profile}, ${report.rounds.length} rounds, ${report.messages} messages; final scores ${scores[0]}-${scores[1]} (${winner}); result co-signed by both`);
   return { lines, status: 0 };
 }
