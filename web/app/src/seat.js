@@ -285,11 +285,13 @@ export class Seat {
   resign() {
     const peer = /** @type {any} */ (this.peer);
     const journal = /** @type {any} */ (this.journal);
-    if (typeof journal.resign !== 'function' && typeof peer.resign !== 'function') {
+    void peer;
+    // Only through the journal: a resignation it did not log would not survive a reload.
+    if (typeof journal.resign !== 'function') {
       this.post({ type: 'notice', key: 'errorGeneric', params: { reason: 'resign is not available in this version of the protocol' } });
       return Promise.resolve();
     }
-    return this.#enqueue(() => this.#step(() => (typeof journal.resign === 'function' ? journal.resign() : peer.resign()), true));
+    return this.#enqueue(() => this.#step(() => journal.resign(), true));
   }
 
   #abandon() {
@@ -354,7 +356,7 @@ export class Seat {
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,
       match, lastRound: this.info.lastRound, over: this.info.over, failure: this.info.failure, finished: this.finished,
       wait: this.info.wait, deal: flow ? flow.deal : -1, connection: this.info.connection,
-      canResign: typeof (/** @type {any} */ (this.journal)).resign === 'function' || typeof (/** @type {any} */ (peer)).resign === 'function',
+      canResign: typeof (/** @type {any} */ (this.journal)).resign === 'function',
     };
   }
 

@@ -1,7 +1,7 @@
 """A scripted `koikoi join` for the browser tests: the real terminal client, answering every prompt
 with its first choice (tests/e2e/test_cli_console.Console.autoplay), until the final score.
 
-    python web/test/browser/join_seat.py CODE RELAY_URL HOME   (run from the repository root)
+    python web/test/browser/join_seat.py CODE RELAY_URL HOME [PASSWORD]   (from the repository root)
 
 Prints the final score line, then "EXIT <code>" when koikoi join ends.
 """
@@ -21,8 +21,11 @@ from tests.e2e.test_cli_support import SCRIPT, env_for  # noqa: E402
 
 def main() -> int:
     code, url, home = sys.argv[1], sys.argv[2], Path(sys.argv[3])
-    proc = subprocess.Popen([str(SCRIPT), "join", code, "--relay", url], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env_for(home))
+    password = sys.argv[4] if len(sys.argv) > 4 else None
+    extra = {"KOIKOI_PASSWORD": password} if password else {}
+    proc = subprocess.Popen([str(SCRIPT), "join", code, "--relay", url, *(["--password"] if password else [])],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=env_for(home, **extra))
     assert proc.stdin is not None and proc.stdout is not None
     stdin = proc.stdin
 

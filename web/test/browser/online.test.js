@@ -15,9 +15,10 @@ import { browserMissing, download, launch, openPage, startWebRelay, step } from 
 const skip = browserMissing();
 
 /** Host a 1-round room from the page; resolves with the room code. @param {any} page */
-async function host(page) {
+async function host(page, password = '') {
   await page.getByRole('button', { name: 'Create a room' }).click();
   await page.getByLabel('Rounds').fill('1');
+  if (password) await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   const code = page.locator('.waiting .code');
   await code.waitFor({ timeout: 30000 });
@@ -95,22 +96,25 @@ test('two browsers play a whole match through a relay; a reload mid-deal resumes
   }
 });
 
-test('a browser plays a whole match against koikoi join', { skip, timeout: 300000 }, async () => {
+test('a browser plays a whole match against koikoi join, with a room password', { skip, timeout: 300000 }, async () => {
   const relay = await startWebRelay();
   const browser = await launch();
   /** @type {import('node:child_process').ChildProcess | null} */
   let joiner = null;
   try {
     const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
-    const code = await host(page);
+    const password = 'wisteria in may';
+    const code = await host(page, password);
     const home = mkdtempSync(path.join(os.tmpdir(), 'koikoi-join-'));
-    joiner = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'join_seat.py'), code, relay.url, home], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    joiner = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'join_seat.py'), code, relay.url, home, password], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     joiner.stdout?.on('data', (d) => { out += d.toString(); });
     joiner.stderr?.on('data', (d) => { out += d.toString(); });
     const end = Date.now() + 240000;
     for (;;) {
       if (Date.now() > end) throw new Error(`no end in time; koikoi join said: ${out}`);
+      // With a password there is no security code to compare (SPAKE2 authenticates the pair).
+      assert.equal(await page.locator('dialog[open] .sascode').count(), 0);
       const r = await step(page);
       if (r === 'over') break;
       if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi join said: ${out}`);
