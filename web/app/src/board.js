@@ -240,7 +240,7 @@ export function handYakuDialog(table, decide) {
  * A round's summary.
  * @param {any} last table.lastRound @param {[string, string]} names @param {number} rounds
  */
-export function roundSummary(last, names, rounds, me = -1) {
+export function roundSummary(last, names, rounds, me = -1, pile = /** @type {number[] | null} */ (null)) {
   const res = last.result;
   const winner = res.winner;
   return h('div', { class: 'summary' }, [
@@ -248,6 +248,7 @@ export function roundSummary(last, names, rounds, me = -1) {
     h('p', { class: 'big' }, winner === null ? t('roundDraw') : winner === me ? t('roundWinnerYou', { n: res.points }) : t('roundWinner', { who: names[winner], n: res.points })),
     h('p', { class: 'muted' }, t(/** @type {any} */ (`reason_${res.reason}`))),
     Object.keys(res.yaku).length ? h('ul', { class: 'yakulist' }, Object.entries(res.yaku).map(([id, p]) => h('li', {}, `${yakuName(id)} — ${t('points', { n: p })}`))) : null,
+    pile && pile.length ? h('div', { class: 'wonpile', 'aria-label': `${names[winner ?? 0]}: ${t('captures')}` }, pile.map((c) => cardEl(c, { cls: 'small' }))) : null,
     res.calls.length ? h('p', {}, res.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
     h('p', { class: 'scoreline' }, `${names[0]} ${last.scores[0]} – ${last.scores[1]} ${names[1]}`),
   ]);

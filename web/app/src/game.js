@@ -240,7 +240,7 @@ export class Game {
   /** @param {any} table @param {[string, string]} names */
   #roundView(table, names) {
     const rounds = table.terms ? table.terms.rounds : 1;
-    return h('div', {}, [roundSummary(table.lastRound, names, rounds, table.seat), h('div', { class: 'choices' }, [
+    return h('div', {}, [roundSummary(table.lastRound, names, rounds, table.seat, winnerPile(table)), h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; this.dialog.close(); this.dialogKind = ''; if (this.table) this.#dialogs(this.table); } }, t('next')),
     ])]);
   }
@@ -282,7 +282,7 @@ export class Game {
     const headline = over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
     return h('div', { class: 'summary' }, [
       h('h2', { id: 'dlg-title' }, t('matchOver')),
-      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat) : null,
+      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat, winnerPile(table)) : null,
       h('p', { class: 'big' }, headline),
       h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
       h('p', { class: 'muted' }, t('coSigned')),
@@ -347,6 +347,13 @@ export class Game {
       if (next) { e.preventDefault(); next.focus(); }
     }
   }
+}
+
+/** The winner's captures of the round just over (the board still shows that round). @param {any} table */
+function winnerPile(table) {
+  const w = table.lastRound ? table.lastRound.result.winner : null;
+  if (w === null || !table.round || table.round.roundIndex !== table.lastRound.roundIndex) return null;
+  return table.round.piles[w];
 }
 
 /** @param {string} reason @param {string} message */

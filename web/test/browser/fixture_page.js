@@ -14,7 +14,7 @@ function show(kind, table) {
   if (kind === 'board') return;
   const dlg = /** @type {HTMLDialogElement} */ (h('dialog', { class: `dlg dlg-${kind}`, 'aria-labelledby': 'dlg-title' }));
   main.append(dlg);
-  dlg.append(kind === 'decide' ? koikoiDialog(table, names, () => {}) : h('div', {}, [roundSummary(table.lastRound, names, 1, 0),
+  dlg.append(kind === 'decide' ? koikoiDialog(table, names, () => {}) : h('div', {}, [roundSummary(table.lastRound, names, 1, 0, table.round.piles[table.lastRound.result.winner]),
     h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]));
   dlg.showModal();
   /** @type {HTMLElement | null} */ (dlg.querySelector('button'))?.blur();
