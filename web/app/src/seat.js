@@ -45,7 +45,16 @@ export class Seat {
       /** @type {{seat: number, type: string, seconds: number, since: number} | null} */ wait: null, connection: 'connected',
     };
     this.finished = false;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.deadlineTimer = null;
+    /** @type {(v: null) => void} */
+    this.#late = () => {};
+    /** resolves (with null) when the opponent's deadline has passed @type {Promise<null>} */
+    this.late = new Promise((resolve) => { this.#late = resolve; });
   }
+
+  /** @type {(v: null) => void} */
+  #late;
 
   /**
    * A new seat: its record saved before anything is sent.
@@ -136,18 +145,24 @@ export class Seat {
   /** The next frame, or null when the opponent missed its deadline (§12.4). */
   async #nextFrame() {
     const transport = /** @type {Transport} */ (this.transport);
-    const wait = this.peer.flow?.waitingFor();
-    if (!this.useDeadlines || !wait || wait.seat === this.peer.seat) return transport.receive();
-    const since = this.info.wait && this.info.wait.seat === wait.seat && this.info.wait.type === wait.type ? this.info.wait.since : Date.now();
-    const left = since + wait.seconds * 1000 - Date.now();
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), Math.max(0, left)); });
-    try {
-      return /** @type {Promise<Uint8Array | null>} */ (Promise.race([transport.receive(), late]));
-    } finally {
-      clearTimeout(timer);
-    }
+    return /** @type {Promise<Uint8Array | null>} */ (Promise.race([transport.receive(), this.late]));
+  }
+
+  /**
+   * Arm the clock of the opponent's current wait (spec/game.md §7.1): when it runs out with the
+   * flow still waiting for the same message, the receive loop stops and we sign the claim.
+   */
+  #armDeadline() {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    const wait = this.info.wait;
+    if (!this.useDeadlines || this.finished || !wait || wait.seat === this.peer.seat) return;
+    const mark = this.#progress();
+    this.deadlineTimer = setTimeout(() => {
+      const now = this.peer.flow?.waitingFor();
+      if (this.finished || this.#progress() !== mark || !now || now.seat !== wait.seat) return;
+      this.#late(null);
+    }, Math.max(0, wait.since + wait.seconds * 1000 - Date.now()));
   }
 
   /** @param {() => Promise<void>} fn */
@@ -321,6 +336,7 @@ export class Seat {
   #finish() {
     if (this.finished) return;
     this.finished = true;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     const peer = this.peer;
     if (peer.channel) this.#keepFile('transcript', peer.done ? peer.transcript() : (peer.evidence ?? peer.transcript()));
     if (peer.done) this.#keepFile('result', peer.resultFile());
@@ -361,7 +377,10 @@ export class Seat {
   }
 
   #publish() {
-    if (this.record.role === 'human' && !this.replaying) this.post({ type: 'table', table: this.table() });
+    if (this.replaying || (this.record.role !== 'human' && !this.useDeadlines)) return;
+    const table = this.table();
+    if (this.record.role === 'human') this.post({ type: 'table', table });
+    this.#armDeadline();
   }
 
   /** @param {'connected' | 'reconnecting'} state */

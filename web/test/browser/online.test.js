@@ -130,3 +130,42 @@ test('a browser plays a whole match against koikoi join, with a room password', 
     await relay.stop();
   }
 });
+
+test('the opponent who leaves misses its deadline: the page signs an abandonment claim that koikoi verify upholds', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext(), relay.web);
+    await a.page.getByRole('button', { name: 'Create a room' }).click();
+    await a.page.getByLabel('Rounds').fill('1');
+    await a.page.getByLabel('Seconds for each decision').fill('10');
+    await a.page.getByLabel('Seconds for each automatic step').fill('10');
+    await a.page.getByRole('button', { name: 'Create', exact: true }).click();
+    const codeEl = a.page.locator('.waiting .code');
+    await codeEl.waitFor({ timeout: 30000 });
+    await b.page.goto(`${relay.web}#join=${await codeEl.getAttribute('data-code')}`);
+    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    // Play until it is the joiner's move, then the joiner goes away for good.
+    const end = Date.now() + 90000;
+    for (;;) {
+      if (Date.now() > end) throw new Error('never the joiner\'s move');
+      const theirs = await b.page.locator('.hand button.card').count();
+      const ours = await a.page.locator('.hand button.card, .field button.card.choice, dialog[open] button.primary').count();
+      if (theirs && !ours && !(await b.page.locator('dialog[open]').count())) break;
+      await step(a.page);
+      await step(b.page);
+    }
+    await b.page.close();
+    // The host's clock for the joiner runs out (10 s), and its page stops with the claim.
+    await a.page.locator('dialog.dlg-failure').waitFor({ timeout: 60000 });
+    assert.match(String(await a.page.locator('dialog[open]').textContent()), /missed the deadline/);
+    const claim = await download(a.page, 'evidence');
+    const r = spawnSync(KOIKOI, ['verify', claim], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /abandoned by player 1 at message \d+/);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
