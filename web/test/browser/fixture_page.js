@@ -1,4 +1,4 @@
-// The page the screenshot tests load: the app's own board, dialogs and styles, fed a fixed table.
+// The page the screenshot tests load (bundled by screens.test.js): the app's own board, dialogs and styles, fed a fixed table.
 import { koikoiDialog, renderBoard, roundSummary } from '../../app/src/board.js';
 import { h } from '../../app/src/dom.js';
 
@@ -19,4 +19,5 @@ function show(kind, table) {
   dlg.showModal();
   /** @type {HTMLElement | null} */ (dlg.querySelector('button'))?.blur();
 }
-/** @type {any} */ (window).show = show;
+// node --test runs every file under test/: in Node this module only defines the function.
+if (typeof window !== 'undefined') /** @type {any} */ (window).show = show;
