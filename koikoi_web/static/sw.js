@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-a70ccb9962d7b7a8';
-const FILES = ["./","app-4c43b432d441.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-464212c480c1.js"];
+const CACHE = 'koikoi-ae7247adfa8886e7';
+const FILES = ["./","app-4c43b432d441.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-779b49f44b3f.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

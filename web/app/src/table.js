@@ -64,7 +64,8 @@ export function koikoiHint(engine, seat) {
   const withCall = [...v.calls, seat];
   const opponentFactor = roundScore(1, withCall, /** @type {0 | 1} */ (1 - seat), profile);
   const myFactorLater = roundScore(1, withCall, seat, profile);
-  const callsMade = v.calls.filter((/** @type {number} */ s) => s === seat).length;
+  // spec/rules.md §9.4: the limit counts both seats' calls together, or each seat's (per_seat).
+  const callsMade = profile.call_limit === 'per_seat' ? v.calls.filter((/** @type {number} */ s) => s === seat).length : v.calls.length;
   const limit = profile.max_calls_per_round;
   return { base, stop, opponentFactor, myFactorLater, callsLeft: limit > 0 ? Math.max(0, limit - callsMade - 1) : null };
 }
