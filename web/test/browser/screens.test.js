@@ -77,7 +77,7 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByRole('button', { name: 'Open a match report' }).click();
       await page.locator('#report-file').setInputFiles(file);
-      await page.locator('.verdict.good').waitFor({ timeout: 60000 });
+      await page.locator('.verdict.good').waitFor({ timeout: 120000 });
       for (let i = 0; i < 8; i++) await page.locator('.stepnav button.next').click();
       await page.mouse.move(0, 0);
       compareScreenshot(await page.screenshot(), `replay-${size.name}`);
@@ -91,7 +91,7 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
     assert.equal(v.status, 0, v.stdout + v.stderr);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, offline: true });
     const { page, errors } = await openPage(context, `file://${html}`);
-    await page.locator('.verdict.good').waitFor({ timeout: 60000 });
+    await page.locator('.verdict.good').waitFor({ timeout: 120000 });
     assert.match(String(await page.locator('.verdict').textContent()), /valid transcript: nintendo, 1 rounds/);
     await page.locator('.stepnav button.next').click();
     assert.match(String(await page.locator('.stepcount').textContent()), /Step 2 of/);
@@ -103,7 +103,7 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
     const r = spawnSync(KOIKOI, ['verify', path.join(dir, 'bad.transcript'), '--html', html], { encoding: 'utf8' });
     assert.equal(r.status, 1);
     await page.goto(`file://${html}`);
-    await page.locator('.verdict.bad').waitFor({ timeout: 60000 });
+    await page.locator('.verdict.bad').waitFor({ timeout: 120000 });
     assert.equal(String(await page.locator('.verdict code.line').first().textContent()).trim(), r.stdout.trim());
   } finally {
     await browser.close();
