@@ -79,7 +79,7 @@ from koikoi_p2p.protocol.rulesio import (
     round_params as next_round_params,
 )
 from koikoi_p2p.protocol.statement import pack
-from koikoi_p2p.protocol.terms import Deadlines, MatchTerms, profile_digest
+from koikoi_p2p.protocol.terms import GAME_VERSION, Deadlines, MatchTerms, profile_digest
 from koikoi_p2p.rules.actions import Action, ClaimHandYaku, NoHandYaku
 from koikoi_p2p.rules.errors import IllegalMove, RulesError
 from koikoi_p2p.rules.profile import Profile
@@ -404,6 +404,9 @@ class GameFlow:
             raise RemoteViolation(
                 "out_of_turn",
                 f"{msg_type} from seat {sender} while waiting for {want_type} from seat {want_seat}")
+        if msg_type == m.TERMS and isinstance(body, Mapping) and body.get("version") != GAME_VERSION:
+            # Another version's terms (version 1's have other fields): refused as such (§1.2).
+            raise RemoteViolation("unsupported_version", f"terms of game version {body.get('version')!r}")
         m.check_body(msg_type, body)
         if msg_type in _DEAL_TYPES and body["deal"] != self.expect_deal:
             raise RemoteViolation("out_of_turn", f"{msg_type} of deal {body['deal']} while waiting for "

@@ -29,6 +29,7 @@ Any violation moves the peer to a terminal state (the flow's FAILED, the channel
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -82,14 +83,16 @@ class PartyDeck:
 
 
 class _MakeShares:
-    """Share source for our own messages: makes each owed group with the deck of its deal."""
+    """Share source for our own messages: makes each owed group with the deck of its deal, its
+    randomness bound to the chain head the message extends (spec/crypto.md §3.5)."""
 
     def __init__(self, peer: GamePeer) -> None:
         self.peer = peer
+        self.binding = peer.channel.head
         self.groups: list[ShareGroup] = []
 
     def take(self, deal: int, positions: tuple[int, ...]) -> bytes:
-        data = self.peer.parties[deal].share_message(positions)
+        data = self.peer.parties[deal].share_message(positions, self.binding)
         self.groups.append(ShareGroup(positions, data))
         return data
 
@@ -108,7 +111,7 @@ class GamePeer:
     def __init__(self, *, channel: SecureChannel, room: str, proposal: MatchTerms | None = None,
                  rng: Rng | None = None, handshake_record: Mapping[str, object] | None = None,
                  accept_terms: Callable[[MatchTerms], bool] | None = None,
-                 names: tuple[str, str] | None = None) -> None:
+                 names: tuple[str, str] | None = None, seed: bytes | None = None) -> None:
         seat = channel.seat
         if seat == 0 and proposal is None:
             raise LocalMisuse("no_proposal", "the host (seat 0) proposes the terms")
@@ -118,7 +121,9 @@ class GamePeer:
         self.channel = channel
         self.room = room
         self.proposal = proposal
-        self.rng = rng
+        # The secret seed of every deck of the match (spec/crypto.md §3.5): given, else drawn once
+        # from ``rng`` (default the operating system); kept in the state so a resume replays it.
+        self.seed = seed if seed is not None else (rng or secrets.token_bytes)(32)
         self.handshake_record = dict(handshake_record or {})
         self.accept_terms = accept_terms
         # SecureChannel.names (both seats' handshake names) once the handshake carries them.
@@ -330,11 +335,11 @@ class GamePeer:
         identity = self.channel.identity
         if msg_type == m.KEY:
             assert deal is not None
-            return {"deal": deal, "key": self.parties[deal].key_message()}
+            return {"deal": deal, "key": self.parties[deal].key_message(self.channel.head)}
         if msg_type == m.SHUFFLE:
             assert deal is not None
             self._flow_call(flow.flush, deal)       # build only on verified shuffles and keys
-            return {"deal": deal, "deck": self.parties[deal].shuffle_message()}
+            return {"deal": deal, "deck": self.parties[deal].shuffle_message(self.channel.head)}
         if msg_type == m.REVEAL:
             return {"shares": []}
         if msg_type == m.DECLARE:
@@ -374,7 +379,7 @@ class GamePeer:
 
     def _make_deck(self, deal: int, first_shuffler: int) -> DeckAccess:
         party = DeckParty(me=self.seat, n=48, version=DECK_VERSION, session_id=self.channel.session_id,
-                          round=deal, first_shuffler=first_shuffler, rng=self.rng)
+                          round=deal, first_shuffler=first_shuffler, seed=self.seed)
         self.parties[deal] = party
         return PartyDeck(party, self.seat)
 
@@ -394,14 +399,14 @@ class GamePeer:
             "parties": [[deal, party.to_state()] for deal, party in sorted(self.parties.items())
                         if deal in live],
             "proposal": self.proposal.to_body() if self.proposal is not None else None,
-            "handshake": self.handshake_record,
+            "handshake": self.handshake_record, "seed": self.seed,
             "names": list(self.names) if self.names is not None else None,
             "terms_decision": self._terms_decision,
             "transcript": [[env.raw, env.signature] for env in self.transcript],
         }
 
     @classmethod
-    def from_state(cls, state: Mapping[str, object], *, rng: Rng | None = None) -> GamePeer:
+    def from_state(cls, state: Mapping[str, object]) -> GamePeer:
         """Resume from ``to_state``; a pending decision is announced again."""
         from koikoi_p2p.protocol.envelope import decode_envelope
 
@@ -416,7 +421,9 @@ class GamePeer:
             proposal = MatchTerms.from_body(proposal_body) if isinstance(proposal_body, dict) else None
             handshake = state["handshake"]
             names = state["names"]
-            peer = cls(channel=channel, room=str(state["room"]), proposal=proposal, rng=rng,
+            seed = state["seed"]
+            assert isinstance(seed, bytes)
+            peer = cls(channel=channel, room=str(state["room"]), proposal=proposal, seed=seed,
                        handshake_record=handshake if isinstance(handshake, dict) else None,
                        names=(str(names[0]), str(names[1])) if isinstance(names, list) else None)
             decks: dict[int, DeckAccess] = {}
@@ -424,7 +431,7 @@ class GamePeer:
             assert isinstance(parties, list)
             for deal, party_state in parties:
                 assert isinstance(deal, int) and isinstance(party_state, dict)
-                peer.parties[deal] = DeckParty.from_state(party_state, rng=rng)
+                peer.parties[deal] = DeckParty.from_state(party_state)
                 decks[deal] = PartyDeck(peer.parties[deal], peer.seat)
             peer.flow = GameFlow.from_state(flow_state, deck_factory=peer._make_deck, decks=decks)
             transcript = state["transcript"]

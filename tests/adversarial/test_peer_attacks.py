@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from koikoi_p2p.audit import audit_evidence
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.channel import SecureChannel, seal_frame
+from koikoi_p2p.protocol.envelope import VERSION as ENVELOPE_VERSION
 from koikoi_p2p.protocol.envelope import sign_envelope, wire_session_id
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.events import Failure
@@ -536,8 +537,8 @@ def test_a_reporter_cannot_frame_the_peer_with_another_history() -> None:
         body = dict(env.body)
         if env.type == m.TERMS:
             body["deadlines"] = {"step": 61, "turn": 300}
-        forged.append(sign_envelope(identity, version=1, session_id=env.session_id, seq=env.seq, prev=prev,
-                                    sender=0, type=env.type, body=body))
+        forged.append(sign_envelope(identity, version=ENVELOPE_VERSION, session_id=env.session_id,
+                                    seq=env.seq, prev=prev, sender=0, type=env.type, body=body))
         prev = forged[-1].digest()
     offence = {"seat": 1, "seq": accept.seq, "envelope": accept.raw, "signature": accept.signature}
     data = encode_evidence(pair.records[0], forged, reporter=0, reason="bad_prev", message="",
@@ -570,7 +571,8 @@ def test_a_prev_that_contradicts_the_accused_own_envelope_is_proven() -> None:
     nxt = envs[seq + 1]
     party = pair.peers[0].party
     assert party is not None and pair.peers[0].flow.deal == 1
-    forged = sign_envelope(pair.peers[1].channel.identity, version=1, session_id=nxt.session_id,
+    forged = sign_envelope(pair.peers[1].channel.identity, version=ENVELOPE_VERSION,
+                           session_id=nxt.session_id,
                            seq=nxt.seq, prev=bytes(32), sender=1, type=nxt.type, body=nxt.body)
     offence = {"envelope": forged.raw, "signature": forged.signature, "deal": 1,
                "round_keys": [[1, party.disclose_key()]]}
@@ -614,7 +616,7 @@ def test_false_hand_yaku_claim() -> None:
             return None                                  # it really holds one: no lie to tell
         positions = tuple(sorted(view.hand_positions[:4]))
         return {"action": {"type": "claim_hand_yaku", "yaku": "teshi", "positions": list(positions)},
-                "shares": [[list(positions), party.share_message(positions)]]}
+                "shares": [[list(positions), party.share_message(positions, p.channel.head)]]}
     error = caught(play(claim), "illegal_action")
     assert "false_hand_yaku" in error.message
 

@@ -33,18 +33,27 @@ def make_pair(*, rules: str = "nintendo", rounds: int | None = 1, seed: int = 1,
               peer1_factory: Callable[..., GamePeer] = GamePeer, names: tuple[str, str] | None = None,
               joiner_names: tuple[str, str] | None = None, profile: Profile | None = None,
               **peer1_kw: Any) -> Pair:
-    """Two peers after a real handshake; ``names`` are the display names both were given (the
-    joiner's may differ: ``joiner_names``); ``profile`` replaces the preset ``rules``."""
+    """Two peers after a real handshake; ``names`` are the display names the host proposes in
+    the terms; the handshake binds ``joiner_names`` when given (a host that lies about the names:
+    its terms then differ from the handshake), else ``names``. ``profile`` replaces ``rules``."""
     tag = str(seed).encode()
-    ra, rb, _ = run_pair(*handshake_pair(seed=b"hs" + tag, room=ROOM))
+    bound = joiner_names or names or ("", "")
+    ra, rb, _ = run_pair(*handshake_pair(seed=b"hs" + tag, room=ROOM, names=bound))
     c0, c1 = ra.channel, rb.channel
     keys = (c0.identity.public_key, c1.identity.public_key)
-    terms = MatchTerms.propose(profile=profile or preset(rules), keys=keys, room=ROOM, rounds=rounds,
-                               names=names or ("", ""))
-    p0 = GamePeer(channel=c0, room=ROOM, proposal=terms, rng=seeded_rng(b"p0" + tag),
-                  handshake_record=ra.record, names=names)
+
+    def terms_with(chosen: tuple[str, str]) -> MatchTerms:
+        return MatchTerms.propose(profile=profile or preset(rules), keys=keys, room=ROOM, rounds=rounds,
+                                  names=chosen)
+
+    p0 = GamePeer(channel=c0, room=ROOM, proposal=terms_with(bound), rng=seeded_rng(b"p0" + tag),
+                  handshake_record=ra.record)
+    if joiner_names is not None:
+        # The lie, past the host's own checks: it proposes names the handshake did not bind.
+        p0.proposal = terms_with(names or ("", ""))
+        p0.names = p0.flow.names = names
     p1 = peer1_factory(channel=c1, room=ROOM, rng=seeded_rng(b"p1" + tag), handshake_record=rb.record,
-                       names=joiner_names or names, **peer1_kw)
+                       **peer1_kw)
     return Pair([p0, p1], [ra.record, rb.record], [RandomPlayer(2 * seed), RandomPlayer(2 * seed + 1)])
 
 

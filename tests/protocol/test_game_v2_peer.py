@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from koikoi_p2p.audit import audit_bytes, verify_result
-from koikoi_p2p.audit.replay import _Auditor
+from koikoi_p2p.audit.core import Replayer
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
 from koikoi_p2p.protocol.events import Failure, MatchOver, TermsProposed, YourTurn
@@ -25,7 +25,7 @@ def test_every_wait_names_the_next_message_and_its_deadline() -> None:
     assert pair.errors == [None, None]
     transcript = decode_transcript(transcript_bytes(pair))
     session = transcript.session
-    auditor = _Auditor(session.session_id, session.keys, session.room, {})
+    auditor = Replayer(session, {})
     envs = transcript.envelopes
     for index, env in enumerate(envs):
         seat, msg_type, seconds = auditor.flow.waiting_for()  # type: ignore[misc]

@@ -211,3 +211,17 @@ def test_a_result_of_an_unknown_version_or_a_short_session_id_is_refused() -> No
         with pytest.raises(AuditError) as err:
             verify_result(signed.encode())
         assert err.value.reason == "bad_result"
+
+
+def test_version_1_terms_are_refused_as_such_before_their_shape() -> None:
+    """A version-1 peer's terms (no names, no rating fields) are `unsupported_version`, not a
+    malformed body (spec/game.md §1.2, §4.1)."""
+    from koikoi_p2p.protocol.flow import GameFlow
+
+    body = {k: v for k, v in _terms().to_body().items() if k not in ("names", "rated", "ratings")}
+    body["version"] = 1
+    flow = GameFlow(viewer=1, keys=(K0, K1), room="ABCDEF", session_id=b"\x05" * 32,
+                    deck_factory=lambda deal, first: None)  # type: ignore[arg-type,return-value]
+    with pytest.raises(RemoteViolation) as err:
+        flow.accept(0, m.TERMS, body, seq=0, prev=b"\x00" * 32)
+    assert err.value.reason == "unsupported_version"

@@ -28,7 +28,12 @@ from koikoi_p2p.protocol.flow import shares_to_wire
 from koikoi_p2p.protocol.handshake import Handshake
 from koikoi_p2p.protocol.peer import GamePeer, _MakeShares
 from koikoi_p2p.protocol.terms import MatchTerms
-from koikoi_p2p.protocol.transcript import TRANSCRIPT_MAGIC, decode_transcript, encode_evidence, encode_transcript
+from koikoi_p2p.protocol.transcript import (
+    TRANSCRIPT_MAGIC,
+    decode_transcript,
+    encode_evidence,
+    encode_transcript,
+)
 from koikoi_p2p.protocol.trips import trip_report
 from koikoi_p2p.rules.profile import preset
 from mentalpoker.group import hash_to_point
@@ -97,9 +102,9 @@ def build() -> tuple[bytes, dict[str, object]]:
     return data, vector
 
 
-def _handshake(room: str) -> list[Any]:
+def _handshake(room: str, names: tuple[str, str] = ("", "")) -> list[Any]:
     shakes = [Handshake(seat=s, identity=seeded_identity(b"vector/%d" % s), room=room, password=None,
-                        rng=seeded_rng(b"vector handshake %d" % s)) for s in (0, 1)]
+                        rng=seeded_rng(b"vector handshake %d" % s), name=names[s]) for s in (0, 1)]
     pending = [(1, f) for f in shakes[0].start()] + [(0, f) for f in shakes[1].start()]
     while pending:
         to, frame = pending.pop(0)
@@ -109,7 +114,7 @@ def _handshake(room: str) -> list[Any]:
 
 def _peers(room: str, second: type[GamePeer], *, rounds: int = 1, names: tuple[str, str] = ("", ""),
            **kw: Any) -> tuple[list[Any], list[GamePeer]]:
-    results = _handshake(room)
+    results = _handshake(room, names)
     keys = (results[0].channel.identity.public_key, results[1].channel.identity.public_key)
     terms = MatchTerms.propose(profile=preset("nintendo"), keys=keys, room=room, rounds=rounds, names=names)
     peers: list[GamePeer] = [
