@@ -163,7 +163,8 @@ def _resignation_journaled(what: Any, core: Any) -> bool:
 def _match_over_saved(what: Any, core: Any) -> bool:
     # The first save that covers the end: the winner's record of the resignation it answers with
     # its countersignature, or the resigner's record of that countersignature.
-    return core is not None and core.match_over is not None and not (isinstance(what, dict) and "outcome" in what)
+    final = isinstance(what, dict) and "outcome" in what
+    return core is not None and core.match_over is not None and not final
 
 
 @pytest.mark.parametrize(("seat", "when"), [(0, _resignation_journaled), (1, _match_over_saved),
