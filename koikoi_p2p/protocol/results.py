@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+from koikoi_p2p.protocol.primitives import ed25519_verify
 from koikoi_p2p.protocol.statement import (
     MATCH_RESULT_DOMAIN,
     ROUND_RESULT_DOMAIN,
@@ -32,13 +30,12 @@ class SignatureInvalid(Exception):
 
 
 def check_signature(public_key: bytes, signature: bytes, data: bytes) -> None:
-    """Verify an Ed25519 signature with `cryptography`; raise ``SignatureInvalid``."""
+    """Verify an Ed25519 signature by libsodium's rule (spec/protocol.md §4.1); raise
+    ``SignatureInvalid``."""
     if len(public_key) != 32 or len(signature) != 64:
         raise SignatureInvalid("wrong key or signature length")
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
-    except (InvalidSignature, ValueError):
-        raise SignatureInvalid("signature does not verify") from None
+    if not ed25519_verify(public_key, signature, data):
+        raise SignatureInvalid("signature does not verify")
 
 
 def round_statement(*, session_id: bytes, deal: int, round_index: int, head: bytes,

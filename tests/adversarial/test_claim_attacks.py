@@ -137,3 +137,18 @@ def test_the_seat_that_owes_the_message_cannot_claim(stopped: Any) -> None:
     report = audit_bytes(_claim_on(stopped, claimant=0))
     assert not report.ok and report.deviation is not None
     assert (report.deviation.reason, report.deviation.seat) == ("false_claim", 0)
+
+
+def test_a_claim_the_replay_cannot_reach_proves_nothing_and_blames_no_one() -> None:
+    """spec/protocol.md §9.1 step 5: a deal cut short whose hidden cards need a round secret the
+    file does not carry stops the replay before message N. Nothing then shows whose turn message
+    N was: the verdict is unproven_claim, not "an earlier deviation" (there is none), as the
+    JavaScript auditor says too."""
+    pair = make_pair(rounds=1, seed=3)
+    run(pair, max_frames=14)
+    waiting = pair.peers[1].waiting_for()
+    assert waiting is not None and waiting[0] == 0
+    report = audit_bytes(_claim_on(pair))          # no round secret in the file
+    assert not report.ok and report.deviation is not None
+    assert (report.deviation.reason, report.deviation.seat) == ("unproven_claim", None)
+    assert not any("earlier deviation" in note for note in report.notes)
