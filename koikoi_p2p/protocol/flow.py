@@ -996,6 +996,9 @@ class GameFlow:
         if self.phase is Phase.MATCH_RESULT or self.phase is Phase.MATCH_COUNTERSIGN:
             return
         assert self.final_signer is not None
+        # Nobody signs a match whose transcript holds a deferred check not yet made: the decks
+        # prepared for deals that will never be played are verified now (spec/game.md §7.3).
+        self.flush()
         self.phase = Phase.MATCH_RESULT
         self._expect(self.final_signer, m.MATCH_RESULT, owed=True, prep=False)
 
@@ -1017,6 +1020,7 @@ class GameFlow:
 
     def _on_resign(self, sender: int, body: Mapping[str, object], seq: int, prev: bytes,
                    source: ShareSource | None) -> None:
+        self.flush()        # as at the end of the last deal (§7.3): nothing deferred is left unchecked
         mine = self.match_result_for(prev, resigned=sender)
         self._take_result(sender, body, mine)
         self.resigned = (sender, seq)

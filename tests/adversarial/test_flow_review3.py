@@ -1,0 +1,39 @@
+"""Attacks on the version-2 game flow found by a later review (each failed before its fix)."""
+
+from __future__ import annotations
+
+import pytest
+
+from koikoi_p2p.audit import audit_transcript
+from koikoi_p2p.protocol import messages as m
+from koikoi_p2p.protocol.errors import RemoteViolation
+from koikoi_p2p.protocol.flow import Phase
+from koikoi_p2p.protocol.transcript import decode_transcript, encode_transcript
+from tests.adversarial.test_peer_attacks import Cheater, caught, flip, once
+from tests.protocol.game_support import Pair, make_pair, run
+
+
+def _audit_of(pair: Pair, seat: int) -> object:
+    peer = pair.peers[seat]
+    data = encode_transcript(peer.handshake_record, peer.transcript, closed=peer.phase is Phase.DONE)
+    return audit_transcript(decode_transcript(data))
+
+
+@pytest.mark.parametrize("idle", [False, True])
+def test_a_bad_key_of_a_deck_never_played_is_caught_before_the_match_is_signed(idle: bool) -> None:
+    """In a one-round match with a first-dealer draw, deal 1 is the last and deck 3's keys travel
+    during it (two deals ahead): that deck is never built upon or used. The cheater's key of it
+    carries a wrong proof. A peer that defers the check to its idle time and has none (a driver
+    that never calls ``idle``, or one whose idle never comes between that frame and the end)
+    must still make it before it signs or countersigns the match: before the fix it reached
+    ``done`` and co-signed a match whose transcript ``koikoi verify`` rejects
+    ("player 1 deviated at message 18: bad_key")."""
+    pair = make_pair(rules="nintendo", rounds=1, seed=1, peer1_factory=Cheater,
+                     attack=once(m.KEY, lambda p, b: {**b, "key": flip(b["key"], 40)}, deal=3))
+    run(pair, idle=idle)
+    error = caught(pair, "bad_key", first_is_offence=False)
+    assert isinstance(error, RemoteViolation)
+    assert pair.peers[0].flow.cosigned is None
+    report = _audit_of(pair, 0)
+    assert report.deviation is not None and report.deviation.seat == 1
+    assert report.deviation.seq == error.evidence["seq"]
