@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from koikoi_p2p.audit import audit_transcript
@@ -9,7 +11,7 @@ from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.transcript import decode_transcript, encode_transcript
-from tests.adversarial.test_peer_attacks import Cheater, caught, flip, once
+from tests.adversarial.test_peer_attacks import Cheater, _Handled, _Raw, caught, flip, once
 from tests.protocol.game_support import Pair, make_pair, run
 
 
@@ -37,3 +39,42 @@ def test_a_bad_key_of_a_deck_never_played_is_caught_before_the_match_is_signed(i
     report = _audit_of(pair, 0)
     assert report.deviation is not None and report.deviation.seat == 1
     assert report.deviation.seq == error.evidence["seq"]
+
+
+# -- checked and sound: each attack below is refused at its envelope, blamed on the cheater -------
+
+def test_a_resignation_in_place_of_an_owed_shuffle_is_out_of_turn() -> None:
+    """A seat resigns only where the state expects its act, after what it owes (spec/game.md
+    §4.1, §6.3): a resignation sent instead of its owed shuffle of the next deck is refused."""
+    def resign(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.SHUFFLE or p.flow.phase is not Phase.PLAYING:
+            return None
+        result = p.flow.match_result_for(p.channel.head, resigned=p.seat)
+        body = {"result": result.to_dict(), "sig": p.channel.identity.sign(result.statement())}
+        p.tampered_seq = p.channel.next_seq
+        p.extra.append(p.channel.seal(m.RESIGN, body)[0])
+        raise _Handled
+    pair = make_pair(rules="nintendo", rounds=1, seed=1, peer1_factory=_Raw, attack=resign)
+    run(pair)
+    caught(pair, "out_of_turn")
+
+
+def test_a_countersignature_replayed_from_the_previous_deal_is_refused() -> None:
+    """The round statement names the session, the deal, its round and the envelope that ended
+    it (spec/game.md §6.1): deal 1's signature sent again for deal 2 does not verify."""
+    sigs: dict[int, bytes] = {}
+
+    def replay(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
+        if kind != m.ROUND_SIGN:
+            return None
+        if not sigs:
+            sigs[b["deal"]] = b["sig"]
+            return None
+        return {**b, "sig": next(iter(sigs.values()))}
+    for seed in range(1, 10):
+        pair = make_pair(rules="nintendo", rounds=2, seed=seed, peer1_factory=Cheater, attack=replay)
+        run(pair)
+        if pair.peers[1].tampered_seq is not None:  # type: ignore[attr-defined]
+            caught(pair, "bad_result_signature")
+            return
+    raise AssertionError("the cheater never signed two deals")
