@@ -6,16 +6,16 @@ from typing import Any
 
 import pytest
 
-from koikoi_p2p.audit import audit_transcript
+from koikoi_p2p.audit import audit_evidence, audit_transcript
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
-from koikoi_p2p.protocol.transcript import decode_transcript, encode_transcript
+from koikoi_p2p.protocol.transcript import decode_evidence, decode_transcript, encode_transcript
 from tests.adversarial.test_peer_attacks import Cheater, _Handled, _Raw, caught, flip, once
-from tests.protocol.game_support import Pair, make_pair, run
+from tests.protocol.game_support import Pair, evidence_bytes, make_pair, run
 
 
-def _audit_of(pair: Pair, seat: int) -> object:
+def _audit_of(pair: Pair, seat: int) -> Any:
     peer = pair.peers[seat]
     data = encode_transcript(peer.handshake_record, peer.transcript, closed=peer.phase is Phase.DONE)
     return audit_transcript(decode_transcript(data))
@@ -78,3 +78,33 @@ def test_a_countersignature_replayed_from_the_previous_deal_is_refused() -> None
             caught(pair, "bad_result_signature")
             return
     raise AssertionError("the cheater never signed two deals")
+
+
+# -- the auditor checks the names the handshake bound --------------------------------------------
+
+def test_the_evidence_of_terms_with_names_the_handshake_did_not_bind_proves_the_host_lied() -> None:
+    """spec/game.md §2.2: the terms' names MUST equal the handshake's, checked by the peer and by
+    ``koikoi verify``. The joiner refuses such terms (bad_terms); its evidence file must prove the
+    host's lie to a third party: before the fix the auditor's replay took any names, found the
+    terms fine and said the evidence proved nothing."""
+    pair = run(make_pair(rounds=1, seed=2, names=("Aiko", "Basho"), joiner_names=("Aiko", "Buson")))
+    error = pair.errors[1]
+    assert isinstance(error, RemoteViolation) and error.reason == "bad_terms"
+    report = audit_evidence(decode_evidence(evidence_bytes(pair, 1)))
+    assert report.ok, report
+    assert report.deviation is not None and report.deviation.seat == 0 and report.deviation.seq == 0
+    assert report.deviation.reason == "bad_terms"
+
+
+def test_a_transcript_whose_terms_rename_the_players_is_not_upheld() -> None:
+    """Two keys that both sign terms naming other players than their handshake bound (one person
+    playing itself, or two colluding): ``koikoi verify`` must refuse the transcript at the terms,
+    not report a valid match between the names the terms made up."""
+    pair = make_pair(rounds=1, seed=2, names=("Aiko", "Basho"), joiner_names=("Aiko", "Buson"))
+    pair.peers[1].names = pair.peers[1].flow.names = ("Aiko", "Basho")   # the joiner goes along
+    run(pair)
+    assert pair.errors == [None, None] and pair.peers[0].phase is Phase.DONE
+    report = _audit_of(pair, 0)
+    assert not report.ok
+    assert report.deviation is not None and report.deviation.seat == 0 and report.deviation.seq == 0
+    assert report.deviation.reason == "bad_terms"
