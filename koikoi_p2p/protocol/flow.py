@@ -368,7 +368,12 @@ class GameFlow:
 
         ``source`` supplies the shares a sender owes: ``None`` reads them from ``body``.
         """
-        if self.phase in (Phase.DONE, Phase.FAILED):
+        if self.phase is Phase.DONE:
+            # Nothing follows the co-signed result (spec/game.md §9): a signed envelope after it
+            # is its sender's, for a peer and for an auditor replaying the evidence alike.
+            raise RemoteViolation("out_of_turn", "a message after the match ended",
+                                  {"seat": sender, "seq": seq})
+        if self.phase is Phase.FAILED:
             raise LocalMisuse("terminated", f"the match is {self.phase.value}")
         try:
             self._accept(sender, msg_type, body, seq, prev, source)

@@ -108,3 +108,19 @@ def test_a_transcript_whose_terms_rename_the_players_is_not_upheld() -> None:
     assert not report.ok
     assert report.deviation is not None and report.deviation.seat == 0 and report.deviation.seq == 0
     assert report.deviation.reason == "bad_terms"
+
+
+def test_a_message_after_the_end_of_the_match_is_proven_out_of_turn() -> None:
+    """spec/game.md §9: a message after the end is ``out_of_turn``. The honest seat that gets a
+    signed envelope after the co-signed result refuses it and files it as evidence; before the fix
+    the auditor's machine raised a local 'terminated' on it and the evidence proved nothing."""
+    pair = run(make_pair(rounds=1, seed=3))
+    assert pair.errors == [None, None]
+    late = pair.peers[1].channel.seal(m.REVEAL, {"shares": []})[0]
+    with pytest.raises(RemoteViolation) as caught_late:
+        pair.peers[0].receive(late)
+    assert caught_late.value.reason == "out_of_turn"
+    report = audit_evidence(decode_evidence(evidence_bytes(pair, 0)))
+    assert report.ok, report
+    assert report.deviation is not None and report.deviation.seat == 1
+    assert report.deviation.reason == "out_of_turn"
