@@ -115,13 +115,13 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert any(isinstance(o[0], Play) for o in match.offered)
         # Every play and every draw is told once, with who made it.
         lines = [line.removeprefix("> ") for line in text.splitlines()]  # typed answers are not echoed
-        mine = sum(1 for line in lines if line.startswith("you play "))
-        theirs = sum(1 for line in lines if line.startswith("computer plays "))
-        draws = sum(1 for line in lines if line.startswith(("you draw ", "computer draws ")))
+        mine = sum(1 for line in lines if line.startswith("You play "))
+        theirs = sum(1 for line in lines if line.startswith("Computer plays "))
+        draws = sum(1 for line in lines if line.startswith(("You draw ", "Computer draws ")))
         assert theirs == sum(1 for a in match.moves if isinstance(a, Play))
         assert mine == sum(1 for a in match.typed_plays if isinstance(a, Play))
         assert draws == mine + theirs
-        assert not any(line.endswith(": takes ") for line in lines)
+        assert not any(line.endswith(" take .") or line.endswith(" takes .") for line in lines)
 
 
 def _view():  # type: ignore[no-untyped-def]
@@ -141,7 +141,7 @@ def test_play_prompt_lists_exactly_the_legal_plays() -> None:
     options = (Play(view.hand_positions[5]), Play(view.hand_positions[2]))
     choices = play_choices(view, options, screen)
     assert {c.value for c in choices} == set(options)
-    assert [c.key for c in choices] == ["1", "2"]
+    assert [c.key for c in choices] == ["a", "b"]  # letters: a card's label starts with its month number
     full = play_choices(view, tuple(Play(p) for p in view.hand_positions), screen)
     assert len(full) == 8 and all(isinstance(c, Choice) for c in full)
 
@@ -154,13 +154,13 @@ def test_decision_prompts() -> None:
     _, choices = decision_choices("decide", view, (Stop(), KoiKoi()), screen)
     assert [c.key for c in choices] == ["s", "k"]
     _, choices = decision_choices("capture", view, (Capture(0), Capture(1)), screen)
-    assert [c.key for c in choices] == ["1", "2"] and "Crane" in choices[0].label
+    assert [c.key for c in choices] == ["a", "b"] and "Crane" in choices[0].label
 
 
 def test_decide_prompt_says_what_stopping_scores_and_what_a_call_risks() -> None:
     from dataclasses import replace
 
-    from koikoi_p2p.cli.play import stakes
+    from koikoi_p2p.cli.narrate import stakes
 
     _, view = _view()
     view = replace(view, yaku=({"inoshikacho": 5, "tane": 1, "akatan": 5}, {}), calls=())
@@ -246,13 +246,13 @@ def test_the_capture_question_names_the_card_that_matches() -> None:
     pending = replace(view, pending_card=44, capture_options=(45, 46))
     question, choices = decision_choices("capture", pending, (Capture(45), Capture(46)), screen)
     assert question == "Two field cards match your 12* Phoenix: which do you take?"
-    assert [c.key for c in choices] == ["1", "2"]
+    assert [c.key for c in choices] == ["a", "b"]
 
 
 def test_the_opponents_call_is_explained_under_each_multiplier() -> None:
-    from koikoi_p2p.cli.play import after_their_call
+    from koikoi_p2p.cli.narrate import after_their_call
 
-    assert after_their_call(PROFILE, 1) == ("Their koi-koi: if you win this round, your score is doubled; "
+    assert after_their_call(PROFILE, 1, "en") == ("Their koi-koi: if you win this round, your score is doubled; "
                                             "the next yaku either of you makes or raises ends the round.")
     assert "multiplied by 3" in after_their_call(preset("koikoi-online"), 2)
     assert "beating them adds nothing" in after_their_call(preset("board-game"), 1)
