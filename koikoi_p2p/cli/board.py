@@ -317,21 +317,34 @@ def fold(text: str, width: int | None) -> list[str]:
     current, used = lead, len(lead)
     fresh = True
     for word in body.split(" "):
+        if not word and fresh:
+            continue  # a run of spaces at a fold
         size = display_width(word)
         wide = size != len(_ANSI_ONLY.sub("", word))
         if not fresh and used + 1 + size > width and not wide:
             lines.append(current)
             current, used, fresh = indent, len(indent), True
+        if size > width - used - (0 if fresh else 1) and "/" in word and not wide:
+            # A path is never cut: a person copies it whole (the terminal wraps it if it must).
+            if not fresh:
+                lines.append(current)
+            lines.append(indent + word if lines or not fresh else current + word)
+            current, used, fresh = indent, len(indent), True
+            continue
         if size > width - used - (0 if fresh else 1):
             if not fresh:
                 current += " "
                 used += 1
-            for ch in (_UNITS if wide else _TOKEN).findall(word):  # colour codes stay whole
+            units = (_UNITS if wide else _TOKEN).findall(word)  # colour codes stay whole
+            units = [piece for unit in units
+                     for piece in (_TOKEN.findall(unit) if display_width(unit) > width - len(indent) else [unit])]
+            for ch in units:
                 w = display_width(ch)
                 if used + w > width and used > len(indent):
                     carry = ""
-                    if ch in _NO_LINE_START and current.strip():
-                        current, carry = current[:-1], current[-1]  # 。、 never start a line
+                    last = _LAST_VISIBLE.match(current)
+                    if ch in _NO_LINE_START and current.strip() and last:
+                        current, carry = last.group(1), last.group(2)  # 。、 never start a line
                     lines.append(current)
                     current, used = indent + carry, len(indent) + display_width(carry)
                 current += ch
@@ -350,6 +363,7 @@ def fold(text: str, width: int | None) -> list[str]:
 
 # Inside Japanese text a run of ASCII (a number, an id, a flag) stays on one line.
 _UNITS = re.compile("\x1b\\[[0-9;]*m|[\x21-\x7e]+|.", re.DOTALL)
+_LAST_VISIBLE = re.compile("(.*?)([^\x1b](?:\x1b\\[[0-9;]*m)*)$", re.DOTALL)
 _NO_LINE_START = frozenset("、。，．）」』】！？：；)]}!?,.:;")
 _ANSI_ONLY = re.compile("\x1b\\[[0-9;]*m")
 _TOKEN = re.compile("\x1b\\[[0-9;]*m|.", re.DOTALL)

@@ -9,6 +9,7 @@ least needed lines to the room left (``board.py``). A larger terminal gets the w
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import sys
 import time
@@ -110,7 +111,7 @@ class Table:
     profile: Profile | None = None
     told_compulsory: bool = False  # the compulsory-matching note is said once a match
     transcripts: list[str] = field(default_factory=list)
-    after_decision: bool = False  # the next narration is the first since our decision: mark there
+    mark_next: bool = False  # the next line about the opponent starts what must fit one screen
     own_move: bool = False  # the next Board is our own move, shown before the opponent answers
     interim: RoundView | None = None  # our own move's board, drawn if the answer is slow
     timed_out: bool = False
@@ -335,7 +336,7 @@ async def _handle(
 
 
 async def _decide(match: MatchLike, action: Action, table: Table) -> None:
-    table.after_decision = True
+    table.mark_next = True
     table.own_move = True
     await match.decide(action)
 
@@ -349,10 +350,10 @@ async def _ask(match: MatchLike, screen: Screen, prompter: Prompter, table: Tabl
     if offer_resign:
         menu.append(Choice("r", screen.t("resign (the opponent wins the match)"), RESIGN,
                            (screen.t("resign"),)))
-    question_lines = len(fold(question, screen.width))
     room = None
     if screen.height is not None:
-        room = screen.height - screen.lines - question_lines - prompter.menu(menu).count("\n") - 2 - len(before)
+        asked_lines = sum(len(fold(line, screen.width)) for line in [*before, question])
+        room = screen.height - screen.lines - asked_lines - prompter.menu(menu).count("\n") - 2
     _render(view, screen, table, budget=room, show_hand=False)
     for line in before:
         screen.say(line)
@@ -705,10 +706,10 @@ def _show_changes(
         if not quiet:
             _render(view, screen, table)
         return
-    for _seat, line in narrate(before, view, table.me, screen.names, screen.lang, screen.style):
-        if table.after_decision and not interim:
-            # The first news after our own move: from here to the next question must fit one screen.
-            table.after_decision = False
+    for seat, line in narrate(before, view, table.me, screen.names, screen.lang, screen.style):
+        if table.mark_next and seat != table.me:
+            # The opponent's move: from here to the next question must fit one 80x24 screen.
+            table.mark_next = False
             screen.mark()
         screen.say(line)
     if interim:
@@ -731,6 +732,7 @@ def _render(view: RoundView, screen: Screen, table: Table, *, budget: int | None
     if key == table.last_board:
         return
     table.last_board = key
+    table.mark_next = True
     layout = screen.layout
     model = board_model(view, table, screen.names, screen.width, layout=layout, budget=budget,
                         show_hand=show_hand)
@@ -751,6 +753,14 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
         screen.say(screen.t("Transcript: {path}", path=event.transcript_path))
 
 
+def _terminal_size(stream: TextIO) -> os.terminal_size:
+    """The terminal's own size (the window the person sees), else $COLUMNS/$LINES, else 80x24."""
+    try:
+        return os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((80, 24))
+
+
 def make_screen(lang: str, names: tuple[str, str] | str = "opponent", out: TextIO | None = None,
                 colour: Callable[[TextIO], bool] | None = None) -> Screen:
     """A screen on ``out`` (standard output); ``names`` is the opponent's kind ("computer",
@@ -760,7 +770,7 @@ def make_screen(lang: str, names: tuple[str, str] | str = "opponent", out: TextI
     stream = out if out is not None else sys.stdout
     decide = colour if colour is not None else wants_colour
     live = bool(getattr(stream, "isatty", lambda: False)())
-    size = shutil.get_terminal_size((80, 24)) if live else None
+    size = _terminal_size(stream) if live else None
     pair = side_names(lang, names) if isinstance(names, str) else names
     return Screen(out=stream, lang=lang, style=Style(decide(stream)), live=live, names=pair,
                   width=size.columns if size else None, height=size.lines if size else None)

@@ -147,8 +147,10 @@ def match_choice(answer: str, choices: Sequence[Choice[T]]) -> Choice[T] | None:
     found = candidates(answer, choices)
     if len(found) == 1:
         return found[0]
-    # Two interchangeable choices (the same value) are not a real ambiguity.
-    if found and all(c.value == found[0].value for c in found):
+    # Choices that are the same (one value, or one label: two plains of a month, which play
+    # and score alike) are not a real ambiguity.
+    if found and (all(c.value == found[0].value for c in found)
+                  or all(normalise(c.label) == normalise(found[0].label) for c in found)):
         return found[0]
     return None
 
@@ -198,12 +200,18 @@ class Prompter:
             shown = answer.strip()
             if found:
                 options = tr(self.lang, " or ").join(f"[{c.key}] {c.label}" for c in found)
-                self._write(tr(self.lang, "'{answer}' could be {options}: type its key.\n",
-                               answer=shown, options=options))
+                self._say(tr(self.lang, "'{answer}' could be {options}: type its key.\n",
+                             answer=shown, options=options))
             else:
                 keys = ", ".join(c.key for c in choices)
-                self._write(tr(self.lang, "'{answer}' is not one of the choices ({keys}); type ? for help.\n",
-                               answer=shown, keys=keys))
+                self._say(tr(self.lang, "'{answer}' is not one of the choices ({keys}); type ? for help.\n",
+                             answer=shown, keys=keys))
+
+    def _say(self, text: str) -> None:
+        from koikoi_p2p.cli.board import fold
+
+        self._write("\n".join(part for line in text.rstrip("\n").split("\n") for part in fold(line, self.width))
+                    + "\n")
 
     def menu(self, choices: Sequence[Choice[T]]) -> str:
         """``[key] label`` entries: on one line when short, else one a line (two columns when

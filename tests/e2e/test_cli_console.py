@@ -37,6 +37,7 @@ class Console:
     text: str = ""
     raw: bytes = b""
     offset: int = 0
+    answered: int = 0  # where the output stood when the last answer was typed
     log: list[str] = field(default_factory=list)
 
     def pump(self, timeout: float) -> bool:
@@ -71,11 +72,14 @@ class Console:
                     return found
                 raise AssertionError(f"output ended before {pattern!r}; tail:\n{self.text[-3000:]}")
 
-    def autoplay(self, timeout: float, *, done: str = r"=== Final score", ask_help: bool = True) -> str:
-        """Answer prompts with their first legal key until ``done`` appears; returns the done line."""
+    def autoplay(self, timeout: float, *, done: str = r"=== Final score|=== 最終得点", ask_help: bool = True,
+                 answer: Callable[[list[str], str], str] | None = None) -> str:
+        """Answer prompts until ``done`` appears; returns the done line. ``answer(menu_lines,
+        since)`` picks what to type (``since``: the output since the previous answer); by default
+        the first listed key."""
         deadline = time.monotonic() + timeout
         helped = not ask_help
-        done_re = re.compile(done + r"[^\n]*")
+        done_re = re.compile(f"(?:{done})" + r"[^\n]*")
         while True:
             final = done_re.search(self.text, self.offset)
             if final:
@@ -99,8 +103,10 @@ class Console:
                     self.expect(HELP_END, 30)
                     self.log.append("?")
                     continue
-                self.type_line(keys[0])
-                self.log.append(keys[0])
+                typed = keys[0] if answer is None else answer(menu_lines, self.text[self.answered:prompt])
+                self.answered = found.end()
+                self.type_line(typed)
+                self.log.append(typed)
                 continue
             if time.monotonic() > deadline:
                 raise AssertionError(f"no final score in time; output tail:\n{self.text[-3000:]}")
