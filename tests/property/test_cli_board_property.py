@@ -47,7 +47,7 @@ def test_every_card_appears_in_its_zone(
         name = card(c).name_ja if lang == "ja" else card(c).name_en
         assert _squeezed(name) in _squeezed(hand_text)
     # Each capture pile lists as many cards as it holds, class by class (continuations are indented).
-    classes = re.compile(r"^  \S+ \((\d+)\): ")
+    classes = re.compile(r"^  \S+ \((\d+)\):")
     counts = [int(found.group(1)) for line in lines if (found := classes.match(line))]
     assert sum(counts) == len(model.piles[0]) + len(model.piles[1])
     if width is not None:
@@ -88,6 +88,6 @@ def _zone(lines: list[str], head: str) -> str:
     """A zone's line and its indented continuations, joined."""
     start = next(i for i, line in enumerate(lines) if line.startswith(head))
     end = start + 1
-    while end < len(lines) and lines[end].startswith(" " * display_width(head)):
+    while end < len(lines) and lines[end].startswith("    "):
         end += 1
     return " | ".join(lines[start:end])
