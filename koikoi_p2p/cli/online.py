@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerCore
     from koikoi_p2p.net.state_store import StateStore
-    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Paired, YourTurn
+    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, Paired, YourTurn
     from koikoi_p2p.protocol.peer import GamePeer
     from koikoi_p2p.rules.actions import Action
     from koikoi_p2p.rules.round import RoundView
@@ -284,11 +284,12 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
     runner = asyncio.create_task(match.run(store, connector, options, run_peer))
     watcher = asyncio.create_task(match.watch_handshake(first, setup.password is not None)) if first else None
     code = exit_codes.ERROR
+    forget = False
     try:
         code = await drive(match, screen, StdinLines(), me=setup.seat, timeout=float(setup.turn_deadline),
                            password=setup.password is not None)
-        if code != exit_codes.OK:
-            runner.cancel()  # we stop (Ctrl-C, end of input, our time ran out): the state stays
+        if not match.ended or match.left_in_handshake:
+            runner.cancel()  # we stop (Ctrl-C, end of input, a refused key...): the state stays
         await asyncio.gather(runner, return_exceptions=True)
     finally:
         for task in (runner, watcher):
@@ -296,10 +297,12 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         await connector.close()
-        if match.outcome is None and not match.left_in_handshake:  # also on Ctrl-C
+        # Nothing to continue when the handshake failed or a changed key was refused.
+        forget = match.left_in_handshake or (code == exit_codes.WRONG_PASSWORD and not match.ended)
+        if match.outcome is None and not forget:  # also on Ctrl-C
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with koikoi resume.",
                                        folder=store.folder))
-    if match.outcome is not None or match.left_in_handshake:  # over: its state (every key's seed) goes
+    if match.outcome is not None or forget:  # over: its state (every key's seed) goes
         with contextlib.suppress(OSError):
             store.remove()
             store.folder.rmdir()
@@ -321,6 +324,7 @@ class SavedMatch:
         self.accept = accept  # --accept: the joiner takes the host's terms without asking
         self._new_key: bytes | None = None  # a changed key, remembered once the person accepts it
         self.left_in_handshake = False  # the other side left before the handshake finished
+        self._failure: Failure | None = None  # the game's Failure event, reported with its file
         self.core: PeerCore | None = None
         self.outcome: Outcome | None = None
         self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
@@ -385,10 +389,12 @@ class SavedMatch:
         else:
             self.outcome = outcome
             if not self._ended and outcome.status != "completed":
+                seen = self._failure  # the game's own words for it, when it said any
                 reason = {"abandoned": "timeout", "gave_up": "connection_closed"}.get(outcome.status,
                                                                                      outcome.reason)
-                self._put(Failure(reason=reason, message=outcome.reason or outcome.status,
-                                  who=outcome.absent, evidence_path=outcome.file), False)
+                self._put(Failure(reason=seen.reason if seen else reason,
+                                  message=seen.message if seen else outcome.reason or outcome.status,
+                                  who=seen.who if seen else outcome.absent, evidence_path=outcome.file), False)
         self._queue.put_nowait(None)
 
     async def events(self) -> AsyncIterator[Event]:
@@ -427,6 +433,11 @@ class SavedMatch:
                 return
             if isinstance(event, ev.RoundStarted | ev.RoundOver):
                 self._replayed_view = None
+        if isinstance(event, ev.Failure) and not replayed:
+            # Held back: run_peer writes the evidence (or abandonment) file next, and the screen
+            # names it (run() reports the failure with the file once run_peer has returned).
+            self._failure = event
+            return
         if isinstance(event, ev.Paired) and not replayed:
             event = self._known(event)
         elif isinstance(event, ev.RoundOver) and not replayed:
