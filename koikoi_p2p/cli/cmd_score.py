@@ -19,8 +19,9 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (default: nintendo)")
-    parser.add_argument("--switch", action="append", default=[], metavar="KEY=VALUE",
-                        help="change a switch of the preset (repeatable; VALUE as JSON: cup_is_plain=false)")
+    parser.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE",
+                        help="change a switch of the preset (repeatable): cup_is_plain=false, "
+                             "hand_yaku=teshi:6")
     parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
     parser.add_argument("--calls", default="", metavar="A,B,...", help="koi-koi calls of the round, in order")
     parser.add_argument("--winner", default="A", choices=("A", "B", "a", "b"), metavar="A|B",
@@ -40,7 +41,7 @@ def _seat(text: str) -> int:
 
 
 def parse_switches(preset_name: str, items: list[str]) -> Any:
-    """The preset with ``NAME=VALUE`` changes (VALUE read as JSON, else as a plain string)."""
+    """The preset with ``NAME=VALUE`` changes, each VALUE read by ``rules.profile.parse_switch``."""
     from koikoi_p2p.cli.switches import apply_switches
     from koikoi_p2p.rules.profile import preset
 
@@ -86,9 +87,12 @@ def _handle(args: argparse.Namespace) -> int:
     try:
         profile = parse_switches(args.rules, args.switch)
         calls = [_seat(c) for c in args.calls.split(",") if c.strip()] if args.calls else []
-        if profile.max_calls_per_round and len(calls) > profile.max_calls_per_round:
-            limit = profile.max_calls_per_round
-            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) in a round, not {len(calls)}")
+        limit = profile.max_calls_per_round
+        per_seat = profile.call_limit == "per_seat"
+        used = max(calls.count(0), calls.count(1)) if per_seat else len(calls)
+        if limit and used > limit:
+            whose = "by one player " if per_seat else ""
+            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) {whose}in a round, not {used}")
         winner = _seat(args.winner)
         if not args.cards:
             return _list_cards()

@@ -1,15 +1,15 @@
 """``--switch NAME=VALUE``: the host's changes to a preset's switches (spec/rules.md §3).
 
-VALUE is read as JSON when it is JSON (``true``, ``7``, ``[10,8,6,5]``, ``{"teshi":6}``) and as
-a plain string otherwise (``exhaustion=oya_ken``). A changed preset is no longer that preset: it
-gets the name ``<preset>-custom`` (spec/game.md: a preset's name means exactly its switches), and
-the screens list what differs from the preset.
+Each VALUE is read by the rules' text form (``rules.profile.parse_switch``: ``true``, ``7``,
+``oya_ken``, ``10,8,7,5``, ``teshi:6``, card ids...). A changed preset is no longer that preset:
+it gets the name ``<preset>-custom`` (a preset's name means exactly its switches, spec/game.md),
+and the screens list what differs from the preset it starts from. A misspelt name is answered
+with the nearest switch names.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -44,35 +44,32 @@ class SwitchError(ValueError):
         return self.describe()
 
 
-def parse_switch(item: str) -> tuple[str, object]:
+def split_switch(item: str) -> tuple[str, str]:
     key, sep, raw = item.partition("=")
     key = key.strip()
     if not sep or not key:
         raise SwitchError(item, NOT_NAME_VALUE)
-    try:
-        return key, json.loads(raw)
-    except ValueError:
-        return key, raw.strip()
+    return key, raw
 
 
 def apply_switches(profile: Profile, items: Sequence[str]) -> Profile:
     """``profile`` with each ``NAME=VALUE`` applied, renamed ``<name>-custom`` when anything changed."""
     from koikoi_p2p.rules.errors import RulesError
-    from koikoi_p2p.rules.profile import PRESETS
+    from koikoi_p2p.rules.profile import PRESETS, SWITCHES
 
     if not items:
         return profile
-    names = [k for k in profile.to_dict() if k != "name"]
+    names = [k for k in SWITCHES if k != "name"]
     changes: dict[str, object] = {}
     for item in items:
-        key, value = parse_switch(item)
-        if key == "name" or key not in names:
+        key, value = split_switch(item)
+        if key not in names:
             raise SwitchError(item, NO_SUCH_SWITCH, tuple(difflib.get_close_matches(key, names, n=3)))
         changes[key] = value
     try:
-        changed = profile.with_switches(**changes)
+        changed = profile.with_switches(changes)
     except RulesError as exc:
-        raise SwitchError(", ".join(items), str(exc)) from None
+        raise SwitchError(", ".join(items), exc.message or exc.reason) from None
     if changed == profile:
         return profile
     base = profile.name.removesuffix("-custom")

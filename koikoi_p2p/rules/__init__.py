@@ -15,16 +15,17 @@ from koikoi_p2p.rules.actions import (
     action_from_dict,
 )
 from koikoi_p2p.rules.cards import CARDS, Card, card
-from koikoi_p2p.rules.deal import DealLayout, deal_layout, first_dealer
+from koikoi_p2p.rules.deal import DealLayout, FirstDealer, choose_first_dealer, deal_layout, first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, InconsistentReveal, RulesError
 from koikoi_p2p.rules.match import MatchState, RoundParams
-from koikoi_p2p.rules.profile import PRESETS, Profile, preset
+from koikoi_p2p.rules.profile import PRESETS, Profile, differences, nearest_preset, parse_switch, preset
 from koikoi_p2p.rules.round import Need, NeedAction, NeedReveal, RoundResult, RoundState, RoundView
 from koikoi_p2p.rules.scoring import YAKU_IDS, round_score, score_yaku
 
 __all__ = [
-    "CARDS", "PRESETS", "YAKU_IDS", "Action", "Capture", "Card", "ClaimHandYaku", "DealLayout",
+    "CARDS", "PRESETS", "YAKU_IDS", "Action", "Capture", "Card", "ClaimHandYaku", "DealLayout", "FirstDealer",
     "IllegalMove", "InconsistentReveal", "KoiKoi", "MatchState", "Need", "NeedAction", "NeedReveal",
     "NoHandYaku", "Play", "Profile", "RoundParams", "RoundResult", "RoundState", "RoundView", "RulesError",
-    "Stop", "action_from_dict", "card", "deal_layout", "first_dealer", "preset", "round_score", "score_yaku",
+    "Stop", "action_from_dict", "card", "choose_first_dealer", "deal_layout", "differences", "first_dealer",
+    "nearest_preset", "parse_switch", "preset", "round_score", "score_yaku",
 ]

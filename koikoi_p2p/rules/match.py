@@ -87,6 +87,9 @@ class MatchState:
                 self._scores[loser] -= paid
             else:
                 self._scores[w] += result.points
+                if p.subtract_from_opponent:
+                    # spec/rules.md §11.3: the winner's points are also taken off the loser.
+                    self._scores[loser] -= result.points
         if not result.redeal or result.consumes_round:
             self.round_index += 1
         self._check_over()

@@ -3,6 +3,22 @@
 A profile is a frozen value. Rooms start from a preset and change switches with
 ``with_switches``; every construction is validated, and ``encode`` gives the canonical bytes the
 two peers hash and sign, so both provably play by the same rules.
+
+Setting switches from text (a host's ``--switch NAME=VALUE``, a room form)::
+
+    profile = preset("wikipedia").with_switches({"hand_yaku": "teshi:6,kuttsuki:6", "rounds": "6"})
+
+Each value is read by ``parse_switch``: ``true``/``false`` (also yes/no, on/off) for a yes/no
+switch, a decimal integer, one of the listed words, ``10,8,7,5`` for ``bright_values``,
+``teshi:6,kuttsuki:6`` or ``none`` for ``hand_yaku``, a card id or ``none`` for ``joker_card``, and
+card ids or month numbers separated by commas (``11-rainman``, ``11`` = the four willow cards) or
+``none`` for a card list. JSON forms (``[10,8,7,5]``, ``{"teshi":6}``) are accepted too. A bad
+value raises ``RulesError("bad_switch")`` whose message names the switch and its allowed values;
+an unknown name raises ``RulesError("unknown_switch")``. ``switch_text`` writes a value back in
+that form, ``differences`` lists a profile's switches that differ from a preset (for screens that
+show "custom, based on X: switch=value, ..."), and ``nearest_preset`` names the preset to diff
+against. ``koikoi_p2p.cli.cmd_score.parse_switches(preset_name, ["NAME=VALUE", ...])`` is the
+command-line form (``koikoi rules`` and ``koikoi score`` use it).
 """
 
 from __future__ import annotations
@@ -16,9 +32,14 @@ from typing import Any
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.errors import RulesError
 
-__all__ = ["HAND_YAKU_IDS", "POOL_BY_LENGTH", "PRESETS", "SWITCH_CHOICES", "Profile", "preset", "with_rounds"]
+__all__ = [
+    "EXTENSION_DEFAULTS", "FIRST_DEALER_NEEDS_DECK", "HAND_YAKU_IDS", "POOL_BY_LENGTH", "PRESETS",
+    "SWITCHES", "SWITCH_CHOICES", "Profile", "differences", "nearest_preset", "parse_switch", "preset",
+    "switch_text", "with_rounds",
+]
 
-# Hand yaku a profile may enable, in canonical order (spec/rules.md §6.6).
+# Hand yaku a profile may enable, in the order the engine lists them (spec/rules.md §6.6); the
+# encoding sorts keys, so this order never reaches the signed bytes (§3.3).
 HAND_YAKU_IDS: tuple[str, ...] = ("teshi", "kuttsuki", "tenho", "double_tenho")
 
 # The allowed values of every enumerated switch.
@@ -35,9 +56,17 @@ SWITCH_CHOICES: dict[str, tuple[str, ...]] = {
     "hand_capture": ("free", "compulsory"),
     "first_dealer_tie": ("redraw", "higher_card"),
     "match_tie": ("draw", "extra_round"),
+    "call_limit": ("per_round", "per_seat"),
+    "caller_pays_more": ("off", "times_calls", "doubled_per_call"),
+    "field_four_pairs": ("play_on", "redeal"),
+    "first_dealer": ("card_draw", "coin", "host", "joiner"),
 }
 
+# First-dealer methods that reveal cards of a jointly shuffled deck (deal 0, spec/rules.md §5.1).
+FIRST_DEALER_NEEDS_DECK: frozenset[str] = frozenset({"card_draw", "coin"})
+
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+_CARD_IDS = {c.id: c.index for c in CARDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +87,7 @@ class Profile:
     monthly_yaku_scope: str              # the round's month only, or any complete month
     double_threshold: int                # base >= this doubles; 0 = never
     koikoi_multiplier: str               # how koi-koi calls multiply the winner's score
-    max_calls_per_round: int             # koi-koi calls allowed in a round, both seats; 0 = unlimited
+    max_calls_per_round: int             # koi-koi calls allowed in a round (see call_limit); 0 = unlimited
     after_call: str                      # after a call: next improvement ends the round, or shobu only
     last_turn_stop_only: bool            # a decision on the very last turn offers only Stop
     exhaustion: str                      # both hands empty without a stop
@@ -75,45 +104,96 @@ class Profile:
     bust_ends_game: bool                 # a seat whose pool reaches 0 loses at once
     target_score: int                    # the match ends when a seat reaches this; 0 = no target
     match_tie: str                       # equal scores at the end: a drawn match, or extra rounds
+    # Extension switches (spec/rules.md §3.2, second table): at their default they are left out
+    # of to_dict() and encode(), so every preset keeps the encoding and digest it always had.
+    hanami_cancelled_by: tuple[str, ...] = ()   # cards whose presence in the pile cancels hanami
+    tsukimi_cancelled_by: tuple[str, ...] = ()  # cards whose presence in the pile cancels tsukimi
+    cup_either: bool = False             # the cup counts as an animal or a plain, the better; never both
+    brights_add: bool = False            # bright yaku add to each other instead of only the highest
+    sanko_with_rain: bool = False        # three brights including the rain man also make sanko
+    single_yaku: bool = False            # only the single highest-scoring yaku of a pile counts
+    call_limit: str = "per_round"        # max_calls_per_round counts both seats together, or each seat
+    caller_pays_more: str = "off"        # a losing caller's payment grows with its own calls
+    subtract_from_opponent: bool = False  # without a pool, the loser's score drops by the winner's points
+    field_four_pairs: str = "play_on"    # the dealt field is four pairs of four months: play on, or redeal
+    first_dealer: str = "card_draw"      # how the first dealer is chosen (§5.1)
 
     def __post_init__(self) -> None:
         _validate(self)
 
     # -- switches -------------------------------------------------------------------------------
-    def with_switches(self, **changes: object) -> Profile:
-        """A copy with some switches changed, validated (RulesError on an unknown or bad value)."""
-        unknown = sorted(set(changes) - set(_FIELDS))
+    def with_switches(self, text: Mapping[str, object] | None = None, /, **changes: object) -> Profile:
+        """A copy with some switches changed, validated (RulesError on an unknown or bad value).
+
+        Keyword values are typed (``rounds=6``, ``bright_values=(10, 8, 7, 5)``). The optional
+        mapping is what a host or a form sends: a ``str`` value there is read by ``parse_switch``
+        (``{"cup_is_plain": "false", "hand_yaku": "teshi:6"}``), any other value is taken as typed.
+        """
+        merged: dict[str, object] = {}
+        for key, value in (text or {}).items():
+            merged[key] = parse_switch(key, value) if isinstance(value, str) else value
+        merged.update(changes)
+        unknown = sorted(set(merged) - set(_FIELDS))
         if unknown:
-            raise RulesError("unknown_switch", ", ".join(unknown))
-        normalised = {key: _normalise(key, value) for key, value in changes.items()}
+            raise RulesError("unknown_switch",
+                             ", ".join(map(str, unknown)) + "; switches: " + ", ".join(_FIELDS))
+        normalised = {key: _normalise(key, value) for key, value in merged.items()}
         return dataclasses.replace(self, **normalised)
+
+    def switch_text(self, key: str) -> str:
+        """The text form of one switch's value; ``parse_switch`` reads it back to the same value."""
+        if key not in _FIELDS:
+            raise RulesError("unknown_switch", f"{key!r}; switches: {', '.join(_FIELDS)}")
+        return switch_text(key, getattr(self, key))
+
+    def every_switch(self) -> dict[str, object]:
+        """Every switch as plain data, extension switches at their default included (for display)."""
+        out: dict[str, object] = {}
+        for key in _FIELDS:
+            out[key] = _plain(key, getattr(self, key))
+        return out
 
     # -- canonical form -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, object]:
-        """Plain data (str, int, bool, list, dict), the form that is encoded and signed."""
+        """Plain data (str, int, bool, list, dict), the form that is encoded and signed.
+
+        Every core switch is present; an extension switch only when it differs from its default
+        (spec/rules.md §3.3).
+        """
         out: dict[str, object] = {}
         for key in _FIELDS:
             value = getattr(self, key)
-            if key == "bright_values":
-                value = list(value)
-            elif key == "hand_yaku":
-                value = dict(value)
-            out[key] = value
+            if key in EXTENSION_DEFAULTS and value == EXTENSION_DEFAULTS[key]:
+                continue
+            out[key] = _plain(key, value)
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> Profile:
-        """Rebuild a profile from ``to_dict`` data; every key is required and checked."""
+        """Rebuild a profile from ``to_dict`` data; every core key is required and checked.
+
+        An extension switch may be absent (its default); present at its default it is refused as
+        not canonical, so each profile has exactly one plain form.
+        """
         if not isinstance(data, Mapping):
             raise RulesError("bad_profile", "a profile is a mapping")
         keys = set(data)
-        missing = sorted(set(_FIELDS) - keys)
-        extra = sorted(k for k in keys if k not in _FIELDS)
+        missing = sorted(set(_CORE_FIELDS) - keys)
+        extra = sorted(str(k) for k in keys if k not in _FIELDS)
         if missing:
             raise RulesError("bad_profile", "missing switches: " + ", ".join(missing))
         if extra:
-            raise RulesError("unknown_switch", ", ".join(str(k) for k in extra))
-        kwargs = {key: _normalise(key, data[key]) for key in _FIELDS}
+            raise RulesError("unknown_switch", ", ".join(extra))
+        if not isinstance(data["hand_yaku"], Mapping):
+            # spec/rules.md §3.3: in the plain form hand_yaku is an object (a list of pairs is not).
+            raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
+        for key in ("bright_values", *_CARD_LIST_FIELDS):
+            if key in data and not isinstance(data[key], list):
+                raise RulesError("bad_switch", f"{key} is a list")
+        kwargs = {key: _normalise(key, data[key]) for key in _FIELDS if key in data}
+        for key in EXTENSION_DEFAULTS:
+            if key in kwargs and kwargs[key] == EXTENSION_DEFAULTS[key]:
+                raise RulesError("bad_profile", f"{key} at its default must be left out (not canonical)")
         return cls(**kwargs)
 
     def encode(self) -> bytes:
@@ -144,15 +224,36 @@ class Profile:
 
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Profile))
+SWITCHES: tuple[str, ...] = _FIELDS
+# Extension switches and the default at which the encoding leaves them out (spec/rules.md §3.3).
+EXTENSION_DEFAULTS: Mapping[str, object] = {
+    f.name: f.default for f in dataclasses.fields(Profile) if f.default is not dataclasses.MISSING
+}
+_CORE_FIELDS: tuple[str, ...] = tuple(k for k in _FIELDS if k not in EXTENSION_DEFAULTS)
 _INT_FIELDS = frozenset(
     {"rounds", "monthly_yaku_points", "double_threshold", "max_calls_per_round", "oya_ken_points",
      "pool_start", "target_score"}
 )
 _BOOL_FIELDS = frozenset(
     {"named_extension", "tane_with_inoshikacho", "tan_with_ribbon_yaku", "cup_is_plain",
-     "last_turn_stop_only", "redeal_consumes_round", "transfer_cap", "bust_ends_game"}
+     "last_turn_stop_only", "redeal_consumes_round", "transfer_cap", "bust_ends_game",
+     "cup_either", "brights_add", "sanko_with_rain", "single_yaku", "subtract_from_opponent"}
 )
+# Card-list switches and the cards each may not name (the cards of the yaku it cancels).
+_CARD_LIST_FIELDS: Mapping[str, frozenset[str]] = {
+    "hanami_cancelled_by": frozenset({"03-curtain", "09-cup"}),
+    "tsukimi_cancelled_by": frozenset({"08-moon", "09-cup"}),
+}
 _LIMIT = 10_000
+
+
+def _plain(key: str, value: object) -> object:
+    """A switch's value as JSON-ready plain data."""
+    if key in ("bright_values",) or key in _CARD_LIST_FIELDS:
+        return list(value)  # type: ignore[call-overload]
+    if key == "hand_yaku":
+        return dict(value)  # type: ignore[call-overload]
+    return value
 
 
 def _normalise(key: str, value: object) -> Any:
@@ -160,6 +261,10 @@ def _normalise(key: str, value: object) -> Any:
     if key == "bright_values":
         if not isinstance(value, list | tuple) or len(value) != 4:
             raise RulesError("bad_switch", "bright_values is four integers")
+        return tuple(value)
+    if key in _CARD_LIST_FIELDS:
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise RulesError("bad_switch", f"{key} is a list of card ids")
         return tuple(value)
     if key == "hand_yaku":
         if isinstance(value, Mapping):
@@ -174,7 +279,8 @@ def _normalise(key: str, value: object) -> Any:
             raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
         for k, _ in items:
             if k not in HAND_YAKU_IDS:
-                raise RulesError("bad_switch", f"unknown hand yaku {k!r}")
+                raise RulesError("bad_switch",
+                                 f"unknown hand yaku {k!r}; hand yaku: {', '.join(HAND_YAKU_IDS)}")
         if len({k for k, _ in items}) != len(items):
             raise RulesError("bad_switch", "hand_yaku names a yaku twice")
         return tuple(sorted(items, key=lambda kv: HAND_YAKU_IDS.index(kv[0])))
@@ -209,18 +315,138 @@ def _validate(p: Profile) -> None:
         {k for k, _ in hy}
     ) != len(hy):
         raise RulesError("bad_switch", "hand_yaku in canonical order, each once")
+    if not isinstance(p.joker_card, str):
+        raise RulesError("bad_switch", "joker_card is empty or an animal card other than the cup")
     if p.joker_card:
         match = [c for c in CARDS if c.id == p.joker_card]
         if not match or match[0].klass != "animal" or match[0].subclass == "sake":
             raise RulesError("bad_switch", "joker_card is empty or an animal card other than the cup")
+    for key, forbidden in _CARD_LIST_FIELDS.items():
+        ids = getattr(p, key)
+        if not isinstance(ids, tuple) or any(not isinstance(i, str) or i not in _CARD_IDS for i in ids):
+            raise RulesError("bad_switch", f"{key} is a list of card ids")
+        indices = [_CARD_IDS[i] for i in ids]
+        if indices != sorted(set(indices)):
+            raise RulesError("bad_switch", f"{key} lists each card once, in card order")
+        if forbidden & set(ids):
+            raise RulesError("bad_switch", f"{key} cannot name {', '.join(sorted(forbidden & set(ids)))}")
+    if p.cup_either and p.cup_is_plain:
+        raise RulesError("bad_switch", "cup_either (animal or plain) needs cup_is_plain false (not both)")
     if p.rounds == 0 and p.target_score == 0:
         raise RulesError("bad_switch", "a match needs rounds or a target score")
     if p.bust_ends_game and p.pool_start == 0:
         raise RulesError("bad_switch", "bust_ends_game needs a pool (pool_start > 0)")
     if p.transfer_cap and p.pool_start == 0:
         raise RulesError("bad_switch", "transfer_cap needs a pool (pool_start > 0)")
+    if p.subtract_from_opponent and p.pool_start:
+        raise RulesError("bad_switch",
+                         "subtract_from_opponent is for scores from 0; a pool already transfers")
     if p.exhaustion != "draw" and p.oya_ken_points < 1:
         raise RulesError("bad_switch", "oya-ken exhaustion needs oya_ken_points >= 1")
+
+
+# -- switches as text ---------------------------------------------------------------------------
+_TRUE = frozenset({"true", "yes", "on"})
+_FALSE = frozenset({"false", "no", "off"})
+
+
+def _allowed(key: str) -> str:
+    """What a switch accepts, in words, for error messages."""
+    if key in _BOOL_FIELDS:
+        return "true or false"
+    if key in _INT_FIELDS:
+        return f"an integer 0..{_LIMIT}"
+    if key in SWITCH_CHOICES:
+        return "one of " + ", ".join(SWITCH_CHOICES[key])
+    return {
+        "name": "1..40 characters of a-z, 0-9, '-' and '_'",
+        "bright_values": "four integers 1..100 for goko,shiko,ame_shiko,sanko, such as 10,8,7,5",
+        "hand_yaku": "none, or yaku:points pairs such as teshi:6,kuttsuki:6 (yaku: "
+                     + ", ".join(HAND_YAKU_IDS) + ")",
+        "joker_card": "none, or the id of an animal card other than 09-cup",
+    }.get(key, "none, or card ids and month numbers separated by commas, such as 11-rainman or 11,12")
+
+
+def parse_switch(key: str, text: str) -> object:
+    """Read one switch's value from text (see the module docstring); RulesError names the switch."""
+    if key not in _FIELDS:
+        raise RulesError("unknown_switch", f"{key!r}; switches: {', '.join(_FIELDS)}")
+    if not isinstance(text, str):
+        raise RulesError("bad_switch", f"{key}: a text value is a string, not {text!r}")
+    t = text.strip()
+
+    def bad() -> RulesError:
+        return RulesError("bad_switch", f"{key}: expected {_allowed(key)}; not {text!r}")
+
+    if t[:1] in ('[', '{', '"'):
+        try:
+            return json.loads(t)
+        except ValueError:
+            raise bad() from None
+    if key in _BOOL_FIELDS:
+        if t.lower() in _TRUE:
+            return True
+        if t.lower() in _FALSE:
+            return False
+        raise bad()
+    if key in _INT_FIELDS:
+        if t.isascii() and t.isdigit() and len(t) <= 6:
+            return int(t)
+        raise bad()
+    if key in SWITCH_CHOICES:
+        if t in SWITCH_CHOICES[key]:
+            return t
+        raise bad()
+    if key == "name":
+        return t
+    words = [w.strip() for w in t.split(",")] if t and t.lower() != "none" else []
+    if key == "bright_values":
+        if len(words) != 4 or not all(w.isascii() and w.isdigit() and len(w) <= 3 for w in words):
+            raise bad()
+        return tuple(int(w) for w in words)
+    if key == "hand_yaku":
+        pairs: dict[str, int] = {}
+        for word in words:
+            yaku, sep, points = word.partition(":")
+            yaku = yaku.strip()
+            points = points.strip()
+            if not sep or yaku not in HAND_YAKU_IDS or yaku in pairs or not (
+                    points.isascii() and points.isdigit() and len(points) <= 3):
+                raise bad()
+            pairs[yaku] = int(points)
+        return pairs
+    if key == "joker_card":
+        if len(words) > 1:
+            raise bad()
+        return words[0] if words else ""
+    # a card list: ids and month numbers, in any order; the value is in card order
+    chosen: set[int] = set()
+    for word in words:
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= 12:
+            chosen |= {c.index for c in CARDS if c.month == int(word)}
+        elif word in _CARD_IDS:
+            chosen.add(_CARD_IDS[word])
+        else:
+            raise bad()
+    return tuple(CARDS[i].id for i in sorted(chosen))
+
+
+def switch_text(key: str, value: object) -> str:
+    """A switch value written as ``parse_switch`` reads it (``none`` for an empty list or card)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if key == "bright_values":
+        return ",".join(str(v) for v in value)  # type: ignore[attr-defined]
+    if key == "hand_yaku":
+        items = value.items() if isinstance(value, Mapping) else value
+        return ",".join(f"{k}:{v}" for k, v in items) or "none"  # type: ignore[attr-defined]
+    if key in _CARD_LIST_FIELDS:
+        return ",".join(value) or "none"  # type: ignore[arg-type]
+    if key == "joker_card":
+        return str(value) or "none"
+    return str(value)
 
 
 _NINTENDO = Profile(
@@ -314,3 +540,32 @@ def with_rounds(profile: Profile, rounds: int) -> Profile:
     if pool is not None and profile.pool_start:
         return profile.with_switches(rounds=rounds, pool_start=pool)
     return profile.with_switches(rounds=rounds)
+
+
+def differences(profile: Profile, base: Profile | str | None = None) -> dict[str, str]:
+    """Switches of ``profile`` that differ from ``base`` (default: ``nearest_preset``), as text.
+
+    Keys in switch-table order, ``name`` left out; values in ``switch_text`` form. Empty means the
+    profile plays exactly as the base. For a terms screen: "custom, based on X: k=v, ...".
+    """
+    if base is None:
+        base = nearest_preset(profile)
+    ref = preset(base) if isinstance(base, str) else base
+    return {key: profile.switch_text(key) for key in _FIELDS
+            if key != "name" and getattr(profile, key) != getattr(ref, key)}
+
+
+def nearest_preset(profile: Profile) -> str:
+    """The preset a profile is best described against.
+
+    Its own name when that is a preset; otherwise the preset from which it differs in the fewest
+    switches (the first in preset order on a tie).
+    """
+    if profile.name in PRESETS:
+        return profile.name
+
+    def distance(name: str) -> int:
+        ref = PRESETS[name]
+        return sum(1 for key in _FIELDS if key != "name" and getattr(profile, key) != getattr(ref, key))
+
+    return min(PRESETS, key=distance)

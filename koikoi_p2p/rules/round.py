@@ -78,7 +78,7 @@ class RoundResult:
     calls: tuple[int, ...]
     redeal: bool
     next_dealer: int
-    reason: str   # stop, auto_end, exhaustion, oya_ken, hand_yaku, field_month, both_hand_yaku
+    reason: str   # stop, auto_end, exhaustion, oya_ken, hand_yaku, field_month, field_pairs, both_hand_yaku
     consumes_round: bool = True
 
     def to_dict(self) -> dict[str, object]:
@@ -114,11 +114,14 @@ class RoundResult:
         flags = data["redeal"], data["consumes_round"]
         if any(type(f) is not bool for f in flags):
             raise RulesError("bad_result", "redeal and consumes_round are booleans")
-        return cls(winner=winner, points=integer("points", 0, 1_000_000), yaku=dict(yaku),
-                   base=integer("base", 0, 1_000_000), calls=tuple(calls), redeal=bool(flags[0]),
+        return cls(winner=winner, points=integer("points", 0, MAX_POINTS), yaku=dict(yaku),
+                   base=integer("base", 0, MAX_POINTS), calls=tuple(calls), redeal=bool(flags[0]),
                    next_dealer=integer("next_dealer", 0, 1), reason=reason, consumes_round=bool(flags[1]))
 
 
+# Largest round score or base a result may carry: below 2**53, so every integer of the rules stays
+# exact in an IEEE double (JavaScript numbers); no profile comes near it (spec/rules.md §1.4).
+MAX_POINTS = 2**53 - 1
 _RESULT_KEYS = frozenset(
     {"winner", "points", "yaku", "base", "calls", "redeal", "next_dealer", "reason", "consumes_round"})
 
@@ -207,6 +210,12 @@ def hand_yaku_of(cards: tuple[int, ...] | list[int], profile: Profile) -> dict[s
                 yaku == "tenho" and (quads >= 1 or all_even)) or (yaku == "double_tenho" and quads == 2):
             found[yaku] = points
     return found
+
+
+def _four_pairs(field: int) -> bool:
+    """The dealt field is four pairs: two cards of each of four months (spec/rules.md §5.3)."""
+    counts = [(field & m).bit_count() for m in MONTH_MASKS[1:]]
+    return counts.count(2) == 4 and counts.count(0) == 8
 
 
 def _claim_holds(yaku: str, cards: list[int]) -> bool:
@@ -366,6 +375,9 @@ class RoundState:
                     self.field & m == m for m in MONTH_MASKS[1:]):
                 self._finish_redeal("field_month")
                 return
+            if self.profile.field_four_pairs == "redeal" and _four_pairs(self.field):
+                self._finish_redeal("field_pairs")
+                return
             self._ask_reveal(HAND0_REVEAL, NeedReveal(self.layout.hands[0], 0))
         elif phase == HAND0_REVEAL:
             self._ask_reveal(HAND1_REVEAL, NeedReveal(self.layout.hands[1], 1))
@@ -414,7 +426,7 @@ class RoundState:
         if phase in (PLAY_CAPTURE, DRAW_CAPTURE):
             return tuple(CAPTURES[c] for c in cards_of(self.options))
         if phase == DECIDE:
-            return (STOP, KOIKOI) if self._may_call() else (STOP,)
+            return (STOP, KOIKOI) if self._may_call(seat) else (STOP,)
         if phase == HAND_YAKU:
             if not self._knows_hand(seat):
                 return (NO_HAND_YAKU,)
@@ -426,10 +438,14 @@ class RoundState:
             return not (self._blind >> seat) & 1
         return self.viewer == seat
 
-    def _may_call(self) -> bool:
+    def _may_call(self, seat: int) -> bool:
+        """May ``seat`` call koi-koi now? (spec/rules.md §9.4: the call limit and the last turn)"""
         p = self.profile
-        if p.max_calls_per_round and len(self.calls) >= p.max_calls_per_round:
-            return False
+        limit = p.max_calls_per_round
+        if limit:
+            used = self.calls.count(seat) if p.call_limit == "per_seat" else len(self.calls)
+            if used >= limit:
+                return False
         return not (p.last_turn_stop_only and not (self.hands[0] | self.hands[1]))
 
     def _hand_yaku_options(self, seat: int) -> tuple[Action, ...]:
@@ -475,7 +491,7 @@ class RoundState:
             if type(action) is Stop:
                 self._finish_win(seat, "stop")
             elif type(action) is KoiKoi:
-                if not self._may_call():
+                if not self._may_call(seat):
                     raise IllegalMove("no_call_left", "the profile allows no koi-koi call here")
                 self.calls.append(seat)
                 self._next_turn()
@@ -622,7 +638,7 @@ class RoundState:
         yaku = claims[winner]
         assert yaku is not None
         points = self.profile.hand_yaku_points(yaku)
-        # spec/rules.md §7.3: hand yaku are never multiplied.
+        # spec/rules.md §7.4: hand yaku are never multiplied.
         self._finish(RoundResult(
             winner=winner, points=points, yaku={yaku: points}, base=points, calls=(), redeal=False,
             next_dealer=winner, reason="hand_yaku"))
@@ -651,7 +667,8 @@ class RoundState:
         """Both hands are empty and nobody stopped (spec/rules.md §9.6)."""
         p = self.profile
         calls = tuple(self.calls)
-        if p.exhaustion == "last_caller_scores_else_oya_ken" and calls:
+        if p.exhaustion == "last_caller_scores_else_oya_ken" and calls and self.bases[calls[-1]] > 0:
+            # A caller whose yaku a cancelling card took away (§6.4) has nothing left to score.
             self._finish_win(calls[-1], "exhaustion")
             return
         if p.exhaustion in ("oya_ken", "last_caller_scores_else_oya_ken"):

@@ -8,6 +8,7 @@ scorer in the tests checks them both.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 
 from koikoi_p2p.rules.cards import (
@@ -49,48 +50,72 @@ _ALL_COMPLETE_CHECK = tuple(MONTH_MASKS[1:])
 class Scorer:
     """The scorer of one profile: ``yaku(mask, month)`` as a dict, ``base(mask, month)`` as a sum."""
 
-    __slots__ = ("base", "profile", "yaku")
+    __slots__ = ("_flex", "base", "profile", "yaku")
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
+        self._flex = _flex_mask(profile)
         self.yaku: Callable[[int, int | None], dict[str, int]] = self._yaku
-        self.base: Callable[[int, int | None], int] = _make_base(profile)
+        self.base: Callable[[int, int | None], int] = _make_base(profile, self._yaku)
 
     def _yaku(self, pile: int, month: int | None) -> dict[str, int]:
+        # spec/rules.md §6.3: each flexible card held (the joker, the cup with cup_either) counts
+        # as an animal or as a plain; k of them count as plains for k = 0..n, the highest base
+        # wins, the smallest k on equal bases. Only the count matters: no yaku names them by class.
         p = self.profile
-        found = _yaku_with(pile, month, p, joker_plain=False)
-        if p.joker_card:
-            joker = 1 << card(p.joker_card).index
-            if pile & joker:
-                # spec/rules.md §6.3: the joker counts as animal or plain, whichever scores more;
-                # on equal totals it stays an animal.
-                alt = _yaku_with(pile, month, p, joker_plain=True)
-                if sum(alt.values()) > sum(found.values()):
-                    found = alt
+        found = _yaku_with(pile, month, p, 0)
+        best = sum(found.values())
+        for moved in range(1, (pile & self._flex).bit_count() + 1):
+            alt = _yaku_with(pile, month, p, moved)
+            total = sum(alt.values())
+            if total > best:
+                found, best = alt, total
         return found
 
 
-def _yaku_with(pile: int, month: int | None, p: Profile, *, joker_plain: bool) -> dict[str, int]:
+def _flex_mask(p: Profile) -> int:
+    """Cards that count as an animal or a plain, whichever scores more (spec/rules.md §6.3)."""
+    mask = (1 << card(p.joker_card).index) if p.joker_card else 0
+    if p.cup_either:
+        mask |= SAKE_CUP
+    return mask
+
+
+@functools.lru_cache(maxsize=64)
+def _cards_mask(ids: tuple[str, ...]) -> int:
+    return mask_of(ids)
+
+
+def _yaku_with(pile: int, month: int | None, p: Profile, moved: int) -> dict[str, int]:
+    """The yaku of a pile with ``moved`` flexible cards counted as plains instead of animals."""
     y: dict[str, int] = {}
     goko, shiko, ame_shiko, sanko = p.bright_values
     nb = (pile & BRIGHTS).bit_count()
     rain = pile & RAIN_MAN
-    if nb == 5:
+    if p.brights_add:
+        # spec/rules.md §6.2, brights_add: each bright yaku the pile holds scores.
+        plain_lights = nb - (1 if rain else 0)
+        if nb == 5:
+            y["goko"] = goko
+        if plain_lights == 4:
+            y["shiko"] = shiko
+        if rain and nb >= 4:
+            y["ame_shiko"] = ame_shiko
+        if plain_lights >= 3 or (p.sanko_with_rain and nb >= 3):
+            y["sanko"] = sanko
+    elif nb == 5:
         y["goko"] = goko
     elif nb == 4:
         if rain:
             y["ame_shiko"] = ame_shiko
         else:
             y["shiko"] = shiko
-    elif nb == 3 and not rain:
+    elif nb == 3 and (not rain or p.sanko_with_rain):
         y["sanko"] = sanko
-    animals = (pile & ANIMALS).bit_count()
+    animals = (pile & ANIMALS).bit_count() - moved
     ribbons = (pile & RIBBONS).bit_count()
-    plains = (pile & PLAINS).bit_count()
+    plains = (pile & PLAINS).bit_count() + moved
     if p.cup_is_plain and pile & SAKE_CUP:
-        plains += 1
-    if joker_plain:
-        animals -= 1
         plains += 1
     ext = p.named_extension
     isc = pile & BOAR_DEER_BUTTERFLIES == BOAR_DEER_BUTTERFLIES
@@ -112,9 +137,10 @@ def _yaku_with(pile: int, month: int | None, p: Profile, *, joker_plain: bool) -
     if plains >= 10:
         y["kasu"] = plains - 9
     if pile & SAKE_CUP and p.viewing != "off" and (p.viewing == "always" or any(k in _BASIC for k in y)):
-        if pile & CHERRY_CURTAIN:
+        # spec/rules.md §6.4: a card of the *_cancelled_by list in the pile cancels that yaku.
+        if pile & CHERRY_CURTAIN and not pile & _cards_mask(p.hanami_cancelled_by):
             y["hanami"] = 5
-        if pile & FULL_MOON:
+        if pile & FULL_MOON and not pile & _cards_mask(p.tsukimi_cancelled_by):
             y["tsukimi"] = 5
     if p.monthly_yaku_points:
         if p.monthly_yaku_scope == "current_month":
@@ -124,21 +150,36 @@ def _yaku_with(pile: int, month: int | None, p: Profile, *, joker_plain: bool) -
             complete = sum(1 for m in _ALL_COMPLETE_CHECK if pile & m == m)
             if complete:
                 y["tsukifuda"] = p.monthly_yaku_points * complete
-    return {key: y[key] for key in sorted(y, key=_ORDER.__getitem__)}
+    ordered = sorted(y, key=_ORDER.__getitem__)
+    if p.single_yaku and y:
+        # spec/rules.md §6.9: only the highest yaku counts; the first in yaku order on a tie.
+        top = max(y.values())
+        first = next(key for key in ordered if y[key] == top)
+        return {first: top}
+    return {key: y[key] for key in ordered}
 
 
-def _make_base(p: Profile) -> Callable[[int, int | None], int]:
+def _make_base(p: Profile, slow: Callable[[int, int | None], dict[str, int]],
+               ) -> Callable[[int, int | None], int]:
     """A closure computing the base total of a pile without building dicts (the hot path)."""
+    if p.single_yaku or p.brights_add:
+        # Rare house rules: the readable path is exact and fast enough for them.
+        def slow_base(pile: int, month: int | None) -> int:
+            return sum(slow(pile, month).values())
+        return slow_base
     goko, shiko, ame_shiko, sanko = p.bright_values
+    sanko_rain = p.sanko_with_rain
     cup_plain = p.cup_is_plain
     ext = p.named_extension
     tane_with = p.tane_with_inoshikacho
     tan_with = p.tan_with_ribbon_yaku
     chofuku = p.ribbon_pair == "chofuku_10"
     viewing = {"always": 2, "bonus_only": 1, "off": 0}[p.viewing]
+    no_hanami = _cards_mask(p.hanami_cancelled_by)
+    no_tsukimi = _cards_mask(p.tsukimi_cancelled_by)
     monthly = p.monthly_yaku_points
     any_month = p.monthly_yaku_scope == "any_month"
-    joker = (1 << card(p.joker_card).index) if p.joker_card else 0
+    flex = _flex_mask(p)
     bdb, poetry, blue, cup = BOAR_DEER_BUTTERFLIES, POETRY_RIBBONS, BLUE_RIBBONS, SAKE_CUP
     brights, rain_man, animals_m, ribbons_m, plains_m = BRIGHTS, RAIN_MAN, ANIMALS, RIBBONS, PLAINS
     curtain, moon, months = CHERRY_CURTAIN, FULL_MOON, MONTH_MASKS
@@ -150,7 +191,7 @@ def _make_base(p: Profile) -> Callable[[int, int | None], int]:
             total = goko
         elif nb == 4:
             total = ame_shiko if pile & rain_man else shiko
-        elif nb == 3 and not pile & rain_man:
+        elif nb == 3 and (sanko_rain or not pile & rain_man):
             total = sanko
         ribbons = (pile & ribbons_m).bit_count()
         isc = pile & bdb == bdb
@@ -172,9 +213,9 @@ def _make_base(p: Profile) -> Callable[[int, int | None], int]:
         if plains >= 10:
             total += plains - 9
         if viewing and pile & cup and (viewing == 2 or total):
-            if pile & curtain:
+            if pile & curtain and not pile & no_hanami:
                 total += 5
-            if pile & moon:
+            if pile & moon and not pile & no_tsukimi:
                 total += 5
         if monthly:
             if any_month:
@@ -191,10 +232,11 @@ def _make_base(p: Profile) -> Callable[[int, int | None], int]:
         if cup_plain and pile & cup:
             plains += 1
         total = basic_and_viewing(pile, month, animals, plains)
-        if pile & joker:
-            alt = basic_and_viewing(pile, month, animals - 1, plains + 1)
-            if alt > total:
-                total = alt
+        if pile & flex:
+            for moved in range(1, (pile & flex).bit_count() + 1):
+                alt = basic_and_viewing(pile, month, animals - moved, plains + moved)
+                if alt > total:
+                    total = alt
         return total
 
     return base
@@ -236,7 +278,8 @@ def base_total(captured: Iterable[int | str], profile: Profile, month: int | Non
 
 
 def round_score(base: int, calls: Sequence[int], winner: int, profile: Profile) -> int:
-    """The winner's round score: threshold doubling, then the koi-koi multiplier (spec/rules.md §7).
+    """The winner's round score: threshold doubling, the koi-koi multiplier, then a losing caller's
+    extra (spec/rules.md §7).
 
     ``calls`` are the seats of the round's koi-koi calls in order.
     """
@@ -258,4 +301,12 @@ def round_score(base: int, calls: Sequence[int], winner: int, profile: Profile) 
         points *= 1 + len(calls)
     elif model == "winner_pow2":
         points *= 2 ** sum(1 for seat in calls if seat == winner)
+    extra = profile.caller_pays_more
+    if extra != "off":
+        # spec/rules.md §7.3: the loser who called pays more, in proportion to its own calls.
+        loser_calls = sum(1 for seat in calls if seat != winner)
+        if extra == "times_calls" and loser_calls:
+            points *= loser_calls
+        elif extra == "doubled_per_call":
+            points *= 2 ** loser_calls
     return points

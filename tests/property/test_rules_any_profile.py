@@ -20,8 +20,14 @@ def profiles(draw: st.DrawFn) -> Profile:
     changes["name"] = draw(st.sampled_from(["custom", "room-1", "x_y"]))
     changes["bright_values"] = draw(st.tuples(*[st.integers(1, 20)] * 4))
     for key in ("named_extension", "tane_with_inoshikacho", "tan_with_ribbon_yaku", "cup_is_plain",
-                "last_turn_stop_only", "redeal_consumes_round"):
+                "last_turn_stop_only", "redeal_consumes_round", "brights_add", "sanko_with_rain",
+                "single_yaku"):
         changes[key] = draw(st.booleans())
+    changes["cup_either"] = not changes["cup_is_plain"] and draw(st.booleans())
+    cancel = st.sampled_from([(), ("11-rainman",), ("11-rainman", "11-swallow", "11-ribbon", "11-lightning"),
+                              ("12-phoenix", "12-plain1", "12-plain2", "12-plain3")])
+    changes["hanami_cancelled_by"] = draw(cancel)
+    changes["tsukimi_cancelled_by"] = draw(cancel)
     changes["joker_card"] = draw(st.sampled_from(["", "05-bridge", "02-warbler", "07-boar"]))
     changes["monthly_yaku_points"] = draw(st.integers(0, 6))
     changes["double_threshold"] = draw(st.sampled_from([0, 5, 7, 8]))
@@ -33,6 +39,7 @@ def profiles(draw: st.DrawFn) -> Profile:
     changes["pool_start"] = pool
     changes["transfer_cap"] = bool(pool) and draw(st.booleans())
     changes["bust_ends_game"] = bool(pool) and draw(st.booleans())
+    changes["subtract_from_opponent"] = not pool and draw(st.booleans())
     changes["rounds"] = draw(st.integers(1, 12))
     changes["target_score"] = draw(st.sampled_from([0, 30, 50]))
     return preset("nintendo").with_switches(**changes)

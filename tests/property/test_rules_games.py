@@ -55,7 +55,10 @@ def check_invariants(state: RoundState, deck: list[int]) -> None:
         union |= x
     assert union == ALL
     if p.max_calls_per_round:
-        assert len(state.calls) <= p.max_calls_per_round
+        if p.call_limit == "per_seat":
+            assert max(state.calls.count(0), state.calls.count(1)) <= p.max_calls_per_round
+        else:
+            assert len(state.calls) <= p.max_calls_per_round
     if state.phase == DECIDE:
         # after a call, profiles that end the round on the next improvement never ask for a decision
         assert not (state.calls and p.after_call == "next_improvement_ends_round")
@@ -92,7 +95,8 @@ def check_result(state: RoundState) -> None:
         assert r.reason == "hand_yaku" and r.points == r.base and len(r.yaku) == 1
 
 
-def play_checked(profile: Profile, rng: random.Random, call_bias: bool) -> None:
+def play_checked(profile: Profile, rng: random.Random, call_bias: bool) -> RoundState:
+    """One random round with every invariant checked after every step; the finished state."""
     deck = list(range(48))
     rng.shuffle(deck)
     dealer = rng.randrange(2)
@@ -119,6 +123,7 @@ def play_checked(profile: Profile, rng: random.Random, call_bias: bool) -> None:
     again = RoundState(profile=profile, dealer=dealer, viewer=None, round_index=1, month=month)
     replay_round(again, deck, moves)
     assert again.snapshot() == state.snapshot()
+    return state
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -3,15 +3,17 @@
 The plain scorer reads the profile as plain data and writes each yaku out longhand from card ids,
 sharing no code with koikoi_p2p.rules.scoring. It is compared with the engine over all 2^15
 subsets of the key cards (five brights, boar, deer, butterflies, the six poetry and blue ribbons,
-the cup) for every preset, each subset joined with one of several fixed filler piles so that the
-counted yaku (tane, tan, kasu) and the monthly yaku are exercised too.
+the cup) for every preset and for profiles with the house-rule scoring switches on (viewing
+cancelled by rain or paulownia, the cup as animal or plain, bright yaku that add up, the rain man
+in sanko, only the highest yaku), each subset joined with one of several fixed filler piles so
+that the counted yaku (tane, tan, kasu) and the monthly yaku are exercised too.
 """
 
 from __future__ import annotations
 
 from koikoi_p2p.rules.cards import CARDS
-from koikoi_p2p.rules.profile import PRESETS
-from koikoi_p2p.rules.scoring import round_score, scorer
+from koikoi_p2p.rules.profile import PRESETS, Profile, preset
+from koikoi_p2p.rules.scoring import YAKU_IDS, round_score, scorer
 
 KEY_IDS = [
     "01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix",
@@ -33,18 +35,33 @@ MONTH_OF = {c.id: c.month for c in CARDS}
 
 
 def plain_score(ids: set[str], rules: dict[str, object], month: int) -> dict[str, int]:
-    """Yaku written out by hand from the rule texts, one yaku at a time."""
+    """Yaku written out by hand from the rule texts, one yaku at a time.
+
+    ``rules`` is a profile's plain data; an extension switch that is absent is at its default.
+    """
     out: dict[str, int] = {}
     g, s4, a4, s3 = rules["bright_values"]  # type: ignore[misc]
     lights = [x for x in ("01-crane", "03-curtain", "08-moon", "12-phoenix") if x in ids]
     rain = "11-rainman" in ids
-    if len(lights) == 4 and rain:
+    if rules.get("brights_add", False):
+        # every bright yaku whose cards are there
+        if len(lights) == 4 and rain:
+            out["goko"] = g
+        if len(lights) == 4:
+            out["shiko"] = s4
+        if rain and len(lights) >= 3:
+            out["ame_shiko"] = a4
+        if len(lights) >= 3 or (rules.get("sanko_with_rain", False) and rain and len(lights) >= 2):
+            out["sanko"] = s3
+    elif len(lights) == 4 and rain:
         out["goko"] = g
     elif len(lights) == 4:
         out["shiko"] = s4
     elif len(lights) == 3 and rain:
         out["ame_shiko"] = a4
     elif len(lights) == 3:
+        out["sanko"] = s3
+    elif len(lights) == 2 and rain and rules.get("sanko_with_rain", False):
         out["sanko"] = s3
 
     animal_ids = ["02-warbler", "04-cuckoo", "05-bridge", "06-butterflies", "07-boar", "08-geese",
@@ -81,30 +98,45 @@ def plain_score(ids: set[str], rules: dict[str, object], month: int) -> dict[str
             r["kasu"] = 1 + (plains - 10)
         return r
 
-    options = [rest(base_animals, base_plains)]
+    def finish(found: dict[str, int]) -> dict[str, int]:
+        """Viewing, monthly and the single-yaku cut on top of the brights and the counted yaku."""
+        mine = dict(found)
+        has_basic = len(mine) > 0
+        if "09-cup" in ids and rules["viewing"] != "off" and (rules["viewing"] == "always" or has_basic):
+            rain_on_cherry = set(rules.get("hanami_cancelled_by", [])) & ids  # type: ignore[arg-type]
+            cloud_on_moon = set(rules.get("tsukimi_cancelled_by", [])) & ids  # type: ignore[arg-type]
+            if "03-curtain" in ids and not rain_on_cherry:
+                mine["hanami"] = 5
+            if "08-moon" in ids and not cloud_on_moon:
+                mine["tsukimi"] = 5
+        points = rules["monthly_yaku_points"]
+        if points:
+            complete = [m for m in range(1, 13) if len([x for x in ids if MONTH_OF[x] == m]) == 4]
+            if rules["monthly_yaku_scope"] == "current_month":
+                if month in complete:
+                    mine["tsukifuda"] = points  # type: ignore[assignment]
+            elif complete:
+                mine["tsukifuda"] = points * len(complete)  # type: ignore[operator]
+        if rules.get("single_yaku", False) and mine:
+            ranked = sorted(mine.items(), key=lambda kv: (-kv[1], YAKU_IDS.index(kv[0])))
+            mine = {ranked[0][0]: ranked[0][1]}
+        return {k: mine[k] for k in YAKU_IDS if k in mine}
+
+    # The joker and (with cup_either) the cup may each be an animal or a plain, never both:
+    # try every way, keep the best total, the fewest plains on a tie.
+    flexible = 0
     joker = rules["joker_card"]
     if joker and joker in ids:
-        options.append(rest(base_animals - 1, base_plains + 1))
-    best = options[0]
-    for o in options[1:]:
-        if sum(o.values()) + sum(out.values()) > sum(best.values()) + sum(out.values()):
-            best = o
-    out.update(best)
-    has_basic = len(out) > 0
-    if "09-cup" in ids and rules["viewing"] != "off" and (rules["viewing"] == "always" or has_basic):
-        if "03-curtain" in ids:
-            out["hanami"] = 5
-        if "08-moon" in ids:
-            out["tsukimi"] = 5
-    points = rules["monthly_yaku_points"]
-    if points:
-        complete = [m for m in range(1, 13) if len([x for x in ids if MONTH_OF[x] == m]) == 4]
-        if rules["monthly_yaku_scope"] == "current_month":
-            if month in complete:
-                out["tsukifuda"] = points  # type: ignore[assignment]
-        elif complete:
-            out["tsukifuda"] = points * len(complete)  # type: ignore[operator]
-    return out
+        flexible += 1
+    if rules.get("cup_either", False) and "09-cup" in ids:
+        flexible += 1
+    best: dict[str, int] | None = None
+    for as_plain in range(flexible + 1):
+        candidate = finish({**out, **rest(base_animals - as_plain, base_plains + as_plain)})
+        if best is None or sum(candidate.values()) > sum(best.values()):
+            best = candidate
+    assert best is not None
+    return best
 
 
 def plain_round_score(base: int, calls: list[int], winner: int, rules: dict[str, object]) -> int:
@@ -120,12 +152,33 @@ def plain_round_score(base: int, calls: list[int], winner: int, rules: dict[str,
         for c in calls:
             if c == winner:
                 score = score * 2
+    loser_calls = len([c for c in calls if c != winner])
+    if rules.get("caller_pays_more", "off") == "times_calls" and loser_calls > 0:
+        score = score * loser_calls
+    if rules.get("caller_pays_more", "off") == "doubled_per_call":
+        for _ in range(loser_calls):
+            score = score * 2
     return score
+
+
+# Profiles with the extension scoring switches on, beside the presets (issue 17).
+HOUSE_RULE_PROFILES: list[Profile] = [
+    preset("nintendo").with_switches(
+        name="ame", hanami_cancelled_by=("11-rainman",),
+        tsukimi_cancelled_by=("12-phoenix", "12-plain1", "12-plain2", "12-plain3")),
+    preset("koikoi-online").with_switches(name="cup", cup_either=True, single_yaku=True),
+    preset("classic-variant").with_switches(name="flex", cup_either=True, brights_add=True,
+                                            hanami_cancelled_by=("11-rainman", "11-swallow", "11-ribbon",
+                                                                 "11-lightning")),
+    preset("board-game").with_switches(name="rain", sanko_with_rain=True),
+    preset("board-game").with_switches(name="rain-add", sanko_with_rain=True, brights_add=True),
+    preset("wikipedia").with_switches(name="single", single_yaku=True, joker_card="05-bridge"),
+]
 
 
 def test_engine_matches_plain_scorer_on_every_key_subset() -> None:
     checked = 0
-    for profile in PRESETS.values():
+    for profile in [*PRESETS.values(), *HOUSE_RULE_PROFILES]:
         rules = profile.to_dict()
         s = scorer(profile)
         for subset in range(1 << len(KEY_IDS)):
@@ -141,12 +194,14 @@ def test_engine_matches_plain_scorer_on_every_key_subset() -> None:
                 raise AssertionError(f"{profile.name} {sorted(ids)} {month}: engine {got} plain {expected}")
             assert s.base(mask, month) == sum(expected.values())
             checked += 1
-    assert checked == 6 * 2**15
+    assert checked == (6 + len(HOUSE_RULE_PROFILES)) * 2**15
 
 
 def test_round_score_matches_plain_model() -> None:
     call_lists: list[list[int]] = [[], [0], [1], [0, 1], [1, 0], [0, 0], [1, 1, 0], [0, 1, 0, 1]]
-    for profile in PRESETS.values():
+    extra = [p.with_switches(caller_pays_more=mode) for p in PRESETS.values()
+             for mode in ("times_calls", "doubled_per_call")]
+    for profile in [*PRESETS.values(), *extra]:
         rules = profile.to_dict()
         for base in range(0, 40):
             for calls in call_lists:

@@ -114,3 +114,97 @@ def test_board_game_pool_follows_the_match_length() -> None:
     online = with_rounds(preset("koikoi-online"), 6)
     assert (online.rounds, online.pool_start) == (6, 25)
     assert with_rounds(preset("nintendo"), 3).pool_start == 0
+
+
+def test_switches_from_text_with_errors_that_name_the_switch() -> None:
+    """The host's API (spec/rules.md §3.7): text values, typed keywords, clear errors."""
+    base = preset("koikoi-online")
+    room = base.with_switches({"cup_either": "on", "rounds": "6", "hand_yaku": "tenho:6",
+                               "hanami_cancelled_by": "11-rainman, 12", "first_dealer": "coin",
+                               "bright_values": "10,8,7,5"}, name="room")
+    assert (room.cup_either, room.rounds, room.first_dealer) == (True, 6, "coin")
+    assert room.hand_yaku == (("tenho", 6),)
+    assert room.hanami_cancelled_by == ("11-rainman", "12-phoenix", "12-plain1", "12-plain2", "12-plain3")
+    assert room.name == "room" and room.switch_text("hanami_cancelled_by") == (
+        "11-rainman,12-phoenix,12-plain1,12-plain2,12-plain3")
+    assert base.with_switches({"rounds": 6}) == base.with_switches(rounds=6)  # typed values pass through
+    cases = [
+        ({"cup_either": "maybe"}, "bad_switch", "cup_either: expected true or false"),
+        ({"first_dealer": "birthday"}, "bad_switch",
+         "first_dealer: expected one of card_draw, coin, host, joiner"),
+        ({"rounds": "six"}, "bad_switch", "rounds: expected an integer 0..10000"),
+        ({"hand_yaku": "teshi"}, "bad_switch", "hand_yaku: expected none, or yaku:points pairs"),
+        ({"hanami_cancelled_by": "rain"}, "bad_switch", "hanami_cancelled_by: expected none, or card ids"),
+        ({"tsukimi_cancelled_by": "08-moon"}, "bad_switch", "tsukimi_cancelled_by cannot name 08-moon"),
+        ({"cup_is_plain": "true", "cup_either": "true"}, "bad_switch", "cup_either"),
+        ({"subtract_from_opponent": "true"}, "bad_switch", "subtract_from_opponent"),
+        ({"bright_values": "10,8,7,0"}, "bad_switch", "bright_values is four integers 1..100"),
+        ({"no_such": "1"}, "unknown_switch", "'no_such'; switches: name, rounds"),
+    ]
+    for change, reason, words in cases:
+        with pytest.raises(RulesError) as info:
+            base.with_switches(change)
+        assert info.value.reason == reason and words in str(info.value), (change, str(info.value))
+
+
+def test_text_forms_round_trip_for_every_switch_of_every_preset() -> None:
+    from koikoi_p2p.rules.profile import SWITCHES, parse_switch
+
+    for profile in PRESETS.values():
+        for key in SWITCHES:
+            text = profile.switch_text(key)
+            assert profile.with_switches({key: text}) == profile, (profile.name, key, text)
+            assert parse_switch(key, text) is not None
+
+
+def test_extension_switches_stay_out_of_the_encoding_at_their_default() -> None:
+    from koikoi_p2p.rules.profile import EXTENSION_DEFAULTS
+
+    base = preset("nintendo")
+    assert set(base.to_dict()).isdisjoint(EXTENSION_DEFAULTS)
+    assert set(base.every_switch()) == set(base.to_dict()) | set(EXTENSION_DEFAULTS)
+    coin = base.with_switches(first_dealer="coin")
+    assert coin.to_dict() == {**base.to_dict(), "first_dealer": "coin"}
+    assert Profile.from_dict(coin.to_dict()) == coin and Profile.decode(coin.encode()) == coin
+    assert Profile.from_dict(base.to_dict()).first_dealer == "card_draw"
+    for key, default in EXTENSION_DEFAULTS.items():
+        data = {**base.to_dict(), key: list(default) if isinstance(default, tuple) else default}
+        with pytest.raises(RulesError) as info:
+            Profile.from_dict(data)
+        assert info.value.reason == "bad_profile" and key in str(info.value)
+    assert coin.with_switches(first_dealer="card_draw").encode() == base.encode()
+
+
+def test_differences_from_the_nearest_preset() -> None:
+    from koikoi_p2p.rules.profile import differences, nearest_preset
+
+    online = preset("koikoi-online")
+    assert differences(online) == {} and nearest_preset(online) == "koikoi-online"
+    room = online.with_switches(name="room", rounds=6, single_yaku=True)
+    assert nearest_preset(room) == "koikoi-online"
+    assert differences(room) == {"rounds": "6", "single_yaku": "true"}
+    assert differences(room, "nintendo")["cup_is_plain"] == "false"
+    assert list(differences(room, preset("nintendo")))[:2] == ["rounds", "tane_with_inoshikacho"]
+    # a preset's own name is its base even when another preset would be nearer
+    renamed = preset("wikipedia").with_switches(**{k: getattr(online, k) for k in ("cup_is_plain",)})
+    assert nearest_preset(renamed) == "wikipedia"
+
+
+def test_large_round_scores_are_accepted_up_to_2_to_the_53() -> None:
+    from koikoi_p2p.rules.round import MAX_POINTS, RoundResult
+
+    big = {"winner": 0, "points": MAX_POINTS, "yaku": {"tsukifuda": 50000}, "base": 50000, "calls": [1],
+           "redeal": False, "next_dealer": 0, "reason": "stop", "consumes_round": True}
+    assert RoundResult.from_dict(big).points == 2**53 - 1
+    with pytest.raises(RulesError):
+        RoundResult.from_dict({**big, "points": 2**53})
+
+
+def test_from_dict_refuses_values_of_the_wrong_json_type() -> None:
+    data = preset("nintendo").to_dict()
+    for bad in ({"joker_card": None}, {"joker_card": {}}, {"hand_yaku": [["teshi", 6]]},
+                {"bright_values": (10, 8, 7, 5)}, {"hanami_cancelled_by": "11-rainman"},
+                {"tsukimi_cancelled_by": [12]}, {"first_dealer": 0}):
+        with pytest.raises(RulesError) as info:
+            Profile.from_dict({**data, **bad})
+        assert info.value.reason == "bad_switch", bad

@@ -59,7 +59,7 @@ def test_score_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "no yaku" in text and "base: 0" in text
     assert main(["score", "99-nothing"]) == 2
-    assert "unknown_card" in capsys.readouterr().err
+    assert "no card has the id '99-nothing'" in capsys.readouterr().err
     assert main(["score", "--rules", "nope", "01-crane"]) == 2
     assert main(["score", "--calls", "A,C", "01-crane"]) == 2
     assert main(["score", "--month", "13", "01-crane"]) == 2
@@ -70,7 +70,8 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
     for name, profile in PRESETS.items():
         out = run_json(capsys, "rules", name, "--json")
         assert isinstance(out, dict)
-        assert out["switches"] == profile.to_dict()
+        assert out["switches"] == profile.every_switch()
+        assert out["encoding"] == profile.encode().decode() and out["differences"] == {}
         ids = [row["id"] for row in out["yaku"]]
         assert "goko" in ids and ("tsukifuda" in ids) == bool(profile.monthly_yaku_points)
     assert main(["rules"]) == 0
@@ -112,4 +113,57 @@ def test_rules_say_how_each_preset_plays_and_scores(capsys: pytest.CaptureFixtur
 def test_score_names_an_unknown_card_whatever_it_looks_like(capsys: pytest.CaptureFixture[str]) -> None:
     for odd in ("\u00b2", "48", "01-cran"):
         assert main(["score", odd]) == 2
-        assert "unknown_card" in capsys.readouterr().err
+        assert "no card has the" in capsys.readouterr().err
+    assert main(["score", "01-cran"]) == 2
+    assert "nearest: 01-crane" in capsys.readouterr().err  # the nearest ids are suggested
+
+
+def test_rules_and_score_take_house_rule_switches_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "rules", "wikipedia", "--switch", "hand_yaku=teshi:6,kuttsuki:6",
+                   "--switch", "first_dealer=coin", "--switch", "hanami_cancelled_by=11", "--json")
+    assert isinstance(out, dict)
+    assert out["differences"] == {"hand_yaku": "teshi:6,kuttsuki:6",
+                                  "hanami_cancelled_by": "11-rainman,11-swallow,11-ribbon,11-lightning",
+                                  "first_dealer": "coin"}
+    assert out["switches"]["first_dealer"] == "coin" and '"first_dealer":"coin"' in out["encoding"]
+    assert "teshi" in [row["id"] for row in out["yaku"]]
+    assert main(["rules", "wikipedia", "--switch", "single_yaku=yes", "--switch", "first_dealer=host"]) == 0
+    text = capsys.readouterr().out
+    assert "custom, based on wikipedia: single_yaku=true, first_dealer=host" in text
+    assert "the host deals first" in text and "the single highest yaku" in text
+    assert main(["rules", "--switch", "first_dealer=birthday"]) == 2
+    err = capsys.readouterr().err
+    assert "first_dealer" in err and "card_draw, coin, host, joiner" in err
+    five = ["01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix"]
+    out = run_json(capsys, "score", "--switch", "brights_add=on", "--json", *five)
+    assert out["yaku"] == {"goko": 10, "shiko": 8, "ame_shiko": 7, "sanko": 5}  # type: ignore[index]
+    out = run_json(capsys, "score", "--rules", "wikipedia", "--switch", "caller_pays_more=times_calls",
+                   "--calls", "B,B", "--json", "01-crane", "03-curtain", "08-moon")
+    assert out["round_score"] == 6 * 2 * 2  # type: ignore[index]
+
+
+def test_koikoi_rules_describes_every_extension_switch() -> None:
+    """Each house-rule switch, set away from its default, changes what `koikoi rules` says."""
+    from koikoi_p2p.rules.describe import summary, yaku_table
+    from koikoi_p2p.rules.profile import EXTENSION_DEFAULTS, preset
+
+    base = preset("koikoi-online")
+    settings: dict[str, object] = {
+        "hanami_cancelled_by": ("11-rainman",), "tsukimi_cancelled_by": ("12-phoenix",), "cup_either": True,
+        "brights_add": True, "sanko_with_rain": True, "single_yaku": True, "call_limit": "per_seat",
+        "caller_pays_more": "times_calls", "subtract_from_opponent": True, "field_four_pairs": "redeal",
+        "first_dealer": "coin",
+    }
+    assert set(settings) == set(EXTENSION_DEFAULTS)
+
+    def words(p: object) -> str:
+        return "\n".join(summary(p)) + "\n" + json.dumps(yaku_table(p))  # type: ignore[arg-type]
+
+    for key, value in settings.items():
+        base_for = base
+        if key == "subtract_from_opponent":
+            base_for = base.with_switches(pool_start=0, transfer_cap=False, bust_ends_game=False)
+        elif key == "call_limit":
+            base_for = base.with_switches(max_calls_per_round=1)
+        changed = base_for.with_switches(**{key: value})
+        assert words(changed) != words(base_for), key

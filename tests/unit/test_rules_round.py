@@ -415,3 +415,30 @@ def test_teaching_card_worked_example_through_the_round() -> None:
     r = state.result
     assert r is not None
     assert (r.winner, r.yaku, r.base, r.calls, r.points, r.reason) == (1, {"tsukimi": 5}, 5, (0,), 10, "auto_end")
+
+
+def test_first_dealer_choices_and_bad_draws() -> None:
+    from koikoi_p2p.rules.deal import choose_first_dealer
+
+    coin = N.with_switches(first_dealer="coin")
+    assert choose_first_dealer(coin, []).need == (0,)
+    assert choose_first_dealer(coin, [idx("01-crane")]).dealer == 0
+    assert choose_first_dealer(coin, [idx("01-poetry")]).dealer == 1
+    assert choose_first_dealer(N, [idx("02-warbler"), idx("05-bridge")]).dealer == 0
+    assert choose_first_dealer(N, [idx("02-plain1"), idx("02-plain2")]).need == (2, 3)
+    assert choose_first_dealer(N.with_switches(first_dealer="joiner"), ()).dealer == 1
+    for bad in ([48], [True], [1, 1], "ab", [idx("02-warbler"), idx("05-bridge"), 7]):
+        with pytest.raises(RulesError) as info:
+            choose_first_dealer(N, bad)  # type: ignore[arg-type]
+        assert info.value.reason == "bad_draw"
+    with pytest.raises(RulesError):
+        choose_first_dealer(N.with_switches(first_dealer="host"), [3])
+
+
+def test_a_field_of_four_pairs_redeals_only_with_the_switch() -> None:
+    field = ["01-plain1", "01-plain2", "04-plain1", "04-plain2", "07-plain1", "07-plain2", "10-plain1",
+             "10-plain2"]
+    deck = arranged_deck(0, [[], []], field)
+    state = start(N.with_switches(field_four_pairs="redeal"), deck, dealer=0)
+    assert state.result is not None and state.result.reason == "field_pairs" and state.result.redeal
+    assert start(N, deck, dealer=0).result is None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.describe import SWITCH_HELP
-from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES
+from koikoi_p2p.rules.profile import EXTENSION_DEFAULTS, PRESETS, SWITCH_CHOICES, SWITCHES
 from koikoi_p2p.rules.round import PHASE_NAMES
 from koikoi_p2p.rules.scoring import YAKU_IDS
 
@@ -26,15 +26,16 @@ def test_preset_table_matches_the_code() -> None:
         rows[cells[0].strip("`")] = [json.loads(c.strip("`")) for c in cells[1:]]
     for i, profile in enumerate(PRESETS.values()):
         data = profile.to_dict()
-        assert set(rows) == set(data)
+        assert set(rows) == set(data) == set(SWITCHES) - set(EXTENSION_DEFAULTS)
         for key, value in data.items():
             assert rows[key][i] == value, (profile.name, key)
 
 
 def test_every_switch_value_yaku_and_card_is_documented() -> None:
     text = SPEC.read_text(encoding="utf-8")
-    for key in SWITCH_HELP:
-        assert f"`{key}`" in text, key
+    assert set(SWITCH_HELP) == set(SWITCHES)
+    for key in SWITCHES:
+        assert f"| `{key}` |" in text, key
     for choices in SWITCH_CHOICES.values():
         for choice in choices:
             assert f"`{choice}`" in text or f"{choice}" in text, choice
@@ -62,3 +63,17 @@ def test_phase_table_lists_every_phase() -> None:
     table = text.split("9.1.", 1)[1].split("9.2.", 1)[0]
     listed = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")][1:]
     assert listed == list(PHASE_NAMES)
+
+
+def test_extension_table_gives_each_switch_its_default() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    section = text.split("Extension switches.", 1)[1].split("\n\n", 2)[1]
+    rows = {}
+    for line in section.splitlines()[2:]:
+        cells = [c.strip() for c in line.replace("\\|", "/").strip("|").split("|")]
+        rows[cells[0].strip("`")] = json.loads(cells[2].strip("`"))
+    assert set(rows) == set(EXTENSION_DEFAULTS)
+    for key, default in EXTENSION_DEFAULTS.items():
+        assert rows[key] == (list(default) if isinstance(default, tuple) else default), key
+        for choice in SWITCH_CHOICES.get(key, ()):
+            assert f"`{choice}`" in section, (key, choice)
