@@ -122,7 +122,7 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         flags = " --password" if password is not None else ""
         screen.say(screen.t("Room code: {code}", code=screen.style.bold(client.code)))
         screen.say(screen.t("Send this to your friend:  {line}",
-                            line=f"koikoi join {client.code} --relay {url}{flags}"))
+                            line=f"koikoi join {client.code} --relay {url}{flags}"), whole=True)
         if args.public:
             screen.say(screen.t("The room is listed in the lobby (koikoi lobby)."))
         try:

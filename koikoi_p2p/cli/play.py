@@ -79,8 +79,10 @@ class Screen:
     def t(self, text: str, /, **values: object) -> str:
         return tr(self.lang, text, **values)
 
-    def say(self, text: str = "") -> None:
-        folded = [part for line in text.split("\n") for part in fold(line, self.width)]
+    def say(self, text: str = "", *, whole: bool = False) -> None:
+        """Write a line, folded to the width unless ``whole`` (a command line to copy as it is)."""
+        width = None if whole else self.width
+        folded = [part for line in text.split("\n") for part in fold(line, width)]
         self.out.write("\n".join(folded) + "\n")
         self.out.flush()
         self.lines += len(folded)
@@ -756,9 +758,12 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
 def _terminal_size(stream: TextIO) -> os.terminal_size:
     """The terminal's own size (the window the person sees), else $COLUMNS/$LINES, else 80x24."""
     try:
-        return os.get_terminal_size(stream.fileno())
+        size = os.get_terminal_size(stream.fileno())
     except (OSError, ValueError, AttributeError):
         return shutil.get_terminal_size((80, 24))
+    if size.columns < 20 or size.lines < 5:  # a terminal that reports no size (0x0): assume 80x24
+        return shutil.get_terminal_size((80, 24))
+    return size
 
 
 def make_screen(lang: str, names: tuple[str, str] | str = "opponent", out: TextIO | None = None,

@@ -80,9 +80,13 @@ async def computer_host(url: str, tmp: Path) -> AsyncIterator[tuple[str, asyncio
 
 
 def test_exit_0_the_match_finished(tmp_path: Path) -> None:
-    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia", stdin="a\ns\n" * 200)
+    """(With a house rule changed by --switch, issue 16 bug 5: the screen says what differs.)"""
+    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia", "--switch", "exhaustion=draw",
+                  stdin="a\ns\n" * 200)
     assert done.returncode == exit_codes.OK, done.stdout[-2000:] + done.stderr
     assert "=== Final score" in done.stdout
+    assert "Rules: custom, based on wikipedia, 1 round" in done.stdout
+    assert 'exhaustion = "draw" (the preset has "oya_ken")' in done.stdout
 
 
 def test_exit_1_your_input_ended(tmp_path: Path) -> None:

@@ -43,12 +43,12 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
     with relay_process(tmp_path) as url:
         host, host_console = _spawn(
             host_home, "host", "--relay", url, "--rounds", "1", "--public", "--timeout", "120",
-            "--peer", "friend", *host_pw,
+            "--peer", "friend", "--switch", "exhaustion=oya_ken", *host_pw,
         )
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
-            line = host_console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 10).group(1)
+            line = host_console.expect(r"Send this to your friend:\s+(koikoi join [^\n]+)", 10).group(1)
             assert code in line and url in line
             joiner, join_console = _spawn(
                 join_home, "join", code, "--relay", url, "--peer", "host", *join_pw,
@@ -74,6 +74,9 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
                 threading.Thread(target=play, args=("host", host_console)),
                 threading.Thread(target=play, args=("join", join_console)),
             ]
+            for console in (host_console, join_console):  # the host's --switch, on both screens
+                console.expect(r"Rules: custom, based on nintendo, 1 round", 60)
+                console.expect(r'exhaustion = "oya_ken" \(the preset has "draw"\)', 10)
             for t in threads:
                 t.start()
             for t in threads:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.net.relay_client import RelayClient
+from tests.e2e.test_cli_console import Console
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
@@ -86,7 +87,6 @@ def test_wrong_password_on_both_sides(tmp_path: Path) -> None:
                 if "Send this to your friend" in line:
                     assert "--password" in line
                     break
-            started = time.monotonic()
             joined = subprocess.run(
                 [str(SCRIPT), "join", code, "--relay", url, "--password-file", str(tmp_path / "b")],
                 stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env_for(tmp_path / "join"),
@@ -95,12 +95,14 @@ def test_wrong_password_on_both_sides(tmp_path: Path) -> None:
             assert joined.returncode == exit_codes.WRONG_PASSWORD, joined.stdout + joined.stderr
             assert "Match stopped: the room passwords differ (pake_failed)." in joined.stdout
             assert "pake_failed (pake_failed)" not in joined.stdout
+            left = time.monotonic()  # the joiner is gone: from here the host should know at once
             rest = host.stdout.read()
             assert host.wait(60) == exit_codes.WRONG_PASSWORD, rest
-            waited = time.monotonic() - started
+            waited = time.monotonic() - left
             assert "most likely the passwords differ" in rest
             # The host heard it from the relay when the joiner left, not at its handshake deadline
-            # (30 s in koikoi host): well inside half of it, whatever the machine's load.
+            # (30 s in koikoi host, counted from its last handshake frame, which the joiner answered
+            # by leaving): well inside half of it, whatever the machine's load.
             assert waited < 15, waited
             # Nothing to resume: the handshake never finished, so no saved state is left behind.
             assert not any((tmp_path / "host" / "data" / "matches").glob("*/*.state"))
@@ -108,3 +110,79 @@ def test_wrong_password_on_both_sides(tmp_path: Path) -> None:
             if host.poll() is None:
                 host.kill()
                 host.wait()
+
+
+def _host_on_a_tty(home: Path, url: str) -> tuple[subprocess.Popen[bytes], Console, int]:
+    """koikoi host --password on a pseudo-terminal that is its controlling terminal (getpass
+    reads /dev/tty)."""
+    import fcntl
+    import os
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+
+    def controlling() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen([str(SCRIPT), "host", "--relay", url, "--password", "--wait", "5"], stdin=slave,
+                            stdout=slave, stderr=slave, env=env_for(home), close_fds=True, start_new_session=True,
+                            preexec_fn=controlling)  # noqa: PLW1509 - a test's own child, no threads involved
+    os.close(slave)
+    return proc, Console(master, lambda line: os.write(master, (line + "\n").encode())), master
+
+
+def test_the_host_is_asked_for_the_password_twice(tmp_path: Path) -> None:
+    import os
+
+    with relay_process(tmp_path) as url:
+        proc, console, master = _host_on_a_tty(tmp_path / "a", url)
+        try:
+            console.expect("room password: ", 30)
+            console.type_line("plum blossom")
+            console.expect("the same password again: ", 30)
+            console.type_line("plum blosom")
+            assert proc.wait(30) == exit_codes.USAGE
+            console.pump(0.5)
+            assert "the two passwords differ: nothing was started" in console.text
+            assert "Room code" not in console.text
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.close(master)
+        proc, console, master = _host_on_a_tty(tmp_path / "b", url)
+        try:
+            console.expect("room password: ", 30)
+            console.type_line("plum blossom")
+            console.expect("the same password again: ", 30)
+            console.type_line("plum blossom")
+            line = console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 30).group(1)
+            assert line.endswith(" --password")
+            assert "plum" not in console.text  # never echoed
+        finally:
+            proc.kill()
+            proc.wait()
+            os.close(master)
+
+
+def test_the_lobby_says_how_to_join_a_password_room(tmp_path: Path) -> None:
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str, str]:
+            locked = await RelayClient.create(url, public=True, meta={"rules": "nintendo", "rounds": 1,
+                                                                      "password": True})
+            open_room = await RelayClient.create(url, public=True, meta={"rules": "wikipedia", "rounds": 3})
+            try:
+                code, out, _ = await _koikoi(tmp_path, "lobby", "--relay", url)
+                return code, out, f"{locked.code} {open_room.code}"
+            finally:
+                await locked.close()
+                await open_room.close()
+
+        code, out, codes = asyncio.run(body())
+    locked, open_code = codes.split()
+    assert code == exit_codes.OK
+    assert f"koikoi join {locked} --relay {url} --password" in out
+    assert f"koikoi join {open_code} --relay {url}\n" in out + "\n"
+    assert "ask its host for the password" in out

@@ -68,7 +68,7 @@ def test_a_killed_player_resumes_and_the_match_finishes(tmp_path: Path, victim: 
             friend.start()
             # Mid-match: the victim has seen its opponent play a card (and answered its own prompts).
             consoles[victim].expect(r"--- Round 1", 60)
-            consoles[victim].autoplay(timeout=120, done=r"opponent plays", ask_help=False)
+            consoles[victim].autoplay(timeout=120, done=r"Opponent plays", ask_help=False)
             running[victim].kill()
             running[victim].wait()
             assert list(Path(saved[victim]).glob("*.state")), "the state is on disk after the kill"
