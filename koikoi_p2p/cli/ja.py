@@ -293,4 +293,25 @@ JA: dict[str, str] = {
         "待っている公開の部屋はありません。koikoi host --public で作れます",
     "A room with a password: ask its host for the password, then join with --password.":
         "パスワード付きの部屋は、ホストにパスワードを聞いてから --password を付けて参加します。",
+    # -- the terms, resigning, our own deadline -----------------------------------------------
+    "{Them} may now sign a claim that you abandoned the match at message {seq} (koikoi verify would report it "
+    "so).": "{Them}は、あなたがメッセージ{seq}で対局を放棄したという申し立てに署名できます (koikoi verify "
+            "はそう報告します)。",
+    "Accepted (--accept).": "承諾しました (--accept)。",
+    "Accept these terms?": "この条件で対局しますか？",
+    "You resigned.": "あなたが投了しました。",
+    "{Them} resigned.": "{Them}が投了しました。",
+    "You refused the proposed terms: nothing was signed.": "提案された条件を断りました。何も署名していません。",
+    "The host proposes these terms (nothing is signed until you accept):":
+        "ホストが次の条件を提案しています (承諾するまで何も署名しません):",
+    "Rules: {rules}": "ルール: {rules}",
+    "Length: {length}": "長さ: {length}",
+    "yes, play on these terms": "はい、この条件で対局する",
+    "no, leave (nothing is signed)": "いいえ、退出する (何も署名しません)",
+    "Time for each decision: {turn}; for each automatic step: {step}": "持ち時間: 1手ごとに{turn}、自動の手順ごとに{step}",
+    "Rated: the result goes to the rating service {url}": "レーティング対象: 結果はレーティングサービス {url} に送られます",
+    "Unrated: no rating service": "レーティング対象外",
+    "Host: {name}, key fingerprint {fp}": "ホスト: {name}、鍵の指紋 {fp}",
+    "Host: key fingerprint {fp} (no display name)": "ホスト: 鍵の指紋 {fp} (表示名なし)",
+    "your time for a decision ran out": "持ち時間が切れました",
 }

@@ -26,6 +26,7 @@ from koikoi_p2p.cli.narrate import after_their_call, narrate, stakes
 from koikoi_p2p.cli.prompt import Choice, InputClosed, LineSource, Prompter, TimeUp, card_key
 from koikoi_p2p.cli.style import Style
 from koikoi_p2p.cli.summary import ROUND_END, summary_lines
+from koikoi_p2p.cli.terms_screen import accept_choices, base_preset, difference_lines, rules_name, terms_lines
 
 if TYPE_CHECKING:
     from koikoi_p2p.protocol.events import Event, Failure, RoundOver
@@ -117,6 +118,7 @@ class Table:
     own_move: bool = False  # the next Board is our own move, shown before the opponent answers
     interim: RoundView | None = None  # our own move's board, drawn if the answer is slow
     timed_out: bool = False
+    accept_terms: bool = False  # --accept: the proposed terms are shown and taken without asking
 
 
 LEGEND = "Cards read MM+mark: the month (01-12) and the class: * bright, A animal, R ribbon, . plain."
@@ -138,14 +140,16 @@ OWN_MARGIN = 2.0
 
 
 async def drive(
-    match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float, password: bool = False
+    match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float, password: bool = False,
+    accept_terms: bool = False,
 ) -> int:
     """Run the match to its end on this screen; returns the exit code.
 
     ``password``: the room has one, so a connection lost during the handshake most likely means
-    the two passwords differ (the side that finds out first hangs up).
+    the two passwords differ (the side that finds out first hangs up). ``accept_terms``: the
+    joiner takes the proposed terms without being asked (they are still shown).
     """
-    table = Table(me=me, password=password)
+    table = Table(me=me, password=password, accept_terms=accept_terms)
     prompter = Prompter(lines, screen.write, lang=screen.lang, live=screen.live, width=screen.width)
     events = match.events().__aiter__()
     try:
@@ -179,7 +183,7 @@ async def _run(
             return exit_codes.ERROR
         except TimeUp:
             table.timed_out = True
-            _say_time_up(screen)
+            _say_time_up(screen, _next_seq(match))
             return exit_codes.ERROR
         except TransportClosed as exc:
             # Our own move could not be sent: the other side (or the relay) is gone.
@@ -194,11 +198,22 @@ async def _run(
             return code
 
 
-def _say_time_up(screen: Screen) -> None:
+def _say_time_up(screen: Screen, seq: int | None) -> None:
     screen.say("\n" + screen.style.bold(screen.t("Your time for this decision ran out: no more input is "
                                                  "taken.")))
-    screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at this point.",
-                        Them=capitalised(screen.names[1])))
+    if seq is None:
+        screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at this point.",
+                            Them=capitalised(screen.names[1])))
+    else:
+        screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at message {seq} "
+                            "(koikoi verify would report it so).", Them=capitalised(screen.names[1]), seq=seq))
+
+
+def _next_seq(match: MatchLike) -> int | None:
+    """The number of the message we did not send in time (the opponent's claim names it)."""
+    channel = getattr(getattr(match, "peer", None), "channel", None)
+    seq = getattr(channel, "next_seq", None)
+    return seq if isinstance(seq, int) else None
 
 
 def _deadline(match: MatchLike, default: float) -> float:
@@ -252,6 +267,15 @@ async def _handle(
     name = screen.names
     if isinstance(event, ev.Paired):
         return await _paired(event, match, screen, prompter, table)
+    proposed = getattr(ev, "TermsProposed", None)  # protocol version 2 (spec/game.md §2.4)
+    if proposed is not None and isinstance(event, proposed):
+        return await _proposed(event, match, screen, prompter, table)
+    time_up = getattr(ev, "TimeUp", None)  # our own deadline, as the library enforces it
+    if time_up is not None and isinstance(event, time_up):
+        if not table.timed_out:
+            table.timed_out = True
+            _say_time_up(screen, getattr(event, "seq", None))
+        return None
     if isinstance(event, ev.TermsAgreed):
         _terms(event.profile, event.rounds, screen, table)
     elif isinstance(event, ev.FirstDealer):
@@ -322,11 +346,20 @@ async def _handle(
         screen.say(screen.style.bold("\n" + screen.t("=== Final score: {me} {mine} - {theirs} {them}. {verdict} ===",
                                                      me=name[0], mine=event.scores[me], theirs=event.scores[other],
                                                      them=name[1], verdict=verdict)))
+        resigned = getattr(event, "resigned", None)
+        if resigned is not None:
+            screen.say(screen.t("You resigned.") if resigned == me else
+                       screen.t("{Them} resigned.", Them=capitalised(name[1])))
         if event.transcript_path:
             screen.say(screen.t("Transcript: {path}  (check it with: koikoi verify FILE)",
                                 path=event.transcript_path))
         return exit_codes.OK
     elif isinstance(event, ev.Failure):
+        if table.timed_out and event.reason == "own_timeout":
+            return exit_codes.ERROR  # said already, with what the opponent may claim
+        if event.reason == "terms_refused":
+            screen.say(screen.t("You refused the proposed terms: nothing was signed."))
+            return exit_codes.ERROR
         if table.password and not table.paired and failure_code(
                 event.reason, event.who, table.me, event.evidence_path) == exit_codes.OPPONENT_LEFT:
             screen.say(screen.style.bold("\n" + screen.t(
@@ -347,7 +380,8 @@ async def _ask(match: MatchLike, screen: Screen, prompter: Prompter, table: Tabl
                question: str, choices: list[Choice[Action]], help_text: str, asked: float,
                before: list[str]) -> Action | None:
     """Draw the board in the room the question leaves, then ask; None means "resign"."""
-    offer_resign = callable(getattr(match, "resign", None))
+    can_resign = getattr(match, "can_resign", None)
+    offer_resign = callable(getattr(match, "resign", None)) and (not callable(can_resign) or bool(can_resign()))
     menu: list[Choice[Action | Resign]] = list(choices)
     if offer_resign:
         menu.append(Choice("r", screen.t("resign (the opponent wins the match)"), RESIGN,
@@ -377,6 +411,23 @@ async def _resign(match: MatchLike, screen: Screen, table: Table) -> int | None:
     assert callable(resign)
     await resign()
     screen.say(screen.t("You resigned; the result is being signed."))
+    return None
+
+
+async def _proposed(event: object, match: MatchLike, screen: Screen, prompter: Prompter,
+                    table: Table) -> int | None:
+    """The host's proposal: shown whole, then accepted or refused by the person (or --accept)."""
+    terms = getattr(event, "terms")  # noqa: B009 - the v2 event, read by name
+    for line in terms_lines(terms, screen.lang, table.me):
+        screen.say(line)
+    if table.accept_terms:
+        screen.say(screen.t("Accepted (--accept)."))
+        accept = True
+    else:
+        accept = await prompter.choose(screen.t("Accept these terms?"), accept_choices(screen.lang))
+        screen.mark()
+    decide_terms = getattr(match, "decide_terms")  # noqa: B009
+    await decide_terms(accept)
     return None
 
 
@@ -421,7 +472,7 @@ def _terms(profile: Profile, rounds: int, screen: Screen, table: Table) -> None:
     length = count(rounds, "round", screen.lang) if rounds else screen.t("to the target score")
     screen.say(screen.t("Rules: {rules}, {length}  (koikoi rules {name} lists them).",
                         rules=rules_name(profile, screen.lang), length=length, name=base_preset(profile)))
-    for line in profile_differences(profile, screen.lang):
+    for line in difference_lines(profile, screen.lang):
         screen.say("  " + line)
     # With a pool (koikoi-online, board-game) each seat starts with it and the loser pays.
     table.scores = (profile.pool_start, profile.pool_start)
@@ -435,50 +486,6 @@ def _terms(profile: Profile, rounds: int, screen: Screen, table: Table) -> None:
     if profile.target_score:
         screen.say(screen.t("The first player to reach {n} points wins.", n=profile.target_score))
     screen.say(screen.t(LEGEND))
-
-
-PRESET_JA = {"nintendo": "任天堂版", "koikoi-online": "こいこいオンライン", "teaching-card": "教本",
-             "wikipedia": "ウィキペディア版", "board-game": "ボードゲーム版", "classic-variant": "古典的変種"}
-
-
-def base_preset(profile: Profile) -> str:
-    """The preset a profile is (or starts from): its name when it is one, else nintendo."""
-    from koikoi_p2p.rules.profile import PRESETS
-
-    based = getattr(profile, "based_on", None)
-    if isinstance(based, str) and based in PRESETS:
-        return based
-    name = profile.name.removesuffix("-custom")
-    return name if name in PRESETS else "nintendo"
-
-
-def rules_name(profile: Profile, lang: str) -> str:
-    """E.g. ``nintendo``, or ``custom, based on nintendo`` when switches differ from the preset."""
-    base = base_preset(profile)
-    shown = f"{base} ({PRESET_JA[base]})" if lang == "ja" and base in PRESET_JA else base
-    if profile_differences(profile, lang):
-        return tr(lang, "custom, based on {base}", base=shown)
-    return shown
-
-
-def profile_differences(profile: Profile, lang: str) -> list[str]:
-    """``switch: value (preset: value)`` for every switch that differs from the base preset."""
-    import json
-
-    from koikoi_p2p.rules.profile import preset, with_rounds
-
-    base = preset(base_preset(profile))
-    if profile.rounds != base.rounds:
-        base = with_rounds(base, profile.rounds)
-    mine, theirs = profile.to_dict(), base.to_dict()
-    out = []
-    for key, value in mine.items():
-        if key in ("name", "based_on") or theirs.get(key) == value:
-            continue
-        out.append(tr(lang, "{switch} = {value} (the preset has {base})", switch=key,
-                      value=json.dumps(value, separators=(",", ":"), ensure_ascii=False),
-                      base=json.dumps(theirs.get(key), separators=(",", ":"), ensure_ascii=False)))
-    return out
 
 
 def failure(event: Failure, screen: Screen, me: int) -> int:
@@ -510,6 +517,7 @@ REASON_WORDS = {
     "connection_closed": "the connection closed before the end",
     "peer_left": "the opponent left",
     "terms_refused": "you refused the proposed terms",
+    "own_timeout": "your time for a decision ran out",
 }
 
 
@@ -526,6 +534,8 @@ _LEFT_WORDS = ("left", "closed", "timeout", "timed_out", "abort", "gone", "disco
 
 def failure_code(reason: str, who: int | None, me: int, evidence: str | None) -> int:
     text = reason.lower()
+    if text in ("own_timeout", "terms_refused"):
+        return exit_codes.ERROR  # our own doing: our time ran out, we refused the terms
     if "password" in text or "confirm" in text or "pake" in text or "mode_mismatch" in text:
         return exit_codes.WRONG_PASSWORD
     if any(word in text for word in _LEFT_WORDS):
