@@ -121,7 +121,8 @@ def _wide(model: BoardModel, lang: str, style: Style) -> list[str]:
     lines = _header(model, lang, style)
     lines.extend(_listing(tr(lang, "Field: "), model.field, lang, style, model.width, tr(lang, "(empty)")))
     if model.show_hand:
-        lines.extend(_listing(tr(lang, "Your hand: "), model.hand, lang, style, model.width, tr(lang, "(empty)")))
+        lines.extend(_listing(tr(lang, "Your hand: "), model.hand, lang, style, model.width,
+                              tr(lang, "(empty)")))
     for seat in (me, other):
         pile = model.piles[seat]
         if seat == me:
@@ -336,8 +337,9 @@ def fold(text: str, width: int | None) -> list[str]:
                 current += " "
                 used += 1
             units = (_UNITS if wide else _TOKEN).findall(word)  # colour codes stay whole
+            room = width - len(indent)
             units = [piece for unit in units
-                     for piece in (_TOKEN.findall(unit) if display_width(unit) > width - len(indent) else [unit])]
+                     for piece in (_TOKEN.findall(unit) if display_width(unit) > room else [unit])]
             for ch in units:
                 w = display_width(ch)
                 if used + w > width and used > len(indent):

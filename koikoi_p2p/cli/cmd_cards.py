@@ -48,6 +48,6 @@ def _handle(args: argparse.Namespace) -> int:
     width = max(len(c.id) for c in shown)
     name_width = max(len(c.name_en) for c in shown)
     for c in shown:
-        print(f"{c.index:>2}  {c.id:<{width}}  {card_code(c.index)}  {c.klass:<6}  {c.name_en:<{name_width}}  "
-              f"{c.name_ja}")
+        print(f"{c.index:>2}  {c.id:<{width}}  {card_code(c.index)}  {c.klass:<6}  "
+              f"{c.name_en:<{name_width}}  {c.name_ja}")
     return 0

@@ -18,7 +18,8 @@ def register(subparsers: Any) -> None:
             "calls in order by seat (A or B); --winner says whose pile it is (default A)."
         ),
     )
-    parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (default: nintendo)")
+    parser.add_argument("--rules", default="nintendo", metavar="PRESET",
+                        help="rule preset (default: nintendo)")
     parser.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE",
                         help="change a switch of the preset (repeatable): cup_is_plain=false, "
                              "hand_yaku=teshi:6")

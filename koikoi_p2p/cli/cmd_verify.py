@@ -107,7 +107,8 @@ def _verify_result(args: argparse.Namespace, data: bytes) -> int:
     if args.json:
         _say(True, labelled({"ok": True, "kind": "result", "profile": result.profile,
                              "scores": list(result.scores), "winner": result.winner,
-                             "rounds": [list(r) for r in result.rounds], "keys": [k.hex() for k in result.keys],
+                             "rounds": [list(r) for r in result.rounds],
+                             "keys": [k.hex() for k in result.keys],
                              "session": result.session_id.hex(), "terms": result.terms_digest.hex(),
                              "head": result.head.hex()}, result.keys, me), "")
         return 0
@@ -133,8 +134,8 @@ def file_kind(data: bytes) -> str:
     return "result"
 
 
-_ARTICLE = {"transcript": "a transcript", "evidence": "an evidence file", "abandonment": "an abandonment file",
-            "result": "a co-signed result"}
+_ARTICLE = {"transcript": "a transcript", "evidence": "an evidence file",
+            "abandonment": "an abandonment file", "result": "a co-signed result"}
 _HINTS = {"bad_magic": "koikoi verify reads transcripts, evidence and abandonment files, and co-signed "
                        ".result files"}
 

@@ -38,10 +38,12 @@ JA: dict[str, str] = {
     # -- narration ----------------------------------------------------------------------------
     "{me} take {taken} with {card}.": "{me}: {card}で{taken}を取る。",
     "{them} takes {taken} with {card}.": "{them}: {card}で{taken}を取る。",
-    "{me} play {card}: it matches two field cards ({options}).": "{me}: {card}を出す → 場の2枚と合う ({options})。",
+    "{me} play {card}: it matches two field cards ({options}).":
+        "{me}: {card}を出す → 場の2枚と合う ({options})。",
     "{them} plays {card}: it matches two field cards ({options}).":
         "{them}: {card}を出す → 場の2枚と合う ({options})。",
-    "{me} draw {card}: it matches two field cards ({options}).": "{me}: {card}をめくる → 場の2枚と合う ({options})。",
+    "{me} draw {card}: it matches two field cards ({options}).":
+        "{me}: {card}をめくる → 場の2枚と合う ({options})。",
     "{them} draws {card}: it matches two field cards ({options}).":
         "{them}: {card}をめくる → 場の2枚と合う ({options})。",
     "{me} play {card}: no match, it goes to the field.": "{me}: {card}を出す → 合う札がなく場に置く。",
@@ -64,7 +66,8 @@ JA: dict[str, str] = {
     "each of their calls doubles their score if they win; beating them adds nothing":
         "相手が勝てば宣言ごとに相手の得点が2倍。相手に勝っても加点なし",
     "calls multiply nothing": "宣言による倍率なし",
-    "Stop now: you score {points} (base {base} x{times}).": "今勝負すれば{points} (基本{base}点の{times}倍)。",
+    "Stop now: you score {points} (base {base} x{times}).":
+        "今勝負すれば{points} (基本{base}点の{times}倍)。",
     "Stop now: you score {points}.": "今勝負すれば{points}。",
     "the round then ends as soon as either of you makes or raises a yaku":
         "こいこいすると、どちらかが役を作るか上げた時点でこの回戦は終わる",
@@ -159,8 +162,8 @@ JA: dict[str, str] = {
     "the connection closed before the end": "終わる前に接続が切れました",
     "the opponent left": "相手が退出しました",
     "you refused the proposed terms": "提案された条件を断りました",
-    "Your opponent hung up during the handshake: most likely the passwords differ. Agree on it again and start "
-    "a new room.":
+    "Your opponent hung up during the handshake: most likely the passwords differ. Agree on it again and "
+    "start a new room.":
         "接続の確認中に相手が切断しました。パスワードが違う可能性が高いです。決め直して部屋を作り"
         "直してください。",
     "Your dealt hand makes {yaku}: {cards}. It is claimed for you (a hand yaku must be claimed) and ends the "
@@ -181,14 +184,16 @@ JA: dict[str, str] = {
     "You made a yaku: koi-koi or stop?": "役ができました: こいこいか勝負か？",
     "Your hand makes a hand yaku: which do you claim?": "手役があります: どれを申告しますか？",
     "Choose:": "選んでください:",
-    "Two field cards match your {card}: which do you take?": "{card}に場の2枚が合います: どちらを取りますか？",
+    "Two field cards match your {card}: which do you take?":
+        "{card}に場の2枚が合います: どちらを取りますか？",
     " (you have {n})": " (持ち時間 {n})",
     "The match is a draw.": "引き分けです。",
     "You win the match!": "あなたの勝ちです！",
     "{Them} wins the match.": "{Them}の勝ちです。",
     "=== Final score: {me} {mine} - {theirs} {them}. {verdict} ===":
         "=== 最終得点: {me} {mine} - {theirs} {them}。{verdict} ===",
-    "Transcript: {path}  (check it with: koikoi verify FILE)": "記録: {path}  (確かめるには: koikoi verify FILE)",
+    "Transcript: {path}  (check it with: koikoi verify FILE)":
+        "記録: {path}  (確かめるには: koikoi verify FILE)",
     "Transcript: {path}": "記録: {path}",
     # -- round summary ------------------------------------------------------------------------
     "stopped (shobu)": "勝負",
@@ -217,14 +222,16 @@ JA: dict[str, str] = {
         "ID) を入力して Enter を押してください:",
     "Only the choices listed are legal here. Ctrl-C leaves the match.":
         "ここで選べるのは表示された選択肢だけです。Ctrl-C で対局を離れます。",
-    "'{answer}' could be {options}: type its key.\n": "「{answer}」は {options} のどれとも取れます。キーを入力してください。\n",
+    "'{answer}' could be {options}: type its key.\n":
+        "「{answer}」は {options} のどれとも取れます。キーを入力してください。\n",
     "'{answer}' is not one of the choices ({keys}); type ? for help.\n":
         "「{answer}」は選択肢にありません ({keys})。? でヘルプ。\n",
     " or ": " / ",
     # -- setting up ---------------------------------------------------------------------------
     "Made your identity key ({path}).": "あなたの識別鍵を作りました ({path})。",
     "Your fingerprint: {fp}": "あなたの指紋: {fp}",
-    "unknown rules preset {name!r}: the presets are {presets}.": "ルール {name!r} はありません。あるのは {presets} です。",
+    "unknown rules preset {name!r}: the presets are {presets}.":
+        "ルール {name!r} はありません。あるのは {presets} です。",
     "Practice against the computer ({level}).": "コンピューターと練習対局 ({level})。",
     "easy": "やさしい",
     "strong": "強い",
@@ -288,28 +295,33 @@ JA: dict[str, str] = {
     "password": "パスワード",
     "waiting": "待ち",
     "to join": "参加するには",
-    "no answer from the relay at {url} within {seconds}s": "{url} の中継サーバーから{seconds}秒以内に応答がありません",
+    "no answer from the relay at {url} within {seconds}s":
+        "{url} の中継サーバーから{seconds}秒以内に応答がありません",
     "No public rooms are waiting. Host one with: koikoi host --public":
         "待っている公開の部屋はありません。koikoi host --public で作れます",
     "A room with a password: ask its host for the password, then join with --password.":
         "パスワード付きの部屋は、ホストにパスワードを聞いてから --password を付けて参加します。",
     # -- the terms, resigning, our own deadline -----------------------------------------------
-    "{Them} may now sign a claim that you abandoned the match at message {seq} (koikoi verify would report it "
-    "so).": "{Them}は、あなたがメッセージ{seq}で対局を放棄したという申し立てに署名できます (koikoi verify "
-            "はそう報告します)。",
+    "{Them} may now sign a claim that you abandoned the match at message {seq} (koikoi verify would "
+    "report it so).":
+        "{Them}は、あなたがメッセージ{seq}で対局を放棄したという申し立てに署名できます "
+        "(koikoi verify はそう報告します)。",
     "Accepted (--accept).": "承諾しました (--accept)。",
     "Accept these terms?": "この条件で対局しますか？",
     "You resigned.": "あなたが投了しました。",
     "{Them} resigned.": "{Them}が投了しました。",
-    "You refused the proposed terms: nothing was signed.": "提案された条件を断りました。何も署名していません。",
+    "You refused the proposed terms: nothing was signed.":
+        "提案された条件を断りました。何も署名していません。",
     "The host proposes these terms (nothing is signed until you accept):":
         "ホストが次の条件を提案しています (承諾するまで何も署名しません):",
     "Rules: {rules}": "ルール: {rules}",
     "Length: {length}": "長さ: {length}",
     "yes, play on these terms": "はい、この条件で対局する",
     "no, leave (nothing is signed)": "いいえ、退出する (何も署名しません)",
-    "Time for each decision: {turn}; for each automatic step: {step}": "持ち時間: 1手ごとに{turn}、自動の手順ごとに{step}",
-    "Rated: the result goes to the rating service {url}": "レーティング対象: 結果はレーティングサービス {url} に送られます",
+    "Time for each decision: {turn}; for each automatic step: {step}":
+        "持ち時間: 1手ごとに{turn}、自動の手順ごとに{step}",
+    "Rated: the result goes to the rating service {url}":
+        "レーティング対象: 結果はレーティングサービス {url} に送られます",
     "Unrated: no rating service": "レーティング対象外",
     "Host: {name}, key fingerprint {fp}": "ホスト: {name}、鍵の指紋 {fp}",
     "Host: key fingerprint {fp} (no display name)": "ホスト: 鍵の指紋 {fp} (表示名なし)",

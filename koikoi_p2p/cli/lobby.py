@@ -11,6 +11,9 @@ from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import default_relay
 from koikoi_p2p.cli.setup import command_lang
 
+# The columns of the room list (translated by tr()).
+HEADINGS = ("code", "rules", "rounds", "password", "waiting")
+
 
 def lobby(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.online import checked_url
@@ -41,7 +44,7 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
         print(tr(lang, "No public rooms are waiting. Host one with: koikoi host --public"))
         return exit_codes.OK
     relay = "" if url == default_relay() else f" --relay {url}"
-    head = (tr(lang, "code"), tr(lang, "rules"), tr(lang, "rounds"), tr(lang, "password"), tr(lang, "waiting"))
+    head = tuple(tr(lang, word) for word in HEADINGS)
     print(f"{head[0]:<8} {head[1]:<16} {head[2]:>6} {head[3]:<8} {head[4]:>8}  {tr(lang, 'to join')}")
     for room in rooms:
         meta = room.get("meta")

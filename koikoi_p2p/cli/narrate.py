@@ -76,11 +76,11 @@ def narrate(before: RoundView, view: RoundView, me: int, names: tuple[str, str],
             new_piles[owner] -= {c, *taken}
             took = ", ".join(label(t) for t in taken)
             if drew:
-                lines.append(say(seat, "{me} draw {card} and take {taken}.", "{them} draws {card} and takes {taken}.",
-                                 card=label(c), taken=took))
+                lines.append(say(seat, "{me} draw {card} and take {taken}.",
+                                 "{them} draws {card} and takes {taken}.", card=label(c), taken=took))
             else:
-                lines.append(say(seat, "{me} play {card} and take {taken}.", "{them} plays {card} and takes {taken}.",
-                                 card=label(c), taken=took))
+                lines.append(say(seat, "{me} play {card} and take {taken}.",
+                                 "{them} plays {card} and takes {taken}.", card=label(c), taken=took))
     if len(view.calls) > len(before.calls):
         seat = view.calls[-1]
         seat_, text = say(seat, "{me} called KOI-KOI!", "{them} called KOI-KOI!")
@@ -94,7 +94,8 @@ def after_their_call(profile: Profile, calls: int, lang: str = "en") -> str:
         "opponent_flat_x2": tr(lang, "if you win this round, your score is doubled"),
         "shared_one_plus_calls": tr(lang, "whoever wins this round, the score is now multiplied by {n}",
                                     n=1 + calls),
-        "winner_pow2": tr(lang, "each of their calls doubles their score if they win; beating them adds nothing"),
+        "winner_pow2": tr(lang,
+                          "each of their calls doubles their score if they win; beating them adds nothing"),
         "none": tr(lang, "calls multiply nothing"),
     }[profile.koikoi_multiplier]
     if profile.after_call == "next_improvement_ends_round":

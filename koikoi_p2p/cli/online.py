@@ -53,7 +53,8 @@ RELAY_CODES = {
     "room_expired": exit_codes.OPPONENT_LEFT,
 }
 RELAY_HINTS = {
-    exit_codes.RELAY_UNREACHABLE: "No relay reachable at {url}: check the URL, or start one with 'koikoi relay'.",
+    exit_codes.RELAY_UNREACHABLE:
+        "No relay reachable at {url}: check the URL, or start one with 'koikoi relay'.",
     exit_codes.ROOM_NOT_FOUND: "Room not found: check the code, or ask your friend for a new one.",
     exit_codes.ROOM_FULL: "Room full: someone else joined first. Ask your friend to host a new room.",
     exit_codes.OPPONENT_LEFT: "The opponent left.",
@@ -275,7 +276,8 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
         state = store.load()
         setup = PeerSetup.from_dict(state["setup"])  # type: ignore[arg-type]
     except (StateStoreError, ResumeError, KeyError) as exc:
-        error(screen.lang, "cannot use the saved match in {folder}: {problem}", folder=store.folder, problem=exc)
+        error(screen.lang, "cannot use the saved match in {folder}: {problem}", folder=store.folder,
+              problem=exc)
         return exit_codes.ERROR
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous, pair_timeout_s=30.0,
                                 first=first)
@@ -394,7 +396,8 @@ class SavedMatch:
                                                                                      outcome.reason)
                 self._put(Failure(reason=seen.reason if seen else reason,
                                   message=seen.message if seen else outcome.reason or outcome.status,
-                                  who=seen.who if seen else outcome.absent, evidence_path=outcome.file), False)
+                                  who=seen.who if seen else outcome.absent, evidence_path=outcome.file),
+                          False)
         self._queue.put_nowait(None)
 
     async def events(self) -> AsyncIterator[Event]:

@@ -165,7 +165,8 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
             if again != value:
                 raise PasswordUnavailable(tr(lang, "the two passwords differ: nothing was started"))
     except (EOFError, OSError) as exc:
-        raise PasswordUnavailable(tr(lang, "no terminal to ask for the password; use --password-file")) from exc
+        raise PasswordUnavailable(
+            tr(lang, "no terminal to ask for the password; use --password-file")) from exc
     return value
 
 

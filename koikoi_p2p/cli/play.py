@@ -206,7 +206,8 @@ def _say_time_up(screen: Screen, seq: int | None) -> None:
                             Them=capitalised(screen.names[1])))
     else:
         screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at message {seq} "
-                            "(koikoi verify would report it so).", Them=capitalised(screen.names[1]), seq=seq))
+                            "(koikoi verify would report it so).", Them=capitalised(screen.names[1]),
+                            seq=seq))
 
 
 def _next_seq(match: MatchLike) -> int | None:
@@ -300,7 +301,8 @@ async def _handle(
         note = None
         if len(event.options) < len(hand_by_position(event.view)) and not table.told_compulsory:
             table.told_compulsory = True
-            note = screen.t("Matching is compulsory under these rules: only the cards that capture are offered.")
+            note = screen.t("Matching is compulsory under these rules: only the cards that capture are "
+                            "offered.")
         choices = play_choices(event.view, event.options, screen)
         question = screen.t("Your turn: which card do you play?") + _time_left(match, screen)
         action = await _ask(match, screen, prompter, table, event.view, question, choices,
@@ -343,9 +345,9 @@ async def _handle(
             verdict = screen.t("You win the match!")
         else:
             verdict = screen.t("{Them} wins the match.", Them=capitalised(name[1]))
-        screen.say(screen.style.bold("\n" + screen.t("=== Final score: {me} {mine} - {theirs} {them}. {verdict} ===",
-                                                     me=name[0], mine=event.scores[me], theirs=event.scores[other],
-                                                     them=name[1], verdict=verdict)))
+        final = screen.t("=== Final score: {me} {mine} - {theirs} {them}. {verdict} ===", me=name[0],
+                         mine=event.scores[me], theirs=event.scores[other], them=name[1], verdict=verdict)
+        screen.say(screen.style.bold("\n" + final))
         resigned = getattr(event, "resigned", None)
         if resigned is not None:
             screen.say(screen.t("You resigned.") if resigned == me else
@@ -381,8 +383,9 @@ async def _ask(match: MatchLike, screen: Screen, prompter: Prompter, table: Tabl
                before: list[str]) -> Action | None:
     """Draw the board in the room the question leaves, then ask; None means "resign"."""
     can_resign = getattr(match, "can_resign", None)
-    offer_resign = callable(getattr(match, "resign", None)) and (not callable(can_resign) or bool(can_resign()))
-    menu: list[Choice[Action | Resign]] = list(choices)
+    offer_resign = callable(getattr(match, "resign", None)) and (
+        not callable(can_resign) or bool(can_resign()))
+    menu: list[Choice[Action | Resign]] = [Choice(c.key, c.label, c.value, c.aliases) for c in choices]
     if offer_resign:
         menu.append(Choice("r", screen.t("resign (the opponent wins the match)"), RESIGN,
                            (screen.t("resign"),)))
@@ -497,10 +500,12 @@ def failure(event: Failure, screen: Screen, me: int) -> int:
             "The passwords differ (or someone in the middle guessed): agree on it again over another "
             "channel and start a new room."),
         exit_codes.OPPONENT_LEFT: screen.t("The opponent left or stopped answering."),
-        exit_codes.OPPONENT_DEVIATED: screen.t("The opponent (or the relay) broke the protocol; the match is void."),
+        exit_codes.OPPONENT_DEVIATED:
+            screen.t("The opponent (or the relay) broke the protocol; the match is void."),
         exit_codes.RELAY_UNREACHABLE: screen.t("The relay could not be reached."),
     }
-    screen.say(screen.style.bold("\n" + screen.t("Match stopped: {what}.", what=reason_words(event, screen.lang))))
+    stopped = screen.t("Match stopped: {what}.", what=reason_words(event, screen.lang))
+    screen.say(screen.style.bold("\n" + stopped))
     if code in hints:
         screen.say(hints[code])
     if event.evidence_path:
@@ -566,7 +571,8 @@ def _forced(
             # Claims are compulsory (spec/rules.md §9.7): the best hand yaku is claimed for you.
             return only, screen.t("Your dealt hand makes {yaku}: {cards}. It is claimed for you (a hand yaku "
                                   "must be claimed) and ends the round.",
-                                  yaku=yaku_name(only.yaku, screen.lang), cards=_claim_cards(only, view, screen))
+                                  yaku=yaku_name(only.yaku, screen.lang),
+                                  cards=_claim_cards(only, view, screen))
         return only, screen.t("No hand yaku in your hand.")
     if kind == "decide":
         return options[0], screen.t("You made a yaku; no koi-koi is allowed here, so you stop and score.")
@@ -625,17 +631,17 @@ def decision_choices(
     number = 0
     for option in options:
         if isinstance(option, Capture):
-            choices.append(Choice(card_key(number), card_label(option.card, screen.lang, screen.style), option,
-                                  card_aliases(option.card)))
+            label = card_label(option.card, screen.lang, screen.style)
+            choices.append(Choice(card_key(number), label, option, card_aliases(option.card)))
             number += 1
         elif isinstance(option, KoiKoi):
             choices.append(Choice("k", screen.t("koi-koi (play on)"), option, ("koikoi", "こいこい")))
         elif isinstance(option, Stop):
             choices.append(Choice("s", screen.t("stop (shobu: score now)"), option, ("stop", "勝負")))
         elif isinstance(option, ClaimHandYaku):
-            choices.append(Choice(card_key(number), screen.t("claim {yaku}: {cards}",
-                                                             yaku=yaku_name(option.yaku, screen.lang),
-                                                             cards=_claim_cards(option, view, screen)), option))
+            claim = screen.t("claim {yaku}: {cards}", yaku=yaku_name(option.yaku, screen.lang),
+                             cards=_claim_cards(option, view, screen))
+            choices.append(Choice(card_key(number), claim, option))
             number += 1
         elif isinstance(option, NoHandYaku):
             choices.append(Choice("n", screen.t("do not claim"), option))
@@ -753,12 +759,13 @@ def _render(view: RoundView, screen: Screen, table: Table, *, budget: int | None
 
 def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
     view = table.last_view
-    piles: tuple[Sequence[int], Sequence[int]] = (view.piles[0], view.piles[1]) if view is not None else ((), ())
+    piles: tuple[Sequence[int], Sequence[int]] = ((view.piles[0], view.piles[1]) if view is not None
+                                                  else ((), ()))
     screen.say("")
     for line in summary_lines(round_index=event.round_index, result=event.result, scores=event.scores,
-                              me=table.me, names=screen.names, lang=screen.lang, style=screen.style, piles=piles,
-                              profile=table.profile, month=view.month if view is not None else None,
-                              width=screen.width):
+                              me=table.me, names=screen.names, lang=screen.lang, style=screen.style,
+                              piles=piles, profile=table.profile,
+                              month=view.month if view is not None else None, width=screen.width):
         screen.say(line)
     if event.transcript_path:
         table.transcripts.append(event.transcript_path)

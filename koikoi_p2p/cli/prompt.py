@@ -210,8 +210,8 @@ class Prompter:
     def _say(self, text: str) -> None:
         from koikoi_p2p.cli.board import fold
 
-        self._write("\n".join(part for line in text.rstrip("\n").split("\n") for part in fold(line, self.width))
-                    + "\n")
+        lines = text.rstrip("\n").split("\n")
+        self._write("\n".join(part for line in lines for part in fold(line, self.width)) + "\n")
 
     def menu(self, choices: Sequence[Choice[T]]) -> str:
         """``[key] label`` entries: on one line when short, else one a line (two columns when
@@ -260,7 +260,8 @@ class Prompter:
     def _help(self, choices: Sequence[Choice[T]], help_text: str) -> str:
         from koikoi_p2p.cli.board import fold
 
-        lines = [part for line in help_text.split("\n") for part in fold(line, self.width)] if help_text else []
+        lines = [part for line in help_text.split("\n") for part in fold(line, self.width)
+                 ] if help_text else []
         lines.append(tr(self.lang, "Type the key in brackets, or the start of the choice's name (a card's "
                                    "month and mark such as 04R, its name, or its id such as 04-ribbon), "
                                    "and press Enter:"))

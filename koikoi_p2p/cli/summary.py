@@ -27,7 +27,8 @@ ROUND_END = {
 }
 
 
-def yaku_cards(yaku: str, pile: Sequence[int], profile: Profile | None, month: int | None = None) -> tuple[int, ...]:
+def yaku_cards(yaku: str, pile: Sequence[int], profile: Profile | None,
+               month: int | None = None) -> tuple[int, ...]:
     """The cards of ``pile`` that make ``yaku`` (spec/rules.md §6), in card order; () for yaku
     that no captured card makes (hand yaku, oya-ken)."""
     from koikoi_p2p.rules.cards import card
@@ -91,9 +92,9 @@ def summary_lines(*, round_index: int, result: RoundResult, scores: tuple[int, i
         tr(lang, "Round {n} over: {head}. [{why}]", n=round_index, head=head, why=why), width)]
     if result.winner is not None:
         pile = piles[result.winner]
-        for yaku, points in result.yaku.items():
+        for yaku, value in result.yaku.items():
             made = yaku_cards(yaku, pile, profile, month)
-            head_text = f"  {yaku_name(yaku, lang)} {points}: "
+            head_text = f"  {yaku_name(yaku, lang)} {value}: "
             if made:
                 lines.extend(wrap(head_text, [card_label(c, lang, style) for c in made], width, ", "))
             elif yaku in ("teshi", "kuttsuki", "tenho", "double_tenho"):

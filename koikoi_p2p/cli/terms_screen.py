@@ -83,9 +83,11 @@ def terms_lines(terms: object, lang: str, me: int) -> list[str]:
         other = 1 - me
         name = names[other] if names and names[other] else ""
         if name:
-            lines.append("  " + tr(lang, "Host: {name}, key fingerprint {fp}", name=name, fp=fingerprint(keys[other])))
+            lines.append("  " + tr(lang, "Host: {name}, key fingerprint {fp}", name=name,
+                                   fp=fingerprint(keys[other])))
         else:
-            lines.append("  " + tr(lang, "Host: key fingerprint {fp} (no display name)", fp=fingerprint(keys[other])))
+            lines.append("  " + tr(lang, "Host: key fingerprint {fp} (no display name)",
+                                   fp=fingerprint(keys[other])))
     return lines
 
 

@@ -29,8 +29,8 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def koikoi(home: Path, *args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(SCRIPT), *args], input=stdin, capture_output=True, text=True, env=env_for(home),
-                          timeout=timeout)
+    return subprocess.run([str(SCRIPT), *args], input=stdin, capture_output=True, text=True,
+                          env=env_for(home), timeout=timeout)
 
 
 async def koikoi_async(home: Path, *args: str, stdin: bytes = b"") -> tuple[int, str]:
@@ -81,8 +81,8 @@ async def computer_host(url: str, tmp: Path) -> AsyncIterator[tuple[str, asyncio
 
 def test_exit_0_the_match_finished(tmp_path: Path) -> None:
     """(With a house rule changed by --switch, issue 16 bug 5: the screen says what differs.)"""
-    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia", "--switch", "exhaustion=draw",
-                  stdin="a\ns\n" * 200)
+    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia",
+                  "--switch", "exhaustion=draw", stdin="a\ns\n" * 200)
     assert done.returncode == exit_codes.OK, done.stdout[-2000:] + done.stderr
     assert "=== Final score" in done.stdout
     assert "Rules: custom, based on wikipedia, 1 round" in done.stdout
@@ -251,5 +251,6 @@ def test_every_code_of_the_readme_has_its_test() -> None:
     table = README.read_text(encoding="utf-8").split("Exit codes of", 1)[1].split("\n\n", 2)[1]
     readme = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
     assert readme == {code for code, _ in exit_codes.MEANINGS}
-    tested = {int(name.split("_")[2]) for name in dir(sys.modules[__name__]) if re.match(r"test_exit_\d+_", name)}
+    names = dir(sys.modules[__name__])
+    tested = {int(name.split("_")[2]) for name in names if re.match(r"test_exit_\d+_", name)}
     assert tested == readme

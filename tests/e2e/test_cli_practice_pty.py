@@ -22,7 +22,8 @@ from tests.e2e.test_cli_support import SCRIPT, env_for
 ENTRY = re.compile(r"\[(\w+)\] (.+?)(?=\s{2,}\[|$)")
 CODE = re.compile(r"^(\d\d[*AR.]) (\S+)")
 # What a person types for the words of the decision menus (the help: the start of the name).
-WORDS = {"stop": "stop", "koi-koi": "koi", "勝負": "勝負", "こいこい": "こいこい", "do": "do not", "申告しない": "申告し"}
+WORDS = {"stop": "stop", "koi-koi": "koi", "勝負": "勝負", "こいこい": "こいこい", "do": "do not",
+         "申告しない": "申告し"}
 AMBIGUOUS = ("could be", "のどれとも取れます")
 REFUSED = ("is not one of the choices", "は選択肢にありません")
 OPPONENT = {"en": "Computer ", "ja": "コンピューター: "}

@@ -125,9 +125,10 @@ def _host_on_a_tty(home: Path, url: str) -> tuple[subprocess.Popen[bytes], Conso
     def controlling() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
+    # preexec_fn: a test's own child, started before any thread of this process needs it.
     proc = subprocess.Popen([str(SCRIPT), "host", "--relay", url, "--password", "--wait", "5"], stdin=slave,
-                            stdout=slave, stderr=slave, env=env_for(home), close_fds=True, start_new_session=True,
-                            preexec_fn=controlling)  # noqa: PLW1509 - a test's own child, no threads involved
+                            stdout=slave, stderr=slave, env=env_for(home), close_fds=True,
+                            start_new_session=True, preexec_fn=controlling)
     os.close(slave)
     return proc, Console(master, lambda line: os.write(master, (line + "\n").encode())), master
 

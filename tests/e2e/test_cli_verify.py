@@ -13,7 +13,8 @@ from tests.e2e.test_cli_support import SCRIPT, env_for
 
 
 def koikoi(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, env=env_for(home), timeout=120)
+    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, env=env_for(home),
+                          timeout=120)
 
 
 def test_verify_reads_each_file_as_what_it_is(tmp_path: Path) -> None:
@@ -55,8 +56,9 @@ def test_verify_reads_each_file_as_what_it_is(tmp_path: Path) -> None:
 
 def test_verify_says_which_player_was_you(tmp_path: Path) -> None:
     """The practice transcript's seat 0 is this user's own key: verify marks it."""
-    done = subprocess.run([str(SCRIPT), "practice", "--rounds", "1", "--rules", "wikipedia"], input="a\ns\n" * 200,
-                          capture_output=True, text=True, env=env_for(tmp_path), timeout=120)
+    done = subprocess.run([str(SCRIPT), "practice", "--rounds", "1", "--rules", "wikipedia"],
+                          input="a\ns\n" * 200, capture_output=True, text=True, env=env_for(tmp_path),
+                          timeout=120)
     assert done.returncode == 0, done.stdout[-1000:]
     transcript = next((tmp_path / "data" / "transcripts").glob("*.transcript"))
     me = Identity.load_or_create(tmp_path / "config" / "identity.key")

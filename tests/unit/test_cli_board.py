@@ -80,7 +80,8 @@ def test_long_lists_wrap_under_their_heading() -> None:
 
     model = replace(MODEL, field=tuple(range(12)), hand=tuple(range(12, 20)), width=80,
                     piles=((0, 8, 1, 5, 20, 36, 21), (9,)))
-    for lang, colour, field, near in (("en", False, "Field: ", "  close: "), ("ja", True, "場札: ", "  あと少し: ")):
+    cases = (("en", False, "Field: ", "  close: "), ("ja", True, "場札: ", "  あと少し: "))
+    for lang, colour, field, near in cases:
         lines = render_board(model, lang, Style(colour)).splitlines()
         assert all(display_width(line) <= 80 for line in lines)
         start = next(i for i, line in enumerate(lines) if line.startswith(field))
@@ -145,4 +146,5 @@ def test_the_standard_piles_show_codes_and_count_plains() -> None:
     assert "You (5 cards): 01* 03R 06R | plains: 2" in text
     assert "Computer (2 cards, hand 7): 12* | plains: 1" in text
     head = " | ".join(line.strip() for line in text.splitlines()[:2])
-    assert head == "== Round 2/12 | Feb | dealer: computer | you 6 - 3 computer | stock 18 | koi-koi: computer =="
+    assert head == ("== Round 2/12 | Feb | dealer: computer | you 6 - 3 computer | stock 18 | "
+                    "koi-koi: computer ==")

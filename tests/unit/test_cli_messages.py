@@ -44,7 +44,8 @@ def test_password_on_one_side_only_says_so() -> None:
     screen = Screen(out=out, lang="en", style=Style(False), live=False)
     wrong = Failure(reason="pake_failed", message="pake_failed", who=None)
     assert failure(wrong, screen, 0) == exit_codes.WRONG_PASSWORD
-    assert "Match stopped: the room passwords differ (pake_failed)." in out.getvalue()  # not "pake_failed (pake_failed)"
+    # Words, not "pake_failed (pake_failed)":
+    assert "Match stopped: the room passwords differ (pake_failed)." in out.getvalue()
     assert "The passwords differ" in out.getvalue()
 
 

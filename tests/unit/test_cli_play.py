@@ -255,7 +255,8 @@ def test_the_capture_question_names_the_card_that_matches() -> None:
 def test_the_opponents_call_is_explained_under_each_multiplier() -> None:
     from koikoi_p2p.cli.narrate import after_their_call
 
-    assert after_their_call(PROFILE, 1, "en") == ("Their koi-koi: if you win this round, your score is doubled; "
+    assert after_their_call(PROFILE, 1, "en") == (
+        "Their koi-koi: if you win this round, your score is doubled; "
                                             "the next yaku either of you makes or raises ends the round.")
     assert "multiplied by 3" in after_their_call(preset("koikoi-online"), 2)
     assert "beating them adds nothing" in after_their_call(preset("board-game"), 1)
@@ -317,12 +318,12 @@ def test_the_round_summary_shows_each_yakus_cards_and_both_piles() -> None:
                           lang="en", style=Style(False), piles=(mine, theirs), profile=PROFILE, month=2,
                           width=80)
     text = "\n".join(lines)
-    assert "Round 2 over: You won the round: 30 points (base 20 x1)" in text or "You won the round: 30" in text
+    assert "Round 2 over: You won the round: 30 points (base 20 x1). [stopped (shobu)]" in text
     assert "  sanko 5: 01* Crane and Sun, 03* Cherry Curtain, 08* Full Moon" in text
     assert "  hanami 5: 03* Cherry Curtain, 09A Sake Cup" in text
     assert "Your pile (8 cards): 01* 03* 08* 06A 07A 09A 10A 01." in text
     assert "Computer's pile (3 cards): 12* 02R 12." in text
     ja = "\n".join(summary_lines(round_index=2, result=result, scores=(30, 0), me=0, names=("あなた", "相手"),
-                                 lang="ja", style=Style(False), piles=(mine, theirs), profile=PROFILE, month=2,
-                                 width=80))
+                                 lang="ja", style=Style(False), piles=(mine, theirs), profile=PROFILE,
+                                 month=2, width=80))
     assert "三光 5: 01* 松に鶴" in ja and "猪鹿蝶 5" in ja and "相手の取り札 (3枚)" in ja

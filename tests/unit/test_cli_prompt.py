@@ -70,7 +70,8 @@ def test_a_month_number_that_fits_two_cards_asks_again() -> None:
     from koikoi_p2p.cli.style import Style
 
     plain = Style(False)
-    choices = [Choice(k, card_label(c, "en", plain), c, card_aliases(c)) for k, c in (("a", 12), ("b", 13), ("c", 16))]
+    cards = (("a", 12), ("b", 13), ("c", 16))
+    choices = [Choice(k, card_label(c, "en", plain), c, card_aliases(c)) for k, c in cards]
     out: list[str] = []
     value = asyncio.run(Prompter(ScriptedLines(["04", "05", "04R"]), out.append).choose("Which?", choices))
     text = "".join(out)

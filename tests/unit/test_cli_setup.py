@@ -112,7 +112,8 @@ def test_help_of_each_play_command_lists_only_its_exit_codes(
 
 def test_help_says_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     for command, flags in (("host", ("--timeout", "--wait", "--rules", "--relay")),
-                           ("lobby", ("--timeout", "--relay")), ("practice", ("--level", "--rules", "--lang"))):
+                           ("lobby", ("--timeout", "--relay")),
+                           ("practice", ("--level", "--rules", "--lang"))):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         text = " ".join(capsys.readouterr().out.split())
