@@ -76,6 +76,7 @@ def english_left(text: str) -> list[str]:
         r"\d\d-[a-z]+\d?",  # card ids
         r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",  # preset names
         r"Ctrl-C|Enter|ID|NAME=VALUE|MM",  # keys of the keyboard, as printed on them
+        r"\b[A-Z0-9]{6}\b", r"'[^']*'",  # room codes, and what the person typed, quoted back
     ]
     stripped = re.sub("|".join(f"(?:{a})" for a in allowed), " ", text)
     return sorted(set(re.findall(r"[A-Za-z]{2,}", stripped)))

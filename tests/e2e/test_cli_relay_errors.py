@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -187,3 +188,22 @@ def test_the_lobby_says_how_to_join_a_password_room(tmp_path: Path) -> None:
     assert f"koikoi join {locked} --relay {url} --password" in out
     assert f"koikoi join {open_code} --relay {url}\n" in out + "\n"
     assert "ask its host for the password" in out
+
+
+def test_the_online_screens_in_japanese_have_no_english(tmp_path: Path) -> None:
+    """koikoi host and join with --lang ja: every line they print, errors included, is Japanese."""
+    from tests.e2e.test_cli_practice_pty import english_left
+
+    with relay_process(tmp_path) as url:
+        host = subprocess.run([str(SCRIPT), "host", "--relay", url, "--wait", "1", "--lang", "ja"],
+                              capture_output=True, text=True, env=env_for(tmp_path / "h"), timeout=120)
+        missing = subprocess.run([str(SCRIPT), "join", "ZZZZZZ", "--relay", url, "--lang", "ja"],
+                                 capture_output=True, text=True, env=env_for(tmp_path / "j"), timeout=120)
+        bad = subprocess.run([str(SCRIPT), "join", "nope", "--relay", url, "--lang", "ja"],
+                             capture_output=True, text=True, env=env_for(tmp_path / "j"), timeout=120)
+    assert host.returncode == exit_codes.NOBODY_JOINED and missing.returncode == exit_codes.ROOM_NOT_FOUND
+    assert bad.returncode == exit_codes.USAGE
+    text = "\n".join(p.stdout + p.stderr for p in (host, missing, bad))
+    assert "部屋コード" in text and "誰も参加しませんでした" in text and "部屋が見つかりません" in text
+    # The relay's machine-readable reason stays in brackets, as in English (for a bug report).
+    assert english_left(re.sub(r"\([a-z_]+\)", "", text)) == [], text
