@@ -75,8 +75,8 @@ def english_left(text: str) -> list[str]:
         r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints
         r"\d\d-[a-z]+\d?",  # card ids
         r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",  # preset names
+        r"(?<![A-Za-z0-9])[A-Z0-9]{6}(?![A-Za-z0-9])", r"'[^']*'",  # room codes; what was typed, quoted back
         r"Ctrl-C|Enter|ID|NAME=VALUE|MM",  # keys of the keyboard, as printed on them
-        r"\b[A-Z0-9]{6}\b", r"'[^']*'",  # room codes, and what the person typed, quoted back
     ]
     stripped = re.sub("|".join(f"(?:{a})" for a in allowed), " ", text)
     return sorted(set(re.findall(r"[A-Za-z]{2,}", stripped)))
