@@ -235,11 +235,15 @@ class _Pair:
 
 
 class ChaosProxy:
-    """The proxy server. ``async with ChaosProxy(upstream, config, seed=1) as proxy: proxy.url``."""
+    """The proxy server. ``async with ChaosProxy(upstream, config, seed=1) as proxy: proxy.url``.
+
+    ``upstream`` may be a list: each new connection goes to the first one that accepts it (relay
+    cluster nodes in order of preference, so a peer whose node died reaches another one).
+    """
 
     def __init__(
         self,
-        upstream: str,
+        upstream: str | Sequence[str],
         config: ChaosConfig | None = None,
         *,
         seed: int = 0,
@@ -247,7 +251,11 @@ class ChaosProxy:
         port: int = 0,
         max_size: int = MAX_MESSAGE,
     ) -> None:
-        self.upstream = _check_upstream(upstream)
+        upstreams = [upstream] if isinstance(upstream, str) else list(upstream)
+        if not upstreams:
+            raise ChaosError("bad_upstream", "no upstream")
+        self.upstreams = [_check_upstream(url) for url in upstreams]
+        self.upstream = self.upstreams[0]
         self.host = check_loopback(host)
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise ChaosError("bad_port", f"port must be 0..65535, not {port!r}")
@@ -319,13 +327,17 @@ class ChaosProxy:
         pair = _Pair(self, random.Random(f"{self.seed}:{self._count}"))  # noqa: S311
         pair.client = client
         path = client.request.path if client.request is not None else "/"
-        try:
-            upstream = await connect(
-                self.upstream + path, compression=None, max_size=self.max_size, proxy=None,
-                ping_interval=None, open_timeout=5,
-            )
-        except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
-            self.stats.upstream_failures += 1
+        upstream: ClientConnection | None = None
+        for base in self.upstreams:
+            try:
+                upstream = await connect(
+                    base + path, compression=None, max_size=self.max_size, proxy=None,
+                    ping_interval=None, open_timeout=5,
+                )
+                break
+            except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
+                self.stats.upstream_failures += 1
+        if upstream is None:
             await client.close(code=1011, reason="upstream unreachable")
             return
         pair.upstream = upstream

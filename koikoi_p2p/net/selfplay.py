@@ -59,8 +59,12 @@ class SelfplayResult:
 
 async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "nintendo", relay: str | None = None,
                    players: tuple[Strategy, Strategy] | None = None, room: str = "SELFPL",
-                   on_event: Callable[[int, Event], None] | None = None) -> SelfplayResult:
-    """Play a whole match between two computer peers and return both sides' outcomes and transcripts."""
+                   on_event: Callable[[int, Event], None] | None = None,
+                   join_relay: str | None = None) -> SelfplayResult:
+    """Play a whole match between two computer peers and return both sides' outcomes and transcripts.
+
+    ``join_relay``: the joiner's relay address when it differs from the host's (another node of
+    a relay cluster); by default both use ``relay``."""
     profile = preset(rules)
     if seed is None:
         ids = (Identity.generate(), Identity.generate())
@@ -93,7 +97,7 @@ async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "ninten
             from koikoi_p2p.net.relay_client import RelayClient
 
             host = await RelayClient.create(relay)
-            guest = await RelayClient.join(relay, host.code)
+            guest = await RelayClient.join(join_relay or relay, host.code)
             await host.wait_for_peer(timeout=30)
             transports = (host, guest)
             closers = [host, guest]
