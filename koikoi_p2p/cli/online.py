@@ -301,7 +301,7 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
         await connector.close()
         # Nothing to continue when the handshake failed or a changed key was refused.
         forget = match.left_in_handshake or (code == exit_codes.WRONG_PASSWORD and not match.ended)
-        if match.outcome is None and not forget:  # also on Ctrl-C
+        if match.outcome is None and not forget and not match.timed_out:  # also on Ctrl-C
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with koikoi resume.",
                                        folder=store.folder))
     if match.outcome is not None or forget:  # over: its state (every key's seed) goes
@@ -326,6 +326,7 @@ class SavedMatch:
         self.accept = accept  # --accept: the joiner takes the host's terms without asking
         self._new_key: bytes | None = None  # a changed key, remembered once the person accepts it
         self.left_in_handshake = False  # the other side left before the handshake finished
+        self.timed_out = False  # our own time ran out at a prompt
         self._failure: Failure | None = None  # the game's Failure event, reported with its file
         self.core: PeerCore | None = None
         self.outcome: Outcome | None = None
@@ -363,6 +364,10 @@ class SavedMatch:
                 self._queue.put_nowait(None)
                 return
             await asyncio.sleep(0.05)
+
+    def time_up(self) -> None:
+        """Our own deadline passed at a prompt: nothing more will be sent for this match."""
+        self.timed_out = True
 
     def trust_new_key(self) -> None:
         """The person accepted the opponent's changed key: remember it under --peer's name."""

@@ -191,6 +191,9 @@ async def _run(
         except TimeUp:
             table.timed_out = True
             _say_time_up(screen, _next_seq(match))
+            noticed = getattr(match, "time_up", None)
+            if callable(noticed):
+                noticed()  # the match learns it too (a saved match then offers no resume)
             return exit_codes.ERROR
         except TransportClosed as exc:
             # Our own move could not be sent: the other side (or the relay) is gone.

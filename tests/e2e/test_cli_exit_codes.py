@@ -99,6 +99,47 @@ def test_exit_1_your_input_ended(tmp_path: Path) -> None:
     assert "marked incomplete" in done.stdout
 
 
+def test_exit_1_your_time_ran_out(tmp_path: Path) -> None:
+    """The host's own clock (issue 11): at its deadline no more input is taken, and the screen
+    says what the opponent may now claim. The friend is a computer seat of the library."""
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+    from koikoi_p2p.net.resumable import DriverOptions, PeerSetup, create_state, run_peer
+    from koikoi_p2p.net.state_store import StateStore
+
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str]:
+            proc = await asyncio.create_subprocess_exec(
+                str(SCRIPT), "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
+                "--timeout", "5", stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                env=env_for(tmp_path))
+            assert proc.stdout is not None
+            text = ""
+            while "Room code: " not in text:
+                text += (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+            code = text.split("Room code: ", 1)[1].split()[0]
+            client = await RelayClient.join(url, code)
+            store = StateStore(tmp_path / "friend")
+            create_state(store, PeerSetup.generate(seat=1, room=code, relay_url=url, rendezvous=code))
+            friend = asyncio.ensure_future(run_peer(store, RelayRendezvous(url, 1, code, first=client),
+                                                    options=DriverOptions(linger_s=0.5)))
+            try:
+                rest, _ = await asyncio.wait_for(proc.communicate(), 120)  # nobody types: stdin stays open
+            finally:
+                friend.cancel()
+                await asyncio.gather(friend, return_exceptions=True)
+                await client.close()
+            assert proc.returncode is not None
+            return proc.returncode, text + rest.decode()
+
+        code, out = asyncio.run(body())
+    assert code == exit_codes.ERROR, out[-2000:]
+    assert re.search(r"\(you have 5 seconds\)(?:\n  \[.*)+\n\[0:0[1-3]\] > ", out), out[-2000:]  # the clock
+    assert "Your time for this decision ran out: no more input is taken." in out
+    assert "may now sign a claim that you abandoned the match at message" in out
+    assert "continue it with koikoi resume" not in out  # there is nothing to go back to
+
+
 def test_exit_2_bad_command_line(tmp_path: Path) -> None:
     bogus = koikoi(tmp_path, "host", "--bogus")
     assert bogus.returncode == exit_codes.USAGE
