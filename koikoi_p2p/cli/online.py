@@ -289,7 +289,7 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
     forget = False
     try:
         code = await drive(match, screen, StdinLines(), me=setup.seat, timeout=float(setup.turn_deadline),
-                           password=setup.password is not None)
+                           password=setup.password is not None, accept_terms=accept)
         if not match.ended or match.left_in_handshake:
             runner.cancel()  # we stop (Ctrl-C, end of input, a refused key...): the state stays
         await asyncio.gather(runner, return_exceptions=True)
@@ -332,6 +332,7 @@ class SavedMatch:
         self.outcome: Outcome | None = None
         self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
         self._answer: asyncio.Future[Action] | None = None
+        self._terms_answer: asyncio.Future[bool] | None = None
         self._ended = False
         self._replayed_view: RoundView | None = None   # the board where the saved log stops
 
@@ -388,9 +389,14 @@ class SavedMatch:
             if view is not None and not self._ended:
                 self._put(Board(view=view), False)   # resumed: show the board at once
 
+        import inspect
+
+        asking: dict[str, object] = {"ask": self.ask}
+        if "ask_terms" in inspect.signature(run_peer).parameters:  # protocol version 2 (spec/game.md §2.4)
+            asking["ask_terms"] = self.ask_terms
         try:
             outcome = await run_peer(store, connector, options=options, progress=progress,
-                                     on_event=self.on_event, ask=self.ask)
+                                     on_event=self.on_event, **asking)
         except Exception as exc:  # a state that does not replay, a folder gone: say it
             self._put(Failure(reason="local_error", message=str(exc), who=None), False)
         else:
@@ -428,13 +434,26 @@ class SavedMatch:
         self._queue.put_nowait((event, False))
         return await self._answer
 
+    async def ask_terms(self, event: Event) -> bool:
+        """The joiner is asked to accept the proposed terms (cli.play shows them, then answers
+        through decide_terms)."""
+        self._terms_answer = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((event, False))
+        return await self._terms_answer
+
+    async def decide_terms(self, accept: bool) -> None:
+        if self._terms_answer is not None and not self._terms_answer.done():
+            self._terms_answer.set_result(accept)
+
     def on_event(self, event: Event, replayed: bool) -> None:
         import dataclasses
 
         from koikoi_p2p.protocol import events as ev
 
-        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded):
-            return  # asked through ask(), live only
+        proposed = getattr(ev, "TermsProposed", None)
+        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded) or (
+                proposed is not None and isinstance(event, proposed)):
+            return  # asked through ask() / ask_terms(), live only
         if replayed:
             if isinstance(event, ev.Board | ev.OpponentMoved):
                 self._replayed_view = event.view

@@ -71,7 +71,7 @@ def english_left(text: str) -> list[str]:
     """Latin words on a Japanese screen that are not commands, flags, ids, paths or names."""
     allowed = [
         r"\S*/\S*",  # paths
-        r"koikoi(?: [a-z][a-z-]*)?(?: [A-Z]+)?",  # command lines, as typed
+        r"koikoi(?: [a-z][a-z-]*)?(?: [A-Z]+(?![A-Za-z0-9]))?",  # command lines, as typed
         r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints
         r"\d\d-[a-z]+\d?",  # card ids
         r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",  # preset names
