@@ -125,7 +125,8 @@ def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
 
             def host_plays() -> None:
                 try:
-                    stopped["host"] = host_console.autoplay(timeout=120, done=r"Match stopped", ask_help=False)
+                    stopped["host"] = host_console.autoplay(timeout=120, done=r"Match stopped",
+                                                            ask_help=False)
                 except BaseException as exc:  # reported below
                     stopped["host"] = exc
 
