@@ -837,7 +837,8 @@ class RedisRooms(Rooms):
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # The "rejoin" tag is kept apart (field rj) so the lobby can select rooms by it in Redis.
-        result = await self._guarded(conn, "lobby", self.relay.limits.lobby_max, "", "0")
+        # Rejoin rooms are listed only to a lobby naming their exact tag (spec/relay.md §5).
+        result = await self._guarded(conn, "lobby", self.relay.limits.lobby_max, msg.rejoin or "", "1")
         if result is None:
             return
         now = int(result[0])

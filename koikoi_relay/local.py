@@ -161,6 +161,7 @@ class LocalRooms(Rooms):
             {"code": room.code, "meta": room.meta, "age": int(now - room.created)}
             for room in reversed(self.registry.rooms.values())
             if room.public and not room.paired and self._presence(room.seats[0]) == "present"
+            and room.meta.get("rejoin") == msg.rejoin   # rejoin rooms: by exact tag only (§5)
         ][: self.relay.limits.lobby_max]
         await self.relay.send(conn, encode("rooms", rooms=listed))
 

@@ -417,12 +417,11 @@ def _judge(record: MatchRecord, peers: list[Peer]) -> None:
 def _lost_by_victim(folder: Path, claim_file: Path) -> int:
     """Envelopes the killed peer had accepted from the survivor that the survivor's signed
     record lacks (replaying the killed peer's saved state)."""
-    from koikoi_p2p.net.resumable import PeerCore
-    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.net.resumable import load_core
     from koikoi_p2p.protocol.abandonment import decode_abandonment
 
     claimed = {env.raw for env in decode_abandonment(claim_file.read_bytes()).transcript.envelopes}
-    core = PeerCore.restore(StateStore(folder).load())
+    core = load_core(folder)
     if core.peer is None:
         return 0
     survivor = 1 - core.setup.seat
