@@ -339,6 +339,7 @@ class SavedMatch:
         self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
         self._answer: asyncio.Future[Action] | None = None
         self._terms_answer: asyncio.Future[bool] | None = None
+        self.stopped = asyncio.Event()  # set once the match ends: a question on screen is taken back
         self._ended = False
         self._replayed_view: RoundView | None = None   # the board where the saved log stops
 
@@ -488,6 +489,8 @@ class SavedMatch:
 
         if isinstance(event, MatchOver | Failure):
             self._ended = True
+        if not quiet and (isinstance(event, MatchOver | Failure) or type(event).__name__ == "TimeUp"):
+            self.stopped.set()
         self._queue.put_nowait((event, quiet))
 
     def _transcript(self, *, closed: bool | None) -> str | None:

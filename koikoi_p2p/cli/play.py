@@ -8,14 +8,15 @@ least needed lines to the room left (``board.py``). A larger terminal gets the w
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO, TypeVar
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.board import BoardModel, fold, render_board
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["HELP", "LEGEND", "ROUND_END", "MatchLike", "Screen", "Table", "decision_choices", "drive",
            "failure", "failure_code", "interchangeable", "make_screen", "play_choices"]
+
+
+T = TypeVar("T")
 
 
 class MatchLike(Protocol):
@@ -188,6 +192,8 @@ async def _run(
         except InputClosed:
             screen.say("\n" + screen.t("Your input ended: leaving the match."))
             return exit_codes.ERROR
+        except MatchStopped:
+            continue  # the events that follow say why
         except TimeUp:
             table.timed_out = True
             _say_time_up(screen, _next_seq(match))
@@ -408,15 +414,39 @@ async def _ask(match: MatchLike, screen: Screen, prompter: Prompter, table: Tabl
         screen.say(line)
     deadline = _own_deadline(match, asked)
     while True:
-        answer = await prompter.choose(question, menu, help_text, deadline=deadline)
+        answer = await _choose(match, prompter.choose(question, menu, help_text, deadline=deadline))
         screen.mark()
         if not isinstance(answer, Resign):
             return answer
-        sure = await prompter.choose(screen.t("Resign: the opponent wins the match. Are you sure?"), [
-            Choice("y", screen.t("yes, resign"), True, (screen.t("yes"),)),
-            Choice("n", screen.t("no, go back"), False, (screen.t("no"),))], deadline=deadline)
+        sure = await _choose(match, prompter.choose(
+            screen.t("Resign: the opponent wins the match. Are you sure?"), [
+                Choice("y", screen.t("yes, resign"), True, (screen.t("yes"),)),
+                Choice("n", screen.t("no, go back"), False, (screen.t("no"),))], deadline=deadline))
         if sure:
             return None
+
+
+class MatchStopped(Exception):
+    """The match ended while a question was on screen (e.g. the library's own deadline passed)."""
+
+
+async def _choose(match: MatchLike, asking: Coroutine[object, object, T]) -> T:
+    """The answer, unless the match says it stopped first (``match.stopped``, an asyncio.Event):
+    then the question is taken back and MatchStopped raised, so the events that say why follow."""
+    stopped = getattr(match, "stopped", None)
+    if not isinstance(stopped, asyncio.Event):
+        return await asyncio.ensure_future(asking)
+    question = asyncio.ensure_future(asking)
+    watch = asyncio.ensure_future(stopped.wait())
+    try:
+        await asyncio.wait({question, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+    if question.done():
+        return question.result()
+    question.cancel()
+    await asyncio.gather(question, return_exceptions=True)
+    raise MatchStopped
 
 
 async def _resign(match: MatchLike, screen: Screen, table: Table) -> int | None:
