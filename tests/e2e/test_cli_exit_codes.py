@@ -208,6 +208,25 @@ def test_exit_6_a_changed_key_not_accepted(tmp_path: Path) -> None:
     assert not list((home / "data" / "matches").glob("*/*.state"))  # and nothing is left to resume
 
 
+def test_a_changed_key_accepted_is_remembered(tmp_path: Path) -> None:
+    from koikoi_p2p.protocol.identity import Identity, KnownPeers
+
+    home = tmp_path / "friend"
+    old = Identity.generate().public_key
+    KnownPeers(home / "config" / "known_peers.json").remember("host", old)
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str]:
+            async with computer_host(url, tmp_path) as (code, _task):
+                return await koikoi_async(home, "join", code, "--relay", url, "--peer", "host", "--accept",
+                                          stdin=b"y\n")
+
+        code, out = asyncio.run(body())
+    assert "The new key is remembered for this name." in out and "--- Round" in out, out
+    assert KnownPeers(home / "config" / "known_peers.json").lookup("host") not in (None, old)
+    assert code == exit_codes.ERROR  # then its input ended (nothing more was typed)
+
+
 def test_exit_7_the_opponent_left(tmp_path: Path) -> None:
     """The host leaves the room while the friend's handshake is under way: said at once."""
     with relay_process(tmp_path) as url:
