@@ -193,7 +193,7 @@ async def _play(
 ) -> int:
     """Play crash-safe: the state is saved after every accepted message, so ``koikoi resume``
     continues the match if this process dies (net.resumable.run_peer drives it)."""
-    from koikoi_p2p.net.resumable import PeerSetup, create_state
+    from koikoi_p2p.net.resumable import PeerSetup, ResumeError, create_state
 
     turn = max(1, min(86_400, int(timeout)))
     peer_setup = PeerSetup.generate(
@@ -202,7 +202,11 @@ async def _play(
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
         turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True)
-    store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
+    try:
+        store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
+    except ResumeError as exc:   # an unfinished match of this room and seat, or one running
+        error(setup.screen.lang, "{problem}", problem=exc.message or exc)
+        return exit_codes.ERROR
     setup.screen.say(setup.screen.t("The match is saved after every message in {folder} (if this stops, "
                                     "continue with: koikoi resume).", folder=store.folder))
     known = setup.folders.known_peers_file if peer_name else None
