@@ -25,6 +25,9 @@ def register(subparsers: Any) -> None:
                     "the kind of file is recognised, --result is only a reminder.",
     )
     parser.add_argument("file", metavar="FILE")
+    parser.add_argument("other", metavar="FILE2", nargs="?",
+                        help="a second file of the same session (transcript, evidence or abandonment "
+                             "file): say which account stands, or that the two conflict")
     parser.add_argument("--result", action="store_true", help="FILE is a co-signed result, not a transcript")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=_handle)
@@ -38,9 +41,15 @@ def _handle(args: argparse.Namespace) -> int:
 
     try:
         data = Path(args.file).read_bytes()
+        other = Path(args.other).read_bytes() if args.other is not None else None
     except OSError as exc:
-        print(f"koikoi verify: cannot read {args.file}: {exc.strerror}")
+        print(f"koikoi verify: cannot read {exc.filename}: {exc.strerror}")
         return 2
+    if other is not None:
+        if args.result:
+            print("koikoi verify: --result takes one file")
+            return 2
+        return _compare(args, data, other)
     kind = file_kind(data)
     if args.result and kind != "result" and not args.json:
         print(f"note: {args.file} is {_ARTICLE[kind]}, not a co-signed result: checking it as one")
@@ -194,6 +203,31 @@ def _outcome(rounds: tuple[tuple[int, int | None, int], ...], scores: tuple[int,
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
+    """``koikoi verify A B``: two files of one session (spec/protocol.md §9.2)."""
+    import json
+
+    from koikoi_p2p.audit import AuditError
+    from koikoi_p2p.audit.compare import compare_bytes
+
+    try:
+        comparison = compare_bytes(data, other, (args.file, args.other))
+    except AuditError as exc:
+        _say(args.json, {"ok": False, "reason": exc.reason, "message": exc.message},
+             f"cannot compare the two files: {exc.reason}: {exc.message}")
+        return 1
+    keys = next((a.report.keys for a in comparison.accounts if a.report is not None), None)
+    me = own_key()
+    if args.json:
+        verdict = comparison.to_json()
+        print(json.dumps(labelled(verdict, keys, me) if keys is not None else verdict, indent=2))
+    else:
+        for line in players(keys, me) if keys is not None else []:
+            print(line)
+        print("\n".join(comparison.lines()))
+    return 0 if comparison.ok else 1
 
 
 def _say(as_json: bool, data: dict[str, object], text: str) -> None:

@@ -300,13 +300,12 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         code = await drive(match, screen, StdinLines(), me=setup.seat, timeout=float(setup.turn_deadline),
                            password=setup.password is not None, accept_terms=accept)
         if not match.ended or match.left_in_handshake:
-            runner.cancel()  # we stop (Ctrl-C, end of input, a refused key...): the state stays
+            await _stop(runner)  # we stop (Ctrl-C, end of input, a refused key...): the state stays
         await asyncio.gather(runner, return_exceptions=True)
     finally:
         for task in (runner, watcher):
             if task is not None and not task.done():
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+                await _stop(task)
         await connector.close()
         # Nothing to continue when the handshake failed or a changed key was refused.
         nothing_left = match.left_in_handshake or (code == exit_codes.WRONG_PASSWORD and not match.ended)
@@ -319,6 +318,19 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         with contextlib.suppress(OSError):
             forget(store)
     return code
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait until it has ended. Asked again while it runs: on Python 3.11 a
+    cancellation that meets a wait_for() finishing in the same step can be lost (the driver waits
+    on its link that way), and the match would then go on with nobody at the screen."""
+    for _ in range(100):  # 20 s at most: then the process ends anyway
+        if task.done():
+            with contextlib.suppress(BaseException):
+                task.result()
+            return
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.2)
 
 
 class SavedMatch:

@@ -37,7 +37,13 @@ async def koikoi_async(home: Path, *args: str, stdin: bytes = b"") -> tuple[int,
     proc = await asyncio.create_subprocess_exec(
         str(SCRIPT), *args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env=env_for(home))
-    out, _ = await asyncio.wait_for(proc.communicate(stdin), 120)
+    talking = asyncio.ensure_future(proc.communicate(stdin))
+    try:
+        out, _ = await asyncio.wait_for(asyncio.shield(talking), 120)
+    except TimeoutError:
+        proc.kill()
+        out, _ = await talking
+        raise AssertionError(f"koikoi {' '.join(args)} did not end; its output:\n{out.decode()}") from None
     assert proc.returncode is not None
     return proc.returncode, out.decode()
 
