@@ -353,7 +353,7 @@ class SavedMatch:
         self.core: PeerCore | None = None
         self.outcome: Outcome | None = None
         self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
-        self._answer: asyncio.Future[Action] | None = None
+        self._answer: asyncio.Future[Action | str] | None = None  # an action, or the driver's RESIGN
         self._terms_answer: asyncio.Future[bool] | None = None
         self.stopped = asyncio.Event()  # set once the match ends: a question on screen is taken back
         self._ended = False
@@ -452,7 +452,24 @@ class SavedMatch:
         if self._answer is not None and not self._answer.done():
             self._answer.set_result(action)
 
-    async def ask(self, event: YourTurn | ChoiceNeeded) -> Action:
+    def can_resign(self) -> bool:
+        """The person may give the match up now: the driver takes a resignation (version 2) and
+        the game peer is asked to act."""
+        from koikoi_p2p.net import core as crash_safe
+
+        peer = self.peer
+        allowed = getattr(peer, "can_resign", None)
+        return hasattr(crash_safe, "RESIGN") and callable(allowed) and bool(allowed())
+
+    async def resign(self) -> None:
+        """Answer the pending question with a resignation (spec/game.md §6.3): the driver sends it,
+        and the opponent countersigns a result that names it the winner."""
+        from koikoi_p2p.net import core as crash_safe
+
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(getattr(crash_safe, "RESIGN"))  # noqa: B009 - version 2 driver
+
+    async def ask(self, event: YourTurn | ChoiceNeeded) -> Action | str:
         self._answer = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((event, False))
         return await self._answer
