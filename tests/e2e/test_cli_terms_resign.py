@@ -43,7 +43,7 @@ def test_join_shows_the_terms_and_signs_only_when_accepted(tmp_path: Path) -> No
 
 
 def test_join_accept_flag_takes_the_terms_for_scripts(tmp_path: Path) -> None:
-    code, out = _join(tmp_path, b"", "--accept")
+    _code, out = _join(tmp_path, b"", "--accept")
     assert "The host proposes these terms" in out and "Accepted (--accept)." in out
     assert "Accept these terms?" not in out
     assert "--- Round 1" in out  # then the match is played (and ends with the input)
