@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -49,6 +50,11 @@ from koikoi_relay.state import Connection, Registry
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 
+# An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
+# one that serves the browser app): request path -> (status, headers, body), or None for 404.
+HttpReply = tuple[int, list[tuple[str, str]], bytes]
+HttpHandler = Callable[[str], HttpReply | None]
+
 
 class RelayServer:
     """A relay instance. ``await start()``, then ``await shutdown()`` (also on SIGTERM in __main__)."""
@@ -61,8 +67,10 @@ class RelayServer:
         clock: Callable[[], float] = time.monotonic,
         choose: Chooser = secrets.choice,
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
+        http: HttpHandler | None = None,
     ) -> None:
         self.limits = limits or Limits()
+        self.http = http
         self.metrics = Metrics()
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
@@ -168,6 +176,10 @@ class RelayServer:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if path != PATH:
+            reply = self.http(request.path) if self.http is not None else None
+            if reply is not None:
+                code, headers, body = reply
+                return Response(code, http.HTTPStatus(code).phrase, Headers(headers), body)
             return connection.respond(http.HTTPStatus.NOT_FOUND, f"unknown path; the protocol is at {PATH}\n")
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1

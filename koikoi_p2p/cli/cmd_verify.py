@@ -30,6 +30,9 @@ def register(subparsers: Any) -> None:
                              "file): say which account stands, or that the two conflict")
     parser.add_argument("--result", action="store_true", help="FILE is a co-signed result, not a transcript")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--html", metavar="OUT",
+                        help="also write the match report (every deal step by step, verified again in the "
+                             "browser) as one self-contained HTML file with the transcript inside")
     parser.set_defaults(handler=_handle)
 
 
@@ -51,6 +54,14 @@ def _handle(args: argparse.Namespace) -> int:
             return 2
         return _compare(args, data, other)
     kind = file_kind(data)
+    if args.html and kind != "result":
+        from koikoi_web import report_html
+
+        try:
+            Path(args.html).write_bytes(report_html(data))
+        except OSError as exc:
+            print(f"koikoi verify: cannot write {args.html}: {exc.strerror}")
+            return 2
     if args.result and kind != "result" and not args.json:
         print(f"note: {args.file} is {_ARTICLE[kind]}, not a co-signed result: checking it as one")
     if kind == "result":

@@ -74,7 +74,12 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
                 threading.Thread(target=play, args=("host", host_console)),
                 threading.Thread(target=play, args=("join", join_console)),
             ]
-            for console in (host_console, join_console):  # the host's --switch, on both screens
+            # The host's --switch, on both screens: the joiner reads it before accepting the terms.
+            join_console.expect(r"Rules: custom, based on nintendo\n", 60)
+            join_console.expect(r'exhaustion = oya_ken \(the preset has draw\)', 10)
+            join_console.expect(r"Accept these terms\?", 10)
+            join_console.type_line("y")
+            for console in (host_console, join_console):
                 console.expect(r"Rules: custom, based on nintendo, 1 round", 60)
                 console.expect(r'exhaustion = oya_ken \(the preset has draw\)', 10)
             for t in threads:
@@ -119,7 +124,7 @@ def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
-            joiner, join_console = _spawn(tmp_path / "friend", "join", code, "--relay", url)
+            joiner, join_console = _spawn(tmp_path / "friend", "join", code, "--relay", url, "--accept")
             join_console.expect(r"Security code: ", 60)
             stopped: dict[str, str | BaseException] = {}
 
