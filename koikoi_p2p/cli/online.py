@@ -358,6 +358,8 @@ class SavedMatch:
         self.stopped = asyncio.Event()  # set once the match ends: a question on screen is taken back
         self._ended = False
         self._replayed_view: RoundView | None = None   # the board where the saved log stops
+        self.folder: Path | None = None  # the state folder, read for the clock of each question
+        self.question_started: float | None = None  # time.monotonic() when the driver's clock started
 
     @property
     def peer(self) -> GamePeer | None:
@@ -413,6 +415,8 @@ class SavedMatch:
                 self._put(Board(view=view), False)   # resumed: show the board at once
 
         import inspect
+
+        self.folder = store.folder
 
         asking: dict[str, object] = {"ask": self.ask}
         if "ask_terms" in inspect.signature(run_peer).parameters:  # protocol version 2 (spec/game.md §2.4)
@@ -470,9 +474,31 @@ class SavedMatch:
             self._answer.set_result(getattr(crash_safe, "RESIGN"))  # noqa: B009 - version 2 driver
 
     async def ask(self, event: YourTurn | ChoiceNeeded) -> Action | str:
+        self.question_started = self._started()
         self._answer = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((event, False))
         return await self._answer
+
+    def _started(self) -> float:
+        """When the driver's clock for this question started, as a ``time.monotonic`` time: it counts
+        from when the input that caused the question was saved (net/driver.py), so after a resume
+        the time spent stopped is already gone, and the countdown on screen must say so."""
+        import time
+
+        from koikoi_p2p.net.journal import Journal
+        from koikoi_p2p.net.state_store import StateStoreError
+
+        now = time.monotonic()
+        if self.folder is None:
+            return now
+        try:
+            base, records = Journal(self.folder).read()  # no lock needed to read
+        except (StateStoreError, OSError, ValueError):  # no better clock than now
+            return now
+        at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
+        if not isinstance(at, int | float) or not at:
+            return now
+        return now - min(max(0.0, time.time() - float(at)), 24 * 3600.0)
 
     async def ask_terms(self, event: Event) -> bool:
         """The joiner is asked to accept the proposed terms (cli.play shows them, then answers

@@ -244,6 +244,13 @@ def _deadline(match: MatchLike, default: float) -> float:
     return default
 
 
+def _question_started(match: MatchLike) -> float:
+    """When our clock for the question now asked started (``time.monotonic``): now, unless the
+    match counts from earlier (a saved match counts from when the question's input was saved)."""
+    started = getattr(match, "question_started", None)
+    return started if isinstance(started, float) else time.monotonic()
+
+
 def _own_deadline(match: MatchLike, asked: float) -> float | None:
     """When our own decision must be in (a ``time.monotonic`` time), or None without a clock."""
     seconds = _deadline(match, 0.0)
@@ -312,7 +319,7 @@ async def _handle(
         table.own_move = False
         _show_changes(event.view, screen, table, interim=own)
     elif isinstance(event, ev.YourTurn):
-        asked = time.monotonic()
+        asked = _question_started(match)
         _show_changes(event.view, screen, table, quiet=True)
         note = None
         if len(event.options) < len(hand_by_position(event.view)) and not table.told_compulsory:
@@ -328,7 +335,7 @@ async def _handle(
         else:
             return await _resign(match, screen, table)
     elif isinstance(event, ev.ChoiceNeeded):
-        asked = time.monotonic()
+        asked = _question_started(match)
         only = forced_choice(event.kind, event.options, event.view, screen)
         if only is None and event.kind == "capture" and interchangeable(event.options):
             first = event.options[0]

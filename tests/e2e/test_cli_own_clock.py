@@ -1,0 +1,94 @@
+"""The player's own deadline as the crash-safe driver enforces it (issue 11: the two sides' timeouts
+agree). After a resume the driver counts the time since the question was saved, so its deadline
+passes before the prompt's own clock would: the question on screen is taken back, the screen says
+that time ran out and what the opponent may claim, and nothing says the opponent left."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+from pathlib import Path
+
+from koikoi_p2p.cli import exit_codes
+from tests.e2e.test_cli_play_relay import _spawn
+from tests.e2e.test_cli_support import relay_process
+
+TIMEOUT = 15  # seconds for a decision: the driver stops asking at 13 s, the friend claims at 15 s
+
+
+def _computer_friend(url: str, code: str, folder: Path, done: dict[str, object]) -> threading.Thread:
+    """Seat 1 played by the library's computer (the driver koikoi join runs), in its own thread."""
+    from koikoi_p2p.net.relay_client import RelayClient
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+    from koikoi_p2p.net.resumable import DriverOptions, PeerSetup, create_state, run_peer
+    from koikoi_p2p.net.state_store import StateStore
+
+    async def play() -> object:
+        client = await RelayClient.join(url, code)
+        store = StateStore(folder)
+        create_state(store, PeerSetup.generate(seat=1, room=code, relay_url=url, rendezvous=code,
+                                               accept_terms=True))
+        connector = RelayRendezvous(url, 1, code, first=client, pair_timeout_s=30)
+        try:
+            playing = run_peer(store, connector, options=DriverOptions(linger_s=0.5))
+            return await asyncio.wait_for(playing, 120)
+        finally:
+            await connector.close()
+
+    def run() -> None:
+        try:
+            done["outcome"] = asyncio.run(play())
+        except BaseException as exc:  # reported by the test
+            done["outcome"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: Path) -> None:
+    home = tmp_path / "host"
+    with relay_process(tmp_path) as url:
+        host, console = _spawn(home, "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
+                               "--timeout", str(TIMEOUT))
+        procs = [host]
+        friend_done: dict[str, object] = {}
+        friend: threading.Thread | None = None
+        try:
+            code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            friend = _computer_friend(url, code, tmp_path / "friend", friend_done)
+            console.expect(r"Your turn: which card do you play\?", 90)
+            console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+            host.send_signal(signal.SIGKILL)  # killed at its own prompt, the question saved
+            host.wait()
+            time.sleep(3)
+            resumed, console = _spawn(home, "resume")
+            procs.append(resumed)
+            console.expect(r"Resuming the match saved in", 30)
+            asked = console.expect(r"Your turn: which card do you play\?", 30)
+            clock = console.expect(r"\n\[0:(\d\d)\] > ", 10)  # the question is on screen again...
+            code_back = resumed.wait(TIMEOUT + 30)
+            while console.pump(0.3):
+                pass
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            if friend is not None:
+                friend.join(60)
+    after = console.text[asked.end():]
+    # ... its countdown counts from when the question was saved (the driver's clock), not from now:
+    # a fresh question would show 13 s (the terms' 15 s less the 2 s margin).
+    assert int(clock.group(1)) <= TIMEOUT - 2 - 3, after
+    assert code_back == exit_codes.ERROR, console.text[-2000:]
+    # ... and taken back when the driver's deadline passes.
+    assert "Your time for this decision ran out: no more input is taken." in after, after
+    assert "may now sign a claim that you abandoned the match at message" in after, after
+    for wrong in ("opponent left", "stopped answering", "continue it with koikoi resume", "Match stopped"):
+        assert wrong not in after, after
+    outcome = friend_done.get("outcome")
+    assert getattr(outcome, "status", None) == "abandoned", outcome  # the friend's claim, as announced
+    assert getattr(outcome, "absent", None) == 0
