@@ -66,3 +66,15 @@ def test_the_joiner_resigns_online(tmp_path: Path) -> None:
     code, out = _join(tmp_path, b"r\ny\n", "--accept")
     assert code == exit_codes.OK, out
     assert "You resigned." in out and "Opponent wins the match." in out
+
+
+def test_the_joiner_in_japanese_reads_no_english(tmp_path: Path) -> None:
+    """koikoi join --lang ja: the terms screen, the question, the board, the resignation and the final
+    score are Japanese (issue 16: no English string on a Japanese screen)."""
+    from tests.e2e.test_cli_practice_pty import english_left
+
+    code, out = _join(tmp_path, b"y\nr\ny\n", "--lang", "ja")
+    assert code == exit_codes.OK, out
+    assert "Accept these terms?" not in out and "--- Round" not in out
+    assert "=== 最終得点" in out
+    assert english_left(out) == [], out
