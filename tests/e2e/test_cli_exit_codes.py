@@ -105,9 +105,11 @@ def test_exit_1_your_input_ended(tmp_path: Path) -> None:
     assert "marked incomplete" in done.stdout
 
 
-def test_exit_1_your_time_ran_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_exit_1_your_time_ran_out(tmp_path: Path, lang: str) -> None:
     """The host's own clock (issue 11): at its deadline no more input is taken, and the screen
-    says what the opponent may now claim. The friend is a computer seat of the library."""
+    says what the opponent may now claim (in Japanese too, with no English left). The friend is a
+    computer seat of the library."""
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import DriverOptions, PeerSetup, create_state, run_peer
     from koikoi_p2p.net.state_store import StateStore
@@ -117,13 +119,14 @@ def test_exit_1_your_time_ran_out(tmp_path: Path) -> None:
         async def body() -> tuple[int, str]:
             proc = await asyncio.create_subprocess_exec(
                 str(SCRIPT), "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
-                "--timeout", "5", stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                env=env_for(tmp_path))
+                "--timeout", "5", "--lang", lang, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, env=env_for(tmp_path))
             assert proc.stdout is not None
             text = ""
-            while "Room code: " not in text:
+            label = "Room code: " if lang == "en" else "部屋コード: "
+            while label not in text:
                 text += (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-            code = text.split("Room code: ", 1)[1].split()[0]
+            code = text.split(label, 1)[1].split()[0]
             client = await RelayClient.join(url, code)
             store = StateStore(tmp_path / "friend")
             create_state(store, PeerSetup.generate(seat=1, room=code, relay_url=url, rendezvous=code))
@@ -140,10 +143,20 @@ def test_exit_1_your_time_ran_out(tmp_path: Path) -> None:
 
         code, out = asyncio.run(body())
     assert code == exit_codes.ERROR, out[-2000:]
+    # Nothing to go back to (the saved-match line before the match names koikoi resume too).
+    assert "koikoi resume" not in out.split("Your time" if lang == "en" else "持ち時間が切れ")[-1]
+    if lang == "ja":
+        from tests.e2e.test_cli_practice_pty import english_left
+
+        assert re.search(r"\(持ち時間 5秒\)(?:\n  \[.*)+\n\[0:0[1-3]\] > ", out), out[-2000:]
+        assert "持ち時間が切れました。これ以上の入力は受け付けません。" in out
+        assert "あなたがメッセージ" in out and "相手が退出" not in out
+        assert english_left(out) == [], out
+        return
     assert re.search(r"\(you have 5 seconds\)(?:\n  \[.*)+\n\[0:0[1-3]\] > ", out), out[-2000:]  # the clock
     assert "Your time for this decision ran out: no more input is taken." in out
     assert "may now sign a claim that you abandoned the match at message" in out
-    assert "continue it with koikoi resume" not in out  # there is nothing to go back to
+    assert "opponent left" not in out  # our own time ran out: nobody left
 
 
 def test_exit_2_bad_command_line(tmp_path: Path) -> None:
