@@ -7,6 +7,7 @@ from typing import Any
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import add_lang, add_parser, add_terms
+from koikoi_p2p.cli.settings import FIRST_LEVEL, LEVELS
 
 
 def register(subparsers: Any) -> None:
@@ -21,8 +22,9 @@ def register(subparsers: Any) -> None:
     )
     add_terms(parser)
     parser.add_argument(
-        "--level", choices=("easy", "strong"), default=None,
-        help="the computer's strength (remembered; default: easy for a first match, then the last one)"
+        "--level", choices=LEVELS, default=None,
+        help=f"the computer's strength (remembered; default: {FIRST_LEVEL} for a first match, then the "
+             "last one)"
     )
     add_lang(parser)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)

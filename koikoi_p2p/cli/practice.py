@@ -90,7 +90,7 @@ async def practice_match(
             await theirs.close()
 
     computer = asyncio.create_task(computer_side(), name="computer")
-    level_text = setup.screen.t("easy") if level == "easy" else setup.screen.t("strong")
+    level_text = {"easy": setup.screen.t("easy"), "strong": setup.screen.t("strong")}.get(level, level)
     setup.screen.say(setup.screen.t("Practice against the computer ({level}).", level=level_text))
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
     code: int | None = None

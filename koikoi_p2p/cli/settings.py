@@ -8,13 +8,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 LANGUAGES = ("en", "ja")
-LEVELS = ("easy", "strong")
+LEVELS = ("easy", "strong")  # the computer's levels, weakest first
+# A first match is against the middle of the ladder: medium (issue 18's greedy player) where the
+# ladder has it, else easy; after that, the level last chosen (issue 16: strong beat new players).
+FIRST_LEVEL = "medium" if "medium" in LEVELS else "easy"
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     lang: str = "en"
-    level: str = "easy"  # a first match is against the easy computer; the level last chosen after that
+    level: str = FIRST_LEVEL
 
     def with_lang(self, lang: str | None) -> Settings:
         return self if lang is None else replace(self, lang=lang)
@@ -32,7 +35,7 @@ def load_settings(path: Path) -> Settings:
     if not isinstance(data, dict):
         return Settings()
     lang, level = data.get("lang"), data.get("level")
-    return Settings(lang=lang if lang in LANGUAGES else "en", level=level if level in LEVELS else "easy")
+    return Settings(lang=lang if lang in LANGUAGES else "en", level=level if level in LEVELS else FIRST_LEVEL)
 
 
 def save_settings(path: Path, settings: Settings) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from koikoi_p2p.cli.settings import FIRST_LEVEL
 from koikoi_p2p.cli.style import display_width
 from tests.e2e.test_cli_console import Console
 from tests.e2e.test_cli_support import SCRIPT, env_for
@@ -140,10 +141,10 @@ def test_a_whole_practice_match_at_80x24_typing_names(tmp_path: Path, lang: str)
     transcript = re.split(r"(?:Transcript|記録):\s+", text)[-1].split()[0]
     assert Path(transcript).exists() and str(tmp_path) in transcript, text[-3000:]
     assert oct(Path(transcript).stat().st_mode & 0o777) == "0o600"  # private, like the online ones
-    # --lang is remembered for next time; a first match is against the easy computer.
+    # --lang is remembered for next time; a first match is against the computer's first level.
     settings = json.loads((tmp_path / "config" / "settings.json").read_text())
-    assert settings == {"lang": lang, "level": "easy"}
-    assert "easy" in text or "やさしい" in text
+    assert settings == {"lang": lang, "level": FIRST_LEVEL}
+    assert f"({FIRST_LEVEL})" in text if lang == "en" else "コンピューターと練習対局 (" in text
     if lang == "en":
         verified = subprocess.run([str(SCRIPT), "verify", transcript], capture_output=True, text=True,
                                   timeout=120, env=env_for(tmp_path))

@@ -14,7 +14,7 @@ from koikoi_p2p.cli.main import build_parser, main
 from koikoi_p2p.cli.options import PasswordUnavailable, read_password, relay_url
 from koikoi_p2p.cli.paths import folders
 from koikoi_p2p.cli.play import failure_code
-from koikoi_p2p.cli.settings import load_settings, remember_lang
+from koikoi_p2p.cli.settings import FIRST_LEVEL, LEVELS, load_settings, remember_lang
 
 PLAY_COMMANDS = ("practice", "host", "join", "lobby")
 
@@ -29,11 +29,11 @@ def test_xdg_folders_and_koikoi_home(tmp_path: Path) -> None:
     assert home.config == tmp_path / "config" and home.transcripts.is_dir()
 
 
-def test_the_level_is_easy_first_then_remembered(tmp_path: Path) -> None:
+def test_the_level_is_the_first_level_then_remembered(tmp_path: Path) -> None:
     from koikoi_p2p.cli.settings import remember
 
     path = tmp_path / "settings.json"
-    assert remember(path).level == "easy"
+    assert remember(path).level == FIRST_LEVEL == ("medium" if "medium" in LEVELS else "easy")
     assert remember(path, level="strong").level == "strong"
     assert remember(path).level == "strong"
 
