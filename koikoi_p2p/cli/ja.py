@@ -138,6 +138,7 @@ JA: dict[str, str] = {
     "Rules: {rules}, {length}  (koikoi rules {name} lists them).":
         "ルール: {rules}、{length}  (詳しくは koikoi rules {name})。",
     "custom, based on {base}": "{base} の変更版",
+    "custom ({name}), based on {base}": "{base} の変更版「{name}」",
     "{switch} = {value} (the preset has {base})": "{switch} = {value} (元の設定は {base})",
     "Each player starts with a pool of {n} points; the loser of a round pays the winner, and a player who "
     "runs out loses the match.":

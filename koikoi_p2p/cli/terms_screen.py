@@ -46,9 +46,24 @@ def rules_name(profile: Profile, lang: str) -> str:
     """E.g. ``nintendo``, or ``custom, based on nintendo`` when switches differ from the preset."""
     base = base_preset(profile)
     shown = f"{base} ({PRESET_JA[base]})" if lang == "ja" and base in PRESET_JA else base
+    own = own_name(profile)
+    if own:
+        return tr(lang, "custom ({name}), based on {base}", name=own, base=shown)
     if differences(profile):
         return tr(lang, "custom, based on {base}", base=shown)
     return shown
+
+
+def own_name(profile: Profile) -> str:
+    """The name a custom profile carries when it says more than "custom" (the host's free text,
+    shown as such, never as a preset: spec/game.md §2.4); "" for presets and the usual names."""
+    from koikoi_p2p.protocol.terms import CUSTOM_NAME
+    from koikoi_p2p.rules.profile import PRESETS
+
+    name = profile.name
+    if name in PRESETS or name == CUSTOM_NAME or name.removesuffix("-custom") in PRESETS:
+        return ""
+    return name
 
 
 def difference_lines(profile: Profile, lang: str) -> list[str]:

@@ -47,3 +47,11 @@ def test_the_terms_in_japanese() -> None:
 
 def test_a_preset_played_as_itself_is_named_plainly() -> None:
     assert rules_name(with_rounds(preset("wikipedia"), 1), "en") == "wikipedia"
+
+
+def test_a_custom_name_is_shown_as_the_hosts_own_words() -> None:
+    """A profile named by the host ("house") is custom, based on the nearest preset, and its name is
+    shown as a name, never taken for a preset (issue 11 hole 4)."""
+    profile = _terms().profile.with_switches(name="house")
+    assert rules_name(profile, "en") == "custom (house), based on nintendo"
+    assert rules_name(profile, "ja") == "nintendo (任天堂版) の変更版「house」"
