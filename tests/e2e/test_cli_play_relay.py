@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from koikoi_p2p.cli import exit_codes
-from tests.e2e.test_cli_console import Console
+from tests.e2e.test_cli_console import KEY, Console
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
@@ -64,9 +65,18 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
 
             results: dict[str, str | BaseException] = {}
 
+            slow = [2]  # the joiner thinks a second over its first two plays: the host waits, visibly
+
+            def first_key_slowly(menu: list[str], since: str) -> str:
+                if slow[0] and "Your turn" in since:
+                    slow[0] -= 1
+                    time.sleep(1.0)
+                return KEY.findall(menu[0])[0]
+
             def play(name: str, console: Console) -> None:
                 try:
-                    results[name] = console.autoplay(timeout=400, ask_help=name == "host")
+                    results[name] = console.autoplay(timeout=400, ask_help=name == "host",
+                                                     answer=first_key_slowly if name == "join" else None)
                 except BaseException as exc:  # reported below with the output
                     results[name] = exc
 
@@ -97,6 +107,14 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
             assert host_final.groups() == tuple(reversed(join_final.groups()))
             if secured == "password":
                 assert "Security code" not in host_console.text + join_console.text
+            # While the joiner thinks (a second, twice), the host's screen shows the board as its own
+            # move left it, then what it waits for (issue 16: the board after one's own move, online).
+            host_text = host_console.text
+            waits = [m for m in re.finditer(r"\n(?:waiting for opponent|Opponent is [a-z -:]+) \(120s\)",
+                                            host_text) if "You play " in host_text[:m.start()]]
+            assert waits, host_text[-3000:]
+            before = host_text[:waits[-1].start()]
+            assert "Field: " in before[before.rindex("You play "):], before[before.rindex("You play "):]
             for home in (host_home, join_home):
                 transcripts = list((home / "data" / "transcripts").glob("*.transcript"))
                 assert len(transcripts) == 1
