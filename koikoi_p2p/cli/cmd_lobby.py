@@ -17,6 +17,7 @@ def register(subparsers: Any) -> None:
         "List the rooms opened with 'koikoi host --public' that are waiting for a player, each with "
         "the line that joins it.",
         exit_codes.LOBBY,
+        exit_codes.LOBBY_WORDS,
     )
     add_relay(parser)
     parser.add_argument("--json", action="store_true", help="print the rooms as a JSON list")

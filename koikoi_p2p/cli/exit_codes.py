@@ -6,7 +6,7 @@ lists only the codes it can exit with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 OK = 0
 ERROR = 1
@@ -42,11 +42,16 @@ JOIN = (OK, ERROR, USAGE, RELAY_UNREACHABLE, ROOM_NOT_FOUND, ROOM_FULL, WRONG_PA
         OPPONENT_DEVIATED, INTERRUPTED)
 LOBBY = (OK, ERROR, USAGE, RELAY_UNREACHABLE, INTERRUPTED)
 RESUME = (OK, ERROR, USAGE, WRONG_PASSWORD, OPPONENT_LEFT, OPPONENT_DEVIATED, INTERRUPTED)
+# The lobby plays no match: its 0 and 1 say what they mean there.
+LOBBY_WORDS = {OK: "the rooms were listed (no room is no error)",
+               ERROR: "another error (the message says which)"}
 
 
-def epilog(codes: Iterable[int] | None = None) -> str:
-    """The exit-code table (or the part of it that ``codes`` names) as text for argparse's epilog."""
+def epilog(codes: Iterable[int] | None = None, words: Mapping[int, str] | None = None) -> str:
+    """The exit-code table (or the part of it that ``codes`` names) as text for argparse's epilog;
+    ``words`` replaces the meaning of a code for a command that plays no match."""
     wanted = set(codes) if codes is not None else {code for code, _ in MEANINGS}
+    said = dict(words or {})
     lines = ["exit codes:"]
-    lines.extend(f"  {code:<4} {text}" for code, text in MEANINGS if code in wanted)
+    lines.extend(f"  {code:<4} {said.get(code, text)}" for code, text in MEANINGS if code in wanted)
     return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,13 +53,14 @@ def relay_url(given: str | None) -> str:
 
 
 def add_parser(subparsers: Any, name: str, help_text: str, description: str,
-               codes: Iterable[int] | None = None) -> argparse.ArgumentParser:
+               codes: Iterable[int] | None = None,
+               words: Mapping[int, str] | None = None) -> argparse.ArgumentParser:
     """A play command's parser; its help ends with the exit codes it can return (``codes``)."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=help_text,
         description=textwrap.fill(description, 78),
-        epilog=epilog(codes),
+        epilog=epilog(codes, words),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return parser

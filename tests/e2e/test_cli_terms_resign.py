@@ -8,15 +8,9 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.protocol import events
 from tests.e2e.test_cli_exit_codes import computer_host, koikoi, koikoi_async
 from tests.e2e.test_cli_support import SCRIPT, relay_process
-
-pytestmark = pytest.mark.skipif(not hasattr(events, "TermsProposed"),
-                                reason="needs protocol version 2 (the terms decision and resign)")
 
 
 def _join(tmp_path: Path, answers: bytes, *flags: str) -> tuple[int, str]:

@@ -108,6 +108,9 @@ def test_help_of_each_play_command_lists_only_its_exit_codes(
     listed = {int(line.split()[0]) for line in text.split("exit codes:", 1)[1].splitlines() if line.strip()}
     assert listed == set(COMMAND_CODES[command])
     assert exit_codes.ROOM_NOT_FOUND not in COMMAND_CODES["practice"]  # no relay, no room: not listed
+    # The lobby plays no match (issue 16: its help listed "the match finished").
+    assert ("the match finished" in text) == (command != "lobby")
+    assert ("your input ended" in text) == (command != "lobby")
 
 
 def test_help_says_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
