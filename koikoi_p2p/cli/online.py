@@ -414,16 +414,10 @@ class SavedMatch:
             if view is not None and not self._ended:
                 self._put(Board(view=view), False)   # resumed: show the board at once
 
-        import inspect
-
         self.folder = store.folder
-
-        asking: dict[str, object] = {"ask": self.ask}
-        if "ask_terms" in inspect.signature(run_peer).parameters:  # protocol version 2 (spec/game.md §2.4)
-            asking["ask_terms"] = self.ask_terms
         try:
             outcome = await run_peer(store, connector, options=options, progress=progress,
-                                     on_event=self.on_event, **asking)
+                                     on_event=self.on_event, ask=self.ask, ask_terms=self.ask_terms)
         except Exception as exc:  # a state that does not replay, a folder gone: say it
             self._put(Failure(reason="local_error", message=str(exc), who=None), False)
         else:
@@ -459,11 +453,8 @@ class SavedMatch:
     def can_resign(self) -> bool:
         """The person may give the match up now: the driver takes a resignation (version 2) and
         the game peer is asked to act."""
-        from koikoi_p2p.net import core as crash_safe
-
         peer = self.peer
-        allowed = getattr(peer, "can_resign", None)
-        return hasattr(crash_safe, "RESIGN") and callable(allowed) and bool(allowed())
+        return peer is not None and peer.can_resign()
 
     async def resign(self) -> None:
         """Answer the pending question with a resignation (spec/game.md §6.3): the driver sends it,
@@ -471,7 +462,7 @@ class SavedMatch:
         from koikoi_p2p.net import core as crash_safe
 
         if self._answer is not None and not self._answer.done():
-            self._answer.set_result(getattr(crash_safe, "RESIGN"))  # noqa: B009 - version 2 driver
+            self._answer.set_result(crash_safe.RESIGN)
 
     async def ask(self, event: YourTurn | ChoiceNeeded) -> Action | str:
         self.question_started = self._started()
@@ -516,9 +507,7 @@ class SavedMatch:
 
         from koikoi_p2p.protocol import events as ev
 
-        proposed = getattr(ev, "TermsProposed", None)
-        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded) or (
-                proposed is not None and isinstance(event, proposed)):
+        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded | ev.TermsProposed):
             return  # asked through ask() / ask_terms(), live only
         if replayed:
             if isinstance(event, ev.Board | ev.OpponentMoved):
@@ -544,11 +533,11 @@ class SavedMatch:
         self._put(event, replayed and not isinstance(event, ev.MatchOver | ev.Failure))
 
     def _put(self, event: Event, quiet: bool) -> None:
-        from koikoi_p2p.protocol.events import Failure, MatchOver
+        from koikoi_p2p.protocol.events import Failure, MatchOver, TimeUp
 
         if isinstance(event, MatchOver | Failure):
             self._ended = True
-        if not quiet and (isinstance(event, MatchOver | Failure) or type(event).__name__ == "TimeUp"):
+        if not quiet and (isinstance(event, MatchOver | Failure) or isinstance(event, TimeUp)):
             self.stopped.set()
         self._queue.put_nowait((event, quiet))
 

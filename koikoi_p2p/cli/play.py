@@ -37,7 +37,7 @@ from koikoi_p2p.cli.summary import ROUND_END, summary_lines
 from koikoi_p2p.cli.terms_screen import accept_choices, base_preset, difference_lines, rules_name, terms_lines
 
 if TYPE_CHECKING:
-    from koikoi_p2p.protocol.events import Event, Failure, RoundOver
+    from koikoi_p2p.protocol.events import Event, Failure, RoundOver, TermsProposed
     from koikoi_p2p.rules.actions import Action
     from koikoi_p2p.rules.profile import Profile
     from koikoi_p2p.rules.round import RoundView
@@ -291,14 +291,12 @@ async def _handle(
     name = screen.names
     if isinstance(event, ev.Paired):
         return await _paired(event, match, screen, prompter, table)
-    proposed = getattr(ev, "TermsProposed", None)  # protocol version 2 (spec/game.md §2.4)
-    if proposed is not None and isinstance(event, proposed):
+    if isinstance(event, ev.TermsProposed):  # the joiner decides before signing (spec/game.md §2.4)
         return await _proposed(event, match, screen, prompter, table)
-    time_up = getattr(ev, "TimeUp", None)  # our own deadline, as the library enforces it
-    if time_up is not None and isinstance(event, time_up):
+    if isinstance(event, ev.TimeUp):  # our own deadline, as the library enforces it
         if not table.timed_out:
             table.timed_out = True
-            _say_time_up(screen, getattr(event, "seq", None))
+            _say_time_up(screen, event.seq)
         return None
     if isinstance(event, ev.TermsAgreed):
         _terms(event.profile, event.rounds, screen, table)
@@ -464,11 +462,10 @@ async def _resign(match: MatchLike, screen: Screen, table: Table) -> int | None:
     return None
 
 
-async def _proposed(event: object, match: MatchLike, screen: Screen, prompter: Prompter,
+async def _proposed(event: TermsProposed, match: MatchLike, screen: Screen, prompter: Prompter,
                     table: Table) -> int | None:
     """The host's proposal: shown whole, then accepted or refused by the person (or --accept)."""
-    terms = getattr(event, "terms")  # noqa: B009 - the v2 event, read by name
-    for line in terms_lines(terms, screen.lang, table.me):
+    for line in terms_lines(event.terms, screen.lang, table.me):
         screen.say(line)
     if table.accept_terms:
         screen.say(screen.t("Accepted (--accept)."))

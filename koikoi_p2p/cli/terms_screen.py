@@ -14,6 +14,7 @@ from koikoi_p2p.cli.i18n import count, tr
 from koikoi_p2p.cli.prompt import Choice
 
 if TYPE_CHECKING:
+    from koikoi_p2p.protocol.terms import MatchTerms
     from koikoi_p2p.rules.profile import Profile
 
 PRESET_JA = {"nintendo": "任天堂版", "koikoi-online": "こいこいオンライン", "teaching-card": "教本",
@@ -25,9 +26,6 @@ def base_preset(profile: Profile) -> str:
     preset it differs least from (``rules.profile.nearest_preset``)."""
     from koikoi_p2p.rules.profile import PRESETS, nearest_preset
 
-    based = getattr(profile, "based_on", None)
-    if isinstance(based, str) and based in PRESETS:
-        return based
     name = profile.name.removesuffix("-custom")
     return name if name in PRESETS else nearest_preset(profile)
 
@@ -71,30 +69,28 @@ def difference_lines(profile: Profile, lang: str) -> list[str]:
                base=base or '""') for key, value, base in differences(profile)]
 
 
-def terms_lines(terms: object, lang: str, me: int) -> list[str]:
-    """Everything the joiner signs, in words (``terms`` is a ``protocol.terms.MatchTerms``)."""
+def terms_lines(terms: MatchTerms, lang: str, me: int) -> list[str]:
+    """Everything the joiner signs, in words."""
     from koikoi_p2p.protocol.identity import fingerprint
 
-    profile: Profile = getattr(terms, "profile")  # noqa: B009 - duck-typed: the v2 terms value
-    rounds = int(getattr(terms, "rounds", profile.rounds))
-    deadlines = getattr(terms, "deadlines", None)
+    profile = terms.profile
+    rounds = terms.rounds
+    deadlines = terms.deadlines
     lines = [tr(lang, "The host proposes these terms (nothing is signed until you accept):"),
              "  " + tr(lang, "Rules: {rules}", rules=rules_name(profile, lang))]
     lines += ["    " + line for line in difference_lines(profile, lang)]
     length = count(rounds, "round", lang) if rounds else tr(lang, "to the target score")
     lines.append("  " + tr(lang, "Length: {length}", length=length))
-    if deadlines is not None:
-        lines.append("  " + tr(lang, "Time for each decision: {turn}; for each automatic step: {step}",
-                               turn=count(int(deadlines.turn), "second", lang),
-                               step=count(int(deadlines.step), "second", lang)))
-    if getattr(terms, "rated", False):
+    lines.append("  " + tr(lang, "Time for each decision: {turn}; for each automatic step: {step}",
+                           turn=count(int(deadlines.turn), "second", lang),
+                           step=count(int(deadlines.step), "second", lang)))
+    if terms.rated:
         lines.append("  " + tr(lang, "Rated: the result goes to the rating service {url}",
-                               url=getattr(terms, "ratings", "")))
+                               url=terms.ratings))
     else:
         lines.append("  " + tr(lang, "Unrated: no rating service"))
-    keys = getattr(terms, "keys", None)
-    names = getattr(terms, "names", ("", ""))
-    if keys is not None:
+    keys, names = terms.keys, terms.names
+    if keys:
         other = 1 - me
         name = names[other] if names and names[other] else ""
         if name:
