@@ -163,3 +163,30 @@ def test_practice_from_a_pipe(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     assert "=== Final score: you" in done.stdout
     assert "\x1b[" not in done.stdout
+
+
+def test_a_month_number_plays_a_card_of_that_month(tmp_path: Path) -> None:
+    """Issue 16 bug 2: menu keys are letters, so ``04`` means April (it played menu item 4, a card
+    of May); two cards of that month are asked about, never guessed. In colour (bug 1)."""
+    proc, console, master = spawn_practice(tmp_path, "--rounds", "1", "--rules", "wikipedia", "--lang", "en")
+    try:
+        console.expect(r"Your turn: which card do you play\?", 120)
+        prompt = console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+        lines = console.text[:prompt.start()].split("\n")
+        menu: list[str] = []
+        while lines and lines[-1].startswith("  ["):
+            menu.insert(0, lines.pop())
+        entries = [e for line in menu for e in ENTRY.findall(line.strip()) if e[0] != "r"]
+        month = CODE.match(entries[-1][1]).group(1)[:2]  # type: ignore[union-attr]
+        same = [label for _, label in entries if label.startswith(month)]
+        console.type_line(month)
+        if len(same) > 1:
+            console.expect(rf"'{month}' could be \[\w\] {month}[\s\S]*?type its key\.", 10)
+            console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+            console.type_line(entries[-1][0])
+        played = console.expect(r"You play (\d\d)", 30)
+        assert played.group(1) == month, console.text[-2000:]
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
