@@ -6,14 +6,23 @@ that time ran out and what the opponent may claim, and nothing says the opponent
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
+import pty
+import re
 import signal
+import struct
+import subprocess
+import termios
 import threading
 import time
 from pathlib import Path
 
 from koikoi_p2p.cli import exit_codes
+from tests.e2e.test_cli_console import Console
 from tests.e2e.test_cli_play_relay import _spawn
-from tests.e2e.test_cli_support import relay_process
+from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 TIMEOUT = 15  # seconds for a decision: the driver stops asking at 13 s, the friend claims at 15 s
 
@@ -48,6 +57,15 @@ def _computer_friend(url: str, code: str, folder: Path, done: dict[str, object])
     return thread
 
 
+def _spawn_pty(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Console]:
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([str(SCRIPT), *args], stdin=slave, stdout=slave, stderr=slave,
+                            env=env_for(home, TERM="xterm"), close_fds=True)
+    os.close(slave)
+    return proc, Console(master, lambda line: os.write(master, (line + "\n").encode()))
+
+
 def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: Path) -> None:
     home = tmp_path / "host"
     with relay_process(tmp_path) as url:
@@ -64,14 +82,15 @@ def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: P
             host.send_signal(signal.SIGKILL)  # killed at its own prompt, the question saved
             host.wait()
             time.sleep(3)
-            resumed, console = _spawn(home, "resume")
+            resumed, console = _spawn_pty(home, "resume")  # a terminal: the clock runs live
             procs.append(resumed)
             console.expect(r"Resuming the match saved in", 30)
             asked = console.expect(r"Your turn: which card do you play\?", 30)
             clock = console.expect(r"\n\[0:(\d\d)\] > ", 10)  # the question is on screen again...
-            code_back = resumed.wait(TIMEOUT + 30)
-            while console.pump(0.3):
+            ends = time.monotonic() + TIMEOUT + 30
+            while console.pump(0.3) and time.monotonic() < ends:  # until its terminal closes
                 pass
+            code_back = resumed.wait(TIMEOUT + 30)
         finally:
             for proc in procs:
                 if proc.poll() is None:
@@ -79,6 +98,8 @@ def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: P
                     proc.wait()
             if friend is not None:
                 friend.join(60)
+            with contextlib.suppress(OSError):
+                os.close(console.fd)
     after = console.text[asked.end():]
     # ... its countdown counts from when the question was saved (the driver's clock), not from now:
     # a fresh question would show 13 s (the terms' 15 s less the 2 s margin).
@@ -89,6 +110,9 @@ def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: P
     assert "may now sign a claim that you abandoned the match at message" in after, after
     for wrong in ("opponent left", "stopped answering", "continue it with koikoi resume", "Match stopped"):
         assert wrong not in after, after
+    # The countdown ran live in front of the answer, a second at a time.
+    ticks = set(re.findall(r"\r\[0:(\d\d)\]", console.raw.decode("utf-8", "replace")))
+    assert len(ticks) >= 3, ticks
     outcome = friend_done.get("outcome")
     assert getattr(outcome, "status", None) == "abandoned", outcome  # the friend's claim, as announced
     assert getattr(outcome, "absent", None) == 0
