@@ -178,7 +178,7 @@ def test_a_month_number_plays_a_card_of_that_month(tmp_path: Path) -> None:
             menu.insert(0, lines.pop())
         entries = [e for line in menu for e in ENTRY.findall(line.strip()) if e[0] != "r"]
         month = CODE.match(entries[-1][1]).group(1)[:2]  # type: ignore[union-attr]
-        same = [label for _, label in entries if label.startswith(month)]
+        same = {label for _, label in entries if label.startswith(month)}  # two plains of a month: one
         console.type_line(month)
         if len(same) > 1:
             console.expect(rf"'{month}' could be \[\w\] {month}[\s\S]*?type its key\.", 10)
