@@ -116,3 +116,11 @@ def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: P
     outcome = friend_done.get("outcome")
     assert getattr(outcome, "status", None) == "abandoned", outcome  # the friend's claim, as announced
     assert getattr(outcome, "absent", None) == 0
+    # The friend's claim names the message the host's screen named, and koikoi verify upholds it;
+    # the host wrote no claim of its own (the two sides agree on who stopped).
+    seq = re.search(r"at message (\d+)", after)
+    assert seq is not None and getattr(outcome, "messages", None) == int(seq.group(1)), (after, outcome)
+    claim = subprocess.run([str(SCRIPT), "verify", str(getattr(outcome, "file", ""))], capture_output=True,
+                           text=True, timeout=120, env=env_for(tmp_path / "friend-verify"))
+    assert claim.returncode == 0 and "the claim holds" in claim.stdout, claim.stdout + claim.stderr
+    assert not list((home / "data").rglob("*abandon*")), list((home / "data").rglob("*"))
