@@ -54,6 +54,7 @@ export class Game {
     this.autoAnswered = -2;
     this.termsAnswered = false;
     this.sasConfirmed = false;
+    this.confirmingResign = false;
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
     this.dialogKind = '';
@@ -148,16 +149,19 @@ export class Game {
     }
   }
 
-  /** @param {any} table */
+  /**
+   * What the page calls each seat: "You", and the opponent by the display name its key signed
+   * (names are not unique, so online the start of its key's fingerprint goes beside it).
+   * @param {any} table
+   */
   #names(table) {
     const n = table.paired ? table.paired.names ?? ['', ''] : ['', ''];
     const fp = table.paired ? table.paired.fingerprints : ['', ''];
-    const out = /** @type {[string, string]} */ ([0, 1].map((s) => {
-      const base = s === table.seat ? t('you') : (table.mode === 'practice' ? (n[s] || 'Computer') : t('opponent'));
-      const given = s === table.seat ? '' : n[s];
-      return given && s !== table.seat ? `${given}` : (s === table.seat ? base : `${base}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`);
+    return /** @type {[string, string]} */ ([0, 1].map((s) => {
+      if (s === table.seat) return t('you');
+      if (table.mode === 'practice') return n[s] || t('level');
+      return `${n[s] || t('opponent')}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`;
     }));
-    return out;
   }
 
   /** @param {any} table */
@@ -170,7 +174,7 @@ export class Game {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
       renderBoard(this.boardEl, table, {
-        decide: (o) => this.#decide(o), resign: () => this.#resign(names), showIds: !!this.env.settings.showIds, names,
+        decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
       });
     }
     this.#dialogs(table);
@@ -195,10 +199,24 @@ export class Game {
     this.worker?.postMessage({ type: 'decide', action: o });
   }
 
-  /** @param {[string, string]} names */
-  #resign(names) {
-    if (!this.table) return;
-    if (confirm(t('resignConfirm', { who: names[1 - this.table.seat] }))) this.worker?.postMessage({ type: 'resign' });
+  /** Ask before resigning (in the page's own dialog, over whatever question was open). */
+  #resign() {
+    if (!this.table || !this.table.canResign) return;
+    this.confirmingResign = true;
+    this.#dialogs(this.table);
+  }
+
+  /** @param {any} table @param {[string, string]} names */
+  #resignView(table, names) {
+    const close = () => { this.confirmingResign = false; this.dialogKind = ''; if (this.table) this.#dialogs(this.table); };
+    return h('div', { class: 'resignask' }, [
+      h('h2', { id: 'dlg-title' }, t('resignTitle')),
+      h('p', {}, t('resignBody', { who: names[1 - table.seat] })),
+      h('div', { class: 'choices' }, [
+        h('button', { class: 'primary', onclick: close }, t('cancel')),
+        h('button', { class: 'resign-confirm danger', onclick: () => { this.worker?.postMessage({ type: 'resign' }); close(); } }, t('resign')),
+      ]),
+    ]);
   }
 
   /**
@@ -210,11 +228,13 @@ export class Game {
     /** @type {[string, () => HTMLElement] | null} */
     let want = null;
     const sas = table.mode !== 'practice' && table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
+    if (!table.canResign) this.confirmingResign = false;
     if (table.failure) want = ['failure', () => this.#failureView(table)];
     else if (table.over) want = ['over', () => this.#overView(table, names)];
     else if (sas) want = ['sas', () => this.#sasView(table)];
+    else if (this.confirmingResign) want = ['resign', () => this.#resignView(table, names)];
     else if (table.termsProposed && !this.termsAnswered) want = ['terms', () => this.#termsView(table, names)];
-    else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o))];
+    else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o), () => this.#resign())];
     else if (table.ask && table.ask.kind === 'hand_yaku' && table.ask.options.length === 1) {
       // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
       if (this.autoAnswered !== table.deal) { this.autoAnswered = table.deal; this.#decide(table.ask.options[0]); }
@@ -261,12 +281,15 @@ export class Game {
   /** @param {any} table @param {[string, string]} names */
   #termsView(table, names) {
     const terms = table.terms;
+    const fp = table.paired ? table.paired.fingerprints[0] : '';
     return h('div', { class: 'terms' }, [
       h('h2', { id: 'dlg-title' }, t('termsTitle')),
       h('p', {}, t('termsOpponent', { who: names[0] })),
+      fp ? h('p', { class: 'muted small fp', 'data-fingerprint': fp }, t('termsKey', { fp })) : null,
       h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
       h('p', {}, t('termsRounds', { n: terms.rounds })),
       h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
+      h('p', { class: terms.rated ? 'rated' : 'unrated' }, terms.rated ? t('termsRated', { url: terms.ratings }) : t('termsUnrated')),
       h('div', { class: 'choices' }, [
         h('button', { class: 'primary', onclick: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
         h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); } }, t('termsRefuse')),
@@ -279,11 +302,14 @@ export class Game {
     forgetCurrent();
     const over = table.over;
     const me = table.seat;
-    const headline = over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
+    const resigned = over.resigned ?? null;
+    const headline = resigned !== null
+      ? (resigned === me ? t('resignedYou', { who: names[1 - me] }) : t('resignedThem', { who: names[resigned] }))
+      : over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
     return h('div', { class: 'summary' }, [
       h('h2', { id: 'dlg-title' }, t('matchOver')),
       table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat, winnerPile(table)) : null,
-      h('p', { class: 'big' }, headline),
+      h('p', { class: `big${resigned !== null ? ' resigned' : ''}` }, headline),
       h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
       h('p', { class: 'muted' }, t('coSigned')),
       h('div', { class: 'choices' }, [
@@ -303,6 +329,7 @@ export class Game {
     return h('div', { class: 'summary' }, [
       h('h2', { id: 'dlg-title' }, t('stopped')),
       f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
+      f.reason === 'own_timeout' && table.timeUp ? h('p', { class: 'big timeup' }, t('timeUp', { s: table.timeUp.seconds, n: table.timeUp.seq, who: names[1 - table.seat] })) : null,
       h('p', {}, t('failureReason', { reason: `${f.reason}${f.detail ? ` (${f.detail})` : ''}` })),
       h('div', { class: 'choices' }, [
         this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),

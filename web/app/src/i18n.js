@@ -57,6 +57,12 @@ const EN = {
   errorLocked: 'This match is open in another tab or window.',
   badCode: 'A room code is six letters and digits, like K7QX2M.', keyboardHelp: 'Keys: 1–8 pick a hand card, arrows move, Enter plays, K koi-koi, S stop.',
   fieldMatches: 'matches {n} on the field', noMatch: 'no match: it stays on the field',
+  resignTitle: 'Resign this match?', resignBody: '{who} wins the match. Both of you sign that result, so it counts like any other.',
+  resignWhen: 'You can resign when it is your move.', resignedYou: 'You resigned: {who} wins the match.',
+  resignedThem: '{who} resigned: you win the match.', timeUp: 'Your time ran out: no answer within {s} s. The match stopped at message {n}, and {who} may now claim it as abandoned.',
+  termsKey: 'Their key: {fp}', termsRated: 'Rated: the result goes to the rating service {url}.', termsUnrated: 'Not rated (a friendly match).',
+  rated: 'Rated match (the co-signed result goes to a rating service)', ratings: 'Rating service (http:// or https:// URL)',
+  yourClock: 'Your time left', theirClock: 'Their time left',
 };
 
 /** @type {typeof EN} */
@@ -112,6 +118,12 @@ const JA = {
   errorLocked: 'この対局は別のタブかウィンドウで開かれています。',
   badCode: '部屋コードは K7QX2M のような英数字6文字です。', keyboardHelp: 'キー: 1–8 で手札を選択、矢印で移動、Enterで出す、Kでこいこい、Sであがり。',
   fieldMatches: '場の{n}枚と合う', noMatch: '合う札なし: 場に置く',
+  resignTitle: 'この対局を投了しますか？', resignBody: '{who}の勝ちになります。両者がこの結果に署名するので、通常の対局と同じく有効です。',
+  resignWhen: '投了は自分の番にできます。', resignedYou: 'あなたは投了しました。{who}の勝ちです。',
+  resignedThem: '{who}が投了しました。あなたの勝ちです。', timeUp: '持ち時間切れです（{s}秒以内に応答なし）。対局はメッセージ{n}で止まり、{who}は放棄を申し立てられます。',
+  termsKey: '相手の鍵: {fp}', termsRated: 'レーティング対局: 結果はレーティングサービス {url} に送られます。', termsUnrated: 'レーティングなし（親善対局）。',
+  rated: 'レーティング対局（両者署名の結果をレーティングサービスに送る）', ratings: 'レーティングサービス（http:// または https:// のURL）',
+  yourClock: 'あなたの残り時間', theirClock: '相手の残り時間',
 };
 
 const TABLES = { en: EN, ja: JA };

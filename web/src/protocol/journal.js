@@ -7,7 +7,7 @@
 // The caller saves the journal after every input and before sending the frames it caused
 // (the browser keeps it in IndexedDB), and forgets it when the match ends (it holds the seed).
 import { concat, fromHex, toHex } from '../bytes.js';
-import { GamePeer } from './peer.js';
+import { GamePeer2 as GamePeer } from './peer2.js';
 import { Identity } from './identity.js';
 import { LocalError } from './errors.js';
 import { sha256 } from './primitives.js';
@@ -17,7 +17,7 @@ import { Profile } from '../rules/profile.js';
 /**
  * @typedef {{seat: 0 | 1, identity: string, room: string, password: string | null, seed: string, name: string,
  *   profile: unknown, deadlines: {step: number, turn: number} | null, autoAccept: boolean}} Setup
- * @typedef {{frame: string} | {decide: unknown} | {accept: true}} Input
+ * @typedef {{frame: string} | {decide: unknown} | {accept: true} | {resign: true}} Input
  * @typedef {{version: 1, setup: Setup, inputs: Input[], sent: number, sentHash: string}} JournalState
  */
 
@@ -108,6 +108,14 @@ export class Journal {
     return out;
   }
 
+  /** Resign where this seat is asked to act (spec/game.md §6.3). */
+  resign() {
+    const out = this.peer.resign();
+    this.state.inputs.push({ resign: true });
+    this.#count(out.frames);
+    return out;
+  }
+
   /** The plain data to save (JSON-safe). */
   toJSON() {
     return this.state;
@@ -130,6 +138,7 @@ export class Journal {
       let out;
       if ('frame' in input) out = journal.receive(fromHex(input.frame));
       else if ('decide' in input) out = journal.decide(actionFromDict(input.decide));
+      else if ('resign' in input) out = journal.resign();
       else out = journal.acceptTerms();
       frames.push(...out.frames);
     }
