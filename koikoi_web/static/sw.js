@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-76f8a74433d9cfb2';
-const FILES = ["./","app-5b88713440bf.js","icon.svg","index.html","manifest.webmanifest","styles-f5b45113c529.css","worker-1c982fc14e2f.js"];
+const CACHE = 'koikoi-4aada8d3f9b13f31';
+const FILES = ["./","app-446db06a67a9.js","icon.svg","index.html","manifest.webmanifest","styles-f5b45113c529.css","worker-e23af99bafd2.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

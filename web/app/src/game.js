@@ -94,7 +94,7 @@ export class Game {
     this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
     this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, ...common, port: channel.port1 }, [channel.port1]);
-    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')} (${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')})`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
+    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')}: ${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')}`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
   }
 
   /**

@@ -60,10 +60,17 @@ export class Seat {
     this.#late = () => {};
     /** resolves (with null) when the opponent's deadline has passed @type {Promise<null>} */
     this.late = new Promise((resolve) => { this.#late = resolve; });
+    /** @type {(v: 'ended') => void} */
+    this.#ended = () => {};
+    /** resolves when the seat has finished (the receive loop stops waiting then) @type {Promise<'ended'>} */
+    this.ended = new Promise((resolve) => { this.#ended = resolve; });
   }
 
   /** @type {(v: null) => void} */
   #late;
+
+  /** @type {(v: 'ended') => void} */
+  #ended;
 
   /**
    * A new seat: its record saved before anything is sent.
@@ -143,6 +150,7 @@ export class Seat {
         this.#stop({ reason: /** @type {any} */ (e).reason ?? 'transport_closed', detail: String(/** @type {any} */ (e).message ?? e), blame: null });
         break;
       }
+      if (frame === 'ended') break;
       if (frame === null) {
         this.#abandon();
         break;
@@ -156,10 +164,10 @@ export class Seat {
     await transport.close?.();
   }
 
-  /** The next frame, or null when the opponent missed its deadline (§12.4). */
+  /** The next frame, null when the opponent missed its deadline (§12.4), 'ended' once the seat has finished. */
   async #nextFrame() {
     const transport = /** @type {Transport} */ (this.transport);
-    return /** @type {Promise<Uint8Array | null>} */ (Promise.race([transport.receive(), this.late]));
+    return /** @type {Promise<Uint8Array | null | 'ended'>} */ (Promise.race([transport.receive(), this.late, this.ended]));
   }
 
   /**
@@ -400,6 +408,7 @@ export class Seat {
   #finish() {
     if (this.finished) return;
     this.finished = true;
+    this.#ended('ended');
     for (const t of [this.deadlineTimer, this.ownTimer]) if (t) clearTimeout(t);
     const peer = this.peer;
     if (peer.channel) this.#keepFile('transcript', peer.done ? peer.transcript() : (peer.evidence ?? peer.transcript()));
