@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
 import { t } from './i18n.js';
-import { profileText } from './profiles.js';
+import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 
 const CURRENT = 'koikoi.current';
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -209,14 +209,7 @@ export class Game {
   /** @param {any} table @param {[string, string]} names */
   #resignView(table, names) {
     const close = () => { this.confirmingResign = false; this.dialogKind = ''; if (this.table) this.#dialogs(this.table); };
-    return h('div', { class: 'resignask' }, [
-      h('h2', { id: 'dlg-title' }, t('resignTitle')),
-      h('p', {}, t('resignBody', { who: names[1 - table.seat] })),
-      h('div', { class: 'choices' }, [
-        h('button', { class: 'primary', onclick: close }, t('cancel')),
-        h('button', { class: 'resign-confirm danger', onclick: () => { this.worker?.postMessage({ type: 'resign' }); close(); } }, t('resign')),
-      ]),
-    ]);
+    return resignDialog(table, names, { cancel: close, confirm: () => { this.worker?.postMessage({ type: 'resign' }); close(); } });
   }
 
   /**
@@ -280,62 +273,30 @@ export class Game {
 
   /** @param {any} table @param {[string, string]} names */
   #termsView(table, names) {
-    const terms = table.terms;
-    const fp = table.paired ? table.paired.fingerprints[0] : '';
-    return h('div', { class: 'terms' }, [
-      h('h2', { id: 'dlg-title' }, t('termsTitle')),
-      h('p', {}, t('termsOpponent', { who: names[0] })),
-      fp ? h('p', { class: 'muted small fp', 'data-fingerprint': fp }, t('termsKey', { fp })) : null,
-      h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
-      h('p', {}, t('termsRounds', { n: terms.rounds })),
-      h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
-      h('p', { class: terms.rated ? 'rated' : 'unrated' }, terms.rated ? t('termsRated', { url: terms.ratings }) : t('termsUnrated')),
-      h('div', { class: 'choices' }, [
-        h('button', { class: 'primary', onclick: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
-        h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); } }, t('termsRefuse')),
-      ]),
-    ]);
+    return termsDialog(table, names, {
+      accept: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); },
+      refuse: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); },
+    });
   }
 
   /** @param {any} table @param {[string, string]} names */
   #overView(table, names) {
     forgetCurrent();
-    const over = table.over;
-    const me = table.seat;
-    const resigned = over.resigned ?? null;
-    const headline = resigned !== null
-      ? (resigned === me ? t('resignedYou', { who: names[1 - me] }) : t('resignedThem', { who: names[resigned] }))
-      : over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
-    return h('div', { class: 'summary' }, [
-      h('h2', { id: 'dlg-title' }, t('matchOver')),
-      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat, winnerPile(table)) : null,
-      h('p', { class: `big${resigned !== null ? ' resigned' : ''}` }, headline),
-      h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
-      h('p', { class: 'muted' }, t('coSigned')),
-      h('div', { class: 'choices' }, [
-        this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
-        this.#downloadButton('result', t('downloadResult'), `koikoi-${table.room}.result`),
-        this.files.transcript ? h('button', { onclick: () => this.env.onReport(this.files.transcript) }, t('openReport')) : null,
-        h('button', { onclick: () => this.env.onHome() }, t('home')),
-      ]),
+    return overDialog(table, names, winnerPile(table), [
+      this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+      this.#downloadButton('result', t('downloadResult'), `koikoi-${table.room}.result`),
+      this.files.transcript ? h('button', { onclick: () => this.env.onReport(this.files.transcript) }, t('openReport')) : null,
+      h('button', { onclick: () => this.env.onHome() }, t('home')),
     ]);
   }
 
   /** @param {any} table */
   #failureView(table) {
     forgetCurrent();
-    const f = table.failure;
-    const names = this.#names(table);
-    return h('div', { class: 'summary' }, [
-      h('h2', { id: 'dlg-title' }, t('stopped')),
-      f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
-      f.reason === 'own_timeout' && table.timeUp ? h('p', { class: 'big timeup' }, t('timeUp', { s: table.timeUp.seconds, n: table.timeUp.seq, who: names[1 - table.seat] })) : null,
-      h('p', {}, t('failureReason', { reason: `${f.reason}${f.detail ? ` (${f.detail})` : ''}` })),
-      h('div', { class: 'choices' }, [
-        this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
-        this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
-        h('button', { onclick: () => this.env.onHome() }, t('home')),
-      ]),
+    return stoppedDialog(table, this.#names(table), [
+      this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
+      this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+      h('button', { onclick: () => this.env.onHome() }, t('home')),
     ]);
   }
 
