@@ -24,7 +24,7 @@ export async function main(argv, extra = {}) {
     role, relay: opt('relay') ?? process.env.KOIKOI_RELAY ?? 'ws://127.0.0.1:8765/v1', code: argv[1],
     password: opt('password') ?? null, rules: opt('rules'), rounds: rounds ? Number(rounds) : undefined,
     strategy: /** @type {any} */ (opt('strategy')), seed: opt('seed'), link: argv.includes('--link'),
-    public: argv.includes('--public'), tamper: extra.tamper, gameVersion: opt('game-version') === '2' ? 2 : 1,
+    public: argv.includes('--public'), tamper: extra.tamper,
     onRoom: (code, seat) => process.stdout.write(`${JSON.stringify({ code, seat })}\n`),
     onEvent: (ev) => {
       if (ev.type === 'paired' && ev.sas) process.stderr.write(`SAS ${ev.sas}\n`);

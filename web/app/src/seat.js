@@ -4,7 +4,7 @@
 // A person's seat posts the table after every change and waits for decisions from the page; a
 // computer seat decides itself. When the match ends the journal (which holds the seed of every
 // key) is deleted; the transcript and result files are kept for download.
-import { Journal } from '../../src/protocol/journal.js';
+import { JOURNAL_VERSION, Journal } from '../../src/protocol/journal.js';
 import { actionFromDict } from '../../src/rules/actions.js';
 import { createPlayer } from '../../src/ai/players.js';
 import { toHex } from '../../src/bytes.js';
@@ -78,7 +78,7 @@ export class Seat {
     const record = await loadSeat(id);
     if (!record) throw new LocalError('no_saved_match', `no saved seat ${id}`);
     const inputs = await loadInputs(id);
-    const journal = new Journal({ version: 1, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
+    const journal = new Journal({ version: JOURNAL_VERSION, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
     const seat = new Seat(record, journal, io);
     seat.replaying = true;
     if (record.setup.seat === 0) seat.#absorb(journal.start(), false);
@@ -89,6 +89,7 @@ export class Seat {
         const out = journal.receive(fromHexFast(i.frame));
         seat.#absorb(out, seat.#progress() > before);
       } else if ('decide' in i) seat.#absorb(journal.decide(actionFromDict(i.decide)), false);
+      else if ('resign' in i) seat.#absorb(journal.resign(), false);
       else seat.#absorb(journal.acceptTerms(), false);
     }
     if (journal.sent !== record.sent || toHex(journal.sentHash) !== record.sentHash) {

@@ -13,8 +13,7 @@ import { toHex } from '../bytes.js';
  * @typedef {{role: 'host' | 'join', relay: string, code?: string, password?: string | null, rules?: string,
  *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean,
  *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any},
- *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void,
- *   gameVersion?: 1 | 2}} SeatOptions
+ *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void}} SeatOptions
  */
 
 /**
@@ -39,8 +38,8 @@ export async function playComputerSeat(o) {
     seat: /** @type {0 | 1} */ (seat), identity, room: client.code, password: o.password ?? null, rng, profile,
     autoAccept: true, tamper: o.tamper,
   }, {
-    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live ? /** @type {any} */ (peer.flow).live.engine : /** @type {any} */ (peer.flow).engine, /** @type {0 | 1} */ (seat)),
-    onEvent: o.onEvent, gameVersion: o.gameVersion,
+    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live.engine, /** @type {0 | 1} */ (seat)),
+    onEvent: o.onEvent,
   });
   await transport.close();
   return outcome;

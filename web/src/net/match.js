@@ -1,7 +1,6 @@
 // The async driver of one seat: a sans-I/O GamePeer over a transport (the relay client, or an
 // in-memory pair), with a chooser for the decisions. Node and the browser both run it.
 import { GamePeer } from '../protocol/peer.js';
-import { GamePeer2 } from '../protocol/peer2.js';
 import { RelayClosed } from './relay_client.js';
 
 /**
@@ -11,7 +10,7 @@ import { RelayClosed } from './relay_client.js';
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
  *   acceptTerms?: (terms: unknown) => boolean,
  *   onEvent?: (event: PeerEvent) => void,
- *   deadlineScale?: number, gameVersion?: 1 | 2,
+ *   deadlineScale?: number,
  * }} Chooser
  * `deadlineScale`: wait for the opponent the terms' deadline times this (1 in play; tests shrink it),
  * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
@@ -26,8 +25,7 @@ import { RelayClosed } from './relay_client.js';
  * @returns {Promise<Outcome>}
  */
 export async function runMatch(transport, peerOptions, chooser) {
-  // Game version 2 (peer2.js) on request until it becomes the only one.
-  const peer = /** @type {GamePeer} */ (/** @type {unknown} */ (chooser.gameVersion === 2 ? new GamePeer2(peerOptions) : new GamePeer(peerOptions)));
+  const peer = new GamePeer(peerOptions);
   // The outbox (spec/protocol.md §12.3): what we sent since the peer last showed it received
   // something; sent again when the peer's link says its process restarted.
   /** @type {Uint8Array[]} */
