@@ -9,6 +9,7 @@
 //   --result FILE        write the co-signed result
 //   --public             list the room in the lobby
 //   --link               run the retransmission link of spec/protocol.md §12.1 over the relay
+//   --resign-at N        resign when asked to act for the N-th time (spec/game.md §6.3)
 // Prints one JSON line when the room exists ({"code": ...}) and one at the end (the outcome).
 import { spawnSync } from 'node:child_process';
 

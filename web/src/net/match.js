@@ -9,9 +9,11 @@ import { RelayClosed } from './relay_client.js';
  * @typedef {{
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
  *   acceptTerms?: (terms: unknown) => boolean,
+ *   resign?: (peer: GamePeer, event: PeerEvent) => boolean,
  *   onEvent?: (event: PeerEvent) => void,
  *   deadlineScale?: number,
  * }} Chooser
+ * `resign`: give the match up instead of deciding (spec/game.md §6.3) when it says so.
  * `deadlineScale`: wait for the opponent the terms' deadline times this (1 in play; tests shrink it),
  * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
  * undefined: wait forever.
@@ -47,7 +49,7 @@ export async function runMatch(transport, peerOptions, chooser) {
     }
     for (const ev of out.events) {
       chooser.onEvent?.(ev);
-      if (ev.type === 'your_turn') handle(peer.decide(chooser.choose(peer, ev)));
+      if (ev.type === 'your_turn') handle(chooser.resign?.(peer, ev) ? peer.resign() : peer.decide(chooser.choose(peer, ev)));
       else if (ev.type === 'terms_proposed') {
         if (chooser.acceptTerms && !chooser.acceptTerms(ev.terms)) {
           failure = Object.freeze({ type: 'failure', reason: 'terms_refused', detail: 'we refused the proposed terms', blame: null, seq: null, evidence: null });
