@@ -2,8 +2,9 @@
 package, one sample per request, so the two implementations are measured interleaved in one run.
 
 Reads lines "prove", "verify" or "deal" on standard input and answers each with the seconds one
-run took. Uses only the proof-level API (keys, shuffle, prove_shuffle, verify_shuffle), which the
-deck protocol composes the same way in both implementations.
+run took. prove and verify use the proof-level API; deal is one deck of game version 2 between two
+DeckParty objects (keys, both shuffles, the opening's two share groups per party, the cards each
+party sees), as web/bin/bench.js does it with its Deck.
 """
 
 from __future__ import annotations
@@ -12,30 +13,36 @@ import sys
 import time
 
 from mentalpoker.context import ProofContext
+from mentalpoker.deck import DeckParty
 from mentalpoker.elgamal import KeyPair, joint_key, start_deck
-from mentalpoker.keyproof import prove_key, verify_key
 from mentalpoker.shuffle import prove_shuffle, shuffle, verify_shuffle
 
 N = 48
 SESSION = b"koikoi-p2p bench session id 0001"
+FIELD = (2, 3, 8, 9, 14, 15, 20, 21)
+HANDS = ((4, 5, 10, 11, 16, 17, 22, 23), (0, 1, 6, 7, 12, 13, 18, 19))
 
 
 def ctx(step: str, prover: int) -> ProofContext:
-    return ProofContext(1, SESSION, 1, step, prover)
+    return ProofContext(2, SESSION, 1, step, prover)
 
 
 def deal() -> None:
-    """Both keys proved and verified, both shuffles proved and verified by the other party."""
-    keys = [KeyPair.generate(), KeyPair.generate()]
+    """One deck of game version 2: keys, both shuffles, the opening (spec/game.md §5.4)."""
+    parties = [DeckParty(me=me, n=N, version=2, session_id=SESSION, round=1, first_shuffler=1)
+               for me in (0, 1)]
+    binding = bytes(32)
+    keys = [p.key_message(binding) for p in parties]
     for k in (0, 1):
-        verify_key(ctx("key", k), keys[k].public, prove_key(ctx("key", k), keys[k]))
-    pk = joint_key([keys[0].public, keys[1].public])
-    deck = start_deck(pk, N)
+        parties[1 - k].receive_key(keys[k])
+    for k in (1, 0):
+        parties[1 - k].receive_shuffle(parties[k].shuffle_message(binding))
     for k in (0, 1):
-        out, witness = shuffle(pk, deck, None)
-        proof = prove_shuffle(ctx("shuffle", k), pk, deck, out, witness)
-        verify_shuffle(ctx("shuffle", k), pk, deck, out, proof)
-        deck = out
+        for positions in (FIELD, HANDS[1 - k]):
+            parties[1 - k].receive_shares(positions, parties[k].share_message(positions, binding))
+    for k in (0, 1):
+        for position in (*FIELD, *HANDS[k]):
+            parties[k].card_at(position)
 
 
 def main() -> None:

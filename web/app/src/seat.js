@@ -7,7 +7,7 @@
 // Every input is saved with the wall-clock time it was saved (as the Python driver's records,
 // spec/protocol.md §12.3), so after a reload both clocks restart from when the current wait
 // began, not from zero, and a person's own deadline is not renewed by reloading (§12.4).
-import { Journal } from '../../src/protocol/journal.js';
+import { JOURNAL_VERSION, Journal } from '../../src/protocol/journal.js';
 import { actionFromDict } from '../../src/rules/actions.js';
 import { createPlayer } from '../../src/ai/players.js';
 import { toHex } from '../../src/bytes.js';
@@ -94,7 +94,7 @@ export class Seat {
     const record = await loadSeat(id);
     if (!record) throw new LocalError('no_saved_match', `no saved seat ${id}`);
     const inputs = await loadInputs(id);
-    const journal = new Journal({ version: 1, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
+    const journal = new Journal({ version: JOURNAL_VERSION, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
     const seat = new Seat(record, journal, io);
     seat.replaying = true;
     if (record.setup.seat === 0) seat.#absorb(journal.start(), false);
@@ -106,7 +106,7 @@ export class Seat {
         const out = journal.receive(fromHexFast(i.frame));
         seat.#absorb(out, seat.#progress() > before);
       } else if ('decide' in i) seat.#absorb(journal.decide(actionFromDict(i.decide)), false);
-      else if ('resign' in i) seat.#absorb(/** @type {any} */ (journal).resign(), false);
+      else if ('resign' in i) seat.#absorb(journal.resign(), false);
       else seat.#absorb(journal.acceptTerms(), false);
       // The wait this input began started when the input was saved (older saves carry no time).
       if (typeof i.at === 'number') at = i.at;
@@ -371,14 +371,14 @@ export class Seat {
       if (this.#checkOwnTime()) return;
       if (this.finished || !this.#canResign()) return;
       // Only through the journal: a resignation it did not log would not survive a reload.
-      await this.#step(() => /** @type {any} */ (this.journal).resign(), true);
+      await this.#step(() => this.journal.resign(), true);
     });
   }
 
   /** Whether the flow expects this seat's `act` now (where a resignation is allowed). */
   #canResign() {
     const e = this.peer.flow?.expected();
-    return !!e && e.type === 'act' && e.seat === this.peer.seat && typeof (/** @type {any} */ (this.journal)).resign === 'function';
+    return !!e && e.type === 'act' && e.seat === this.peer.seat;
   }
 
   #abandon() {

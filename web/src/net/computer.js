@@ -11,10 +11,9 @@ import { toHex } from '../bytes.js';
 
 /**
  * @typedef {{role: 'host' | 'join', relay: string, code?: string, password?: string | null, rules?: string,
- *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean,
+ *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean, resignAt?: number,
  *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any},
- *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void,
- *   gameVersion?: 1 | 2}} SeatOptions
+ *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void}} SeatOptions
  */
 
 /**
@@ -35,12 +34,15 @@ export async function playComputerSeat(o) {
   o.onRoom?.(client.code, seat);
   if (o.role === 'host') await client.waitForPeer();
   const transport = o.link ? new LinkTransport(client, { rng }) : client;
+  let asked = 0;
   const outcome = await runMatch(transport, {
     seat: /** @type {0 | 1} */ (seat), identity, room: client.code, password: o.password ?? null, rng, profile,
     autoAccept: true, tamper: o.tamper,
   }, {
-    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live ? /** @type {any} */ (peer.flow).live.engine : /** @type {any} */ (peer.flow).engine, /** @type {0 | 1} */ (seat)),
-    onEvent: o.onEvent, gameVersion: o.gameVersion,
+    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live.engine, /** @type {0 | 1} */ (seat)),
+    onEvent: o.onEvent,
+    // Resign when asked to act for the resignAt-th time (tests of spec/game.md §6.3).
+    resign: () => (asked += 1) === o.resignAt,
   });
   await transport.close();
   return outcome;

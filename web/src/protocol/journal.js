@@ -7,7 +7,7 @@
 // The caller saves the journal after every input and before sending the frames it caused
 // (the browser keeps it in IndexedDB), and forgets it when the match ends (it holds the seed).
 import { concat, fromHex, toHex } from '../bytes.js';
-import { GamePeer2 as GamePeer } from './peer2.js';
+import { GamePeer } from './peer.js';
 import { Identity } from './identity.js';
 import { LocalError } from './errors.js';
 import { sha256 } from './primitives.js';
@@ -18,10 +18,13 @@ import { Profile } from '../rules/profile.js';
  * @typedef {{seat: 0 | 1, identity: string, room: string, password: string | null, seed: string, name: string,
  *   profile: unknown, deadlines: {step: number, turn: number} | null, autoAccept: boolean}} Setup
  * @typedef {{frame: string} | {decide: unknown} | {accept: true} | {resign: true}} Input
- * @typedef {{version: 1, setup: Setup, inputs: Input[], sent: number, sentHash: string}} JournalState
+ * @typedef {{version: 2, setup: Setup, inputs: Input[], sent: number, sentHash: string}} JournalState
  */
 
 const ZERO = new Uint8Array(32);
+
+/** The journal's format: 2 since game version 2 (a journal of version 1 replays another flow). */
+export const JOURNAL_VERSION = 2;
 
 export class Journal {
   /**
@@ -36,7 +39,7 @@ export class Journal {
       seed: toHex(options.seed), name: options.name ?? '', profile: options.profile ? options.profile.toDict() : null,
       deadlines: options.deadlines ?? null, autoAccept: options.autoAccept ?? false,
     };
-    return new Journal({ version: 1, setup, inputs: [], sent: 0, sentHash: toHex(ZERO) });
+    return new Journal({ version: JOURNAL_VERSION, setup, inputs: [], sent: 0, sentHash: toHex(ZERO) });
   }
 
   /** @param {JournalState} state */
@@ -128,7 +131,7 @@ export class Journal {
    * @param {JournalState} saved
    */
   static restore(saved) {
-    if (!saved || saved.version !== 1) throw new LocalError('bad_state', 'not a journal of this version');
+    if (!saved || saved.version !== JOURNAL_VERSION) throw new LocalError('bad_state', 'not a journal of this version');
     const inputs = saved.inputs.slice();
     const journal = new Journal({ ...saved, inputs: [], sent: 0, sentHash: toHex(ZERO) });
     /** @type {Uint8Array[]} */
