@@ -58,3 +58,12 @@ test('the rejoin tag is the one of spec/protocol.md §12.2', () => {
   // The Python peer's tag for the same id (koikoi_p2p.net.rendezvous.rendezvous_tag('K7QX2M')).
   assert.equal(rendezvousTag('K7QX2M'), '798fc5c8a9956eef80ff7619ba169730');
 });
+
+test("a person's own deadline ends a margin before the opponent's clock for it (spec/protocol.md §12.4)", async () => {
+  const { ownEnd } = await import('../../app/src/seat.js');
+  // 2 s early for a usual deadline; at most half of a short one.
+  assert.equal(ownEnd({ since: 1000, seconds: 300 }), 1000 + 298000);
+  assert.equal(ownEnd({ since: 0, seconds: 10 }), 8000);
+  assert.equal(ownEnd({ since: 0, seconds: 3 }), 1500);
+  assert.equal(ownEnd({ since: 0, seconds: 1 }), 500);
+});
