@@ -78,7 +78,8 @@ def test_js_link_against_the_crash_safe_driver_across_a_relay_restart(tmp_path: 
                 proc.wait()
         stop(relay)
     assert end["ok"], end
-    assert end["repairs"] >= 1, end     # the JavaScript link paired again after the restart
+    # The JavaScript link paired again after the restart.
+    assert isinstance(end["repairs"], int) and end["repairs"] >= 1, end
     transcripts = list((tmp_path / "py" / "data" / "transcripts").glob("*.transcript"))
     assert len(transcripts) == 1
     assert transcripts[0].read_bytes() == js_file.read_bytes()

@@ -74,17 +74,19 @@ export class LinkTransport {
     this.repairing = (async () => {
       try { await old.close?.(); } catch { /* it failed already */ }
       let delay = 0.1;
-      while (!this.closed) {
+      let paired = false;
+      while (!this.closed && !paired) {
         try {
           this.inner = await /** @type {{connect: () => Promise<Transport>}} */ (this.connector).connect();
-          break;
+          paired = true;
         } catch {
           await new Promise((r) => setTimeout(r, 1000 * delay * (0.5 + Math.random() / 2)));
           delay = Math.min(2, delay * 2);
         }
       }
-      this.repairs += 1;
       this.repairing = null;
+      if (!paired) return;
+      this.repairs += 1;
       for (const f of this.link.reconnected(this.now())) this.#write(f);
       this.link.lastHeard = this.now();
     })();
