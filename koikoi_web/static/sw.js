@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-850f009de68aceb6';
-const FILES = ["./","app-08de9ed2c97c.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-57f229c8ba92.js"];
+const CACHE = 'koikoi-2a54542966fd8d01';
+const FILES = ["./","app-08de9ed2c97c.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-ef1f2ed64564.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
