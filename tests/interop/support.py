@@ -112,3 +112,42 @@ def py_verdict(data: bytes) -> dict[str, object]:
     if j["ok"]:
         return {"ok": True, "reason": None, "index": None}
     return {"ok": False, "reason": "incomplete", "index": None}
+
+
+DEAL_TYPES = {"key", "shuffle", "disclose", "round_sign"}
+
+
+def py_trace(data: bytes) -> list[list[object]]:
+    """The Python flow's public state after every envelope of a transcript, in the shape of
+    web/tools/trace.js: [state, seat, type, seconds, deal, scores] (deal only for the types that
+    name one), replayed as an observer with the round secrets the file discloses."""
+    from koikoi_p2p.audit.core import Replayer, disclosed_keys
+    from koikoi_p2p.protocol.transcript import decode_transcript
+
+    transcript = decode_transcript(data)
+    replayer = Replayer(transcript.session, disclosed_keys(transcript.envelopes))
+    flow = replayer.flow
+    trace: list[list[object]] = []
+    for env in transcript.envelopes:
+        replayer.feed(env)
+        wait = flow.waiting_for()
+        seat, msg_type, seconds = wait if wait is not None else (None, None, None)
+        deal = flow.expect_deal if wait is not None and msg_type in DEAL_TYPES else None
+        scores = list(flow.match.scores) if flow.match is not None else [0, 0]   # the tally (pool balances)
+        trace.append([flow.phase.value, seat, msg_type, seconds, deal, scores])
+    return trace
+
+
+def js_traces(paths: list[Path]) -> list[list[list[object]]]:
+    """web/tools/trace.js on many transcripts, in one process."""
+    out = subprocess.run([require_node(), str(WEB / "tools" / "trace.js"), *map(str, paths)],
+                         capture_output=True, text=True, check=True, cwd=REPO, timeout=600).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def first_divergence(js: list[list[object]], py: list[list[object]]) -> tuple[int, object, object] | None:
+    """The first envelope after which the two flows' public states differ, or None."""
+    for seq, (a, b) in enumerate(zip(js, py, strict=True)):
+        if a != b:
+            return seq, a, b
+    return None

@@ -2,6 +2,7 @@
 // greedy). Used by web/bin/peer.js and the interop tests; the browser's worker plays the same way.
 import { RelayClient } from './relay_client.js';
 import { LinkTransport } from './link_transport.js';
+import { RelayRendezvous } from './rendezvous.js';
 import { runMatch } from './match.js';
 import { Identity } from '../protocol/identity.js';
 import { systemRandom, vectorStream } from '../mentalpoker/rng.js';
@@ -33,7 +34,10 @@ export async function playComputerSeat(o) {
     : await RelayClient.join(o.relay, /** @type {string} */ (o.code));
   o.onRoom?.(client.code, seat);
   if (o.role === 'host') await client.waitForPeer();
-  const transport = o.link ? new LinkTransport(client, { rng }) : client;
+  // With the link, a relay restart (or a client that cannot resume) pairs the seats again in a
+  // rejoin room of the room code (spec/protocol.md §12.2), as the Python driver does.
+  const connect = new RelayRendezvous(o.relay, /** @type {0 | 1} */ (seat), client.code, { first: client });
+  const transport = o.link ? new LinkTransport(await connect.connect(), { rng, connect, keepalive: 10 }) : client;
   let asked = 0;
   const outcome = await runMatch(transport, {
     seat: /** @type {0 | 1} */ (seat), identity, room: client.code, password: o.password ?? null, rng, profile,
@@ -45,5 +49,6 @@ export async function playComputerSeat(o) {
     resign: () => (asked += 1) === o.resignAt,
   });
   await transport.close();
-  return outcome;
+  // How many times the link paired again through the relay (spec/protocol.md §12.2).
+  return { ...outcome, repairs: transport instanceof LinkTransport ? transport.repairs : 0 };
 }

@@ -37,6 +37,7 @@ export async function runMatch(transport, peerOptions, chooser) {
       for (const f of outbox) transport.send(f);
     };
   }
+  let bound = false;
   /** @type {PeerEvent | null} */
   let failure = null;
   /** @type {PeerEvent | null} */
@@ -87,6 +88,12 @@ export async function runMatch(transport, peerOptions, chooser) {
     const before = peer.channel ? peer.channel.next : -1;
     const out = peer.receive(frame);
     if (!peer.channel || peer.channel.next > before) outbox = [];
+    // spec/protocol.md §12.2: once we accepted an envelope of the other seat both hold the
+    // session, and a transport that pairs again derives its rejoin tag from it.
+    if (!bound && before >= 0 && peer.channel && peer.channel.next > before && 'bind' in transport) {
+      /** @type {any} */ (transport).bind(peer.channel.sessionId);
+      bound = true;
+    }
     handle(out);
   }
   const done = peer.done;

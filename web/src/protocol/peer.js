@@ -360,11 +360,12 @@ export class GamePeer {
       expected: wait.type, deadline: wait.seconds,
     };
     const sig = this.identity.sign(concat(utf8(ABANDON_DOMAIN), u8(0), encode(claim)));
-    const live = flow.live;
-    const secret = live ? flow.deckOf(live.deal).secret : null;
+    // The interrupted deal: the deal in play, else the one closing, else the last one started.
+    const deal = flow.deal;
+    const secret = deal >= 0 && flow.decks.has(deal) ? flow.deckOf(deal).secret : null;
     return concat(ABANDON_MAGIC, encode({
       claim, sig, transcript: encodeTranscript(/** @type {any} */ (this.session).record, channel.entries(), { closed: false, head: channel.head }),
-      deal: secret && live ? live.deal : -1, round_key: secret ?? new Uint8Array(0),
+      deal: secret ? deal : -1, round_key: secret ?? new Uint8Array(0),
     }));
   }
 

@@ -1,0 +1,89 @@
+"""The JavaScript peer with its retransmission link (spec/protocol.md §12.1) against the Python
+crash-safe driver as a person runs it (``koikoi host`` / ``koikoi join`` processes answering their
+prompts), through a real relay process on loopback. Mid-match the relay is stopped and started
+again on the same port, so its rooms and buffers are gone: both seats pair again in a rejoin room
+(§12.2: the JavaScript relay rendezvous against the Python one) and the match finishes with the
+same transcript on both sides, which both auditors verify."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli_play_relay import _spawn
+from tests.e2e.test_cli_support import SCRIPT
+from tests.interop.support import js_peer, js_verdicts, outcome, require_node, room_code
+
+
+def start_relay(port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """A relay process on 127.0.0.1 (port 0: a free one); its URL once it listens."""
+    proc = subprocess.Popen([sys.executable, "-m", "koikoi_relay", "--host", "127.0.0.1", "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        m = re.search(r"relay listening on (ws://127\.0\.0\.1:\d+/v1)", proc.stdout.readline())
+        if m:
+            return proc, m.group(1)
+    stop(proc)
+    raise AssertionError("the relay did not start")
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.parametrize("js_seat", [0, 1])
+def test_js_link_against_the_crash_safe_driver_across_a_relay_restart(tmp_path: Path, js_seat: int) -> None:
+    require_node()
+    js_file = tmp_path / "js.transcript"
+    common = ["--rules", "wikipedia", "--rounds", "1", "--seed", str(40 + js_seat), "--link"]
+    relay, url = start_relay()
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    procs: list[subprocess.Popen[bytes] | subprocess.Popen[str]] = []
+    try:
+        if js_seat == 0:
+            js = js_peer("host", url, extra=[*common, "--transcript", str(js_file)])
+            procs.append(js)
+            py, console = _spawn(tmp_path / "py", "join", room_code(js), "--relay", url)
+        else:
+            py, console = _spawn(tmp_path / "py", "host", "--relay", url, "--rounds", "1",
+                                 "--rules", "wikipedia", "--timeout", "120")
+            code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            js = js_peer("join", url, code=code, extra=[*common, "--transcript", str(js_file)])
+        procs += [py, js]
+        # Mid-match (wikipedia has no hand yaku, so a card is played before the deal can end).
+        console.expect(r"--- Round 1", 90)
+        console.autoplay(timeout=120, done=r"opponent plays", ask_help=False)
+        stop(relay)
+        relay, _ = start_relay(port)
+        final = console.autoplay(timeout=240, ask_help=False)
+        assert "Final score" in final
+        assert py.wait(60) == 0, console.text[-3000:]
+        end = outcome(js, timeout=120)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        stop(relay)
+    assert end["ok"], end
+    # The JavaScript link paired again after the restart.
+    assert isinstance(end["repairs"], int) and end["repairs"] >= 1, end
+    transcripts = list((tmp_path / "py" / "data" / "transcripts").glob("*.transcript"))
+    assert len(transcripts) == 1
+    assert transcripts[0].read_bytes() == js_file.read_bytes()
+    verified = subprocess.run([str(SCRIPT), "verify", str(js_file)], capture_output=True, text=True,
+                              timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert js_verdicts([js_file])[0]["ok"]
