@@ -63,6 +63,7 @@ const EN = {
   termsKey: 'Their key: {fp}', termsRated: 'Rated: the result goes to the rating service {url}.', termsUnrated: 'Not rated (a friendly match).',
   rated: 'Rated match (the co-signed result goes to a rating service)', ratings: 'Rating service (http:// or https:// URL)',
   yourClock: 'Your time left', theirClock: 'Their time left',
+  seenAs: 'Your opponent sees you as {name}, key {fp} (the key is what tells you apart: names are not unique).', noName: '(no name)',
 };
 
 /** @type {typeof EN} */
@@ -124,6 +125,7 @@ const JA = {
   termsKey: '相手の鍵: {fp}', termsRated: 'レーティング対局: 結果はレーティングサービス {url} に送られます。', termsUnrated: 'レーティングなし（親善対局）。',
   rated: 'レーティング対局（両者署名の結果をレーティングサービスに送る）', ratings: 'レーティングサービス（http:// または https:// のURL）',
   yourClock: 'あなたの残り時間', theirClock: '相手の残り時間',
+  seenAs: '相手にはあなたが {name}（鍵 {fp}）と表示されます。名前は重複しうるので、区別するのは鍵です。', noName: '（名前なし）',
 };
 
 const TABLES = { en: EN, ja: JA };

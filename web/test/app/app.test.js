@@ -8,7 +8,8 @@ import { CARDS } from '../../src/rules/cards.js';
 import { YAKU_IDS } from '../../src/rules/scoring.js';
 import { preset } from '../../src/rules/profile.js';
 import { closeYaku } from '../../app/src/table.js';
-import { buildProfile, profileText } from '../../app/src/profiles.js';
+import { buildProfile, cleanName, profileText } from '../../app/src/profiles.js';
+import { nameProblem } from '../../src/protocol/names.js';
 import { rendezvousTag } from '../../app/src/net/rejoin.js';
 
 test('English and Japanese have the same keys, and every yaku a name in both', () => {
@@ -66,4 +67,14 @@ test("a person's own deadline ends a margin before the opponent's clock for it (
   assert.equal(ownEnd({ since: 0, seconds: 10 }), 8000);
   assert.equal(ownEnd({ since: 0, seconds: 3 }), 1500);
   assert.equal(ownEnd({ since: 0, seconds: 1 }), 500);
+});
+
+test('a display name typed in the page is made one the protocol takes', () => {
+  for (const raw of ['  Fuji  ', 'Cafe\u0301', 'a\u0000b\u200Bc', 'x'.repeat(40), '\u3000桜\u3000', '', '🌸'.repeat(33)]) {
+    const name = cleanName(raw);
+    assert.equal(nameProblem(name), null, JSON.stringify(raw));
+  }
+  assert.equal(cleanName('  Fuji  '), 'Fuji');
+  assert.equal(cleanName('Cafe\u0301'), 'Café');
+  assert.equal([...cleanName('🌸'.repeat(33))].length, 32);
 });

@@ -253,6 +253,10 @@ test('a player resigns online: display names beside fingerprints, the other page
       await fp.waitFor();
       return String(/: (\S+)/.exec(String(await fp.textContent()))?.[1]);
     }));
+    // The room form says how the opponent will see the host.
+    await a.page.getByRole('button', { name: 'Create a room' }).click();
+    assert.match(String(await a.page.locator('.seenas').textContent()), new RegExp(`sees you as Fuji, key ${fingerprints[0]}`));
+    await a.page.getByRole('button', { name: 'Back' }).click();
     await pair(a.page, b.page, relay.web);
     // The joiner sees the host's name and key before accepting the terms.
     const terms = b.page.locator('dialog.dlg-terms');
