@@ -444,7 +444,7 @@ export class Seat {
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,
       match, lastRound: this.info.lastRound, over: this.info.over, failure: this.info.failure, finished: this.finished,
       wait: this.info.wait, deal: dealOf(flow), connection: this.info.connection,
-      deadlines: this.useDeadlines, now: Date.now(), resigned: this.info.resigned, timeUp: this.info.timeUp,
+      deadlines: this.useDeadlines, resigned: this.info.resigned, timeUp: this.info.timeUp,
       canResign: !this.finished && this.#canResign(),
     };
   }
