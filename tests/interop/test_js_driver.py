@@ -87,3 +87,38 @@ def test_js_link_against_the_crash_safe_driver_across_a_relay_restart(tmp_path: 
                               timeout=120)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert js_verdicts([js_file])[0]["ok"]
+
+
+def test_the_crash_safe_driver_claims_abandonment_by_a_silent_js_peer(tmp_path: Path) -> None:
+    """The JavaScript joiner stops answering at its second decision (its process stays, its link
+    answers): once the turn deadline of the terms passed, ``koikoi host`` signs an abandonment
+    claim (spec/protocol.md §12.4) that koikoi verify and the JavaScript auditor both uphold, with
+    the same message number."""
+    require_node()
+    relay, url = start_relay()
+    procs: list[subprocess.Popen[bytes] | subprocess.Popen[str]] = []
+    try:
+        py, console = _spawn(tmp_path / "py", "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
+                             "--timeout", "8")
+        procs.append(py)
+        code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+        js = js_peer("join", url, code=code, extra=["--seed", "44", "--link", "--stall-at", "2"])
+        procs.append(js)
+        console.autoplay(timeout=120, done=r"Match stopped", ask_help=False)
+        py.wait(60)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        stop(relay)
+    claims = list((tmp_path / "py" / "data" / "transcripts").glob("*.abandoned"))
+    assert len(claims) == 1, console.text[-2000:]
+    verified = subprocess.run([str(SCRIPT), "verify", str(claims[0])], capture_output=True, text=True,
+                              timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    found = re.search(r"abandoned by player 1 at message (\d+)", verified.stdout)
+    assert found, verified.stdout
+    js_verdict = js_verdicts([claims[0]])[0]
+    assert js_verdict["ok"] and js_verdict["reason"] == "abandoned", js_verdict
+    assert js_verdict["index"] == int(found.group(1))
