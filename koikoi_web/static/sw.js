@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-2a54542966fd8d01';
-const FILES = ["./","app-08de9ed2c97c.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-ef1f2ed64564.js"];
+const CACHE = 'koikoi-ab52aa7a01b1547e';
+const FILES = ["./","app-08de9ed2c97c.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-dfab83558103.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

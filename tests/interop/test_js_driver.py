@@ -3,44 +3,21 @@ crash-safe driver as a person runs it (``koikoi host`` / ``koikoi join`` process
 prompts), through a real relay process on loopback. Mid-match the relay is stopped and started
 again on the same port, so its rooms and buffers are gone: both seats pair again in a rejoin room
 (§12.2: the JavaScript relay rendezvous against the Python one) and the match finishes with the
-same transcript on both sides, which both auditors verify."""
+same transcript on both sides, which both auditors verify. And a JavaScript joiner that stops
+answering is claimed abandoned by the driver, a claim both auditors uphold (§12.4)."""
 
 from __future__ import annotations
 
 import re
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.test_cli_play_relay import _spawn
 from tests.e2e.test_cli_support import SCRIPT
-from tests.interop.support import js_peer, js_verdicts, outcome, require_node, room_code
-
-
-def start_relay(port: int = 0) -> tuple[subprocess.Popen[str], str]:
-    """A relay process on 127.0.0.1 (port 0: a free one); its URL once it listens."""
-    proc = subprocess.Popen([sys.executable, "-m", "koikoi_relay", "--host", "127.0.0.1", "--port",
-                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        m = re.search(r"relay listening on (ws://127\.0\.0\.1:\d+/v1)", proc.stdout.readline())
-        if m:
-            return proc, m.group(1)
-    stop(proc)
-    raise AssertionError("the relay did not start")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+from tests.interop.support import js_peer, js_verdicts, outcome, require_node, room_code, start_relay
+from tests.interop.support import stop_process as stop
 
 
 @pytest.mark.parametrize("js_seat", [0, 1])
