@@ -31,30 +31,38 @@ def require_node() -> str:
     return NODE
 
 
+def start_relay(port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """A relay process on 127.0.0.1 (port 0: a free one) and its URL once it listens."""
+    proc = subprocess.Popen([sys.executable, "-m", "koikoi_relay", "--host", "127.0.0.1", "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        m = re.search(r"relay listening on (ws://127\.0\.0\.1:\d+/v1)", proc.stdout.readline())
+        if m:
+            return proc, m.group(1)
+    stop_process(proc)
+    raise AssertionError("the relay did not start")
+
+
+def stop_process(proc: subprocess.Popen[str]) -> None:
+    """Stop a process we started, by its pid: terminate, then kill after 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextmanager
 def relay_process() -> Iterator[str]:
     """A real relay process on 127.0.0.1, port 0; yields its URL and stops it by pid."""
-    proc = subprocess.Popen([sys.executable, "-m", "koikoi_relay", "--host", "127.0.0.1", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc, url = start_relay()
     try:
-        deadline = time.monotonic() + 20
-        assert proc.stdout is not None
-        url = None
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            m = re.search(r"relay listening on (ws://127\.0\.0\.1:\d+/v1)", line)
-            if m:
-                url = m.group(1)
-                break
-        assert url, "the relay did not start"
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def js_peer(role: str, relay: str, *, code: str | None = None,

@@ -3,44 +3,21 @@ crash-safe driver as a person runs it (``koikoi host`` / ``koikoi join`` process
 prompts), through a real relay process on loopback. Mid-match the relay is stopped and started
 again on the same port, so its rooms and buffers are gone: both seats pair again in a rejoin room
 (§12.2: the JavaScript relay rendezvous against the Python one) and the match finishes with the
-same transcript on both sides, which both auditors verify."""
+same transcript on both sides, which both auditors verify. And a JavaScript joiner that stops
+answering is claimed abandoned by the driver, a claim both auditors uphold (§12.4)."""
 
 from __future__ import annotations
 
 import re
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.test_cli_play_relay import _spawn
 from tests.e2e.test_cli_support import SCRIPT
-from tests.interop.support import js_peer, js_verdicts, outcome, require_node, room_code
-
-
-def start_relay(port: int = 0) -> tuple[subprocess.Popen[str], str]:
-    """A relay process on 127.0.0.1 (port 0: a free one); its URL once it listens."""
-    proc = subprocess.Popen([sys.executable, "-m", "koikoi_relay", "--host", "127.0.0.1", "--port",
-                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        m = re.search(r"relay listening on (ws://127\.0\.0\.1:\d+/v1)", proc.stdout.readline())
-        if m:
-            return proc, m.group(1)
-    stop(proc)
-    raise AssertionError("the relay did not start")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+from tests.interop.support import js_peer, js_verdicts, outcome, require_node, room_code, start_relay
+from tests.interop.support import stop_process as stop
 
 
 @pytest.mark.parametrize("js_seat", [0, 1])
@@ -87,3 +64,38 @@ def test_js_link_against_the_crash_safe_driver_across_a_relay_restart(tmp_path: 
                               timeout=120)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert js_verdicts([js_file])[0]["ok"]
+
+
+def test_the_crash_safe_driver_claims_abandonment_by_a_silent_js_peer(tmp_path: Path) -> None:
+    """The JavaScript joiner stops answering at its second decision (its process stays, its link
+    answers): once the turn deadline of the terms passed, ``koikoi host`` signs an abandonment
+    claim (spec/protocol.md §12.4) that koikoi verify and the JavaScript auditor both uphold, with
+    the same message number."""
+    require_node()
+    relay, url = start_relay()
+    procs: list[subprocess.Popen[bytes] | subprocess.Popen[str]] = []
+    try:
+        py, console = _spawn(tmp_path / "py", "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
+                             "--timeout", "8")
+        procs.append(py)
+        code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+        js = js_peer("join", url, code=code, extra=["--seed", "44", "--link", "--stall-at", "2"])
+        procs.append(js)
+        console.autoplay(timeout=120, done=r"Match stopped", ask_help=False)
+        py.wait(60)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        stop(relay)
+    claims = list((tmp_path / "py" / "data" / "transcripts").glob("*.abandoned"))
+    assert len(claims) == 1, console.text[-2000:]
+    verified = subprocess.run([str(SCRIPT), "verify", str(claims[0])], capture_output=True, text=True,
+                              timeout=120)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    found = re.search(r"abandoned by player 1 at message (\d+)", verified.stdout)
+    assert found, verified.stdout
+    js_verdict = js_verdicts([claims[0]])[0]
+    assert js_verdict["ok"] and js_verdict["reason"] == "abandoned", js_verdict
+    assert js_verdict["index"] == int(found.group(1))

@@ -12,7 +12,7 @@ import { toHex } from '../bytes.js';
 
 /**
  * @typedef {{role: 'host' | 'join', relay: string, code?: string, password?: string | null, rules?: string,
- *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean, resignAt?: number,
+ *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean, resignAt?: number, stallAt?: number,
  *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any},
  *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void}} SeatOptions
  */
@@ -45,8 +45,10 @@ export async function playComputerSeat(o) {
   }, {
     choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live.engine, /** @type {0 | 1} */ (seat)),
     onEvent: o.onEvent,
-    // Resign when asked to act for the resignAt-th time (tests of spec/game.md §6.3).
-    resign: () => (asked += 1) === o.resignAt,
+    // Stall at (never answer) the stallAt-th decision, resign at the resignAt-th (tests of
+    // spec/protocol.md §12.4 and spec/game.md §6.3).
+    resign: () => asked === o.resignAt,
+    stall: () => (asked += 1) === o.stallAt,
   });
   await transport.close();
   // How many times the link paired again through the relay (spec/protocol.md §12.2).

@@ -10,10 +10,12 @@ import { RelayClosed } from './relay_client.js';
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
  *   acceptTerms?: (terms: unknown) => boolean,
  *   resign?: (peer: GamePeer, event: PeerEvent) => boolean,
+ *   stall?: (peer: GamePeer, event: PeerEvent) => boolean,
  *   onEvent?: (event: PeerEvent) => void,
  *   deadlineScale?: number,
  * }} Chooser
  * `resign`: give the match up instead of deciding (spec/game.md §6.3) when it says so.
+ * `stall`: never answer this decision (a person who walked away; tests of §12.4 claims).
  * `deadlineScale`: wait for the opponent the terms' deadline times this (1 in play; tests shrink it),
  * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
  * undefined: wait forever.
@@ -50,7 +52,10 @@ export async function runMatch(transport, peerOptions, chooser) {
     }
     for (const ev of out.events) {
       chooser.onEvent?.(ev);
-      if (ev.type === 'your_turn') handle(chooser.resign?.(peer, ev) ? peer.resign() : peer.decide(chooser.choose(peer, ev)));
+      if (ev.type === 'your_turn') {
+        if (chooser.stall?.(peer, ev)) continue;
+        handle(chooser.resign?.(peer, ev) ? peer.resign() : peer.decide(chooser.choose(peer, ev)));
+      }
       else if (ev.type === 'terms_proposed') {
         if (chooser.acceptTerms && !chooser.acceptTerms(ev.terms)) {
           failure = Object.freeze({ type: 'failure', reason: 'terms_refused', detail: 'we refused the proposed terms', blame: null, seq: null, evidence: null });

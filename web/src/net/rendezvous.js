@@ -6,7 +6,8 @@
 // nothing: every frame is sealed and signed end to end (the channel drops what does not open) and
 // the link pairs with the real peer when it shows up.
 import { concat, toHex, u8, utf8 } from '../bytes.js';
-import { sha256 } from '../protocol/primitives.js';
+// The pure-JavaScript SHA-256 (no libsodium needed: a page's main thread computes tags too).
+import { sha256 } from '../rules/sha256.js';
 import { RelayClient, RelayError } from './relay_client.js';
 
 export const REJOIN_META = 'rejoin';

@@ -115,3 +115,19 @@ test('terms of game version 1 are refused with unsupported_version, whatever the
   assert.throws(() => flow.apply(0, 'terms', v1, { seq: 0, head: new Uint8Array(32) }),
     (/** @type {any} */ e) => e instanceof GameViolation && e.reason === 'unsupported_version' && e.seat === 0 && e.seq === 0);
 });
+
+test('version-1 files are refused: a transcript of format 1, a co-signed result of game version 1', async () => {
+  const { vectorBytes } = await import('../helpers.js');
+  const { FileError } = await import('../../src/audit/replay.js');
+  const { decode, encode } = await import('../../src/protocol/codec.js');
+  const data = vectorBytes('protocol/match_nintendo_seed1.transcript');
+  const at = Buffer.from(data).indexOf(Buffer.from('\xa6format\x02', 'latin1'));
+  assert.ok(at > 0);
+  const v1 = data.slice();
+  v1[at + 7] = 1;
+  assert.throws(() => auditBytes(v1), (/** @type {any} */ e) => e instanceof FileError && e.reason === 'unsupported_version');
+  const { peers } = play('nintendo', 'flow2-v1-result');
+  const file = /** @type {any} */ (decode(peers[0].resultFile()));
+  file.result.version = 1;
+  assert.throws(() => verifyResult(encode(file)), (/** @type {any} */ e) => e.reason === 'bad_result' && /version/.test(e.message));
+});
