@@ -77,6 +77,10 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
       await page.getByRole('button', { name: 'Create a room' }).click();
       if (size.name === 'desktop') await axe(page, 'create');
       await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('button', { name: 'Join a room' }).click();
+      await page.locator('.lobby li').first().waitFor();
+      if (size.name === 'desktop') await axe(page, 'join');
+      await page.getByRole('button', { name: 'Back' }).click();
       await page.getByRole('button', { name: 'Open a match report' }).click();
       await page.locator('#report-file').setInputFiles(file);
       await page.locator('.verdict.good').waitFor({ timeout: 120000 });
