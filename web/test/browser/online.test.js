@@ -128,12 +128,13 @@ test('a browser plays a whole match against koikoi join, with a room password', 
 });
 
 /**
- * Host a 1-round room with short deadlines from page `a` and join it from page `b`; resolves
- * with the room code. @param {any} a @param {any} b @param {string} web @param {{turn?: number, step?: number}} [o]
+ * Host a room (1 round unless told) with short deadlines from page `a` and join it from page `b`;
+ * resolves with the room code. @param {any} a @param {any} b @param {string} web
+ * @param {{turn?: number, step?: number, rounds?: number}} [o]
  */
 async function pair(a, b, web, o = {}) {
   await a.getByRole('button', { name: 'Create a room' }).click();
-  await a.getByLabel('Rounds').fill('1');
+  await a.getByLabel('Rounds').fill(String(o.rounds ?? 1));
   if (o.turn) await a.getByLabel('Seconds for each decision').fill(String(o.turn));
   if (o.step) await a.getByLabel('Seconds for each automatic step').fill(String(o.step));
   await a.getByRole('button', { name: 'Create', exact: true }).click();
@@ -147,24 +148,27 @@ async function pair(a, b, web, o = {}) {
 
 /**
  * Step both pages until the joiner is asked for its first move and the host's page waits on it.
- * The joiner's page is stepped only while it shows no card to play, so it never plays one: a
- * check made just after clicking the joiner's card could still see the old board (its worker
- * has not posted the next table yet) while the move was already on its way, and the host's page
- * would then wait for its own move, with nothing to claim (the cause of the timeouts this test
- * had on a loaded machine).
+ * The joiner's page only answers its dialogs and never plays a card: when it did, a check made
+ * just after clicking the joiner's card could still see the old board (its worker had not posted
+ * the next table yet) while the move was already on its way, and the host's page then waited for
+ * its own move, with nothing to claim (the cause of the timeouts this test had on a loaded
+ * machine; a count taken before stepping the joiner is no guard either, its card may appear
+ * in between).
  * @param {any} a @param {any} b
  */
 async function untilJoinersMove(a, b) {
   const end = Date.now() + 120000;
   for (;;) {
-    if (Date.now() > end) throw new Error('never the joiner\'s move');
+    if (Date.now() > end) {
+      const seen = async (/** @type {any} */ p) => p.evaluate(() => `status "${document.querySelector('.status')?.textContent ?? ''}", dialog "${document.querySelector('dialog[open]')?.textContent ?? ''}", active ${document.querySelector('.player.active')?.className ?? 'none'}`);
+      throw new Error(`never the joiner's move: host ${await seen(a)}; joiner ${await seen(b)}`);
+    }
     const theirs = await b.locator('.hand button.card').count();
     const hostWaits = await a.locator('.player.them.active').count();
     const hostAsked = await a.locator('.hand button.card, .field button.card.choice, dialog[open]').count();
     if (theirs && hostWaits && !hostAsked && !(await b.locator('dialog[open]').count())) return;
     await step(a);
-    if (!theirs) await step(b);
-    else await b.waitForTimeout(100);
+    await step(b, { dialogsOnly: true });
   }
 }
 
@@ -182,7 +186,8 @@ test('the opponent who leaves misses its deadline: the page signs an abandonment
   try {
     const a = await openPage(await browser.newContext(), relay.web);
     const b = await openPage(await browser.newContext(), relay.web);
-    await pair(a.page, b.page, relay.web, { turn: 10, step: 10 });
+    // 2 rounds: a first round won by a dealt hand ends before the joiner is ever asked to play.
+    await pair(a.page, b.page, relay.web, { turn: 10, step: 10, rounds: 2 });
     // Play until it is the joiner's move, then the joiner goes away for good.
     await untilJoinersMove(a.page, b.page);
     await b.page.close();
@@ -202,7 +207,7 @@ test('a player who does not move: its clock survives a reload, its page says its
   try {
     const a = await openPage(await browser.newContext(), relay.web);
     const b = await openPage(await browser.newContext(), relay.web);
-    await pair(a.page, b.page, relay.web, { turn: 16, step: 20 });
+    await pair(a.page, b.page, relay.web, { turn: 16, step: 20, rounds: 2 });
     await untilJoinersMove(a.page, b.page);
     // Both pages count the joiner's time down.
     const seconds = async (/** @type {any} */ p, /** @type {string} */ who) => {
@@ -257,7 +262,7 @@ test('a player resigns online: display names beside fingerprints, the other page
     await a.page.getByRole('button', { name: 'Create a room' }).click();
     assert.match(String(await a.page.locator('.seenas').textContent()), new RegExp(`sees you as Fuji, key ${fingerprints[0]}`));
     await a.page.getByRole('button', { name: 'Back' }).click();
-    await pair(a.page, b.page, relay.web);
+    await pair(a.page, b.page, relay.web, { rounds: 2 });
     // The joiner sees the host's name and key before accepting the terms.
     const terms = b.page.locator('dialog.dlg-terms');
     const end = Date.now() + 90000;
