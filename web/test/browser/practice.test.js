@@ -34,6 +34,8 @@ test('a practice match against the worker finishes and its transcript verifies',
     await page.getByRole('button', { name: 'Home' }).click();
     await page.getByRole('button', { name: 'Practice against the computer' }).click();
     await page.getByLabel('Computer').selectOption('greedy');
+    // 2 rounds: a first round won by a dealt hand would end a 1-round match before we could move.
+    await page.getByLabel('Rounds').fill('2');
     await page.getByRole('button', { name: 'Start' }).click();
     await page.locator('.hand button.card').first().waitFor({ timeout: 60000 });
     await page.locator('footer button.resign:not([disabled])').click();
