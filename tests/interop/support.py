@@ -67,8 +67,9 @@ def relay_process() -> Iterator[str]:
 
 def js_peer(role: str, relay: str, *, code: str | None = None,
             extra: list[str] | None = None) -> subprocess.Popen[str]:
-    args = [require_node(), str(WEB / "bin" / "peer.js"), role, *([code] if code else []),
-            "--relay", relay, *(extra or [])]
+    # The flag directly: without it peer.js runs node again as a child, which a kill would orphan.
+    args = [require_node(), "--experimental-websocket", str(WEB / "bin" / "peer.js"), role,
+            *([code] if code else []), "--relay", relay, *(extra or [])]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
 
 

@@ -66,7 +66,8 @@ def test_cheat_refused_with_the_same_reason(tmp_path: Path, cheat: str, cheater:
     with relay_process() as relay:
         if cheater == "js":
             script = WEB / "tools" / "cheat_peer.js"
-            host = subprocess.Popen([node, str(script), "host", "--relay", relay, *cheating],
+            host = subprocess.Popen([node, "--experimental-websocket", str(script), "host", "--relay", relay,
+                                     *cheating],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
             guest = py_peer("join", relay, code=room_code(host), extra=honest_args)
         else:
