@@ -299,13 +299,20 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
     link: ReliableLink | None = None
 
-    def resend() -> None:
+    def resend(proof: bool = False) -> None:
         # Only what is durable: the last ``holding`` frames wait for their record (§12.3 rule 1).
         if link is not None and not link.closed:
-            for frame in core.outbox[:len(core.outbox) - saved.holding]:
+            frames = core.outbox[:len(core.outbox) - saved.holding]
+            if proof and not frames and not saved.holding and core.last_sent:
+                # On a new connection or pairing the peer's link counts it live only once it
+                # vouched for a payload there (§12.2): a frame it holds already (a harmless
+                # duplicate to its channel) does.
+                frames = [core.last_sent]
+            for frame in frames:
                 link.send_nowait(frame)
 
-    link = ReliableLink(connect, on_reset=resend, confirm=True, vouching=True, **opts.link)
+    link = ReliableLink(connect, on_reset=lambda: resend(proof=True), on_connect=lambda: resend(proof=True),
+                        confirm=True, vouching=True, **opts.link)
     bound = [False]
 
     def on_session() -> None:
@@ -315,7 +322,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     on_session()
     await link.start()
     try:
-        resend()
+        resend(proof=True)
         outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session,
                                ask_terms)
         if outcome.status == "completed":
@@ -463,7 +470,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             answer = core.receive(frame)
         except ProtocolError as exc:
             return _fail(core, exc.reason, exc)
-        _judge(link, core, dropped, answer is not None)
+        _judge(link, core, dropped)
         saved.unconfirmed += 1
         if answer is None:
             await saved.settle(link)
@@ -506,7 +513,7 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
             answer = core.receive(frame)
         except ProtocolError:
             return
-        _judge(link, core, dropped, answer is not None)
+        _judge(link, core, dropped)
         saved.unconfirmed += 1
         if answer is None:
             await saved.settle(link)
@@ -520,12 +527,13 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
             link.send_nowait(item)
 
 
-def _judge(link: ReliableLink, core: PeerCore, dropped: int, accepted: bool) -> None:
+def _judge(link: ReliableLink, core: PeerCore, dropped: int) -> None:
     """Tell the link whether the frame just taken came from the peer: it authenticated under the
-    channel (or, during the handshake, the handshake took it)."""
+    channel (or, during the handshake, the handshake took it or it repeats one the handshake took:
+    only the peer and the relay saw those)."""
     if core.dropped != dropped:
         link.reject()
-    elif accepted or core.peer is not None:
+    else:
         link.vouch()
 
 
