@@ -448,13 +448,20 @@ class ReliableLink:
 
     async def _tick(self) -> None:
         period = max(self._retransmit_s / 2, 0.01)
+        last = self._clock()
         while True:
             await asyncio.sleep(period)
+            now = self._clock()
+            stall, last = now - last - period, now
+            if stall > period:
+                # Our own process did not run (a long computation, a loaded machine): frames the
+                # peer sent meanwhile may still wait unread, so that time is not the peer's silence.
+                self._last_heard += stall
+                self._last_live += stall
             if self._transport is None or self._broken.is_set():
                 continue
             if self.peer_id is None or not self._peer_knows_me:
                 self._hello()
-            now = self._clock()
             if (self._vouching and self._dead_after_s is not None and self._give_up_s is not None
                     and now - self._last_live >= self._give_up_s):
                 self._fail("unreachable", f"nothing authenticated from the peer for {self._give_up_s:g} s")
