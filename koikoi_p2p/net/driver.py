@@ -191,6 +191,7 @@ class SavedCore:
         self.saved_at = saved_at      # wall time the last input was saved (0: unknown)
         self.wall = wall
         self.holding = 0              # frames at the end of the outbox waiting for their record
+        self._base: dict[str, object] | None = None   # a deal boundary's base, written after its send
 
     def _record(self, kind: str, value: object, out: list[bytes]) -> dict[str, object] | None:
         """Append the record (unsynced), or return the base to write at a deal boundary."""
@@ -212,17 +213,30 @@ class SavedCore:
 
     async def save(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
         """Record one input; with ``durable`` (the default) return once it and every record before
-        it are on disk, so that ``out`` may leave."""
+        it are on disk, so that ``out`` may leave.
+
+        At a deal boundary the input is appended and synced like any other (one fdatasync before
+        its frames leave), and the new base, a snapshot taken now, replaces the file afterwards
+        (``rebase_later``), off the path of the frames it covers but before the next input."""
         base = self._record(kind, value, out)
+        if base is not None:
+            self.journal.append([kind, value, out, self.saved_at], sync=False)
+            self.deal = self.core.deal
+            self._base = base
+            durable = True
         self.holding = len(out)
         try:
-            if base is not None:
-                await asyncio.to_thread(self.journal.rebase, base)
-                self.deal = self.core.deal
-            elif durable:
+            if durable:
                 await self.flush()
         finally:
             self.holding = 0
+
+    async def rebase_later(self) -> None:
+        """Write the base of a deal boundary saved by ``save`` (atomic; two flushes in a worker
+        thread): from then on a resume replays only the records of the deal under way."""
+        base, self._base = self._base, None
+        if base is not None:
+            await asyncio.to_thread(self.journal.rebase, base)
 
     async def flush(self) -> None:
         if self.journal.dirty:
@@ -378,6 +392,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
     last_phase = ""
     wait_started = clock()
     while True:
+        await saved.rebase_later()            # a deal boundary's base, once its frames have left
         if progress is not None and core.phase != last_phase:
             last_phase = core.phase
             progress(last_phase, core)
@@ -525,6 +540,7 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
         await saved.settle(link)
         for item in answer:
             link.send_nowait(item)
+        await saved.rebase_later()
 
 
 def _judge(link: ReliableLink, core: PeerCore, dropped: int) -> None:
