@@ -22,14 +22,15 @@ from koikoi_p2p.cli.style import Style
 
 
 class FirstKey(LineSource):
-    """Types a key of the menu just printed (the first on a one-line menu, else the last line's)."""
+    """Types a key of the menu just printed (the last entry that is not "resign")."""
 
     def __init__(self, out: io.StringIO) -> None:
         self.out = out
 
     async def readline(self) -> str:
         menu = self.out.getvalue().rsplit("\n> ", 1)[0]
-        return menu.split("\n  [")[-1].split("]", 1)[0]
+        entries = [e for e in menu.split("\n  [")[1:] if "resign" not in e.split("\n", 1)[0]]
+        return entries[-1].split("]", 1)[0]
 
 
 def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Setup, io.StringIO]:
