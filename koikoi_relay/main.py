@@ -9,9 +9,13 @@ import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import fields
+from typing import TYPE_CHECKING
 
 from koikoi_relay.limits import Limits
 from koikoi_relay.logs import configure, log_event
+
+if TYPE_CHECKING:
+    from koikoi_relay.divert import HttpHandler
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,11 +43,12 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(**values)
 
 
-async def serve_until_signalled(args: argparse.Namespace) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained)."""
+async def serve_until_signalled(args: argparse.Namespace, http_handler: HttpHandler | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained).
+    ``http_handler`` serves the requests on the port that are not the relay's (divert.py)."""
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
-    server = RelayServer(limits_from(args))
+    server = RelayServer(limits_from(args), http_handler=http_handler)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)
@@ -56,9 +61,9 @@ async def serve_until_signalled(args: argparse.Namespace) -> None:
     await server.shutdown()
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, http_handler: HttpHandler | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
-    asyncio.run(serve_until_signalled(args))
+    asyncio.run(serve_until_signalled(args, http_handler))
     return 0
 
 

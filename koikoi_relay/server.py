@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from koikoi_relay.codes import Chooser, allocate_code, normalize_code
+from koikoi_relay.divert import HttpHandler, diverting_connection
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.limits import Limits
 from koikoi_relay.logs import log_event
@@ -61,8 +62,13 @@ class RelayServer:
         clock: Callable[[], float] = time.monotonic,
         choose: Chooser = secrets.choice,
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
+        http_handler: HttpHandler | None = None,
+        http_max_body: int = 8 * 1024 * 1024,
     ) -> None:
         self.limits = limits or Limits()
+        # Requests on our port that are not ours go whole to this handler (divert.py).
+        self._http_handler = http_handler
+        self._http_max_body = http_max_body
         self.metrics = Metrics()
         self.registry = Registry()
         self._clock = clock
@@ -91,6 +97,8 @@ class RelayServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             server_header=None,
+            create_connection=None if self._http_handler is None else diverting_connection(
+                self._http_handler, (PATH, "/healthz", "/metrics"), self._http_max_body),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)

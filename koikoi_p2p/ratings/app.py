@@ -63,7 +63,8 @@ class RatingsApp:
         if path in ("/ratings/results", "/ratings/abandonments") and method == "POST":
             if path == "/ratings/results":
                 return _json(200, await self.service.submit_result(request.body))
-            return _json(200, await self.service.submit_abandonment(request.body))
+            answer = await self.service.submit_abandonment(request.body)
+            return _json(202 if answer.get("pending") else 200, answer)
         if method not in ("GET", "HEAD"):
             return _json(405, {"ok": False, "reason": "method_not_allowed", "message": f"{method} {path}"},
                          {"Allow": "GET, HEAD, POST" if path.endswith(("results", "abandonments")) else "GET, HEAD"})

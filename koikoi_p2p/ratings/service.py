@@ -18,6 +18,7 @@ from koikoi_p2p.ratings.checks import check_abandonment, check_result
 from koikoi_p2p.ratings.store import Store
 
 T = TypeVar("T")
+CLAIM_ANSWER_SECONDS = 8.0
 log = logging.getLogger("koikoi.ratings")
 
 
@@ -26,6 +27,7 @@ class RatingService:
         self.store = store
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ratings")
         self._claims = asyncio.Semaphore(1)
+        self._background: set[asyncio.Future[dict[str, object]]] = set()
 
     async def _run(self, fn: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
@@ -40,10 +42,24 @@ class RatingService:
         return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": rated.session.hex()}
 
     async def submit_abandonment(self, data: bytes) -> dict[str, object]:
-        """Check an abandonment file (a full replay) and record its claim once per session."""
+        """Check an abandonment file (a full replay) and record its claim once per session. A
+        check that takes longer than ``CLAIM_ANSWER_SECONDS`` goes on after the answer, which is
+        then "pending" (202): the relay's port closes a connection whose request it has not
+        answered within its handshake deadline."""
+        task = asyncio.ensure_future(self._abandonment(data))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), CLAIM_ANSWER_SECONDS)
+        except TimeoutError:
+            return {"ok": True, "pending": True}
+
+    async def _abandonment(self, data: bytes) -> dict[str, object]:
         async with self._claims:
             claim = await self._run(check_abandonment, data)
         counted = await self._run(self.store.add_abandonment, claim)
+        log.info("abandonment claim %s session=%s", "recorded" if counted.counted else "repeated",
+                 claim.session.hex()[:16])
         return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": claim.session.hex()}
 
     async def leaderboard(self) -> dict[str, object]:
