@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -23,6 +24,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    cluster = parser.add_argument_group("cluster (spec/relay.md §13)")
+    cluster.add_argument(
+        "--redis", metavar="URL", default=os.environ.get("KOIKOI_RELAY_REDIS") or None,
+        help="be one node of a relay cluster whose rooms live in this Redis, e.g. redis://127.0.0.1:6379/0 "
+             "(default: $KOIKOI_RELAY_REDIS; unset: a single process, rooms in memory)")
+    cluster.add_argument("--redis-prefix", default="koikoi:", metavar="TEXT",
+                         help="prefix of every Redis key (one prefix per cluster; default koikoi:)")
+    cluster.add_argument("--node-id", default=None, metavar="ID",
+                         help="this node's name in Redis, letters and digits (default: random)")
     defaults = Limits()
     group = parser.add_argument_group("limits")
     for field in fields(Limits):
@@ -48,7 +58,16 @@ async def serve_until_signalled(args: argparse.Namespace, http_handler: HttpHand
     ``http_handler`` serves the requests on the port that are not the relay's (divert.py)."""
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
-    server = RelayServer(limits_from(args), http_handler=http_handler)
+    rooms = None
+    if args.redis:
+        try:
+            from koikoi_relay.cluster import RedisRooms
+        except ImportError:
+            raise SystemExit(
+                "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
+        rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
+        log_event("cluster_node", node=rooms.node)
+    server = RelayServer(limits_from(args), rooms=rooms, http_handler=http_handler)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)

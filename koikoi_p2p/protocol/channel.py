@@ -184,6 +184,20 @@ class SecureChannel:
             del self._peer_cache[next(iter(self._peer_cache))]   # the oldest: keys grow with seq
         return env
 
+    def authenticates(self, frame: bytes) -> bool:
+        """Whether ``frame`` could be the peer's: it repeats one of the peer's handshake frames, or
+        it opens under the peer's direction key. Anyone on the path can send a frame that does
+        not, so it proves nothing against the peer: the driver drops and counts it instead of
+        failing the match (spec/protocol.md §12.2). No state changes."""
+        frame = bytes(frame)
+        if frame[:1] != bytes([FRAME_ENVELOPE]):
+            return _digest_in(primitives.sha256(frame), self._handshake_frames)
+        if not HEADER_SIZE + primitives.AEAD_TAG + SIGNATURE_SIZE <= len(frame) <= MAX_FRAME:
+            return False
+        seq = struct.unpack(">I", frame[1:HEADER_SIZE])[0]
+        sealed, header = frame[HEADER_SIZE:], frame[:HEADER_SIZE]
+        return primitives.open_sealed(self._recv_key, frame_nonce(seq), sealed, header) is not None
+
     # -- helpers -------------------------------------------------------------------------------
 
     def own_handshake_frames(self, frames: Sequence[bytes]) -> None:

@@ -114,7 +114,20 @@ class Failure:
     evidence_path: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeUp:
+    """This seat's own deadline passed while it was to send ``expected`` (message ``seq``): no more
+    input is taken, and player ``claimant`` may now claim abandonment by this seat at message
+    ``seq`` (spec/protocol.md §12.4). A ``Failure`` follows."""
+
+    seat: int
+    claimant: int
+    seq: int
+    expected: str
+    deadline: int
+
+
 Event = (
     Paired | TermsAgreed | FirstDealer | RoundStarted | Board | YourTurn | ChoiceNeeded
-    | OpponentMoved | RoundOver | MatchOver | Failure
+    | OpponentMoved | RoundOver | MatchOver | Failure | TimeUp
 )

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
 from koikoi_p2p.audit.errors import AuditError
 from koikoi_p2p.audit.replay import audit_transcript
-from koikoi_p2p.net.resumable import PeerCore
-from koikoi_p2p.net.state_store import StateStore
+from koikoi_p2p.net.resumable import load_core
 from koikoi_p2p.protocol.abandonment import (
     ABANDON_MAGIC,
     AbandonmentClaim,
@@ -46,8 +45,7 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Match:
     out = asyncio.run(asyncio.wait_for(run_pair(folders, connectors), 120))
     assert out[0] is not None and out[0].file is not None
     transcript = decode_transcript(Path(out[0].file).read_bytes())
-    cores = [PeerCore.restore({k: v for k, v in StateStore(f).load().items() if k != "outcome"})
-             for f in folders]
+    cores = [load_core(f) for f in folders]
     return Match(record=transcript.handshake, transcript=transcript,
                  identities=[core.identity for core in cores])
 

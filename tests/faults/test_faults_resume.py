@@ -9,10 +9,10 @@ import pytest
 
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
 from koikoi_p2p.audit.replay import audit_bytes
+from koikoi_p2p.net.journal import Journal
 from koikoi_p2p.net.resumable import DriverOptions, PeerCore, ResumeError
-from koikoi_p2p.net.state_store import StateStore
 from tests.faults.hub import Hub
-from tests.faults.resume_util import FAST_LINK, new_stores, options, run_pair, transcript_raws
+from tests.faults.resume_util import FAST_LINK, new_stores, options, run_pair, setup, transcript_raws
 
 
 def _run(tmp: Path, hub: Hub, **kw: object) -> list:  # type: ignore[type-arg]
@@ -142,18 +142,20 @@ def test_a_peer_that_never_comes_back_is_claimed_abandoned(
     assert f"abandoned by player {victim} at message {survivor.messages}" in capsys.readouterr().out
 
 
-def test_replay_detects_a_different_build(tmp_path: Path) -> None:
-    """A saved state whose replay does not regenerate the frames sent is refused, not resumed."""
-    folders = new_stores(tmp_path)
-    state = StateStore(folders[0]).load()
-    assert PeerCore.restore(state).sent_count == state["sent_count"] == 1   # the handshake hello
-    state["sent_chain"] = b"\x01" * 32
+def test_replay_detects_a_different_build() -> None:
+    """A journal record whose replay does not regenerate the frames it says were sent is refused."""
+    host, guest = PeerCore(setup(0)), PeerCore(setup(1))
+    start = guest.snapshot()
+    hello = host.outbox[0]
+    answer = guest.receive(hello)
+    assert answer
+    record = ["r", hello, answer]
+    assert PeerCore.restore(start, [record]).sent_count == guest.sent_count
     with pytest.raises(ResumeError) as info:
-        PeerCore.restore(state)
+        PeerCore.restore(start, [["r", hello, [b"\x01" + answer[0][1:]]]])
     assert info.value.reason == "replay_mismatch"
-    state["log"] = [["x", 1]]
     with pytest.raises(ResumeError) as info:
-        PeerCore.restore(state)
+        PeerCore.restore(start, [["x", 1, []]])
     assert info.value.reason == "bad_state"
 
 
@@ -178,6 +180,6 @@ def test_a_completed_match_forgets_its_secrets_by_default(tmp_path: Path) -> Non
         folders, [lambda: hub.connector(0), lambda: hub.connector(1)], opts=defaults), 120))
     assert [o.status for o in out] == ["completed", "completed"]
     for folder in folders:
-        state = StateStore(folder).load()
-        assert set(state) == {"format", "outcome"}
+        state, records = Journal(folder).read()
+        assert set(state) == {"format", "outcome"} and records == []
         assert state["outcome"]["status"] == "completed"
