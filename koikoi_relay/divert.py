@@ -92,10 +92,13 @@ def diverting_connection(handler: HttpHandler, relay_paths: Collection[str], max
                 return
             self._task = self.loop.create_task(self._serve(self._pending[:size]))
 
-        def eof_received(self) -> bool | None:
+        def eof_received(self) -> bool | None:  # type: ignore[override]
+            # asyncio closes a transport whose protocol returns a false value here; a client that
+            # half-closed after its request must still read our answer.
             if self._mode in ("http", "answered"):
-                return True                       # a half-closed client still reads its answer
-            return super().eof_received()
+                return True
+            super().eof_received()
+            return None
 
         async def _serve(self, raw: bytes) -> None:
             try:

@@ -245,6 +245,7 @@ class Store(ABC):
     def find_player(self, who: str) -> Player | None:
         """A player by fingerprint (``abcd-efgh-...``) or by the 64 hex digits of the key."""
         text = who.strip().lower()
+        value: bytes | str
         if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
             column, value = "key", bytes.fromhex(text)
         else:
