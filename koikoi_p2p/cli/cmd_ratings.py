@@ -53,6 +53,16 @@ def register(subparsers: Any) -> None:
     recompute.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     recompute.set_defaults(handler=_recompute)
 
+    submit = commands.add_parser(
+        "submit", help="send a co-signed result file to a rating service",
+        description="Send a co-signed result (the .result file beside a transcript) to a rating "
+                    "service. The first submission counts; sending it again changes nothing.")
+    submit.add_argument("file", metavar="FILE", help="the co-signed result file")
+    submit.add_argument("--to", metavar="URL", default=None,
+                        help="the relay or rating service (default: $KOIKOI_RELAY or the local relay)")
+    submit.add_argument("--json", action="store_true", help="print the service's answer as JSON")
+    submit.set_defaults(handler=_submit)
+
 
 def default_db() -> str:
     from koikoi_p2p.cli.paths import folders
@@ -182,6 +192,38 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         app.service.close()
     return 0
+
+
+def submit_text(answer: Any) -> str:
+    """One line for a submission's answer."""
+    body = answer.body
+    if answer.ok and body.get("counted") is True:
+        return f"result counted (number {safe(body.get('seq'))})"
+    if answer.ok and body.get("pending"):
+        return "accepted; the service is still checking it"
+    if answer.ok:
+        return f"already counted (number {safe(body.get('seq'))}): nothing changed"
+    return f"refused ({answer.status}): {safe(body.get('reason'))}: {safe(body.get('message'))}"
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from koikoi_p2p.ratings.client import ServiceUnreachable, submit_result
+
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        print(f"koikoi ratings submit: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        answer = submit_result(_service(argparse.Namespace(relay=args.to)), data)
+    except ValueError as exc:
+        print(f"koikoi ratings submit: {exc}", file=sys.stderr)
+        return 2
+    except ServiceUnreachable as exc:
+        print(f"koikoi ratings submit: {exc}", file=sys.stderr)
+        return 3
+    print(json.dumps(answer.body, indent=2, ensure_ascii=False) if args.json else submit_text(answer))
+    return 0 if answer.ok else 1
 
 
 def _recompute(args: argparse.Namespace) -> int:

@@ -1,0 +1,78 @@
+"""The ratings commands against real services on loopback: `koikoi ratings serve` and
+`koikoi relay --ratings`, each its own process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli.main import main
+from koikoi_p2p.protocol.identity import Identity
+from koikoi_p2p.ratings import client
+from tests.ratings.support import signed
+from tests.ratings.test_ratings_restart import ROOT, start_service, stop
+
+ALICE, BOB = Identity.generate(), Identity.generate()
+
+
+def test_show_submit_and_recompute_against_a_running_service(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path / "home"))
+    service, url = start_service(f"sqlite:///{tmp_path / 'r.sqlite3'}", tmp_path / "home")
+    try:
+        result = tmp_path / "match.result"
+        result.write_bytes(signed(ALICE, BOB, names=("Alice\u200b", "Bob")))  # a format char: bad_name
+        assert main(["ratings", "submit", str(result), "--to", url]) == 1
+        assert "refused (400): bad_name" in capsys.readouterr().out
+        result.write_bytes(signed(ALICE, BOB, names=("Alice", "Bob"), winner=1))
+        assert main(["ratings", "submit", str(result), "--to", url]) == 0
+        assert "result counted (number 1)" in capsys.readouterr().out
+        assert main(["ratings", "submit", str(result), "--to", url]) == 0
+        assert "already counted (number 1)" in capsys.readouterr().out
+
+        assert main(["ratings", "--relay", url]) == 0
+        text = capsys.readouterr().out
+        assert "2 rated players, 1 co-signed results" in text
+        assert text.index("Bob") < text.index("Alice") and BOB.fingerprint() in text
+        assert main(["ratings", "--relay", url, "--json"]) == 0
+        board = json.loads(capsys.readouterr().out)
+        assert board["players"][0]["name"] == "Bob" and board["players"][0]["wins"] == 1
+        assert main(["ratings", "--relay", url, "--player", ALICE.fingerprint()]) == 0
+        assert "loss  against Bob" in capsys.readouterr().out
+
+        export = tmp_path / "export.json"
+        export.write_text(json.dumps(client.export(url).body))
+        assert main(["ratings", "recompute", str(export), "--compare", url]) == 0
+        assert "equal to the leaderboard" in capsys.readouterr().err
+        tampered = json.loads(export.read_text())
+        tampered["results"][0]["result"] = tampered["results"][0]["result"][:-4] + "AAAA"
+        export.write_text(json.dumps(tampered))
+        assert main(["ratings", "recompute", str(export)]) == 1
+        assert "does not pass the service's checks" in capsys.readouterr().err
+    finally:
+        stop(service)
+    assert main(["ratings", "--relay", url]) == 3                 # the service is gone
+    assert "no answer from" in capsys.readouterr().err
+
+
+def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
+    env = {**os.environ, "KOIKOI_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "koikoi_p2p", "relay", "--port", "0",
+               "--ratings", f"sqlite:///{tmp_path / 'r.sqlite3'}", "--log-level", "warning"]
+    relay = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        assert relay.stdout is not None
+        line = relay.stdout.readline()
+        assert line.startswith("relay listening on ws://"), line
+        ws = line.split()[3]
+        answer = client.submit_result(ws, signed(ALICE, BOB))
+        assert answer.status == 200 and answer.body["counted"] is True
+        assert client.leaderboard(ws).body["results"] == 1
+    finally:
+        stop(relay)  # type: ignore[arg-type]
+    assert relay.returncode == 0
