@@ -40,12 +40,21 @@ def _handle(args: argparse.Namespace) -> int:
             _say(args.json, {"ok": False, "reason": exc.reason, "message": exc.message},
                  f"INVALID co-signed result: {exc.reason}: {exc.message}")
             return 1
+        from koikoi_p2p.cli.display_name import shown
+        from koikoi_p2p.protocol.identity import fingerprint
+
         winner = "a draw" if result.winner is None else f"player {result.winner} won"
+        if result.resigned is not None:
+            winner += f" (player {result.resigned} resigned)"
+        players = [shown(name, fingerprint(key)) for name, key in zip(result.names, result.keys, strict=True)]
         text = (f"valid co-signed result: {result.profile}, {len(result.rounds)} rounds, "
-                f"scores {result.scores[0]}-{result.scores[1]}, {winner}; signed by both keys "
-                f"{result.keys[0].hex()[:16]}... and {result.keys[1].hex()[:16]}...")
+                f"scores {result.scores[0]}-{result.scores[1]}, {winner}; "
+                f"{'rated' if result.rated else 'not rated'}; signed by both players: "
+                f"player 0 {players[0]}, player 1 {players[1]}")
         _say(args.json, {"ok": True, "profile": result.profile, "scores": list(result.scores),
-                         "winner": result.winner, "rounds": [list(r) for r in result.rounds],
+                         "winner": result.winner, "resigned": result.resigned, "rated": result.rated,
+                         "names": list(result.names), "fingerprints": [fingerprint(k) for k in result.keys],
+                         "rounds": [list(r) for r in result.rounds],
                          "keys": [k.hex() for k in result.keys], "session": result.session_id.hex(),
                          "terms": result.terms_digest.hex(), "head": result.head.hex()}, text)
         return 0

@@ -76,3 +76,34 @@ def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
     finally:
         stop(relay)  # type: ignore[arg-type]
     assert relay.returncode == 0
+
+
+def test_koikoi_name_sets_shows_refuses_and_clears(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    assert main(["name"]) == 0
+    assert "(no name chosen)" in capsys.readouterr().out
+    assert main(["name", "Cafe\u0301"]) == 0                      # saved in NFC
+    out = capsys.readouterr().out
+    assert "your name is now Café (" in out
+    assert (tmp_path / "config" / "name.txt").read_text(encoding="utf-8") == "Café\n"
+    assert oct((tmp_path / "config" / "name.txt").stat().st_mode & 0o777) == "0o600"
+    for bad in (" padded", "x" * 33, "bell\x07", "rtl\u202e"):
+        assert main(["name", bad]) == 2
+        assert "koikoi name: a display name" in capsys.readouterr().err
+    assert main(["name"]) == 0
+    assert capsys.readouterr().out.startswith("Café (")
+    assert main(["name", ""]) == 0
+    assert "no name: you are shown as" in capsys.readouterr().out
+
+
+def test_verify_result_shows_names_fingerprints_and_rated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.result"
+    path.write_bytes(signed(ALICE, BOB, names=("Alice", ""), winner=0))
+    assert main(["verify", "--result", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "rated; signed by both players" in out
+    assert f"player 0 Alice ({ALICE.fingerprint()}), player 1 {BOB.fingerprint()}" in out
+    assert main(["verify", "--result", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["names"] == ["Alice", ""] and report["rated"] is True
