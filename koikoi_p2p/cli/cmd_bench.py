@@ -20,6 +20,8 @@ BENCHMARKS: dict[str, str] = {
     "match": "a 12-round selfplay match in memory: time in group operations, bytes per round",
     "ai": "the strong computer player against the random one over nintendo matches",
     "soak": "selfplay matches through the relay and a chaos proxy with random kills",
+    "ratings": "rated selfplay matches through a relay serving ratings: every result counted once, "
+               "the leaderboard equal to a recomputation of the export",
     "latency": "round trips, decision-to-screen time and per-envelope overhead of the crash-safe path "
                "through a relay and a delay proxy",
 }
