@@ -45,8 +45,12 @@ class League:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--matches", type=int, default=200, help="rated matches to play (default 200)")
     parser.add_argument("--players", type=int, default=8, help="computer players in the pool (default 8)")
-    parser.add_argument("--db", metavar="DB_URL", default=None,
-                        help="the service's database (default: a new SQLite file in a temporary folder)")
+    parser.add_argument(
+        "--db",
+        metavar="DB_URL",
+        default=None,
+        help="the service's database (default: a new SQLite file in a temporary folder)",
+    )
     parser.add_argument("--concurrency", type=int, default=2, help="matches played at once (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the pairings and the players' choices")
 
@@ -56,10 +60,23 @@ class RelayProcess:
 
     def __init__(self, db: str, home: Path) -> None:
         env = {**os.environ, "KOIKOI_HOME": str(home)}
-        command = [sys.executable, "-m", "koikoi_p2p", "relay", "--host", "127.0.0.1", "--port", "0",
-                   "--ratings", db, "--log-level", "warning"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                        env=env)
+        command = [
+            sys.executable,
+            "-m",
+            "koikoi_p2p",
+            "relay",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--ratings",
+            db,
+            "--log-level",
+            "warning",
+        ]
+        self.process = subprocess.Popen(  # noqa: S603 (this program, fixed arguments)
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+        )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line.startswith("relay listening on ws://"):
@@ -78,8 +95,9 @@ class RelayProcess:
                 self.process.wait(timeout=10)
 
 
-async def play_league(relay_ws: str, service: str, *, matches: int, players: int = 8, seed: int = 0,
-                      concurrency: int = 2) -> League:
+async def play_league(
+    relay_ws: str, service: str, *, matches: int, players: int = 8, seed: int = 0, concurrency: int = 2
+) -> League:
     """Play the matches through the relay and submit every result from both seats."""
     from koikoi_p2p.ai.strategy import RandomPlayer
     from koikoi_p2p.net.match import Match
@@ -92,7 +110,7 @@ async def play_league(relay_ws: str, service: str, *, matches: int, players: int
 
     league = League(players=players)
     pool = [seeded_identity(f"ratings-bench/{seed}/{i}".encode()) for i in range(players)]
-    draw = random.Random(seed)
+    draw = random.Random(seed)  # noqa: S311 (pairings of a benchmark, not a secret)
     pairs = [tuple(draw.sample(range(players), 2)) for _ in range(matches)]
     gate = asyncio.Semaphore(concurrency)
 
@@ -101,7 +119,7 @@ async def play_league(relay_ws: str, service: str, *, matches: int, players: int
         answer = await asyncio.to_thread(client.submit_result, service, result)
         league.submit_s.append(time.perf_counter() - start)
         start = time.perf_counter()
-        check_result(result)                              # the floor, interleaved with the real thing
+        check_result(result)  # the floor, interleaved with the real thing
         league.check_s.append(time.perf_counter() - start)
         if not answer.ok:
             league.refused.append(f"{answer.status} {answer.body.get('reason')}")
@@ -112,10 +130,18 @@ async def play_league(relay_ws: str, service: str, *, matches: int, players: int
 
     async def seat(transport: RelayClient, number: int, index: int, room: str) -> bytes | None:
         strategy = RandomPlayer(seed * 1_000_003 + 2 * number + index)
-        match = Match(transport, seat=index, identity=pool[pairs[number][index]], room=room,
-                      profile=preset("nintendo") if index == 0 else None, rounds=1 if index == 0 else None,
-                      store=None, rated=index == 0, ratings=service if index == 0 else "",
-                      accept_terms=(lambda terms: terms.rated and terms.ratings == service) if index == 1 else None)
+        match = Match(
+            transport,
+            seat=index,
+            identity=pool[pairs[number][index]],
+            room=room,
+            profile=preset("nintendo") if index == 0 else None,
+            rounds=1 if index == 0 else None,
+            store=None,
+            rated=index == 0,
+            ratings=service if index == 0 else "",
+            accept_terms=(lambda terms: terms.rated and terms.ratings == service) if index == 1 else None,
+        )
         async for event in match.events():
             if isinstance(event, (YourTurn, ChoiceNeeded)):
                 await match.decide(strategy.choose(event.view, event.options))
@@ -133,7 +159,9 @@ async def play_league(relay_ws: str, service: str, *, matches: int, players: int
             guest = await RelayClient.join(relay_ws, host.code)
             try:
                 await host.wait_for_peer(timeout=30)
-                results = await asyncio.gather(seat(host, number, 0, host.code), seat(guest, number, 1, host.code))
+                results = await asyncio.gather(
+                    seat(host, number, 0, host.code), seat(guest, number, 1, host.code)
+                )
             finally:
                 await host.close()
                 await guest.close()
@@ -159,30 +187,48 @@ def check_league(league: League, service: str) -> League:
     return league
 
 
-def run_league(db: str | None, *, matches: int, players: int = 8, seed: int = 0, concurrency: int = 2) -> League:
+def run_league(
+    db: str | None, *, matches: int, players: int = 8, seed: int = 0, concurrency: int = 2
+) -> League:
     """Start the relay with ratings, play, check, stop."""
     with tempfile.TemporaryDirectory(prefix="koikoi-bench-ratings-") as home:
         relay = RelayProcess(db or f"sqlite:///{Path(home) / 'ratings.sqlite3'}", Path(home))
         try:
-            league = asyncio.run(play_league(relay.ws, relay.http, matches=matches, players=players, seed=seed,
-                                             concurrency=concurrency))
+            league = asyncio.run(
+                play_league(
+                    relay.ws, relay.http, matches=matches, players=players, seed=seed, concurrency=concurrency
+                )
+            )
             return check_league(league, relay.http)
         finally:
             relay.stop()
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
-    league = run_league(args.db, matches=args.matches, players=args.players, seed=args.seed,
-                        concurrency=args.concurrency)
+    league = run_league(
+        args.db, matches=args.matches, players=args.players, seed=args.seed, concurrency=args.concurrency
+    )
     submit = statistics.median(league.submit_s) if league.submit_s else 0.0
     floor = statistics.median(league.check_s) if league.check_s else 0.0
-    verdict = (f"{league.matches} matches, {league.counted} counted, {league.repeated} repeats, "
-               f"{len(league.refused)} refused, {len(league.failures)} failed; leaderboard "
-               f"{'EQUAL' if league.equal else 'DIFFERENT'} to recompute of the export "
-               f"({league.board_results} results, {league.players} players)")
+    verdict = (
+        f"{league.matches} matches, {league.counted} counted, {league.repeated} repeats, "
+        f"{len(league.refused)} refused, {len(league.failures)} failed; leaderboard "
+        f"{'EQUAL' if league.equal else 'DIFFERENT'} to recompute of the export "
+        f"({league.board_results} results, {league.players} players)"
+    )
     return [
-        Measurement("submission (HTTP, check, count) vs local check", submit, floor,
-                    submit / floor if floor else 0.0, note=verdict),
-        Measurement("wall time per rated 1-round match", league.wall_s / max(league.matches, 1), 0.0, 0.0,
-                    note=f"{league.wall_s:.1f} s for {league.matches} matches"),
+        Measurement(
+            "submission (HTTP, check, count) vs local check",
+            submit,
+            floor,
+            submit / floor if floor else 0.0,
+            note=verdict,
+        ),
+        Measurement(
+            "wall time per rated 1-round match",
+            league.wall_s / max(league.matches, 1),
+            0.0,
+            0.0,
+            note=f"{league.wall_s:.1f} s for {league.matches} matches",
+        ),
     ]

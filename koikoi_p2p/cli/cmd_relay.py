@@ -19,9 +19,12 @@ def register(subparsers: Any) -> None:
     )
     add_arguments(parser)
     parser.add_argument(
-        "--ratings", metavar="DB_URL", default=None,
+        "--ratings",
+        metavar="DB_URL",
+        default=None,
         help="also serve the rating service on this port (/ratings...), storing in DB_URL: "
-             "sqlite:///PATH or postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder)")
+        "sqlite:///PATH or postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder)",
+    )
     parser.set_defaults(handler=_run)
 
 

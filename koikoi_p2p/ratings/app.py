@@ -58,16 +58,25 @@ class RatingsApp:
     async def _route(self, request: Request) -> Response:
         method, path = request.method, request.path.rstrip("/") or "/"
         if method == "OPTIONS":
-            return Response(204, headers={**CORS, "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-                                          "Access-Control-Allow-Headers": "Content-Type"})
+            return Response(
+                204,
+                headers={
+                    **CORS,
+                    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+                    "Access-Control-Allow-Headers": "Content-Type",
+                },
+            )
         if path in ("/ratings/results", "/ratings/abandonments") and method == "POST":
             if path == "/ratings/results":
                 return _json(200, await self.service.submit_result(request.body))
             answer = await self.service.submit_abandonment(request.body)
             return _json(202 if answer.get("pending") else 200, answer)
         if method not in ("GET", "HEAD"):
-            return _json(405, {"ok": False, "reason": "method_not_allowed", "message": f"{method} {path}"},
-                         {"Allow": "GET, HEAD, POST" if path.endswith(("results", "abandonments")) else "GET, HEAD"})
+            return _json(
+                405,
+                {"ok": False, "reason": "method_not_allowed", "message": f"{method} {path}"},
+                {"Allow": "GET, HEAD, POST" if path.endswith(("results", "abandonments")) else "GET, HEAD"},
+            )
         if path == "/ratings":
             return _json(200, await self.service.leaderboard())
         if path == "/ratings.html":
@@ -81,7 +90,9 @@ class RatingsApp:
             as_page = who.endswith(".html")
             found = await self.service.player(who.removesuffix(".html"))
             if found is None:
-                return _json(404, {"ok": False, "reason": "unknown_player", "message": "no rated player " + who})
+                return _json(
+                    404, {"ok": False, "reason": "unknown_player", "message": "no rated player " + who}
+                )
             return _page(player_page(found)) if as_page else _json(200, found)
         return _json(404, {"ok": False, "reason": "not_found", "message": f"no such path: {path}"})
 
@@ -94,14 +105,18 @@ def _page(text: str) -> Response:
     return Response(200, text.encode("utf-8"), "text/html; charset=utf-8", PAGE_POLICY)
 
 
-_STYLE = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-          "td,th{padding:.2em .8em;border-bottom:1px solid #ccc;text-align:left}"
-          "td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.9em}")
+_STYLE = (
+    "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+    "td,th{padding:.2em .8em;border-bottom:1px solid #ccc;text-align:left}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.9em}"
+)
 
 
 def _shell(title: str, body: str) -> str:
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
-            f"<style>{_STYLE}</style></head><body>{body}</body></html>\n")
+    return (
+        f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
+        f"<style>{_STYLE}</style></head><body>{body}</body></html>\n"
+    )
 
 
 def _name(entry: dict[str, object]) -> str:
@@ -116,15 +131,21 @@ def leaderboard_page(board: dict[str, object]) -> str:
         fp = html.escape(str(entry["fingerprint"]))
         rows.append(
             f"<tr><td class=n>{entry['rank']}</td><td>{_name(entry)}</td>"
-            f"<td><a href=\"ratings/{fp}.html\"><code>{fp}</code></a></td>"
+            f'<td><a href="ratings/{fp}.html"><code>{fp}</code></a></td>'
             f"<td class=n>{float(entry['rating']):.0f}</td><td class=n>{float(entry['deviation']):.0f}</td>"
-            f"<td class=n>{entry['games']}</td><td class=n>{entry['wins']}-{entry['losses']}-{entry['draws']}</td>"
-            f"<td class=n>{entry['abandoned']}</td></tr>")
-    table = ("<table><tr><th>#</th><th>name</th><th>fingerprint</th><th>rating</th><th>deviation</th>"
-             "<th>games</th><th>won-lost-drawn</th><th>abandoned (claims)</th></tr>" + "".join(rows) + "</table>")
-    note = (f"<p>{board.get('results', 0)} co-signed results counted. Names are chosen by the players and "
-            "are not unique: the fingerprint is the identity. Abandonment claims are shown, never rated. "
-            "Every result: <a href=\"ratings/results\">export</a>.</p>")
+            f"<td class=n>{entry['games']}</td>"
+            f"<td class=n>{entry['wins']}-{entry['losses']}-{entry['draws']}</td>"
+            f"<td class=n>{entry['abandoned']}</td></tr>"
+        )
+    table = (
+        "<table><tr><th>#</th><th>name</th><th>fingerprint</th><th>rating</th><th>deviation</th>"
+        "<th>games</th><th>won-lost-drawn</th><th>abandoned (claims)</th></tr>" + "".join(rows) + "</table>"
+    )
+    note = (
+        f"<p>{board.get('results', 0)} co-signed results counted. Names are chosen by the players and "
+        "are not unique: the fingerprint is the identity. Abandonment claims are shown, never rated. "
+        'Every result: <a href="ratings/results">export</a>.</p>'
+    )
     return _shell("koikoi ratings", "<h1>Koi-Koi ratings</h1>" + note + table)
 
 
@@ -135,12 +156,20 @@ def player_page(found: dict[str, object]) -> str:
     history = found.get("history")
     for line in history if isinstance(history, list) else []:
         opponent = html.escape(str(line["opponent_name"]) or "no name")
-        rows.append(f"<tr><td class=n>{line['seq']}</td><td>{html.escape(str(line['outcome']))}</td>"
-                    f"<td>{opponent} <code>{html.escape(str(line['opponent'])[:16])}</code></td>"
-                    f"<td class=n>{float(line['rating_before']):.0f} → {float(line['rating_after']):.0f}</td></tr>")
-    head = (f"<h1>{_name(player)}</h1><p><code>{html.escape(str(player['fingerprint']))}</code>: rating "
-            f"{float(str(player['rating'])):.0f} ± {float(str(player['deviation'])):.0f}, {player['games']} games, "
-            f"{player['abandoned']} abandonment claims</p>")
-    table = ("<table><tr><th>result</th><th>outcome</th><th>opponent</th><th>rating</th></tr>"
-             + "".join(rows) + "</table>")
+        rows.append(
+            f"<tr><td class=n>{line['seq']}</td><td>{html.escape(str(line['outcome']))}</td>"
+            f"<td>{opponent} <code>{html.escape(str(line['opponent'])[:16])}</code></td>"
+            f"<td class=n>{float(line['rating_before']):.0f} → {float(line['rating_after']):.0f}</td></tr>"
+        )
+    head = (
+        f"<h1>{_name(player)}</h1><p><code>{html.escape(str(player['fingerprint']))}</code>: rating "
+        f"{float(str(player['rating'])):.0f} ± {float(str(player['deviation'])):.0f}, "
+        f"{player['games']} games, "
+        f"{player['abandoned']} abandonment claims</p>"
+    )
+    table = (
+        "<table><tr><th>result</th><th>outcome</th><th>opponent</th><th>rating</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
     return _shell(f"koikoi ratings: {player['name'] or player['fingerprint']}", head + table)

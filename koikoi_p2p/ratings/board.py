@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from koikoi_p2p.ratings.checks import check_result
+from koikoi_p2p.ratings.checks import check_abandonment, check_result
 from koikoi_p2p.ratings.errors import Refused
 from koikoi_p2p.ratings.ledger import HistoryLine, Player, apply, ranked
 from koikoi_p2p.ratings.store import Exported
@@ -23,45 +23,68 @@ EXPORT_FORMAT = "koikoi-p2p/ratings-export/v1"
 
 def player_json(player: Player, abandoned: int, rank: int | None = None) -> dict[str, object]:
     entry: dict[str, object] = {} if rank is None else {"rank": rank}
-    entry.update({
-        "name": player.name, "fingerprint": player.fingerprint, "key": player.key.hex(),
-        "rating": player.rating.mu, "deviation": player.rating.sigma,
-        "conservative": player.rating.conservative, "games": player.games, "wins": player.wins,
-        "losses": player.losses, "draws": player.draws, "abandoned": abandoned,
-    })
+    entry.update(
+        {
+            "name": player.name,
+            "fingerprint": player.fingerprint,
+            "key": player.key.hex(),
+            "rating": player.rating.mu,
+            "deviation": player.rating.sigma,
+            "conservative": player.rating.conservative,
+            "games": player.games,
+            "wins": player.wins,
+            "losses": player.losses,
+            "draws": player.draws,
+            "abandoned": abandoned,
+        }
+    )
     return entry
 
 
 def leaderboard(players: Iterable[Player], abandoned: Mapping[bytes, int], results: int) -> dict[str, object]:
     """GET /ratings: every rated player in leaderboard order."""
     return {
-        "system": parameters(), "results": results,
-        "players": [player_json(p, abandoned.get(p.key, 0), rank)
-                    for rank, p in enumerate(ranked(list(players)), start=1)],
+        "system": parameters(),
+        "results": results,
+        "players": [
+            player_json(p, abandoned.get(p.key, 0), rank)
+            for rank, p in enumerate(ranked(list(players)), start=1)
+        ],
     }
 
 
-def history_json(player: Player, abandoned: int, lines: Iterable[HistoryLine],
-                 names: Mapping[bytes, str]) -> dict[str, object]:
+def history_json(
+    player: Player, abandoned: int, lines: Iterable[HistoryLine], names: Mapping[bytes, str]
+) -> dict[str, object]:
     """GET /ratings/PLAYER: the player and every counted match of theirs, oldest first."""
     return {
         "player": player_json(player, abandoned),
-        "history": [{
-            "seq": line.seq, "seat": line.seat, "opponent": line.opponent.hex(),
-            "opponent_name": names.get(line.opponent, ""), "outcome": line.outcome,
-            "rating_before": line.before.mu, "deviation_before": line.before.sigma,
-            "rating_after": line.after.mu, "deviation_after": line.after.sigma,
-        } for line in lines],
+        "history": [
+            {
+                "seq": line.seq,
+                "seat": line.seat,
+                "opponent": line.opponent.hex(),
+                "opponent_name": names.get(line.opponent, ""),
+                "outcome": line.outcome,
+                "rating_before": line.before.mu,
+                "deviation_before": line.before.sigma,
+                "rating_after": line.after.mu,
+                "deviation_after": line.after.sigma,
+            }
+            for line in lines
+        ],
     }
 
 
 def export_json(results: Iterable[Exported], abandonments: Iterable[Exported]) -> dict[str, object]:
     """GET /ratings/results: every counted co-signed result and every recorded claim, in order."""
     return {
-        "format": EXPORT_FORMAT, "system": parameters(),
+        "format": EXPORT_FORMAT,
+        "system": parameters(),
         "results": [{"seq": r.seq, "accepted_at": r.accepted_at, "result": _b64(r.data)} for r in results],
-        "abandonments": [{"seq": a.seq, "accepted_at": a.accepted_at, "claim": _b64(a.data)}
-                         for a in abandonments],
+        "abandonments": [
+            {"seq": a.seq, "accepted_at": a.accepted_at, "claim": _b64(a.data)} for a in abandonments
+        ],
     }
 
 
@@ -77,12 +100,10 @@ class Recomputed:
     abandonments: int
 
 
-def recompute(export: Mapping[str, object], *, check_claim: object = None) -> Recomputed:
-    """Rebuild the leaderboard from an export: every result checked again, as the service checks
-    it, and applied in sequence order (spec/ratings.md §4.3). ``check_claim`` (a callable taking
-    the claim bytes and returning an ``Abandonment``) re-checks the claims; without it they are
-    counted as the export lists them, which only ``koikoi ratings recompute --no-claims`` does."""
-    from koikoi_p2p.ratings.checks import check_abandonment
+def recompute(export: Mapping[str, object]) -> Recomputed:
+    """Rebuild the leaderboard from an export (spec/ratings.md §7.4): every result checked again
+    as the service checks it and applied in sequence order (§4.3), every claim checked again
+    (a replay of its transcript) and counted as §6.2 says."""
 
     if export.get("format") != EXPORT_FORMAT:
         raise ExportError(f"not a ratings export ({EXPORT_FORMAT})")
@@ -98,14 +119,15 @@ def recompute(export: Mapping[str, object], *, check_claim: object = None) -> Re
         try:
             rated = check_result(data)
         except Refused as exc:
-            raise ExportError(f"result {seq} does not pass the service's checks: {exc.reason}: {exc.message}") from None
+            raise ExportError(
+                f"result {seq} does not pass the service's checks: {exc.reason}: {exc.message}"
+            ) from None
         if rated.session in sessions:
             raise ExportError(f"result {seq} counts session {rated.session.hex()} a second time")
         sessions.add(rated.session)
         keys = rated.result.keys
         after, _ = apply(rated.result, seq, (players.get(keys[0]), players.get(keys[1])))
         players[keys[0]], players[keys[1]] = after
-    verify = check_claim if callable(check_claim) else check_abandonment
     abandoned: dict[bytes, int] = {}
     claimed: set[bytes] = set()
     for expected, entry in enumerate(claims, start=1):
@@ -113,20 +135,29 @@ def recompute(export: Mapping[str, object], *, check_claim: object = None) -> Re
         if seq != expected:
             raise ExportError(f"claim number {expected} has seq {seq}: the export is not in order")
         try:
-            claim = verify(data)
+            claim = check_abandonment(data)
         except Refused as exc:
-            raise ExportError(f"claim {seq} does not pass the service's checks: {exc.reason}: {exc.message}") from None
+            raise ExportError(
+                f"claim {seq} does not pass the service's checks: {exc.reason}: {exc.message}"
+            ) from None
         if claim.session in claimed:
             raise ExportError(f"claim {seq} is a second claim about session {claim.session.hex()}")
         claimed.add(claim.session)
         if claim.session not in sessions:
             abandoned[claim.absent] = abandoned.get(claim.absent, 0) + 1
-    return Recomputed(board=leaderboard(players.values(), abandoned, len(entries)), results=len(entries),
-                      abandonments=len(claims))
+    return Recomputed(
+        board=leaderboard(players.values(), abandoned, len(entries)),
+        results=len(entries),
+        abandonments=len(claims),
+    )
 
 
 def _entry(entry: object, field: str) -> tuple[int, bytes]:
-    if not isinstance(entry, dict) or type(entry.get("seq")) is not int or not isinstance(entry.get(field), str):
+    if (
+        not isinstance(entry, dict)
+        or type(entry.get("seq")) is not int
+        or not isinstance(entry.get(field), str)
+    ):
         raise ExportError(f"an export entry is {{'seq': int, '{field}': base64, ...}}")
     try:
         return entry["seq"], base64.b64decode(entry[field], validate=True)

@@ -18,7 +18,7 @@ from koikoi_p2p.protocol.statement import unpack
 from koikoi_p2p.protocol.terms import valid_name
 from koikoi_p2p.ratings.errors import Refused
 
-MAX_RESULT_BYTES = 64 * 1024     # a co-signed result is about 600 bytes; a long pool match some KB
+MAX_RESULT_BYTES = 64 * 1024  # a co-signed result is about 600 bytes; a long pool match some KB
 FORMAT_PREFIX = "koikoi-p2p/cosigned-result/v"
 
 
@@ -26,8 +26,8 @@ FORMAT_PREFIX = "koikoi-p2p/cosigned-result/v"
 class RatedResult:
     """A co-signed result that passed every check: what the store counts."""
 
-    data: bytes                    # the co-signed result file, exactly as submitted
-    digest: bytes                  # SHA-256 of the signed statement: the outcome, whatever the signature bytes
+    data: bytes  # the co-signed result file, exactly as submitted
+    digest: bytes  # SHA-256 of the signed statement: the outcome, whatever the signature bytes
     result: MatchResult
 
     @property
@@ -44,10 +44,10 @@ class Abandonment:
     """An upheld abandonment claim about a rated match (spec/ratings.md §6): shown, never rated."""
 
     session: bytes
-    absent: bytes                  # the key of the seat that stopped answering
+    absent: bytes  # the key of the seat that stopped answering
     claimant: bytes
-    message: int                   # the seq of the message the absent seat owed
-    digest: bytes                  # SHA-256 of the claim file
+    message: int  # the seq of the message the absent seat owed
+    digest: bytes  # SHA-256 of the claim file
     data: bytes
 
 
@@ -89,10 +89,12 @@ def _check_version(data: bytes) -> None:
     result = value.get("result")
     version = result.get("version") if isinstance(result, dict) else None
     if type(version) is int and version != RESULT_VERSION:
-        raise Refused("unsupported_version", f"game version {version}, this service rates version {RESULT_VERSION}")
+        raise Refused(
+            "unsupported_version", f"game version {version}, this service rates version {RESULT_VERSION}"
+        )
 
 
-MAX_CLAIM_BYTES = 8 * 1024 * 1024   # an abandonment file holds the transcript up to the silence
+MAX_CLAIM_BYTES = 8 * 1024 * 1024  # an abandonment file holds the transcript up to the silence
 
 
 def check_abandonment(data: bytes) -> Abandonment:
@@ -120,5 +122,11 @@ def check_abandonment(data: bytes) -> Abandonment:
         raise Refused("claim_not_upheld", "; ".join(report.notes) or "the claim does not hold", 422)
     claim = abandonment.claim
     keys = abandonment.transcript.session.keys
-    return Abandonment(session=claim.session_id, absent=keys[claim.absent], claimant=keys[claim.claimant],
-                       message=claim.seq, digest=sha256(data), data=data)
+    return Abandonment(
+        session=claim.session_id,
+        absent=keys[claim.absent],
+        claimant=keys[claim.claimant],
+        message=claim.seq,
+        digest=sha256(data),
+        data=data,
+    )

@@ -31,9 +31,9 @@ class HttpError(Exception):
 @dataclass(frozen=True, slots=True)
 class Request:
     method: str
-    path: str                                   # percent-decoded, without the query
+    path: str  # percent-decoded, without the query
     query: Mapping[str, list[str]]
-    headers: Mapping[str, str]                  # lower-case names
+    headers: Mapping[str, str]  # lower-case names
     body: bytes = b""
 
 
@@ -46,8 +46,13 @@ class Response:
 
     def render(self, method: str = "GET") -> bytes:
         phrase = HTTPStatus(self.status).phrase
-        lines = [f"HTTP/1.1 {self.status} {phrase}", f"Content-Type: {self.content_type}",
-                 f"Content-Length: {len(self.body)}", "Connection: close", "X-Content-Type-Options: nosniff"]
+        lines = [
+            f"HTTP/1.1 {self.status} {phrase}",
+            f"Content-Type: {self.content_type}",
+            f"Content-Length: {len(self.body)}",
+            "Connection: close",
+            "X-Content-Type-Options: nosniff",
+        ]
         lines += [f"{name}: {value}" for name, value in self.headers.items()]
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         return head if method == "HEAD" else head + self.body
@@ -88,7 +93,7 @@ def parse_request(raw: bytes) -> Request:
     size = head_length(raw)
     if size is None:
         raise HttpError(400, "incomplete request")
-    head, body = raw[:size - 4], raw[size:]
+    head, body = raw[: size - 4], raw[size:]
     try:
         lines = head.decode("latin-1").split("\r\n")
         method, target, version = lines[0].split(" ")
@@ -103,8 +108,13 @@ def parse_request(raw: bytes) -> Request:
             raise HttpError(400, "bad header line")
         headers[name.lower()] = value.strip()
     parts = urlsplit(target)
-    return Request(method=method.upper(), path=unquote(parts.path), query=parse_qs(parts.query),
-                   headers=headers, body=body)
+    return Request(
+        method=method.upper(),
+        path=unquote(parts.path),
+        query=parse_qs(parts.query),
+        headers=headers,
+        body=body,
+    )
 
 
 async def read_request(reader: asyncio.StreamReader, max_body: int) -> bytes:

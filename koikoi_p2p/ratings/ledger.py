@@ -44,7 +44,7 @@ class HistoryLine:
     key: bytes
     seat: int
     opponent: bytes
-    outcome: str                  # "win", "loss" or "draw"
+    outcome: str  # "win", "loss" or "draw"
     before: Rating
     after: Rating
 
@@ -53,8 +53,9 @@ def outcome(seat: int, winner: int | None) -> str:
     return "draw" if winner is None else ("win" if winner == seat else "loss")
 
 
-def apply(result: MatchResult, seq: int, players: tuple[Player | None, Player | None]
-          ) -> tuple[tuple[Player, Player], tuple[HistoryLine, HistoryLine]]:
+def apply(
+    result: MatchResult, seq: int, players: tuple[Player | None, Player | None]
+) -> tuple[tuple[Player, Player], tuple[HistoryLine, HistoryLine]]:
     """Both players after result number ``seq``; a player seen for the first time starts new."""
     p0, p1 = (players[seat] or Player.new(result.keys[seat], result.names[seat]) for seat in (0, 1))
     r0, r1 = rate(p0.rating, p1.rating, result.winner)
@@ -62,12 +63,29 @@ def apply(result: MatchResult, seq: int, players: tuple[Player | None, Player | 
     lines: list[HistoryLine] = []
     for seat, player, new in ((0, p0, r0), (1, p1, r1)):
         kind = outcome(seat, result.winner)
-        after.append(replace(
-            player, name=result.names[seat], rating=new, games=player.games + 1,
-            wins=player.wins + (kind == "win"), losses=player.losses + (kind == "loss"),
-            draws=player.draws + (kind == "draw"), last_seq=seq))
-        lines.append(HistoryLine(seq=seq, key=player.key, seat=seat, opponent=result.keys[1 - seat],
-                                 outcome=kind, before=player.rating, after=new))
+        after.append(
+            replace(
+                player,
+                name=result.names[seat],
+                rating=new,
+                games=player.games + 1,
+                wins=player.wins + (kind == "win"),
+                losses=player.losses + (kind == "loss"),
+                draws=player.draws + (kind == "draw"),
+                last_seq=seq,
+            )
+        )
+        lines.append(
+            HistoryLine(
+                seq=seq,
+                key=player.key,
+                seat=seat,
+                opponent=result.keys[1 - seat],
+                outcome=kind,
+                before=player.rating,
+                after=new,
+            )
+        )
     return (after[0], after[1]), (lines[0], lines[1])
 
 

@@ -37,8 +37,12 @@ class RatingService:
         """Check and count a co-signed result; ``Refused`` says why not. A repeat is a no-op."""
         rated = await self._run(check_result, data)
         counted = await self._run(self.store.count, rated)
-        log.info("result %s session=%s seq=%d", "counted" if counted.counted else "repeated",
-                 rated.session.hex()[:16], counted.seq)
+        log.info(
+            "result %s session=%s seq=%d",
+            "counted" if counted.counted else "repeated",
+            rated.session.hex()[:16],
+            counted.seq,
+        )
         return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": rated.session.hex()}
 
     async def submit_abandonment(self, data: bytes) -> dict[str, object]:
@@ -58,8 +62,11 @@ class RatingService:
         async with self._claims:
             claim = await self._run(check_abandonment, data)
         counted = await self._run(self.store.add_abandonment, claim)
-        log.info("abandonment claim %s session=%s", "recorded" if counted.counted else "repeated",
-                 claim.session.hex()[:16])
+        log.info(
+            "abandonment claim %s session=%s",
+            "recorded" if counted.counted else "repeated",
+            claim.session.hex()[:16],
+        )
         return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": claim.session.hex()}
 
     async def leaderboard(self) -> dict[str, object]:

@@ -13,6 +13,7 @@ taken) and their migrations; the SQL of the operations is shared here.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
@@ -32,7 +33,7 @@ class Counted:
     """The answer to a submission that was not refused."""
 
     seq: int
-    counted: bool                  # False: this result was already counted (a no-op)
+    counted: bool  # False: this result was already counted (a no-op)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,7 @@ class Exported:
     """One line of the export: what was counted, in which order, when."""
 
     seq: int
-    accepted_at: int               # Unix seconds (information only: no computation uses it)
+    accepted_at: int  # Unix seconds (information only: no computation uses it)
     data: bytes
 
 
@@ -120,10 +121,8 @@ class Store(ABC):
         with self._guard:
             connections, self._connections = self._connections, []
         for conn in connections:
-            try:
+            with contextlib.suppress(Exception):  # a broken connection must not hide the real error
                 conn.close()
-            except Exception:  # closing a broken connection must not hide the real error
-                pass
         self._local = threading.local()
 
     # -- migrations ---------------------------------------------------------------------------
@@ -135,20 +134,29 @@ class Store(ABC):
         cur = conn.cursor()
         try:
             self._begin_migration(cur)
-            cur.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)")
+            cur.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+            )
             cur.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
             current = int(cur.fetchone()[0])
             if current > known:
-                raise StoreError(f"the database has schema version {current}, newer than this program's "
-                                 f"{known}: upgrade koikoi")
+                raise StoreError(
+                    f"the database has schema version {current}, newer than this program's "
+                    f"{known}: upgrade koikoi"
+                )
             for version, name, statements in self.migrations:
                 if version <= current:
                     continue
                 for statement in statements:
                     cur.execute(statement)
-                cur.execute(self._sql("INSERT INTO schema_migrations (version, name, applied_at) "
-                                      "VALUES (?, ?, CAST(? AS BIGINT))"), (version, name, _now()))
+                cur.execute(
+                    self._sql(
+                        "INSERT INTO schema_migrations (version, name, applied_at) "
+                        "VALUES (?, ?, CAST(? AS BIGINT))"
+                    ),
+                    (version, name, _now()),
+                )
             cur.execute("COMMIT")
         except BaseException:
             cur.execute("ROLLBACK")
@@ -178,37 +186,78 @@ class Store(ABC):
             seq = int(cur.fetchone()[0])
             before = (self._player(cur, result.keys[0]), self._player(cur, result.keys[1]))
             after, lines = apply(result, seq, before)
-            cur.execute(self._sql(
-                "INSERT INTO results (seq, session, digest, data, key0, key1, winner, accepted_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-                (seq, rated.session, rated.digest, rated.data, result.keys[0], result.keys[1],
-                 result.winner, now if now is not None else _now()))
+            cur.execute(
+                self._sql(
+                    "INSERT INTO results (seq, session, digest, data, key0, key1, winner, accepted_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
+                (
+                    seq,
+                    rated.session,
+                    rated.digest,
+                    rated.data,
+                    result.keys[0],
+                    result.keys[1],
+                    result.winner,
+                    now if now is not None else _now(),
+                ),
+            )
             for player, line in zip(after, lines, strict=True):
                 self._write_player(cur, player)
                 self._write_line(cur, line)
             return Counted(seq=seq, counted=True)
 
     def _player(self, cur: Any, key: bytes) -> Player | None:
-        cur.execute(self._sql("SELECT key, name, mu, sigma, games, wins, losses, draws, last_seq "
-                              "FROM players WHERE key = ?"), (key,))
+        cur.execute(
+            self._sql(
+                "SELECT key, name, mu, sigma, games, wins, losses, draws, last_seq FROM players WHERE key = ?"
+            ),
+            (key,),
+        )
         row = cur.fetchone()
         return None if row is None else _player_from(row)
 
     def _write_player(self, cur: Any, p: Player) -> None:
-        cur.execute(self._sql(
-            "INSERT INTO players (key, fingerprint, name, mu, sigma, games, wins, losses, draws, last_seq) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET name = excluded.name, "
-            "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, "
-            "losses = excluded.losses, draws = excluded.draws, last_seq = excluded.last_seq"),
-            (p.key, fingerprint(p.key), p.name, p.rating.mu, p.rating.sigma, p.games, p.wins, p.losses,
-             p.draws, p.last_seq))
+        cur.execute(
+            self._sql(
+                "INSERT INTO players (key, fingerprint, name, mu, sigma, games, wins, losses, draws, "
+                "last_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+                "sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, "
+                "losses = excluded.losses, draws = excluded.draws, last_seq = excluded.last_seq"
+            ),
+            (
+                p.key,
+                fingerprint(p.key),
+                p.name,
+                p.rating.mu,
+                p.rating.sigma,
+                p.games,
+                p.wins,
+                p.losses,
+                p.draws,
+                p.last_seq,
+            ),
+        )
 
     def _write_line(self, cur: Any, line: HistoryLine) -> None:
-        cur.execute(self._sql(
-            "INSERT INTO history (seq, key, seat, opponent, outcome, mu_before, sigma_before, mu_after, "
-            "sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-            (line.seq, line.key, line.seat, line.opponent, line.outcome, line.before.mu, line.before.sigma,
-             line.after.mu, line.after.sigma))
+        cur.execute(
+            self._sql(
+                "INSERT INTO history (seq, key, seat, opponent, outcome, mu_before, sigma_before, mu_after, "
+                "sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            ),
+            (
+                line.seq,
+                line.key,
+                line.seat,
+                line.opponent,
+                line.outcome,
+                line.before.mu,
+                line.before.sigma,
+                line.after.mu,
+                line.after.sigma,
+            ),
+        )
 
     # -- abandonment claims -------------------------------------------------------------------
 
@@ -221,11 +270,22 @@ class Store(ABC):
                 return Counted(seq=int(row[0]), counted=False)
             cur.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM abandonments")
             seq = int(cur.fetchone()[0])
-            cur.execute(self._sql(
-                "INSERT INTO abandonments (seq, session, absent, claimant, message, digest, data, accepted_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-                (seq, claim.session, claim.absent, claim.claimant, claim.message, claim.digest, claim.data,
-                 now if now is not None else _now()))
+            cur.execute(
+                self._sql(
+                    "INSERT INTO abandonments (seq, session, absent, claimant, message, digest, data, "
+                    "accepted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
+                (
+                    seq,
+                    claim.session,
+                    claim.absent,
+                    claim.claimant,
+                    claim.message,
+                    claim.digest,
+                    claim.data,
+                    now if now is not None else _now(),
+                ),
+            )
             return Counted(seq=seq, counted=True)
 
     # -- reading ------------------------------------------------------------------------------
@@ -235,8 +295,10 @@ class Store(ABC):
         with self._transaction(exclusive=False) as cur:
             cur.execute("SELECT key, name, mu, sigma, games, wins, losses, draws, last_seq FROM players")
             players = [_player_from(row) for row in cur.fetchall()]
-            cur.execute("SELECT absent, COUNT(*) FROM abandonments WHERE session NOT IN "
-                        "(SELECT session FROM results) GROUP BY absent")
+            cur.execute(
+                "SELECT absent, COUNT(*) FROM abandonments WHERE session NOT IN "
+                "(SELECT session FROM results) GROUP BY absent"
+            )
             abandoned = {bytes(key): int(n) for key, n in cur.fetchall()}
             cur.execute("SELECT COUNT(*) FROM results")
             count = int(cur.fetchone()[0])
@@ -250,16 +312,31 @@ class Store(ABC):
             column, value = "key", bytes.fromhex(text)
         else:
             column, value = "fingerprint", text
-        rows = self._query(f"SELECT key, name, mu, sigma, games, wins, losses, draws, last_seq FROM players "  # noqa: S608
-                           f"WHERE {column} = ?", (value,))
+        rows = self._query(
+            f"SELECT key, name, mu, sigma, games, wins, losses, draws, last_seq FROM players "  # noqa: S608
+            f"WHERE {column} = ?",
+            (value,),
+        )
         return _player_from(rows[0]) if rows else None
 
     def history(self, key: bytes) -> list[HistoryLine]:
-        rows = self._query("SELECT seq, key, seat, opponent, outcome, mu_before, sigma_before, mu_after, "
-                           "sigma_after FROM history WHERE key = ? ORDER BY seq", (key,))
-        return [HistoryLine(seq=int(r[0]), key=bytes(r[1]), seat=int(r[2]), opponent=bytes(r[3]),
-                            outcome=str(r[4]), before=Rating(float(r[5]), float(r[6])),
-                            after=Rating(float(r[7]), float(r[8]))) for r in rows]
+        rows = self._query(
+            "SELECT seq, key, seat, opponent, outcome, mu_before, sigma_before, mu_after, "
+            "sigma_after FROM history WHERE key = ? ORDER BY seq",
+            (key,),
+        )
+        return [
+            HistoryLine(
+                seq=int(r[0]),
+                key=bytes(r[1]),
+                seat=int(r[2]),
+                opponent=bytes(r[3]),
+                outcome=str(r[4]),
+                before=Rating(float(r[5]), float(r[6])),
+                after=Rating(float(r[7]), float(r[8])),
+            )
+            for r in rows
+        ]
 
     def result_count(self) -> int:
         return int(self._query("SELECT COUNT(*) FROM results")[0][0])
@@ -276,8 +353,16 @@ class Store(ABC):
 
 def _player_from(row: Sequence[Any]) -> Player:
     key, name, mu, sigma, games, wins, losses, draws, last_seq = row
-    return Player(key=bytes(key), name=str(name), rating=Rating(float(mu), float(sigma)), games=int(games),
-                  wins=int(wins), losses=int(losses), draws=int(draws), last_seq=int(last_seq))
+    return Player(
+        key=bytes(key),
+        name=str(name),
+        rating=Rating(float(mu), float(sigma)),
+        games=int(games),
+        wins=int(wins),
+        losses=int(losses),
+        draws=int(draws),
+        last_seq=int(last_seq),
+    )
 
 
 def _now() -> int:

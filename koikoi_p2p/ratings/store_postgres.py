@@ -13,29 +13,38 @@ from typing import Any
 from koikoi_p2p.ratings.errors import StoreError
 from koikoi_p2p.ratings.store import Migration, Store
 
-COUNT_LOCK = 0x6B6F696B6F690001     # "koikoi" + 1: the counting lock's advisory key
+COUNT_LOCK = 0x6B6F696B6F690001  # "koikoi" + 1: the counting lock's advisory key
 MIGRATION_LOCK = 0x6B6F696B6F690002
 
 MIGRATIONS: tuple[Migration, ...] = (
-    (1, "results, players and history", (
-        "CREATE TABLE results (seq BIGINT PRIMARY KEY, session BYTEA NOT NULL UNIQUE, digest BYTEA NOT NULL, "
-        "data BYTEA NOT NULL, key0 BYTEA NOT NULL, key1 BYTEA NOT NULL, winner INTEGER, "
-        "accepted_at BIGINT NOT NULL)",
-        "CREATE TABLE players (key BYTEA PRIMARY KEY, fingerprint TEXT NOT NULL, name TEXT NOT NULL, "
-        "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, games BIGINT NOT NULL, "
-        "wins BIGINT NOT NULL, losses BIGINT NOT NULL, draws BIGINT NOT NULL, last_seq BIGINT NOT NULL)",
-        "CREATE INDEX players_fingerprint ON players (fingerprint)",
-        "CREATE TABLE history (seq BIGINT NOT NULL REFERENCES results (seq), key BYTEA NOT NULL, "
-        "seat INTEGER NOT NULL, opponent BYTEA NOT NULL, outcome TEXT NOT NULL, "
-        "mu_before DOUBLE PRECISION NOT NULL, sigma_before DOUBLE PRECISION NOT NULL, "
-        "mu_after DOUBLE PRECISION NOT NULL, sigma_after DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, seq))",
-    )),
-    (2, "abandonment claims", (
-        "CREATE TABLE abandonments (seq BIGINT PRIMARY KEY, session BYTEA NOT NULL UNIQUE, "
-        "absent BYTEA NOT NULL, claimant BYTEA NOT NULL, message BIGINT NOT NULL, digest BYTEA NOT NULL, "
-        "data BYTEA NOT NULL, accepted_at BIGINT NOT NULL)",
-        "CREATE INDEX abandonments_absent ON abandonments (absent)",
-    )),
+    (
+        1,
+        "results, players and history",
+        (
+            "CREATE TABLE results (seq BIGINT PRIMARY KEY, session BYTEA NOT NULL UNIQUE, "
+            "digest BYTEA NOT NULL, data BYTEA NOT NULL, key0 BYTEA NOT NULL, key1 BYTEA NOT NULL, "
+            "winner INTEGER, accepted_at BIGINT NOT NULL)",
+            "CREATE TABLE players (key BYTEA PRIMARY KEY, fingerprint TEXT NOT NULL, name TEXT NOT NULL, "
+            "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, games BIGINT NOT NULL, "
+            "wins BIGINT NOT NULL, losses BIGINT NOT NULL, draws BIGINT NOT NULL, last_seq BIGINT NOT NULL)",
+            "CREATE INDEX players_fingerprint ON players (fingerprint)",
+            "CREATE TABLE history (seq BIGINT NOT NULL REFERENCES results (seq), key BYTEA NOT NULL, "
+            "seat INTEGER NOT NULL, opponent BYTEA NOT NULL, outcome TEXT NOT NULL, "
+            "mu_before DOUBLE PRECISION NOT NULL, sigma_before DOUBLE PRECISION NOT NULL, "
+            "mu_after DOUBLE PRECISION NOT NULL, sigma_after DOUBLE PRECISION NOT NULL, "
+            "PRIMARY KEY (key, seq))",
+        ),
+    ),
+    (
+        2,
+        "abandonment claims",
+        (
+            "CREATE TABLE abandonments (seq BIGINT PRIMARY KEY, session BYTEA NOT NULL UNIQUE, "
+            "absent BYTEA NOT NULL, claimant BYTEA NOT NULL, message BIGINT NOT NULL, digest BYTEA NOT NULL, "
+            "data BYTEA NOT NULL, accepted_at BIGINT NOT NULL)",
+            "CREATE INDEX abandonments_absent ON abandonments (absent)",
+        ),
+    ),
 )
 
 

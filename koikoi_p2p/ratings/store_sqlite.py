@@ -16,25 +16,33 @@ from koikoi_p2p.ratings.errors import StoreError
 from koikoi_p2p.ratings.store import Migration, Store
 
 MIGRATIONS: tuple[Migration, ...] = (
-    (1, "results, players and history", (
-        "CREATE TABLE results (seq INTEGER PRIMARY KEY, session BLOB NOT NULL UNIQUE, digest BLOB NOT NULL, "
-        "data BLOB NOT NULL, key0 BLOB NOT NULL, key1 BLOB NOT NULL, winner INTEGER, "
-        "accepted_at INTEGER NOT NULL)",
-        "CREATE TABLE players (key BLOB PRIMARY KEY, fingerprint TEXT NOT NULL, name TEXT NOT NULL, "
-        "mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, "
-        "losses INTEGER NOT NULL, draws INTEGER NOT NULL, last_seq INTEGER NOT NULL)",
-        "CREATE INDEX players_fingerprint ON players (fingerprint)",
-        "CREATE TABLE history (seq INTEGER NOT NULL REFERENCES results (seq), key BLOB NOT NULL, "
-        "seat INTEGER NOT NULL, opponent BLOB NOT NULL, outcome TEXT NOT NULL, mu_before REAL NOT NULL, "
-        "sigma_before REAL NOT NULL, mu_after REAL NOT NULL, sigma_after REAL NOT NULL, "
-        "PRIMARY KEY (key, seq))",
-    )),
-    (2, "abandonment claims", (
-        "CREATE TABLE abandonments (seq INTEGER PRIMARY KEY, session BLOB NOT NULL UNIQUE, "
-        "absent BLOB NOT NULL, claimant BLOB NOT NULL, message INTEGER NOT NULL, digest BLOB NOT NULL, "
-        "data BLOB NOT NULL, accepted_at INTEGER NOT NULL)",
-        "CREATE INDEX abandonments_absent ON abandonments (absent)",
-    )),
+    (
+        1,
+        "results, players and history",
+        (
+            "CREATE TABLE results (seq INTEGER PRIMARY KEY, session BLOB NOT NULL UNIQUE, "
+            "digest BLOB NOT NULL, data BLOB NOT NULL, key0 BLOB NOT NULL, key1 BLOB NOT NULL, "
+            "winner INTEGER, accepted_at INTEGER NOT NULL)",
+            "CREATE TABLE players (key BLOB PRIMARY KEY, fingerprint TEXT NOT NULL, name TEXT NOT NULL, "
+            "mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, "
+            "losses INTEGER NOT NULL, draws INTEGER NOT NULL, last_seq INTEGER NOT NULL)",
+            "CREATE INDEX players_fingerprint ON players (fingerprint)",
+            "CREATE TABLE history (seq INTEGER NOT NULL REFERENCES results (seq), key BLOB NOT NULL, "
+            "seat INTEGER NOT NULL, opponent BLOB NOT NULL, outcome TEXT NOT NULL, mu_before REAL NOT NULL, "
+            "sigma_before REAL NOT NULL, mu_after REAL NOT NULL, sigma_after REAL NOT NULL, "
+            "PRIMARY KEY (key, seq))",
+        ),
+    ),
+    (
+        2,
+        "abandonment claims",
+        (
+            "CREATE TABLE abandonments (seq INTEGER PRIMARY KEY, session BLOB NOT NULL UNIQUE, "
+            "absent BLOB NOT NULL, claimant BLOB NOT NULL, message INTEGER NOT NULL, digest BLOB NOT NULL, "
+            "data BLOB NOT NULL, accepted_at INTEGER NOT NULL)",
+            "CREATE INDEX abandonments_absent ON abandonments (absent)",
+        ),
+    ),
 )
 
 
@@ -42,7 +50,7 @@ def sqlite_path(url: str) -> Path:
     """``sqlite:///abs/path``, ``sqlite:relative/path`` or a bare path."""
     for prefix in ("sqlite:///", "sqlite://", "sqlite:"):
         if url.startswith(prefix):
-            rest = url[len(prefix):]
+            rest = url[len(prefix) :]
             return Path("/" + rest) if prefix == "sqlite:///" else Path(rest)
     if "://" in url:
         raise StoreError(f"unknown database URL {url!r}: use sqlite:///PATH or postgresql://...")

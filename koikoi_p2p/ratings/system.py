@@ -20,7 +20,7 @@ SIGMA = 500.0
 BETA = 250.0
 TAU = 5.0
 SYSTEM = "openskill-plackett-luce"
-CONSERVATIVE_SIGMAS = 3      # the leaderboard orders players by mu - 3 sigma
+CONSERVATIVE_SIGMAS = 3  # the leaderboard orders players by mu - 3 sigma
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +38,15 @@ def parameters() -> dict[str, object]:
     """What a third party needs to reproduce the computation (shown by GET /ratings)."""
     import openskill
 
-    return {"system": SYSTEM, "library": f"openskill {openskill.__version__}", "mu": MU, "sigma": SIGMA,
-            "beta": BETA, "tau": TAU, "order": "mu - 3 sigma"}
+    return {
+        "system": SYSTEM,
+        "library": f"openskill {openskill.__version__}",
+        "mu": MU,
+        "sigma": SIGMA,
+        "beta": BETA,
+        "tau": TAU,
+        "order": "mu - 3 sigma",
+    }
 
 
 @lru_cache(maxsize=1)

@@ -63,7 +63,7 @@ class PostgresServer:
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)        # "fast" shutdown
+            self.process.send_signal(signal.SIGINT)  # "fast" shutdown
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -88,14 +88,47 @@ def postgres_server() -> Iterator[PostgresServer]:
     if user:
         os.chown(root, int(user["user"]), int(user["group"]))
     data, log = root / "data", root / "server.log"
-    subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "koikoi", "--auth=trust", "-E", "UTF8",
-                    "--no-locale", "--no-sync"], check=True, capture_output=True, cwd=root, **user)  # type: ignore[arg-type]
+    subprocess.run(
+        [
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "koikoi",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+        cwd=root,
+        **user,
+    )  # type: ignore[arg-type]
     port = _free_port()
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [str(bindir / "postgres"), "-D", str(data), "-h", "127.0.0.1", "-p", str(port), "-k", str(root),
-             "-c", "fsync=on", "-c", "max_connections=60"],
-            stdout=out, stderr=subprocess.STDOUT, cwd=root, **user)  # type: ignore[arg-type]
+            [
+                str(bindir / "postgres"),
+                "-D",
+                str(data),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-k",
+                str(root),
+                "-c",
+                "fsync=on",
+                "-c",
+                "max_connections=60",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=root,
+            **user,
+        )  # type: ignore[arg-type]
     server = PostgresServer(root, port, process)
     try:
         _wait_ready(server, log)

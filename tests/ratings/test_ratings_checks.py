@@ -43,7 +43,7 @@ def test_altered_winner_after_signing() -> None:
 def test_altered_single_byte_anywhere_is_refused() -> None:
     data = bytearray(signed(ALICE, BOB))
     for index in range(0, len(data), 7):
-        flipped = bytes(data[:index]) + bytes([data[index] ^ 0x01]) + bytes(data[index + 1:])
+        flipped = bytes(data[:index]) + bytes([data[index] ^ 0x01]) + bytes(data[index + 1 :])
         with pytest.raises(Refused):
             check_result(flipped)
 
@@ -83,7 +83,7 @@ def test_same_key_twice() -> None:
 
 
 def test_small_order_key() -> None:
-    small = bytes([1]) + bytes(31)          # the identity point: anyone can "sign" for it
+    small = bytes([1]) + bytes(31)  # the identity point: anyone can "sign" for it
     result = match_result((ALICE.public_key, small))
     statement = result.statement()
     data = CoSignedResult(result=result, signatures=(ALICE.sign(statement), bytes(64))).encode()
@@ -105,7 +105,10 @@ def test_a_bad_display_name_is_refused() -> None:
 
 
 def test_the_digest_is_of_the_outcome_not_of_the_signature_bytes() -> None:
-    a, b = check_result(signed(ALICE, BOB, session=b"\x05" * 32)), check_result(signed(ALICE, BOB, session=b"\x05" * 32))
+    a, b = (
+        check_result(signed(ALICE, BOB, session=b"\x05" * 32)),
+        check_result(signed(ALICE, BOB, session=b"\x05" * 32)),
+    )
     assert a.digest == b.digest
     c = check_result(signed(ALICE, BOB, session=b"\x05" * 32, winner=1))
     assert c.digest != a.digest

@@ -20,8 +20,9 @@ from tests.ratings.test_ratings_restart import ROOT, start_service, stop
 ALICE, BOB = Identity.generate(), Identity.generate()
 
 
-def test_show_submit_and_recompute_against_a_running_service(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_show_submit_and_recompute_against_a_running_service(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("KOIKOI_HOME", str(tmp_path / "home"))
     service, url = start_service(f"sqlite:///{tmp_path / 'r.sqlite3'}", tmp_path / "home")
     try:
@@ -56,15 +57,27 @@ def test_show_submit_and_recompute_against_a_running_service(tmp_path: Path, cap
         assert "does not pass the service's checks" in capsys.readouterr().err
     finally:
         stop(service)
-    assert main(["ratings", "--relay", url]) == 3                 # the service is gone
+    assert main(["ratings", "--relay", url]) == 3  # the service is gone
     assert "no answer from" in capsys.readouterr().err
 
 
 def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
     env = {**os.environ, "KOIKOI_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "koikoi_p2p", "relay", "--port", "0",
-               "--ratings", f"sqlite:///{tmp_path / 'r.sqlite3'}", "--log-level", "warning"]
-    relay = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    command = [
+        sys.executable,
+        "-m",
+        "koikoi_p2p",
+        "relay",
+        "--port",
+        "0",
+        "--ratings",
+        f"sqlite:///{tmp_path / 'r.sqlite3'}",
+        "--log-level",
+        "warning",
+    ]
+    relay = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
     try:
         assert relay.stdout is not None
         line = relay.stdout.readline()
@@ -78,12 +91,13 @@ def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
     assert relay.returncode == 0
 
 
-def test_koikoi_name_sets_shows_refuses_and_clears(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_koikoi_name_sets_shows_refuses_and_clears(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
     assert main(["name"]) == 0
     assert "(no name chosen)" in capsys.readouterr().out
-    assert main(["name", "Cafe\u0301"]) == 0                      # saved in NFC
+    assert main(["name", "Cafe\u0301"]) == 0  # saved in NFC
     out = capsys.readouterr().out
     assert "your name is now Café (" in out
     assert (tmp_path / "config" / "name.txt").read_text(encoding="utf-8") == "Café\n"
@@ -97,7 +111,9 @@ def test_koikoi_name_sets_shows_refuses_and_clears(tmp_path: Path, capsys: pytes
     assert "no name: you are shown as" in capsys.readouterr().out
 
 
-def test_verify_result_shows_names_fingerprints_and_rated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_result_shows_names_fingerprints_and_rated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "m.result"
     path.write_bytes(signed(ALICE, BOB, names=("Alice", ""), winner=0))
     assert main(["verify", "--result", str(path)]) == 0

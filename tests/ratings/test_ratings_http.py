@@ -65,7 +65,9 @@ async def test_submit_read_export_and_recompute_over_http(url: str) -> None:
     assert answer.status == 200 and answer.body["counted"] is True and answer.body["seq"] == 1
     again = await asyncio.to_thread(client.submit_result, url, first)
     assert again.status == 200 and again.body["counted"] is False and again.body["seq"] == 1
-    await asyncio.to_thread(client.submit_result, url, signed(BOB, CAROL, winner=None, names=("<b>Bob</b>", "")))
+    await asyncio.to_thread(
+        client.submit_result, url, signed(BOB, CAROL, winner=None, names=("<b>Bob</b>", ""))
+    )
     board = (await asyncio.to_thread(client.leaderboard, url)).body
     assert board["results"] == 2
     players = board["players"]
@@ -76,7 +78,7 @@ async def test_submit_read_export_and_recompute_over_http(url: str) -> None:
     assert isinstance(history, list) and [h["outcome"] for h in history] == ["loss", "draw"]
     export = (await asyncio.to_thread(client.export, url)).body
     assert recompute(export).board == board
-    assert json.loads(json.dumps(board)) == board          # floats survive JSON exactly
+    assert json.loads(json.dumps(board)) == board  # floats survive JSON exactly
 
 
 @served
@@ -98,21 +100,25 @@ async def test_refusals_over_http_name_their_reason(url: str) -> None:
 @served
 async def test_html_pages_escape_names(url: str) -> None:
     port = int(url.rsplit(":", 1)[1])
-    await asyncio.to_thread(client.submit_result, url,
-                            signed(ALICE, BOB, names=("<script>alert(1)</script>", "a&b\"'")))
+    await asyncio.to_thread(
+        client.submit_result, url, signed(ALICE, BOB, names=("<script>alert(1)</script>", "a&b\"'"))
+    )
     page = (await raw_http(port, b"GET /ratings.html HTTP/1.1\r\nHost: x\r\n\r\n")).decode()
     assert page.startswith("HTTP/1.1 200") and "text/html" in page
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "a&amp;b&quot;&#x27;" in page and "Content-Security-Policy: default-src 'none'" in page
-    player = (await raw_http(port, f"GET /ratings/{BOB.fingerprint()}.html HTTP/1.1\r\n\r\n".encode())).decode()
+    player = (
+        await raw_http(port, f"GET /ratings/{BOB.fingerprint()}.html HTTP/1.1\r\n\r\n".encode())
+    ).decode()
     assert player.startswith("HTTP/1.1 200") and "<script>alert" not in player
 
 
 @served
 async def test_bad_http_is_answered_and_costs_nothing(url: str) -> None:
     port = int(url.rsplit(":", 1)[1])
-    assert (await raw_http(port, b"POST /ratings/results HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
-            ).startswith(b"HTTP/1.1 411")
+    assert (
+        await raw_http(port, b"POST /ratings/results HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+    ).startswith(b"HTTP/1.1 411")
     big = f"POST /ratings/results HTTP/1.1\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode()
     assert (await raw_http(port, big)).startswith(b"HTTP/1.1 413")
     assert (await raw_http(port, b"DELETE /ratings HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 405")
@@ -137,8 +143,9 @@ async def relay_sharing(tmp_path: Path) -> None:
         assert health.startswith(b"HTTP/1.1 200") and health.endswith(b"ok\n")
         metrics = await raw_http(relay.port, b"GET /metrics HTTP/1.1\r\n\r\n")
         assert b"relay_connections" in metrics or b"# TYPE" in metrics
-        answer = await asyncio.to_thread(client.submit_result, f"ws://127.0.0.1:{relay.port}/v1",
-                                         signed(ALICE, BOB))
+        answer = await asyncio.to_thread(
+            client.submit_result, f"ws://127.0.0.1:{relay.port}/v1", signed(ALICE, BOB)
+        )
         assert answer.status == 200 and answer.body["counted"] is True
         board = (await asyncio.to_thread(client.leaderboard, url)).body
         assert board["results"] == 1

@@ -14,6 +14,6 @@ def test_rated_matches_through_the_relay_equal_the_recomputed_export(store_url: 
     league = run_league(store_url, matches=MATCHES, players=5, seed=19, concurrency=2)
     assert league.failures == [] and league.refused == []
     assert league.matches == MATCHES and len(league.results) == MATCHES
-    assert league.counted == MATCHES and league.repeated == MATCHES     # the second submission is a no-op
+    assert league.counted == MATCHES and league.repeated == MATCHES  # the second submission is a no-op
     assert league.board_results == MATCHES
     assert league.equal

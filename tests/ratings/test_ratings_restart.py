@@ -25,8 +25,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def start_service(db: str, home: Path) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "KOIKOI_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "koikoi_p2p", "ratings", "serve", "--db", db, "--port", "0",
-               "--log-level", "warning"]
+    command = [
+        sys.executable,
+        "-m",
+        "koikoi_p2p",
+        "ratings",
+        "serve",
+        "--db",
+        db,
+        "--port",
+        "0",
+        "--log-level",
+        "warning",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -41,8 +52,10 @@ def stop(process: subprocess.Popen[str]) -> None:
 
 
 def test_kill_9_mid_submission_loses_nothing_and_counts_nothing_twice(store_url: str, tmp_path: Path) -> None:
-    results = [signed(PLAYERS[i % 6], PLAYERS[(i % 6 + 1 + i % 5) % 6], winner=None if i % 7 == 0 else i % 2)
-               for i in range(80)]
+    results = [
+        signed(PLAYERS[i % 6], PLAYERS[(i % 6 + 1 + i % 5) % 6], winner=None if i % 7 == 0 else i % 2)
+        for i in range(80)
+    ]
     sessions = [check_result(r).session for r in results]
     service, url = start_service(store_url, tmp_path)
     counted_before_kill: set[bytes] = set()
@@ -68,7 +81,7 @@ def test_kill_9_mid_submission_loses_nothing_and_counts_nothing_twice(store_url:
             service.wait(timeout=30)
             for future in futures:
                 future.result()
-        assert 25 <= len(counted_before_kill) < len(results)     # the kill came mid-stream
+        assert 25 <= len(counted_before_kill) < len(results)  # the kill came mid-stream
     finally:
         stop(service)
 
@@ -78,8 +91,8 @@ def test_kill_9_mid_submission_loses_nothing_and_counts_nothing_twice(store_url:
         entries = export["results"]
         assert isinstance(entries, list)
         stored = {check_result(base64.b64decode(entry["result"])).session for entry in entries}
-        assert counted_before_kill <= stored                  # nothing answered "counted" was lost
-        assert len(stored) == len(entries)                    # and nothing counted twice
+        assert counted_before_kill <= stored  # nothing answered "counted" was lost
+        assert len(stored) == len(entries)  # and nothing counted twice
         again = [client.submit_result(url, data) for data in results]
         assert all(a.status == 200 for a in again)
         assert {s for s, a in zip(sessions, again, strict=True) if a.body["counted"] is False} == stored

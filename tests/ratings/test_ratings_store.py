@@ -87,7 +87,7 @@ def test_the_same_result_from_both_players_at_once_counts_once(store_url: str) -
     for t in threads:
         t.join()
     assert not errors, errors
-    assert sum(outcomes) == 1 + len(distinct)          # each distinct result counted by exactly one
+    assert sum(outcomes) == 1 + len(distinct)  # each distinct result counted by exactly one
     check = stores[0]
     assert check.result_count() == 21
     results, claims = check.exported()
@@ -101,13 +101,15 @@ def test_the_same_result_from_both_players_at_once_counts_once(store_url: str) -
 def test_migrations_upgrade_an_old_database_and_refuse_a_newer_one(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-                 "applied_at BIGINT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at BIGINT NOT NULL)"
+    )
     for statement in MIGRATIONS[0][2]:
         conn.execute(statement)
     conn.execute("INSERT INTO schema_migrations VALUES (1, 'results, players and history', 0)")
     conn.close()
-    old = SqliteStore(path)                       # migrates 1 -> 2 on open
+    old = SqliteStore(path)  # migrates 1 -> 2 on open
     assert old.schema_version() == len(MIGRATIONS)
     old.count(check_result(signed(ALICE, BOB)))
     old.close()
