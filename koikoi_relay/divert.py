@@ -1,4 +1,4 @@
-"""Sharing the relay's port with another HTTP service of the same process (spec/relay.md §8.3).
+"""Sharing the relay's port with another HTTP service of the same process (spec/relay.md §9).
 
 The relay answers only its own paths (the websocket at ``/v1``, ``/healthz``, ``/metrics``). With
 a ``HttpHandler`` given, every other request on its port (any path, any method, with a body) is
