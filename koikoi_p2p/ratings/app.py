@@ -108,7 +108,7 @@ def _page(text: str) -> Response:
 _STYLE = (
     "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
     "td,th{padding:.2em .8em;border-bottom:1px solid #ccc;text-align:left}"
-    "td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.9em}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.9em;white-space:nowrap}"
 )
 
 
@@ -155,10 +155,11 @@ def player_page(found: dict[str, object]) -> str:
     rows = []
     history = found.get("history")
     for line in history if isinstance(history, list) else []:
-        opponent = html.escape(str(line["opponent_name"]) or "no name")
+        opponent = html.escape(str(line["opponent_name"])) or "<i>no name</i>"
+        fp = html.escape(str(line["opponent_fingerprint"]))
         rows.append(
             f"<tr><td class=n>{line['seq']}</td><td>{html.escape(str(line['outcome']))}</td>"
-            f"<td>{opponent} <code>{html.escape(str(line['opponent'])[:16])}</code></td>"
+            f"<td>{opponent} <a href=\"{fp}.html\"><code>{fp}</code></a></td>"
             f"<td class=n>{float(line['rating_before']):.0f} → {float(line['rating_after']):.0f}</td></tr>"
         )
     head = (

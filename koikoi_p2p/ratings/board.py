@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from koikoi_p2p.protocol.identity import fingerprint
 from koikoi_p2p.ratings.checks import check_abandonment, check_result
 from koikoi_p2p.ratings.errors import Refused
 from koikoi_p2p.ratings.ledger import HistoryLine, Player, apply, ranked
@@ -64,6 +65,7 @@ def history_json(
                 "seq": line.seq,
                 "seat": line.seat,
                 "opponent": line.opponent.hex(),
+                "opponent_fingerprint": fingerprint(line.opponent),
                 "opponent_name": names.get(line.opponent, ""),
                 "outcome": line.outcome,
                 "rating_before": line.before.mu,
