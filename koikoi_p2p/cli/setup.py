@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from koikoi_p2p.cli.identity_store import IdentityFileError, LoadedIdentity, load_or_create_identity
@@ -62,6 +63,26 @@ class Setup:
         )
 
 
+def choose_first_name(path: Path, screen: Screen) -> None:
+    """First run at a terminal: ask for a display name (Enter for none; ``koikoi name`` changes it)."""
+    from koikoi_p2p.cli.display_name import BadName, save_name
+
+    if not sys.stdin.isatty():
+        return
+    screen.say("Choose a display name: opponents and leaderboards show it beside your fingerprint "
+               "(up to 32 characters; Enter for none; `koikoi name NAME` changes it later).")
+    for _ in range(3):
+        try:
+            typed = input("Name: ").strip()
+        except EOFError:
+            return
+        try:
+            save_name(path, typed)
+            return
+        except BadName as exc:
+            screen.say(f"{exc}; try again.")
+
+
 def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, str] = ("you", "opponent"),
             show_identity: bool = True) -> Setup | None:
     """Everything before the first frame; None (after saying why) on a usage problem."""
@@ -76,10 +97,15 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, s
     except IdentityFileError as exc:
         print(f"koikoi: {exc}", file=sys.stderr)
         return None
+    if identity.created:
+        choose_first_name(where.name_file, screen)
     if show_identity:
+        from koikoi_p2p.cli.display_name import load_name
+
         if identity.created:
             screen.say(f"Made your identity key ({where.identity_file}).")
-        screen.say(f"Your fingerprint: {identity.fingerprint}")
+        name = load_name(where.name_file)
+        screen.say(f"Your fingerprint: {identity.fingerprint}" + (f" (your name: {name})" if name else ""))
     try:
         profile = preset(getattr(args, "rules", "nintendo") if terms else "nintendo")
     except RulesError as exc:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -123,3 +124,23 @@ def test_verify_result_shows_names_fingerprints_and_rated(
     assert main(["verify", "--result", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["names"] == ["Alice", ""] and report["rated"] is True
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_first_run_asks_for_a_name_at_a_terminal_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from koikoi_p2p.cli.play import make_screen
+    from koikoi_p2p.cli.setup import choose_first_name
+
+    screen = make_screen("en", ("you", "opponent"))
+    monkeypatch.setattr(sys, "stdin", _Terminal("x\x07y\n  Hanako  \n"))
+    choose_first_name(tmp_path / "name.txt", screen)
+    assert (tmp_path / "name.txt").read_text(encoding="utf-8") == "Hanako\n"   # the bad one asked again
+    assert "try again" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Taro\n"))                # no terminal: no question
+    choose_first_name(tmp_path / "other.txt", screen)
+    assert not (tmp_path / "other.txt").exists()
