@@ -174,7 +174,8 @@ async def _play(
         relay_url=url, rendezvous=room, profile=setup.profile.name,
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
-        turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True)
+        turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True,
+        **rated_options(setup, seat, url))
     store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
     setup.screen.say(f"The match is saved after every message in {store.folder} "
                      "(if this stops, continue with: koikoi resume).")
@@ -218,6 +219,15 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
             return exit_codes.INTERRUPTED
     setup.screen.say(f"Resuming the match saved in {folder}.")
     return await play_saved(Journal(folder), setup.screen)
+
+
+def rated_options(setup: Setup, seat: int, url: str) -> dict[str, object]:
+    """The host's rating choice for the crash-safe setup (``koikoi host --rated [--ratings URL]``)."""
+    from koikoi_p2p.cli.rated import default_ratings
+
+    if seat != 0 or not setup.rated:
+        return {}
+    return {"rated": True, "ratings": setup.ratings or default_ratings(url)}
 
 
 def saved_matches(where: Folders) -> Path:
@@ -271,8 +281,10 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         if match.outcome is None:  # also on Ctrl-C
             screen.say(f"\nThe match is saved in {store.folder}: continue it with koikoi resume.")
     if match.outcome is not None:  # the match ended: its state (every key's seed) goes
+        from koikoi_p2p.cli.rated import after_rated_match
         from koikoi_p2p.net.resumable import forget
 
+        await after_rated_match(screen.say, match.core, match.outcome)
         with contextlib.suppress(OSError):
             forget(store)
     return code

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from koikoi_p2p.cli.cmd_ratings import safe, submit_text
 
@@ -47,3 +48,22 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
         return False
     say(f"Rating service ({safe(ratings)}): {what} {submit_text(answer)}")
     return answer.ok
+
+
+async def after_rated_match(say: Callable[[str], None], core: object, outcome: object) -> None:
+    """After a crash-safe match (``net.resumable``): when its terms were rated, send the co-signed
+    result, or our upheld abandonment claim, to the terms' service."""
+    peer = getattr(core, "peer", None)
+    terms = getattr(getattr(peer, "flow", None), "terms", None)
+    if terms is None or not terms.rated:
+        return
+    status, file = getattr(outcome, "status", ""), getattr(outcome, "file", None)
+    if status == "completed":
+        match_over = getattr(core, "match_over", None)
+        result = getattr(match_over, "result", None)
+        path = str(Path(file).with_suffix(".result")) if file else None
+        if result is None and path is not None and Path(path).exists():
+            result = Path(path).read_bytes()
+        await submit_after_match(say, ratings=terms.ratings, result=result, path=path)
+    elif status == "abandoned" and file:
+        await submit_after_match(say, ratings=terms.ratings, abandonment=Path(file).read_bytes(), path=file)

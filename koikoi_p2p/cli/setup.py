@@ -26,6 +26,9 @@ class Setup:
     profile: Profile
     rounds: int
     screen: Screen
+    name: str = ""                # this identity's display name (cli/display_name.py)
+    rated: bool = False           # host: koikoi host --rated ...
+    ratings: str = ""             # ... --ratings URL ("" then: the relay's service)
 
     def make_match(
         self,
@@ -116,4 +119,18 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, s
         from koikoi_p2p.rules.profile import with_rounds
 
         profile = with_rounds(profile, rounds)  # board-game: 6 rounds from pools of 50, 3 from 25
-    return Setup(where, identity, profile, rounds, screen)
+    from koikoi_p2p.cli.display_name import load_name
+
+    rated, ratings = bool(getattr(args, "rated", False)), getattr(args, "ratings", None) or ""
+    if ratings and not rated:
+        print("koikoi: --ratings names the service of a rated match: add --rated", file=sys.stderr)
+        return None
+    if ratings:
+        from koikoi_p2p.protocol.terms import valid_ratings
+
+        if not valid_ratings(True, ratings):
+            print(f"koikoi: --ratings {ratings!r} is not a rating service URL: http(s)://HOST[:PORT], "
+                  "at most 200 characters", file=sys.stderr)
+            return None
+    return Setup(where, identity, profile, rounds, screen, name=load_name(where.name_file), rated=rated,
+                 ratings=ratings)

@@ -108,6 +108,8 @@ class PeerSetup:
     out_dir: str = ""                  # where the transcript / abandonment / evidence files go
     profile_data: dict[str, object] | None = None   # host: the exact profile (Profile.to_dict), else preset
     human: bool = False                # a person decides (koikoi host/join): resume asks them again
+    rated: bool = False                # host: propose a rated match (spec/ratings.md §2.1) ...
+    ratings: str = ""                  # ... on this rating service
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1) or len(self.identity) != 32 or len(self.seed) != 32:
@@ -344,7 +346,8 @@ class PeerCore:
             profile = Profile.from_dict(data) if data is not None else preset(self.setup.profile)
             proposal = MatchTerms.propose(
                 profile=profile, keys=keys, room=self.setup.room, rounds=self.setup.rounds,
-                deadlines=Deadlines(step=self.setup.step_deadline, turn=self.setup.turn_deadline))
+                deadlines=Deadlines(step=self.setup.step_deadline, turn=self.setup.turn_deadline),
+                rated=self.setup.rated, ratings=self.setup.ratings)
         self.peer = GamePeer(channel=result.channel, room=self.setup.room, proposal=proposal, rng=self.rng,
                              handshake_record=result.record)
         try:
