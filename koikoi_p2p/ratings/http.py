@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 MAX_HEAD = 16 * 1024
 READ_TIMEOUT = 30.0
+MAX_CONNECTIONS = 256
 
 RawHandler = Callable[[bytes], Awaitable[bytes]]
 
@@ -131,11 +132,21 @@ async def read_request(reader: asyncio.StreamReader, max_body: int) -> bytes:
     return buffer
 
 
-async def serve_http(handler: RawHandler, host: str, port: int, *, max_body: int) -> asyncio.Server:
-    """Listen on ``host:port``; each connection's one request goes to ``handler``."""
+async def serve_http(handler: RawHandler, host: str, port: int, *, max_body: int,
+                     max_connections: int = MAX_CONNECTIONS) -> asyncio.Server:
+    """Listen on ``host:port``; each connection's one request goes to ``handler``; past
+    ``max_connections`` open at once, a new one is answered 503 at once."""
+
+    open_connections = 0
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal open_connections
+        open_connections += 1
         try:
+            if open_connections > max_connections:
+                writer.write(Response(503, b"too many connections\n").render())
+                await writer.drain()
+                return
             try:
                 raw = await asyncio.wait_for(read_request(reader, max_body), READ_TIMEOUT)
             except HttpError as exc:
@@ -146,7 +157,10 @@ async def serve_http(handler: RawHandler, host: str, port: int, *, max_body: int
                 writer.write(await handler(raw))
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
+        except ConnectionError:
+            pass
         finally:
+            open_connections -= 1
             writer.close()
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()

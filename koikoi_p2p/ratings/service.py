@@ -15,10 +15,12 @@ from typing import TypeVar
 
 from koikoi_p2p.ratings.board import export_json, history_json, leaderboard
 from koikoi_p2p.ratings.checks import check_abandonment, check_result
+from koikoi_p2p.ratings.errors import Refused
 from koikoi_p2p.ratings.store import Store
 
 T = TypeVar("T")
 CLAIM_ANSWER_SECONDS = 8.0
+MAX_WAITING_CLAIMS = 8      # claims being checked or queued; more are answered 503
 log = logging.getLogger("koikoi.ratings")
 
 
@@ -27,6 +29,7 @@ class RatingService:
         self.store = store
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ratings")
         self._claims = asyncio.Semaphore(1)
+        self._waiting_claims = 0
         self._background: set[asyncio.Future[dict[str, object]]] = set()
 
     async def _run(self, fn: Callable[..., T], *args: object) -> T:
@@ -50,6 +53,8 @@ class RatingService:
         check that takes longer than ``CLAIM_ANSWER_SECONDS`` goes on after the answer, which is
         then "pending" (202): the relay's port closes a connection whose request it has not
         answered within its handshake deadline."""
+        if self._waiting_claims >= MAX_WAITING_CLAIMS:
+            raise Refused("busy", "too many abandonment claims are being checked: send it again later", 503)
         task = asyncio.ensure_future(self._abandonment(data))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -59,8 +64,12 @@ class RatingService:
             return {"ok": True, "pending": True}
 
     async def _abandonment(self, data: bytes) -> dict[str, object]:
-        async with self._claims:
-            claim = await self._run(check_abandonment, data)
+        self._waiting_claims += 1
+        try:
+            async with self._claims:
+                claim = await self._run(check_abandonment, data)
+        finally:
+            self._waiting_claims -= 1
         counted = await self._run(self.store.add_abandonment, claim)
         log.info(
             "abandonment claim %s session=%s",

@@ -154,3 +154,23 @@ async def relay_sharing(tmp_path: Path) -> None:
         await host.close()
         assert (await raw_http(relay.port, b"GET /elsewhere HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 404")
     app.service.close()
+
+
+def test_a_service_of_its_own_bounds_its_open_connections(tmp_path: Path) -> None:
+    async def body() -> None:
+        app = RatingsApp(RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}")))
+        server = await serve_http(app.handle_raw, "127.0.0.1", 0, max_body=MAX_BODY, max_connections=1)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            _, idle = await asyncio.open_connection("127.0.0.1", port)   # holds the only place
+            await asyncio.sleep(0.1)
+            assert (await raw_http(port, b"GET /ratings HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 503")
+            idle.close()
+            await asyncio.sleep(0.1)
+            assert (await raw_http(port, b"GET /ratings HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 200")
+        finally:
+            server.close()
+            await server.wait_closed()
+            app.service.close()
+
+    asyncio.run(body())
