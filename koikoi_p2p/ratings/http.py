@@ -144,6 +144,10 @@ async def serve_http(handler: RawHandler, host: str, port: int, *, max_body: int
         open_connections += 1
         try:
             if open_connections > max_connections:
+                # Read what came (briefly) first: closing on unread data resets the connection,
+                # and the client would never see the answer.
+                with contextlib.suppress(TimeoutError, ConnectionError):
+                    await asyncio.wait_for(reader.read(MAX_HEAD), 1.0)
                 writer.write(Response(503, b"too many connections\n").render())
                 await writer.drain()
                 return
