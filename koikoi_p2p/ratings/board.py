@@ -9,8 +9,9 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from koikoi_p2p.protocol.identity import fingerprint
 from koikoi_p2p.ratings.checks import check_abandonment, check_result
@@ -20,6 +21,7 @@ from koikoi_p2p.ratings.store import Exported
 from koikoi_p2p.ratings.system import parameters
 
 EXPORT_FORMAT = "koikoi-p2p/ratings-export/v1"
+T = TypeVar("T")
 
 
 def player_json(player: Player, abandoned: int, rank: int | None = None) -> dict[str, object]:
@@ -114,16 +116,7 @@ def recompute(export: Mapping[str, object]) -> Recomputed:
         raise ExportError("results and abandonments must be lists")
     players: dict[bytes, Player] = {}
     sessions: set[bytes] = set()
-    for expected, entry in enumerate(entries, start=1):
-        seq, data = _entry(entry, "result")
-        if seq != expected:
-            raise ExportError(f"result number {expected} has seq {seq}: the export is not in order")
-        try:
-            rated = check_result(data)
-        except Refused as exc:
-            raise ExportError(
-                f"result {seq} does not pass the service's checks: {exc.reason}: {exc.message}"
-            ) from None
+    for seq, rated in _checked(entries, "result", check_result):
         if rated.session in sessions:
             raise ExportError(f"result {seq} counts session {rated.session.hex()} a second time")
         sessions.add(rated.session)
@@ -132,16 +125,7 @@ def recompute(export: Mapping[str, object]) -> Recomputed:
         players[keys[0]], players[keys[1]] = after
     abandoned: dict[bytes, int] = {}
     claimed: set[bytes] = set()
-    for expected, entry in enumerate(claims, start=1):
-        seq, data = _entry(entry, "claim")
-        if seq != expected:
-            raise ExportError(f"claim number {expected} has seq {seq}: the export is not in order")
-        try:
-            claim = check_abandonment(data)
-        except Refused as exc:
-            raise ExportError(
-                f"claim {seq} does not pass the service's checks: {exc.reason}: {exc.message}"
-            ) from None
+    for seq, claim in _checked(claims, "claim", check_abandonment):
         if claim.session in claimed:
             raise ExportError(f"claim {seq} is a second claim about session {claim.session.hex()}")
         claimed.add(claim.session)
@@ -152,6 +136,20 @@ def recompute(export: Mapping[str, object]) -> Recomputed:
         results=len(entries),
         abandonments=len(claims),
     )
+
+
+def _checked(entries: list[object], field: str, check: Callable[[bytes], T]) -> Iterator[tuple[int, T]]:
+    """Each entry's seq and checked value, in order; ``ExportError`` for a gap or a failed check."""
+    for expected, entry in enumerate(entries, start=1):
+        seq, data = _entry(entry, field)
+        if seq != expected:
+            raise ExportError(f"{field} number {expected} has seq {seq}: the export is not in order")
+        try:
+            yield seq, check(data)
+        except Refused as exc:
+            raise ExportError(
+                f"{field} {seq} does not pass the service's checks: {exc.reason}: {exc.message}"
+            ) from None
 
 
 def _entry(entry: object, field: str) -> tuple[int, bytes]:
