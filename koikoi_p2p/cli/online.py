@@ -105,6 +105,11 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         setup.screen.say(f"Send this to your friend:  koikoi join {client.code} --relay {url}{flags}")
         if args.public:
             setup.screen.say("The room is listed in the lobby (koikoi lobby).")
+        rating = rated_options(setup, 0, url)
+        if rating:
+            from koikoi_p2p.cli.rated import rated_line
+
+            setup.screen.say(rated_line(True, str(rating["ratings"])) + " (your friend sees it before accepting).")
         try:
             await with_countdown(
                 client.wait_for_peer(timeout=args.wait), write=setup.screen.write, limit=args.wait,
