@@ -109,7 +109,7 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         if rating:
             from koikoi_p2p.cli.rated import rated_line
 
-            setup.screen.say(rated_line(True, str(rating["ratings"])) + " (your friend sees it before accepting).")
+            setup.screen.say(rated_line(True, str(rating["ratings"])) + " (your friend sees it first).")
         try:
             await with_countdown(
                 client.wait_for_peer(timeout=args.wait), write=setup.screen.write, limit=args.wait,
