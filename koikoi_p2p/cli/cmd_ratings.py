@@ -243,11 +243,11 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def submit_text(answer: Any) -> str:
+def submit_text(answer: Any, what: str = "result") -> str:
     """One line for a submission's answer."""
     body = answer.body
     if answer.ok and body.get("counted") is True:
-        return f"result counted (number {safe(body.get('seq'))})"
+        return f"{what} counted (number {safe(body.get('seq'))})"
     if answer.ok and body.get("pending"):
         return "accepted; the service is still checking it"
     if answer.ok:

@@ -105,11 +105,11 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         setup.screen.say(f"Send this to your friend:  koikoi join {client.code} --relay {url}{flags}")
         if args.public:
             setup.screen.say("The room is listed in the lobby (koikoi lobby).")
-        rating = rated_options(setup, 0, url)
+        rating = rated_service(setup, 0, url)
         if rating:
             from koikoi_p2p.cli.rated import rated_line
 
-            setup.screen.say(rated_line(True, str(rating["ratings"])) + " (your friend sees it first).")
+            setup.screen.say(rated_line(True, rating) + " (your friend sees it first).")
         try:
             await with_countdown(
                 client.wait_for_peer(timeout=args.wait), write=setup.screen.write, limit=args.wait,
@@ -174,13 +174,14 @@ async def _play(
     from koikoi_p2p.net.resumable import PeerSetup, create_state
 
     turn = max(1, min(86_400, int(timeout)))
+    ratings = rated_service(setup, seat, url)
     peer_setup = PeerSetup.generate(
         seat=seat, room=room, password=password, identity=setup.identity.identity.private_bytes(),
         relay_url=url, rendezvous=room, profile=setup.profile.name,
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
         turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True,
-        **rated_options(setup, seat, url))
+        rated=bool(ratings), ratings=ratings)
     store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
     setup.screen.say(f"The match is saved after every message in {store.folder} "
                      "(if this stops, continue with: koikoi resume).")
@@ -226,13 +227,14 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
     return await play_saved(Journal(folder), setup.screen)
 
 
-def rated_options(setup: Setup, seat: int, url: str) -> dict[str, object]:
-    """The host's rating choice for the crash-safe setup (``koikoi host --rated [--ratings URL]``)."""
+def rated_service(setup: Setup, seat: int, url: str) -> str:
+    """The rating service the host proposes (``koikoi host --rated [--ratings URL]``), "" for an
+    unrated match (and always for the joiner, who takes the host's terms or refuses them)."""
     from koikoi_p2p.cli.rated import default_ratings
 
     if seat != 0 or not setup.rated:
-        return {}
-    return {"rated": True, "ratings": setup.ratings or default_ratings(url)}
+        return ""
+    return setup.ratings or default_ratings(url)
 
 
 def saved_matches(where: Folders) -> Path:

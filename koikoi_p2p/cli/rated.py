@@ -46,7 +46,7 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
         later = f" Send it later: koikoi ratings submit {path} --to {ratings}" if path and result else ""
         say(f"The rating service did not take the {what}: {safe(exc)}.{later}")
         return False
-    say(f"Rating service ({safe(ratings)}): {what} {submit_text(answer)}")
+    say(f"Rating service {safe(ratings)}: {submit_text(answer, what)}")
     return answer.ok
 
 
