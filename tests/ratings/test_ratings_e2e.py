@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.ratings import client
-from tests.e2e.test_cli_play_relay import _spawn
 from tests.e2e.test_cli_console import Console
+from tests.e2e.test_cli_play_relay import _spawn
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
