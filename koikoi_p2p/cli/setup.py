@@ -67,7 +67,8 @@ class Setup:
 
 
 def choose_first_name(path: Path, screen: Screen) -> None:
-    """First run at a terminal: ask for a display name (Enter for none; ``koikoi name`` changes it)."""
+    """Before the first match against a person, at a terminal: ask for a display name, once (Enter
+    for none, saved too; ``koikoi name`` changes it). Practice against the computer does not ask."""
     from koikoi_p2p.cli.display_name import BadName, save_name
 
     if not sys.stdin.isatty():
@@ -100,8 +101,8 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, s
     except IdentityFileError as exc:
         print(f"koikoi: {exc}", file=sys.stderr)
         return None
-    if identity.created:
-        choose_first_name(where.name_file, screen)
+    if getattr(args, "command", None) in ("host", "join") and not where.name_file.exists():
+        choose_first_name(where.name_file, screen)   # the first match against a person
     if show_identity:
         from koikoi_p2p.cli.display_name import load_name
 
