@@ -1,6 +1,7 @@
-"""This identity's display name (spec/game.md §2.2): kept beside the identity key, chosen on first
-match against a person, at a terminal, changed with ``koikoi name NAME``. It travels in the handshake, signed by the
-key, and in the terms; "" means no name (screens then show only the fingerprint)."""
+"""This identity's display name (spec/game.md §2.2): kept beside the identity key, asked for once
+before the first match against a person (at a terminal), changed with ``koikoi name NAME``. It
+travels in the handshake, signed by the key, and in the terms; "" means no name (screens then show
+only the fingerprint)."""
 
 from __future__ import annotations
 
