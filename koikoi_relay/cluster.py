@@ -33,7 +33,15 @@ from redis.backoff import NoBackoff
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 from websockets.exceptions import ConnectionClosed
 
-from koikoi_relay.cluster_scripts import FWD_DUP, FWD_GAP, FWD_LOST, FWD_NO_PEER, FWD_REPLACED, script_sources
+from koikoi_relay.cluster_scripts import (
+    FWD_DUP,
+    FWD_GAP,
+    FWD_LOCAL,
+    FWD_LOST,
+    FWD_NO_PEER,
+    FWD_REPLACED,
+    script_sources,
+)
 from koikoi_relay.codes import generate_code, normalize_code
 from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
@@ -150,6 +158,11 @@ class RedisRooms(Rooms):
         self._dropped: list[tuple[str, str, int, str]] = []   # AWAY calls owed to Redis after an outage
         self._jobs: list[tuple[Any, ...]] = []
         self._wake = asyncio.Event()
+        # Batches written to Redis, and those whose replies the writer has handled (frames for a
+        # seat of this node are delivered then, not through the inbox: _after_sent_batches).
+        self._batches_sent = 0
+        self._batches_handled = 0
+        self._batch_handled = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._sweeping = False
         self._stopping = False
@@ -384,19 +397,34 @@ class RedisRooms(Rooms):
                 batch = [job for job in batch if job[0] in ("away", "call") or job[1].conn is not None]
                 if not batch:
                     continue
+                self._batches_sent += 1
                 try:
-                    results = await self._run_batch(batch)
-                except Error as exc:
-                    for job in batch:
-                        if job[0] == "call" and not job[4].done():
-                            job[4].set_exception(exc)
-                    self._link_lost(exc)
-                    break
-                for job, result in zip(batch, results, strict=True):
-                    if job[0] == "forward":
-                        await self._forwarded(job, result)
-                    elif job[0] == "call" and not job[4].done():
-                        job[4].set_result(result)
+                    try:
+                        results = await self._run_batch(batch)
+                    except Error as exc:
+                        for job in batch:
+                            if job[0] == "call" and not job[4].done():
+                                job[4].set_exception(exc)
+                        self._link_lost(exc)
+                        break
+                    for job, result in zip(batch, results, strict=True):
+                        if job[0] == "forward":
+                            await self._forwarded(job, result)
+                        elif job[0] == "call" and not job[4].done():
+                            job[4].set_result(result)
+                finally:
+                    self._batches_handled += 1
+                    self._batch_handled.set()
+
+    async def _after_sent_batches(self) -> None:
+        """Wait until the replies of every batch already written are handled. A notice read from
+        the inbox was written after every frame Redis had stored by then, and a frame for a seat of
+        this node is delivered when its batch's reply is handled (spec §13.3): so a notice never
+        overtakes a frame sent before it (the last frames of a peer that leaves come first)."""
+        target = self._batches_sent
+        while self._batches_handled < target and self.up and not self._stopping:
+            self._batch_handled.clear()
+            await self._batch_handled.wait()
 
     async def _run_batch(self, batch: list[tuple[Any, ...]]) -> list[Any]:
         """One write for the whole batch: each run of frames is a single FORWARD call, any other job
@@ -502,21 +530,26 @@ class RedisRooms(Rooms):
             member = self._members.get((code, int(seat)))
             if member is None or member.epoch != epoch or not member.attached:
                 return
-            seq = int(seq_text)
-            if seq < member.out_count:
-                return
-            if seq > member.out_count:
-                self.relay.spawn(self._fill(member))   # an entry went elsewhere or was trimmed
-                return
-            member.out_count = seq + 1
-            await self._deliver(member, encode_frame(seq, member.in_count, fields[3]))
+            await self._arrived(member, int(seq_text), fields[3])
         elif kind == b"e":
             code, epoch, seat = fields[1].decode().split(":")
             member = self._members.get((code, int(seat)))
             if member is None or member.epoch != epoch:
                 return
             values = dict(zip(fields[2::2], fields[3::2], strict=True))
+            await self._after_sent_batches()
             await self._on_notice(member, values[b"t"].decode(), values[b"v"].decode(), values[b"x"].decode())
+
+    async def _arrived(self, member: Member, seq: int, data: bytes) -> None:
+        """A frame for an attached seat of this node, from the inbox or from a seat of this node:
+        the next one is written, a lower one dropped, a higher one fills the hole from the stream."""
+        if seq < member.out_count:
+            return
+        if seq > member.out_count:
+            self.relay.spawn(self._fill(member))   # an entry went elsewhere or was trimmed
+            return
+        member.out_count = seq + 1
+        await self._deliver(member, encode_frame(seq, member.in_count, data))
 
     async def _on_notice(self, member: Member, target: str, what: str, extra: str) -> None:
         if what == "peer_joined":
@@ -630,6 +663,12 @@ class RedisRooms(Rooms):
 
     async def _forwarded(self, job: tuple[Any, ...], result: Any) -> None:
         _, member, epoch, seq, data = job
+        if isinstance(result, int) and result > FWD_LOCAL:
+            # Stored, and the recipient's owner is this node (spec §13.3): no inbox entry was made.
+            result -= FWD_LOCAL
+            peer = self._members.get((member.code, 1 - member.seat))
+            if peer is not None and peer.epoch == epoch and peer.attached and peer.conn is not None:
+                await self._arrived(peer, seq, data)
         if member.epoch != epoch or member.conn is None:
             return
         if isinstance(result, int) and result > 0:

@@ -115,11 +115,14 @@ return {'ok', r[1], r[4], presence, r[3]}
 # ARGV: P, buffer frames, buffer bytes, ttl ms, then for each frame: code, epoch, seat, owner, seq, data.
 # The hot path of the cluster: a node sends every frame it accepted during one round trip in a
 # single call, so it stands alone (no prelude) and answers each frame with one integer: the new
-# count when stored, FWD_DUP / FWD_GAP minus the count, or FWD_LOST, FWD_REPLACED, FWD_NO_PEER.
+# count when stored (plus FWD_LOCAL when the recipient is held by the sending node itself, which
+# then writes the frame to it at once: no inbox entry, no XREAD wake-up), FWD_DUP / FWD_GAP minus
+# the count, or FWD_LOST, FWD_REPLACED, FWD_NO_PEER.
 FORWARD = """
 local P = ARGV[1]
 local max_frames, max_bytes, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local function inbox(owner) return P .. 'i:' .. string.match(owner, '^([^:]+):') end
+local function node(owner) return string.match(owner, '^([^:]+):') end
+local function inbox(owner) return P .. 'i:' .. node(owner) end
 local function forward(code, epoch, s, owner, seq_text, data)
   local o = 1 - s
   local key = P .. 'r:' .. code
@@ -152,6 +155,7 @@ local function forward(code, epoch, s, owner, seq_text, data)
   end
   redis.call('HSET', key, 'n' .. s, n + 1, 'b' .. o, bytes)
   if r[3] ~= '' then
+    if node(r[3]) == node(owner) then return FWD_LOCAL + n + 1 end
     redis.call('XADD', inbox(r[3]), 'NOMKSTREAM', 'MAXLEN', '~', 'INBOX_MAX', '*',
                'f', code .. ':' .. epoch .. ':' .. o .. ':' .. seq_text, 'd', data)
   end
@@ -162,9 +166,10 @@ for i = 5, #ARGV, 6 do
   out[#out + 1] = forward(ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
 end
 return out
-""".replace("INBOX_MAX", str(INBOX_MAX))
+""".replace("INBOX_MAX", str(INBOX_MAX)).replace("FWD_LOCAL", "1000000000")
 FWD_LOST, FWD_REPLACED, FWD_NO_PEER = -1, -2, -3
 FWD_DUP, FWD_GAP = -1_000_000_000, -2_000_000_000
+FWD_LOCAL = 1_000_000_000   # added to a stored frame's count: deliver it on this node (counts stay below)
 
 # ARGV: P, code, epoch, seat, received: the seat has every frame below ``received``.
 ACK = """

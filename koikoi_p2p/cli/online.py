@@ -171,7 +171,7 @@ async def _play(
 ) -> int:
     """Play crash-safe: the state is saved after every accepted message, so ``koikoi resume``
     continues the match if this process dies (net.resumable.run_peer drives it)."""
-    from koikoi_p2p.net.resumable import PeerSetup, create_state
+    from koikoi_p2p.net.resumable import PeerSetup, ResumeError, create_state
 
     turn = max(1, min(86_400, int(timeout)))
     ratings = rated_service(setup, seat, url)
@@ -182,7 +182,11 @@ async def _play(
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
         turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True,
         rated=bool(ratings), ratings=ratings)
-    store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
+    try:
+        store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
+    except ResumeError as exc:   # an unfinished match of this room and seat, or one running
+        print(f"koikoi: {exc.message or exc}", file=sys.stderr)
+        return exit_codes.ERROR
     setup.screen.say(f"The match is saved after every message in {store.folder} "
                      "(if this stops, continue with: koikoi resume).")
     known = setup.folders.known_peers_file if peer_name else None

@@ -103,14 +103,30 @@ def _journal(where: JournalLike | Any) -> Journal:
 
 
 def create_state(where: JournalLike | Any, setup: PeerSetup) -> Journal:
-    """Write the initial state of a new match (before anything is sent); returns its journal."""
+    """Write the initial state of a new match (before anything is sent); returns its journal.
+
+    Refused (``exists``) when the folder holds a match that has not ended: it may have sent
+    frames already, and only ``koikoi resume`` may continue it (spec/protocol.md §12.3). A state
+    that keeps only its outcome is replaced."""
     journal = _journal(where)
     try:
         with journal:
+            if journal.exists() and not _finished(journal):
+                raise StateStoreError("exists", f"{journal.folder} holds a match that has not ended: "
+                                                "continue it with koikoi resume --state, or remove it")
             journal.rebase({"format": STATE_FORMAT, "core": PeerCore(setup).snapshot()})
     except StateStoreError as exc:
         raise ResumeError(exc.reason, exc.message) from None
     return journal
+
+
+def _finished(journal: Journal) -> bool:
+    """Whether the saved state is only the outcome of an ended match (an unreadable one is not)."""
+    try:
+        base, _ = journal.read()
+    except StateStoreError:
+        return False
+    return isinstance(base.get("outcome"), dict) and "core" not in base
 
 
 def read_state(where: JournalLike | Any) -> tuple[PeerSetup | None, Outcome | None]:

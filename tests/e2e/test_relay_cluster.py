@@ -261,3 +261,45 @@ def test_a_dead_node_s_seat_goes_away_then_resumes_elsewhere(redis_url: str,
             assert (await host.expect("frame"))["data"] == b"back"
 
     run(body)
+
+
+def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_url: str) -> None:
+    """spec §13.3: with both seats on one node (a balancer routing by room) a frame is written to
+    the recipient when Redis has stored it, without an inbox entry; when the recipient resumes on
+    another node, and back, the frames go on in order, none lost, none twice."""
+    async def body() -> None:
+        async with cluster(redis_url, 2) as (a, b):
+            host, guest, _ = await pair(a, a)
+            rooms = a.rooms
+            assert isinstance(rooms, RedisRooms) and rooms._ctl is not None
+            for i in range(40):
+                await host.send("frame", seq=i, data=b"h%d" % i)
+                await guest.send("frame", seq=i, data=b"g%d" % i)
+            got = [await guest.expect("frame") for _ in range(40)]
+            assert [m["data"] for m in got] == [b"h%d" % i for i in range(40)]
+            got = [m for m in [await host.recv() for _ in range(41)] if m["type"] == "frame"]
+            assert [m["data"] for m in got] == [b"g%d" % i for i in range(40)]
+            entries = await rooms._ctl.xrange(rooms._inbox)
+            assert not any(b"f" in fields for _, fields in entries), entries
+            sent, token = 40, guest.token
+            for node in (b, a):    # the joiner resumes on the other node, then back on the host's
+                await guest.ws.close()
+                while (await host.recv())["type"] != "peer_away":
+                    pass           # a peer_back of the previous resume, acks
+                for i in range(sent, sent + 5):
+                    await host.send("frame", seq=i, data=b"h%d" % i)
+                again = await Raw.connect(node)
+                await again.send("resume", token=guest.token, received=sent)
+                assert (await again.expect("resumed"))["accepted"] == 40
+                for i in range(sent + 5, sent + 10):
+                    await host.send("frame", seq=i, data=b"h%d" % i)
+                frames = [await again.expect("frame") for _ in range(10)]
+                expected = [(i, b"h%d" % i) for i in range(sent, sent + 10)]
+                assert [(f["seq"], f["data"]) for f in frames] == expected
+                sent += 10
+                guest, guest.token = again, token
+            await host.send("frame", seq=sent, data=b"last")
+            await host.send("leave")
+            assert (await guest.expect("frame"))["data"] == b"last"
+
+    run(body)

@@ -22,9 +22,13 @@ def _forgotten(folder: Path, seat: int) -> dict[str, Any]:
     """The state keeps the outcome alone: no identity key, seed or password left in the file."""
     base, records = Journal(folder).read()
     assert set(base) == {"format", "outcome"} and records == []
-    data = (folder / "match.state").read_bytes()
     mine = setup(seat)
-    assert mine.identity not in data and mine.seed not in data and b"correct horse" not in data
+    # Every file the match left (the state, the lock, the transcript or claim written beside it).
+    for path in folder.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert mine.identity not in data and mine.seed not in data, path
+            assert b"correct horse" not in data, path
     outcome: dict[str, Any] = base["outcome"]  # type: ignore[assignment]
     return outcome
 

@@ -143,3 +143,29 @@ def test_a_second_process_on_one_state_folder_refuses(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "locked" in proc.stderr and "another koikoi process" in proc.stderr
     assert (folder / "match.state").read_bytes() == before
+
+
+def test_a_new_match_never_overwrites_an_unfinished_one(tmp_path: Path) -> None:
+    """`koikoi host`/`join` name the state folder after the room and seat: a second match in that
+    folder must not replace an interrupted match that `koikoi resume` could still continue (its
+    frames may be out already), nor one that another process is running."""
+    from koikoi_p2p.net.driver import Outcome
+    from koikoi_p2p.net.resumable import ResumeError, create_state
+    from tests.faults.resume_util import setup
+
+    folder = tmp_path / "m"
+    create_state(folder, setup(0, relay_url="ws://127.0.0.1:9/v1", rendezvous="r"))
+    before = (folder / "match.state").read_bytes()
+    with pytest.raises(ResumeError) as info:
+        create_state(folder, setup(0, relay_url="ws://127.0.0.1:9/v1", rendezvous="r"))
+    assert info.value.reason == "exists" and "koikoi resume" in info.value.message
+    assert (folder / "match.state").read_bytes() == before
+    with Journal(folder):                              # running elsewhere: refused as locked
+        with pytest.raises(ResumeError) as info:
+            create_state(folder, setup(0, relay_url="ws://127.0.0.1:9/v1", rendezvous="r"))
+    assert info.value.reason == "locked"
+    # A finished match keeps only its outcome: a new match may take the folder.
+    with Journal(folder) as journal:
+        journal.rebase({"format": 2, "outcome": Outcome("completed", 0).to_dict()})
+    create_state(folder, setup(0, relay_url="ws://127.0.0.1:9/v1", rendezvous="r"))
+    assert (folder / "match.state").read_bytes() == before   # the new match's initial state
