@@ -123,24 +123,24 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     traffic = [0]
 
     def round_setup() -> None:
-        kw = {"n": n, "version": 1, "session_id": session, "round": 1, "first_shuffler": 0}
+        kw = {"n": n, "version": 2, "session_id": session, "round": 1, "first_shuffler": 0}
         pa, pb = DeckParty(me=0, **kw), DeckParty(me=1, **kw)  # type: ignore[arg-type]
         sent = 0
-        ka, kb = pa.key_message(), pb.key_message()
+        ka, kb = pa.key_message(b""), pb.key_message(b"")
         pb.receive_key(ka)
         pa.receive_key(kb)
-        s1 = pa.shuffle_message()
+        s1 = pa.shuffle_message(b"")
         pb.receive_shuffle(s1)
-        s2 = pb.shuffle_message()
+        s2 = pb.shuffle_message(b"")
         pa.receive_shuffle(s2)
         sent += len(ka) + len(kb) + len(s1) + len(s2)
         hand_a, hand_b = list(range(8)), list(range(8, 16))
         field = list(range(16, 24))
-        m = pb.share_message(hand_a)
+        m = pb.share_message(hand_a, b"")
         pa.receive_shares(hand_a, m)
-        m2 = pa.share_message(hand_b)
+        m2 = pa.share_message(hand_b, b"")
         pb.receive_shares(hand_b, m2)
-        fa, fb = pa.share_message(field), pb.share_message(field)
+        fa, fb = pa.share_message(field, b""), pb.share_message(field, b"")
         pa.receive_shares(field, fb)
         pb.receive_shares(field, fa)
         sent += len(m) + len(m2) + len(fa) + len(fb)
@@ -158,14 +158,14 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     # End of round: a party's audit checks what it could not check on receipt (received shares
     # against the disclosed secret, the decryption of the whole deck); recheck=True verifies every
     # proof again (spec/crypto.md §8.5).
-    kw = {"n": n, "version": 1, "session_id": session, "round": 1, "first_shuffler": 0}
+    kw = {"n": n, "version": 2, "session_id": session, "round": 1, "first_shuffler": 0}
     pa, pb = DeckParty(me=0, **kw), DeckParty(me=1, **kw)  # type: ignore[arg-type]
-    pb.receive_key(pa.key_message())
-    pa.receive_key(pb.key_message())
-    pb.receive_shuffle(pa.shuffle_message())
-    pa.receive_shuffle(pb.shuffle_message())
+    pb.receive_key(pa.key_message(b""))
+    pa.receive_key(pb.key_message(b""))
+    pb.receive_shuffle(pa.shuffle_message(b""))
+    pa.receive_shuffle(pb.shuffle_message(b""))
     revealed = list(range(8)) + list(range(16, 24))
-    pa.receive_shares(revealed, pb.share_message(revealed))
+    pa.receive_shares(revealed, pb.share_message(revealed, b""))
     pa.receive_disclosed_key(pb.disclose_key())
     results.append(
         measure("round_audit", pa.audit, f"decrypt {n} + check {len(revealed)} received shares")

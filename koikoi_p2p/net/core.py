@@ -321,7 +321,7 @@ class PeerCore:
             paired = cast(list[Any], snapshot["paired"])
             core.paired = Paired(peer_fingerprint=str(paired[0]), sas=paired[1], known=False)
             core._shown = [list(item) for item in cast(list[list[object]], snapshot["shown"])]
-            core.peer = GamePeer.from_state(cast(dict[str, object], snapshot["peer"]), rng=core.rng)
+            core.peer = GamePeer.from_state(cast(dict[str, object], snapshot["peer"]))
         except ProtocolError as exc:
             raise ResumeError("bad_state", f"damaged snapshot: {exc}") from None
         except (KeyError, TypeError, ValueError, IndexError) as exc:

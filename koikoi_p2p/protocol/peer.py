@@ -16,6 +16,7 @@ Any violation moves the peer to a terminal state (the flow's FAILED, the channel
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -67,14 +68,16 @@ class PartyDeck:
 
 
 class _MakeShares:
-    """Share source for our own messages: makes each owed group with our deck."""
+    """Share source for our own messages: makes each owed group with our deck, its randomness
+    bound to the chain head the message extends (spec/crypto.md §3.5)."""
 
-    def __init__(self, party: DeckParty) -> None:
+    def __init__(self, party: DeckParty, binding: bytes) -> None:
         self.party = party
+        self.binding = binding
         self.groups: list[ShareGroup] = []
 
     def take(self, positions: tuple[int, ...]) -> bytes:
-        data = self.party.share_message(positions)
+        data = self.party.share_message(positions, self.binding)
         self.groups.append(ShareGroup(positions, data))
         return data
 
@@ -87,7 +90,8 @@ class GamePeer:
 
     def __init__(self, *, channel: SecureChannel, room: str, proposal: MatchTerms | None = None,
                  rng: Rng | None = None, handshake_record: Mapping[str, object] | None = None,
-                 accept_terms: Callable[[MatchTerms], bool] | None = None) -> None:
+                 accept_terms: Callable[[MatchTerms], bool] | None = None,
+                 seed: bytes | None = None) -> None:
         seat = channel.seat
         if seat == 0 and proposal is None:
             raise LocalMisuse("no_proposal", "the host (seat 0) proposes the terms")
@@ -97,7 +101,9 @@ class GamePeer:
         self.channel = channel
         self.room = room
         self.proposal = proposal
-        self.rng = rng
+        # The secret seed of every deck of the match (spec/crypto.md §3.5): given, else drawn once
+        # from ``rng`` (default the operating system); kept in the state so a resume replays it.
+        self.seed = seed if seed is not None else (rng or secrets.token_bytes)(32)
         self.handshake_record = dict(handshake_record or {})
         self.accept_terms = accept_terms
         mine = channel.identity.public_key
@@ -214,9 +220,9 @@ class GamePeer:
             return {"terms": flow.terms_digest}
         assert party is not None
         if msg_type == m.KEY:
-            return {"key": party.key_message()}
+            return {"key": party.key_message(self.channel.head)}
         if msg_type == m.SHUFFLE:
-            return {"deck": party.shuffle_message(), "shares": []}
+            return {"deck": party.shuffle_message(self.channel.head), "shares": []}
         if msg_type == m.REVEAL:
             return {"shares": []}
         if msg_type == m.DISCLOSE:
@@ -241,7 +247,8 @@ class GamePeer:
 
     def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
         """Accept our own message in the flow, then sign, chain and seal it."""
-        source = _MakeShares(self.party) if "shares" in body and self.party is not None else None
+        source = (_MakeShares(self.party, self.channel.head)
+                  if "shares" in body and self.party is not None else None)
         self.flow.accept(self.seat, msg_type, body, seq=self.channel.next_seq, prev=self.channel.head,
                          source=source)
         if source is not None:
@@ -252,7 +259,7 @@ class GamePeer:
 
     def _make_deck(self, deal: int, first_shuffler: int) -> DeckAccess:
         self.party = DeckParty(me=self.seat, n=48, version=GAME_VERSION, session_id=self.channel.session_id,
-                               round=deal, first_shuffler=first_shuffler, rng=self.rng)
+                               round=deal, first_shuffler=first_shuffler, seed=self.seed)
         return PartyDeck(self.party, self.seat)
 
     # -- persistence ----------------------------------------------------------------------------
@@ -268,12 +275,12 @@ class GamePeer:
             "channel": self.channel.to_state(), "flow": self.flow.to_state(),
             "party": self.party.to_state() if self.party is not None else None,
             "proposal": self.proposal.to_body() if self.proposal is not None else None,
-            "handshake": self.handshake_record,
+            "handshake": self.handshake_record, "seed": self.seed,
             "transcript": [[env.raw, env.signature] for env in self.transcript],
         }
 
     @classmethod
-    def from_state(cls, state: Mapping[str, object], *, rng: Rng | None = None) -> GamePeer:
+    def from_state(cls, state: Mapping[str, object]) -> GamePeer:
         """Resume from ``to_state``; a pending decision is announced again."""
         from koikoi_p2p.protocol.envelope import decode_envelope
 
@@ -287,12 +294,14 @@ class GamePeer:
             proposal_body = state["proposal"]
             proposal = MatchTerms.from_body(proposal_body) if isinstance(proposal_body, dict) else None
             handshake = state["handshake"]
-            peer = cls(channel=channel, room=str(state["room"]), proposal=proposal, rng=rng,
+            seed = state["seed"]
+            assert isinstance(seed, bytes)
+            peer = cls(channel=channel, room=str(state["room"]), proposal=proposal, seed=seed,
                        handshake_record=handshake if isinstance(handshake, dict) else None)
             party_state = state["party"]
             deck: DeckAccess | None = None
             if isinstance(party_state, dict):
-                peer.party = DeckParty.from_state(party_state, rng=rng)
+                peer.party = DeckParty.from_state(party_state)
                 deck = PartyDeck(peer.party, peer.seat)
             peer.flow = GameFlow.from_state(flow_state, deck_factory=peer._make_deck, deck=deck)
             transcript = state["transcript"]
@@ -366,5 +375,5 @@ class GamePeer:
         offence["deal"] = self.flow.deal
         offence["round_key"] = b""
         if self.party is not None and self.flow.deal >= 0:
-            offence["round_key"] = self.party.disclose_key()
+            offence["round_key"] = self.party.disclose_key()   # empty if not made yet
         return offence

@@ -9,7 +9,7 @@ from __future__ import annotations
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import constant_time, hashes, hmac
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
 
 AEAD_TAG = 16
 KEY_SIZE = 32
@@ -37,6 +37,11 @@ def equal(a: bytes, b: bytes) -> bool:
 def hkdf_sha256(ikm: bytes, *, salt: bytes, info: bytes, length: int = KEY_SIZE) -> bytes:
     """RFC 5869 HKDF with SHA-256 (extract with ``salt``, expand with ``info``)."""
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
+
+
+def hkdf_expand_sha256(prk: bytes, info: bytes, length: int = KEY_SIZE) -> bytes:
+    """RFC 5869 HKDF-Expand with SHA-256: a subkey of a key that is already uniform."""
+    return HKDFExpand(algorithm=hashes.SHA256(), length=length, info=info).derive(prk)
 
 
 def seal(key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:

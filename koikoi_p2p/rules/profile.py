@@ -183,7 +183,7 @@ class Profile:
         if missing:
             raise RulesError("bad_profile", "missing switches: " + ", ".join(missing))
         if extra:
-            raise RulesError("unknown_switch", ", ".join(extra))
+            raise RulesError("unknown_switch", ", ".join(str(k) for k in extra))
         if not isinstance(data["hand_yaku"], Mapping):
             # spec/rules.md §3.3: in the plain form hand_yaku is an object (a list of pairs is not).
             raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from koikoi_p2p.audit import audit_evidence
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.channel import SecureChannel, seal_frame
+from koikoi_p2p.protocol.envelope import VERSION as ENVELOPE_VERSION
 from koikoi_p2p.protocol.envelope import sign_envelope, wire_session_id
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.events import Failure
@@ -52,7 +53,8 @@ class Cheater(GamePeer):
         self.lenient_once = False
 
     def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
-        source = _MakeShares(self.party) if "shares" in body and self.party is not None else None
+        source = (_MakeShares(self.party, self.channel.head)
+                  if "shares" in body and self.party is not None else None)
         engine = self.flow.engine
         if self.lenient_once and msg_type == m.ACT and engine is not None:
             # Let our own engine accept a move only the full replay can refute (hidden hand rules).
@@ -523,7 +525,8 @@ def test_a_reporter_cannot_frame_the_peer_with_another_history() -> None:
     terms, accept = envs[0], envs[1]
     body = dict(terms.body)
     body["deadlines"] = {"step": 61, "turn": 300}
-    other = sign_envelope(pair.peers[0].channel.identity, version=1, session_id=terms.session_id, seq=0,
+    other = sign_envelope(pair.peers[0].channel.identity, version=ENVELOPE_VERSION,
+                          session_id=terms.session_id, seq=0,
                           prev=terms.prev, sender=0, type=m.TERMS, body=body)
     offence = {"seat": 1, "seq": 1, "envelope": accept.raw, "signature": accept.signature}
     data = encode_evidence(pair.records[0], [other], reporter=0, reason="bad_prev", message="",
@@ -556,7 +559,8 @@ def test_a_prev_that_contradicts_the_accused_own_envelope_is_proven() -> None:
     nxt = envs[seq + 1]
     party = pair.peers[0].party
     assert party is not None and pair.peers[0].flow.deal == 1
-    forged = sign_envelope(pair.peers[1].channel.identity, version=1, session_id=nxt.session_id,
+    forged = sign_envelope(pair.peers[1].channel.identity, version=ENVELOPE_VERSION,
+                           session_id=nxt.session_id,
                            seq=nxt.seq, prev=bytes(32), sender=1, type=nxt.type, body=nxt.body)
     offence = {"envelope": forged.raw, "signature": forged.signature, "deal": 1,
                "round_key": party.disclose_key()}
@@ -600,7 +604,7 @@ def test_false_hand_yaku_claim() -> None:
             return None                                  # it really holds one: no lie to tell
         positions = tuple(sorted(view.hand_positions[:4]))
         return {"action": {"type": "claim_hand_yaku", "yaku": "teshi", "positions": list(positions)},
-                "shares": [[list(positions), party.share_message(positions)]]}
+                "shares": [[list(positions), party.share_message(positions, p.channel.head)]]}
     error = caught(play(claim), "illegal_action")
     assert "false_hand_yaku" in error.message
 

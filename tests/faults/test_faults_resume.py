@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
-from koikoi_p2p.audit.replay import audit_bytes
+from koikoi_p2p.audit.files import audit_bytes
 from koikoi_p2p.net.journal import Journal
 from koikoi_p2p.net.resumable import DriverOptions, PeerCore, ResumeError
 from tests.faults.hub import Hub

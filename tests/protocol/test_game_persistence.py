@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from koikoi_p2p.net.selfplay import seeded_rng
 from koikoi_p2p.protocol import codec
 from koikoi_p2p.protocol.events import ChoiceNeeded, YourTurn
 from koikoi_p2p.protocol.flow import Phase
@@ -14,7 +13,7 @@ def _restore(peer: GamePeer, seat: int) -> GamePeer:
     # Through the canonical codec: the state is plain data a file can hold.
     state = codec.decode(codec.encode(peer.to_state()))
     assert isinstance(state, dict)
-    return GamePeer.from_state(state, rng=seeded_rng(b"resumed %d" % seat))
+    return GamePeer.from_state(state)
 
 
 def test_resume_after_every_message_reaches_the_same_end() -> None:

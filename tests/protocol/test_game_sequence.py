@@ -58,7 +58,7 @@ def test_a_host_that_walks_away_after_seeing_the_draw_is_visible() -> None:
     stops there, seat 1 is left waiting for seat 0's reveal: the abort is attributable."""
     from koikoi_p2p.protocol.events import FirstDealer
 
-    pair = make_pair(rules="nintendo", rounds=1, seed=3)
+    pair = make_pair(rules="nintendo", rounds=1, seed=7)   # a seed whose first pair decides
     stopped = [False]
 
     def walk_away(to: int, frame: bytes) -> list[bytes]:
@@ -69,7 +69,7 @@ def test_a_host_that_walks_away_after_seeing_the_draw_is_visible() -> None:
 
     run(pair, deliver=walk_away)
     assert stopped[0] and pair.errors == [None, None]
-    assert any(isinstance(e, FirstDealer) for e in pair.events[0])
+    assert any(isinstance(e, FirstDealer) and len(e.draws) == 1 for e in pair.events[0])
     assert not any(isinstance(e, FirstDealer) for e in pair.events[1])
     assert pair.peers[1].waiting_for() is not None
     assert pair.peers[1].waiting_for()[:2] == (0, m.REVEAL)  # type: ignore[index]

@@ -98,7 +98,8 @@ class _WrongShare(GamePeer):
     tampered: int | None = None
 
     def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
-        source = _MakeShares(self.party) if "shares" in body and self.party is not None else None
+        source = (_MakeShares(self.party, self.channel.head)
+                  if "shares" in body and self.party is not None else None)
         self.flow.accept(self.seat, msg_type, body, seq=self.channel.next_seq, prev=self.channel.head,
                          source=source)
         if source is not None:
