@@ -138,6 +138,7 @@ async def play_league(
             profile=preset("nintendo") if index == 0 else None,
             rounds=1 if index == 0 else None,
             store=None,
+            name=f"player {pairs[number][index]}",
             rated=index == 0,
             ratings=service if index == 0 else "",
             accept_terms=(lambda terms: terms.rated and terms.ratings == service) if index == 1 else None,

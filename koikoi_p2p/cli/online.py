@@ -181,7 +181,7 @@ async def _play(
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
         turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True,
-        rated=bool(ratings), ratings=ratings)
+        name=setup.name, rated=bool(ratings), ratings=ratings)
     try:
         store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
     except ResumeError as exc:   # an unfinished match of this room and seat, or one running

@@ -108,6 +108,7 @@ class PeerSetup:
     out_dir: str = ""                  # where the transcript / abandonment / evidence files go
     profile_data: dict[str, object] | None = None   # host: the exact profile (Profile.to_dict), else preset
     human: bool = False                # a person decides (koikoi host/join): resume asks them again
+    name: str = ""                     # this identity's display name (the handshake signs it)
     rated: bool = False                # host: propose a rated match (spec/ratings.md §2.1) ...
     ratings: str = ""                  # ... on this rating service
 
@@ -166,7 +167,7 @@ class PeerCore:
         self.folder: Path | None = None     # where result files go when the setup names none (driver)
         if _position is None:
             self.handshake = Handshake(seat=setup.seat, identity=self.identity, room=setup.room,
-                                       password=setup.password, rng=self.rng)
+                                       password=setup.password, rng=self.rng, name=setup.name)
             self._emit(self.handshake.start())
 
     # -- inputs -----------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ class PeerCore:
                 result = self.handshake.result
                 self.handshake_record = dict(result.record)
                 self.paired = Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas,
-                                     known=False)
+                                     known=False, peer_name=result.names[1 - self.setup.seat])
                 if self.on_event is not None:
                     self.on_event(self.paired)
                 out = out + self._start_game()
@@ -282,7 +283,8 @@ class PeerCore:
         return {
             "format": CORE_FORMAT, "setup": self.setup.to_dict(), "rng": self.rng.position,
             "peer": self.peer.to_state() if self.peer is not None else None,
-            "paired": None if self.paired is None else [self.paired.peer_fingerprint, self.paired.sas],
+            "paired": None if self.paired is None else [self.paired.peer_fingerprint, self.paired.sas,
+                                                        self.paired.peer_name],
             "seen": sorted(self.seen), "outbox": list(self.outbox), "sent_count": self.sent_count,
             "sent_chain": self.sent_chain, "decisions": self.decisions, "inputs": self.inputs,
             "shown": list(self._shown),
@@ -319,7 +321,8 @@ class PeerCore:
             core.outbox = [bytes(f) for f in cast(list[bytes], snapshot["outbox"])]
             core.seen = {bytes(d) for d in cast(list[bytes], snapshot["seen"])}
             paired = cast(list[Any], snapshot["paired"])
-            core.paired = Paired(peer_fingerprint=str(paired[0]), sas=paired[1], known=False)
+            core.paired = Paired(peer_fingerprint=str(paired[0]), sas=paired[1], known=False,
+                                 peer_name=str(paired[2]) if len(paired) > 2 else "")
             core._shown = [list(item) for item in cast(list[list[object]], snapshot["shown"])]
             core.peer = GamePeer.from_state(cast(dict[str, object], snapshot["peer"]))
         except ProtocolError as exc:
@@ -347,7 +350,7 @@ class PeerCore:
             proposal = MatchTerms.propose(
                 profile=profile, keys=keys, room=self.setup.room, rounds=self.setup.rounds,
                 deadlines=Deadlines(step=self.setup.step_deadline, turn=self.setup.turn_deadline),
-                rated=self.setup.rated, ratings=self.setup.ratings)
+                names=result.names, rated=self.setup.rated, ratings=self.setup.ratings)
         self.peer = GamePeer(channel=result.channel, room=self.setup.room, proposal=proposal, rng=self.rng,
                              handshake_record=result.record)
         try:
