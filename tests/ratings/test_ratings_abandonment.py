@@ -84,8 +84,8 @@ def claim_file(game: Played, n: int, *, truthful: bool = True) -> bytes:
     report = audit_transcript(cut)
     assert report.waiting_for is not None
     absent = report.waiting_for if truthful else 1 - report.waiting_for
-    waiting = getattr(report, "waiting", None)  # (seat, message, deadline) where the audit gives it
-    expected, deadline = (waiting[1], waiting[2]) if waiting else ("message", 60)
+    assert report.waiting is not None                   # (seat, message type, deadline): what a claim names
+    _, expected, deadline = report.waiting
     claim = AbandonmentClaim(
         session_id=game.transcript.session.session_id,
         seq=n,
