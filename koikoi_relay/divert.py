@@ -1,23 +1,34 @@
 """Sharing the relay's port with another HTTP service of the same process (spec/relay.md §9).
 
-The relay answers only its own paths (the websocket at ``/v1``, ``/healthz``, ``/metrics``). With
-a ``HttpHandler`` given, every other request on its port (any path, any method, with a body) is
-read whole and handed to that handler, which returns the whole response; the relay never looks
-inside it. The decision is made on the request line, before websockets parses anything, because
-websockets' handshake parser refuses request bodies. This module knows HTTP only as far as
-framing a request (head, then ``Content-Length`` bytes); it imports nothing of the handler.
+A ``Diversion`` names the paths another service claims (``claims(path)``); every request for
+them (any method, with a body) is read whole and handed to its handler, which returns the whole
+response; the relay never looks inside it. Everything else (the websocket at ``/v1``,
+``/healthz``, ``/metrics``, the web app) stays the relay's. The decision is made on the request
+line, before websockets parses anything, because websockets' handshake parser refuses request
+bodies. This module knows HTTP only as far as framing a request (head, then ``Content-Length``
+bytes); it imports nothing of the service.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 
-HttpHandler = Callable[[bytes], Awaitable[bytes]]   # one whole HTTP/1.1 request in, one response out
+RawHandler = Callable[[bytes], Awaitable[bytes]]   # one whole HTTP/1.1 request in, one response out
+
+
+@dataclass(frozen=True, slots=True)
+class Diversion:
+    """The requests another service of this process takes from the relay's port."""
+
+    handler: RawHandler
+    claims: Callable[[str], bool]                     # the path (no query) is the service's
+    max_body: int = 8 * 1024 * 1024
 
 MAX_REQUEST_LINE = 8 * 1024
 MAX_HEAD = 16 * 1024
@@ -52,10 +63,10 @@ def _request_size(buffer: bytes, max_body: int) -> int | bytes | None:
     return total if len(buffer) >= total else None
 
 
-def diverting_connection(handler: HttpHandler, relay_paths: Collection[str], max_body: int
-                         ) -> type[ServerConnection]:
-    """A websockets connection class (``serve(create_connection=...)``) that hands every request
-    not for ``relay_paths`` (GET only) to ``handler``."""
+def diverting_connection(divert: Diversion) -> type[ServerConnection]:
+    """A websockets connection class (``serve(create_connection=...)``) that hands the requests
+    ``divert`` claims to its handler."""
+    handler, max_body = divert.handler, divert.max_body
 
     class DivertingConnection(ServerConnection):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -76,9 +87,8 @@ def diverting_connection(handler: HttpHandler, relay_paths: Collection[str], max
                 if line_end < 0 and len(self._pending) <= MAX_REQUEST_LINE:
                     return
                 parts = self._pending[:max(line_end, 0)].split(b" ")
-                ours = len(parts) == 3 and parts[0] == b"GET" and \
-                    parts[1].split(b"?", 1)[0].decode("latin-1") in relay_paths
-                if ours or len(parts) != 3:       # the relay's, or malformed: websockets answers
+                theirs = len(parts) == 3 and divert.claims(parts[1].split(b"?", 1)[0].decode("latin-1"))
+                if not theirs:                    # the relay's, or malformed: websockets answers
                     self._mode, pending, self._pending = "relay", self._pending, b""
                     super().data_received(pending)
                     return

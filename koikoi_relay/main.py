@@ -8,7 +8,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
@@ -16,7 +16,7 @@ from koikoi_relay.limits import Limits
 from koikoi_relay.logs import configure, log_event
 
 if TYPE_CHECKING:
-    from koikoi_relay.divert import HttpHandler
+    from koikoi_relay.divert import Diversion
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--web", action="store_true",
+                        help="also serve the browser app at / (beside the protocol at /v1), with a strict "
+                             "Content-Security-Policy; the page connects only to this relay")
     cluster = parser.add_argument_group("cluster (spec/relay.md §13)")
     cluster.add_argument(
         "--redis", metavar="URL", default=os.environ.get("KOIKOI_RELAY_REDIS") or None,
@@ -53,9 +56,9 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(**values)
 
 
-async def serve_until_signalled(args: argparse.Namespace, http_handler: HttpHandler | None = None) -> None:
+async def serve_until_signalled(args: argparse.Namespace, divert: Diversion | None = None) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained).
-    ``http_handler`` serves the requests on the port that are not the relay's (divert.py)."""
+    ``divert``: the requests another service of this process takes from the port (divert.py)."""
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
     rooms = None
@@ -67,10 +70,13 @@ async def serve_until_signalled(args: argparse.Namespace, http_handler: HttpHand
                 "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
-    server = RelayServer(limits_from(args), rooms=rooms, http_handler=http_handler)
+    web = web_handler() if getattr(args, "web", False) else None
+    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)
+    if getattr(args, "web", False):
+        print(f"web app at http://{args.host}:{server.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -80,9 +86,22 @@ async def serve_until_signalled(args: argparse.Namespace, http_handler: HttpHand
     await server.shutdown()
 
 
-def run(args: argparse.Namespace, http_handler: HttpHandler | None = None) -> int:
+def web_handler() -> Callable[[str], tuple[int, list[tuple[str, str]], bytes] | None]:
+    """Serve the built browser app (package koikoi_web: static files, standard library only)."""
+    from koikoi_web import CSP_RELAY, file_for
+
+    def handle(path: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        found = file_for(path)
+        if found is None:
+            return None
+        return 200, found.headers(CSP_RELAY), found.body
+
+    return handle
+
+
+def run(args: argparse.Namespace, divert: Diversion | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
-    asyncio.run(serve_until_signalled(args, http_handler))
+    asyncio.run(serve_until_signalled(args, divert))
     return 0
 
 

@@ -19,11 +19,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from koikoi_relay.codes import Chooser
-from koikoi_relay.divert import HttpHandler, diverting_connection
+from koikoi_relay.divert import Diversion, diverting_connection
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.limits import Limits
 from koikoi_relay.local import LocalRooms
@@ -50,6 +51,11 @@ from koikoi_relay.state import Connection, Registry
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 
+# An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
+# one that serves the browser app): request path -> (status, headers, body), or None for 404.
+HttpReply = tuple[int, list[tuple[str, str]], bytes]
+HttpHandler = Callable[[str], HttpReply | None]
+
 
 class RelayServer:
     """A relay instance. ``await start()``, then ``await shutdown()`` (also on SIGTERM in __main__)."""
@@ -62,13 +68,13 @@ class RelayServer:
         clock: Callable[[], float] = time.monotonic,
         choose: Chooser = secrets.choice,
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
-        http_handler: HttpHandler | None = None,
-        http_max_body: int = 8 * 1024 * 1024,
+        http: HttpHandler | None = None,
+        divert: Diversion | None = None,
     ) -> None:
         self.limits = limits or Limits()
-        # Requests on our port that are not ours go whole to this handler (divert.py).
-        self._http_handler = http_handler
-        self._http_max_body = http_max_body
+        self.http = http
+        # Requests another service of this process takes from our port, whole (divert.py).
+        self.divert = divert
         self.metrics = Metrics()
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
@@ -109,8 +115,7 @@ class RelayServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             server_header=None,
-            create_connection=None if self._http_handler is None else diverting_connection(
-                self._http_handler, (PATH, "/healthz", "/metrics"), self._http_max_body),
+            create_connection=None if self.divert is None else diverting_connection(self.divert),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)
@@ -176,6 +181,10 @@ class RelayServer:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if path != PATH:
+            reply = self.http(request.path) if self.http is not None else None
+            if reply is not None:
+                code, headers, body = reply
+                return Response(code, http.HTTPStatus(code).phrase, Headers(headers), body)
             return connection.respond(http.HTTPStatus.NOT_FOUND, f"unknown path; the protocol is at {PATH}\n")
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1

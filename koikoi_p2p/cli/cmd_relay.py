@@ -34,8 +34,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.ratings is None:
         return run(args)
     # The composition happens here, where everything may be imported: the relay hands the
-    # requests that are not its own to the rating service's HTTP app (koikoi_relay/divert.py),
-    # and itself imports nothing of the rating service.
+    # requests for /ratings... to the rating service's HTTP app (koikoi_relay/divert.py), and
+    # itself imports nothing of the rating service.
     from koikoi_p2p.cli.cmd_ratings import default_db, open_service
     from koikoi_p2p.ratings.errors import StoreError
 
@@ -47,7 +47,10 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     # stderr: the first line on stdout stays the relay's "listening on" line.
     print(f"ratings on the relay's port at /ratings ({app.service.store.description})", file=sys.stderr)
+    from koikoi_p2p.ratings.app import MAX_BODY, claims
+    from koikoi_relay.divert import Diversion
+
     try:
-        return run(args, app.handle_raw)
+        return run(args, Diversion(app.handle_raw, claims, MAX_BODY))
     finally:
         app.service.close()

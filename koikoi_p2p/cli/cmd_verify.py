@@ -22,6 +22,9 @@ def register(subparsers: Any) -> None:
                              "file): say which account stands, or that the two conflict")
     parser.add_argument("--result", action="store_true", help="FILE is a co-signed result, not a transcript")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--html", metavar="OUT",
+                        help="also write the match report (every deal step by step, verified again in the "
+                             "browser) as one self-contained HTML file with the transcript inside")
     parser.set_defaults(handler=_handle)
 
 
@@ -42,6 +45,14 @@ def _handle(args: argparse.Namespace) -> int:
             print("koikoi verify: --result takes one file")
             return 2
         return _compare(args, data, other)
+    if args.html and not args.result:
+        from koikoi_web import report_html
+
+        try:
+            Path(args.html).write_bytes(report_html(data))
+        except OSError as exc:
+            print(f"koikoi verify: cannot write {args.html}: {exc.strerror}")
+            return 2
     if args.result:
         try:
             result = verify_result(data)

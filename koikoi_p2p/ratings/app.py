@@ -31,6 +31,11 @@ CORS = {"Access-Control-Allow-Origin": "*"}
 PAGE_POLICY = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
 
 
+def claims(path: str) -> bool:
+    """The paths of the service (what it takes from a relay's port in ``koikoi relay --ratings``)."""
+    return path in ("/ratings", "/ratings/", "/ratings.html") or path.startswith("/ratings/")
+
+
 class RatingsApp:
     def __init__(self, service: RatingService) -> None:
         self.service = service

@@ -10,11 +10,12 @@ from pathlib import Path
 
 from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.ratings import client
-from koikoi_p2p.ratings.app import MAX_BODY, RatingsApp
+from koikoi_p2p.ratings.app import MAX_BODY, RatingsApp, claims
 from koikoi_p2p.ratings.board import recompute
 from koikoi_p2p.ratings.http import serve_http
 from koikoi_p2p.ratings.service import RatingService
 from koikoi_p2p.ratings.store import open_store
+from koikoi_relay.divert import Diversion
 from koikoi_relay.server import RelayServer
 from tests.ratings.support import signed
 
@@ -133,11 +134,12 @@ def test_the_relay_shares_its_port_with_the_service(tmp_path: Path) -> None:
 
 
 async def relay_sharing(tmp_path: Path) -> None:
-    """GET /healthz and /metrics and the websocket stay the relay's; the rest is the service's."""
+    """GET /healthz and /metrics, the websocket and other paths stay the relay's; /ratings... is the
+    service's, POST included."""
     from koikoi_p2p.net.relay_client import RelayClient
 
     app = RatingsApp(RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}")))
-    async with RelayServer(http_handler=app.handle_raw) as relay:
+    async with RelayServer(divert=Diversion(app.handle_raw, claims, MAX_BODY)) as relay:
         url = f"http://127.0.0.1:{relay.port}"
         health = await raw_http(relay.port, b"GET /healthz HTTP/1.1\r\n\r\n")
         assert health.startswith(b"HTTP/1.1 200") and health.endswith(b"ok\n")

@@ -217,13 +217,14 @@ export class RelayClient {
   }
 
   /**
-   * The open public rooms: [{code, meta, age}].
-   * @param {string} url @param {ClientOptions} [options]
+   * The open public rooms: [{code, meta, age}]. With `rejoin`, the rejoin rooms of that tag
+   * (spec/relay.md §3: a lobby without it never lists rejoin rooms).
+   * @param {string} url @param {ClientOptions & {rejoin?: string}} [options]
    */
   static async lobby(url, options = {}) {
     const ws = await openSocket(relayUrl(url), options.WebSocket ?? defaultWebSocket());
     try {
-      const reply = await request(ws, { type: 'lobby' }, 'rooms');
+      const reply = await request(ws, options.rejoin ? { type: 'lobby', rejoin: options.rejoin } : { type: 'lobby' }, 'rooms');
       return /** @type {{code: string, meta: {[key: string]: unknown}, age: number}[]} */ (reply.rooms ?? []);
     } finally {
       ws.close();
