@@ -103,6 +103,9 @@ def _handle(args: argparse.Namespace) -> int:
     if report.deviation is not None:
         print(f"INVALID transcript: {report.deviation.describe()}")
         return 1
+    who = _players(data, report.keys)
+    if who:
+        print(who)
     for note in report.notes:
         print(note)
     if not report.ok:
@@ -113,6 +116,23 @@ def _handle(args: argparse.Namespace) -> int:
     print(f"valid transcript: {report.profile}, {len(report.rounds)} rounds, {report.messages} messages; "
           f"final scores {report.scores[0]}-{report.scores[1]} ({winner}); result co-signed by both")
     return 0
+
+
+def _players(data: bytes, keys: tuple[bytes, bytes]) -> str:
+    """Who played: each seat's display name (signed by its key in the handshake) beside its
+    fingerprint; "" when the file is not a transcript."""
+    from koikoi_p2p.cli.display_name import shown
+    from koikoi_p2p.protocol.identity import fingerprint
+    from koikoi_p2p.protocol.transcript import TRANSCRIPT_MAGIC, TranscriptError, decode_transcript
+
+    if not data.startswith(TRANSCRIPT_MAGIC):
+        return ""
+    try:
+        names = decode_transcript(data).session.names
+    except TranscriptError:
+        return ""
+    return "players: " + ", ".join(f"player {seat} {shown(names[seat], fingerprint(keys[seat]))}"
+                                   for seat in (0, 1))
 
 
 def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
