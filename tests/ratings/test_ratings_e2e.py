@@ -60,6 +60,11 @@ def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> 
             players = board["players"]
             assert isinstance(players, list)
             assert sorted(p["name"] for p in players) == ["Hanako", "Taro"]
+            transcript = next((tmp_path / "host" / "data" / "transcripts").glob("*.transcript"))
+            verified = subprocess.run([str(SCRIPT), "verify", str(transcript)], capture_output=True,
+                                      text=True, timeout=120, env=env_for(tmp_path))
+            assert verified.returncode == 0, verified.stdout + verified.stderr
+            assert "players: player 0 Hanako (" in verified.stdout and ", player 1 Taro (" in verified.stdout
         finally:
             for proc in (host, joiner):
                 if proc is not None and proc.poll() is None:
