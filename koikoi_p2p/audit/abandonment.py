@@ -17,7 +17,7 @@ from dataclasses import replace
 from koikoi_p2p.audit.core import AuditReport, Deviation, Replayer, deviation_of, disclosed_keys
 from koikoi_p2p.audit.errors import AuditError
 from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, Abandonment, AbandonmentClaim, decode_abandonment
-from koikoi_p2p.protocol.errors import ProtocolError
+from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 
 KIND = "abandonment"
 
@@ -27,7 +27,14 @@ def audit_abandonment(abandonment: Abandonment) -> AuditReport:
     abandonment when the claim holds, the claimant's ``false_claim`` when the replay contradicts
     it, ``unproven_claim`` when it cannot hold against the accused, or the earlier deviation."""
     claim = abandonment.claim
-    report = _replay(abandonment)
+    report, stuck = _replay(abandonment)
+    if stuck is not None:
+        # The replay could not reach message N (spec/protocol.md §9.1 step 5): nobody deviated,
+        # and nothing shows whose turn message N was.
+        why = f"the replay cannot reach message {claim.seq}: {stuck}"
+        return replace(report, kind=KIND, ok=False,
+                       deviation=Deviation(seat=None, seq=claim.seq, reason="unproven_claim", message=why),
+                       notes=(*report.notes, f"the claim proves nothing: {why}"))
     if report.deviation is not None:
         # Someone deviated before the silence: that, not the silence, is the finding.
         return replace(report, kind=KIND, ok=False,
@@ -71,9 +78,11 @@ def _false(claim: AbandonmentClaim, report: AuditReport) -> str | None:
     return None
 
 
-def _replay(abandonment: Abandonment) -> AuditReport:
+def _replay(abandonment: Abandonment) -> tuple[AuditReport, str | None]:
     """Replay the transcript; the interrupted deal as the claimant saw it (with its round secret),
-    as for evidence files: nobody disclosed that deal's keys, so no one sees every card of it."""
+    as for evidence files: nobody disclosed that deal's keys, so no one sees every card of it.
+    Also returns why the replay stopped short of the head without anyone's fault (a deal whose
+    hidden cards need a round secret the file does not carry), or None."""
     transcript = abandonment.transcript
     secrets = disclosed_keys(transcript.envelopes)
     deal, key = abandonment.deal, abandonment.round_key
@@ -86,9 +95,16 @@ def _replay(abandonment: Abandonment) -> AuditReport:
     for env in envelopes:
         try:
             auditor.feed(env)
+        except RemoteViolation as exc:
+            return auditor.summary(KIND, len(envelopes), ok=False, deviation=deviation_of(exc, env)), None
         except ProtocolError as exc:
-            return auditor.summary(KIND, len(envelopes), ok=False, deviation=deviation_of(exc, env))
-    return auditor.summary(KIND, len(envelopes), ok=False)
+            if exc.reason == "deck_state":
+                stuck = (f"deal {auditor.flow.deal} cannot be checked from message {env.seq} on without "
+                         "a round secret the file does not carry")
+            else:
+                stuck = f"message {env.seq}: {exc.reason}: {exc.message}"
+            return auditor.summary(KIND, len(envelopes), ok=False), stuck
+    return auditor.summary(KIND, len(envelopes), ok=False), None
 
 
 def audit_abandonment_bytes(data: bytes) -> AuditReport:

@@ -166,6 +166,9 @@ def compare(a: Account, b: Account) -> Comparison:
     proven = _earliest_deviation(accounts)
     if proven is not None:
         return proven
+    resigned = _resignation(accounts)
+    if resigned is not None:
+        return resigned
     finished = [i for i, acc in enumerate(accounts) if acc.finished]
     if finished:
         return _with_finished(accounts, finished)
@@ -218,6 +221,26 @@ def _earliest_deviation(accounts: tuple[Account, Account]) -> Comparison | None:
     elif other.kind == "abandonment":
         notes.append(f"the claim in {other.name} comes after the deviation or rests on it")
     return Comparison(STANDS, accounts, stands=index, finding=deviation, notes=tuple(notes))
+
+
+def _resignation(accounts: tuple[Account, Account]) -> Comparison | None:
+    """A resignation is the resigner's own signed match result naming the other the winner
+    (spec/game.md): the earliest one in either file ends the match, whatever follows."""
+    found = sorted((acc.report.resigned[1], i, acc.report.resigned[0]) for i, acc in enumerate(accounts)
+                   if acc.report is not None and acc.report.resigned is not None)
+    if not found:
+        return None
+    seq, index, seat = found[0]
+    finding = Deviation(seat=seat, seq=seq, reason="resigned",
+                        message="its signed match result names the other player the winner")
+    if len(found) == 2 and found[1][0] == seq:
+        return Comparison(AGREE, accounts, finding=finding)
+    notes = [f"{accounts[index].name} holds player {seat}'s resignation"]
+    other = accounts[1 - index]
+    if other.claim is not None and other.claim.seq > seq:
+        notes.append(f"the claim in {other.name} comes after the match ended by resignation")
+    return Comparison(STANDS if other.claim is not None else AGREE, accounts,
+                      stands=index if other.claim is not None else None, finding=finding, notes=tuple(notes))
 
 
 def _with_finished(accounts: tuple[Account, Account], finished: list[int]) -> Comparison:

@@ -35,6 +35,8 @@ class Deviation:
     def describe(self) -> str:
         where = f" at message {self.seq}" if self.seq is not None else ""
         detail = f"{self.reason}" + (f" ({self.message})" if self.message else "")
+        if self.reason == "resigned" and self.seat is not None:
+            return f"resigned by player {self.seat}{where}"
         if self.reason == "abandoned" and self.seat is not None:
             return f"abandoned by player {self.seat}{where}" + (f" ({self.message})" if self.message else "")
         if self.seat is None:
@@ -65,6 +67,7 @@ class AuditReport:
     notes: tuple[str, ...] = field(default=())
     session_id: bytes = b""
     waiting: tuple[int, str, int] | None = None    # incomplete: (seat, message type, deadline s)
+    resigned: tuple[int, int] | None = None    # (seat, message) of a resignation
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -75,6 +78,8 @@ class AuditReport:
             "deviation": None if self.deviation is None else self.deviation.to_json(),
             "waiting_for": self.waiting_for, "notes": list(self.notes),
             "session": self.session_id.hex(),
+            "resigned": None if self.resigned is None else {"seat": self.resigned[0],
+                                                            "seq": self.resigned[1]},
         }
 
 
@@ -114,16 +119,25 @@ class ObserverDeck:
 
 
 def disclosed_keys(envelopes: Sequence[SignedEnvelope]) -> dict[int, dict[int, bytes]]:
-    """The round secrets each deal discloses (deal k >= 1 is the k-th close)."""
+    """The round secrets each deal discloses (each ``disclose`` names its deal)."""
     found: dict[int, dict[int, bytes]] = {}
-    deal = 0
     for env in envelopes:
-        if env.type == m.DISCLOSE:
-            deal += 1
-        key = env.body.get("key")
-        if env.type in (m.DISCLOSE, m.ROUND_RESULT) and isinstance(key, bytes):
+        key, deal = env.body.get("key"), env.body.get("deal")
+        if env.type == m.DISCLOSE and isinstance(key, bytes) and type(deal) is int:
             found.setdefault(deal, {})[env.sender] = key
     return found
+
+
+def reporter_keys(offence: Mapping[str, object]) -> dict[int, bytes]:
+    """The reporter's own round secrets of the deals it had not disclosed (spec/game.md §8.1)."""
+    out: dict[int, bytes] = {}
+    keys = offence.get("round_keys")
+    if isinstance(keys, list):
+        for item in keys:
+            if (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
+                    and isinstance(item[1], bytes) and item[1]):
+                out[item[0]] = item[1]
+    return out
 
 
 class Replayer:
@@ -141,10 +155,9 @@ class Replayer:
         self.secrets = {deal: dict(keys) for deal, keys in secrets.items()}
         self.views = dict(views or {})
         self.flow = GameFlow(viewer=None, keys=session.keys, room=session.room,
-                             session_id=session.session_id, deck_factory=self._deck)
+                             session_id=session.session_id, deck_factory=self._deck, views=self.views)
 
     def _deck(self, deal: int, first_shuffler: int) -> DeckAccess:
-        self.flow.viewer = self.views.get(deal)
         observer = self.observer(n=48, version=GAME_VERSION, session_id=self.session.session_id,
                                  round=deal, first_shuffler=first_shuffler)
         return ObserverDeck(observer, self.secrets.get(deal, {}))
@@ -159,6 +172,11 @@ class Replayer:
         complete = flow.phase is Phase.DONE and flow.cosigned is not None
         result = flow.cosigned.encode() if flow.cosigned is not None else None
         waiting = None if complete or flow.phase is Phase.FAILED else flow.waiting_for()
+        blind = tuple(f"deal {deal} was replayed without its round keys: its public moves were checked, "
+                      "not the rules that need the hidden hands" for deal in sorted(flow.blind))
+        if flow.resigned is not None:
+            blind = (f"resigned by player {flow.resigned[0]} at message {flow.resigned[1]}", *blind)
+        notes = (*notes, *blind)
         return AuditReport(
             kind=kind, ok=ok, complete=complete, messages=messages,
             profile=flow.terms.profile.name if flow.terms else None, keys=self.session.keys,
@@ -166,7 +184,7 @@ class Replayer:
             winner=flow.cosigned.result.winner if flow.cosigned else None,
             rounds=tuple(flow.history), result=result, deviation=deviation,
             waiting_for=waiting[0] if waiting else None, notes=notes,
-            session_id=self.session.session_id, waiting=waiting)
+            session_id=self.session.session_id, waiting=waiting, resigned=flow.resigned)
 
 
 def deviation_of(exc: ProtocolError, env: SignedEnvelope) -> Deviation:
@@ -183,4 +201,5 @@ def deviation_of(exc: ProtocolError, env: SignedEnvelope) -> Deviation:
     return Deviation(seat=seat, seq=seq, reason=exc.reason, message=exc.message)
 
 
-__all__ = ["AuditReport", "Deviation", "ObserverDeck", "Replayer", "deviation_of", "disclosed_keys"]
+__all__ = ["AuditReport", "Deviation", "ObserverDeck", "Replayer", "deviation_of", "disclosed_keys",
+           "reporter_keys"]

@@ -9,7 +9,14 @@ as the reporter saw it (spec/game.md §8).
 
 from __future__ import annotations
 
-from koikoi_p2p.audit.core import AuditReport, Deviation, Replayer, deviation_of, disclosed_keys
+from koikoi_p2p.audit.core import (
+    AuditReport,
+    Deviation,
+    Replayer,
+    deviation_of,
+    disclosed_keys,
+    reporter_keys,
+)
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.transcript import Evidence, Transcript
@@ -53,15 +60,11 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
     session = evidence.session
     accused = 1 - evidence.reporter
     secrets = disclosed_keys(evidence.envelopes)
-    offence = evidence.offence
-    deal = offence.get("deal")
-    round_key = offence.get("round_key")
-    if isinstance(deal, int) and isinstance(round_key, bytes) and round_key:
+    for deal, round_key in reporter_keys(evidence.offence).items():
         secrets.setdefault(deal, {})[evidence.reporter] = round_key
-    # The reporter's secret alone cannot show the accused's private cards: replay that deal
+    # The reporter's secret alone cannot show the accused's private cards: replay such a deal
     # as the reporter saw it.
-    views = ({deal: evidence.reporter} if isinstance(deal, int) and len(secrets.get(deal, {})) == 1
-             else {})
+    views = {deal: evidence.reporter for deal, keys in secrets.items() if set(keys) == {evidence.reporter}}
     auditor = Replayer(session, secrets, views)
     count = len(evidence.envelopes)
     for env in evidence.envelopes:

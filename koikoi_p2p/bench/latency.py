@@ -218,7 +218,9 @@ def classify(envelopes: list[tuple[int, str, dict[str, object]]], deals: list[in
     result. Types the rules do not know yet (a later flow) fall into setup or turn by position."""
     from koikoi_p2p.protocol import messages as m
 
-    closing = {m.DISCLOSE, m.ROUND_RESULT, m.ROUND_SIGN}
+    # Game version 2 (spec/game.md §5.7): a deal closes with its two disclosures; countersignatures
+    # travel later, owed before an act, and count with the phase they fall in.
+    closing = {m.DISCLOSE}
     out: list[str] = []
     played = False
     for (_, kind, body), deal in zip(envelopes, deals, strict=True):

@@ -48,7 +48,7 @@ from koikoi_p2p.bench.cluster import RedisProcess
 from koikoi_p2p.bench.report import Measurement
 from koikoi_p2p.net.chaos import ChaosConfig, ChaosProxy
 
-KILL_PHASES = ("handshake", "round_keys", "shuffling", "drawing", "playing", "result", "countersign",
+KILL_PHASES = ("handshake", "keying", "preparing", "drawing", "declaring", "playing", "closing",
                "match_result")
 RELAY_BANNER = "relay listening on ws://127.0.0.1:"
 

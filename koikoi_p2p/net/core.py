@@ -37,6 +37,7 @@ from koikoi_p2p.protocol.events import (
     RoundOver,
     RoundStarted,
     TermsAgreed,
+    TermsProposed,
     YourTurn,
 )
 from koikoi_p2p.protocol.flow import Phase
@@ -51,7 +52,9 @@ from koikoi_p2p.rules.round import RoundResult
 
 CORE_FORMAT = "koikoi-p2p/peer-core/v2"
 HANDSHAKE_PHASE = "handshake"
-RECEIVED, DECIDED = "r", "d"
+# Journal records: a frame received, a decision, the joiner's answer to the terms, idle work that
+# sent frames (the messages owed before an act, spec/game.md §4.4), a resignation (§6.3).
+RECEIVED, DECIDED, TERMS, IDLE, RESIGNED = "r", "d", "t", "i", "g"
 
 
 class ResumeError(Exception):
@@ -111,6 +114,7 @@ class PeerSetup:
     name: str = ""                     # this identity's display name (the handshake signs it)
     rated: bool = False                # host: propose a rated match (spec/ratings.md §2.1) ...
     ratings: str = ""                  # ... on this rating service
+    accept_terms: bool = True          # joiner: the answer to the proposed terms unless run_peer asks
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1) or len(self.identity) != 32 or len(self.seed) != 32:
@@ -156,6 +160,7 @@ class PeerCore:
         self.sent_count = 0
         self.sent_chain = bytes(32)
         self.pending: YourTurn | ChoiceNeeded | None = None
+        self.terms_pending: TermsProposed | None = None   # joiner: terms waiting for its answer
         self.failure: Failure | None = None
         self.match_over: MatchOver | None = None
         self.decisions = 0
@@ -222,6 +227,47 @@ class PeerCore:
         self._emit(out)
         return out
 
+    def decide_terms(self, accept: bool) -> list[bytes]:
+        """The joiner's answer to the proposed terms (spec/game.md §2.5); a refusal fails the match
+        here (``LocalMisuse("terms_refused")``) and sends nothing."""
+        if self.peer is None:
+            raise LocalMisuse("not_your_turn", "the match has not started")
+        self.terms_pending = None
+        try:
+            out = self.peer.decide_terms(accept)
+        finally:
+            self._drain()
+        self.inputs += 1
+        self._emit(out)
+        return out
+
+    def resign(self) -> list[bytes]:
+        """Give the match up where this seat is asked to act (spec/game.md §6.3)."""
+        if self.peer is None:
+            raise LocalMisuse("not_your_turn", "the match has not started")
+        self.pending = None
+        try:
+            out = self.peer.resign()
+        finally:
+            self._drain()
+        self.inputs += 1
+        self._emit(out)
+        return out
+
+    def idle(self) -> list[bytes]:
+        """The game peer's idle work (``GamePeer.idle``): deferred checks, and the messages this seat
+        owes before its next act; the frames to send (journal them first when there are any)."""
+        if self.peer is None:
+            return []
+        try:
+            out = self.peer.idle()
+        finally:
+            self._drain()
+        if out:
+            self.inputs += 1
+            self._emit(out)
+        return out
+
     def apply(self, record: list[Any]) -> None:
         """Replay one journal record; ResumeError unless it gives exactly the frames it recorded."""
         if not isinstance(record, list) or len(record) not in (3, 4) or not isinstance(record[2], list):
@@ -234,6 +280,12 @@ class PeerCore:
                     raise ResumeError("replay_mismatch", "a logged frame replays as a duplicate")
             elif kind == DECIDED and isinstance(value, dict):
                 out = self.decide(action_from_dict(value))
+            elif kind == TERMS and isinstance(value, bool):
+                out = self.decide_terms(value)
+            elif kind == IDLE and value is None:
+                out = self.idle()
+            elif kind == RESIGNED and value is None:
+                out = self.resign()
             else:
                 raise ResumeError("bad_state", "bad journal record")
         except ProtocolError as exc:
@@ -357,6 +409,7 @@ class PeerCore:
             out = self.peer.start()
         finally:
             self._drain()
+        self._emit(out)       # the host's terms and keys: in the outbox, re-sent after a restart
         return out
 
     def _emit(self, frames: list[bytes]) -> None:
@@ -373,6 +426,8 @@ class PeerCore:
                 self.on_event(event)
             if isinstance(event, YourTurn | ChoiceNeeded):
                 self.pending = event
+            elif isinstance(event, TermsProposed):
+                self.terms_pending = event
             elif isinstance(event, Failure):
                 self.failure = event
             elif isinstance(event, MatchOver):
@@ -404,7 +459,7 @@ class PeerCore:
                                        terms_digest=flow.terms_digest))
             elif kind == "first_dealer":
                 draws = cast(list[list[int]], item[2])
-                out.append(FirstDealer(dealer=cast(int, item[1]), draws=tuple((d[0], d[1]) for d in draws)))
+                out.append(FirstDealer(dealer=cast(int, item[1]), draws=tuple(tuple(d) for d in draws)))
             elif kind == "round_over":
                 scores = cast(list[int], item[3])
                 out.append(RoundOver(round_index=cast(int, item[1]),
@@ -416,4 +471,7 @@ class PeerCore:
         return out
 
 
-__all__ = ["CORE_FORMAT", "DeterministicRng", "PeerCore", "PeerSetup", "ResumeError"]
+__all__ = ["CORE_FORMAT", "DECIDED", "IDLE", "RECEIVED", "RESIGN", "RESIGNED", "TERMS", "DeterministicRng",
+           "PeerCore", "PeerSetup", "ResumeError"]
+
+RESIGN = "resign"    # what an ``ask`` of the driver answers to give the match up instead of acting

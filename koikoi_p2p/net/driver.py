@@ -25,13 +25,23 @@ from pathlib import Path
 from typing import Any, cast
 
 from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
-from koikoi_p2p.net.core import DECIDED, RECEIVED, PeerCore, PeerSetup, ResumeError
+from koikoi_p2p.net.core import (
+    DECIDED,
+    IDLE,
+    RECEIVED,
+    RESIGN,
+    RESIGNED,
+    TERMS,
+    PeerCore,
+    PeerSetup,
+    ResumeError,
+)
 from koikoi_p2p.net.journal import Journal
 from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
-from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
-from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TimeUp, YourTurn
+from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, TimeUp, YourTurn
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
 from koikoi_p2p.rules.actions import Action
 
@@ -91,7 +101,8 @@ class DriverOptions:
 
 ProgressHook = Callable[[str, PeerCore], None]
 EventSink = Callable[[Event, bool], None]          # (event, replayed from the saved state)
-Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action]]
+Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action | str]]   # an action, or RESIGN
+AskTerms = Callable[[TermsProposed], Awaitable[bool]]
 JournalLike = Journal | str | os.PathLike[str]
 
 
@@ -201,14 +212,17 @@ async def run_peer(
     progress: ProgressHook | None = None,
     on_event: EventSink | None = None,
     ask: Ask | None = None,
+    ask_terms: AskTerms | None = None,
 ) -> Outcome:
     """Run (or resume) the match saved in ``store`` (a ``Journal`` or its folder) to its end; the
     library form of ``koikoi resume``.
 
     ``strategy(n)`` gives the computer player for the n-th decision (seeded per decision, so a
     resumed peer decides exactly as it would have without the crash). ``ask`` instead puts each
-    decision to a person, within our own deadline; ``on_event`` sees every event, first those of
-    the restored state. The folder is locked for the whole run: ``ResumeError("locked")`` if
+    decision to a person, within our own deadline (answering ``core.RESIGN`` gives the match up);
+    ``ask_terms`` puts the proposed terms to the
+    joiner (without it the setup's ``accept_terms`` answers); ``on_event`` sees every event, first
+    those of the restored state. The folder is locked for the whole run: ``ResumeError("locked")`` if
     another process runs it.
     """
     opts = options or DriverOptions()
@@ -220,14 +234,16 @@ async def run_peer(
         journal.unlock()
         raise ResumeError(exc.reason, exc.message) from None
     try:
-        return await _run_locked(journal, base, records, connect, strategy, opts, progress, on_event, ask)
+        return await _run_locked(journal, base, records, connect, strategy, opts, progress, on_event, ask,
+                                 ask_terms)
     finally:
         journal.unlock()
 
 
 async def _run_locked(journal: Journal, base: dict[str, object], records: list[list[Any]], connect: Connector,
                       strategy: Callable[[int], Strategy] | None, opts: DriverOptions,
-                      progress: ProgressHook | None, on_event: EventSink | None, ask: Ask | None) -> Outcome:
+                      progress: ProgressHook | None, on_event: EventSink | None, ask: Ask | None,
+                      ask_terms: AskTerms | None = None) -> Outcome:
     if isinstance(base.get("outcome"), dict):
         return Outcome.from_dict(cast(dict[str, Any], base["outcome"]))
     replaying = [True]
@@ -266,7 +282,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     await link.start()
     try:
         resend()
-        outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session)
+        outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session,
+                               ask_terms)
         if outcome.status == "completed":
             await _linger(saved, link, opts, resend)
     finally:
@@ -281,7 +298,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
 
 async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | None,
-                  choose: Callable[[int], Strategy], budget: float) -> Action | None:
+                  choose: Callable[[int], Strategy], budget: float) -> Action | str | None:
     """The decision, or None when our own deadline passed first (then no input is taken)."""
     if budget <= 0:
         return None
@@ -295,7 +312,8 @@ async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | Non
 
 async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
                  progress: ProgressHook | None, resend: Callable[[], None], ask: Ask | None,
-                 sink: Callable[[Event], None], on_session: Callable[[], None]) -> Outcome:
+                 sink: Callable[[Event], None], on_session: Callable[[], None],
+                 ask_terms: AskTerms | None = None) -> Outcome:
     core = saved.core
     seat = core.setup.seat
     clock = opts.clock
@@ -309,6 +327,29 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             return _finish(core)
         if core.failed or core.failure is not None:
             return _fail(core, core.failure.reason if core.failure else "failed")
+        if core.terms_pending is not None:
+            # The joiner decides on the terms before anything is signed (spec/game.md §2.5).
+            saved.settle(link)
+            proposed = core.terms_pending
+            accept = await ask_terms(proposed) if ask_terms is not None else core.setup.accept_terms
+            try:
+                out = core.decide_terms(accept)
+            except ProtocolError as exc:
+                return _fail(core, exc.reason)
+            saved.commit(TERMS, accept, out)                  # durable before sent
+            for frame in out:
+                link.send_nowait(frame)
+            wait_started = clock()
+            continue
+        try:
+            idle = core.idle()      # deferred checks; what we owe before our act leaves now
+        except ProtocolError as exc:
+            return _fail(core, exc.reason, exc)
+        if idle:
+            saved.commit(IDLE, None, idle)                    # durable before sent
+            for frame in idle:
+                link.send_nowait(frame)
+            continue
         if core.pending is not None:
             saved.settle(link)
             event = core.pending
@@ -323,10 +364,17 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             if action is None:
                 return _time_up(core, waiting[1] if waiting else "act", deadline, sink)
             try:
-                out = core.decide(action)
+                if isinstance(action, str):
+                    if action != RESIGN:
+                        raise LocalMisuse("bad_decision", f"{action!r} is neither an action nor {RESIGN!r}")
+                    out = core.resign()                       # spec/game.md §6.3
+                    kind, value = RESIGNED, None
+                else:
+                    out = core.decide(action)
+                    kind, value = DECIDED, action.to_dict()
             except ProtocolError as exc:
                 return _fail(core, exc.reason)
-            saved.commit(DECIDED, action.to_dict(), out)      # durable before sent
+            saved.commit(kind, value, out)                    # durable before sent
             for frame in out:
                 link.send_nowait(frame)
             if progress is not None:

@@ -103,6 +103,10 @@ class Match:
             self._wait_started = asyncio.get_running_loop().time()
             while True:
                 for event in self._drain():
+                    if isinstance(event, (YourTurn, ChoiceNeeded)):
+                        # What we owe before our act leaves before our person is asked, after
+                        # the opponent's move is shown (spec/game.md §7.3).
+                        await self._send(peer.idle())
                     yield event
                     if isinstance(event, (MatchOver, Failure)):
                         return
@@ -112,11 +116,19 @@ class Match:
                     return
                 waiting = peer.waiting_for()
                 if waiting is None:
+                    if peer.has_events():
+                        continue
                     return
+                # Idle time (spec/game.md §5.2): deferred checks, and what this seat owes before its
+                # act leaves now, while its person decides or while the opponent's move is awaited.
+                await self._send(peer.idle())
+                waiting = peer.waiting_for()
+                if waiting is None or peer.has_events():
+                    continue
                 seat, _, seconds = waiting
                 if seat == self.seat:
-                    # Only a decision can be pending on our side: wait for decide(), until our
-                    # own deadline (then no more input is taken).
+                    # Only a decision can be pending on our side: wait for decide() (or
+                    # decide_terms, resign), until our own deadline (then no more input is taken).
                     try:
                         async with asyncio.timeout(max(0.0, self._own_budget(seconds))):
                             await self._decided.wait()
@@ -164,6 +176,43 @@ class Match:
         finally:
             self._wait_started = asyncio.get_running_loop().time()
             self._decided.set()       # even if sending failed: events() then sees the transport
+
+    async def decide_terms(self, accept: bool) -> None:
+        """The joiner's answer to ``TermsProposed``: sign the terms, or refuse them (the match then
+        ends with a ``Failure`` "terms_refused" and nothing is sent)."""
+        if self.peer is None:
+            raise LocalMisuse("not_started", "the match has not started")
+        if self._expired is not None:
+            self._decided.set()
+            raise LocalMisuse("deadline_passed", self._expired_text())
+        try:
+            frames = self.peer.decide_terms(accept)
+        except LocalMisuse as exc:
+            self._decided.set()
+            if exc.reason == "terms_refused":
+                return
+            raise
+        try:
+            await self._send(frames)
+        finally:
+            self._decided.set()
+
+    async def resign(self) -> None:
+        """Give the match up when this seat is asked to act (spec/game.md §6.3): the opponent
+        countersigns a result that names it the winner; ``MatchOver.resigned`` names this seat."""
+        if self.peer is None:
+            raise LocalMisuse("not_started", "the match has not started")
+        if self._expired is not None:
+            self._decided.set()
+            raise LocalMisuse("deadline_passed", self._expired_text())
+        try:
+            frames = self.peer.resign()
+        finally:
+            self._decided.set()
+        await self._send(frames)
+
+    def can_resign(self) -> bool:
+        return self.peer is not None and self.peer.can_resign()
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self.peer.legal_actions() if self.peer is not None else ()
@@ -315,11 +364,14 @@ async def play_match(transport: Transport, strategy: Strategy, *, seat: int, ide
                      password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
                      store: str | os.PathLike[str] | None = None, rng: Rng | None = None,
                      deadlines: Deadlines | None = None,
-                     on_event: Callable[[Event], None] | None = None) -> MatchOutcome:
-    """Play one seat with a computer ``Strategy`` (anything with ``choose(view, options)``)."""
+                     on_event: Callable[[Event], None] | None = None,
+                     accept_terms: Callable[[MatchTerms], bool] | None = None) -> MatchOutcome:
+    """Play one seat with a computer ``Strategy`` (anything with ``choose(view, options)``); as
+    the joiner it accepts the proposed terms unless ``accept_terms`` says otherwise."""
     choose = strategy.choose
     match = Match(transport, seat=seat, identity=identity, room=room, password=password, profile=profile,
-                  rounds=rounds, store=store, rng=rng, deadlines=deadlines)
+                  rounds=rounds, store=store, rng=rng, deadlines=deadlines,
+                  accept_terms=accept_terms if accept_terms is not None else (lambda terms: True))
     count = 0
     async for event in match.events():
         count += 1

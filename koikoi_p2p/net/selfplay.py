@@ -127,7 +127,7 @@ def play_cores(cores: tuple[PeerCore, PeerCore], choose: Callable[[int, int], St
     ``choose(seat, n)`` is the player of a seat's n-th decision (by default the driver's seeded
     computer player); ``on_input(seat, kind, input, frames)`` sees each accepted input as the
     driver would commit it."""
-    from koikoi_p2p.net.core import DECIDED, RECEIVED
+    from koikoi_p2p.net.core import DECIDED, IDLE, RECEIVED, TERMS
 
     def player(seat: int, n: int) -> Strategy:
         if choose is not None:
@@ -141,6 +141,18 @@ def play_cores(cores: tuple[PeerCore, PeerCore], choose: Callable[[int, int], St
             core = cores[seat]
             if core.failure is not None or core.failed:
                 raise RuntimeError(f"seat {seat} failed: {core.failure}")
+            if core.terms_pending is not None:
+                out = core.decide_terms(core.setup.accept_terms)
+                if on_input is not None:
+                    on_input(seat, TERMS, core.setup.accept_terms, out)
+                inbox[1 - seat].extend(out)
+                progressed = True
+            idle = core.idle()          # as the driver does before it waits (spec/game.md §7.3)
+            if idle:
+                if on_input is not None:
+                    on_input(seat, IDLE, None, idle)
+                inbox[1 - seat].extend(idle)
+                progressed = True
             if core.pending is not None:
                 event = core.pending
                 action = player(seat, core.decisions).choose(event.view, event.options)

@@ -137,3 +137,23 @@ def test_the_seat_that_owes_the_message_cannot_claim(stopped: Any) -> None:
     report = audit_bytes(_claim_on(stopped, claimant=0))
     assert not report.ok and report.deviation is not None
     assert (report.deviation.reason, report.deviation.seat) == ("false_claim", 0)
+
+
+def test_a_claim_at_any_cut_is_upheld_or_unproven_never_misattributed() -> None:
+    """spec/protocol.md §9.1 step 5: a claim over a match cut short at any message is either
+    upheld against the seat that owed the next message, or, where the replay cannot reach message
+    N (hidden cards that need a round secret the file lacks), unproven_claim blaming no one; it
+    is never reported as moot "with an earlier deviation" that does not exist. (Under the version
+    1 flow a cut after 14 frames stopped the replay; the version 2 deal reveals in the flow every
+    card the turn order depends on, so these cuts are all upheld.)"""
+    for frames in range(4, 48, 3):
+        pair = make_pair(rounds=1, seed=3)
+        run(pair, max_frames=frames)
+        waiting = pair.peers[1].waiting_for()
+        if waiting is None or waiting[0] != 0:
+            continue
+        report = audit_bytes(_claim_on(pair))
+        assert report.deviation is not None
+        verdict = (report.ok, report.deviation.reason, report.deviation.seat)
+        assert verdict in {(True, "abandoned", 0), (False, "unproven_claim", None)}, (frames, verdict)
+        assert not any("earlier deviation" in note for note in report.notes)

@@ -51,10 +51,11 @@ def test_reference_is_reproducible(tmp_path: Path, reference: list[bytes]) -> No
 
 
 # Crash right after a save (the worst moment: saved, not yet sent) in every phase of the match:
-# the handshake, the terms, the deck keys, the shuffles, the deal, mid-turn, the round result and
-# the match result signatures. One crash point per phase and seat (the first and a middle save).
-PHASES = ["handshake", "proposing", "accepting", "round_keys", "shuffling", "drawing", "playing",
-          "disclosing", "result", "countersign", "match_result", "match_countersign"]
+# the handshake, the terms, the first decks, the draw, the opening, the declarations, mid-turn,
+# the close of a deal and the match result signatures. One crash point per phase and seat (the
+# first and a middle save).
+PHASES = ["handshake", "proposing", "keying", "accepting", "preparing", "drawing", "opening", "declaring",
+          "playing", "closing", "match_result", "match_countersign"]
 
 
 @pytest.mark.parametrize("phase", PHASES)
@@ -74,7 +75,7 @@ def test_crash_in_each_phase_resumes_to_the_same_transcript(
 
 def test_every_phase_is_covered(save_phases: dict[int, list[str]]) -> None:
     seen = set(save_phases[0]) | set(save_phases[1])
-    assert {"handshake", "shuffling", "drawing", "playing", "result", "match_result"} <= seen
+    assert {"handshake", "preparing", "drawing", "playing", "closing", "match_result"} <= seen
 
 
 def test_a_lossy_relay_changes_nothing(tmp_path: Path, reference: list[bytes]) -> None:
@@ -85,7 +86,7 @@ def test_a_lossy_relay_changes_nothing(tmp_path: Path, reference: list[bytes]) -
 
 # In memory a cut is cheap to place exactly; tests/faults/test_faults_e2e.py cuts real websockets
 # in every phase.
-@pytest.mark.parametrize("phase", ["handshake", "shuffling", "result"])
+@pytest.mark.parametrize("phase", ["handshake", "preparing", "closing"])
 def test_connection_cut_in_each_phase(tmp_path: Path, reference: list[bytes], phase: str) -> None:
     hub = Hub(4)
     cuts: list[str] = []

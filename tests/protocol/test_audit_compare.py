@@ -158,3 +158,21 @@ def test_an_invalid_file_is_no_account(match: Any) -> None:
     result = compare_bytes(bytes(broken), full)
     assert result.status == STANDS and result.stands == 1
     assert "does not verify" in "\n".join(result.lines())
+
+
+def test_a_resignation_is_reported_from_either_file() -> None:
+    """spec/game.md: a resign message carries the resigner's signed match result; two files that
+    hold it (or one that holds it and a prefix) report "resigned by player X at message N"."""
+    from pathlib import Path
+
+    from koikoi_p2p.protocol.transcript import decode_transcript
+
+    path = Path(__file__).resolve().parents[2] / "spec/vectors/protocol/match_resigned.transcript"
+    data = path.read_bytes()
+    transcript = decode_transcript(data)
+    prefix = encode_transcript(transcript.handshake, transcript.envelopes[:10], closed=False)
+    for other in (data, prefix):
+        result = compare_bytes(data, other)
+        assert result.status == AGREE and result.finding is not None
+        assert result.finding.reason == "resigned"
+        assert "resigned by player" in "\n".join(result.lines())

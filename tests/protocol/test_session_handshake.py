@@ -226,10 +226,10 @@ def test_an_identity_key_of_small_order_is_refused() -> None:
         verify_handshake_record(record)
     assert info.value.reason == "bad_key"
     honest = Identity.from_private_bytes(b"\x22" * 32)
-    result = MatchResult(version=1, session_id=b"\x33" * 32, room="ABCDEF",
-                         keys=(weak.public_key, honest.public_key), terms_digest=b"\x44" * 32,
-                         profile="nintendo", profile_digest=b"\x55" * 32, rounds=(), scores=(0, 0),
-                         winner=None, head=b"\x66" * 32)
+    result = MatchResult(version=2, session_id=b"\x33" * 32, room="ABCDEF",
+                         keys=(weak.public_key, honest.public_key), names=("", ""), rated=False,
+                         terms_digest=b"\x44" * 32, profile="nintendo", profile_digest=b"\x55" * 32,
+                         rounds=(), scores=(0, 0), winner=None, resigned=None, head=b"\x66" * 32)
     data = result.statement()
     cosigned = CoSignedResult(result=result, signatures=(weak.sign(data), honest.sign(data)))
     with pytest.raises(AuditError) as err:

@@ -18,16 +18,19 @@ def test_classify_splits_a_deal_into_setup_turns_and_closing() -> None:
     def act(kind: str) -> dict[str, object]:
         return {"action": {"type": kind}}
 
-    envelopes = [(0, "terms", {}), (1, "accept", {}), (0, "key", {}), (1, "key", {}), (0, "reveal", {}),
-                 (1, "key", {}), (0, "key", {}), (1, "shuffle", {}), (0, "act", act("no_hand_yaku")),
-                 (0, "act", act("play")), (1, "reveal", {}), (1, "act", act("koikoi")),
-                 (0, "disclose", {}), (1, "round_result", {}), (0, "round_sign", {}),
-                 (1, "match_result", {}), (0, "match_sign", {})]
-    deals = [-1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    # The game's version-2 shapes (spec/game.md §5): keys and shuffles ahead, forced declarations,
+    # both seats disclose, countersignatures owed later.
+    envelopes = [(0, "terms", {}), (0, "key", {}), (1, "accept", {}), (1, "key", {}), (1, "shuffle", {}),
+                 (0, "shuffle", {}), (1, "reveal", {}), (0, "reveal", {}), (1, "declare", {}),
+                 (0, "declare", {}), (0, "key", {}), (0, "act", act("play")), (1, "reveal", {}),
+                 (1, "act", act("koikoi")), (0, "disclose", {}), (1, "disclose", {}),
+                 (1, "round_sign", {}), (1, "match_result", {}), (0, "round_sign", {}),
+                 (0, "match_sign", {})]
+    deals = [-1, -1, -1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
     assert latency.classify(envelopes, deals) == [
-        "match_setup", "match_setup", "first_dealer", "first_dealer", "first_dealer",
-        "deal_setup", "deal_setup", "deal_setup", "deal_setup", "turn", "turn", "turn",
-        "closing", "closing", "closing", "match_close", "match_close"]
+        "match_setup", "first_dealer", "match_setup", "first_dealer", "first_dealer", "first_dealer",
+        "first_dealer", "first_dealer", "deal_setup", "deal_setup", "deal_setup", "turn", "turn", "turn",
+        "closing", "closing", "deal_setup", "match_close", "deal_setup", "match_close"]
 
 
 def test_the_bench_reports_every_row(tmp_path: object) -> None:

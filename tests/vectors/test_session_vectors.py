@@ -213,6 +213,31 @@ def test_envelope_invalid(case: dict[str, Any]) -> None:
     assert info.value.reason == case["error"]
 
 
+@pytest.mark.parametrize("case", load("session_envelope.json")["bad_signatures"], ids=lambda c: c["id"])
+def test_signatures_every_verifier_refuses(case: dict[str, Any]) -> None:
+    """spec/protocol.md §4.1: libsodium's rule, also where RFC 8032 would let a verifier accept."""
+    from koikoi_p2p.protocol.identity import verify_signature
+
+    key, sig, message = (bytes.fromhex(case[k]) for k in ("public_key", "signature", "message"))
+    assert message.hex() == load("session_envelope.json")["cases"][0]["raw"]
+    env = decode_envelope(message, sig)
+    with pytest.raises(RemoteViolation) as info:
+        verify_envelope(env, key)
+    assert info.value.reason == case["error"]
+    with pytest.raises(RemoteViolation):
+        verify_signature(key, sig, message)
+    # Independently: R is the identity point exactly when OpenSSL alone would take the case.
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(sig, message)
+        openssl = True
+    except InvalidSignature:
+        openssl = False
+    assert openssl == (sig[:32] == bytes([1]) + bytes(31))
+
+
 HANDSHAKE = load("session_handshake.json")
 
 

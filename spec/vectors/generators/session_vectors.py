@@ -300,14 +300,44 @@ def render_envelope() -> dict[str, Any]:
         "provenance": {
             "generator": GENERATOR,
             "identity_seed": seed.hex(),
-            "implementation": "koikoi_p2p.protocol (cryptography)",
+            "implementation": "koikoi_p2p.protocol (cryptography; libsodium verifies)",
             "independent_check": "tests/vectors/test_session_vectors.py re-encodes the fields",
         },
         "description": "envelopes (§6) and their frames (§7.1) from fixed fields and keys; "
-        "invalid envelope bytes the decoder must reject with bad_envelope",
+        "invalid envelope bytes the decoder must reject with bad_envelope; signatures of the first "
+        "envelope that every verifier must refuse (§4.1), with bad_signature",
         "cases": cases,
         "invalid": [{"id": i, "raw": raw.hex(), "error": "bad_envelope"} for i, raw in invalid],
+        "bad_signatures": bad_signatures(seed, signer, good),
     }
+
+
+def bad_signatures(seed: bytes, signer: Identity, message: bytes) -> list[dict[str, Any]]:
+    """Signatures of ``message`` under the signer's key that §4.1's rule refuses. ``identity_r``
+    is the one RFC 8032 lets a verifier take (OpenSSL does): R is the identity point and
+    S = k*a, which the key's holder can make for any message."""
+    order = 2**252 + 27742317777372353535851937790883648493
+    clamped = bytearray(hashlib.sha512(seed).digest()[:32])
+    clamped[0] &= 248
+    clamped[31] &= 127
+    clamped[31] |= 64
+    a = int.from_bytes(clamped, "little")
+    identity_r = bytes([1]) + bytes(31)
+    k = int.from_bytes(hashlib.sha512(identity_r + signer.public_key + message).digest(), "little") % order
+    good = signer.sign(message)
+    s = int.from_bytes(good[32:], "little")
+    order_two = bytes.fromhex("ec" + "ff" * 30 + "7f")      # (0, -1), of order 2
+    cases = [
+        ("identity_r", identity_r + (k * a % order).to_bytes(32, "little"),
+         "R is the identity point (of small order); OpenSSL accepts it, libsodium does not"),
+        ("s_not_reduced", good[:32] + (s + order).to_bytes(32, "little"),
+         "S + L in place of S: not below L"),
+        ("r_of_order_two", order_two + good[32:], "R of order 2"),
+        ("r_with_sign_bit_flipped", good[:31] + bytes([good[31] ^ 0x80]) + good[32:],
+         "another R: the equation fails"),
+    ]
+    return [{"id": i, "public_key": signer.public_key.hex(), "message": message.hex(), "signature": sig.hex(),
+             "why": why, "error": "bad_signature"} for i, sig, why in cases]
 
 
 def render_codec() -> dict[str, Any]:

@@ -90,7 +90,7 @@ export class Game {
     this.worker = newWorker(this.env.workerUrl);
     this.computer = newWorker(this.env.workerUrl);
     this.#listen(this.worker);
-    this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(t('errorGeneric', { reason: ev.data.message })); };
+    this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
     this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, ...common, port: channel.port1 }, [channel.port1]);
     this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')} (${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')})`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
@@ -122,7 +122,7 @@ export class Game {
     if (cur.mode === 'practice' && cur.computer) {
       const channel = new MessageChannel();
       this.computer = newWorker(this.env.workerUrl);
-      this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(t('errorGeneric', { reason: ev.data.message })); };
+      this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
       this.worker.postMessage({ type: 'resume', id: cur.id, port: channel.port1 }, [channel.port1]);
       this.computer.postMessage({ type: 'resume', id: cur.computer, port: channel.port2, computerDelayMs: 350 }, [channel.port2]);
     } else {
@@ -362,5 +362,6 @@ export function errorText(reason, message) {
   if (reason === 'room_not_found') return t('errorRoom');
   if (reason === 'room_full') return t('errorFull');
   if (reason === 'bad_password' || reason === 'key_confirmation') return t('errorPassword');
+  if (reason === 'seat_locked') return t('errorLocked');
   return t('errorGeneric', { reason: `${reason}: ${message}` });
 }

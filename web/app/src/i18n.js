@@ -54,6 +54,7 @@ const EN = {
   installHint: 'Install: use your browser’s “Install app” or “Add to home screen”.',
   errorRelay: 'No relay answers at {url}.', errorRoom: 'There is no room with this code.', errorFull: 'That room is full.',
   errorPassword: 'Wrong password (or someone in the middle).', errorGeneric: 'Something went wrong: {reason}',
+  errorLocked: 'This match is open in another tab or window.',
   badCode: 'A room code is six letters and digits, like K7QX2M.', keyboardHelp: 'Keys: 1–8 pick a hand card, arrows move, Enter plays, K koi-koi, S stop.',
   fieldMatches: 'matches {n} on the field', noMatch: 'no match: it stays on the field',
 };
@@ -108,6 +109,7 @@ const JA = {
   installHint: 'インストール: ブラウザの「アプリをインストール」または「ホーム画面に追加」。',
   errorRelay: '{url} のリレーが応答しません。', errorRoom: 'このコードの部屋はありません。', errorFull: 'その部屋は満員です。',
   errorPassword: 'パスワードが違います（または中間者）。', errorGeneric: 'エラー: {reason}',
+  errorLocked: 'この対局は別のタブかウィンドウで開かれています。',
   badCode: '部屋コードは K7QX2M のような英数字6文字です。', keyboardHelp: 'キー: 1–8 で手札を選択、矢印で移動、Enterで出す、Kでこいこい、Sであがり。',
   fieldMatches: '場の{n}枚と合う', noMatch: '合う札なし: 場に置く',
 };

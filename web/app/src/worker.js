@@ -62,8 +62,51 @@ function portTransport(port) {
   };
 }
 
+/**
+ * Run `fn` while this worker holds the lock of seat `id`: one saved seat never runs in two tabs or
+ * windows at once (spec/protocol.md §12.3). Two copies would sign two envelopes at one message
+ * number (an equivocation the opponent holds proof of) and share the round keys drawn before they
+ * split, so an opponent who finishes a deal with one copy reads the other's cards. Web Locks
+ * where the page has them (https, localhost: exact, released when the worker ends); elsewhere a
+ * BroadcastChannel question that the holder answers, which refuses a tab opened while another
+ * one plays the match.
+ * @template T @param {string} id @param {() => Promise<T>} fn @returns {Promise<T>}
+ */
+async function holdingSeat(id, fn) {
+  const name = `koikoi-seat:${id}`;
+  const refused = () => Object.assign(new Error('this match is open in another tab or window'), { reason: 'seat_locked' });
+  const locks = scope.navigator?.locks;
+  if (locks) {
+    return locks.request(name, { ifAvailable: true }, async (/** @type {unknown} */ lock) => {
+      if (!lock) throw refused();
+      return fn();
+    });
+  }
+  const channel = new BroadcastChannel('koikoi-seats');
+  const held = await new Promise((resolve) => {
+    channel.onmessage = (ev) => { if (ev.data?.held === name) resolve(true); };
+    channel.postMessage({ ask: name });
+    setTimeout(() => resolve(false), 300);
+  });
+  if (held) {
+    channel.close();
+    throw refused();
+  }
+  channel.onmessage = (ev) => { if (ev.data?.ask === name) channel.postMessage({ held: name }); };
+  try {
+    return await fn();
+  } finally {
+    channel.close();
+  }
+}
+
 /** @param {any} msg */
 async function start(msg) {
+  return holdingSeat(msg.id, () => startHeld(msg));
+}
+
+/** @param {any} msg */
+async function startHeld(msg) {
   await ready();
   const me = msg.role === 'computer' ? Identity.generate(systemRandom) : await identity();
   const io = { post, deadlines: msg.link.kind === 'relay', computerDelayMs: msg.computerDelayMs ?? 0 };
@@ -102,6 +145,11 @@ function relayLink(s, url, first) {
 
 /** @param {any} msg */
 async function resume(msg) {
+  return holdingSeat(msg.id, () => resumeHeld(msg));
+}
+
+/** @param {any} msg */
+async function resumeHeld(msg) {
   await ready();
   const record = await loadSeat(msg.id);
   if (!record) throw Object.assign(new Error('no saved match'), { reason: 'no_saved_match' });

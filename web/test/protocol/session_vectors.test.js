@@ -8,6 +8,7 @@ import { decodeEnvelope, encodeEnvelope, envelopeDigest } from '../../src/protoc
 import { Identity } from '../../src/protocol/identity.js';
 import { Handshake, commitment, prologue, transcriptHashes } from '../../src/protocol/handshake.js';
 import { frameKeys, sealFrame } from '../../src/protocol/channel.js';
+import { ed25519Verify } from '../../src/protocol/primitives.js';
 
 /** Tagged JSON ({"bytes": hex}) to a codec value. @param {any} v @returns {any} */
 function fromTagged(v) {
@@ -53,6 +54,14 @@ test('session_envelope.json', () => {
     assert.equal(hex(sealFrame(keys, f.seq, identity.sign(raw), raw)), c.frame, c.id);
   }
   for (const c of v.invalid) assert.equal(reasonOf(() => decodeEnvelope(h(c.raw))), c.error, c.id);
+  // spec/protocol.md §4.1: signatures every verifier refuses (libsodium's rule).
+  assert.ok(v.bad_signatures.length >= 4);
+  const identity0 = new Identity(h(v.provenance.identity_seed));
+  for (const c of v.bad_signatures) {
+    assert.equal(c.message, v.cases[0].raw, c.id);
+    assert.equal(ed25519Verify(h(c.public_key), h(c.message), h(c.signature)), false, c.id);
+  }
+  assert.equal(ed25519Verify(identity0.publicKey, h(v.cases[0].raw), h(v.cases[0].signature)), true);
 });
 
 /** Run both seats of a vector case; `tamper` may change a frame before delivery. */
