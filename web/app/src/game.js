@@ -141,11 +141,34 @@ export class Game {
     switch (msg.type) {
       case 'table': this.#draw(msg.table); break;
       case 'room': this.roomCode = msg.code; this.#say(''); break;
-      case 'file': this.files[msg.kind] = msg.bytes; if (this.table) this.#dialogs(this.table); break;
+      case 'file':
+        this.files[msg.kind] = msg.bytes;
+        if (msg.kind === 'result' && this.table?.terms?.rated) this.#submitRated(msg.bytes, this.table.terms.ratings);
+        if (this.table) this.#dialogs(this.table);
+        break;
       case 'notice': this.#say(t(msg.key, msg.params)); break;
       case 'error': this.#say(errorText(msg.reason, msg.message)); if (msg.reason === 'no_saved_match') forgetCurrent(); break;
       default: break;
     }
+  }
+
+  /**
+   * After a rated match, send the co-signed result to the terms' rating service (spec/ratings.md
+   * §2.3, §3.1); both seats send, the service counts the first copy. It carries its own proof.
+   * @param {Uint8Array} bytes @param {string} url
+   */
+  async #submitRated(bytes, url) {
+    const base = url.replace(/\/+$/, '');
+    let answer;
+    try {
+      const res = await fetch(`${base}/ratings/results`, { method: 'POST', body: new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]), headers: { 'Content-Type': 'application/octet-stream' } });
+      const body = await res.json().catch(() => ({}));
+      answer = body.ok ? t(body.counted ? 'ratedCounted' : 'ratedRepeat')
+        : t('ratedRefused', { reason: String(body.reason ?? res.status), message: String(body.message ?? '') });
+    } catch (e) {
+      answer = t('ratedUnreachable', { reason: e instanceof Error ? e.message : String(e) });
+    }
+    this.#say(t('ratedSent', { url: base, answer }));
   }
 
   /** @param {any} table */
@@ -155,7 +178,9 @@ export class Game {
     const out = /** @type {[string, string]} */ ([0, 1].map((s) => {
       const base = s === table.seat ? t('you') : (table.mode === 'practice' ? (n[s] || 'Computer') : t('opponent'));
       const given = s === table.seat ? '' : n[s];
-      return given && s !== table.seat ? `${given}` : (s === table.seat ? base : `${base}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`);
+      // A name is not unique: the opponent's fingerprint stays beside it (spec/ratings.md §1).
+      const key = fp[s] && !(table.mode === 'practice' && given) ? ` ${fp[s].slice(0, 9)}` : '';
+      return s === table.seat ? base : `${given || base}${key}`;
     }));
     return out;
   }
@@ -267,6 +292,7 @@ export class Game {
       h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
       h('p', {}, t('termsRounds', { n: terms.rounds })),
       h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
+      h('p', { class: 'rated' }, terms.rated ? t('termsRated', { url: terms.ratings }) : t('termsUnrated')),
       h('div', { class: 'choices' }, [
         h('button', { class: 'primary', onclick: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
         h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); } }, t('termsRefuse')),

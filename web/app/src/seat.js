@@ -394,7 +394,7 @@ export class Seat {
 function summariseTerms(terms) {
   return {
     profile: terms.profile.toDict ? terms.profile.toDict() : terms.profile, rounds: terms.rounds, deadlines: terms.deadlines,
-    names: terms.names ?? null, rated: terms.rated ?? false,
+    names: terms.names ?? null, rated: terms.rated ?? false, ratings: terms.ratings ?? '',
   };
 }
 
