@@ -15,11 +15,6 @@ from pathlib import Path
 from koikoi_p2p.cli.cmd_ratings import safe, submit_text
 
 
-def rated_line(rated: bool, ratings: str) -> str:
-    """How the terms' rating choice is shown before the joiner accepts."""
-    return f"Rated match: the result goes to {safe(ratings)}" if rated else "Not rated."
-
-
 def default_ratings(relay: str) -> str:
     """The rating service of a relay URL (``koikoi host --rated`` without ``--ratings``)."""
     from koikoi_p2p.ratings.client import service_url

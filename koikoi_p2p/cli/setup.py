@@ -1,17 +1,19 @@
-"""What every play command does first: folders, remembered language, identity, rules, screen."""
+"""What every play command does first: folders, remembered settings, rules, identity, screen."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.identity_store import IdentityFileError, LoadedIdentity, load_or_create_identity
 from koikoi_p2p.cli.paths import Folders, folders
 from koikoi_p2p.cli.play import Screen, make_screen
-from koikoi_p2p.cli.settings import remember_lang
+from koikoi_p2p.cli.settings import Settings, load_settings, remember
 
 if TYPE_CHECKING:
     from koikoi_p2p.net.match import Match
@@ -26,6 +28,7 @@ class Setup:
     profile: Profile
     rounds: int
     screen: Screen
+    settings: Settings = field(default_factory=Settings)
     name: str = ""                # this identity's display name (cli/display_name.py)
     rated: bool = False           # host: koikoi host --rated ...
     ratings: str = ""             # ... --ratings URL ("" then: the relay's service)
@@ -73,29 +76,74 @@ def choose_first_name(path: Path, screen: Screen) -> None:
 
     if not sys.stdin.isatty():
         return
-    screen.say("Choose a display name: opponents and leaderboards show it beside your fingerprint "
-               "(up to 32 characters; Enter for none; `koikoi name NAME` changes it later).")
+    screen.say(screen.t("Choose a display name: opponents and leaderboards show it beside your "
+                        "fingerprint (up to 32 characters; Enter for none; `koikoi name NAME` changes it "
+                        "later)."))
     for _ in range(3):
         try:
-            typed = input("Name: ").strip()
+            typed = input(screen.t("Name: ")).strip()
         except EOFError:
             return
         try:
             save_name(path, typed)
             return
         except BadName as exc:
-            screen.say(f"{exc}; try again.")
+            screen.say(screen.t("{problem}; try again.", problem=exc))
 
 
-def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, str] = ("you", "opponent"),
+def command_lang(args: argparse.Namespace) -> str:
+    """The language of this command's messages: --lang, else the remembered one (English first)."""
+    lang = getattr(args, "lang", None)
+    if lang:
+        return str(lang)
+    return load_settings(folders().settings_file).lang
+
+
+def error(args: argparse.Namespace | str, text: str, /, **values: object) -> None:
+    """A one-line message on standard error, in the command's language."""
+    lang = args if isinstance(args, str) else command_lang(args)
+    print("koikoi: " + tr(lang, text, **values), file=sys.stderr)
+
+
+def choose_profile(args: argparse.Namespace, lang: str) -> Profile | None:
+    """The rules of --rules, --switch and --rounds; None (after saying why) when they are wrong."""
+    from koikoi_p2p.cli.switches import SwitchError, apply_switches
+    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import PRESETS, preset, with_rounds
+
+    name = getattr(args, "rules", "nintendo")
+    try:
+        profile = preset(name)
+    except RulesError:
+        error(lang, "unknown rules preset {name!r}: the presets are {presets}.", name=name,
+              presets=", ".join(PRESETS))
+        return None
+    rounds = getattr(args, "rounds", None) or profile.rounds
+    if rounds != profile.rounds:
+        profile = with_rounds(profile, rounds)  # board-game: 6 rounds from pools of 50, 3 from 25
+    try:
+        return apply_switches(profile, getattr(args, "switch", None) or [])
+    except SwitchError as exc:
+        error(lang, "{problem}", problem=exc.describe(lang))
+        return None
+
+
+def prepare(args: argparse.Namespace, *, terms: bool = True, opponent: str = "opponent",
             show_identity: bool = True) -> Setup | None:
     """Everything before the first frame; None (after saying why) on a usage problem."""
-    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.cli.display_name import load_name
     from koikoi_p2p.rules.profile import preset
 
+    # Everything the client writes (transcripts, states, evidence) is for this user's eyes.
+    os.umask(0o077)
     where = folders().ensure()
-    settings = remember_lang(where.settings_file, getattr(args, "lang", None))
-    screen = make_screen(settings.lang, names)
+    settings = remember(where.settings_file, lang=getattr(args, "lang", None),
+                        level=getattr(args, "level", None))
+    lang = settings.lang
+    profile = choose_profile(args, lang) if terms else preset("nintendo")
+    if profile is None:
+        return None
+    screen = make_screen(lang, opponent)
     try:
         identity = load_or_create_identity(where.identity_file)
     except IdentityFileError as exc:
@@ -104,34 +152,22 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, s
     if getattr(args, "command", None) in ("host", "join") and not where.name_file.exists():
         choose_first_name(where.name_file, screen)   # the first match against a person
     if show_identity:
-        from koikoi_p2p.cli.display_name import load_name
-
         if identity.created:
-            screen.say(f"Made your identity key ({where.identity_file}).")
+            screen.say(screen.t("Made your identity key ({path}).", path=where.identity_file))
         name = load_name(where.name_file)
-        screen.say(f"Your fingerprint: {identity.fingerprint}" + (f" (your name: {name})" if name else ""))
-    try:
-        profile = preset(getattr(args, "rules", "nintendo") if terms else "nintendo")
-    except RulesError as exc:
-        print(f"koikoi: unknown rules preset: {exc}", file=sys.stderr)
-        return None
-    rounds = getattr(args, "rounds", None) or profile.rounds
-    if rounds != profile.rounds:
-        from koikoi_p2p.rules.profile import with_rounds
-
-        profile = with_rounds(profile, rounds)  # board-game: 6 rounds from pools of 50, 3 from 25
-    from koikoi_p2p.cli.display_name import load_name
+        screen.say(screen.t("Your fingerprint: {fp}", fp=identity.fingerprint)
+                   + (screen.t(" (your name: {name})", name=name) if name else ""))
 
     rated, ratings = bool(getattr(args, "rated", False)), getattr(args, "ratings", None) or ""
     if ratings and not rated:
-        print("koikoi: --ratings names the service of a rated match: add --rated", file=sys.stderr)
+        error(lang, "--ratings names the service of a rated match: add --rated")
         return None
     if ratings:
         from koikoi_p2p.protocol.terms import valid_ratings
 
         if not valid_ratings(True, ratings):
-            print(f"koikoi: --ratings {ratings!r} is not a rating service URL: http(s)://HOST[:PORT], "
-                  "at most 200 characters", file=sys.stderr)
+            error(lang, "--ratings {url} is not a rating service URL: http(s)://HOST[:PORT], at most 200 "
+                  "characters", url=ratings)
             return None
-    return Setup(where, identity, profile, rounds, screen, name=load_name(where.name_file), rated=rated,
-                 ratings=ratings)
+    return Setup(where, identity, profile, profile.rounds, screen, settings, name=load_name(where.name_file),
+                 rated=rated, ratings=ratings)

@@ -119,11 +119,12 @@ def test_verify_result_shows_names_fingerprints_and_rated(
     path.write_bytes(signed(ALICE, BOB, names=("Alice", ""), winner=0))
     assert main(["verify", "--result", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "rated; signed by both players" in out
-    assert f"player 0 Alice ({ALICE.fingerprint()}), player 1 {BOB.fingerprint()}" in out
+    assert "rated: the players agreed to send it to a rating service" in out
+    assert f"player 0 (host): Alice ({ALICE.fingerprint()})\nplayer 1 (joined): {BOB.fingerprint()}\n" in out
     assert main(["verify", "--result", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["names"] == ["Alice", ""] and report["rated"] is True
+    assert [p["name"] for p in report["players"]] == ["Alice", ""]
 
 
 class _Terminal(io.StringIO):
