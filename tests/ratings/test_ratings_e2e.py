@@ -57,7 +57,8 @@ def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> 
                 "already counted (number 1): nothing changed", "result counted (number 1)"], answers
             # The joiner's terms screen said where the result goes before it accepted.
             terms_at = join_console.text.find("Rated: the result goes to the rating service " + service)
-            assert 0 <= terms_at < join_console.text.find("Rating service " + service), join_console.text[-3000:]
+            submitted_at = join_console.text.find("Rating service " + service)
+            assert 0 <= terms_at < submitted_at, join_console.text[-3000:]
             board = client.leaderboard(service).body
             assert board["results"] == 1
             players = board["players"]
@@ -67,7 +68,8 @@ def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> 
             verified = subprocess.run([str(SCRIPT), "verify", str(transcript)], capture_output=True,
                                       text=True, timeout=120, env=env_for(tmp_path))
             assert verified.returncode == 0, verified.stdout + verified.stderr
-            assert "player 0 (host): Hanako (" in verified.stdout and "player 1 (joined): Taro (" in verified.stdout
+            assert "player 0 (host): Hanako (" in verified.stdout
+            assert "player 1 (joined): Taro (" in verified.stdout
         finally:
             for proc in (host, joiner):
                 if proc is not None and proc.poll() is None:
