@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-8319094f1b5e9322';
-const FILES = ["./","app-df1d96a84cbb.js","icon.svg","index.html","manifest.webmanifest","styles-e8a006e357bb.css","worker-8df9c77ca2ba.js"];
+const CACHE = 'koikoi-2cade9033b74b2b4';
+const FILES = ["./","app-2e9c9cb5bb58.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-a14240497988.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
