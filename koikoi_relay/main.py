@@ -10,9 +10,13 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
+from typing import TYPE_CHECKING
 
 from koikoi_relay.limits import Limits
 from koikoi_relay.logs import configure, log_event
+
+if TYPE_CHECKING:
+    from koikoi_relay.divert import Diversion
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,8 +56,9 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(**values)
 
 
-async def serve_until_signalled(args: argparse.Namespace) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained)."""
+async def serve_until_signalled(args: argparse.Namespace, divert: Diversion | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained).
+    ``divert``: the requests another service of this process takes from the port (divert.py)."""
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
     rooms = None
@@ -66,7 +71,7 @@ async def serve_until_signalled(args: argparse.Namespace) -> None:
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
     web = web_handler() if getattr(args, "web", False) else None
-    server = RelayServer(limits_from(args), rooms=rooms, http=web)
+    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)
@@ -94,9 +99,9 @@ def web_handler() -> Callable[[str], tuple[int, list[tuple[str, str]], bytes] | 
     return handle
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, divert: Diversion | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
-    asyncio.run(serve_until_signalled(args))
+    asyncio.run(serve_until_signalled(args, divert))
     return 0
 
 

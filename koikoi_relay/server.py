@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from koikoi_relay.codes import Chooser
+from koikoi_relay.divert import Diversion, diverting_connection
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.limits import Limits
 from koikoi_relay.local import LocalRooms
@@ -68,9 +69,12 @@ class RelayServer:
         choose: Chooser = secrets.choice,
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
         http: HttpHandler | None = None,
+        divert: Diversion | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.http = http
+        # Requests another service of this process takes from our port, whole (divert.py).
+        self.divert = divert
         self.metrics = Metrics()
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
@@ -111,6 +115,7 @@ class RelayServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             server_header=None,
+            create_connection=None if self.divert is None else diverting_connection(self.divert),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)

@@ -19,12 +19,13 @@ __all__ = ["CSP_LOCAL", "CSP_RELAY", "StaticFile", "file_for", "files", "publish
 # The page runs only its own scripts (libsodium's WebAssembly needs 'wasm-unsafe-eval', nothing
 # may eval), loads nothing from elsewhere and talks to one place: served by a relay, that relay's
 # websocket on the same origin ('self' covers ws:/wss: of the page's host); served by
-# ``koikoi web``, any relay the player names (the player chose to trust this local copy).
+# ``koikoi web``, any relay the player names (the player chose to trust this local copy) and the
+# rating service a rated match's terms name (spec/ratings.md §2.3: the page submits the result).
 _BASE = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; "
          "img-src 'self' data: blob:; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
          "frame-ancestors 'none'")
 CSP_RELAY = f"{_BASE}; connect-src 'self'"
-CSP_LOCAL = f"{_BASE}; connect-src 'self' ws: wss:"
+CSP_LOCAL = f"{_BASE}; connect-src 'self' ws: wss: http: https:"
 
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",

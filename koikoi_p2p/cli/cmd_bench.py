@@ -21,6 +21,8 @@ BENCHMARKS: dict[str, str] = {
     "audit": "koikoi verify of a 12-round transcript against version 1's verifier, and its floor",
     "ai": "the strong computer player against the random one over nintendo matches",
     "soak": "selfplay matches through the relay and a chaos proxy with random kills",
+    "ratings": "rated selfplay matches through a relay serving ratings: every result counted once, "
+               "the leaderboard equal to a recomputation of the export",
     "latency": "round trips, decision-to-screen time and per-envelope overhead of the crash-safe path "
                "through a relay and a delay proxy",
 }

@@ -38,6 +38,10 @@ def register(subparsers: Any) -> None:
     add_lang(parser)
     add_peer(parser)
     add_timeout(parser, 300.0)
+    parser.add_argument("--rated", action="store_true",
+                        help="propose a rated match: results go to a rating service (the joiner is told)")
+    parser.add_argument("--ratings", metavar="URL", default=None,
+                        help="the rating service of a rated match (default: the relay's, http(s)://HOST:PORT)")
     parser.add_argument(
         "--wait", type=float, default=600.0, metavar="SECONDS",
         help="how long the room waits for your friend to join (default: 600)"

@@ -75,10 +75,11 @@ def _handle(args: argparse.Namespace) -> int:
              f"INVALID file{where}: {exc.reason}: {exc.message}" + (f" ({hint})" if hint else ""))
         return 1
     me = own_key()
+    names = file_names(data)
     if args.json:
-        print(json.dumps(labelled(report.to_json(), report.keys, me), indent=2))
+        print(json.dumps(labelled(report.to_json(), report.keys, me, names), indent=2))
         return 0 if report.ok else 1
-    for line in players(report.keys, me):
+    for line in players(report.keys, me, names):
         print(line)
     if report.kind == "abandonment":
         for note in report.notes:
@@ -127,18 +128,23 @@ def _verify_result(args: argparse.Namespace, data: bytes) -> int:
     if args.json:
         _say(True, labelled({"ok": True, "kind": "result", "profile": result.profile,
                              "scores": list(result.scores), "winner": result.winner,
+                             "resigned": result.resigned, "rated": result.rated,
+                             "names": list(result.names),
                              "rounds": [list(r) for r in result.rounds],
                              "keys": [k.hex() for k in result.keys],
                              "session": result.session_id.hex(), "terms": result.terms_digest.hex(),
-                             "head": result.head.hex()}, result.keys, me), "")
+                             "head": result.head.hex()}, result.keys, me, result.names), "")
         return 0
-    for line in players(result.keys, me):
+    for line in players(result.keys, me, result.names):
         print(line)
     print(f"valid co-signed result: {result.profile}, {_count(len(result.rounds), 'round')}; signed by both "
           "players' keys (this shows who agreed to the outcome, not that the match was played by the rules: "
           "the transcript shows that)")
     for line in _outcome(result.rounds, result.scores, result.winner):
         print(line)
+    if result.resigned is not None:
+        print(f"player {result.resigned} resigned")
+    print("rated: the players agreed to send it to a rating service" if result.rated else "not rated")
     return 0
 
 
@@ -175,24 +181,46 @@ def own_key() -> bytes | None:
         return None
 
 
-def players(keys: tuple[bytes, bytes], me: bytes | None) -> list[str]:
-    """``player 0 (host): mfrg-gzdf-mztw-q2lk (you)``, one line per seat."""
+def players(keys: tuple[bytes, bytes], me: bytes | None, names: tuple[str, str] = ("", "")) -> list[str]:
+    """``player 0 (host): Hanako mfrg-gzdf-mztw-q2lk (you)``, one line per seat: the display name
+    (signed by its key in the handshake, spec/game.md §2.2) beside the fingerprint, which stays
+    the identity."""
+    from koikoi_p2p.cli.display_name import shown
     from koikoi_p2p.protocol.identity import fingerprint
 
     role = ("host", "joined")
-    return [f"player {seat} ({role[seat]}): {fingerprint(key)}" + (" (you)" if key == me else "")
-            for seat, key in enumerate(keys)]
+    return [f"player {seat} ({role[seat]}): {shown(names[seat], fingerprint(key))}"
+            + (" (you)" if key == me else "") for seat, key in enumerate(keys)]
 
 
-def labelled(data: dict[str, Any], keys: tuple[bytes, bytes], me: bytes | None) -> dict[str, Any]:
+def file_names(data: bytes) -> tuple[str, str]:
+    """Both display names of a transcript, evidence or abandonment file (its handshake record);
+    ("", "") when the file holds none."""
+    from koikoi_p2p.protocol.abandonment import decode_abandonment
+    from koikoi_p2p.protocol.errors import ProtocolError
+    from koikoi_p2p.protocol.transcript import TRANSCRIPT_MAGIC, TranscriptError, decode_transcript
+
+    try:
+        if data.startswith(TRANSCRIPT_MAGIC):
+            return decode_transcript(data).session.names
+        if file_kind(data) == "abandonment":
+            return decode_abandonment(data).transcript.session.names
+    except (TranscriptError, ProtocolError):
+        pass
+    return ("", "")
+
+
+def labelled(data: dict[str, Any], keys: tuple[bytes, bytes], me: bytes | None,
+             names: tuple[str, str] = ("", "")) -> dict[str, Any]:
     """The report with labelled fields: ``players`` (seat, role, fingerprint, key, you) and
     ``rounds`` as objects ``{"round", "winner", "points"}`` instead of bare triples (``scores``
     and ``keys`` stay lists indexed by seat, as ``players`` is)."""
     from koikoi_p2p.protocol.identity import fingerprint
 
     out = dict(data)
-    out["players"] = [{"seat": seat, "role": ("host", "joined")[seat], "fingerprint": fingerprint(key),
-                       "key": key.hex(), "you": key == me} for seat, key in enumerate(keys)]
+    out["players"] = [{"seat": seat, "role": ("host", "joined")[seat], "name": names[seat],
+                       "fingerprint": fingerprint(key), "key": key.hex(), "you": key == me}
+                      for seat, key in enumerate(keys)]
     out["you"] = next((seat for seat, key in enumerate(keys) if key == me), None)
     rounds = out.get("rounds")
     if isinstance(rounds, list):
@@ -231,11 +259,12 @@ def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
         return 1
     keys = next((a.report.keys for a in comparison.accounts if a.report is not None), None)
     me = own_key()
+    names = file_names(data) if file_names(data) != ("", "") else file_names(other)
     if args.json:
         verdict = comparison.to_json()
-        print(json.dumps(labelled(verdict, keys, me) if keys is not None else verdict, indent=2))
+        print(json.dumps(labelled(verdict, keys, me, names) if keys is not None else verdict, indent=2))
     else:
-        for line in players(keys, me) if keys is not None else []:
+        for line in players(keys, me, names) if keys is not None else []:
             print(line)
         print("\n".join(comparison.lines()))
     return 0 if comparison.ok else 1

@@ -327,4 +327,17 @@ JA: dict[str, str] = {
     "Host: {name}, key fingerprint {fp}": "ホスト: {name}、鍵の指紋 {fp}",
     "Host: key fingerprint {fp} (no display name)": "ホスト: 鍵の指紋 {fp} (表示名なし)",
     "your time for a decision ran out": "持ち時間が切れました",
+    "Choose a display name: opponents and leaderboards show it beside your fingerprint (up to 32 "
+    "characters; Enter for none; `koikoi name NAME` changes it later).":
+        "表示名を決めてください。対戦相手やランキングには指紋と並べて表示されます (32文字まで、"
+        "なしは Enter、あとで `koikoi name NAME` で変更できます)。",
+    "Name: ": "表示名: ",
+    "{problem}; try again.": "{problem}。もう一度入力してください。",
+    " (your name: {name})": " (表示名: {name})",
+    "--ratings names the service of a rated match: add --rated":
+        "--ratings はレーティング対象の対局のサービスを指定します: --rated を付けてください",
+    "--ratings {url} is not a rating service URL: http(s)://HOST[:PORT], at most 200 characters":
+        "--ratings {url} はレーティングサービスの URL ではありません: http(s)://HOST[:PORT]、200文字まで",
+    "Rated match: the result goes to {url} (your friend sees it first).":
+        "レーティング対象の対局: 結果は {url} に送られます (相手には対局前に表示されます)。",
 }

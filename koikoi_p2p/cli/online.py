@@ -126,6 +126,12 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
                             line=f"koikoi join {client.code} --relay {url}{flags}"), whole=True)
         if args.public:
             screen.say(screen.t("The room is listed in the lobby (koikoi lobby)."))
+        rating = rated_service(setup, 0, url)
+        if rating:
+            from koikoi_p2p.cli.cmd_ratings import safe
+
+            screen.say(screen.t("Rated match: the result goes to {url} (your friend sees it first).",
+                                url=safe(rating)))
         try:
             await with_countdown(
                 client.wait_for_peer(timeout=args.wait), write=screen.write, limit=args.wait,
@@ -196,12 +202,14 @@ async def _play(
     from koikoi_p2p.net.resumable import PeerSetup, ResumeError, create_state
 
     turn = max(1, min(86_400, int(timeout)))
+    ratings = rated_service(setup, seat, url)
     peer_setup = PeerSetup.generate(
         seat=seat, room=room, password=password, identity=setup.identity.identity.private_bytes(),
         relay_url=url, rendezvous=room, profile=setup.profile.name,
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
-        turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True)
+        turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True,
+        name=setup.name, rated=bool(ratings), ratings=ratings)
     try:
         store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
     except ResumeError as exc:   # an unfinished match of this room and seat, or one running
@@ -253,6 +261,16 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
             return exit_codes.ERROR
     screen.say(screen.t("Resuming the match saved in {folder}.", folder=folder))
     return await play_saved(Journal(folder), screen)
+
+
+def rated_service(setup: Setup, seat: int, url: str) -> str:
+    """The rating service the host proposes (``koikoi host --rated [--ratings URL]``), "" for an
+    unrated match (and always for the joiner, who takes the host's terms or refuses them)."""
+    from koikoi_p2p.cli.rated import default_ratings
+
+    if seat != 0 or not setup.rated:
+        return ""
+    return setup.ratings or default_ratings(url)
 
 
 def saved_matches(where: Folders) -> Path:
@@ -313,8 +331,10 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with koikoi resume.",
                                        folder=store.folder))
     if match.outcome is not None or nothing_left:  # over: its state (every key's seed) goes
+        from koikoi_p2p.cli.rated import after_rated_match
         from koikoi_p2p.net.resumable import forget
 
+        await after_rated_match(screen.say, match.core, match.outcome)
         with contextlib.suppress(OSError):
             forget(store)
     return code

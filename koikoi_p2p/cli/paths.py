@@ -24,6 +24,11 @@ class Folders:
         return self.config / "identity.key"
 
     @property
+    def name_file(self) -> Path:
+        """This identity's display name (cli/display_name.py)."""
+        return self.config / "name.txt"
+
+    @property
     def settings_file(self) -> Path:
         return self.config / "settings.json"
 

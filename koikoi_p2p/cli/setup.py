@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from koikoi_p2p.cli.i18n import tr
@@ -28,6 +29,9 @@ class Setup:
     rounds: int
     screen: Screen
     settings: Settings = field(default_factory=Settings)
+    name: str = ""                # this identity's display name (cli/display_name.py)
+    rated: bool = False           # host: koikoi host --rated ...
+    ratings: str = ""             # ... --ratings URL ("" then: the relay's service)
 
     def make_match(
         self,
@@ -63,6 +67,28 @@ class Setup:
             known_peers=known,
             peer_name=peer_name,
         )
+
+
+def choose_first_name(path: Path, screen: Screen) -> None:
+    """Before the first match against a person, at a terminal: ask for a display name, once (Enter
+    for none, saved too; ``koikoi name`` changes it). Practice against the computer does not ask."""
+    from koikoi_p2p.cli.display_name import BadName, save_name
+
+    if not sys.stdin.isatty():
+        return
+    screen.say(screen.t("Choose a display name: opponents and leaderboards show it beside your "
+                        "fingerprint (up to 32 characters; Enter for none; `koikoi name NAME` changes it "
+                        "later)."))
+    for _ in range(3):
+        try:
+            typed = input(screen.t("Name: ")).strip()
+        except EOFError:
+            return
+        try:
+            save_name(path, typed)
+            return
+        except BadName as exc:
+            screen.say(screen.t("{problem}; try again.", problem=exc))
 
 
 def command_lang(args: argparse.Namespace) -> str:
@@ -105,6 +131,7 @@ def choose_profile(args: argparse.Namespace, lang: str) -> Profile | None:
 def prepare(args: argparse.Namespace, *, terms: bool = True, opponent: str = "opponent",
             show_identity: bool = True) -> Setup | None:
     """Everything before the first frame; None (after saying why) on a usage problem."""
+    from koikoi_p2p.cli.display_name import load_name
     from koikoi_p2p.rules.profile import preset
 
     # Everything the client writes (transcripts, states, evidence) is for this user's eyes.
@@ -122,8 +149,25 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, opponent: str = "op
     except IdentityFileError as exc:
         print(f"koikoi: {exc}", file=sys.stderr)
         return None
+    if getattr(args, "command", None) in ("host", "join") and not where.name_file.exists():
+        choose_first_name(where.name_file, screen)   # the first match against a person
     if show_identity:
         if identity.created:
             screen.say(screen.t("Made your identity key ({path}).", path=where.identity_file))
-        screen.say(screen.t("Your fingerprint: {fp}", fp=identity.fingerprint))
-    return Setup(where, identity, profile, profile.rounds, screen, settings)
+        name = load_name(where.name_file)
+        screen.say(screen.t("Your fingerprint: {fp}", fp=identity.fingerprint)
+                   + (screen.t(" (your name: {name})", name=name) if name else ""))
+
+    rated, ratings = bool(getattr(args, "rated", False)), getattr(args, "ratings", None) or ""
+    if ratings and not rated:
+        error(lang, "--ratings names the service of a rated match: add --rated")
+        return None
+    if ratings:
+        from koikoi_p2p.protocol.terms import valid_ratings
+
+        if not valid_ratings(True, ratings):
+            error(lang, "--ratings {url} is not a rating service URL: http(s)://HOST[:PORT], at most 200 "
+                  "characters", url=ratings)
+            return None
+    return Setup(where, identity, profile, profile.rounds, screen, settings, name=load_name(where.name_file),
+                 rated=rated, ratings=ratings)

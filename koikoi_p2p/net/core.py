@@ -111,6 +111,9 @@ class PeerSetup:
     out_dir: str = ""                  # where the transcript / abandonment / evidence files go
     profile_data: dict[str, object] | None = None   # host: the exact profile (Profile.to_dict), else preset
     human: bool = False                # a person decides (koikoi host/join): resume asks them again
+    name: str = ""                     # this identity's display name (the handshake signs it)
+    rated: bool = False                # host: propose a rated match (spec/ratings.md §2.1) ...
+    ratings: str = ""                  # ... on this rating service
     accept_terms: bool = True          # joiner: the answer to the proposed terms unless run_peer asks
 
     def __post_init__(self) -> None:
@@ -170,7 +173,7 @@ class PeerCore:
         self.folder: Path | None = None     # where result files go when the setup names none (driver)
         if _position is None:
             self.handshake = Handshake(seat=setup.seat, identity=self.identity, room=setup.room,
-                                       password=setup.password, rng=self.rng)
+                                       password=setup.password, rng=self.rng, name=setup.name)
             self._emit(self.handshake.start())
 
     # -- inputs -----------------------------------------------------------------------------------
@@ -190,7 +193,7 @@ class PeerCore:
                 result = self.handshake.result
                 self.handshake_record = dict(result.record)
                 self.paired = Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas,
-                                     known=False)
+                                     known=False, peer_name=result.names[1 - self.setup.seat])
                 if self.on_event is not None:
                     self.on_event(self.paired)
                 out = out + self._start_game()
@@ -333,7 +336,8 @@ class PeerCore:
         return {
             "format": CORE_FORMAT, "setup": self.setup.to_dict(), "rng": self.rng.position,
             "peer": self.peer.to_state() if self.peer is not None else None,
-            "paired": None if self.paired is None else [self.paired.peer_fingerprint, self.paired.sas],
+            "paired": None if self.paired is None else [self.paired.peer_fingerprint, self.paired.sas,
+                                                        self.paired.peer_name],
             "seen": sorted(self.seen), "outbox": list(self.outbox), "last_sent": self.last_sent,
             "sent_count": self.sent_count,
             "sent_chain": self.sent_chain, "decisions": self.decisions, "inputs": self.inputs,
@@ -372,7 +376,8 @@ class PeerCore:
             core.last_sent = bytes(cast(bytes, snapshot.get("last_sent", b"")))
             core.seen = {bytes(d) for d in cast(list[bytes], snapshot["seen"])}
             paired = cast(list[Any], snapshot["paired"])
-            core.paired = Paired(peer_fingerprint=str(paired[0]), sas=paired[1], known=False)
+            core.paired = Paired(peer_fingerprint=str(paired[0]), sas=paired[1], known=False,
+                                 peer_name=str(paired[2]) if len(paired) > 2 else "")
             core._shown = [list(item) for item in cast(list[list[object]], snapshot["shown"])]
             core.peer = GamePeer.from_state(cast(dict[str, object], snapshot["peer"]))
         except ProtocolError as exc:
@@ -399,7 +404,8 @@ class PeerCore:
             profile = Profile.from_dict(data) if data is not None else preset(self.setup.profile)
             proposal = MatchTerms.propose(
                 profile=profile, keys=keys, room=self.setup.room, rounds=self.setup.rounds,
-                deadlines=Deadlines(step=self.setup.step_deadline, turn=self.setup.turn_deadline))
+                deadlines=Deadlines(step=self.setup.step_deadline, turn=self.setup.turn_deadline),
+                names=result.names, rated=self.setup.rated, ratings=self.setup.ratings)
         self.peer = GamePeer(channel=result.channel, room=self.setup.room, proposal=proposal, rng=self.rng,
                              handshake_record=result.record)
         try:

@@ -58,7 +58,7 @@ class Match:
                  rng: Rng | None = None, known_peers: KnownPeers | None = None,
                  peer_name: str | None = None,
                  accept_terms: Callable[[MatchTerms], bool] | None = None,
-                 own_margin_s: float = 2.0) -> None:
+                 own_margin_s: float = 2.0, name: str = "", rated: bool = False, ratings: str = "") -> None:
         if seat not in (0, 1):
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
         self.transport = transport
@@ -74,6 +74,9 @@ class Match:
         self.known_peers = known_peers
         self.peer_name = peer_name
         self.accept_terms = accept_terms
+        # The host's choice (spec/game.md §2.2, spec/ratings.md §2): rated on this service URL.
+        self.name = name                    # this identity's display name, signed in the handshake
+        self.rated, self.ratings = rated, ratings
         self.peer: GamePeer | None = None
         self.handshake: HandshakeResult | None = None
         self.transcript_path: str | None = None
@@ -236,7 +239,7 @@ class Match:
 
     async def _handshake(self) -> HandshakeResult:
         handshake = Handshake(seat=self.seat, identity=self.identity, room=self.room, password=self.password,
-                              rng=self.rng)
+                              rng=self.rng, name=self.name)
         async with asyncio.timeout(HANDSHAKE_DEADLINE):
             for frame in handshake.start():
                 await self._raw_send(frame)
@@ -255,7 +258,8 @@ class Match:
             if status == "new":
                 self.known_peers.remember(self.peer_name, result.peer_key)
             known = "changed" if status == "changed" else status == "known"
-        return Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas, known=known)
+        return Paired(peer_fingerprint=fingerprint(result.peer_key), sas=result.sas, known=known,
+                      peer_name=result.names[1 - self.seat])
 
     def _start_peer(self, result: HandshakeResult) -> GamePeer:
         channel = result.channel
@@ -264,7 +268,8 @@ class Match:
             assert self.profile is not None
             keys = (self.identity.public_key, result.peer_key)
             proposal = MatchTerms.propose(profile=self.profile, keys=keys, room=self.room, rounds=self.rounds,
-                                          deadlines=self.deadlines)
+                                          deadlines=self.deadlines, names=result.names, rated=self.rated,
+                                          ratings=self.ratings)
         self.peer = GamePeer(channel=channel, room=self.room, proposal=proposal, rng=self.rng,
                              handshake_record=result.record, accept_terms=self.accept_terms)
         if self.store is not None:

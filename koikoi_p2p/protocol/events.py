@@ -26,6 +26,7 @@ class Paired:
     peer_fingerprint: str
     sas: str | None
     known: bool | Literal["changed"]
+    peer_name: str = ""            # the opponent's display name, signed by its key in the handshake
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

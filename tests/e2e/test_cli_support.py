@@ -13,6 +13,12 @@ SCRIPT = Path(sys.executable).parent / "koikoi"
 
 
 def env_for(home: Path, **extra: str) -> dict[str, str]:
+    # These players chose "no display name" already, so koikoi host/join at a terminal do not ask
+    # (the first-run question is tested in tests/ratings/test_ratings_cli.py).
+    name = home / "config" / "name.txt"
+    if not name.exists():
+        name.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        name.write_text("\n", encoding="utf-8")
     env = dict(os.environ)
     env["KOIKOI_HOME"] = str(home)
     env.pop("KOIKOI_RELAY", None)

@@ -56,7 +56,7 @@ def test_the_policies_forbid_inline_code_and_other_hosts() -> None:
         assert "unsafe-inline" not in csp and "unsafe-eval'" not in csp.replace("wasm-unsafe-eval'", "")
         assert "frame-ancestors 'none'" in csp
     assert CSP_RELAY.endswith("connect-src 'self'")
-    assert CSP_LOCAL.endswith("connect-src 'self' ws: wss:")
+    assert CSP_LOCAL.endswith("connect-src 'self' ws: wss: http: https:")
 
 
 def test_relay_web_serves_the_app_beside_the_protocol(tmp_path: Path) -> None:

@@ -24,6 +24,11 @@ ALLOWED: dict[str, set[str]] = {
         "mentalpoker", "koikoi_p2p.rules", "koikoi_p2p.ai", "koikoi_p2p.protocol",
         "koikoi_p2p.audit", "koikoi_p2p.net",
     },
+    # The rating service checks results with the audit's code and serves them; only the command
+    # line composes it with the relay (koikoi relay --ratings).
+    "koikoi_p2p.ratings": {
+        "mentalpoker", "koikoi_p2p.rules", "koikoi_p2p.protocol", "koikoi_p2p.audit", "koikoi_p2p.ratings",
+    },
     # The command line and the benchmarks sit on top and may use everything, the relay included.
     "koikoi_p2p.cli": {"*"},
     "koikoi_p2p.bench": {"*"},

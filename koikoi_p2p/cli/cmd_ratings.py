@@ -1,0 +1,308 @@
+"""``koikoi ratings``: read a rating service's leaderboard; ``serve`` runs one; ``recompute``
+rebuilds the leaderboard from an export and compares it with the service (spec/ratings.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 8766
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "ratings",
+        help="the leaderboard of a rating service (and: serve one, recompute one from its export)",
+        description="Show the leaderboard of the rating service of a relay (ratings count only "
+        "co-signed results of rated matches). `koikoi ratings serve` runs a service, "
+        "`koikoi ratings recompute FILE` rebuilds a leaderboard from an export.",
+    )
+    parser.add_argument(
+        "--relay",
+        metavar="URL",
+        default=None,
+        help="the relay (ws://, wss://) or rating service (http://, https://) to ask "
+        "(default: $KOIKOI_RELAY or the local relay)",
+    )
+    parser.add_argument(
+        "--player",
+        metavar="WHO",
+        default=None,
+        help="show one player's history (a fingerprint, or the key in hex)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the service's JSON")
+    parser.set_defaults(handler=_show)
+    commands = parser.add_subparsers(dest="ratings_command", metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="run a rating service",
+        description="Run a rating service on its own port. To share a relay's "
+        "port instead, run `koikoi relay --ratings DB_URL`.",
+    )
+    serve.add_argument(
+        "--db",
+        metavar="DB_URL",
+        default=None,
+        help="sqlite:///PATH or postgresql://USER@HOST:PORT/DB (default: ratings.sqlite3 in the data folder)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.set_defaults(handler=_serve)
+
+    recompute = commands.add_parser(
+        "recompute",
+        help="rebuild the leaderboard from an export (GET /ratings/results)",
+        description="Check every result of an export again, replay them in their order through the "
+        "same rating rule and print the leaderboard; with --compare, exit 1 unless it "
+        "equals the service's exactly.",
+    )
+    recompute.add_argument("file", metavar="FILE", help="the export (JSON; - for standard input)")
+    recompute.add_argument(
+        "--compare",
+        metavar="URL",
+        default=None,
+        help="the relay or rating service whose leaderboard must be equal",
+    )
+    recompute.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+    recompute.set_defaults(handler=_recompute)
+
+    submit = commands.add_parser(
+        "submit",
+        help="send a co-signed result file to a rating service",
+        description="Send a co-signed result (the .result file beside a transcript) to a rating "
+        "service. The first submission counts; sending it again changes nothing.",
+    )
+    submit.add_argument("file", metavar="FILE", help="the co-signed result file")
+    submit.add_argument(
+        "--to",
+        metavar="URL",
+        default=None,
+        help="the relay or rating service (default: $KOIKOI_RELAY or the local relay)",
+    )
+    submit.add_argument("--json", action="store_true", help="print the service's answer as JSON")
+    submit.set_defaults(handler=_submit)
+
+
+def default_db() -> str:
+    from koikoi_p2p.cli.paths import folders
+
+    where = folders().ensure()
+    return f"sqlite:///{where.data / 'ratings.sqlite3'}"
+
+
+def _service(args: argparse.Namespace) -> str:
+    from koikoi_p2p.cli.options import relay_url
+    from koikoi_p2p.ratings.client import service_url
+
+    return service_url(args.relay or relay_url(None))
+
+
+def _show(args: argparse.Namespace) -> int:
+    from koikoi_p2p.ratings.client import ServiceUnreachable, history, leaderboard
+
+    try:
+        service = _service(args)
+        answer = history(service, args.player) if args.player else leaderboard(service)
+    except ValueError as exc:
+        print(f"koikoi ratings: {exc}", file=sys.stderr)
+        return 2
+    except ServiceUnreachable as exc:
+        print(f"koikoi ratings: {exc}", file=sys.stderr)
+        return 3
+    if args.json:
+        print(json.dumps(answer.body, indent=2, ensure_ascii=False))
+        return 0 if answer.ok else 1
+    if not answer.ok:
+        print(
+            f"koikoi ratings: {service} answered {answer.status}: "
+            f"{safe(answer.body.get('reason'))}: {safe(answer.body.get('message'))}",
+            file=sys.stderr,
+        )
+        return 1
+    print(player_text(answer.body) if args.player else board_text(answer.body, service))
+    return 0
+
+
+def safe(value: object, width: int | None = None) -> str:
+    """Text from a service, made harmless for a terminal (no control or format characters)."""
+    text = "".join(ch if not unicodedata.category(ch).startswith("C") else "?" for ch in str(value or ""))
+    return text if width is None else text[:width]
+
+
+def _num(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def board_text(board: dict[str, object], service: str) -> str:
+    players = board.get("players")
+    rows = players if isinstance(players, list) else []
+    lines = [f"{safe(service)}: {len(rows)} rated players, {safe(board.get('results'))} co-signed results"]
+    if rows:
+        lines.append(
+            f"{'#':>4}  {'rating':>11}  {'games':>5}  {'W-L-D':<11} {'aband.':>6}  fingerprint          name"
+        )
+    for entry in rows:
+        if not isinstance(entry, dict):
+            continue
+        wld = f"{safe(entry.get('wins'))}-{safe(entry.get('losses'))}-{safe(entry.get('draws'))}"
+        name = safe(entry.get("name"), 32) or "(no name)"
+        lines.append(
+            f"{safe(entry.get('rank')):>4}  {_num(entry.get('rating')):>5.0f} "
+            f"±{_num(entry.get('deviation')):>4.0f}"
+            f"  {safe(entry.get('games')):>5}  {wld:<11} {safe(entry.get('abandoned')):>6}  "
+            f"{safe(entry.get('fingerprint'), 19):<19}  {name}"
+        )
+    lines.append(
+        "names are not unique: the fingerprint is the identity; 'aband.' counts abandonment "
+        "claims, shown but never rated"
+    )
+    return "\n".join(lines)
+
+
+def player_text(found: dict[str, object]) -> str:
+    player = found.get("player")
+    if not isinstance(player, dict):
+        return "no such player"
+    lines = [
+        f"{safe(player.get('name'), 32) or '(no name)'}  {safe(player.get('fingerprint'), 19)}: rating "
+        f"{_num(player.get('rating')):.0f} ± {_num(player.get('deviation')):.0f}, "
+        f"{safe(player.get('games'))} games, {safe(player.get('abandoned'))} abandonment claims"
+    ]
+    history = found.get("history")
+    for line in history if isinstance(history, list) else []:
+        if isinstance(line, dict):
+            lines.append(
+                f"  #{safe(line.get('seq')):<6} {safe(line.get('outcome')):<5} against "
+                f"{safe(line.get('opponent_name'), 32) or '(no name)'} "
+                f"({safe(line.get('opponent'), 16)}...)  {_num(line.get('rating_before')):.0f} -> "
+                f"{_num(line.get('rating_after')):.0f}"
+            )
+    return "\n".join(lines)
+
+
+def open_service(db: str) -> Any:
+    """The service and its HTTP app over the database at ``db`` (migrated on open)."""
+    from koikoi_p2p.ratings.app import RatingsApp
+    from koikoi_p2p.ratings.service import RatingService
+    from koikoi_p2p.ratings.store import open_store
+
+    return RatingsApp(RatingService(open_store(db)))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+
+    from koikoi_p2p.ratings.app import MAX_BODY
+    from koikoi_p2p.ratings.errors import StoreError
+    from koikoi_p2p.ratings.http import serve_http
+
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper()),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
+    db = args.db or default_db()
+    try:
+        app = open_service(db)
+    except StoreError as exc:
+        print(f"koikoi ratings serve: {exc}", file=sys.stderr)
+        return 1
+
+    async def run() -> None:
+        server = await serve_http(app.handle_raw, args.host, args.port, max_body=MAX_BODY)
+        port = server.sockets[0].getsockname()[1]
+        print(
+            f"ratings listening on http://{args.host}:{port}/ratings ({app.service.store.description})",
+            flush=True,
+        )
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        server.close()
+        await server.wait_closed()
+
+    try:
+        asyncio.run(run())
+    finally:
+        app.service.close()
+    return 0
+
+
+def submit_text(answer: Any, what: str = "result") -> str:
+    """One line for a submission's answer."""
+    body = answer.body
+    if answer.ok and body.get("counted") is True:
+        return f"{what} counted (number {safe(body.get('seq'))})"
+    if answer.ok and body.get("pending"):
+        return "accepted; the service is still checking it"
+    if answer.ok:
+        return f"already counted (number {safe(body.get('seq'))}): nothing changed"
+    return f"refused ({answer.status}): {safe(body.get('reason'))}: {safe(body.get('message'))}"
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from koikoi_p2p.ratings.client import ServiceUnreachable, submit_result
+
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        print(f"koikoi ratings submit: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        answer = submit_result(_service(argparse.Namespace(relay=args.to)), data)
+    except ValueError as exc:
+        print(f"koikoi ratings submit: {exc}", file=sys.stderr)
+        return 2
+    except ServiceUnreachable as exc:
+        print(f"koikoi ratings submit: {exc}", file=sys.stderr)
+        return 3
+    print(json.dumps(answer.body, indent=2, ensure_ascii=False) if args.json else submit_text(answer))
+    return 0 if answer.ok else 1
+
+
+def _recompute(args: argparse.Namespace) -> int:
+    from koikoi_p2p.ratings.board import ExportError, recompute
+    from koikoi_p2p.ratings.client import ServiceUnreachable, leaderboard
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        export = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"koikoi ratings recompute: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        rebuilt = recompute(export if isinstance(export, dict) else {})
+    except ExportError as exc:
+        print(f"koikoi ratings recompute: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(rebuilt.board, indent=2, ensure_ascii=False))
+    else:
+        print(board_text(rebuilt.board, f"recomputed from {args.file}"))
+    if args.compare is None:
+        return 0
+    try:
+        answer = leaderboard(_service(argparse.Namespace(relay=args.compare)))
+    except (ValueError, ServiceUnreachable) as exc:
+        print(f"koikoi ratings recompute: {exc}", file=sys.stderr)
+        return 3
+    if answer.body == rebuilt.board:
+        print(f"equal to the leaderboard of {args.compare}: {rebuilt.results} results", file=sys.stderr)
+        return 0
+    print(f"DIFFERENT from the leaderboard of {args.compare}", file=sys.stderr)
+    return 1

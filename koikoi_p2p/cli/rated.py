@@ -1,0 +1,64 @@
+"""What the terminal does for a rated match (spec/ratings.md §2): say it before the match, and
+after it send the co-signed result (or an upheld abandonment file) to the terms' rating service.
+
+Both players' clients send; the service counts the first copy and answers the second "already
+counted". A service that cannot be reached costs nothing: the file stays where the round summary
+named it, and the line printed says how to send it later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from koikoi_p2p.cli.cmd_ratings import safe, submit_text
+
+
+def default_ratings(relay: str) -> str:
+    """The rating service of a relay URL (``koikoi host --rated`` without ``--ratings``)."""
+    from koikoi_p2p.ratings.client import service_url
+
+    return service_url(relay)
+
+
+async def submit_after_match(say: Callable[[str], None], *, ratings: str, result: bytes | None = None,
+                             abandonment: bytes | None = None, path: str | None = None) -> bool:
+    """Send what the match left (a co-signed result, else an abandonment file) to ``ratings``;
+    True when the service took it (counted now or before)."""
+    from koikoi_p2p.ratings import client
+
+    if result is None and abandonment is None:
+        return False
+    what = "result" if result is not None else "abandonment claim"
+    try:
+        if result is not None:
+            answer = await asyncio.to_thread(client.submit_result, ratings, result)
+        else:
+            assert abandonment is not None
+            answer = await asyncio.to_thread(client.submit_abandonment, ratings, abandonment)
+    except (client.ServiceUnreachable, ValueError) as exc:
+        later = f" Send it later: koikoi ratings submit {path} --to {ratings}" if path and result else ""
+        say(f"The rating service did not take the {what}: {safe(exc)}.{later}")
+        return False
+    say(f"Rating service {safe(ratings)}: {submit_text(answer, what)}")
+    return answer.ok
+
+
+async def after_rated_match(say: Callable[[str], None], core: object, outcome: object) -> None:
+    """After a crash-safe match (``net.resumable``): when its terms were rated, send the co-signed
+    result, or our upheld abandonment claim, to the terms' service."""
+    peer = getattr(core, "peer", None)
+    terms = getattr(getattr(peer, "flow", None), "terms", None)
+    if terms is None or not terms.rated:
+        return
+    status, file = getattr(outcome, "status", ""), getattr(outcome, "file", None)
+    if status == "completed":
+        match_over = getattr(core, "match_over", None)
+        result = getattr(match_over, "result", None)
+        path = str(Path(file).with_suffix(".result")) if file else None
+        if result is None and path is not None and Path(path).exists():
+            result = Path(path).read_bytes()
+        await submit_after_match(say, ratings=terms.ratings, result=result, path=path)
+    elif status == "abandoned" and file:
+        await submit_after_match(say, ratings=terms.ratings, abandonment=Path(file).read_bytes(), path=file)

@@ -1,0 +1,100 @@
+"""The rating service: checks submissions, counts them in the store, serves the readings
+(spec/ratings.md §3, §7). Store calls and signature checks run in worker threads, so the event
+loop it shares with the relay in ``koikoi relay --ratings`` never waits on the database; the
+replay of an abandonment file runs one at a time, so claims cannot crowd out results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from koikoi_p2p.ratings.board import export_json, history_json, leaderboard
+from koikoi_p2p.ratings.checks import check_abandonment, check_result
+from koikoi_p2p.ratings.errors import Refused
+from koikoi_p2p.ratings.store import Store
+
+T = TypeVar("T")
+CLAIM_ANSWER_SECONDS = 8.0
+MAX_WAITING_CLAIMS = 8      # claims being checked or queued; more are answered 503
+log = logging.getLogger("koikoi.ratings")
+
+
+class RatingService:
+    def __init__(self, store: Store, *, workers: int = 4) -> None:
+        self.store = store
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ratings")
+        self._claims = asyncio.Semaphore(1)
+        self._waiting_claims = 0
+        self._background: set[asyncio.Future[dict[str, object]]] = set()
+
+    async def _run(self, fn: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(fn, *args))
+
+    async def submit_result(self, data: bytes) -> dict[str, object]:
+        """Check and count a co-signed result; ``Refused`` says why not. A repeat is a no-op."""
+        rated = await self._run(check_result, data)
+        counted = await self._run(self.store.count, rated)
+        log.info(
+            "result %s session=%s seq=%d",
+            "counted" if counted.counted else "repeated",
+            rated.session.hex()[:16],
+            counted.seq,
+        )
+        return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": rated.session.hex()}
+
+    async def submit_abandonment(self, data: bytes) -> dict[str, object]:
+        """Check an abandonment file (a full replay) and record its claim once per session. A
+        check that takes longer than ``CLAIM_ANSWER_SECONDS`` goes on after the answer, which is
+        then "pending" (202): the relay's port closes a connection whose request it has not
+        answered within its handshake deadline."""
+        if self._waiting_claims >= MAX_WAITING_CLAIMS:
+            raise Refused("busy", "too many abandonment claims are being checked: send it again later", 503)
+        task = asyncio.ensure_future(self._abandonment(data))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), CLAIM_ANSWER_SECONDS)
+        except TimeoutError:
+            return {"ok": True, "pending": True}
+
+    async def _abandonment(self, data: bytes) -> dict[str, object]:
+        self._waiting_claims += 1
+        try:
+            async with self._claims:
+                claim = await self._run(check_abandonment, data)
+        finally:
+            self._waiting_claims -= 1
+        counted = await self._run(self.store.add_abandonment, claim)
+        log.info(
+            "abandonment claim %s session=%s",
+            "recorded" if counted.counted else "repeated",
+            claim.session.hex()[:16],
+        )
+        return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": claim.session.hex()}
+
+    async def leaderboard(self) -> dict[str, object]:
+        players, abandoned, count = await self._run(self.store.standings)
+        return leaderboard(players, abandoned, count)
+
+    async def player(self, who: str) -> dict[str, object] | None:
+        player = await self._run(self.store.find_player, who)
+        if player is None:
+            return None
+        lines = await self._run(self.store.history, player.key)
+        players, abandoned, _ = await self._run(self.store.standings)
+        names = {p.key: p.name for p in players}
+        return history_json(player, abandoned.get(player.key, 0), lines, names)
+
+    async def export(self) -> dict[str, object]:
+        results, claims = await self._run(self.store.exported)
+        return export_json(results, claims)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.store.close()

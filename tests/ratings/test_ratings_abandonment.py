@@ -1,0 +1,142 @@
+"""Abandonment claims (spec/ratings.md §6): recorded beside the rating when the replay upholds
+them and the match was rated, never rated themselves, and outweighed by a co-signed result."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.audit.replay import audit_transcript
+from koikoi_p2p.net.match import Match
+from koikoi_p2p.net.memory import memory_pair
+from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
+from koikoi_p2p.protocol.events import ChoiceNeeded, MatchOver, YourTurn
+from koikoi_p2p.protocol.identity import Identity
+from koikoi_p2p.protocol.transcript import Transcript, decode_transcript, encode_transcript
+from koikoi_p2p.ratings.board import export_json, leaderboard, recompute
+from koikoi_p2p.ratings.checks import check_abandonment, check_result
+from koikoi_p2p.ratings.errors import Refused
+from koikoi_p2p.ratings.store import Store
+from koikoi_p2p.rules.profile import preset
+from tests.ratings.support import signed
+
+SERVICE = "http://127.0.0.1:1"
+
+
+@dataclass
+class Played:
+    transcript: Transcript
+    result: bytes
+    identities: tuple[Identity, Identity]
+
+
+async def _play(folder: Path, rated: bool) -> Played:
+    ids = (Identity.generate(), Identity.generate())
+    a, b = memory_pair()
+    outcome: dict[int, bytes] = {}
+
+    async def seat(index: int) -> None:
+        match = Match(
+            (a, b)[index],
+            seat=index,
+            identity=ids[index],
+            room="RATED1",
+            profile=preset("nintendo") if index == 0 else None,
+            rounds=1 if index == 0 else None,
+            store=folder / str(index),
+            rated=rated and index == 0,
+            ratings=SERVICE if rated and index == 0 else "",
+            accept_terms=(lambda terms: True) if index == 1 else None,
+        )
+        player = RandomPlayer(index)
+        async for event in match.events():
+            if isinstance(event, (YourTurn, ChoiceNeeded)):
+                await match.decide(player.choose(event.view, event.options))
+            elif isinstance(event, MatchOver):
+                outcome[index] = event.result
+                assert event.transcript_path is not None
+                if index == 0:
+                    outcome[2] = Path(event.transcript_path).read_bytes()
+
+    await asyncio.gather(seat(0), seat(1))
+    return Played(decode_transcript(outcome[2]), outcome[0], ids)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Played]:
+    folder = tmp_path_factory.mktemp("claims")
+    return {rated: asyncio.run(_play(folder / str(rated), rated)) for rated in (True, False)}
+
+
+def claim_file(game: Played, n: int, *, truthful: bool = True) -> bytes:
+    """The claim the waiting seat signs when the transcript stops after ``n`` envelopes."""
+    envelopes = game.transcript.envelopes[:n]
+    cut = Transcript(
+        handshake=game.transcript.handshake,
+        envelopes=envelopes,
+        closed=False,
+        session=game.transcript.session,
+    )
+    report = audit_transcript(cut)
+    assert report.waiting_for is not None
+    absent = report.waiting_for if truthful else 1 - report.waiting_for
+    assert report.waiting is not None                   # (seat, message type, deadline): what a claim names
+    _, expected, deadline = report.waiting
+    claim = AbandonmentClaim(
+        session_id=game.transcript.session.session_id,
+        seq=n,
+        head=cut.head,
+        claimant=1 - absent,
+        absent=absent,
+        expected=expected,
+        deadline=deadline,
+    )
+    signature = sign_claim(game.identities[1 - absent], claim)
+    return encode_abandonment(
+        encode_transcript(game.transcript.handshake, envelopes, closed=False), claim, signature
+    )
+
+
+def test_an_upheld_claim_of_a_rated_match_is_shown_until_a_result_outweighs_it(
+    played: dict[bool, Played], store: Store
+) -> None:
+    game = played[True]
+    store.count(check_result(signed(*game.identities)))  # both are rated players already
+    data = claim_file(game, 2)
+    claim = check_abandonment(data)
+    assert claim.session == game.transcript.session.session_id and claim.message == 2
+    assert set(game.transcript.session.keys) == {claim.absent, claim.claimant}
+    assert store.add_abandonment(claim).counted
+    assert not store.add_abandonment(check_abandonment(data)).counted  # one claim per session
+    board = leaderboard(*store.standings())
+    shown = {p["key"]: p["abandoned"] for p in board["players"]}  # type: ignore[union-attr]
+    assert shown == {claim.absent.hex(): 1, claim.claimant.hex(): 0}
+    before = [(p["rating"], p["games"]) for p in board["players"]]  # type: ignore[union-attr]
+    results, claims = store.exported()
+    assert recompute(export_json(results, claims)).board == board
+    assert [len(results), len(claims)] == [1, 1]
+    store.count(check_result(game.result))  # the same session's co-signed result
+    board = leaderboard(*store.standings())
+    assert all(p["abandoned"] == 0 for p in board["players"])  # type: ignore[union-attr]
+    assert [(p["rating"], p["games"]) for p in board["players"]] != before  # type: ignore[union-attr]
+    results, claims = store.exported()
+    assert recompute(export_json(results, claims)).board == board
+
+
+def test_claims_that_are_refused(played: dict[bool, Played]) -> None:
+    with pytest.raises(Refused) as caught:
+        check_abandonment(claim_file(played[False], 2))
+    assert caught.value.reason == "unrated"
+    with pytest.raises(Refused) as caught:
+        check_abandonment(claim_file(played[True], 2, truthful=False))
+    assert caught.value.reason == "claim_not_upheld"
+    with pytest.raises(Refused) as caught:
+        check_abandonment(b"KOIKOI-not-a-claim")
+    assert caught.value.reason == "not_a_claim"
+    with pytest.raises(Refused) as caught:
+        check_abandonment(played[True].result)
+    assert caught.value.reason == "not_a_claim"

@@ -1,0 +1,147 @@
+"""The ratings commands against real services on loopback: `koikoi ratings serve` and
+`koikoi relay --ratings`, each its own process."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli.main import main
+from koikoi_p2p.protocol.identity import Identity
+from koikoi_p2p.ratings import client
+from tests.ratings.support import signed
+from tests.ratings.test_ratings_restart import ROOT, start_service, stop
+
+ALICE, BOB = Identity.generate(), Identity.generate()
+
+
+def test_show_submit_and_recompute_against_a_running_service(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path / "home"))
+    service, url = start_service(f"sqlite:///{tmp_path / 'r.sqlite3'}", tmp_path / "home")
+    try:
+        result = tmp_path / "match.result"
+        result.write_bytes(signed(ALICE, BOB, names=("Alice\u200b", "Bob")))  # a format char: bad_name
+        assert main(["ratings", "submit", str(result), "--to", url]) == 1
+        assert "refused (400): bad_name" in capsys.readouterr().out
+        result.write_bytes(signed(ALICE, BOB, names=("Alice", "Bob"), winner=1))
+        assert main(["ratings", "submit", str(result), "--to", url]) == 0
+        assert "result counted (number 1)" in capsys.readouterr().out
+        assert main(["ratings", "submit", str(result), "--to", url]) == 0
+        assert "already counted (number 1)" in capsys.readouterr().out
+
+        assert main(["ratings", "--relay", url]) == 0
+        text = capsys.readouterr().out
+        assert "2 rated players, 1 co-signed results" in text
+        assert text.index("Bob") < text.index("Alice") and BOB.fingerprint() in text
+        assert main(["ratings", "--relay", url, "--json"]) == 0
+        board = json.loads(capsys.readouterr().out)
+        assert board["players"][0]["name"] == "Bob" and board["players"][0]["wins"] == 1
+        assert main(["ratings", "--relay", url, "--player", ALICE.fingerprint()]) == 0
+        assert "loss  against Bob" in capsys.readouterr().out
+
+        export = tmp_path / "export.json"
+        export.write_text(json.dumps(client.export(url).body))
+        assert main(["ratings", "recompute", str(export), "--compare", url]) == 0
+        assert "equal to the leaderboard" in capsys.readouterr().err
+        tampered = json.loads(export.read_text())
+        tampered["results"][0]["result"] = tampered["results"][0]["result"][:-4] + "AAAA"
+        export.write_text(json.dumps(tampered))
+        assert main(["ratings", "recompute", str(export)]) == 1
+        assert "does not pass the service's checks" in capsys.readouterr().err
+    finally:
+        stop(service)
+    assert main(["ratings", "--relay", url]) == 3  # the service is gone
+    assert "no answer from" in capsys.readouterr().err
+
+
+def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
+    env = {**os.environ, "KOIKOI_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    command = [
+        sys.executable,
+        "-m",
+        "koikoi_p2p",
+        "relay",
+        "--port",
+        "0",
+        "--ratings",
+        f"sqlite:///{tmp_path / 'r.sqlite3'}",
+        "--log-level",
+        "warning",
+    ]
+    relay = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
+    try:
+        assert relay.stdout is not None
+        line = relay.stdout.readline()
+        assert line.startswith("relay listening on ws://"), line
+        ws = line.split()[3]
+        answer = client.submit_result(ws, signed(ALICE, BOB))
+        assert answer.status == 200 and answer.body["counted"] is True
+        assert client.leaderboard(ws).body["results"] == 1
+    finally:
+        stop(relay)  # type: ignore[arg-type]
+    assert relay.returncode == 0
+
+
+def test_koikoi_name_sets_shows_refuses_and_clears(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    assert main(["name"]) == 0
+    assert "(no name chosen)" in capsys.readouterr().out
+    assert main(["name", "Cafe\u0301"]) == 0  # saved in NFC
+    out = capsys.readouterr().out
+    assert "your name is now Café (" in out
+    assert (tmp_path / "config" / "name.txt").read_text(encoding="utf-8") == "Café\n"
+    assert oct((tmp_path / "config" / "name.txt").stat().st_mode & 0o777) == "0o600"
+    for bad in (" padded", "x" * 33, "bell\x07", "rtl\u202e"):
+        assert main(["name", bad]) == 2
+        assert "koikoi name: a display name" in capsys.readouterr().err
+    assert main(["name"]) == 0
+    assert capsys.readouterr().out.startswith("Café (")
+    assert main(["name", ""]) == 0
+    assert "no name: you are shown as" in capsys.readouterr().out
+
+
+def test_verify_result_shows_names_fingerprints_and_rated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.result"
+    path.write_bytes(signed(ALICE, BOB, names=("Alice", ""), winner=0))
+    assert main(["verify", "--result", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "rated: the players agreed to send it to a rating service" in out
+    assert f"player 0 (host): Alice ({ALICE.fingerprint()})\nplayer 1 (joined): {BOB.fingerprint()}\n" in out
+    assert main(["verify", "--result", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["names"] == ["Alice", ""] and report["rated"] is True
+    assert [p["name"] for p in report["players"]] == ["Alice", ""]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_first_run_asks_for_a_name_at_a_terminal_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from koikoi_p2p.cli.play import make_screen
+    from koikoi_p2p.cli.setup import choose_first_name
+
+    screen = make_screen("en", ("you", "opponent"))
+    monkeypatch.setattr(sys, "stdin", _Terminal("x\x07y\n  Hanako  \n"))
+    choose_first_name(tmp_path / "name.txt", screen)
+    assert (tmp_path / "name.txt").read_text(encoding="utf-8") == "Hanako\n"   # the bad one asked again
+    assert "try again" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Taro\n"))                # no terminal: no question
+    choose_first_name(tmp_path / "other.txt", screen)
+    assert not (tmp_path / "other.txt").exists()
