@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from koikoi_p2p.ai.strategy import Strategy
+from koikoi_p2p.ai.strategy import MatchContext, Strategy, tell_match
 from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.match import MatchState
 from koikoi_p2p.rules.profile import Profile
@@ -45,6 +45,9 @@ def play_local_match(
         return players[need.seat].choose(state.view(need.seat), options)
 
     while not match.over and match.deals < MAX_DEALS:
+        context = MatchContext(profile=profile, scores=match.scores, rounds_played=match.rounds_played)
+        for player in players:
+            tell_match(player, context)
         state = match.new_round(viewer=None)
         deck = list(range(48))
         rng.shuffle(deck)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from koikoi_p2p.cli.options import add_lang, add_parser, add_terms
+from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, add_lang, add_parser, add_terms
 
 
 def register(subparsers: Any) -> None:
@@ -19,7 +19,8 @@ def register(subparsers: Any) -> None:
     )
     add_terms(parser)
     parser.add_argument(
-        "--level", choices=("easy", "strong"), default="strong", help="the computer's strength"
+        "--level", choices=LEVELS, default="strong",
+        help="the computer's strength: " + LEVEL_HELP,
     )
     add_lang(parser)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)

@@ -13,6 +13,10 @@ from koikoi_p2p.cli.settings import LANGUAGES
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765/v1"
 PRESET_NAMES = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
+# The computer's levels, weakest first: koikoi_p2p.ai.levels.LEVELS, kept here so building the
+# parser imports no player (a test keeps the two equal).
+LEVELS = ("easy", "medium", "strong", "master")
+LEVEL_HELP = "easy (random), medium (greedy), strong, master (searches, up to a second a move)"
 
 
 class PasswordUnavailable(Exception):

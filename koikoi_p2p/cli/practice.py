@@ -33,12 +33,9 @@ def practice(args: argparse.Namespace) -> int:
 
 
 def computer_player(level: str, profile: Profile, seed: int | None) -> Strategy:
-    from koikoi_p2p.ai.strategy import RandomPlayer
-    from koikoi_p2p.ai.strong import StrongPlayer
+    from koikoi_p2p.ai.levels import computer_player as make
 
-    if level == "easy":
-        return RandomPlayer(seed)
-    return StrongPlayer(profile, seed)
+    return make(level, profile, seed)
 
 
 async def _practice(args: argparse.Namespace, setup: Setup) -> int:

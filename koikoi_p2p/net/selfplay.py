@@ -18,7 +18,8 @@ from pathlib import Path
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
-from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.ai.levels import computer_player
+from koikoi_p2p.ai.strategy import Strategy
 from koikoi_p2p.net.match import MatchOutcome, play_match
 from koikoi_p2p.net.memory import memory_pair
 from koikoi_p2p.protocol.events import Event, RoundOver
@@ -59,8 +60,13 @@ class SelfplayResult:
 
 async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "nintendo", relay: str | None = None,
                    players: tuple[Strategy, Strategy] | None = None, room: str = "SELFPL",
+                   levels: tuple[str, str] = ("easy", "easy"),
                    on_event: Callable[[int, Event], None] | None = None) -> SelfplayResult:
-    """Play a whole match between two computer peers and return both sides' outcomes and transcripts."""
+    """Play a whole match between two computer peers and return both sides' outcomes and transcripts.
+
+    The players are ``players`` if given, else computer players of ``levels`` (seat 0's, seat 1's;
+    koikoi_p2p.ai.levels), seeded from ``seed``.
+    """
     profile = preset(rules)
     if seed is None:
         ids = (Identity.generate(), Identity.generate())
@@ -71,8 +77,8 @@ async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "ninten
         rngs = (seeded_rng(b"deck/0/" + tag), seeded_rng(b"deck/1/" + tag))
     if players is None:
         base = 0 if seed is None else seed
-        players = (RandomPlayer(None if seed is None else 2 * base),
-                   RandomPlayer(None if seed is None else 2 * base + 1))
+        players = (computer_player(levels[0], profile, None if seed is None else 2 * base),
+                   computer_player(levels[1], profile, None if seed is None else 2 * base + 1))
     result_rounds: list[RoundOver] = []
 
     def listener(seat: int) -> Callable[[Event], None]:

@@ -1,0 +1,311 @@
+"""The search player (``--level master``): determinised Monte-Carlo search over the rules engine.
+
+At a decision the player knows what its seat knows (``RoundView``): its hand, the field, both
+piles, the calls. The unseen cards, the opponent's hand and the stock, are dealt at random,
+uniformly over every split and order consistent with the view (a *determinisation*), and the
+rules engine builds that full state (``RoundState.from_view``). Each legal option is then played
+out to the end of the round with a quick playout policy for both seats, on the same
+determinisations for every option (common random numbers, so options are compared on the same
+luck). The option with the best mean result wins; Stop is worth exactly its points (nothing is
+left to chance) and needs no playout.
+
+The budget is a number of playouts per decision, so a seed fixes every choice; ``max_seconds``
+optionally caps a decision's wall time too (then the choice can depend on the machine's speed).
+Playouts use only the engine (legal moves, reveals, scoring) and so play every profile and
+house rule exactly; the engine never sees more than the sampled deal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from koikoi_p2p.ai.knowledge import ALL_CARDS, MONTH_MASK_OF
+from koikoi_p2p.ai.strategy import MatchContext, StrategyError
+from koikoi_p2p.ai.strong import StrongPlayer
+from koikoi_p2p.ai.utility import MatchUtility, Position
+from koikoi_p2p.rules.actions import CAPTURES, PLAYS, STOP, Action, Capture, ClaimHandYaku, KoiKoi, NoHandYaku
+from koikoi_p2p.rules.cards import CARDS
+from koikoi_p2p.rules.profile import Profile, preset
+from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState, RoundView
+from koikoi_p2p.rules.scoring import round_score, scorer
+
+DEFAULT_SIMULATIONS = 1000   # playouts per decision in play (well under 1 s on one core)
+DEFAULT_MAX_SECONDS = 1.0    # and never more than this per decision
+
+# Rough worth of a card to the playout policy: what it usually brings to a yaku.
+_WORTH = {"bright": 6.0, "animal": 2.0, "ribbon": 2.0, "plain": 1.0}
+_SPECIAL = {"03-curtain": 7.0, "08-moon": 7.0, "09-cup": 5.0, "11-rainman": 3.0, "07-boar": 3.0,
+            "10-deer": 3.0, "06-butterflies": 3.0}
+_VALUE = tuple(_SPECIAL.get(c.id, _WORTH[c.klass]) + (1.0 if c.subclass in ("poetry", "blue") else 0.0)
+               for c in CARDS)
+
+
+class Worth:
+    """A round outcome (points to me, negative: to the opponent) as the search compares it."""
+
+    __slots__ = ("of", "slope")
+
+    def __init__(self, utility: MatchUtility | None) -> None:
+        if utility is None:
+            self.of: Callable[[float], float] = float
+            self.slope = 1.0
+        else:
+            self.of = utility.value
+            self.slope = utility.slope
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Playouts per decision, and an optional wall-time cap per decision (None: no cap)."""
+
+    simulations: int = DEFAULT_SIMULATIONS
+    max_seconds: float | None = DEFAULT_MAX_SECONDS
+
+
+class MasterPlayer:
+    """Determinised search under a playout budget; ``seed`` makes every decision reproducible."""
+
+    def __init__(self, profile: Profile | None = None, seed: int | None = None, *,
+                 simulations: int = DEFAULT_SIMULATIONS, max_seconds: float | None = DEFAULT_MAX_SECONDS,
+                 candidates: int = 4, prior_bonus: float = 0.2, match_aware: bool = True) -> None:
+        self.match_aware = bool(match_aware)
+        if simulations < 1:
+            raise ValueError("simulations must be at least 1")
+        self.profile = profile if profile is not None else preset("nintendo")
+        self.budget = Budget(simulations, max_seconds)
+        self.candidates = int(candidates)
+        self.prior_bonus = float(prior_bonus)
+        self.seed = seed
+        self._random = random.Random(seed)  # noqa: S311 - simulated deals, nothing secret
+        self._prior = StrongPlayer(self.profile, seed)
+        self._context: MatchContext | None = None
+        self.playouts = 0  # playouts run so far (for budgets and benchmarks)
+
+    def match_update(self, context: MatchContext) -> None:
+        self._context = context
+        if context.profile != self.profile:
+            self.profile = context.profile
+            self._prior = StrongPlayer(self.profile, self.seed)
+
+    def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
+        if not options:
+            raise StrategyError("MasterPlayer.choose needs at least one legal action")
+        if len(options) == 1:
+            return options[0]
+        first = options[0]
+        if isinstance(first, ClaimHandYaku | NoHandYaku):
+            # Claims are compulsory and only the best ones are offered (spec/rules.md §9.7).
+            return first
+        need = view.need
+        if not isinstance(need, NeedAction) or need.seat != view.seat:
+            return first
+        worth = self._worth(view)
+        if need.kind == "decide":
+            return self._decide(view, tuple(options), worth)
+        return self._search(view, tuple(options), worth)
+
+    def _worth(self, view: RoundView) -> Worth:
+        """How round outcomes count: plain points, or the match-win estimate with a context."""
+        ctx = self._context
+        if ctx is None or not self.match_aware:
+            return Worth(None)
+        seat = view.seat
+        position = Position(mine=ctx.scores[seat], theirs=ctx.scores[1 - seat],
+                            rounds_played=ctx.rounds_played)
+        return Worth(MatchUtility(self.profile, position))
+
+    # -- koi-koi or stop --------------------------------------------------------------------------
+    def _decide(self, view: RoundView, options: tuple[Action, ...], worth: Worth) -> Action:
+        koi = next((o for o in options if isinstance(o, KoiKoi)), None)
+        if koi is None:
+            return STOP
+        me = view.seat
+        base = scorer(self.profile).base(_bits(view.piles[me]), view.month)
+        stop = worth.of(float(round_score(base, view.calls, me, self.profile)))
+        deadline = self._deadline()
+        total = 0.0
+        n = 0
+        for root in self._deals(view, self.budget.simulations):
+            state = root.copy()
+            state.apply(me, koi)
+            total += worth.of(_playout(state, me))
+            n += 1
+            self.playouts += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return koi if n and total / n > stop else STOP
+
+    # -- plays and captures -----------------------------------------------------------------------
+    def _search(self, view: RoundView, options: tuple[Action, ...], worth: Worth) -> Action:
+        """Sequential halving over the heuristic's best few options, on shared deals."""
+        prior = (self._prior.capture_values(view, options) if isinstance(options[0], Capture)
+                 else self._prior.play_values(view, options))
+        order = sorted(range(len(options)), key=lambda i: -prior[i])
+        alive = order[:max(1, self.candidates)]
+        if len(alive) == 1:
+            return options[alive[0]]
+        favourite = alive[0]
+        me = view.seat
+        rounds = (len(alive) - 1).bit_length()
+        per_round = self.budget.simulations // rounds
+        totals = dict.fromkeys(alive, 0.0)
+        seen = 0
+        deadline = self._deadline()
+        while len(alive) > 1:
+            n = max(1, per_round // len(alive))
+            for root in self._deals(view, n):
+                for i in alive:
+                    state = root.copy()
+                    state.apply(me, options[i])
+                    totals[i] += worth.of(_playout(state, me))
+                self.playouts += len(alive)
+                seen += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            bonus = self.prior_bonus * worth.slope
+
+            def score(i: int, count: int = seen, bonus: float = bonus) -> float:
+                return totals[i] / count + (bonus if i == favourite else 0.0)
+
+            alive.sort(key=score, reverse=True)
+            alive = alive[:(len(alive) + 1) // 2]
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return options[alive[0]]
+
+    # -- sampling ---------------------------------------------------------------------------------
+    def _deadline(self) -> float | None:
+        cap = self.budget.max_seconds
+        return None if cap is None else time.perf_counter() + cap
+
+    def _deals(self, view: RoundView, count: int) -> Iterator[RoundState]:
+        """``count`` full states, the unseen cards dealt uniformly at random (the seeded source)."""
+        unseen = _unseen(view)
+        rng = self._random
+        profile = self.profile
+        for _ in range(count):
+            hidden = unseen[:]
+            rng.shuffle(hidden)
+            yield RoundState.from_view(view, profile, hidden)
+
+
+def _unseen(view: RoundView) -> list[int]:
+    seen = _bits(view.hand) | _bits(view.field) | _bits(view.piles[0]) | _bits(view.piles[1])
+    if view.pending_card is not None:
+        seen |= 1 << view.pending_card
+    rest = ALL_CARDS & ~seen
+    return [c for c in range(48) if (rest >> c) & 1]
+
+
+def _bits(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _top_values() -> dict[int, float]:
+    """For every set of cards within one month (a field's matches), its most valuable card's worth."""
+    table: dict[int, float] = {}
+    for month in range(1, 13):
+        cards = [c.index for c in CARDS if c.month == month]
+        for subset in range(1, 16):
+            mask = 0
+            for k, c in enumerate(cards):
+                if subset >> k & 1:
+                    mask |= 1 << c
+            table[mask] = max(_VALUE[c] for c in cards if mask >> c & 1)
+    return table
+
+
+_TOP = _top_values()
+
+
+def _playout(state: RoundState, me: int) -> float:
+    """Play the round to its end with the playout policy; the points to ``me`` (negative: lost).
+
+    The policy, for both seats: play the hand card whose capture is worth most (its worth plus
+    that of the best field card it takes), or, with no capture, throw the least valuable card;
+    take the more valuable of two field cards; stop at the first yaku. With compulsory capture
+    (§9.3) a capturing card always outranks a throw, so the play is legal.
+    """
+    deck = state.deck
+    value = _VALUE
+    top = _TOP
+    month_of = MONTH_MASK_OF
+    while state.result is None:
+        need = state.need
+        if type(need) is NeedReveal:
+            if not state.reveal_known():
+                raise RuntimeError("a playout needs a fully known deal (RoundState.from_view)")
+            continue
+        assert isinstance(need, NeedAction)
+        seat = need.seat
+        kind = need.kind
+        if kind == "play":
+            field = state.field
+            best_p, best_v = -1, -1e9
+            hand = state.hands[seat]
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                p = low.bit_length() - 1
+                c = deck[p]
+                matches = field & month_of[c]
+                v = value[c] + top[matches] if matches else -0.5 * value[c]
+                if v > best_v:
+                    best_p, best_v = p, v
+            state.apply(seat, PLAYS[best_p])
+        elif kind == "capture":
+            options = state.options
+            low = options & -options
+            a, b = low.bit_length() - 1, (options ^ low).bit_length() - 1
+            state.apply(seat, CAPTURES[b if value[b] > value[a] else a])
+        else:
+            state.apply(seat, STOP)
+    result = state.result
+    if result.winner is None:
+        return 0.0
+    return float(result.points if result.winner == me else -result.points)
+
+
+def play_out_deal(profile: Profile, rng: random.Random) -> float:
+    """A fresh random deal played out by the playout policy for both seats: seat 0's points."""
+    deck = list(range(48))
+    rng.shuffle(deck)
+    state = RoundState(profile=profile, dealer=rng.randrange(2), viewer=None, round_index=1,
+                       month=rng.randrange(1, 13))
+    while isinstance(state.need, NeedReveal) or (isinstance(state.need, NeedAction)
+                                                 and state.need.kind == "hand_yaku"):
+        need = state.need
+        if isinstance(need, NeedReveal):
+            for p in need.positions:
+                state.reveal(p, deck[p])
+        else:
+            state.apply(need.seat, state.legal_actions()[0])
+    if state.result is None:
+        # Stage the dealt round as a fully known state and play it out.
+        seat = state.turn
+        other = 1 - seat
+        hidden = [deck[p] for p in state.layout.hands[other]] + [deck[p] for p in state.layout.stock]
+        points = _playout(RoundState.from_view(state.view(seat), profile, hidden), seat)
+        return points if seat == 0 else -points
+    result = state.result
+    return 0.0 if result.winner is None else float(result.points if result.winner == 0 else -result.points)
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+__all__ = ["DEFAULT_MAX_SECONDS", "DEFAULT_SIMULATIONS", "Budget", "KoiKoi", "MasterPlayer"]
+
+
