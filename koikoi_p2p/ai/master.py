@@ -22,12 +22,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from koikoi_p2p.ai.evaluate import PROMISE, families_for
 from koikoi_p2p.ai.knowledge import ALL_CARDS, MONTH_MASK_OF
 from koikoi_p2p.ai.strategy import MatchContext, StrategyError
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.ai.utility import MatchUtility, Position
 from koikoi_p2p.rules.actions import CAPTURES, PLAYS, STOP, Action, Capture, ClaimHandYaku, KoiKoi, NoHandYaku
 from koikoi_p2p.rules.cards import CARDS
+from koikoi_p2p.rules.deal import deal_layout
 from koikoi_p2p.rules.profile import Profile, preset
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState, RoundView
 from koikoi_p2p.rules.scoring import round_score, scorer
@@ -70,8 +72,10 @@ class MasterPlayer:
 
     def __init__(self, profile: Profile | None = None, seed: int | None = None, *,
                  simulations: int = DEFAULT_SIMULATIONS, max_seconds: float | None = DEFAULT_MAX_SECONDS,
-                 candidates: int = 4, prior_bonus: float = 0.2, match_aware: bool = True) -> None:
+                 candidates: int = 4, prior_bonus: float = 0.2, match_aware: bool = True,
+                 horizon: int = 4) -> None:
         self.match_aware = bool(match_aware)
+        self.horizon = int(horizon)
         if simulations < 1:
             raise ValueError("simulations must be at least 1")
         self.profile = profile if profile is not None else preset("nintendo")
@@ -81,14 +85,21 @@ class MasterPlayer:
         self.seed = seed
         self._random = random.Random(seed)  # noqa: S311 - simulated deals, nothing secret
         self._prior = StrongPlayer(self.profile, seed)
+        self._prospects = Prospects(self.profile)
         self._context: MatchContext | None = None
+        self._reading = OpponentReading()
         self.playouts = 0  # playouts run so far (for budgets and benchmarks)
+
+    def observe(self, view: RoundView) -> None:
+        self._reading.observe(view)
 
     def match_update(self, context: MatchContext) -> None:
         self._context = context
+        self._reading = OpponentReading()
         if context.profile != self.profile:
             self.profile = context.profile
             self._prior = StrongPlayer(self.profile, self.seed)
+            self._prospects = Prospects(self.profile)
 
     def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
         if not options:
@@ -149,6 +160,7 @@ class MasterPlayer:
             return options[alive[0]]
         favourite = alive[0]
         me = view.seat
+        prospects = self._prospects
         rounds = (len(alive) - 1).bit_length()
         per_round = self.budget.simulations // rounds
         totals = dict.fromkeys(alive, 0.0)
@@ -160,7 +172,7 @@ class MasterPlayer:
                 for i in alive:
                     state = root.copy()
                     state.apply(me, options[i])
-                    totals[i] += worth.of(_playout(state, me))
+                    totals[i] += worth.of(_playout(state, me, self.horizon, prospects))
                 self.playouts += len(alive)
                 seen += 1
                 if deadline is not None and time.perf_counter() > deadline:
@@ -182,14 +194,69 @@ class MasterPlayer:
         return None if cap is None else time.perf_counter() + cap
 
     def _deals(self, view: RoundView, count: int) -> Iterator[RoundState]:
-        """``count`` full states, the unseen cards dealt uniformly at random (the seeded source)."""
+        """``count`` full states, the unseen cards dealt uniformly at random (the seeded source)
+        among the deals that agree with what the opponent's discards told (``OpponentReading``)."""
         unseen = _unseen(view)
+        n = view.opponent_hand_size
+        excluded = self._reading.excluded(view)
+        allowed = [c for c in unseen if not (excluded >> c) & 1]
+        if len(allowed) < n:
+            allowed = unseen  # the reading contradicts the board (an unusual opponent): drop it
+        rest = [c for c in unseen if (excluded >> c) & 1] if allowed is not unseen else []
         rng = self._random
         profile = self.profile
         for _ in range(count):
-            hidden = unseen[:]
-            rng.shuffle(hidden)
-            yield RoundState.from_view(view, profile, hidden)
+            pick = allowed[:]
+            rng.shuffle(pick)
+            stock = pick[n:] + rest
+            rng.shuffle(stock)
+            yield RoundState.from_view(view, profile, pick[:n] + stock)
+
+
+class OpponentReading:
+    """What the opponent's discards say about its hand, from the round's public history.
+
+    A player who throws a card onto the field while a card of its hand matches a field month
+    gives that card away for nothing; people and every computer player here capture when they
+    can (with ``hand_capture = compulsory`` it is the rule, spec/rules.md §9.3). So after each of
+    the opponent's discards, its hand holds no card of a month then on the field, and since a
+    hand only shrinks, it still holds none. The reading is a belief, used to deal the unseen
+    cards; a board that contradicts it drops it.
+    """
+
+    __slots__ = ("_deal", "_months", "_play_field")
+
+    def __init__(self) -> None:
+        self._deal: tuple[int, int] | None = None
+        self._months = 0        # cards of the months the opponent's hand cannot hold
+        self._play_field = -1   # the field when the opponent's play was waiting for its reveal
+
+    def observe(self, view: RoundView) -> None:
+        deal = (view.round_index, view.dealer)
+        if deal != self._deal:  # a new deal (a redeal ends before any play, so nothing is lost)
+            self._deal, self._months, self._play_field = deal, 0, -1
+        need = view.need
+        field = _bits(view.field)
+        opponent = 1 - view.seat
+        if (isinstance(need, NeedReveal) and need.to is None and len(need.positions) == 1
+                and view.turn == opponent and need.positions[0] in deal_layout(view.dealer).hands[opponent]):
+            self._play_field = field   # the opponent played: its card is revealed next
+            return
+        if self._play_field >= 0:
+            before, self._play_field = self._play_field, -1
+            added = field & ~before
+            if not before & ~field and added and not added & (added - 1):
+                # The played card joined the field: nothing in the hand matched it.
+                months = 0
+                for c in _cards(before):
+                    months |= MONTH_MASK_OF[c]
+                self._months |= months
+
+    def excluded(self, view: RoundView) -> int:
+        """Cards the opponent's hand cannot hold this deal (0 before any discard)."""
+        if self._deal != (view.round_index, view.dealer):
+            return 0
+        return self._months
 
 
 def _unseen(view: RoundView) -> list[int]:
@@ -224,18 +291,46 @@ def _top_values() -> dict[int, float]:
 _TOP = _top_values()
 
 
-def _playout(state: RoundState, me: int) -> float:
-    """Play the round to its end with the playout policy; the points to ``me`` (negative: lost).
+class Prospects:
+    """The yaku both piles are building, in points: the strong player's promise (evaluate.py) as
+    bit masks, for the end of a playout cut short."""
+
+    __slots__ = ("_families",)
+
+    def __init__(self, profile: Profile) -> None:
+        self._families = tuple(
+            (_bits(tuple(f.cards)), f.need, float(f.points), len(f.cards)) for f in families_for(profile))
+
+    def promise(self, mine: int, theirs: int) -> float:
+        total = 0.0
+        for cards, need, points, size in self._families:
+            if size - (theirs & cards).bit_count() < need:
+                continue  # the other pile holds too many of its cards: dead
+            missing = need - (mine & cards).bit_count()
+            total += 0.3 if missing <= 0 else points * PROMISE[min(missing, len(PROMISE) - 1)]
+        return total
+
+    def difference(self, state: RoundState, me: int) -> float:
+        mine, theirs = state.piles[me], state.piles[1 - me]
+        return self.promise(mine, theirs) - self.promise(theirs, mine)
+
+
+def _playout(state: RoundState, me: int, horizon: int = 0, prospects: Prospects | None = None) -> float:
+    """Play the round on with the playout policy; the points to ``me`` (negative: lost).
 
     The policy, for both seats: play the hand card whose capture is worth most (its worth plus
     that of the best field card it takes), or, with no capture, throw the least valuable card;
     take the more valuable of two field cards; stop at the first yaku. With compulsory capture
-    (§9.3) a capturing card always outranks a throw, so the play is legal.
+    (§9.3) a capturing card always outranks a throw, so the play is legal. With a ``horizon``
+    (and ``prospects``), a round still running when that many more turns have begun is worth
+    the difference of the two piles' prospects: the far future adds more noise than knowledge.
     """
     deck = state.deck
     value = _VALUE
     top = _TOP
     month_of = MONTH_MASK_OF
+    turns = 0
+    mover = state.turn
     while state.result is None:
         need = state.need
         if type(need) is NeedReveal:
@@ -246,6 +341,11 @@ def _playout(state: RoundState, me: int) -> float:
         seat = need.seat
         kind = need.kind
         if kind == "play":
+            if seat != mover:
+                mover = seat
+                turns += 1
+                if turns == horizon and prospects is not None:
+                    return prospects.difference(state, me)
             field = state.field
             best_p, best_v = -1, -1e9
             hand = state.hands[seat]
@@ -270,31 +370,6 @@ def _playout(state: RoundState, me: int) -> float:
     if result.winner is None:
         return 0.0
     return float(result.points if result.winner == me else -result.points)
-
-
-def play_out_deal(profile: Profile, rng: random.Random) -> float:
-    """A fresh random deal played out by the playout policy for both seats: seat 0's points."""
-    deck = list(range(48))
-    rng.shuffle(deck)
-    state = RoundState(profile=profile, dealer=rng.randrange(2), viewer=None, round_index=1,
-                       month=rng.randrange(1, 13))
-    while isinstance(state.need, NeedReveal) or (isinstance(state.need, NeedAction)
-                                                 and state.need.kind == "hand_yaku"):
-        need = state.need
-        if isinstance(need, NeedReveal):
-            for p in need.positions:
-                state.reveal(p, deck[p])
-        else:
-            state.apply(need.seat, state.legal_actions()[0])
-    if state.result is None:
-        # Stage the dealt round as a fully known state and play it out.
-        seat = state.turn
-        other = 1 - seat
-        hidden = [deck[p] for p in state.layout.hands[other]] + [deck[p] for p in state.layout.stock]
-        points = _playout(RoundState.from_view(state.view(seat), profile, hidden), seat)
-        return points if seat == 0 else -points
-    result = state.result
-    return 0.0 if result.winner is None else float(result.points if result.winner == 0 else -result.points)
 
 
 def _cards(mask: int) -> list[int]:

@@ -6,7 +6,10 @@ invents an action: choosing from ``options`` keeps every computer move legal by 
 
 A strategy may also want the match around the round (the agreed profile, the scores so far):
 one with a ``match_update(context)`` method is told a ``MatchContext`` before every round by
-whoever drives it (``tell_match``); one without it is simply never told.
+whoever drives it (``tell_match``); one without it is simply never told. One with an
+``observe(view)`` method is shown its seat's view after every public change of the round (the
+opponent's moves, each reveal), in order (``show_round``): the public history a person at the
+table remembers.
 """
 
 from __future__ import annotations
@@ -56,6 +59,20 @@ class MatchAware(Protocol):
 
     def match_update(self, context: MatchContext) -> None:
         ...
+
+
+@runtime_checkable
+class RoundObserver(Protocol):
+    """A strategy that follows the round's public history; ``observe`` gets every view in order."""
+
+    def observe(self, view: RoundView) -> None:
+        ...
+
+
+def show_round(strategy: object, view: RoundView) -> None:
+    """Show ``strategy`` its seat's view after a public change, if it follows the round."""
+    if isinstance(strategy, RoundObserver):
+        strategy.observe(view)
 
 
 def tell_match(strategy: object, context: MatchContext) -> None:

@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from koikoi_p2p.ai.strategy import MatchContext, Strategy, tell_match
+from koikoi_p2p.ai.strategy import MatchContext, Strategy, show_round, tell_match
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.events import (
+    Board,
     ChoiceNeeded,
     Event,
     Failure,
     MatchOver,
+    OpponentMoved,
     Paired,
     RoundOver,
     TermsAgreed,
@@ -263,7 +265,8 @@ class MatchOutcome:
 
 
 class _MatchFollower:
-    """Tells a strategy the match context (rules, scores) as the match goes: ai.strategy.MatchContext."""
+    """Tells a strategy the match context (rules, scores) as the match goes, and shows it the
+    board after every public change (ai.strategy: ``tell_match``, ``show_round``)."""
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy
@@ -271,7 +274,9 @@ class _MatchFollower:
         self.rounds_played = 0
 
     def see(self, event: Event) -> None:
-        if isinstance(event, TermsAgreed):
+        if isinstance(event, (Board, OpponentMoved)):
+            show_round(self.strategy, event.view)
+        elif isinstance(event, TermsAgreed):
             self.profile = event.profile
             pool = event.profile.pool_start
             tell_match(self.strategy, MatchContext(profile=event.profile, scores=(pool, pool)))
