@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 
 from koikoi_relay.limits import Limits
@@ -19,6 +20,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--web", action="store_true",
+                        help="also serve the browser app at / (beside the protocol at /v1), with a strict "
+                             "Content-Security-Policy; the page connects only to this relay")
+    cluster = parser.add_argument_group("cluster (spec/relay.md §13)")
+    cluster.add_argument(
+        "--redis", metavar="URL", default=os.environ.get("KOIKOI_RELAY_REDIS") or None,
+        help="be one node of a relay cluster whose rooms live in this Redis, e.g. redis://127.0.0.1:6379/0 "
+             "(default: $KOIKOI_RELAY_REDIS; unset: a single process, rooms in memory)")
+    cluster.add_argument("--redis-prefix", default="koikoi:", metavar="TEXT",
+                         help="prefix of every Redis key (one prefix per cluster; default koikoi:)")
+    cluster.add_argument("--node-id", default=None, metavar="ID",
+                         help="this node's name in Redis, letters and digits (default: random)")
     defaults = Limits()
     group = parser.add_argument_group("limits")
     for field in fields(Limits):
@@ -43,10 +56,22 @@ async def serve_until_signalled(args: argparse.Namespace) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained)."""
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
-    server = RelayServer(limits_from(args))
+    rooms = None
+    if args.redis:
+        try:
+            from koikoi_relay.cluster import RedisRooms
+        except ImportError:
+            raise SystemExit(
+                "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
+        rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
+        log_event("cluster_node", node=rooms.node)
+    web = web_handler() if getattr(args, "web", False) else None
+    server = RelayServer(limits_from(args), rooms=rooms, http=web)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)
+    if getattr(args, "web", False):
+        print(f"web app at http://{args.host}:{server.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -54,6 +79,19 @@ async def serve_until_signalled(args: argparse.Namespace) -> None:
     await stop.wait()
     log_event("signal_received")
     await server.shutdown()
+
+
+def web_handler() -> Callable[[str], tuple[int, list[tuple[str, str]], bytes] | None]:
+    """Serve the built browser app (package koikoi_web: static files, standard library only)."""
+    from koikoi_web import CSP_RELAY, file_for
+
+    def handle(path: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        found = file_for(path)
+        if found is None:
+            return None
+        return 200, found.headers(CSP_RELAY), found.body
+
+    return handle
 
 
 def run(args: argparse.Namespace) -> int:

@@ -38,7 +38,7 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class Lobby:
-    pass
+    rejoin: str | None = None      # list only the rejoin rooms with this tag (spec/relay.md §4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,10 @@ def parse_client_message(value: Mapping[str, Any], max_meta_entries: int = 8) ->
             raise MessageError("malformed", "'code' must be a short string")
         return Join(code)
     if kind == "lobby":
-        return Lobby()
+        rejoin = value.get("rejoin")
+        if rejoin is not None and (not isinstance(rejoin, str) or not 1 <= len(rejoin) <= META_TEXT_MAX):
+            raise MessageError("malformed", "'rejoin' must be a short string")
+        return Lobby(rejoin)
     if kind == "resume":
         token = value.get("token")
         if not isinstance(token, bytes) or len(token) != TOKEN_BYTES:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 
@@ -25,7 +26,7 @@ class Connection:
 
     __slots__ = (
         "attached", "bad_joins", "bytes_bucket", "closing", "errors", "gap_reported", "last_active",
-        "messages_bucket", "room", "rooms_created", "seat", "serial", "ws",
+        "member", "messages_bucket", "room", "rooms_created", "seat", "serial", "ws",
     )
 
     def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float]) -> None:
@@ -33,6 +34,7 @@ class Connection:
         self.serial = serial
         self.room: Room | None = None
         self.seat: Seat | None = None
+        self.member: Any = None        # the cluster backend's seat held by this connection (cluster.Member)
         self.attached = False          # False while a resumed seat's missed frames are replayed
         self.gap_reported = False      # one frame_gap error per gap, not one per later frame
         self.closing = False           # the relay is closing it: later messages are ignored
@@ -42,6 +44,11 @@ class Connection:
         self.errors = 0
         self.bad_joins = 0
         self.rooms_created = 0
+
+    @property
+    def in_room(self) -> bool:
+        """Whether this connection holds a seat (in either backend)."""
+        return self.room is not None or self.member is not None
 
 
 class Seat:

@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from mentalpoker.context import ProofContext
-from mentalpoker.dleq import DLEQ_PROOF_BYTES, decode_shares, encode_shares, prove_shares, verify_shares
+from mentalpoker.dleq import (
+    DLEQ_PROOF_BYTES,
+    decode_shares,
+    encode_shares,
+    prove_shares,
+    verify_share_message,
+    verify_shares,
+)
 from mentalpoker.elgamal import (
     CIPHERTEXT_BYTES,
     Ciphertext,
@@ -31,9 +38,18 @@ from mentalpoker.elgamal import (
     start_deck,
 )
 from mentalpoker.errors import DeckError, GroupError, InvalidEncoding, MentalPokerError
+from mentalpoker.generators import start_randomness
 from mentalpoker.group import Point, Rng, Scalar, base_mult
+from mentalpoker.hedge import Hedge, check_seed, new_seed
 from mentalpoker.keyproof import KEY_PROOF_BYTES, KeyProof, prove_key, verify_key
-from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, shuffle_proof_size, verify_shuffle
+from mentalpoker.shuffle import (
+    ShuffleProof,
+    prove_shuffle,
+    shuffle,
+    shuffle_proof_size,
+    verify_shuffle,
+    verify_shuffle_message,
+)
 
 __all__ = [
     "DeckObserver",
@@ -46,7 +62,7 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 MAX_CARDS = 1 << 16
 STEP_KEY = "key"
 STEP_SHUFFLE = "shuffle"
@@ -90,9 +106,14 @@ class _DeckCore:
         self._publics: dict[int, Point] = {}
         self._key_messages: dict[int, bytes] = {}
         self._joint: Point | None = None
-        self._decks: list[tuple[Ciphertext, ...]] = []
+        self._decks: list[tuple[Ciphertext, ...]] = []   # the start deck is made when first needed
         self._shuffle_messages: list[bytes] = []
         self._shares: dict[int, dict[int, Point]] = {0: {}, 1: {}}
+        # Positions whose received share was checked against its party's disclosed secret on
+        # arrival (d = x*a): the end-of-round audit does not repeat that check.
+        self._checked: dict[int, set[int]] = {0: set(), 1: set()}
+        # x_k*a computed from a disclosed secret for a position party k sent no share of.
+        self._derived: dict[int, dict[int, Point]] = {0: {}, 1: {}}
         self._share_messages: list[tuple[int, tuple[int, ...], bytes]] = []
         self._secrets: dict[int, Scalar] = {}
 
@@ -123,6 +144,21 @@ class _DeckCore:
             raise DeckError("not_shuffled", "the deck is not shuffled yet")
         return self._decks[-1]
 
+    def _joint_secret(self) -> Scalar | None:
+        """x_0 + x_1 when both round secrets are known (verified against their public keys)."""
+        if len(self._secrets) != 2:
+            return None
+        return self._secrets[0] + self._secrets[1]
+
+    def _current_deck(self) -> tuple[Ciphertext, ...]:
+        """The deck the next shuffle takes; the start deck (§4.3) is made on first use, when an
+        auditor may already know both secrets."""
+        if self._joint is None:
+            raise DeckError("no_keys", "both round keys are needed first")
+        if not self._decks:
+            self._decks = [start_deck(self._joint, self.n, self._joint_secret())]
+        return self._decks[-1]
+
     def _positions(self, positions: Sequence[int]) -> tuple[int, ...]:
         out = tuple(positions)
         if not out or any(not isinstance(p, int) or not 0 <= p < self.n for p in out):
@@ -150,7 +186,6 @@ class _DeckCore:
         self._key_messages[party] = data
         if joint is not None:
             self._joint = joint
-            self._decks = [start_deck(joint, self.n)]
 
     # -- shuffles --------------------------------------------------------------------------
     def _accept_shuffle(self, party: int, data: bytes, verify: bool = True) -> None:
@@ -163,10 +198,17 @@ class _DeckCore:
                 "invalid_length", f"a shuffle message is {shuffle_message_size(self.n)} bytes"
             )
         split = self.n * CIPHERTEXT_BYTES
-        outputs = decode_deck(data[:split], self.n)
-        proof = ShuffleProof.from_bytes(data[split:], self.n)
+        inputs = self._current_deck()
+        ctx = self._context(STEP_SHUFFLE, party)
         if verify:
-            verify_shuffle(self._context(STEP_SHUFFLE, party), self._joint, self._decks[-1], outputs, proof)
+            first = len(self._decks) == 1
+            outputs = verify_shuffle_message(
+                ctx, self._joint, inputs, data,
+                input_logs=[start_randomness(i) for i in range(self.n)] if first else None,
+                joint_secret=self._joint_secret())
+        else:
+            outputs = decode_deck(data[:split], self.n)
+            ShuffleProof.from_bytes(data[split:], self.n)   # validates every field of a stored message
         self._decks.append(outputs)
         self._shuffle_messages.append(data)
 
@@ -176,19 +218,19 @@ class _DeckCore:
         pos = self._positions(positions)
         if not isinstance(data, bytes):
             raise InvalidEncoding("invalid_length", "a share message is bytes")
-        shares, proof = decode_shares(data, len(pos))
+        checked = False
         if verify:
-            verify_shares(
-                self._context(STEP_SHARE, party),
-                self._publics[party],
-                pos,
-                [deck[p].a for p in pos],
-                shares,
-                proof,
-            )
+            secret = self._secrets.get(party)
+            shares, checked = verify_share_message(
+                self._context(STEP_SHARE, party), self._publics[party], pos, [deck[p].a for p in pos],
+                data, secret=secret)
+        else:
+            shares, _ = decode_shares(data, len(pos))
         known = self._shares[party]
         for p, d in zip(pos, shares, strict=True):
             known[p] = d
+        if checked:
+            self._checked[party].update(pos)
         self._share_messages.append((party, pos, data))
 
     # -- disclosure and audit ----------------------------------------------------------------
@@ -244,13 +286,33 @@ class _DeckCore:
         for party, known in self._shares.items():
             secret = self._secrets[party]
             for p, d in known.items():
+                if p in self._checked[party]:
+                    continue   # checked against this secret when it arrived
                 if deck[p].a.mul(secret) != d:
                     raise DeckError("bad_share", f"party {party}'s share of position {p} is inconsistent")
         total = self._secrets[0] + self._secrets[1]
-        order = tuple(card_of(ct.b - ct.a.mul(total), self.n) for ct in deck)
+        # Where both layers are known (received shares, now checked, or x_k*a computed before),
+        # b - d_0 - d_1 is the same plaintext as b - (x_0 + x_1)*a without a multiplication.
+        layers = [{**self._derived[k], **self._shares[k]} for k in (0, 1)]
+        both = layers[0].keys() & layers[1].keys()
+        order = tuple(
+            card_of(ct.b - layers[0][p] - layers[1][p] if p in both else ct.b - ct.a.mul(total), self.n)
+            for p, ct in enumerate(deck))
         if sorted(order) != list(range(self.n)):
             raise DeckError("not_a_permutation", "the final deck is not a permutation of the cards")
         return order
+
+    def _share_of(self, party: int, position: int) -> Point:
+        """Party's layer of a position: its received share, or x_party*a from its disclosed
+        secret (computed once)."""
+        share = self._shares[party].get(position)
+        if share is not None:
+            return share
+        derived = self._derived[party].get(position)
+        if derived is None:
+            derived = self.final_deck()[position].a.mul(self._secrets[party])
+            self._derived[party][position] = derived
+        return derived
 
     def _plaintext(self, position: int, first: Point, second: Point) -> int:
         ct = self.final_deck()[position]
@@ -258,7 +320,18 @@ class _DeckCore:
 
 
 class DeckParty(_DeckCore):
-    """One player's side of the two-party deck for one round (one deck of n cards)."""
+    """One player's side of the two-party deck for one round (one deck of n cards).
+
+    Every random value the party draws (its round key, the key proof's nonce, its permutation and
+    re-randomisers, every shuffle and share proof scalar) comes from :class:`Hedge`: a PRF keyed by
+    ``seed`` of the proof context, the caller's ``binding`` and the step's statement
+    (spec/crypto.md §3.5). ``binding`` is whatever commits to everything this party has received
+    that the step depends on: in the game, the session's chain head before the envelope that
+    carries the message. Identical inputs give identical messages (a crash-safe replay sends the
+    same bytes again); a party restored twice and shown different inputs draws independently.
+    ``seed`` is a 32-byte secret (default: fresh from the operating system); one seed may serve
+    every round of a match, since the context names the session, the round and the party.
+    """
 
     def __init__(
         self,
@@ -269,32 +342,52 @@ class DeckParty(_DeckCore):
         session_id: bytes,
         round: int,
         first_shuffler: int,
-        rng: Rng | None = None,
-        _keys: KeyPair | None = None,
+        seed: bytes | None = None,
     ) -> None:
         super().__init__(
             n=n, version=version, session_id=session_id, round=round, first_shuffler=first_shuffler
         )
         self.me = _check_party(me, "me")
         self.peer = 1 - self.me
-        self._rng = rng
-        self._keys = _keys or KeyPair.generate(rng)
+        self._seed = new_seed() if seed is None else check_seed(seed)
+        self._keys: KeyPair | None = None
         self._own_shares: dict[int, Point] = {}
         self._disclosed = False
 
+    def _hedge(self, step: str, binding: bytes) -> Hedge:
+        return Hedge(self._seed, self._context(step, self.me), binding)
+
+    @property
+    def has_key(self) -> bool:
+        """My round key exists (made by the first :meth:`key_message`)."""
+        return self._keys is not None
+
+    @property
+    def _secret(self) -> Scalar:
+        if self._keys is None:
+            raise DeckError("no_keys", "my round key is made by key_message() first")
+        return self._keys.secret
+
     @property
     def public_key(self) -> Point:
+        if self._keys is None:
+            raise DeckError("no_keys", "my round key is made by key_message() first")
         return self._keys.public
 
     # 1. keys
-    def key_message(self) -> bytes:
-        """pk || Schnorr proof (c || s): 96 bytes. The same bytes on every call."""
+    def key_message(self, binding: bytes) -> bytes:
+        """Make my round key and prove it: pk || c || s, 96 bytes; later calls return the same bytes.
+
+        The key x and the proof's nonce are drawn from the hedge of (context "key", binding)."""
         cached = self._key_messages.get(self.me)
         if cached is not None:
             return cached
-        proof = prove_key(self._context(STEP_KEY, self.me), self._keys, self._rng)
-        data = self._keys.public.raw + proof.to_bytes()
+        hedge = self._hedge(STEP_KEY, binding)
+        keys = KeyPair.generate(hedge)
+        proof = prove_key(self._context(STEP_KEY, self.me), keys, hedge)
+        data = keys.public.raw + proof.to_bytes()
         self._accept_key(self.me, data, verify=False)
+        self._keys = keys
         return data
 
     def receive_key(self, data: bytes) -> None:
@@ -302,8 +395,11 @@ class DeckParty(_DeckCore):
         self._accept_key(self.peer, data)
 
     # 2. shuffles
-    def shuffle_message(self) -> bytes:
-        """My shuffle of the current deck: outputs || proof. The same bytes on every call."""
+    def shuffle_message(self, binding: bytes) -> bytes:
+        """My shuffle of the current deck: outputs || proof; later calls return the same bytes.
+
+        The permutation, the re-randomisers and every proof scalar are drawn from the hedge of
+        (context "shuffle", binding, joint key, input deck)."""
         if len(self._shuffle_messages) >= 1 and self.first_shuffler == self.me:
             return self._shuffle_messages[0]
         if len(self._shuffle_messages) == 2:
@@ -312,10 +408,12 @@ class DeckParty(_DeckCore):
             raise DeckError("no_keys", "both round keys are needed before a shuffle")
         if self._next_shuffler != self.me:
             raise DeckError("out_of_turn", "it is the peer's turn to shuffle")
-        inputs = self._decks[-1]
-        outputs, witness = shuffle(self._joint, inputs, self._rng)
+        inputs = self._current_deck()
+        hedge = self._hedge(STEP_SHUFFLE, binding)
+        hedge.points("pk", [self._joint]).points("inputs", [p for ct in inputs for p in (ct.a, ct.b)])
+        outputs, witness = shuffle(self._joint, inputs, hedge)
         proof = prove_shuffle(
-            self._context(STEP_SHUFFLE, self.me), self._joint, inputs, outputs, witness, self._rng
+            self._context(STEP_SHUFFLE, self.me), self._joint, inputs, outputs, witness, hedge
         )
         data = encode_deck(outputs) + proof.to_bytes()
         self._decks.append(outputs)
@@ -330,17 +428,22 @@ class DeckParty(_DeckCore):
     def _own_share(self, position: int) -> Point:
         d = self._own_shares.get(position)
         if d is None:
-            d = self.final_deck()[position].a.mul(self._keys.secret)
+            d = self.final_deck()[position].a.mul(self._secret)
             self._own_shares[position] = d
         return d
 
-    def share_message(self, positions: Sequence[int]) -> bytes:
-        """My decryption shares of these positions with one DLEQ proof: 32k + 64 bytes."""
+    def share_message(self, positions: Sequence[int], binding: bytes) -> bytes:
+        """My decryption shares of these positions with one DLEQ proof: 32k + 64 bytes.
+
+        The proof's nonce is drawn from the hedge of (context "share", binding, positions, bases)."""
         deck = self.final_deck()
         pos = self._positions(positions)
-        shares, proof = prove_shares(
-            self._context(STEP_SHARE, self.me), self._keys, pos, [deck[p].a for p in pos], self._rng
-        )
+        if self._keys is None:
+            raise DeckError("no_keys", "my round key is made by key_message() first")
+        bases = [deck[p].a for p in pos]
+        hedge = self._hedge(STEP_SHARE, binding)
+        hedge.bytes_("positions", b"".join(p.to_bytes(2, "big") for p in pos)).points("a", bases)
+        shares, proof = prove_shares(self._context(STEP_SHARE, self.me), self._keys, pos, bases, hedge)
         for p, d in zip(pos, shares, strict=True):
             self._own_shares[p] = d
         return encode_shares(shares, proof)
@@ -365,7 +468,11 @@ class DeckParty(_DeckCore):
 
     # 4. end of round
     def disclose_key(self) -> bytes:
-        """My round secret scalar (32 bytes); after this every card of the round is public."""
+        """My round secret scalar (32 bytes); after this every card of the round is public.
+
+        Empty when I have not made my key yet: there is nothing to disclose."""
+        if self._keys is None:
+            return b""
         self._disclosed = True
         self._secrets[self.me] = self._keys.secret
         return self._keys.secret.raw
@@ -385,7 +492,7 @@ class DeckParty(_DeckCore):
         """
         if self.peer not in self._secrets:
             raise DeckError("keys_not_disclosed", "the peer's round secret is needed for the audit")
-        self._secrets[self.me] = self._keys.secret
+        self._secrets[self.me] = self._secret
         if recheck:
             self._recheck_proofs()
         return self._decrypt_all()
@@ -401,7 +508,8 @@ class DeckParty(_DeckCore):
             "session_id": self.session_id,
             "round": self.round,
             "first_shuffler": self.first_shuffler,
-            "secret": self._keys.secret.raw,
+            "seed": self._seed,
+            "secret": self._keys.secret.raw if self._keys is not None else None,
             "keys": [[party, data] for party, data in sorted(self._key_messages.items())],
             "shuffles": list(self._shuffle_messages),
             "shares": [[party, list(pos), data] for party, pos, data in self._share_messages],
@@ -410,13 +518,13 @@ class DeckParty(_DeckCore):
         }
 
     @classmethod
-    def from_state(cls, state: dict[str, object], rng: Rng | None = None) -> DeckParty:
+    def from_state(cls, state: dict[str, object]) -> DeckParty:
         """Rebuild from :meth:`to_state`. Points and scalars are validated again; the stored proofs are
         trusted like the stored secret (spec/crypto.md §8.7); ``audit(recheck=True)`` verifies them."""
         try:
             if state.get("format") != STATE_FORMAT:
                 raise DeckError("bad_state", "unknown state format")
-            secret = Scalar.from_bytes(_as(bytes, state["secret"]))
+            raw_secret = state["secret"]
             party = cls(
                 me=_as(int, state["me"]),
                 n=_as(int, state["n"]),
@@ -424,14 +532,18 @@ class DeckParty(_DeckCore):
                 session_id=_as(bytes, state["session_id"]),
                 round=_as(int, state["round"]),
                 first_shuffler=_as(int, state["first_shuffler"]),
-                rng=rng,
-                _keys=KeyPair.from_secret(secret),
+                seed=_as(bytes, state["seed"]),
             )
+            keys = None
+            if raw_secret is not None:
+                keys = KeyPair.from_secret(Scalar.from_bytes(_as(bytes, raw_secret)))
             for item in _as(list, state["keys"]):
                 who, data = _as(list, item)
                 party._accept_key(_as(int, who), _as(bytes, data), verify=False)
-            if party._publics.get(party.me) not in (None, party._keys.public):
+            mine = party._publics.get(party.me)
+            if (mine is None) != (keys is None) or (keys is not None and mine != keys.public):
                 raise DeckError("bad_state", "the stored key message is not this party's key")
+            party._keys = keys
             for k, data in enumerate(_as(list, state["shuffles"])):
                 who = party.first_shuffler if k == 0 else 1 - party.first_shuffler
                 party._accept_shuffle(who, _as(bytes, data), verify=False)
@@ -444,11 +556,11 @@ class DeckParty(_DeckCore):
             if peer_secret is not None:
                 party._accept_secret(party.peer, _as(bytes, peer_secret))
             party._disclosed = bool(state.get("disclosed", False))
-            if party._disclosed:
-                party._secrets[party.me] = secret
+            if party._disclosed and keys is not None:
+                party._secrets[party.me] = keys.secret
             return party
         except (KeyError, TypeError, ValueError) as exc:
-            raise DeckError("bad_state", f"malformed state: {exc}") from exc
+            raise DeckError("bad_state", f"malformed state: {exc}") from None
 
 
 class DeckObserver(_DeckCore):
@@ -480,13 +592,7 @@ class DeckObserver(_DeckCore):
         """The card at a publicly revealed position."""
         if not self.known(position):
             raise DeckError("unknown_position", f"position {position} is not publicly revealed")
-        deck = self.final_deck()
-        shares = [
-            self._shares[k][position]
-            if position in self._shares[k]
-            else deck[position].a.mul(self._secrets[k])
-            for k in (0, 1)
-        ]
+        shares = [self._share_of(k, position) for k in (0, 1)]
         return self._plaintext(position, shares[0], shares[1])
 
     def receive_disclosed_key(self, party: int, data: bytes) -> None:

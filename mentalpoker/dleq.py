@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from mentalpoker.context import ProofContext
 from mentalpoker.elgamal import KeyPair
-from mentalpoker.errors import GroupError, InvalidEncoding, ProofError
+from mentalpoker.errors import GroupError, InvalidEncoding, MentalPokerError, ProofError
 from mentalpoker.group import Point, Rng, Scalar, base_mult
 from mentalpoker.transcript import Transcript
 
@@ -107,6 +107,49 @@ def verify_shares(
         raise ProofError("bad_share_proof", "degenerate share proof") from exc
     if _challenge(ctx, pk, positions, bases, shares, commitments) != c:
         raise ProofError("bad_share_proof", "the decryption shares do not verify")
+
+
+def verify_share_message(
+    ctx: ProofContext,
+    pk: Point,
+    positions: Sequence[int],
+    bases: Sequence[Point],
+    data: bytes,
+    *,
+    secret: Scalar | None = None,
+) -> tuple[tuple[Point, ...], bool]:
+    """Decode and verify a share message in one pass; returns the shares and whether they were
+    checked against ``secret`` (d_j = x*a_j), which the end-of-round audit then needs not repeat.
+
+    The same checks as ``decode_shares`` + ``verify_shares``, each done once (spec/crypto.md §7,
+    §8.5): each share goes into a multiplication that validates it (``Point.deferred``). An
+    auditor that knows the prover's round secret x (disclosed at the end of the round) first
+    checks d_j = x*a_j, which makes d_j a valid point; then T_0 = (s - c x)*G and
+    T_j = (s - c x)*a_j are the very points s*G - c*pk and s*a_j - c*d_j, in one fixed-base and one
+    variable-base multiplication each instead of two each. On any failure the message is decoded
+    and verified the eager way, so errors keep their reasons."""
+    count = len(positions)
+    try:
+        if count < 1 or len(data) != 32 * count + DLEQ_PROOF_BYTES or len(bases) != count:
+            raise InvalidEncoding("invalid_length", "fallback")
+        proof = SharesProof.from_bytes(data[32 * count :])
+        c, s = proof.challenge, proof.response
+        if secret is not None and not c.is_zero and not s.is_zero:
+            expected = tuple(a.mul(secret) for a in bases)
+            if all(e.raw == data[32 * i : 32 * i + 32] for i, e in enumerate(expected)):
+                k = s - c * secret
+                commitments = [base_mult(k), *(a.mul(k) for a in bases)]
+                if _challenge(ctx, pk, positions, bases, expected, commitments) == c:
+                    return expected, True
+        elif secret is None:
+            shares = tuple(Point.deferred(data[i : i + 32]) for i in range(0, 32 * count, 32))
+            verify_shares(ctx, pk, positions, bases, shares, proof)
+            return shares, False
+    except MentalPokerError:
+        pass
+    shares, proof = decode_shares(data, count)
+    verify_shares(ctx, pk, positions, bases, shares, proof)
+    return shares, False
 
 
 def encode_shares(shares: Sequence[Point], proof: SharesProof) -> bytes:

@@ -78,9 +78,17 @@ def combine(ct: Ciphertext, shares: Sequence[Point]) -> Point:
     return out
 
 
-def start_deck(pk: Point, n: int) -> tuple[Ciphertext, ...]:
-    """The public starting deck: card i encrypted under pk with public randomness rho_i (§4.3)."""
+def start_deck(pk: Point, n: int, joint_secret: Scalar | None = None) -> tuple[Ciphertext, ...]:
+    """The public starting deck: card i encrypted under pk with public randomness rho_i (§4.3).
+
+    ``joint_secret`` (x with pk = x*G, for an auditor that knows both round secrets) gives the
+    same points with a fixed-base multiplication: rho_i*pk = (rho_i x)*G."""
     cards = card_points(n)
+    if joint_secret is not None:
+        return tuple(
+            Ciphertext(start_randomness_point(i), cards[i] + base_mult(start_randomness(i) * joint_secret))
+            for i in range(n)
+        )
     return tuple(
         Ciphertext(start_randomness_point(i), cards[i] + pk.mul(start_randomness(i))) for i in range(n)
     )

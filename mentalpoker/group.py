@@ -10,7 +10,7 @@ multiplication re-checks its input anyway).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,18 +36,75 @@ def default_rng(n: int) -> bytes:
     return secrets.token_bytes(n)
 
 
+def _direct_primitives() -> dict[str, Callable[..., bytes]]:
+    """The group and scalar primitives called on PyNaCl's own libsodium binding without the
+    per-call argument checks and message formatting of ``nacl.bindings`` (a few microseconds a
+    call, tens of thousands of calls in an audit). Every caller here passes ``bytes`` of the
+    right length (checked where points and scalars are made, and again below); results and
+    failures are libsodium's, as through the wrappers. Empty if the binding is not there."""
+    try:
+        from nacl._sodium import ffi, lib  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - every PyNaCl wheel has it
+        return {}
+    error = nacl.exceptions.RuntimeError
+
+    def checked(fn: Any, *sizes: int) -> Callable[..., bytes]:
+        def call(*args: bytes) -> bytes:
+            if any(len(a) != n for a, n in zip(args, sizes, strict=True)):
+                raise error("an argument has the wrong length")
+            out = ffi.new("unsigned char[32]")
+            if fn(out, *args) != 0:
+                raise error("Unexpected library error")
+            return bytes(ffi.buffer(out, 32))
+        return call
+
+    def void(fn: Any, *sizes: int) -> Callable[..., bytes]:
+        def call(*args: bytes) -> bytes:
+            if any(len(a) != n for a, n in zip(args, sizes, strict=True)):
+                raise error("an argument has the wrong length")
+            out = ffi.new("unsigned char[32]")
+            fn(out, *args)
+            return bytes(ffi.buffer(out, 32))
+        return call
+
+    return {
+        "_mult": checked(lib.crypto_scalarmult_ed25519_noclamp, 32, 32),
+        "_base_mult": checked(lib.crypto_scalarmult_ed25519_base_noclamp, 32),
+        "_add": checked(lib.crypto_core_ed25519_add, 32, 32),
+        "_sub": checked(lib.crypto_core_ed25519_sub, 32, 32),
+        "_scalar_add": void(lib.crypto_core_ed25519_scalar_add, 32, 32),
+        "_scalar_sub": void(lib.crypto_core_ed25519_scalar_sub, 32, 32),
+        "_scalar_mul": void(lib.crypto_core_ed25519_scalar_mul, 32, 32),
+        "_scalar_negate": void(lib.crypto_core_ed25519_scalar_negate, 32),
+        "_scalar_reduce": void(lib.crypto_core_ed25519_scalar_reduce, 64),
+    }
+
+
+_DIRECT = _direct_primitives()
+
 # The libsodium primitives, as module globals so that ``counting_operations`` can wrap them.
-_mult: Callable[[bytes, bytes], bytes] = _nb.crypto_scalarmult_ed25519_noclamp
-_base_mult: Callable[[bytes], bytes] = _nb.crypto_scalarmult_ed25519_base_noclamp
-_add: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_add
-_sub: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_sub
+_BINDINGS: dict[str, Callable[..., Any]] = {
+    "_mult": _nb.crypto_scalarmult_ed25519_noclamp,
+    "_base_mult": _nb.crypto_scalarmult_ed25519_base_noclamp,
+    "_add": _nb.crypto_core_ed25519_add,
+    "_sub": _nb.crypto_core_ed25519_sub,
+    "_scalar_add": _nb.crypto_core_ed25519_scalar_add,
+    "_scalar_sub": _nb.crypto_core_ed25519_scalar_sub,
+    "_scalar_mul": _nb.crypto_core_ed25519_scalar_mul,
+    "_scalar_negate": _nb.crypto_core_ed25519_scalar_negate,
+    "_scalar_reduce": _nb.crypto_core_ed25519_scalar_reduce,
+}
+_mult: Callable[[bytes, bytes], bytes] = _DIRECT.get("_mult", _BINDINGS["_mult"])
+_base_mult: Callable[[bytes], bytes] = _DIRECT.get("_base_mult", _BINDINGS["_base_mult"])
+_add: Callable[[bytes, bytes], bytes] = _DIRECT.get("_add", _BINDINGS["_add"])
+_sub: Callable[[bytes, bytes], bytes] = _DIRECT.get("_sub", _BINDINGS["_sub"])
 _validate: Callable[[bytes], bool] = _nb.crypto_core_ed25519_is_valid_point
 _from_uniform: Callable[[bytes], bytes] = _nb.crypto_core_ed25519_from_uniform
-_scalar_add: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_scalar_add
-_scalar_sub: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_scalar_sub
-_scalar_mul: Callable[[bytes, bytes], bytes] = _nb.crypto_core_ed25519_scalar_mul
-_scalar_negate: Callable[[bytes], bytes] = _nb.crypto_core_ed25519_scalar_negate
-_scalar_reduce: Callable[[bytes], bytes] = _nb.crypto_core_ed25519_scalar_reduce
+_scalar_add: Callable[[bytes, bytes], bytes] = _DIRECT.get("_scalar_add", _BINDINGS["_scalar_add"])
+_scalar_sub: Callable[[bytes, bytes], bytes] = _DIRECT.get("_scalar_sub", _BINDINGS["_scalar_sub"])
+_scalar_mul: Callable[[bytes, bytes], bytes] = _DIRECT.get("_scalar_mul", _BINDINGS["_scalar_mul"])
+_scalar_negate: Callable[[bytes], bytes] = _DIRECT.get("_scalar_negate", _BINDINGS["_scalar_negate"])
+_scalar_reduce: Callable[[bytes], bytes] = _DIRECT.get("_scalar_reduce", _BINDINGS["_scalar_reduce"])
 
 #: Operation name -> module global holding its primitive.
 OPERATIONS: dict[str, str] = {
@@ -156,11 +213,32 @@ class Point:
             )
         return cls(data)
 
+    @classmethod
+    def deferred(cls, data: bytes) -> Point:
+        """A received point whose validation is left to the libsodium multiplication it goes into.
+
+        ``crypto_scalarmult_ed25519_noclamp`` runs exactly the checks of :meth:`from_bytes`
+        (canonical, not of small order, decodes, in the prime-order subgroup) before it
+        multiplies and refuses otherwise, so a point that has been through a successful ``mul``
+        is valid, and checking it first as well would do the same work twice. Only the proof
+        verifiers of the audit use this (spec/crypto.md §2.2), for points that each go into a
+        multiplication, and on any failure they decode the message again the eager way to give
+        the same reason as before."""
+        if not isinstance(data, bytes) or len(data) != POINT_BYTES:
+            raise InvalidEncoding("invalid_point", "a point is exactly 32 bytes")
+        return cls(data)
+
     def __add__(self, other: Point) -> Point:
-        return Point(_add(self.raw, other.raw))
+        try:
+            return Point(_add(self.raw, other.raw))
+        except nacl.exceptions.CryptoError as exc:   # only for a deferred point that does not decode
+            raise GroupError("invalid", "a point does not decode") from exc
 
     def __sub__(self, other: Point) -> Point:
-        return Point(_sub(self.raw, other.raw))
+        try:
+            return Point(_sub(self.raw, other.raw))
+        except nacl.exceptions.CryptoError as exc:
+            raise GroupError("invalid", "a point does not decode") from exc
 
     def mul(self, s: Scalar) -> Point:
         """s * self. libsodium refuses a zero scalar, an invalid input and an identity result."""
@@ -189,8 +267,24 @@ def base_mult(s: Scalar) -> Point:
 def point_sum(points: Iterable[Point]) -> Point:
     """The sum of the points (the identity for none)."""
     acc = _IDENTITY_RAW
-    for p in points:
-        acc = _add(acc, p.raw)
+    try:
+        for p in points:
+            acc = _add(acc, p.raw)
+    except nacl.exceptions.CryptoError as exc:   # only for a deferred point that does not decode
+        raise GroupError("invalid", "a point does not decode") from exc
+    return Point(acc)
+
+
+def sum_of_products(points: Sequence[Point], scalars: Sequence[Scalar]) -> Point:
+    """sum(s_i * P_i) on the raw encodings (no intermediate objects); GroupError as ``mul`` and
+    ``+`` raise it: a zero scalar, an identity product or a point libsodium refuses."""
+    acc = _IDENTITY_RAW
+    try:
+        for p, s in zip(points, scalars, strict=True):
+            acc = _add(acc, _mult(s.raw, p.raw))
+    except nacl.exceptions.CryptoError as exc:
+        raise GroupError("degenerate", "scalar multiplication refused (zero scalar, identity or "
+                         "invalid point)") from exc
     return Point(acc)
 
 
@@ -208,6 +302,19 @@ def hash_to_point(label: bytes) -> Point:
 
 
 G = base_mult(Scalar.from_int(1))
+
+
+@contextmanager
+def wrapped_primitives() -> Iterator[None]:
+    """Run the block with every primitive called through ``nacl.bindings``, as version 1 did
+    (the audit benchmark's baseline, ``koikoi bench audit``). Not thread-safe."""
+    module = globals()
+    saved = {name: module[name] for name in _BINDINGS}
+    module.update(_BINDINGS)
+    try:
+        yield
+    finally:
+        module.update(saved)
 
 
 @contextmanager

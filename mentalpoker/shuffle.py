@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mentalpoker.context import ProofContext
-from mentalpoker.elgamal import Ciphertext, rerandomize
-from mentalpoker.errors import GroupError, InvalidEncoding, ProofError
+from mentalpoker.elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, rerandomize
+from mentalpoker.errors import GroupError, InvalidEncoding, MentalPokerError, ProofError
 from mentalpoker.generators import commitment_base_h, commitment_bases, commitment_bases_sum
-from mentalpoker.group import Point, Rng, Scalar, base_mult, point_sum
+from mentalpoker.group import Point, Rng, Scalar, base_mult, point_sum, sum_of_products
 from mentalpoker.randomness import random_permutation
 from mentalpoker.transcript import Transcript
 
@@ -68,14 +68,16 @@ class ShuffleProof:
         )
 
     @classmethod
-    def from_bytes(cls, data: bytes, n: int) -> ShuffleProof:
-        """Decode and validate every point and scalar once."""
+    def from_bytes(cls, data: bytes, n: int, *, deferred: bool = False) -> ShuffleProof:
+        """Decode and validate every point and scalar once (``deferred``: points are left to the
+        verifier's multiplications, see ``Point.deferred``)."""
         if n < MIN_CARDS or len(data) != shuffle_proof_size(n):
             raise InvalidEncoding(
                 "invalid_length", f"a shuffle proof for {n} is {shuffle_proof_size(n)} bytes"
             )
         chunks = [data[i : i + 32] for i in range(0, len(data), 32)]
-        points = [Point.from_bytes(chunk) for chunk in chunks[1 : 1 + 2 * n]]
+        decode = Point.deferred if deferred else Point.from_bytes
+        points = [decode(chunk) for chunk in chunks[1 : 1 + 2 * n]]
         scalars = [Scalar.from_bytes(chunk) for chunk in chunks[1 + 2 * n :]]
         return cls(
             challenge=Scalar.from_bytes(chunks[0]),
@@ -208,6 +210,55 @@ def verify_shuffle(
 
     Every point must already be validated (decoding does it once).
     """
+    _check_lengths(inputs, outputs, proof)
+    try:
+        challenge = _recompute(ctx, pk, inputs, outputs, proof)
+    except GroupError as exc:
+        raise ProofError("bad_shuffle_proof", "degenerate value in the shuffle proof") from exc
+    if challenge != proof.challenge:
+        raise ProofError("bad_shuffle_proof", "the shuffle proof does not verify")
+
+
+def verify_shuffle_message(
+    ctx: ProofContext,
+    pk: Point,
+    inputs: Sequence[Ciphertext],
+    data: bytes,
+    *,
+    input_logs: Sequence[Scalar] | None = None,
+    joint_secret: Scalar | None = None,
+) -> tuple[Ciphertext, ...]:
+    """Decode and verify a shuffle message (outputs || proof) in one pass; returns the outputs.
+
+    The same checks as ``decode_deck`` + ``ShuffleProof.from_bytes`` + ``verify_shuffle``, done
+    once each (spec/crypto.md §2.2, §6.3): every received point goes into at least one libsodium
+    multiplication of the verification, which validates it (``Point.deferred``), instead of a
+    separate validation first. ``input_logs`` (the discrete logs of the inputs' first components,
+    known for the public starting deck, §4.3) gives ``a~ = (sum u_j rho_j)*G`` in one fixed-base
+    multiplication; ``joint_secret`` (an auditor that knows both round secrets) gives
+    ``s_4*pk = (s_4 x)*G``: the same group elements as the general formulas. On any failure the
+    message is decoded and verified again the eager way, so every error has the reason and the
+    order of checks it always had.
+    """
+    n = len(inputs)
+    split = n * CIPHERTEXT_BYTES
+    if n < MIN_CARDS or len(data) != split + shuffle_proof_size(n):
+        size = split + shuffle_proof_size(n)
+        raise InvalidEncoding("invalid_length", f"a shuffle message for {n} is {size} bytes")
+    try:
+        outputs = tuple(Ciphertext(Point.deferred(data[i : i + 32]), Point.deferred(data[i + 32 : i + 64]))
+                        for i in range(0, split, CIPHERTEXT_BYTES))
+        proof = ShuffleProof.from_bytes(data[split:], n, deferred=True)
+        if _recompute(ctx, pk, inputs, outputs, proof, input_logs, joint_secret) == proof.challenge:
+            return outputs
+    except MentalPokerError:
+        pass
+    outputs = decode_deck(data[:split], n)
+    verify_shuffle(ctx, pk, inputs, outputs, ShuffleProof.from_bytes(data[split:], n))
+    return outputs   # not reached for a failing proof; kept for a proof the fast path mis-judged
+
+
+def _check_lengths(inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: ShuffleProof) -> None:
     n = len(inputs)
     if (
         n < MIN_CARDS
@@ -218,31 +269,53 @@ def verify_shuffle(
         or len(proof.s_prime) != n
     ):
         raise ProofError("bad_shuffle_proof", "the statement and proof lengths disagree")
+
+
+def _recompute(
+    ctx: ProofContext,
+    pk: Point,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    proof: ShuffleProof,
+    input_logs: Sequence[Scalar] | None = None,
+    joint_secret: Scalar | None = None,
+) -> Scalar:
+    """The challenge the verifier derives (spec/crypto.md §6.3 steps 2 to 5). Raises GroupError
+    on a degenerate operation (a zero c or u_j among them) and on libsodium's refusal of an
+    invalid point."""
+    _check_lengths(inputs, outputs, proof)
+    n = len(inputs)
     t, u = _statement(ctx, pk, inputs, outputs, proof.commitments)
     c = proof.challenge
+    if c.is_zero or any(x.is_zero for x in u):
+        # The general formulas would multiply by zero, which libsodium refuses (spec/crypto.md
+        # §2.6); folding c into the scalars must not hide that.
+        raise GroupError("degenerate", "a zero challenge")
     h = commitment_base_h()
     hs = commitment_bases(n)
     sp = proof.s_prime
-    try:
-        c_bar = point_sum(proof.commitments) - commitment_bases_sum(n)
-        u_product = u[0]
-        for j in range(1, n):
-            u_product = u_product * u[j]
-        c_hat = proof.chain[-1] - h.mul(u_product)
-        c_tilde = point_sum(proof.commitments[j].mul(u[j]) for j in range(n))
-        a_tilde = point_sum(inputs[j].a.mul(u[j]) for j in range(n))
-        b_tilde = point_sum(inputs[j].b.mul(u[j]) for j in range(n))
-        t1 = base_mult(proof.s1) - c_bar.mul(c)
-        t2 = base_mult(proof.s2) - c_hat.mul(c)
-        t3 = base_mult(proof.s3) + point_sum(hs[i].mul(sp[i]) for i in range(n)) - c_tilde.mul(c)
-        t4a = point_sum(outputs[i].a.mul(sp[i]) for i in range(n)) - base_mult(proof.s4) - a_tilde.mul(c)
-        t4b = point_sum(outputs[i].b.mul(sp[i]) for i in range(n)) - pk.mul(proof.s4) - b_tilde.mul(c)
-        links = [h, *proof.chain[:-1]]
-        t_hat = [base_mult(proof.s_hat[i]) + links[i].mul(sp[i]) - proof.chain[i].mul(c) for i in range(n)]
-    except GroupError as exc:
-        raise ProofError("bad_shuffle_proof", "degenerate value in the shuffle proof") from exc
-    if _final_challenge(t, proof.chain, (t1, t2, t3, t4a, t4b), t_hat) != c:
-        raise ProofError("bad_shuffle_proof", "the shuffle proof does not verify")
+    c_bar = point_sum(proof.commitments) - commitment_bases_sum(n)
+    u_product = u[0]
+    for j in range(1, n):
+        u_product = u_product * u[j]
+    c_hat = proof.chain[-1] - h.mul(u_product)
+    # c*c~, c*a~ and c*b~ with c folded into the scalars: c*sum(u_j*X_j) = sum((c u_j)*X_j).
+    cu = [c * x for x in u]
+    c_c_tilde = sum_of_products(proof.commitments, cu)
+    if input_logs is not None:
+        c_a_tilde = base_mult(_sum([cu[j] * input_logs[j] for j in range(n)]))
+    else:
+        c_a_tilde = sum_of_products([ct.a for ct in inputs], cu)
+    c_b_tilde = sum_of_products([ct.b for ct in inputs], cu)
+    s4_pk = base_mult(joint_secret * proof.s4) if joint_secret is not None else pk.mul(proof.s4)
+    t1 = base_mult(proof.s1) - c_bar.mul(c)
+    t2 = base_mult(proof.s2) - c_hat.mul(c)
+    t3 = base_mult(proof.s3) + sum_of_products(hs, sp) - c_c_tilde
+    t4a = sum_of_products([ct.a for ct in outputs], sp) - base_mult(proof.s4) - c_a_tilde
+    t4b = sum_of_products([ct.b for ct in outputs], sp) - s4_pk - c_b_tilde
+    links = [h, *proof.chain[:-1]]
+    t_hat = [base_mult(proof.s_hat[i]) + links[i].mul(sp[i]) - proof.chain[i].mul(c) for i in range(n)]
+    return _final_challenge(t, proof.chain, (t1, t2, t3, t4a, t4b), t_hat)
 
 
 def _sum(values: Sequence[Scalar]) -> Scalar:

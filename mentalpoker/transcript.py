@@ -29,7 +29,8 @@ TAG_CHALLENGE = 0x06
 TAG_NONCE = 0x07
 
 
-def _item(tag: int, label: str, value: bytes) -> bytes:
+def item(tag: int, label: str, value: bytes) -> bytes:
+    """One transcript item: u8(tag) || u8(len(label)) || label || u32be(len(value)) || value."""
     name = label.encode("ascii")
     if len(name) > 255:
         raise MentalPokerError("bad_label", "transcript labels are at most 255 bytes")
@@ -43,27 +44,27 @@ class Transcript:
 
     def __init__(self, proof: str) -> None:
         self._h = hashes.Hash(hashes.SHA512())
-        self._h.update(_item(TAG_DOMAIN, "proof", TRANSCRIPT_DST + b"/" + proof.encode("ascii")))
+        self._h.update(item(TAG_DOMAIN, "proof", TRANSCRIPT_DST + b"/" + proof.encode("ascii")))
 
     def bytes_(self, label: str, value: bytes) -> None:
-        self._h.update(_item(TAG_BYTES, label, value))
+        self._h.update(item(TAG_BYTES, label, value))
 
     def uint(self, label: str, value: int) -> None:
         if not 0 <= value < 1 << 64:
             raise MentalPokerError("bad_value", "transcript integers are unsigned 64-bit")
-        self._h.update(_item(TAG_UINT, label, value.to_bytes(8, "big")))
+        self._h.update(item(TAG_UINT, label, value.to_bytes(8, "big")))
 
     def text(self, label: str, value: str) -> None:
-        self._h.update(_item(TAG_TEXT, label, value.encode("utf-8")))
+        self._h.update(item(TAG_TEXT, label, value.encode("utf-8")))
 
     def points(self, label: str, values: Sequence[Point]) -> None:
-        self._h.update(_item(TAG_POINTS, label, b"".join(p.raw for p in values)))
+        self._h.update(item(TAG_POINTS, label, b"".join(p.raw for p in values)))
 
     def point(self, label: str, value: Point) -> None:
-        self._h.update(_item(TAG_POINTS, label, value.raw))
+        self._h.update(item(TAG_POINTS, label, value.raw))
 
     def scalars(self, label: str, values: Sequence[Scalar]) -> None:
-        self._h.update(_item(TAG_SCALARS, label, b"".join(s.raw for s in values)))
+        self._h.update(item(TAG_SCALARS, label, b"".join(s.raw for s in values)))
 
     def context(self, ctx: ProofContext) -> None:
         """Version, session id, round, step and prover, in this order."""
@@ -76,9 +77,9 @@ class Transcript:
     def challenge_bytes(self, label: str) -> bytes:
         """64 bytes from the state so far; the output is absorbed before anything else."""
         fork = self._h.copy()
-        fork.update(_item(TAG_CHALLENGE, label, b""))
+        fork.update(item(TAG_CHALLENGE, label, b""))
         out = fork.finalize()
-        self._h.update(_item(TAG_CHALLENGE, label, out))
+        self._h.update(item(TAG_CHALLENGE, label, out))
         return out
 
     def hedged_nonce(self, label: str, secret: Scalar, rng: Rng | None = None) -> Scalar:
@@ -92,7 +93,7 @@ class Transcript:
         draw = rng or default_rng
         while True:
             fork = self._h.copy()
-            fork.update(_item(TAG_NONCE, label, secret.raw + draw(64)))
+            fork.update(item(TAG_NONCE, label, secret.raw + draw(64)))
             w = Scalar.from_wide(fork.finalize())
             if not w.is_zero:
                 return w

@@ -19,3 +19,8 @@ def seeded(seed: bytes) -> Callable[[int], bytes]:
         return out[:n]
 
     return draw
+
+
+def seed_of(label: bytes) -> bytes:
+    """A party's 32-byte secret seed for tests (spec/crypto.md §3.5), reproducible from a label."""
+    return sha512(b"test seed ", label)[:32]

@@ -1,73 +1,110 @@
-"""Auditing an abandonment file: replay its transcript and check who owed message N.
+"""Auditing an abandonment file: replay its transcript and check the claim against it.
 
 The file's own checks (``protocol.abandonment``) prove that the claimant signed a claim over
-this exact transcript head. The replay adds the game's view: the transcript must be valid up to
-its end, incomplete, and waiting for the seat the claim accuses. Only then does the report say
-"abandoned by player X at message N" (spec/protocol.md §12 says what this does and does not
-prove about the relay).
+this exact transcript head. The replay adds the game's view (spec/protocol.md §9.1): the
+transcript must replay without fault and be incomplete; at its head the flow must wait for the
+seat the claim accuses, for the very message type the claim names, with the deadline the signed
+terms give that message; and the accused must have signed at least one envelope of the session
+(a handshake alone does not show that it ever took part in the match). Only then does the report
+say "abandoned by player X at message N". A claim the replay contradicts is the claimant's false
+statement, signed by it, and is reported against the claimant.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from koikoi_p2p.audit.core import AuditReport, Deviation, Replayer, deviation_of, disclosed_keys
 from koikoi_p2p.audit.errors import AuditError
-from koikoi_p2p.audit.replay import AuditReport, Deviation, _Auditor, _deviation, _disclosed_keys, _summary
-from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, Abandonment, decode_abandonment
-from koikoi_p2p.protocol.errors import ProtocolError
-from koikoi_p2p.protocol.flow import DeckAccess
+from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, Abandonment, AbandonmentClaim, decode_abandonment
+from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
+
+KIND = "abandonment"
 
 
 def audit_abandonment(abandonment: Abandonment) -> AuditReport:
-    """The replay report of the transcript, with the abandonment as its finding when it holds."""
+    """The replay report of the transcript, with the claim's verdict as its deviation: the
+    abandonment when the claim holds, the claimant's ``false_claim`` when the replay contradicts
+    it, ``unproven_claim`` when it cannot hold against the accused, or the earlier deviation."""
     claim = abandonment.claim
-    report = _replay(abandonment)
+    report, stuck = _replay(abandonment)
+    if stuck is not None:
+        # The replay could not reach message N (spec/protocol.md §9.1 step 5): nobody deviated,
+        # and nothing shows whose turn message N was.
+        why = f"the replay cannot reach message {claim.seq}: {stuck}"
+        return replace(report, kind=KIND, ok=False,
+                       deviation=Deviation(seat=None, seq=claim.seq, reason="unproven_claim", message=why),
+                       notes=(*report.notes, f"the claim proves nothing: {why}"))
     if report.deviation is not None:
         # Someone deviated before the silence: that, not the silence, is the finding.
-        return replace(report, kind="abandonment", ok=False,
+        return replace(report, kind=KIND, ok=False,
                        notes=(*report.notes, "the claim is moot: the transcript shows an earlier deviation"))
-    if report.complete:
-        return replace(report, kind="abandonment", ok=False,
-                       notes=(*report.notes, "the claim is false: the match is complete"))
-    if report.waiting_for != claim.absent:
-        return replace(report, kind="abandonment", ok=False, notes=(
-            *report.notes,
-            f"the claim is false: at message {claim.seq} player {report.waiting_for} was to speak, "
-            f"not player {claim.absent}",
-        ))
-    text = claim.describe()
+    problem = _false(claim, report)
+    if problem is not None:
+        return replace(report, kind=KIND, ok=False,
+                       deviation=Deviation(seat=claim.claimant, seq=claim.seq, reason="false_claim",
+                                           message=problem),
+                       notes=(*report.notes, f"the claim is false: {problem}"))
+    envelopes = abandonment.transcript.envelopes
+    last = max((env.seq for env in envelopes if env.sender == claim.absent), default=None)
+    if last is None:
+        why = (f"player {claim.absent} signed no envelope of this session, so nothing shows that it "
+               "ever took part in the match")
+        return replace(report, kind=KIND, ok=False,
+                       deviation=Deviation(seat=None, seq=claim.seq, reason="unproven_claim", message=why),
+                       notes=(*report.notes, f"the claim proves nothing: {why}"))
     deviation = Deviation(seat=claim.absent, seq=claim.seq, reason="abandoned",
                           message=f"no {claim.expected} within the {claim.deadline} s deadline; "
                                   f"claimed by player {claim.claimant}")
-    return replace(report, kind="abandonment", ok=True, deviation=deviation, notes=(text, *report.notes))
+    spoke = f"player {claim.absent} last signed message {last}"
+    return replace(report, kind=KIND, ok=True, deviation=deviation,
+                   notes=(claim.describe(), spoke, *report.notes))
 
 
-def _replay(abandonment: Abandonment) -> AuditReport:
+def _false(claim: AbandonmentClaim, report: AuditReport) -> str | None:
+    """What in the claim the replay contradicts, or None (spec/protocol.md §9.1)."""
+    if report.complete:
+        return "the match is complete"
+    if report.waiting is None:
+        return "the replay waits for no one"
+    seat, expected, deadline = report.waiting
+    if seat != claim.absent:
+        return f"at message {claim.seq} player {seat} was to speak, not player {claim.absent}"
+    if claim.expected != expected:
+        return f"at message {claim.seq} the match waits for {expected}, not {claim.expected}"
+    if claim.deadline != deadline:
+        return (f"the terms give {expected} a deadline of {deadline} s, not the {claim.deadline} s "
+                "the claim names")
+    return None
+
+
+def _replay(abandonment: Abandonment) -> tuple[AuditReport, str | None]:
     """Replay the transcript; the interrupted deal as the claimant saw it (with its round secret),
-    as for evidence files: nobody disclosed that deal's keys, so no one sees every card of it."""
+    as for evidence files: nobody disclosed that deal's keys, so no one sees every card of it.
+    Also returns why the replay stopped short of the head without anyone's fault (a deal whose
+    hidden cards need a round secret the file does not carry), or None."""
     transcript = abandonment.transcript
-    session = transcript.session
-    secrets = _disclosed_keys(transcript.envelopes)
+    secrets = disclosed_keys(transcript.envelopes)
     deal, key = abandonment.deal, abandonment.round_key
     claimant = abandonment.claim.claimant
     if deal >= 0 and key:
         secrets.setdefault(deal, {})[claimant] = key
-    auditor = _Auditor(session.session_id, session.keys, session.room, secrets)
-    base = auditor._deck
-
-    def viewer_deck(d: int, first: int) -> DeckAccess:
-        auditor.flow.viewer = None if len(secrets.get(d, {})) == 2 else claimant
-        return base(d, first)
-
-    auditor.flow._deck_factory = viewer_deck
+    views = {d: claimant for d, keys in secrets.items() if len(keys) == 1 and claimant in keys}
+    auditor = Replayer(transcript.session, secrets, views)
     envelopes = transcript.envelopes
     for env in envelopes:
         try:
             auditor.feed(env)
+        except RemoteViolation as exc:
+            return auditor.summary(KIND, len(envelopes), ok=False, deviation=deviation_of(exc, env)), None
         except ProtocolError as exc:
-            return _summary("abandonment", auditor.flow, session.keys, len(envelopes), ok=False,
-                            deviation=_deviation(exc, env))
-    return _summary("abandonment", auditor.flow, session.keys, len(envelopes), ok=False)
+            if exc.reason == "deck_state":
+                stuck = (f"deal {auditor.flow.deal} cannot be checked from message {env.seq} on without "
+                         "a round secret the file does not carry")
+            else:
+                stuck = f"message {env.seq}: {exc.reason}: {exc.message}"
+            return auditor.summary(KIND, len(envelopes), ok=False), stuck
+    return auditor.summary(KIND, len(envelopes), ok=False), None
 
 
 def audit_abandonment_bytes(data: bytes) -> AuditReport:

@@ -2,14 +2,18 @@
 
 For each step the floor is the number of libsodium group operations the step performs (counted
 through ``mentalpoker.group.counting_operations`` in a separate, untimed run) times the unit cost
-of each operation, measured on the raw bindings right before the step is timed (the fastest of
-several runs). The ratio median / floor bounds the overhead of everything that is not group
-arithmetic (hashing, encoding, Python).
+of each operation on the raw bindings. The two are measured interleaved: each timed run of the
+step is followed by a sample of every unit cost it needs, so a load change on a shared machine
+weighs on both alike. The median is that of the step's runs; the floor uses the fastest sample of
+each unit cost seen in the same window, a true lower bound of any run (every run performs those
+operations), so the ratio median / floor cannot drop below 1 by drift. It bounds the overhead of
+everything that is not group arithmetic (hashing, encoding, Python).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,16 +29,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cards", type=int, default=48, help="deck size (at least 24, for the deal)")
 
 
-def _unit_cost(fn: Callable[[], object], loops: int = 100, runs: int = 7) -> float:
-    """Seconds per call: the fastest of several runs, so load from other processes cannot inflate
-    the floor (a conservative floor makes the reported ratio an upper bound)."""
-    best = float("inf")
+def _unit_sample(fn: Callable[[], object], loops: int = 20) -> float:
+    """Seconds per call over one short batch (one sample of a unit cost)."""
+    start = time.perf_counter()
+    for _ in range(loops):
+        fn()
+    return (time.perf_counter() - start) / loops
+
+
+def interleaved(step: Callable[[], object], counts: dict[str, int], samples: dict[str, Callable[[], object]],
+                runs: int) -> tuple[float, float]:
+    """(median seconds of ``step``, its floor): each run of the step is followed by one sample of
+    each unit cost it needs; the floor takes each unit's fastest sample of the window."""
+    needed = {name: count for name, count in counts.items() if count}
+    best = dict.fromkeys(needed, float("inf"))
+    times: list[float] = []
     for _ in range(runs):
         start = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        best = min(best, (time.perf_counter() - start) / loops)
-    return best
+        step()
+        times.append(time.perf_counter() - start)
+        for name in needed:
+            best[name] = min(best[name], _unit_sample(samples[name]))
+    floor = sum(count * best[name] for name, count in needed.items())
+    return statistics.median(times), floor
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
@@ -54,17 +71,13 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     session = b"koikoi-bench-session-0001"
     samples = group.primitive_samples()
 
-    def floor_of(fn: Callable[[], Any]) -> float:
-        """Count the step's operations, then measure those operations' unit costs right now."""
-        with group.counting_operations() as counts:
-            fn()
-        return sum(count * _unit_cost(samples[name]) for name, count in counts.items() if count)
-
     def measure(name: str, fn: Callable[[], Any], note: str = "") -> Measurement:
         fn()  # warm caches (generators, card points) outside the timing
-        floor = floor_of(fn)
+        with group.counting_operations() as counts:
+            fn()
+        probe = median_seconds(fn, 1)
         # Sub-millisecond steps get more runs, so one scheduling hiccup cannot move their median.
-        median = median_seconds(fn, repeat if floor > 0.005 else repeat * 25)
+        median, floor = interleaved(fn, dict(counts), samples, repeat if probe > 0.005 else repeat * 25)
         return Measurement(name=name, median_s=median, floor_s=floor, ratio=median / floor, note=note)
 
     a, b = KeyPair.generate(), KeyPair.generate()
@@ -110,24 +123,24 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     traffic = [0]
 
     def round_setup() -> None:
-        kw = {"n": n, "version": 1, "session_id": session, "round": 1, "first_shuffler": 0}
+        kw = {"n": n, "version": 2, "session_id": session, "round": 1, "first_shuffler": 0}
         pa, pb = DeckParty(me=0, **kw), DeckParty(me=1, **kw)  # type: ignore[arg-type]
         sent = 0
-        ka, kb = pa.key_message(), pb.key_message()
+        ka, kb = pa.key_message(b""), pb.key_message(b"")
         pb.receive_key(ka)
         pa.receive_key(kb)
-        s1 = pa.shuffle_message()
+        s1 = pa.shuffle_message(b"")
         pb.receive_shuffle(s1)
-        s2 = pb.shuffle_message()
+        s2 = pb.shuffle_message(b"")
         pa.receive_shuffle(s2)
         sent += len(ka) + len(kb) + len(s1) + len(s2)
         hand_a, hand_b = list(range(8)), list(range(8, 16))
         field = list(range(16, 24))
-        m = pb.share_message(hand_a)
+        m = pb.share_message(hand_a, b"")
         pa.receive_shares(hand_a, m)
-        m2 = pa.share_message(hand_b)
+        m2 = pa.share_message(hand_b, b"")
         pb.receive_shares(hand_b, m2)
-        fa, fb = pa.share_message(field), pb.share_message(field)
+        fa, fb = pa.share_message(field, b""), pb.share_message(field, b"")
         pa.receive_shares(field, fb)
         pb.receive_shares(field, fa)
         sent += len(m) + len(m2) + len(fa) + len(fb)
@@ -145,14 +158,14 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     # End of round: a party's audit checks what it could not check on receipt (received shares
     # against the disclosed secret, the decryption of the whole deck); recheck=True verifies every
     # proof again (spec/crypto.md §8.5).
-    kw = {"n": n, "version": 1, "session_id": session, "round": 1, "first_shuffler": 0}
+    kw = {"n": n, "version": 2, "session_id": session, "round": 1, "first_shuffler": 0}
     pa, pb = DeckParty(me=0, **kw), DeckParty(me=1, **kw)  # type: ignore[arg-type]
-    pb.receive_key(pa.key_message())
-    pa.receive_key(pb.key_message())
-    pb.receive_shuffle(pa.shuffle_message())
-    pa.receive_shuffle(pb.shuffle_message())
+    pb.receive_key(pa.key_message(b""))
+    pa.receive_key(pb.key_message(b""))
+    pb.receive_shuffle(pa.shuffle_message(b""))
+    pa.receive_shuffle(pb.shuffle_message(b""))
     revealed = list(range(8)) + list(range(16, 24))
-    pa.receive_shares(revealed, pb.share_message(revealed))
+    pa.receive_shares(revealed, pb.share_message(revealed, b""))
     pa.receive_disclosed_key(pb.disclose_key())
     results.append(
         measure("round_audit", pa.audit, f"decrypt {n} + check {len(revealed)} received shares")

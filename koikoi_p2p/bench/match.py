@@ -1,11 +1,14 @@
 """``koikoi bench match``: a 12-round selfplay match in memory, both seats in this process.
 
-Three lines: the wall time of the whole match (median of ``--repeat`` runs) against its floor of
+Four lines: the wall time of the whole match (median of ``--repeat`` runs) against its floor of
 group operations (every libsodium group operation of the same seeded match, counted in a separate
 run through ``mentalpoker.group.counting_operations``, times its unit cost measured in this run);
 the share of the match's time spent in group operations (floor / wall, target at least 0.80); and
 the bytes on the wire per round (every game frame of its deals, shuffles, shares, moves, results
-and the AEAD/signature overhead; a redeal is charged to its round) against the 40 KB budget.
+and the AEAD/signature overhead; a redeal is charged to its round) against the 40 KB budget;
+and the sequential round trips of the match, counted on its transcript by
+``koikoi_p2p.protocol.trips`` (changes of sender, with the per-phase figures), against 130 per
+12 rounds (issue 12).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from koikoi_p2p.bench.report import Measurement
 
 TRAFFIC_BUDGET = 40_000
 GROUP_SHARE_TARGET = 0.80
+ROUND_TRIP_BUDGET_12 = 130       # issue 12: sequential round trips of a 12-round match
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,27 +47,11 @@ def _unit_costs(samples: dict[str, Callable[[], object]], loops: int = 400) -> d
 
 
 def _bytes_per_deal(transcript: bytes) -> list[int]:
-    """Wire bytes of each deal's game frames (deal 0, the first-dealer draw, included as its own)."""
-    from koikoi_p2p.protocol import messages as m
-    from koikoi_p2p.protocol.channel import HEADER_SIZE
-    from koikoi_p2p.protocol.primitives import AEAD_TAG
+    """Wire bytes of each deal's game frames (index 0: the terms and the first-dealer draw)."""
     from koikoi_p2p.protocol.transcript import decode_transcript
+    from koikoi_p2p.protocol.trips import bytes_per_deal
 
-    deals: list[int] = []
-    current = 0
-    previous = ""
-    for env in decode_transcript(transcript).envelopes:
-        if env.type == m.KEY and previous != m.KEY and deals is not None:
-            deals.append(current)   # a new deal starts: close the previous span
-            current = 0
-        current += HEADER_SIZE + AEAD_TAG + len(env.signature) + len(env.raw)
-        previous = env.type
-    deals.append(current)
-    # The first span is the terms; fold it into the first deal, then drop nothing else.
-    if len(deals) > 1:
-        deals[1] += deals[0]
-        deals = deals[1:]
-    return deals
+    return bytes_per_deal(decode_transcript(transcript).envelopes)
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
@@ -99,6 +87,10 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     units = {name: (before[name] + after[name]) / 2 for name in before}
     floor = sum(counts[name] * units[name] for name in counts)
     share = floor / wall
+    from koikoi_p2p.protocol.trips import transcript_trips
+
+    trips = transcript_trips(transcript)
+    trip_budget = ROUND_TRIP_BUDGET_12 * rounds / 12 if rounds else ROUND_TRIP_BUDGET_12
     per_deal = _bytes_per_deal(transcript)
     deals = len(per_deal) - 1          # the first span is the first-dealer draw (with the terms)
     play_deals = per_deal[1:] or per_deal
@@ -115,4 +107,12 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                     ratio=mean_bytes / TRAFFIC_BUDGET, unit="bytes",
                     note=f"wire bytes per round ({deals} deals, max {max(play_deals)} per deal; "
                          f"first-dealer draw {per_deal[0]} once) vs the {TRAFFIC_BUDGET}-byte budget"),
+        # Counted on the transcript (changes of sender / 2, spec/game.md §5.8), not timed.
+        Measurement(name="match.round_trips", median_s=trips.round_trips, floor_s=trip_budget,
+                    ratio=trips.round_trips / trip_budget, unit="round trips",
+                    note=f"sequential round trips of the match vs {trip_budget:g} (130 per 12 rounds): "
+                         f"start {trips.by_phase['start'] / 2:g}, per deal setup {trips.per_setup():.2f} "
+                         f"(max {max(trips.setups, default=0) / 2:g}), per closing {trips.per_closing():.2f} "
+                         f"(max {max(trips.closings, default=0) / 2:g}), per turn {trips.per_turn():.2f}; "
+                         f"{trips.envelopes} envelopes"),
     ]

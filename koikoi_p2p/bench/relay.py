@@ -6,6 +6,12 @@ not the load generator's: forwarded frames per second with 1, 100 and 1,000 room
 from /proc). The forwarder below is the floor: it pairs two connections by a name and copies
 every message to the other side, nothing more. Ratios are relay / forwarder.
 
+``--cluster 1,2,4`` adds the relay as a cluster of that many nodes on one ``redis-server``
+(spec/relay.md §13), in the same interleaved runs: each room's host on one node and its joiner
+on the next. Its CPU per frame adds up the nodes and Redis (from /proc), its ratio is against the
+single-process relay; the latency of each frame (sent to received, one way, median and 99th
+percentile, from the 1-room run) is reported beside the forwarder's.
+
 Also a small command line for its own subprocesses:
 ``python -m koikoi_p2p.bench.relay forwarder --port 0`` and ``... load --kind relay --port P ...``.
 """
@@ -38,7 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="short run: fewer repeats and connections")
     parser.add_argument("--duration", type=float, default=None, help="seconds measured per throughput run")
     parser.add_argument("--connections", type=int, default=None, help="idle connections for the memory run")
-    parser.add_argument("--rooms", default="1,100,1000", help="room counts, comma-separated")
+    parser.add_argument("--rooms", default=None, help="room counts, comma-separated (default 1,100,1000; "
+                        "with --cluster 1,100)")
+    parser.add_argument("--cluster", default=None, metavar="N[,N...]",
+                        help="also measure a relay cluster of N nodes on one redis-server, e.g. 1,2,4")
 
 
 def raise_nofile_limit() -> None:
@@ -115,12 +124,13 @@ class _Pair:
         self.a, self.b = a, b
 
 
-async def _open_pair(kind: str, url: str, index: int) -> _Pair:
+async def _open_pair(kind: str, urls: list[str], index: int) -> _Pair:
+    """Two connections paired in one room; on a cluster the joiner is on the host's next node."""
     import msgpack
     from websockets.asyncio.client import connect
 
-    a = await connect(url, compression=None, max_size=None, open_timeout=60)
-    b = await connect(url, compression=None, max_size=None, open_timeout=60)
+    a = await connect(urls[index % len(urls)], compression=None, max_size=None, open_timeout=60)
+    b = await connect(urls[(index + 1) % len(urls)], compression=None, max_size=None, open_timeout=60)
     if kind == "forwarder":
         name = b"room-%d" % index
         await a.send(name)
@@ -135,16 +145,21 @@ async def _open_pair(kind: str, url: str, index: int) -> _Pair:
     return _Pair(a, b)
 
 
-async def _open_pairs(kind: str, port: int, rooms: int) -> list[_Pair]:
-    url = f"ws://127.0.0.1:{port}/v1"
+async def _open_pairs(kind: str, ports: list[int], rooms: int) -> list[_Pair]:
+    urls = [f"ws://127.0.0.1:{port}/v1" for port in ports]
     pairs: list[_Pair] = []
     for start in range(0, rooms, CONNECT_BATCH):
         batch = range(start, min(rooms, start + CONNECT_BATCH))
-        pairs.extend(await asyncio.gather(*(_open_pair(kind, url, i) for i in batch)))
+        pairs.extend(await asyncio.gather(*(_open_pair(kind, urls, i) for i in batch)))
     return pairs
 
 
-async def _bounce(ws: Any, first: bool, counter: list[int]) -> None:
+def _stamped() -> bytes:
+    """The payload, its first 8 bytes the sending time (both ends of a room are in this process)."""
+    return time.perf_counter_ns().to_bytes(8, "big") + PAYLOAD[8:]
+
+
+async def _bounce(ws: Any, first: bool, counter: list[int], latencies: list[float] | None = None) -> None:
     """Receive a frame, answer with one: each room keeps exactly one frame in flight.
 
     The load is the same for both servers: relay-protocol frames, decoded and built by the
@@ -158,40 +173,49 @@ async def _bounce(ws: Any, first: bool, counter: list[int]) -> None:
     seq = received = 0
     try:
         if first:
-            await ws.send(pack({"type": "frame", "seq": 0, "ack": 0, "data": PAYLOAD}))
+            await ws.send(pack({"type": "frame", "seq": 0, "ack": 0, "data": _stamped()}))
             seq = 1
         async for message in ws:
-            if unpack(message)["type"] != "frame":
+            value = unpack(message)
+            if value["type"] != "frame":
                 continue  # a standalone ack of the relay
+            if latencies is not None and len(latencies) < 200_000:
+                sent = int.from_bytes(value["data"][:8], "big")
+                latencies.append((time.perf_counter_ns() - sent) / 1e9)
             received += 1
             counter[0] += 1
-            await ws.send(pack({"type": "frame", "seq": seq, "ack": received, "data": PAYLOAD}))
+            await ws.send(pack({"type": "frame", "seq": seq, "ack": received, "data": _stamped()}))
             seq += 1
     except ConnectionClosed:
         pass
 
 
-async def _throughput(kind: str, port: int, rooms: int, duration: float) -> dict[str, float]:
-    pairs = await _open_pairs(kind, port, rooms)
+async def _throughput(kind: str, ports: list[int], rooms: int, duration: float) -> dict[str, float]:
+    pairs = await _open_pairs(kind, ports, rooms)
     counter = [0]
+    latencies: list[float] = []
     tasks = []
     for pair in pairs:
-        tasks.append(asyncio.create_task(_bounce(pair.a, True, counter)))
-        tasks.append(asyncio.create_task(_bounce(pair.b, False, counter)))
+        tasks.append(asyncio.create_task(_bounce(pair.a, True, counter, latencies)))
+        tasks.append(asyncio.create_task(_bounce(pair.b, False, counter, latencies)))
     await asyncio.sleep(min(1.0, duration / 2))  # warm-up
     start_count, start = counter[0], time.perf_counter()
+    latencies.clear()
     print(json.dumps({"window": "start"}), flush=True)  # the parent samples the server's CPU now
     await asyncio.sleep(duration)
     frames, seconds = counter[0] - start_count, time.perf_counter() - start
+    window = sorted(latencies)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(ws.close() for p in pairs for ws in (p.a, p.b)), return_exceptions=True)
-    return {"frames": frames, "seconds": seconds}
+    median = window[len(window) // 2] if window else 0.0
+    p99 = window[min(len(window) - 1, int(len(window) * 0.99))] if window else 0.0
+    return {"frames": frames, "seconds": seconds, "latency_median": median, "latency_p99": p99}
 
 
 async def _hold_idle(kind: str, port: int, connections: int) -> None:
-    pairs = await _open_pairs(kind, port, connections // 2)
+    pairs = await _open_pairs(kind, [port], connections // 2)
     print(json.dumps({"ready": len(pairs) * 2}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     await asyncio.gather(*(ws.close() for p in pairs for ws in (p.a, p.b)), return_exceptions=True)
@@ -200,14 +224,16 @@ async def _hold_idle(kind: str, port: int, connections: int) -> None:
 # -- orchestration ----------------------------------------------------------------------------
 
 
+# Rates off and room counts high: the benchmark measures forwarding, not refusals.
+RELAY_FLAGS = (
+    "--log-level", "warning", "--max-messages-per-second", "0", "--max-bytes-per-second", "0",
+    "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",
+)
+
+
 def _start_server(kind: str) -> tuple[subprocess.Popen[str], int]:
     if kind == "relay":
-        command = [
-            sys.executable, "-m", "koikoi_relay", "--port", "0", "--log-level", "warning",
-            # Rates off and room counts high: the benchmark measures forwarding, not refusals.
-            "--max-messages-per-second", "0", "--max-bytes-per-second", "0",
-            "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",
-        ]
+        command = [sys.executable, "-m", "koikoi_relay", "--port", "0", *RELAY_FLAGS]
     else:
         command = [sys.executable, "-m", "koikoi_p2p.bench.relay", "forwarder", "--port", "0"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)  # noqa: S603
@@ -217,6 +243,45 @@ def _start_server(kind: str) -> tuple[subprocess.Popen[str], int]:
         proc.kill()
         raise RuntimeError(f"{kind} did not start: {line!r}")
     return proc, int(line.rsplit(":", 1)[1].split("/")[0])
+
+
+class _Servers:
+    """What one measurement runs against: the forwarder, the relay, or a cluster (nodes + Redis)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.procs: list[subprocess.Popen[str]] = []
+        self.ports: list[int] = []
+        self.pids: list[int] = []
+        self.redis: Any = None
+        if kind.startswith("cluster"):
+            from koikoi_p2p.bench.cluster import RedisProcess, start_node
+
+            self.redis = RedisProcess()
+            self.redis.start()
+            self.pids.append(self.redis.pid)
+            for _ in range(int(kind.removeprefix("cluster"))):
+                proc, port = start_node(self.redis.url, 0, *RELAY_FLAGS)
+                self.procs.append(proc)
+                self.ports.append(port)
+        else:
+            proc, port = _start_server(kind)
+            self.procs.append(proc)
+            self.ports.append(port)
+        self.pids.extend(proc.pid for proc in self.procs)
+
+    def cpu(self) -> tuple[float, float]:
+        user = system = 0.0
+        for pid in self.pids:
+            u, s = cpu_seconds(pid)
+            user, system = user + u, system + s
+        return user, system
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            _stop(proc)
+        if self.redis is not None:
+            self.redis.kill()
 
 
 def _stop(proc: subprocess.Popen[str]) -> None:
@@ -233,25 +298,30 @@ def _load_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "koikoi_p2p.bench.relay", "load", *args]
 
 
-def _measure_throughput(kind: str, rooms: int, duration: float) -> tuple[float, float, float]:
-    """Frames per second seen by the load; server user and system CPU microseconds per frame."""
-    server, port = _start_server(kind)
+def _measure_throughput(kind: str, rooms: int, duration: float) -> dict[str, float]:
+    """Frames per second seen by the load, the servers' user and system CPU microseconds per frame
+    (every process of a cluster added up), and the one-way latency of a frame (median, p99)."""
+    servers = _Servers(kind)
     load: subprocess.Popen[str] | None = None
     try:
-        args = ("--kind", kind, "--port", str(port), "--rooms", str(rooms), "--duration", str(duration))
+        ports = ",".join(str(port) for port in servers.ports)
+        load_kind = "forwarder" if kind == "forwarder" else "relay"
+        args = ("--kind", load_kind, "--port", ports, "--rooms", str(rooms), "--duration", str(duration))
         load = subprocess.Popen(_load_command(*args), stdout=subprocess.PIPE, text=True)  # noqa: S603
         assert load.stdout is not None
         json.loads(load.stdout.readline())
-        user_start, sys_start = cpu_seconds(server.pid)
+        user_start, sys_start = servers.cpu()
         result = json.loads(load.stdout.readline())
-        user_end, sys_end = cpu_seconds(server.pid)
+        user_end, sys_end = servers.cpu()
         load.wait(timeout=60)
     finally:
         if load is not None and load.poll() is None:
             load.kill()
-        _stop(server)
+        servers.stop()
     frames, seconds = float(result["frames"]), float(result["seconds"])
-    return frames / seconds, (user_end - user_start) / frames * 1e6, (sys_end - sys_start) / frames * 1e6
+    return {"rate": frames / seconds, "user": (user_end - user_start) / frames * 1e6,
+            "system": (sys_end - sys_start) / frames * 1e6,
+            "latency_median": float(result["latency_median"]), "latency_p99": float(result["latency_p99"])}
 
 
 def _measure_memory(kind: str, connections: int) -> float:
@@ -278,43 +348,80 @@ def _measure_memory(kind: str, connections: int) -> float:
     return (after - before) / int(ready)
 
 
+def _ratio(value: float, floor: float) -> float:
+    return value / floor if floor else float("inf")
+
+
 def run(args: argparse.Namespace) -> list[Measurement]:
     raise_nofile_limit()  # inherited by the server and load processes
     quick = bool(getattr(args, "quick", False))
     duration = args.duration if getattr(args, "duration", None) else (1.0 if quick else 3.0)
     connections = args.connections if getattr(args, "connections", None) else (1000 if quick else 5000)
     repeats = 1 if quick else 3
+    clusters = [int(n) for n in str(getattr(args, "cluster", None) or "").split(",") if n.strip()]
+    if clusters:
+        from koikoi_p2p.bench.cluster import REDIS_PACKAGE, redis_server_binary
+
+        if redis_server_binary() is None:
+            raise SystemExit(
+                f"koikoi bench relay --cluster needs redis-server (Debian package {REDIS_PACKAGE})")
+    default_rooms = "1,100" if clusters else "1,100,1000"
+    room_counts = [int(n) for n in str(getattr(args, "rooms", None) or default_rooms).split(",")]
+    kinds = ["forwarder", "relay", *(f"cluster{n}" for n in clusters)]
     results: list[Measurement] = []
-    room_counts = [int(n) for n in str(getattr(args, "rooms", None) or "1,100,1000").split(",")]
     for rooms in room_counts:
-        rates: dict[str, list[float]] = {"forwarder": [], "relay": []}
-        costs: dict[str, list[float]] = {"forwarder": [], "relay": []}
-        user_costs: dict[str, list[float]] = {"forwarder": [], "relay": []}
+        runs: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
         for _ in range(repeats):
-            for kind in ("forwarder", "relay"):  # interleaved, so drift hits both alike
-                rate, user, system = _measure_throughput(kind, rooms, duration)
-                rates[kind].append(rate)
-                costs[kind].append(user + system)
-                user_costs[kind].append(user)
-        relay_rate, floor_rate = statistics.median(rates["relay"]), statistics.median(rates["forwarder"])
+            for kind in kinds:  # interleaved, so drift hits all alike
+                runs[kind].append(_measure_throughput(kind, rooms, duration))
+
+        def med(kind: str, key: str, runs: dict[str, list[dict[str, float]]] = runs) -> float:
+            if key == "cpu":
+                return statistics.median(r["user"] + r["system"] for r in runs[kind])
+            return statistics.median(r[key] for r in runs[kind])
+
+        relay_rate, floor_rate = med("relay", "rate"), med("forwarder", "rate")
         results.append(Measurement(
             name=f"relay_frames_per_s_{rooms}_rooms", median_s=relay_rate, floor_s=floor_rate,
             ratio=relay_rate / floor_rate, unit="frames/s",
             note=f"median of {repeats}x{duration:g}s; 200-byte ping-pong; target ratio >= 0.8",
         ))
-        relay_cost, floor_cost = statistics.median(costs["relay"]), statistics.median(costs["forwarder"])
+        relay_cost, floor_cost = med("relay", "cpu"), med("forwarder", "cpu")
         results.append(Measurement(
             name=f"relay_cpu_us_per_frame_{rooms}_rooms", median_s=relay_cost, floor_s=floor_cost,
-            ratio=relay_cost / floor_cost if floor_cost else float("inf"), unit="us/frame",
+            ratio=_ratio(relay_cost, floor_cost), unit="us/frame",
             note="server CPU (user+sys) per forwarded frame; steadier than frames/s on a shared machine",
         ))
-        relay_user = statistics.median(user_costs["relay"])
-        floor_user = statistics.median(user_costs["forwarder"])
+        relay_user, floor_user = med("relay", "user"), med("forwarder", "user")
         results.append(Measurement(
             name=f"relay_user_cpu_us_per_frame_{rooms}_rooms", median_s=relay_user, floor_s=floor_user,
-            ratio=relay_user / floor_user if floor_user else float("inf"), unit="us/frame",
+            ratio=_ratio(relay_user, floor_user), unit="us/frame",
             note="server user-space CPU per frame: the Python work alone, without the kernel's share",
         ))
+        if not clusters:
+            continue
+        floor_latency, floor_p99 = med("forwarder", "latency_median"), med("forwarder", "latency_p99")
+        for kind in kinds[1:]:
+            latency, p99 = med(kind, "latency_median"), med(kind, "latency_p99")
+            results.append(Measurement(
+                name=f"{kind}_latency_s_{rooms}_rooms", median_s=latency, floor_s=floor_latency,
+                ratio=_ratio(latency, floor_latency), unit="s",
+                note=f"one-way per frame, median vs the forwarder's; added {latency - floor_latency:.6f} s; "
+                     f"p99 {p99:.6f} s (forwarder {floor_p99:.6f} s)",
+            ))
+        for n in clusters:
+            kind = f"cluster{n}"
+            rate, cost = med(kind, "rate"), med(kind, "cpu")
+            results.append(Measurement(
+                name=f"{kind}_frames_per_s_{rooms}_rooms", median_s=rate, floor_s=relay_rate,
+                ratio=_ratio(rate, relay_rate), unit="frames/s",
+                note=f"{n} node(s) on one Redis vs the single-process relay; forwarder {floor_rate:.0f}/s",
+            ))
+            results.append(Measurement(
+                name=f"{kind}_cpu_us_per_frame_{rooms}_rooms", median_s=cost, floor_s=relay_cost,
+                ratio=_ratio(cost, relay_cost), unit="us/frame",
+                note="nodes + redis-server CPU (user+sys) per frame vs the single relay; target ratio <= 2",
+            ))
     memory = {kind: _measure_memory(kind, connections) for kind in ("forwarder", "relay")}
     results.append(Measurement(
         name=f"relay_rss_per_idle_conn_{connections}", median_s=memory["relay"], floor_s=memory["forwarder"],
@@ -332,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     forwarder.add_argument("--port", type=int, default=0)
     load = sub.add_parser("load", help="generate load against a relay or a forwarder")
     load.add_argument("--kind", choices=["relay", "forwarder"], required=True)
-    load.add_argument("--port", type=int, required=True)
+    load.add_argument("--port", required=True, help="the server's port (a cluster's: comma-separated)")
     load.add_argument("--rooms", type=int, default=1)
     load.add_argument("--duration", type=float, default=2.0)
     load.add_argument("--idle", type=int, default=0, help="hold this many idle connections until stdin says")
@@ -341,9 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.role == "forwarder":
         asyncio.run(serve_forwarder(args.port))
     elif args.idle:
-        asyncio.run(_hold_idle(args.kind, args.port, args.idle))
+        asyncio.run(_hold_idle(args.kind, int(args.port), args.idle))
     else:
-        result = asyncio.run(_throughput(args.kind, args.port, args.rooms, args.duration))
+        ports = [int(port) for port in args.port.split(",")]
+        result = asyncio.run(_throughput(args.kind, ports, args.rooms, args.duration))
         print(json.dumps(result), flush=True)
     return 0
 

@@ -5,7 +5,13 @@ relay process and the chaos proxy (drops, duplicates, reordering, delays and cut
 frame messages). A seeded plan kills one peer's process with SIGKILL in a chosen phase and
 usually restarts it with ``koikoi resume``; sometimes it never comes back; a few times during the
 run the relay itself is killed and restarted (its rooms and buffers are lost). Every match is
-bounded in time. The report counts:
+bounded in time.
+
+With ``--cluster N`` the relay is N cluster nodes on one ``redis-server`` (spec/relay.md §13):
+each match's host reaches one node and its joiner the next, each through a chaos proxy that
+falls back to the other nodes; the plan adds node kills (SIGKILL of the node a seat is on, started
+again a moment later: the seat resumes on another node meanwhile), and the relay restarts become
+Redis restarts (every room and stream lost). The report counts:
 
 - matches completed with co-signed results: both peers' transcripts are identical, replay
   without fault (``koikoi verify``) and end with the result signed by both;
@@ -38,10 +44,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from koikoi_p2p.bench.cluster import RedisProcess
 from koikoi_p2p.bench.report import Measurement
 from koikoi_p2p.net.chaos import ChaosConfig, ChaosProxy
 
-KILL_PHASES = ("handshake", "round_keys", "shuffling", "drawing", "playing", "result", "countersign",
+KILL_PHASES = ("handshake", "keying", "preparing", "drawing", "declaring", "playing", "closing",
                "match_result")
 RELAY_BANNER = "relay listening on ws://127.0.0.1:"
 
@@ -49,7 +56,9 @@ RELAY_BANNER = "relay listening on ws://127.0.0.1:"
 @dataclass(frozen=True, slots=True)
 class Fault:
     """What happens to one match. kill_phase None: no kill. cut_phase: the proxy cuts every
-    connection when a peer reaches that phase. relay_restart_phase: the relay is killed there."""
+    connection when a peer reaches that phase. relay_restart_phase: the relay is killed there
+    (in a cluster: Redis is). node_kill_phase: in a cluster, the victim's node is killed there
+    and started again ``node_down_s`` later."""
 
     victim: int = 0
     kill_phase: str | None = None
@@ -58,6 +67,8 @@ class Fault:
     resume_delay_s: float = 0.3
     cut_phase: str | None = None
     relay_restart_phase: str | None = None
+    node_kill_phase: str | None = None
+    node_down_s: float = 1.0
 
 
 @dataclass(slots=True)
@@ -72,6 +83,7 @@ class MatchRecord:
     kills: int = 0
     cuts: int = 0
     relay_restarts: int = 0
+    node_kills: int = 0
     outcomes: list[dict[str, Any] | None] = field(default_factory=lambda: [None, None])
 
     @property
@@ -81,19 +93,22 @@ class MatchRecord:
 
 
 class RelayProcess:
-    """The relay as a child process on a fixed port, so it can be killed and started again."""
+    """The relay as a child process on a fixed port, so it can be killed and started again; with
+    ``redis_url``, one node of a cluster."""
 
-    def __init__(self, resume_grace: float = 10.0) -> None:
+    def __init__(self, resume_grace: float = 10.0, redis_url: str | None = None) -> None:
         self.port = 0
         self.proc: asyncio.subprocess.Process | None = None
         self.resume_grace = resume_grace
+        self.redis_url = redis_url
         self.restarts = 0
 
     async def start(self) -> None:
+        cluster = ["--redis", self.redis_url] if self.redis_url else []
         for _ in range(50):
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "koikoi_relay", "--port", str(self.port), "--log-level", "error",
-                "--resume-grace", str(self.resume_grace), "--max-messages-per-second", "2000",
+                "--resume-grace", str(self.resume_grace), "--max-messages-per-second", "2000", *cluster,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
             assert proc.stdout is not None
@@ -122,6 +137,41 @@ class RelayProcess:
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+
+class ClusterProcesses:
+    """A relay cluster for the soak: ``redis-server`` and ``nodes`` relay nodes, each killable."""
+
+    def __init__(self, nodes: int, resume_grace: float = 10.0) -> None:
+        self.redis = RedisProcess()
+        self.nodes = [RelayProcess(resume_grace, self.redis.url) for _ in range(nodes)]
+        self.node_kills = 0
+
+    async def start(self) -> None:
+        self.redis.start()
+        for node in self.nodes:
+            await node.start()
+
+    async def kill_node(self, index: int, down_s: float) -> None:
+        """SIGKILL one node (its connections drop, nothing is handed over) and start it again later."""
+        node = self.nodes[index]
+        await node.kill()
+        self.node_kills += 1
+        await asyncio.sleep(down_s)
+        await node.start()
+
+    async def restart_redis(self) -> None:
+        """SIGKILL Redis (persistence is off: every room, token and stream is gone) and start it again."""
+        await asyncio.get_running_loop().run_in_executor(None, self.redis.restart)
+
+    @property
+    def urls(self) -> list[str]:
+        return [node.url for node in self.nodes]
+
+    async def close(self) -> None:
+        for node in self.nodes:
+            await node.kill()
+        self.redis.kill()
 
 
 async def _drain(stream: asyncio.StreamReader) -> None:
@@ -213,6 +263,8 @@ class SoakConfig:
         drop=0.02, duplicate=0.02, reorder=0.02, delay=0.05, max_delay_s=0.02, cut=0.003,
         scope="relay_frames"))
     relay_restarts: int = 2
+    cluster: int = 0            # relay nodes on one Redis; 0: the single-process relay
+    node_kills: int = 4         # in a cluster: matches during which a node is killed
     kill_share: float = 0.6
     abandon_share: float = 0.15
 
@@ -236,17 +288,22 @@ def plan_faults(config: SoakConfig) -> list[Fault]:
     return plans
 
 
-async def run_match(index: int, fault: Fault, *, url: str, workdir: Path, config: SoakConfig,
-                    relay: RelayProcess | None = None, proxy: ChaosProxy | None = None) -> MatchRecord:
-    """Run one match with its fault and judge how it ended."""
+async def run_match(index: int, fault: Fault, *, url: str | Sequence[str], workdir: Path,
+                    config: SoakConfig, relay: RelayProcess | None = None,
+                    proxy: ChaosProxy | Sequence[ChaosProxy] | None = None,
+                    cluster: ClusterProcesses | None = None, nodes: Sequence[int] = (0, 1)) -> MatchRecord:
+    """Run one match with its fault and judge how it ended. ``url`` may name one relay URL per seat
+    (a cluster's nodes); ``nodes`` says which node each seat is on, for node kills."""
     record = MatchRecord(index, fault)
+    urls = [url, url] if isinstance(url, str) else list(url)
+    proxies = [] if proxy is None else [proxy] if isinstance(proxy, ChaosProxy) else list(proxy)
     started = time.monotonic()
     rendezvous = f"soak-{index}-{secrets.token_hex(6)}"
     peers = [Peer(workdir / f"m{index}-seat{seat}", seat) for seat in (0, 1)]
     timing = ["--dead-after", str(config.dead_after_s), "--resend-after", str(config.resend_after_s)]
     # --new writes a state only when none exists: a restart runs the very same command.
     commands = [[
-        "--new", "--seat", str(seat), "--relay", url, "--rendezvous", rendezvous,
+        "--new", "--seat", str(seat), "--relay", urls[seat], "--rendezvous", rendezvous,
         "--room", f"soak{index}", "--password", "soak", "--rounds", str(config.rounds),
         "--step-deadline", str(config.step_deadline), "--turn-deadline", str(config.step_deadline),
         "--strategy-seed", str(config.seed * 1000 + index * 2 + seat)] for seat in (0, 1)]
@@ -263,13 +320,21 @@ async def run_match(index: int, fault: Fault, *, url: str, workdir: Path, config
 
     async def inject() -> None:
         victim = peers[fault.victim]
-        if fault.cut_phase is not None and proxy is not None and await reached(fault.cut_phase):
-            proxy.cut_all()
+        if fault.cut_phase is not None and proxies and await reached(fault.cut_phase):
+            for each in proxies:
+                each.cut_all()
             record.cuts += 1
-        if (fault.relay_restart_phase is not None and relay is not None
-                and await reached(fault.relay_restart_phase)):
-            await relay.restart()
-            record.relay_restarts += 1
+        if fault.relay_restart_phase is not None and await reached(fault.relay_restart_phase):
+            if cluster is not None:
+                await cluster.restart_redis()
+                record.relay_restarts += 1
+            elif relay is not None:
+                await relay.restart()
+                record.relay_restarts += 1
+        if fault.node_kill_phase is not None and cluster is not None and await reached(fault.node_kill_phase):
+            await asyncio.sleep(fault.kill_delay_s)
+            record.node_kills += 1
+            await cluster.kill_node(nodes[fault.victim], fault.node_down_s)
         if fault.kill_phase is not None and await reached(fault.kill_phase):
             await asyncio.sleep(fault.kill_delay_s)
             if victim.proc is None or victim.proc.returncode is not None:
@@ -352,12 +417,11 @@ def _judge(record: MatchRecord, peers: list[Peer]) -> None:
 def _lost_by_victim(folder: Path, claim_file: Path) -> int:
     """Envelopes the killed peer had accepted from the survivor that the survivor's signed
     record lacks (replaying the killed peer's saved state)."""
-    from koikoi_p2p.net.resumable import PeerCore
-    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.net.resumable import load_core
     from koikoi_p2p.protocol.abandonment import decode_abandonment
 
     claimed = {env.raw for env in decode_abandonment(claim_file.read_bytes()).transcript.envelopes}
-    core = PeerCore.restore(StateStore(folder).load())
+    core = load_core(folder)
     if core.peer is None:
         return 0
     survivor = 1 - core.setup.seat
@@ -366,11 +430,21 @@ def _lost_by_victim(folder: Path, claim_file: Path) -> int:
 
 async def soak(config: SoakConfig, workdir: Path) -> tuple[list[MatchRecord], dict[str, Any]]:
     """Run the whole soak; returns the records and run-wide figures."""
-    relay = RelayProcess()
-    await relay.start()
-    proxy = ChaosProxy(relay.url, config.chaos, seed=config.seed)
-    await proxy.start()
-    url = proxy.url + "/v1"
+    relay: RelayProcess | None = None
+    cluster: ClusterProcesses | None = None
+    if config.cluster:
+        cluster = ClusterProcesses(config.cluster)
+        await cluster.start()
+        # One chaos proxy per node, falling back to the next nodes when its own is down.
+        upstreams = cluster.urls
+        proxies = [ChaosProxy(upstreams[i:] + upstreams[:i], config.chaos, seed=config.seed + i)
+                   for i in range(config.cluster)]
+    else:
+        relay = RelayProcess()
+        await relay.start()
+        proxies = [ChaosProxy(relay.url, config.chaos, seed=config.seed)]
+    for proxy in proxies:
+        await proxy.start()
     plans = plan_faults(config)
     records: list[MatchRecord] = []
     queue: asyncio.Queue[int] = asyncio.Queue()
@@ -379,6 +453,10 @@ async def soak(config: SoakConfig, workdir: Path) -> tuple[list[MatchRecord], di
     started = time.monotonic()
     restart_at = {int(len(plans) * (k + 1) / (config.relay_restarts + 1))
                   for k in range(config.relay_restarts)}
+    kills = config.node_kills if cluster is not None else 0
+    # Node kills fall between the restarts, each in a phase of its own (seeded).
+    rng = random.Random(config.seed + 7)  # noqa: S311 - a test plan, not a secret
+    node_kill_at = {int(len(plans) * (k + 0.5) / (kills + 1)): rng.choice(KILL_PHASES) for k in range(kills)}
 
     async def worker() -> None:
         while not queue.empty() and time.monotonic() - started < config.max_seconds:
@@ -386,16 +464,30 @@ async def soak(config: SoakConfig, workdir: Path) -> tuple[list[MatchRecord], di
             fault = plans[index]
             if index in restart_at:
                 fault = dataclasses.replace(fault, relay_restart_phase="playing")
-            records.append(await run_match(index, fault, url=url, workdir=workdir, config=config,
-                                           relay=relay, proxy=proxy))
+            if index in node_kill_at:
+                fault = dataclasses.replace(fault, node_kill_phase=node_kill_at[index])
+            n = max(1, config.cluster)
+            seats = (index % n, (index + 1) % n)
+            urls = [proxies[node].url + "/v1" for node in seats]
+            records.append(await run_match(index, fault, url=urls, workdir=workdir, config=config,
+                                           relay=relay, proxy=proxies, cluster=cluster, nodes=seats))
 
     try:
         await asyncio.gather(*(worker() for _ in range(config.concurrency)))
     finally:
-        await proxy.close()
-        await relay.kill()
-    figures = {"seconds": time.monotonic() - started, "relay_restarts": relay.restarts,
-               "chaos": proxy.stats.as_dict()}
+        for proxy in proxies:
+            await proxy.close()
+        if relay is not None:
+            await relay.kill()
+        if cluster is not None:
+            await cluster.close()
+    chaos: dict[str, int] = {}
+    for proxy in proxies:
+        for key, value in proxy.stats.as_dict().items():
+            chaos[key] = chaos.get(key, 0) + value
+    restarts = cluster.redis.restarts if cluster is not None else relay.restarts if relay is not None else 0
+    figures = {"seconds": time.monotonic() - started, "relay_restarts": restarts,
+               "node_kills": cluster.node_kills if cluster is not None else 0, "chaos": chaos}
     return sorted(records, key=lambda r: r.index), figures
 
 
@@ -431,7 +523,8 @@ def summarize(records: list[MatchRecord], figures: dict[str, Any], planned: int)
                     floor_s=statistics.median(calm),
                     ratio=statistics.median(times) / max(statistics.median(calm), 1e-9),
                     note=f"median wall time per match vs matches without kills; {kills} kill -9, "
-                         f"{figures.get('relay_restarts', 0)} relay restarts, "
+                         f"{figures.get('relay_restarts', 0)} relay restarts "
+                         f"(Redis restarts in a cluster), {figures.get('node_kills', 0)} node kills, "
                          f"total {figures.get('seconds', 0):.0f} s, "
                          f"chaos dropped {chaos.get('dropped', 0)} duplicated {chaos.get('duplicated', 0)} "
                          f"reordered {chaos.get('reordered', 0)} cut {chaos.get('cuts', 0)}"),
@@ -443,13 +536,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, default=2, help="matches at a time (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-seconds", type=float, default=3600.0, help="stop starting matches after this")
+    parser.add_argument("--cluster", type=int, default=0, metavar="N",
+                        help="run the relay as N cluster nodes on one redis-server, with node kills")
     parser.add_argument("--keep", metavar="DIR", default=None,
                         help="keep the state folders and transcripts here")
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
     config = SoakConfig(matches=args.matches, concurrency=args.concurrency, seed=args.seed,
-                        max_seconds=args.max_seconds)
+                        max_seconds=args.max_seconds, cluster=getattr(args, "cluster", 0) or 0)
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="koikoi-soak-"))
     workdir.mkdir(parents=True, exist_ok=True)
     try:
@@ -460,5 +555,5 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     return summarize(records, figures, config.matches)
 
 
-__all__ = ["Fault", "MatchRecord", "RelayProcess", "SoakConfig", "add_arguments", "plan_faults", "run",
-           "run_match", "soak", "summarize"]
+__all__ = ["ClusterProcesses", "Fault", "MatchRecord", "RelayProcess", "SoakConfig", "add_arguments",
+           "plan_faults", "run", "run_match", "soak", "summarize"]

@@ -18,8 +18,11 @@ BENCHMARKS: dict[str, str] = {
     "rules": "random full rounds per second through the rules engine",
     "relay": "relay throughput and memory per connection against a minimal forwarder",
     "match": "a 12-round selfplay match in memory: time in group operations, bytes per round",
+    "audit": "koikoi verify of a 12-round transcript against version 1's verifier, and its floor",
     "ai": "the strong computer player against the random one over nintendo matches",
     "soak": "selfplay matches through the relay and a chaos proxy with random kills",
+    "latency": "round trips, decision-to-screen time and per-envelope overhead of the crash-safe path "
+               "through a relay and a delay proxy",
 }
 
 

@@ -23,6 +23,7 @@ EXIT_BY_STATUS = {
     "abandoned": exit_codes.OPPONENT_LEFT,
     "gave_up": exit_codes.OPPONENT_LEFT,
     "failed": exit_codes.OPPONENT_DEVIATED,
+    "timed_out": exit_codes.ERROR,
 }
 
 
@@ -68,13 +69,14 @@ def _handle(args: argparse.Namespace) -> int:
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import (
         DriverOptions,
+        Journal,
         PeerCore,
         PeerSetup,
         ResumeError,
         create_state,
+        read_state,
         run_peer,
     )
-    from koikoi_p2p.net.state_store import StateStore, StateStoreError
 
     if args.state is None:
         if args.new:
@@ -83,7 +85,7 @@ def _handle(args: argparse.Namespace) -> int:
         from koikoi_p2p.cli.online import resume
 
         return resume(None, args)
-    store = StateStore(Path(args.state))
+    store = Journal(Path(args.state))
     try:
         if args.new and not store.exists():
             if args.seat is None or not args.relay or not args.rendezvous:
@@ -94,22 +96,17 @@ def _handle(args: argparse.Namespace) -> int:
                 rendezvous=args.rendezvous, rounds=args.rounds, profile=args.profile,
                 step_deadline=args.step_deadline, turn_deadline=args.turn_deadline,
                 handshake_deadline=args.step_deadline, strategy_seed=args.strategy_seed))
-        state = store.load()
-    except (StateStoreError, ResumeError) as exc:
+        setup, finished = read_state(store)
+    except ResumeError as exc:
         print(f"koikoi resume: cannot use {args.state}: {exc}", file=sys.stderr)
         return exit_codes.ERROR
-    setup_data = state.get("setup")
-    finished = state.get("outcome")
-    if isinstance(finished, dict) and not isinstance(setup_data, dict):
-        # A completed match keeps only its outcome (the setup held the seed of every key).
-        from koikoi_p2p.net.resumable import _outcome_from
-
-        return _report(args, _outcome_from(finished))
-    if not isinstance(setup_data, dict):
+    if finished is not None:
+        # A finished match keeps only its outcome (the setup held the seed of every key).
+        return _report(args, finished)
+    if setup is None:
         print("koikoi resume: the state has no setup", file=sys.stderr)
         return exit_codes.ERROR
-    setup = PeerSetup.from_dict(setup_data)
-    if setup.human and not isinstance(finished, dict):
+    if setup.human:
         from koikoi_p2p.cli.online import resume
 
         return resume(args.state, args)
@@ -141,6 +138,7 @@ def _report(args: argparse.Namespace, outcome: Any) -> int:
         print(json.dumps(outcome.to_dict()), flush=True)
     else:
         text = {"completed": "the match finished", "abandoned": outcome.reason,
-                "gave_up": "the opponent never came back", "failed": f"the match stopped: {outcome.reason}"}
+                "gave_up": "the opponent never came back", "timed_out": outcome.reason,
+                "failed": f"the match stopped: {outcome.reason}"}
         print(f"{text.get(outcome.status, outcome.status)}" + (f" ({outcome.file})" if outcome.file else ""))
     return EXIT_BY_STATUS.get(outcome.status, exit_codes.ERROR)

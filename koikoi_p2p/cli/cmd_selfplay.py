@@ -29,6 +29,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--level", type=_levels, default=("easy", "easy"), metavar="LEVEL[,LEVEL]",
                         help="the computer players, one level for both seats or seat 0's,seat 1's: "
                              + LEVEL_HELP + " (default easy)")
+    parser.add_argument("--join-relay", metavar="URL", default=None,
+                        help="the joiner's relay when it is another cluster node (default: --relay)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     parser.set_defaults(handler=_handle)
 
@@ -56,9 +58,17 @@ def _handle(args: argparse.Namespace) -> int:
         from koikoi_p2p.cli.options import relay_url
 
         relay = relay_url(relay)
+    join_relay = args.join_relay
+    if join_relay is not None:
+        if relay is None:
+            print("koikoi selfplay: --join-relay needs --relay")
+            return 2
+        from koikoi_p2p.cli.options import relay_url
+
+        join_relay = relay_url(join_relay)
     start = time.perf_counter()
     played = asyncio.run(selfplay(rounds=args.rounds, seed=args.seed, rules=args.rules, relay=relay,
-                                  levels=args.level))
+                                  levels=args.level, join_relay=join_relay))
     elapsed = time.perf_counter() - start
     out0, out1 = played.outcomes
     same = played.transcripts[0] == played.transcripts[1] and out0.result == out1.result

@@ -17,8 +17,14 @@ def register(subparsers: Any) -> None:
                     "proves it). With --result, FILE is a co-signed match result checked on its own.",
     )
     parser.add_argument("file", metavar="FILE")
+    parser.add_argument("other", metavar="FILE2", nargs="?",
+                        help="a second file of the same session (transcript, evidence or abandonment "
+                             "file): say which account stands, or that the two conflict")
     parser.add_argument("--result", action="store_true", help="FILE is a co-signed result, not a transcript")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--html", metavar="OUT",
+                        help="also write the match report (every deal step by step, verified again in the "
+                             "browser) as one self-contained HTML file with the transcript inside")
     parser.set_defaults(handler=_handle)
 
 
@@ -30,9 +36,23 @@ def _handle(args: argparse.Namespace) -> int:
 
     try:
         data = Path(args.file).read_bytes()
+        other = Path(args.other).read_bytes() if args.other is not None else None
     except OSError as exc:
-        print(f"koikoi verify: cannot read {args.file}: {exc.strerror}")
+        print(f"koikoi verify: cannot read {exc.filename}: {exc.strerror}")
         return 2
+    if other is not None:
+        if args.result:
+            print("koikoi verify: --result takes one file")
+            return 2
+        return _compare(args, data, other)
+    if args.html and not args.result:
+        from koikoi_web import report_html
+
+        try:
+            Path(args.html).write_bytes(report_html(data))
+        except OSError as exc:
+            print(f"koikoi verify: cannot write {args.html}: {exc.strerror}")
+            return 2
     if args.result:
         try:
             result = verify_result(data)
@@ -84,6 +104,26 @@ def _handle(args: argparse.Namespace) -> int:
     print(f"valid transcript: {report.profile}, {len(report.rounds)} rounds, {report.messages} messages; "
           f"final scores {report.scores[0]}-{report.scores[1]} ({winner}); result co-signed by both")
     return 0
+
+
+def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
+    """``koikoi verify A B``: two files of one session (spec/protocol.md §9.2)."""
+    import json
+
+    from koikoi_p2p.audit import AuditError
+    from koikoi_p2p.audit.compare import compare_bytes
+
+    try:
+        comparison = compare_bytes(data, other, (args.file, args.other))
+    except AuditError as exc:
+        _say(args.json, {"ok": False, "reason": exc.reason, "message": exc.message},
+             f"cannot compare the two files: {exc.reason}: {exc.message}")
+        return 1
+    if args.json:
+        print(json.dumps(comparison.to_json(), indent=2))
+    else:
+        print("\n".join(comparison.lines()))
+    return 0 if comparison.ok else 1
 
 
 def _say(as_json: bool, data: dict[str, object], text: str) -> None:

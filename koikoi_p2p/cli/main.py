@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_resume",
     "koikoi_p2p.cli.cmd_selfplay",
     "koikoi_p2p.cli.cmd_verify",
+    "koikoi_p2p.cli.cmd_web",
 )
 
 

@@ -19,10 +19,10 @@ from koikoi_p2p.cli.setup import Setup, prepare
 if TYPE_CHECKING:
     from koikoi_p2p.cli.paths import Folders
     from koikoi_p2p.cli.play import Screen
+    from koikoi_p2p.net.journal import Journal
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerCore
-    from koikoi_p2p.net.state_store import StateStore
     from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Paired, YourTurn
     from koikoi_p2p.protocol.peer import GamePeer
     from koikoi_p2p.rules.actions import Action
@@ -166,8 +166,7 @@ async def _play(
 ) -> int:
     """Play crash-safe: the state is saved after every accepted message, so ``koikoi resume``
     continues the match if this process dies (net.resumable.run_peer drives it)."""
-    from koikoi_p2p.net.resumable import PeerSetup, create_state
-    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.net.resumable import PeerSetup, ResumeError, create_state
 
     turn = max(1, min(86_400, int(timeout)))
     peer_setup = PeerSetup.generate(
@@ -176,8 +175,11 @@ async def _play(
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
         turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True)
-    store = StateStore(saved_matches(setup.folders) / f"{room}-seat{seat}")
-    create_state(store, peer_setup)
+    try:
+        store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
+    except ResumeError as exc:   # an unfinished match of this room and seat, or one running
+        print(f"koikoi: {exc.message or exc}", file=sys.stderr)
+        return exit_codes.ERROR
     setup.screen.say(f"The match is saved after every message in {store.folder} "
                      "(if this stops, continue with: koikoi resume).")
     known = setup.folders.known_peers_file if peer_name else None
@@ -187,16 +189,16 @@ async def _play(
 def resume(state: str | None, args: argparse.Namespace) -> int:
     """``koikoi resume [--state DIR]`` for a person's match: the one interrupted match in the data
     folder (a menu when there are several), continued with the same board and prompts."""
-    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.net.journal import Journal
 
     setup = prepare(args, terms=False, show_identity=False)
     if setup is None:
         return exit_codes.USAGE
     if state is not None:
-        return asyncio.run(play_saved(StateStore(Path(state)), setup.screen))
+        return asyncio.run(play_saved(Journal(Path(state)), setup.screen))
     home = saved_matches(setup.folders)
-    found = sorted((d for d in home.glob("*-seat[01]") if StateStore(d).exists()),
-                   key=lambda d: StateStore(d).path.stat().st_mtime, reverse=True) if home.is_dir() else []
+    found = sorted((d for d in home.glob("*-seat[01]") if Journal(d).exists()),
+                   key=lambda d: Journal(d).path.stat().st_mtime, reverse=True) if home.is_dir() else []
     if not found:
         print(f"koikoi resume: no interrupted match in {home}", file=sys.stderr)
         return exit_codes.ERROR
@@ -205,7 +207,7 @@ def resume(state: str | None, args: argparse.Namespace) -> int:
 
 async def _resume_one(found: list[Path], setup: Setup) -> int:
     from koikoi_p2p.cli.prompt import Choice, InputClosed, Prompter, StdinLines
-    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.net.journal import Journal
 
     folder = found[0]
     if len(found) > 1:
@@ -219,7 +221,7 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
         except InputClosed:
             return exit_codes.INTERRUPTED
     setup.screen.say(f"Resuming the match saved in {folder}.")
-    return await play_saved(StateStore(folder), setup.screen)
+    return await play_saved(Journal(folder), setup.screen)
 
 
 def saved_matches(where: Folders) -> Path:
@@ -227,7 +229,7 @@ def saved_matches(where: Folders) -> Path:
     return where.data / "matches"
 
 
-async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | None = None,
+async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | None = None,
                      peer_name: str | None = None, known_peers: Path | None = None) -> int:
     """Run (or resume) the human match saved in ``store`` on this screen; returns the exit code.
 
@@ -237,14 +239,21 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
     from koikoi_p2p.cli.play import drive
     from koikoi_p2p.cli.prompt import StdinLines
     from koikoi_p2p.net.rendezvous import RelayRendezvous
-    from koikoi_p2p.net.resumable import DriverOptions, PeerSetup, ResumeError, run_peer
+    from koikoi_p2p.net.resumable import DriverOptions, ResumeError, read_state, run_peer
+
+    try:
+        setup, _ = read_state(store)
+        if setup is None:
+            raise ResumeError("bad_state", "the saved match has no setup (it is over)")
+    except ResumeError as exc:
+        print(f"koikoi: cannot use the saved match in {store.folder}: {exc}", file=sys.stderr)
+        return exit_codes.ERROR
     from koikoi_p2p.net.state_store import StateStoreError
 
     try:
-        state = store.load()
-        setup = PeerSetup.from_dict(state["setup"])  # type: ignore[arg-type]
-    except (StateStoreError, ResumeError, KeyError) as exc:
-        print(f"koikoi: cannot use the saved match in {store.folder}: {exc}", file=sys.stderr)
+        store.lock()      # held by this process until run_peer ends (one process per match)
+    except StateStoreError as exc:
+        print(f"koikoi: {exc.message or exc}", file=sys.stderr)
         return exit_codes.ERROR
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous, pair_timeout_s=30.0,
                                 first=first)
@@ -266,9 +275,10 @@ async def play_saved(store: StateStore, screen: Screen, *, first: RelayClient | 
         if match.outcome is None:  # also on Ctrl-C
             screen.say(f"\nThe match is saved in {store.folder}: continue it with koikoi resume.")
     if match.outcome is not None:  # the match ended: its state (every key's seed) goes
+        from koikoi_p2p.net.resumable import forget
+
         with contextlib.suppress(OSError):
-            store.remove()
-            store.folder.rmdir()
+            forget(store)
     return code
 
 
@@ -296,7 +306,7 @@ class SavedMatch:
         """The game peer (cli.play reads its deadline for the countdown)."""
         return self.core.peer if self.core is not None else None
 
-    async def run(self, store: StateStore, connector: RelayRendezvous, options: DriverOptions,
+    async def run(self, store: Journal, connector: RelayRendezvous, options: DriverOptions,
                   run_peer: Callable[..., Awaitable[Outcome]]) -> None:
         from koikoi_p2p.protocol.events import Failure
 
@@ -316,8 +326,8 @@ class SavedMatch:
         else:
             self.outcome = outcome
             if not self._ended and outcome.status != "completed":
-                reason = {"abandoned": "timeout", "gave_up": "connection_closed"}.get(outcome.status,
-                                                                                     outcome.reason)
+                reason = {"abandoned": "timeout", "gave_up": "connection_closed",
+                          "timed_out": "own_timeout"}.get(outcome.status, outcome.reason)
                 self._put(Failure(reason=reason, message=outcome.reason or outcome.status,
                                   who=outcome.absent, evidence_path=outcome.file), False)
         self._queue.put_nowait(None)
@@ -389,7 +399,7 @@ class SavedMatch:
             return None
         path = result_file(core, "transcript")
         if closed is False:
-            write_atomic(path, encode_transcript(core.handshake.result.record, core.peer.transcript,
+            write_atomic(path, encode_transcript(core.handshake_record, core.peer.transcript,
                                                  closed=False))
         return str(path)
 
@@ -402,7 +412,7 @@ class SavedMatch:
         core = self.core
         if self.known_peers is None or not self.peer_name or core is None:
             return event
-        key = core.handshake.result.peer_key
+        key = core.peer_key
         peers = KnownPeers(self.known_peers)
         status = peers.check(self.peer_name, key)
         if status == "new":

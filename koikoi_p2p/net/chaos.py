@@ -61,6 +61,9 @@ class ChaosConfig:
     # "relay_frames": fault only the relay protocol's {"type": "frame"} messages (the peers'
     # opaque frames), so room set-up and resume control messages pass intact.
     scope: str = "binary"
+    # A fixed one-way delay added to every message in both directions, order kept (a long, clean
+    # network path: ``koikoi bench latency``). Independent of the fault rates and of the scope.
+    latency_s: float = 0.0
 
     def __post_init__(self) -> None:
         if self.scope not in SCOPES:
@@ -71,6 +74,8 @@ class ChaosConfig:
                 raise ChaosError("bad_rate", f"{name} must be a probability in [0, 1], not {value!r}")
         if not isinstance(self.max_delay_s, int | float) or not 0.0 <= self.max_delay_s <= 60.0:
             raise ChaosError("bad_delay", f"max_delay_s must be in [0, 60], not {self.max_delay_s!r}")
+        if not isinstance(self.latency_s, int | float) or not 0.0 <= self.latency_s <= 10.0:
+            raise ChaosError("bad_delay", f"latency_s must be in [0, 10], not {self.latency_s!r}")
 
     @property
     def quiet(self) -> bool:
@@ -169,10 +174,36 @@ class _Pair:
         held: list[Message] = []
         release: asyncio.Task[None] | None = None
 
-        async def send(message: Message) -> None:
+        async def forward(message: Message) -> None:
             with contextlib.suppress(ConnectionClosed):
                 await sink.send(message)
                 self.proxy.stats.forwarded += 1
+
+        # With a fixed latency every message waits in one queue until its time: order is kept.
+        line: asyncio.Queue[tuple[float, Message]] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        async def carry() -> None:
+            while True:
+                due, message = await line.get()
+                wait = due - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                await forward(message)
+
+        carrier: asyncio.Task[None] | None = None
+
+        async def send(message: Message) -> None:
+            nonlocal carrier
+            latency = self.proxy.config.latency_s
+            if not latency and line.empty():
+                await forward(message)
+                return
+            if carrier is None:
+                carrier = asyncio.create_task(carry())
+                self.tasks.add(carrier)
+                carrier.add_done_callback(self.tasks.discard)
+            line.put_nowait((loop.time() + latency, message))
 
         async def delayed(message: Message, delay_s: float) -> None:
             await asyncio.sleep(delay_s)
@@ -228,6 +259,8 @@ class _Pair:
         finally:
             if release is not None:
                 release.cancel()
+            if carrier is not None:
+                carrier.cancel()
             # One side closed: close the other too, as a transparent hop would.
             self.cut_done.set()
             with contextlib.suppress(Exception):
@@ -235,11 +268,15 @@ class _Pair:
 
 
 class ChaosProxy:
-    """The proxy server. ``async with ChaosProxy(upstream, config, seed=1) as proxy: proxy.url``."""
+    """The proxy server. ``async with ChaosProxy(upstream, config, seed=1) as proxy: proxy.url``.
+
+    ``upstream`` may be a list: each new connection goes to the first one that accepts it (relay
+    cluster nodes in order of preference, so a peer whose node died reaches another one).
+    """
 
     def __init__(
         self,
-        upstream: str,
+        upstream: str | Sequence[str],
         config: ChaosConfig | None = None,
         *,
         seed: int = 0,
@@ -247,7 +284,11 @@ class ChaosProxy:
         port: int = 0,
         max_size: int = MAX_MESSAGE,
     ) -> None:
-        self.upstream = _check_upstream(upstream)
+        upstreams = [upstream] if isinstance(upstream, str) else list(upstream)
+        if not upstreams:
+            raise ChaosError("bad_upstream", "no upstream")
+        self.upstreams = [_check_upstream(url) for url in upstreams]
+        self.upstream = self.upstreams[0]
         self.host = check_loopback(host)
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise ChaosError("bad_port", f"port must be 0..65535, not {port!r}")
@@ -319,13 +360,17 @@ class ChaosProxy:
         pair = _Pair(self, random.Random(f"{self.seed}:{self._count}"))  # noqa: S311
         pair.client = client
         path = client.request.path if client.request is not None else "/"
-        try:
-            upstream = await connect(
-                self.upstream + path, compression=None, max_size=self.max_size, proxy=None,
-                ping_interval=None, open_timeout=5,
-            )
-        except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
-            self.stats.upstream_failures += 1
+        upstream: ClientConnection | None = None
+        for base in self.upstreams:
+            try:
+                upstream = await connect(
+                    base + path, compression=None, max_size=self.max_size, proxy=None,
+                    ping_interval=None, open_timeout=5,
+                )
+                break
+            except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
+                self.stats.upstream_failures += 1
+        if upstream is None:
             await client.close(code=1011, reason="upstream unreachable")
             return
         pair.upstream = upstream
@@ -357,6 +402,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     for name in ("drop", "duplicate", "reorder", "delay", "cut"):
         parser.add_argument(f"--{name}", type=float, default=0.0, help=f"{name} probability per message")
     parser.add_argument("--max-delay", type=float, default=0.05, help="seconds")
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="fixed one-way delay added to every message, in seconds (order kept)")
     parser.add_argument("--all-messages", action="store_true", help="fault text messages too")
     parser.add_argument("--scope", choices=sorted(SCOPES), default="binary",
                         help="which messages faults may hit (relay_frames: only the relay's peer frames)")
@@ -367,6 +414,7 @@ async def _serve_forever(args: argparse.Namespace) -> None:
     config = ChaosConfig(
         drop=args.drop, duplicate=args.duplicate, reorder=args.reorder, delay=args.delay,
         max_delay_s=args.max_delay, cut=args.cut, binary_only=not args.all_messages, scope=args.scope,
+        latency_s=args.latency,
     )
     async with ChaosProxy(args.upstream, config, seed=args.seed, host=args.host, port=args.port) as proxy:
         print(proxy.url, flush=True)

@@ -2,7 +2,9 @@
 
 ``Match`` is a thin driver around the sans-I/O machines: it runs the handshake over a transport,
 then feeds frames to a ``GamePeer`` and sends what it returns. Every wait has the deadline of the
-match terms (a person's decision is the caller's to time). The transcript is appended to a file
+match terms, our own decisions too: once our deadline (the terms' less ``own_margin_s``) has
+passed, ``decide`` refuses (``deadline_passed``) and ``events()`` ends with ``TimeUp`` (what the
+opponent may now claim) and a ``Failure`` (spec/protocol.md §12.4). The transcript is appended to a file
 as the match goes (a crash loses nothing accepted); a violation writes an evidence file.
 
     async for event in match.events():
@@ -34,6 +36,7 @@ from koikoi_p2p.protocol.events import (
     Paired,
     RoundOver,
     TermsAgreed,
+    TimeUp,
     YourTurn,
 )
 from koikoi_p2p.protocol.handshake import Handshake, HandshakeResult
@@ -57,7 +60,8 @@ class Match:
                  deadlines: Deadlines | None = None, store: str | os.PathLike[str] | None = None,
                  rng: Rng | None = None, known_peers: KnownPeers | None = None,
                  peer_name: str | None = None,
-                 accept_terms: Callable[[MatchTerms], bool] | None = None) -> None:
+                 accept_terms: Callable[[MatchTerms], bool] | None = None,
+                 own_margin_s: float = 2.0) -> None:
         if seat not in (0, 1):
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
         self.transport = transport
@@ -83,6 +87,9 @@ class Match:
         self._writer: TranscriptWriter | None = None
         self._written = 0
         self._decided = asyncio.Event()
+        self.own_margin_s = own_margin_s
+        self._wait_started = 0.0           # loop time the current wait began
+        self._expired: TimeUp | None = None
 
     # -- the API ----------------------------------------------------------------------------------
     async def events(self) -> AsyncIterator[Event]:
@@ -93,24 +100,47 @@ class Match:
             yield self._paired(result)
             peer = self._start_peer(result)
             await self._send(peer.start())
+            self._wait_started = asyncio.get_running_loop().time()
             while True:
                 for event in self._drain():
+                    if isinstance(event, (YourTurn, ChoiceNeeded)):
+                        # What we owe before our act leaves before our person is asked, after
+                        # the opponent's move is shown (spec/game.md §7.3).
+                        await self._send(peer.idle())
                     yield event
                     if isinstance(event, (MatchOver, Failure)):
                         return
+                if self._expired is not None:
+                    yield self._expired
+                    yield self._stopped("own_timeout", self._expired_text(), self.seat)
+                    return
                 waiting = peer.waiting_for()
                 if waiting is None:
+                    if peer.has_events():
+                        continue
                     return
+                # Idle time (spec/game.md §5.2): deferred checks, and what this seat owes before its
+                # act leaves now, while its person decides or while the opponent's move is awaited.
+                await self._send(peer.idle())
+                waiting = peer.waiting_for()
+                if waiting is None or peer.has_events():
+                    continue
                 seat, _, seconds = waiting
                 if seat == self.seat:
-                    # Only a decision can be pending on our side: wait for decide().
-                    await self._decided.wait()
+                    # Only a decision can be pending on our side: wait for decide() (or
+                    # decide_terms, resign), until our own deadline (then no more input is taken).
+                    try:
+                        async with asyncio.timeout(max(0.0, self._own_budget(seconds))):
+                            await self._decided.wait()
+                    except TimeoutError:
+                        self._expire()
                     self._decided.clear()
                     continue
                 async with asyncio.timeout(seconds):
                     frame = await self.transport.recv()
                 self.bytes_received += len(frame)
                 await self._send(peer.receive(frame))
+                self._wait_started = asyncio.get_running_loop().time()
         except RemoteViolation as exc:
             yield self._failure(exc)
         except TimeoutError:
@@ -125,6 +155,13 @@ class Match:
         question is then asked again by ``events()``)."""
         if self.peer is None:
             raise LocalMisuse("not_started", "the match has not started")
+        waiting = self.peer.waiting_for()
+        if self._expired is None and waiting is not None and waiting[0] == self.seat \
+                and self._own_budget(waiting[2]) <= 0:
+            self._expire()
+        if self._expired is not None:
+            self._decided.set()
+            raise LocalMisuse("deadline_passed", self._expired_text())
         try:
             frames = self.peer.decide(action)
         except ProtocolError:
@@ -137,12 +174,69 @@ class Match:
         try:
             await self._send(frames)
         finally:
+            self._wait_started = asyncio.get_running_loop().time()
             self._decided.set()       # even if sending failed: events() then sees the transport
+
+    async def decide_terms(self, accept: bool) -> None:
+        """The joiner's answer to ``TermsProposed``: sign the terms, or refuse them (the match then
+        ends with a ``Failure`` "terms_refused" and nothing is sent)."""
+        if self.peer is None:
+            raise LocalMisuse("not_started", "the match has not started")
+        if self._expired is not None:
+            self._decided.set()
+            raise LocalMisuse("deadline_passed", self._expired_text())
+        try:
+            frames = self.peer.decide_terms(accept)
+        except LocalMisuse as exc:
+            self._decided.set()
+            if exc.reason == "terms_refused":
+                return
+            raise
+        try:
+            await self._send(frames)
+        finally:
+            self._decided.set()
+
+    async def resign(self) -> None:
+        """Give the match up when this seat is asked to act (spec/game.md §6.3): the opponent
+        countersigns a result that names it the winner; ``MatchOver.resigned`` names this seat."""
+        if self.peer is None:
+            raise LocalMisuse("not_started", "the match has not started")
+        if self._expired is not None:
+            self._decided.set()
+            raise LocalMisuse("deadline_passed", self._expired_text())
+        try:
+            frames = self.peer.resign()
+        finally:
+            self._decided.set()
+        await self._send(frames)
+
+    def can_resign(self) -> bool:
+        return self.peer is not None and self.peer.can_resign()
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self.peer.legal_actions() if self.peer is not None else ()
 
     # -- internals --------------------------------------------------------------------------------
+    def _own_budget(self, seconds: int) -> float:
+        """Seconds left before our own deadline: the terms' less a margin (at most half), so our
+        last frame reaches the peer before its clock, started when it sent, runs out."""
+        elapsed = asyncio.get_running_loop().time() - self._wait_started
+        return seconds - min(self.own_margin_s, seconds / 2) - elapsed
+
+    def _expire(self) -> None:
+        assert self.peer is not None
+        waiting = self.peer.waiting_for()
+        expected, seconds = (waiting[1], waiting[2]) if waiting is not None else ("act", 0)
+        self._expired = TimeUp(seat=self.seat, claimant=1 - self.seat, seq=self.peer.channel.next_seq,
+                               expected=expected, deadline=seconds)
+
+    def _expired_text(self) -> str:
+        up = self._expired
+        assert up is not None
+        return (f"your time ran out ({up.deadline}s for {up.expected}): player {up.claimant} may claim "
+                f"abandonment by player {up.seat} at message {up.seq}")
+
     async def _handshake(self) -> HandshakeResult:
         handshake = Handshake(seat=self.seat, identity=self.identity, room=self.room, password=self.password,
                               rng=self.rng)
@@ -291,11 +385,14 @@ async def play_match(transport: Transport, strategy: Strategy, *, seat: int, ide
                      password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
                      store: str | os.PathLike[str] | None = None, rng: Rng | None = None,
                      deadlines: Deadlines | None = None,
-                     on_event: Callable[[Event], None] | None = None) -> MatchOutcome:
-    """Play one seat with a computer ``Strategy`` (anything with ``choose(view, options)``)."""
+                     on_event: Callable[[Event], None] | None = None,
+                     accept_terms: Callable[[MatchTerms], bool] | None = None) -> MatchOutcome:
+    """Play one seat with a computer ``Strategy`` (anything with ``choose(view, options)``); as
+    the joiner it accepts the proposed terms unless ``accept_terms`` says otherwise."""
     choose = strategy.choose
     match = Match(transport, seat=seat, identity=identity, room=room, password=password, profile=profile,
-                  rounds=rounds, store=store, rng=rng, deadlines=deadlines)
+                  rounds=rounds, store=store, rng=rng, deadlines=deadlines,
+                  accept_terms=accept_terms if accept_terms is not None else (lambda terms: True))
     count = 0
     context = _MatchFollower(strategy)
     async for event in match.events():

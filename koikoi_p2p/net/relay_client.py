@@ -123,11 +123,13 @@ async def _request(ws: ClientConnection, message: bytes, expected: str) -> dict[
     return reply
 
 
-async def list_rooms(url: str) -> list[dict[str, Any]]:
-    """The public lobby: open public rooms as ``{"code", "meta", "age"}``, newest first."""
+async def list_rooms(url: str, rejoin: str | None = None) -> list[dict[str, Any]]:
+    """The public lobby: open public rooms as ``{"code", "meta", "age"}``, newest first; with
+    ``rejoin``, only the rejoin rooms carrying that tag (which the lobby never lists to all)."""
     ws = await _open(url)
     try:
-        reply = await _request(ws, _pack("lobby"), "rooms")
+        request = _pack("lobby") if rejoin is None else _pack("lobby", rejoin=rejoin)
+        reply = await _request(ws, request, "rooms")
     finally:
         await ws.close()
     rooms = reply.get("rooms")

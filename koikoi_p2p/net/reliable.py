@@ -18,13 +18,21 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
   acknowledges after every DATA frame.
 - A transport that fails is replaced through ``connect`` with exponential backoff and jitter;
   the link gives up (LinkClosed "unreachable") only after ``give_up_s`` without success.
-- A HELLO or frame from a new peer id means the peer process restarted (a crash and resume).
-  The pairing is reset, and ``on_reset`` tells the driver, which re-sends its own record of sent
-  but unaccepted envelopes; the peer's channel ignores the exact duplicates among them.
+- A HELLO or frame from a new peer id means the peer process restarted (a crash and resume), or
+  a stranger joined the room while the two seats paired again. The pairing is reset, and
+  ``on_reset`` tells the driver, which re-sends its own record of sent but unaccepted envelopes;
+  the peer's channel ignores the exact duplicates among them. Ids carry no proof, so the driver
+  says which pairing is real: ``vouch()`` after a payload that authenticated (the old ids are then
+  retired for good), ``reject()`` after one that did not (that id is retired, we take a fresh id
+  and pair again). Until a new pairing is vouched for, the id it displaced is kept: if that peer
+  speaks again, the link pairs with it again under a fresh id of its own, so both sides restart
+  their counters (a stranger delays the pair, it cannot cut it off).
 - Keepalive: with ``dead_after_s`` set, the link pings the peer and, when nothing at all came
   from it for that long, drops the transport and connects again: through the relay this is how
   a survivor notices that the other seat crashed (the relay only sees a seat "away") and pairs
   again with its restarted process.
+- With ``vouching=True`` the caller says which pairing is real (``vouch``/``reject`` above);
+  without it any new id is trusted at once, as a bare link over a private transport may.
 - With ``confirm=True`` an ACK covers only frames the caller confirmed after saving them, so a
   sender that sees everything acknowledged knows the peer would still have it after a crash
   (the resumable driver relies on it before it exits at the end of a match).
@@ -54,6 +62,8 @@ _COUNT = struct.Struct(">I")
 MAX_COUNT = 2**32 - 1
 #: Upper bound of one payload: a frame larger than this never came from an honest peer.
 MAX_PAYLOAD = 1 << 20
+#: Displaced ids kept while a new pairing is unproven (older ones are retired).
+MAX_DISPLACED = 8
 
 Rng = Callable[[int], bytes]
 Connector = Callable[[], Awaitable[Transport]]
@@ -79,6 +89,7 @@ class LinkStats:
     out_of_order: int = 0
     malformed: int = 0
     stale: int = 0
+    rejected: int = 0
     reconnects: int = 0
     resets: int = 0
     dead: int = 0
@@ -150,14 +161,14 @@ class ReliableLink:
         max_window: int = 4096,
         dead_after_s: float | None = None,
         confirm: bool = False,
+        vouching: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if connect is None and transport is None:
             raise ValueError("a ReliableLink needs a transport or a way to connect")
         draw = rng if rng is not None else secrets.token_bytes
-        self.link_id = draw(ID_BYTES)
-        if len(self.link_id) != ID_BYTES or self.link_id == NO_ID:
-            raise ValueError("the rng gave an unusable link id")
+        self._draw = draw
+        self.link_id = self._fresh_id()
         # Jitter for reconnect delays only; nothing secret depends on it.
         self._jitter = random.Random(int.from_bytes(draw(8), "big"))  # noqa: S311
         self._connect = connect
@@ -177,6 +188,9 @@ class ReliableLink:
 
         self.peer_id: bytes | None = None
         self._retired: set[bytes] = set()
+        self._displaced: list[bytes] = []   # ids an unproven pairing displaced (not retired yet)
+        self._vouched = False               # the current pairing delivered an authentic payload
+        self._vouching = vouching           # the caller vouches for pairings (else: trust any id)
         self._peer_knows_me = False
         self._unacked: deque[tuple[int, bytes]] = deque()
         self._send_count = 0
@@ -243,6 +257,27 @@ class ReliableLink:
         self._taken_generation = item[0]
         return item[1]
 
+    def vouch(self) -> None:
+        """The payload last returned by ``recv`` authenticated: the current pairing is the real
+        peer, and the ids it displaced are retired (old incarnations of a restarted peer)."""
+        if self._taken_generation != self._generation or self.peer_id is None or self._vouched:
+            return
+        self._vouched = True
+        self._retired.update(self._displaced)
+        self._displaced.clear()
+
+    def reject(self) -> None:
+        """The payload last returned by ``recv`` did not authenticate. From an unproven pairing
+        (a stranger in the room, or a forger): retire that id, take a fresh id of our own and pair
+        again. From a proven one (a relay forging the peer's id): only counted."""
+        self.stats.rejected += 1
+        if self._taken_generation != self._generation or self.peer_id is None or self._vouched:
+            return
+        self._retired.add(self.peer_id)
+        self.peer_id = None
+        self._new_own_id()
+        self._broken.set()
+
     def confirm(self) -> None:
         """With ``confirm=True``: the frame last returned by ``recv`` is safely kept (saved), so
         it may be acknowledged. The peer keeps re-sending until then: an acknowledgement means
@@ -267,6 +302,11 @@ class ReliableLink:
                 await asyncio.wait_for(transport.close(), 2.0)
 
     @property
+    def backlog(self) -> int:
+        """Frames delivered and waiting for ``recv``."""
+        return self._inbox.qsize()
+
+    @property
     def unacknowledged(self) -> int:
         return len(self._unacked)
 
@@ -275,6 +315,21 @@ class ReliableLink:
         return self._failure is not None
 
     # --- internals -------------------------------------------------------------------------------
+
+    def _fresh_id(self) -> bytes:
+        link_id = self._draw(ID_BYTES)
+        if len(link_id) != ID_BYTES or link_id == NO_ID:
+            raise ValueError("the rng gave an unusable link id")
+        return link_id
+
+    def _new_own_id(self) -> None:
+        """A fresh id of our own: the peer then starts a new pairing too (its counters restart)."""
+        self._retired.add(self.link_id)
+        self.link_id = self._fresh_id()
+        self._generation += 1
+        self._expected = 0
+        self._confirmed = 0
+        self._early.clear()
 
     def _fail(self, reason: str, message: str) -> None:
         if self._failure is None:
@@ -392,16 +447,27 @@ class ReliableLink:
                 self._rto = min(self._rto * 2, self._max_retransmit_s)
 
     def _adopt(self, peer: bytes) -> None:
-        """A new peer id: the first pairing, or the peer process restarted."""
-        restarted = self.peer_id is not None
+        """A new peer id: the first pairing, the peer process restarted, or a stranger."""
+        restarted = self.peer_id is not None or bool(self._displaced)
+        if peer in self._displaced:
+            # A peer we had paired with speaks again after an unproven pairing displaced it: it
+            # kept its counters for us, so restart both sides' under a fresh id of ours.
+            self._displaced.remove(peer)
+            self._new_own_id()
         if self.peer_id is not None:
-            self._retired.add(self.peer_id)
+            if self._vouching:
+                self._displaced.append(self.peer_id)
+                self._retired.update(self._displaced[:-MAX_DISPLACED])
+                del self._displaced[:-MAX_DISPLACED]
+            else:
+                self._retired.add(self.peer_id)
             self.stats.resets += 1
             if self.on_reset is not None:
                 # The driver re-sends what the peer may lack from its own records; frames queued
                 # here may have reached the old incarnation and would be out of place now.
                 self._unacked.clear()
         self.peer_id = peer
+        self._vouched = False
         self._peer_knows_me = False
         self._generation += 1
         self._expected = 0

@@ -2,11 +2,15 @@
 
 The relay client resumes a dropped connection by itself while the relay still holds the room.
 It cannot when the relay restarted (rooms and buffers are gone) or when our own process crashed
-(the resume token and counters died with it). Then both seats meet again through the public
-lobby: the host (seat 0) opens a public room whose meta carries a tag, the joiner (seat 1) looks
-for the newest room with that tag and joins it. The tag is a hash of a string both seats share
-(the match's rendezvous id), so it tells a lobby reader nothing; a stranger who joins the room
-first gains nothing either (frames are end-to-end sealed and signed), it only delays the pair.
+(the resume token and counters died with it). Then both seats meet again in a *rejoin room*: the
+host (seat 0) opens a room whose meta carries a tag, the joiner (seat 1) asks the relay for the
+rooms with that tag and joins the newest. The relay never lists a rejoin room in the public
+lobby; it answers only a request naming the exact tag (spec/relay.md §4). The tag is a hash of
+the match's rendezvous id and, once both seats hold the session (the peer signed an envelope of
+it), of the session id, which no one outside the two seats and the relay learns (spec/protocol.md
+§12.2). A stranger who still joins first gains nothing: frames are end-to-end sealed and signed,
+the driver drops and counts what does not authenticate, and the link pairs with the real peer
+again when it shows up; the stranger only delays the pair.
 
 ``RelayRendezvous`` is a ``Connector`` for ``ReliableLink``: each call returns a freshly paired
 transport, closing the previous one (which closes its room, so the other seat pairs again too).
@@ -22,11 +26,15 @@ from koikoi_p2p.protocol.statement import sha256
 from koikoi_p2p.protocol.transport import Transport
 
 META_KEY = "rejoin"
+LABEL = b"koikoi-p2p/faults/v2/rejoin\x00"
 
 
-def rendezvous_tag(rendezvous: str) -> str:
-    """The lobby tag of a rendezvous id: 32 hex characters (fits the relay's meta limits)."""
-    return sha256(b"koikoi-p2p/faults/v1/rejoin\x00" + rendezvous.encode()).hex()[:32]
+def rendezvous_tag(rendezvous: str, session_id: bytes = b"") -> str:
+    """The rejoin tag: 32 hex characters (fits the relay's meta limits)."""
+    data = LABEL + rendezvous.encode()
+    if session_id:
+        data += b"\x00" + session_id
+    return sha256(data).hex()[:32]
 
 
 class RelayRendezvous:
@@ -38,12 +46,23 @@ class RelayRendezvous:
             raise ValueError("a seat (0 or 1) and a non-empty rendezvous id are needed")
         self.url = url
         self.seat = seat
+        self.rendezvous = rendezvous
         self.tag = rendezvous_tag(rendezvous)
+        self.fallback: str | None = None    # seat 1: the tag of a host that is not bound yet
         self.pair_timeout_s = pair_timeout_s
         self.poll_s = poll_s
         self._first = first
         self._client: RelayClient | None = first
         self.pairings = 0
+
+    def bind(self, session_id: bytes) -> None:
+        """Both seats hold this session: derive the tag from it from now on. The joiner still
+        looks for the unbound tag too, since the host binds only once it has the joiner's first
+        envelope."""
+        tag = rendezvous_tag(self.rendezvous, session_id)
+        if tag != self.tag:
+            self.fallback = self.tag if self.seat == 1 else None
+            self.tag = tag
 
     async def __call__(self) -> Transport:
         if self._first is not None:
@@ -76,15 +95,18 @@ class RelayRendezvous:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.pair_timeout_s
         while True:
-            for room in await list_rooms(self.url):   # newest first
-                meta = room.get("meta")
-                code = room.get("code")
-                if isinstance(meta, dict) and meta.get(META_KEY) == self.tag and isinstance(code, str):
-                    try:
-                        return await RelayClient.join(self.url, code)
-                    except RelayError as exc:
-                        if exc.reason not in ("room_full", "room_not_found", "room_closed"):
-                            raise
+            for tag in (self.tag, self.fallback):
+                if tag is None:
+                    continue
+                for room in await list_rooms(self.url, rejoin=tag):   # newest first
+                    meta = room.get("meta")
+                    code = room.get("code")
+                    if isinstance(meta, dict) and meta.get(META_KEY) == tag and isinstance(code, str):
+                        try:
+                            return await RelayClient.join(self.url, code)
+                        except RelayError as exc:
+                            if exc.reason not in ("room_full", "room_not_found", "room_closed"):
+                                raise
             if loop.time() > deadline:
                 raise RelayError("rejoin_timeout", "the other seat did not open a room in time")
             await asyncio.sleep(self.poll_s)

@@ -19,7 +19,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 from koikoi_p2p.ai.levels import computer_player
-from koikoi_p2p.ai.strategy import Strategy
+from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.net.core import PeerCore
 from koikoi_p2p.net.match import MatchOutcome, play_match
 from koikoi_p2p.net.memory import memory_pair
 from koikoi_p2p.protocol.events import Event, RoundOver
@@ -61,11 +62,13 @@ class SelfplayResult:
 async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "nintendo", relay: str | None = None,
                    players: tuple[Strategy, Strategy] | None = None, room: str = "SELFPL",
                    levels: tuple[str, str] = ("easy", "easy"),
-                   on_event: Callable[[int, Event], None] | None = None) -> SelfplayResult:
+                   on_event: Callable[[int, Event], None] | None = None,
+                   join_relay: str | None = None) -> SelfplayResult:
     """Play a whole match between two computer peers and return both sides' outcomes and transcripts.
 
     The players are ``players`` if given, else computer players of ``levels`` (seat 0's, seat 1's;
-    koikoi_p2p.ai.levels), seeded from ``seed``.
+    koikoi_p2p.ai.levels), seeded from ``seed``. ``join_relay``: the joiner's relay address when it
+    differs from the host's (another node of a relay cluster); by default both use ``relay``.
     """
     profile = preset(rules)
     if seed is None:
@@ -99,7 +102,7 @@ async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "ninten
             from koikoi_p2p.net.relay_client import RelayClient
 
             host = await RelayClient.create(relay)
-            guest = await RelayClient.join(relay, host.code)
+            guest = await RelayClient.join(join_relay or relay, host.code)
             await host.wait_for_peer(timeout=30)
             transports = (host, guest)
             closers = [host, guest]
@@ -118,3 +121,60 @@ async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "ninten
     sent = out0.bytes_sent + out1.bytes_sent
     return SelfplayResult(outcomes=(out0, out1), transcripts=(texts[0], texts[1]), rounds=result_rounds,
                           bytes_on_wire=sent)
+
+
+def play_cores(cores: tuple[PeerCore, PeerCore], choose: Callable[[int, int], Strategy] | None = None,
+               on_input: Callable[[int, str, object, list[bytes]], None] | None = None) -> int:
+    """Play two crash-safe cores against each other in memory, synchronously, with no I/O at all
+    (the floor of ``bench latency`` and the replay tests); returns the number of envelopes.
+
+    ``choose(seat, n)`` is the player of a seat's n-th decision (by default the driver's seeded
+    computer player); ``on_input(seat, kind, input, frames)`` sees each accepted input as the
+    driver would commit it."""
+    from koikoi_p2p.net.core import DECIDED, IDLE, RECEIVED, TERMS
+
+    def player(seat: int, n: int) -> Strategy:
+        if choose is not None:
+            return choose(seat, n)
+        return RandomPlayer(cores[seat].setup.strategy_seed * 1_000_003 + n)
+
+    inbox: list[list[bytes]] = [list(cores[1].outbox), list(cores[0].outbox)]
+    while not (cores[0].done and cores[1].done):
+        progressed = False
+        for seat in (0, 1):
+            core = cores[seat]
+            if core.failure is not None or core.failed:
+                raise RuntimeError(f"seat {seat} failed: {core.failure}")
+            if core.terms_pending is not None:
+                out = core.decide_terms(core.setup.accept_terms)
+                if on_input is not None:
+                    on_input(seat, TERMS, core.setup.accept_terms, out)
+                inbox[1 - seat].extend(out)
+                progressed = True
+            idle = core.idle()          # as the driver does before it waits (spec/game.md §7.3)
+            if idle:
+                if on_input is not None:
+                    on_input(seat, IDLE, None, idle)
+                inbox[1 - seat].extend(idle)
+                progressed = True
+            if core.pending is not None:
+                event = core.pending
+                action = player(seat, core.decisions).choose(event.view, event.options)
+                out = core.decide(action)
+                if on_input is not None:
+                    on_input(seat, DECIDED, action.to_dict(), out)
+                inbox[1 - seat].extend(out)
+                progressed = True
+            while inbox[seat]:
+                frame = inbox[seat].pop(0)
+                answer = core.receive(frame)
+                if answer is None:
+                    continue
+                if on_input is not None:
+                    on_input(seat, RECEIVED, frame, answer)
+                inbox[1 - seat].extend(answer)
+                progressed = True
+        if not progressed:
+            raise RuntimeError("the cores stalled")
+    assert cores[0].peer is not None
+    return len(cores[0].peer.transcript)

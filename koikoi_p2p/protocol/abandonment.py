@@ -4,7 +4,7 @@ No protocol can stop a player from walking away (DESIGN.md G7), but the one left
 verifiably, where the match stopped. When the opponent misses a deadline of the match terms, the
 waiting peer signs a claim over the transcript head::
 
-    statement = "koikoi-p2p/faults/v1/abandon" || 0x00 || canonical msgpack of
+    statement = "koikoi-p2p/faults/v2/abandon" || 0x00 || canonical msgpack of
         {"session_id", "seq", "head", "claimant", "absent", "expected", "deadline"}
 
 ``seq`` is message N, the first envelope that never came (the number of envelopes accepted),
@@ -33,7 +33,7 @@ from koikoi_p2p.protocol.statement import statement
 from koikoi_p2p.protocol.transcript import Transcript, TranscriptError, decode_transcript
 
 ABANDON_MAGIC = b"\x89KKABND\n"
-ABANDON_DOMAIN = b"koikoi-p2p/faults/v1/abandon"
+ABANDON_DOMAIN = b"koikoi-p2p/faults/v2/abandon"
 MAX_FILE = 64 << 20
 _FILE_FIELDS = ("claim", "sig", "transcript", "deal", "round_key")
 _FIELDS = ("session_id", "seq", "head", "claimant", "absent", "expected", "deadline")

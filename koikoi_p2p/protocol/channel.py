@@ -6,9 +6,13 @@ chain: ``seq`` counts the envelopes of the session from 0 whoever sent them, and
 names the digest of the previous one (the handshake hash for seq 0). The game above is strictly
 sequential, so at any time exactly one side sends the next envelope.
 
-A frame is ``0x10 || seq (u32, big-endian) || ChaCha20-Poly1305(direction key,
-nonce = 0^4 || seq (u64), aad = the 5 header bytes, signature || envelope)``. The nonce is unique
-per key because each sequence number is used by exactly one sender, once.
+A frame is ``0x10 || seq (u32, big-endian) || nonce || ChaCha20-Poly1305(direction key, nonce,
+aad = the 5 header bytes, signature || envelope)``. The 12-byte nonce is synthetic (SIV, Rogaway
+and Shrimpton 2006): an HMAC of the header and the plaintext under a second key of the
+direction. An honest peer seals each envelope once, so nonces never repeat; a peer restored twice
+from one saved state that seals two different envelopes at one sequence number still uses two
+different nonces, where a counter nonce would reuse the key stream and the Poly1305 key. The
+same envelope always gives the same frame, so a retransmission is the same bytes.
 
 ``open`` accepts only the next sequence number, from the peer, chained to our head. The exact
 envelope already accepted at that number again is a harmless duplicate (``None``); any other
@@ -40,25 +44,42 @@ from koikoi_p2p.protocol.identity import SIGNATURE_SIZE, Identity, check_public_
 
 FRAME_ENVELOPE = 0x10
 HEADER_SIZE = 5
+NONCE_SIZE = 12
 MAX_FRAME = 1 << 20
-# Overhead of a frame beyond the envelope: header, signature, AEAD tag.
-FRAME_OVERHEAD = HEADER_SIZE + SIGNATURE_SIZE + primitives.AEAD_TAG
-STATE_FORMAT = 1
+# Overhead of a frame beyond the envelope: header, nonce, signature, AEAD tag.
+FRAME_OVERHEAD = HEADER_SIZE + NONCE_SIZE + SIGNATURE_SIZE + primitives.AEAD_TAG
+MIN_FRAME = FRAME_OVERHEAD
+STATE_FORMAT = 2
 _PEER_CACHE = 512  # recent peer envelopes kept in memory to attach to equivocation evidence
-
-
-def frame_nonce(seq: int) -> bytes:
-    return bytes(4) + seq.to_bytes(8, "big")
+_AEAD_INFO = b"koikoi-p2p/2 frame aead"
+_NONCE_INFO = b"koikoi-p2p/2 frame nonce"
 
 
 def frame_header(seq: int) -> bytes:
     return bytes([FRAME_ENVELOPE]) + struct.pack(">I", seq)
 
 
+def frame_keys(direction_secret: bytes) -> tuple[bytes, bytes]:
+    """(AEAD key, nonce key) of one direction: HKDF-Expand of its secret K("send s") (§7.1)."""
+    return (primitives.hkdf_expand_sha256(direction_secret, _AEAD_INFO),
+            primitives.hkdf_expand_sha256(direction_secret, _NONCE_INFO))
+
+
+def frame_nonce(nonce_key: bytes, header: bytes, plaintext: bytes) -> bytes:
+    """The synthetic nonce: HMAC-SHA256(nonce key, header || plaintext), first 12 bytes."""
+    return primitives.hmac_sha256(nonce_key, header + plaintext)[:NONCE_SIZE]
+
+
+def seal_plaintext(direction_secret: bytes, header: bytes, plaintext: bytes) -> bytes:
+    """header || nonce || AEAD(aead key, nonce, header, plaintext), for any header and plaintext."""
+    aead_key, nonce_key = frame_keys(direction_secret)
+    nonce = frame_nonce(nonce_key, header, plaintext)
+    return header + nonce + primitives.seal(aead_key, nonce, plaintext, header)
+
+
 def seal_frame(key: bytes, env: SignedEnvelope) -> bytes:
-    """The wire frame carrying ``env`` under ``key`` (spec/protocol.md §7.1)."""
-    header = frame_header(env.seq)
-    return header + primitives.seal(key, frame_nonce(env.seq), env.signature + env.raw, header)
+    """The wire frame carrying ``env`` under the direction secret ``key`` (spec/protocol.md §7.1)."""
+    return seal_plaintext(key, frame_header(env.seq), env.signature + env.raw)
 
 
 class SecureChannel:
@@ -67,7 +88,8 @@ class SecureChannel:
     def __init__(self, *, seat: int, identity: Identity, peer_key: bytes, session_id: bytes,
                  handshake_hash: bytes, send_key: bytes, recv_key: bytes, version: int = VERSION,
                  head: bytes | None = None, next_seq: int = 0, digests: bytes = b"",
-                 senders: bytes = b"", handshake_frames: bytes = b"", own_frames: bytes = b"") -> None:
+                 senders: bytes = b"", handshake_frames: bytes = b"", own_frames: bytes = b"",
+                 names: tuple[str, str] = ("", "")) -> None:
         if seat not in (0, 1):
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
         for name, value, size in (("session_id", session_id, 32), ("handshake_hash", handshake_hash, 32),
@@ -89,6 +111,12 @@ class SecureChannel:
         self.next_seq = next_seq
         self._send_key = send_key
         self._recv_key = recv_key
+        self._send_keys = frame_keys(send_key)
+        self._recv_keys = frame_keys(recv_key)
+        if not (isinstance(names, tuple) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+            raise LocalMisuse("bad_channel", "names are two strings, seat 0 first")
+        #: The display names of seat 0 and seat 1, as signed in the handshake (§5.1).
+        self.names: tuple[str, str] = names
         self._digests = bytearray(digests)      # digest of envelope i at [32 i, 32 i + 32)
         self._senders = bytearray(senders)      # sender of envelope i
         self._peer_cache: dict[int, SignedEnvelope] = {}
@@ -143,19 +171,22 @@ class SecureChannel:
                 raise RemoteViolation("reflected", "our own handshake frame came back")
         if len(frame) > MAX_FRAME:
             raise RemoteViolation("bad_frame", "frame too large")
-        if len(frame) < HEADER_SIZE + primitives.AEAD_TAG + SIGNATURE_SIZE or frame[0] != FRAME_ENVELOPE:
+        if len(frame) < MIN_FRAME or frame[0] != FRAME_ENVELOPE:
             raise RemoteViolation("bad_frame", "not an envelope frame")
         header = frame[:HEADER_SIZE]
         seq = struct.unpack(">I", frame[1:HEADER_SIZE])[0]
-        plain = primitives.open_sealed(self._recv_key, frame_nonce(seq), frame[HEADER_SIZE:], header)
+        nonce, sealed = frame[HEADER_SIZE:HEADER_SIZE + NONCE_SIZE], frame[HEADER_SIZE + NONCE_SIZE:]
+        plain = primitives.open_sealed(self._recv_keys[0], nonce, sealed, header)
         if plain is None:
-            if primitives.open_sealed(self._send_key, frame_nonce(seq), frame[HEADER_SIZE:], header):
+            if primitives.open_sealed(self._send_keys[0], nonce, sealed, header) is not None:
                 raise RemoteViolation("reflected", f"our own frame {seq} came back")
             raise RemoteViolation("aead_failure", f"frame {seq} does not authenticate")
         env = decode_envelope(plain[SIGNATURE_SIZE:], plain[:SIGNATURE_SIZE])
         evidence: dict[str, object] = {"envelope": env.raw, "signature": env.signature, "seq": env.seq}
         if env.seq != seq:
             raise RemoteViolation("bad_frame", "header and envelope disagree on seq", evidence)
+        if not primitives.equal(nonce, frame_nonce(self._recv_keys[1], header, plain)):
+            raise RemoteViolation("bad_frame", "the nonce is not the one the envelope gives", evidence)
         if env.version != self.version:
             raise RemoteViolation("unsupported_version", f"envelope version {env.version}", evidence)
         if env.session_id != self.wire_session_id:
@@ -183,6 +214,20 @@ class SecureChannel:
         if len(self._peer_cache) > _PEER_CACHE:
             del self._peer_cache[next(iter(self._peer_cache))]   # the oldest: keys grow with seq
         return env
+
+    def authenticates(self, frame: bytes) -> bool:
+        """Whether ``frame`` could be the peer's: it repeats one of the peer's handshake frames, or
+        it opens under the peer's direction key. Anyone on the path can send a frame that does
+        not, so it proves nothing against the peer: the driver drops and counts it instead of
+        failing the match (spec/protocol.md §12.2). No state changes."""
+        frame = bytes(frame)
+        if frame[:1] != bytes([FRAME_ENVELOPE]):
+            return _digest_in(primitives.sha256(frame), self._handshake_frames)
+        if not MIN_FRAME <= len(frame) <= MAX_FRAME:
+            return False
+        header = frame[:HEADER_SIZE]
+        nonce, sealed = frame[HEADER_SIZE:HEADER_SIZE + NONCE_SIZE], frame[HEADER_SIZE + NONCE_SIZE:]
+        return primitives.open_sealed(self._recv_keys[0], nonce, sealed, header) is not None
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -219,7 +264,7 @@ class SecureChannel:
             "send_key": self._send_key, "recv_key": self._recv_key, "head": self.head,
             "next_seq": self.next_seq, "digests": bytes(self._digests), "senders": bytes(self._senders),
             "failed": self.failed, "handshake_frames": self._handshake_frames,
-            "own_handshake_frames": self._own_frames,
+            "own_handshake_frames": self._own_frames, "names": list(self.names),
         }
 
     @classmethod
@@ -241,8 +286,9 @@ class SecureChannel:
                 senders=cast(bytes, state["senders"]),
                 handshake_frames=cast(bytes, state.get("handshake_frames", b"")),
                 own_frames=cast(bytes, state.get("own_handshake_frames", b"")),
+                names=tuple(cast(list[str], state["names"])),  # type: ignore[arg-type]
             )
-        except (KeyError, TypeError, RemoteViolation) as exc:
+        except (KeyError, TypeError, ValueError, RemoteViolation) as exc:
             raise LocalMisuse("bad_state", f"damaged channel state: {exc}") from None
         expected_head = (channel.handshake_hash if channel.next_seq == 0
                          else channel._digest_at(channel.next_seq - 1))

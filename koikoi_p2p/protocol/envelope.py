@@ -21,11 +21,11 @@ from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
 from koikoi_p2p.protocol.identity import SIGNATURE_SIZE, Identity, verify_signature
 from koikoi_p2p.protocol.primitives import sha256
 
-VERSION = 1
+VERSION = 2
 SESSION_ID_SIZE = 16
 HASH_SIZE = 32
 MAX_SEQ = (1 << 32) - 1
-DIGEST_LABEL = b"koikoi-p2p/1 envelope"
+DIGEST_LABEL = b"koikoi-p2p/2 envelope"
 _TYPE_RE = re.compile(r"[a-z][a-z0-9_.-]{0,31}")
 
 
@@ -39,7 +39,7 @@ def wire_session_id(session_id: bytes) -> bytes:
 
 
 def envelope_digest(raw: bytes) -> bytes:
-    """The chain link: SHA-256("koikoi-p2p/1 envelope" || raw)."""
+    """The chain link: SHA-256("koikoi-p2p/2 envelope" || raw)."""
     return sha256(DIGEST_LABEL, raw)
 
 

@@ -10,21 +10,65 @@ import base64
 import json
 import os
 import secrets
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
-from koikoi_p2p.protocol.primitives import sha256
+from koikoi_p2p.protocol.primitives import ed25519_verify, sha256
 
 Rng = Callable[[int], bytes]
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
+# The fingerprint names a key, not a protocol version: it keeps its label so that people who
+# compared fingerprints before version 2 still see the same ones (spec/protocol.md §5.1).
 FINGERPRINT_LABEL = b"koikoi-p2p/1 fingerprint"
+MAX_NAME_CHARS = 32
+MAX_NAME_BYTES = 4 * MAX_NAME_CHARS
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` is not a valid display name (spec/protocol.md §5.1), or None.
+
+    A display name is a string in NFC, of 0 to 32 code points, with no code point of Unicode
+    category C* (controls, format characters, surrogates, private use, unassigned) or of the
+    line and paragraph separators (Zl, Zp), and no space separator (Zs) at either end. ""
+    means that no name was chosen."""
+    if not isinstance(name, str):
+        return "a display name is a string"
+    if unicodedata.normalize("NFC", name) != name:
+        return "a display name is in Unicode normal form NFC"
+    if len(name) > MAX_NAME_CHARS:
+        return f"a display name has at most {MAX_NAME_CHARS} characters"
+    if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name):
+        return "a display name has no control, format or line-separator characters"
+    if name and (unicodedata.category(name[0]) == "Zs" or unicodedata.category(name[-1]) == "Zs"):
+        return "a display name does not start or end with a space"
+    return None
+
+
+def normalise_name(name: str) -> str:
+    """A display name chosen locally: NFC-normalised, then checked (``LocalMisuse("bad_name")``)."""
+    if not isinstance(name, str):
+        raise LocalMisuse("bad_name", "a display name is a string")
+    name = unicodedata.normalize("NFC", name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise LocalMisuse("bad_name", problem)
+    return name
+
+
+def check_name(name: object) -> str:
+    """A received display name; ``RemoteViolation("bad_name")`` unless it is valid as sent."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise RemoteViolation("bad_name", problem)
+    assert isinstance(name, str)
+    return name
 
 
 class Identity:
@@ -122,13 +166,11 @@ def check_identity_key(public_key: bytes) -> Ed25519PublicKey:
 
 def verify_signature(public_key: bytes, signature: bytes, data: bytes) -> None:
     """Raise ``RemoteViolation("bad_signature")`` unless ``signature`` is valid over ``data``."""
-    key = check_public_key(public_key)
+    check_public_key(public_key)
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
         raise RemoteViolation("bad_signature", "an Ed25519 signature is 64 bytes")
-    try:
-        key.verify(signature, data)
-    except InvalidSignature:
-        raise RemoteViolation("bad_signature", "the signature does not verify") from None
+    if not ed25519_verify(public_key, signature, data):   # libsodium's rule (§4.1)
+        raise RemoteViolation("bad_signature", "the signature does not verify")
 
 
 def fingerprint(public_key: bytes) -> str:

@@ -19,33 +19,36 @@ KEY = "key"
 SHUFFLE = "shuffle"
 REVEAL = "reveal"
 ACT = "act"
+DECLARE = "declare"
 DISCLOSE = "disclose"
-ROUND_RESULT = "round_result"
 ROUND_SIGN = "round_sign"
 MATCH_RESULT = "match_result"
 MATCH_SIGN = "match_sign"
+RESIGN = "resign"
 
 # Wire types of body fields. "shares" is a list of [positions, data] groups, one per reveal step.
-INT, BYTES, STR, DICT, LIST, SHARES, INTS = "int", "bytes", "str", "dict", "list", "shares", "ints"
+INT, BYTES, STR, DICT, LIST, SHARES, BOOL = "int", "bytes", "str", "dict", "list", "shares", "bool"
 
 SCHEMAS: Mapping[str, Mapping[str, str]] = {
     TERMS: {"version": INT, "profile": DICT, "profile_digest": BYTES, "rounds": INT,
-            "deadlines": DICT, "keys": LIST, "room": STR},
+            "deadlines": DICT, "keys": LIST, "names": LIST, "room": STR, "rated": BOOL, "ratings": STR},
     ACCEPT: {"terms": BYTES},
-    KEY: {"key": BYTES},
-    SHUFFLE: {"deck": BYTES, "shares": SHARES},
+    KEY: {"deal": INT, "key": BYTES},
+    SHUFFLE: {"deal": INT, "deck": BYTES},
     REVEAL: {"shares": SHARES},
     ACT: {"action": DICT, "shares": SHARES},
-    DISCLOSE: {"key": BYTES},
-    ROUND_RESULT: {"key": BYTES, "result": DICT, "sig": BYTES},
-    ROUND_SIGN: {"sig": BYTES},
+    DECLARE: {"action": DICT, "shares": SHARES},
+    DISCLOSE: {"deal": INT, "key": BYTES, "shares": SHARES},
+    ROUND_SIGN: {"deal": INT, "result": DICT, "sig": BYTES},
     MATCH_RESULT: {"result": DICT, "sig": BYTES},
     MATCH_SIGN: {"sig": BYTES},
+    RESIGN: {"result": DICT, "sig": BYTES},
 }
 
 #: Upper bounds that keep a hostile body from costing memory or time before it is checked.
 MAX_POSITIONS = 48
 MAX_DATA = 64 * 1024
+MAX_DEAL = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,9 @@ def check_body(msg_type: str, body: Mapping[str, object]) -> None:
         raise bad(f"{msg_type}: fields must be exactly {sorted(schema)}")
     for name, kind in schema.items():
         _check_value(f"{msg_type}.{name}", kind, body[name])
+    deal = body.get("deal")
+    if isinstance(deal, int) and deal > MAX_DEAL:
+        raise bad(f"{msg_type}.deal is out of range")
 
 
 def _check_value(where: str, kind: str, value: object) -> None:
@@ -84,6 +90,9 @@ def _check_value(where: str, kind: str, value: object) -> None:
     elif kind == STR:
         if not isinstance(value, str) or len(value) > 256:
             raise bad(f"{where} must be a short string")
+    elif kind == BOOL:
+        if type(value) is not bool:
+            raise bad(f"{where} must be true or false")
     elif kind == DICT:
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
             raise bad(f"{where} must be a map with string keys")

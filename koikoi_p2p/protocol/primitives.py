@@ -1,7 +1,7 @@
-"""The few symmetric primitives of the session, all from ``cryptography`` (spec/protocol.md §4.1).
-
-SHA-256, HMAC-SHA256, HKDF-SHA256 and ChaCha20-Poly1305 with a 12-byte nonce. Kept in one place
-so the spec's definitions map to exactly one function each.
+"""The primitives of the session (spec/protocol.md §4.1): SHA-256, HMAC-SHA256, HKDF-SHA256 and
+ChaCha20-Poly1305 with a 12-byte nonce from ``cryptography``; Ed25519 verification from libsodium
+(PyNaCl), the rule the JavaScript implementation applies too. Kept in one place so the spec's
+definitions map to exactly one function each.
 """
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from __future__ import annotations
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import constant_time, hashes, hmac
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
+from nacl.exceptions import CryptoError
+from nacl.signing import VerifyKey
 
 AEAD_TAG = 16
 KEY_SIZE = 32
@@ -39,6 +41,11 @@ def hkdf_sha256(ikm: bytes, *, salt: bytes, info: bytes, length: int = KEY_SIZE)
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
 
 
+def hkdf_expand_sha256(prk: bytes, info: bytes, length: int = KEY_SIZE) -> bytes:
+    """RFC 5869 HKDF-Expand with SHA-256: a subkey of a key that is already uniform."""
+    return HKDFExpand(algorithm=hashes.SHA256(), length=length, info=info).derive(prk)
+
+
 def seal(key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:
     """ChaCha20-Poly1305 encryption: ciphertext || 16-byte tag."""
     return ChaCha20Poly1305(key).encrypt(nonce, plaintext, aad)
@@ -50,3 +57,21 @@ def open_sealed(key: bytes, nonce: bytes, ciphertext: bytes, aad: bytes) -> byte
         return ChaCha20Poly1305(key).decrypt(nonce, ciphertext, aad)
     except InvalidTag:
         return None
+
+
+def ed25519_verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether ``signature`` is a valid Ed25519 signature of ``data`` under ``public_key``, by
+    libsodium's rule (``crypto_sign_verify_detached``, spec/protocol.md §4.1): S below L, A
+    canonical and not of small order, R not of small order, and [S]B - [k]A encoding to R exactly.
+
+    RFC 8032 leaves verifiers some freedom, and OpenSSL (under ``cryptography``) also takes an R
+    that is the identity point, which any signer can produce for any message with its own key;
+    the same bytes must verify alike everywhere, or a transcript one implementation upholds
+    fails in the other (tests/adversarial/test_signature_rule.py)."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    try:
+        VerifyKey(public_key).verify(data, signature)
+    except (CryptoError, ValueError, TypeError):
+        return False
+    return True

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+from koikoi_p2p.protocol.primitives import ed25519_verify
 from koikoi_p2p.protocol.statement import (
     MATCH_RESULT_DOMAIN,
     ROUND_RESULT_DOMAIN,
@@ -23,8 +21,8 @@ from koikoi_p2p.protocol.statement import (
     unpack,
 )
 
-COSIGNED_FORMAT = "koikoi-p2p/cosigned-result/v1"
-RESULT_VERSION = 1      # the game version (spec/game.md §2.2): a verifier refuses any other
+COSIGNED_FORMAT = "koikoi-p2p/cosigned-result/v2"
+RESULT_VERSION = 2      # the game version (spec/game.md §2.2): a verifier refuses any other
 
 
 class SignatureInvalid(Exception):
@@ -32,13 +30,12 @@ class SignatureInvalid(Exception):
 
 
 def check_signature(public_key: bytes, signature: bytes, data: bytes) -> None:
-    """Verify an Ed25519 signature with `cryptography`; raise ``SignatureInvalid``."""
+    """Verify an Ed25519 signature by libsodium's rule (spec/protocol.md §4.1); raise
+    ``SignatureInvalid``."""
     if len(public_key) != 32 or len(signature) != 64:
         raise SignatureInvalid("wrong key or signature length")
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
-    except (InvalidSignature, ValueError):
-        raise SignatureInvalid("signature does not verify") from None
+    if not ed25519_verify(public_key, signature, data):
+        raise SignatureInvalid("signature does not verify")
 
 
 def round_statement(*, session_id: bytes, deal: int, round_index: int, head: bytes,
@@ -58,21 +55,26 @@ class MatchResult:
     session_id: bytes
     room: str
     keys: tuple[bytes, bytes]
+    names: tuple[str, str]
+    rated: bool
     terms_digest: bytes
     profile: str
     profile_digest: bytes
     rounds: tuple[tuple[int, int | None, int], ...]   # (round_index, winner, points) per scored round
     scores: tuple[int, int]
     winner: int | None
+    resigned: int | None                               # the seat that resigned, if one did
     head: bytes                                        # transcript head before the first signature
 
     def to_dict(self) -> dict[str, object]:
         return {
             "version": self.version, "session": self.session_id, "room": self.room,
-            "keys": [self.keys[0], self.keys[1]], "terms": self.terms_digest,
+            "keys": [self.keys[0], self.keys[1]], "names": [self.names[0], self.names[1]],
+            "rated": self.rated, "terms": self.terms_digest,
             "profile": self.profile, "profile_digest": self.profile_digest,
             "rounds": [[i, w, p] for i, w, p in self.rounds],
-            "scores": [self.scores[0], self.scores[1]], "winner": self.winner, "head": self.head,
+            "scores": [self.scores[0], self.scores[1]], "winner": self.winner,
+            "resigned": self.resigned, "head": self.head,
         }
 
     def statement(self) -> bytes:
@@ -81,8 +83,8 @@ class MatchResult:
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> MatchResult:
         """Strict decoding; raises ``ValueError`` on any shape fault."""
-        expected = {"version", "session", "room", "keys", "terms", "profile", "profile_digest",
-                    "rounds", "scores", "winner", "head"}
+        expected = {"version", "session", "room", "keys", "names", "rated", "terms", "profile",
+                    "profile_digest", "rounds", "scores", "winner", "resigned", "head"}
         if set(data) != expected:
             raise ValueError("match result fields differ from the format")
         keys, scores, rounds = data["keys"], data["scores"], data["rounds"]
@@ -98,9 +100,17 @@ class MatchResult:
                     and (item[1] is None or item[1] in (0, 1)) and type(item[2]) is int):
                 raise ValueError("a round entry is [round_index, winner, points]")
             parsed_rounds.append((item[0], item[1], item[2]))
-        winner = data["winner"]
-        if winner is not None and winner not in (0, 1):
+        winner, resigned = data["winner"], data["resigned"]
+        if winner is not None and (type(winner) is not int or winner not in (0, 1)):
             raise ValueError("winner must be 0, 1 or nil")
+        if resigned is not None and (type(resigned) is not int or resigned not in (0, 1)
+                                     or winner != 1 - resigned):
+            raise ValueError("resigned must be nil, or the seat other than the winner")
+        names, rated = data["names"], data["rated"]
+        if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+            raise ValueError("names must be two strings")
+        if type(rated) is not bool:
+            raise ValueError("rated must be true or false")
         version, room, profile = data["version"], data["room"], data["profile"]
         if type(version) is not int or not isinstance(room, str) or not isinstance(profile, str):
             raise ValueError("version, room or profile has the wrong type")
@@ -116,9 +126,11 @@ class MatchResult:
         assert isinstance(k0, bytes) and isinstance(k1, bytes)
         s0, s1 = scores
         assert isinstance(s0, int) and isinstance(s1, int)
-        return cls(version=version, session_id=session, room=room, keys=(k0, k1), terms_digest=terms,
+        return cls(version=version, session_id=session, room=room, keys=(k0, k1),
+                   names=(str(names[0]), str(names[1])), rated=rated, terms_digest=terms,
                    profile=profile, profile_digest=pdigest, rounds=tuple(parsed_rounds),
-                   scores=(s0, s1), winner=winner if isinstance(winner, int) else None, head=head)
+                   scores=(s0, s1), winner=winner if isinstance(winner, int) else None,
+                   resigned=resigned if isinstance(resigned, int) else None, head=head)
 
 
 def _is_bytes(value: object, size: int) -> bool:

@@ -11,9 +11,9 @@ from cryptography.hazmat.primitives import hashes
 
 from koikoi_p2p.protocol import codec
 
-TERMS_DOMAIN = b"koikoi-p2p/game/v1/terms"
-ROUND_RESULT_DOMAIN = b"koikoi-p2p/game/v1/round-result"
-MATCH_RESULT_DOMAIN = b"koikoi-p2p/game/v1/match-result"
+TERMS_DOMAIN = b"koikoi-p2p/game/v2/terms"
+ROUND_RESULT_DOMAIN = b"koikoi-p2p/game/v2/round-result"
+MATCH_RESULT_DOMAIN = b"koikoi-p2p/game/v2/match-result"
 
 
 def pack(value: object) -> bytes:

@@ -2,7 +2,7 @@
 
 A transcript file is an 8-byte magic followed by canonical msgpack values, one after another:
 
-    header   {"format": 1, "handshake": <record>, "kind": "transcript"}
+    header   {"format": 2, "handshake": <record>, "kind": "transcript"}
     entry    [signature, envelope]            one per envelope, in seq order
     closing  {"count": n, "end": true, "head": <digest of the last envelope>}
 
@@ -31,7 +31,7 @@ from koikoi_p2p.protocol.identity import verify_signature
 
 TRANSCRIPT_MAGIC = b"\x89KOIKOI\n"
 EVIDENCE_MAGIC = b"\x89KKEVID\n"
-FORMAT = 1
+FORMAT = 2
 
 
 class TranscriptError(ProtocolError):
@@ -227,18 +227,24 @@ def _values(data: bytes, start: int) -> list[tuple[int, codec.Value]]:
 
 
 def _verify_record(record: Mapping[str, object]) -> VerifiedHandshake:
+    """The handshake record (spec/protocol.md §5.6) as a file-level check (§8): a record of
+    another version is ``unsupported_version``, a signature that fails ``bad_handshake_signature``,
+    anything else wrong with it ``bad_handshake``."""
     try:
         return verify_handshake_record(record)
     except RemoteViolation as exc:
-        raise TranscriptError(exc.reason if exc.reason == "bad_signature" else "bad_handshake",
-                              f"handshake record: {exc.message}") from None
+        reason = {"bad_signature": "bad_handshake_signature",
+                  "unsupported_version": "unsupported_version"}.get(exc.reason, "bad_handshake")
+        raise TranscriptError(reason, f"handshake record: {exc.message}") from None
 
 
 def _check_header(value: codec.Value, kind: str, extra: Sequence[str] = ()) -> dict[str, object]:
     if not isinstance(value, dict) or set(value) != {"format", "kind", "handshake", *extra}:
         raise TranscriptError("bad_file", f"bad {kind} header")
-    if value["format"] != FORMAT or value["kind"] != kind:
-        raise TranscriptError("bad_file", f"unsupported {kind} format {value['format']!r}")
+    if value["kind"] != kind:
+        raise TranscriptError("bad_file", f"the header's kind is {value['kind']!r}, not {kind!r}")
+    if value["format"] != FORMAT:
+        raise TranscriptError("unsupported_version", f"{kind} format {value['format']!r}, not {FORMAT}")
     if not isinstance(value["handshake"], dict):
         raise TranscriptError("bad_file", "the handshake record is a map")
     return cast(dict[str, object], value)

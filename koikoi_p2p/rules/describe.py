@@ -24,7 +24,8 @@ SWITCH_HELP: dict[str, str] = {
     "monthly_yaku_scope": "tsukifuda for the round's month only (current_month), or any month (any_month)",
     "double_threshold": "a base of at least this doubles; 0 = never",
     "koikoi_multiplier": "opponent_flat_x2, shared_one_plus_calls, winner_pow2 or none",
-    "max_calls_per_round": "koi-koi calls allowed in a round by both seats together; 0 = unlimited",
+    "max_calls_per_round": "koi-koi calls allowed in a round, both seats together (or each seat, with "
+                           "call_limit=per_seat); 0 = unlimited",
     "after_call": "after a call the next improvement by either seat ends the round "
                   "(next_improvement_ends_round), or only a stop does (shobu_only)",
     "last_turn_stop_only": "a decision on the last turn offers only stop",

@@ -183,7 +183,7 @@ class Profile:
         if missing:
             raise RulesError("bad_profile", "missing switches: " + ", ".join(missing))
         if extra:
-            raise RulesError("unknown_switch", ", ".join(extra))
+            raise RulesError("unknown_switch", ", ".join(str(k) for k in extra))
         if not isinstance(data["hand_yaku"], Mapping):
             # spec/rules.md §3.3: in the plain form hand_yaku is an object (a list of pairs is not).
             raise RulesError("bad_switch", "hand_yaku is a mapping of yaku id to points")
@@ -192,7 +192,9 @@ class Profile:
                 raise RulesError("bad_switch", f"{key} is a list")
         kwargs = {key: _normalise(key, data[key]) for key in _FIELDS if key in data}
         for key in EXTENSION_DEFAULTS:
-            if key in kwargs and kwargs[key] == EXTENSION_DEFAULTS[key]:
+            # type() too: in Python 0 == False, but the JSON value 0 is not the default false.
+            default = EXTENSION_DEFAULTS[key]
+            if key in kwargs and type(kwargs[key]) is type(default) and kwargs[key] == default:
                 raise RulesError("bad_profile", f"{key} at its default must be left out (not canonical)")
         return cls(**kwargs)
 

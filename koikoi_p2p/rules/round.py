@@ -549,6 +549,30 @@ class RoundState:
                 return False
         return not (p.last_turn_stop_only and not (self.hands[0] | self.hands[1]))
 
+    def hand_yaku_options(self, seat: int) -> tuple[Action, ...]:
+        """The declarations ``seat`` may make for its dealt hand (spec/rules.md §9.7), whatever the
+        round waits for now: every claim of its best hand yaku, else ``NoHandYaku`` alone. The hand
+        must be known to this engine. Lets a peer send its forced declaration ahead of its turn."""
+        if not self._knows_hand(seat):
+            raise RulesError("bad_seat", f"seat {seat}'s hand is not known to this engine")
+        return self._hand_yaku_options(seat)
+
+    def check_claim(self, seat: int, claim: ClaimHandYaku, cards: tuple[int, ...]) -> None:
+        """IllegalMove unless ``claim`` by ``seat``, with ``cards`` at its positions, passes every check
+        that applying it and revealing its positions make (spec/rules.md §6.6, §9.7), whatever the
+        round waits for now. The state is not changed. Lets a peer check a declaration sent ahead
+        of its turn, once its positions are public."""
+        points = self.profile.hand_yaku_points(claim.yaku)
+        if not points:
+            raise IllegalMove("bad_hand_yaku", f"{claim.yaku} is not a hand yaku of this profile")
+        if any(p not in self.layout.hands[seat] for p in claim.positions):
+            raise IllegalMove("not_in_hand", "a claimed position is not in the seat's hand")
+        size_ok = {"teshi": (4,), "kuttsuki": (8,), "tenho": (4, 8), "double_tenho": (8,)}[claim.yaku]
+        if len(claim.positions) not in size_ok:
+            raise IllegalMove("false_hand_yaku", f"{claim.yaku} is shown with {size_ok} cards")
+        if len(cards) != len(claim.positions) or not _claim_holds(claim.yaku, list(cards)):
+            raise IllegalMove("false_hand_yaku", f"the revealed cards do not make {claim.yaku}")
+
     def _hand_yaku_options(self, seat: int) -> tuple[Action, ...]:
         positions = _positions(self.hands[seat])
         cards = [self.deck[p] for p in positions]

@@ -26,7 +26,7 @@ from mentalpoker.generators import card_point
 from mentalpoker.group import Point, Scalar, base_mult
 from mentalpoker.keyproof import KeyProof, prove_key, verify_key
 from mentalpoker.shuffle import ShuffleProof, ShuffleWitness, prove_shuffle, shuffle, verify_shuffle
-from tests.mp_support import seeded
+from tests.mp_support import seed_of, seeded
 from tests.unit.test_mp_group import SMALL_ORDER_HEX, non_canonical_encodings, off_subgroup_point
 
 SESSION = b"attack-session-0123456789"
@@ -51,14 +51,14 @@ def flip(data: bytes, bit: int) -> bytes:
 def parties(n: int, first: int = 0, session: bytes = SESSION, round_: int = 2) -> tuple[DeckParty, DeckParty]:
     kw = {"n": n, "version": 1, "session_id": session, "round": round_, "first_shuffler": first}
     return (
-        DeckParty(me=0, rng=seeded(b"a" + session), **kw),  # type: ignore[arg-type]
-        DeckParty(me=1, rng=seeded(b"b" + session), **kw),  # type: ignore[arg-type]
+        DeckParty(me=0, seed=seed_of(b"a" + session), **kw),  # type: ignore[arg-type]
+        DeckParty(me=1, seed=seed_of(b"b" + session), **kw),  # type: ignore[arg-type]
     )
 
 
 def keyed(n: int) -> tuple[DeckParty, DeckParty]:
     a, b = parties(n)
-    ka, kb = a.key_message(), b.key_message()
+    ka, kb = a.key_message(b""), b.key_message(b"")
     a.receive_key(kb)
     b.receive_key(ka)
     return a, b
@@ -66,15 +66,15 @@ def keyed(n: int) -> tuple[DeckParty, DeckParty]:
 
 def shuffled(n: int) -> tuple[DeckParty, DeckParty]:
     a, b = keyed(n)
-    b.receive_shuffle(a.shuffle_message())
-    a.receive_shuffle(b.shuffle_message())
+    b.receive_shuffle(a.shuffle_message(b""))
+    a.receive_shuffle(b.shuffle_message(b""))
     return a, b
 
 
 # ------------------------------------------------------------------ every bit of every field
 def test_every_bit_of_a_key_message_matters() -> None:
     a, b = parties(4)
-    msg = a.key_message()
+    msg = a.key_message(b"")
     for bit in range(len(msg) * 8):
         with pytest.raises((InvalidEncoding, ProofError)):
             b.receive_key(flip(msg, bit))
@@ -84,7 +84,7 @@ def test_every_bit_of_a_key_message_matters() -> None:
 def test_every_bit_of_a_small_shuffle_message_matters() -> None:
     """n = 2: all 5 fields of the outputs and all 9 fields of the proof, every bit."""
     a, b = keyed(2)
-    msg = a.shuffle_message()
+    msg = a.shuffle_message(b"")
     for bit in range(len(msg) * 8):
         with pytest.raises((InvalidEncoding, ProofError)):
             b.receive_shuffle(flip(msg, bit))
@@ -93,7 +93,7 @@ def test_every_bit_of_a_small_shuffle_message_matters() -> None:
 
 def test_sampled_bits_of_a_48_card_shuffle_message_matter() -> None:
     a, b = keyed(48)
-    msg = a.shuffle_message()
+    msg = a.shuffle_message(b"")
     rnd = random.Random(48)
     # One bit inside each 32-byte field for a spread of fields across outputs and every proof part.
     fields = len(msg) // 32
@@ -152,7 +152,7 @@ def test_every_bit_of_the_shuffle_statement_matters() -> None:
 
 def test_every_bit_of_a_share_message_and_its_statement_matters() -> None:
     a, b = shuffled(4)
-    msg = b.share_message([0, 3])
+    msg = b.share_message([0, 3], b"")
     for bit in range(len(msg) * 8):
         with pytest.raises((InvalidEncoding, ProofError)):
             a.receive_shares([0, 3], flip(msg, bit))
@@ -236,15 +236,15 @@ def test_messages_replayed_into_another_session_or_round_fail() -> None:
     a3, b3 = parties(3, round_=9)
     for victim in (b2, b3):
         with pytest.raises(ProofError):
-            victim.receive_key(a.key_message())
+            victim.receive_key(a.key_message(b""))
     # A shuffle from one round replayed in another round with the same keys cannot pass either:
     # the decks differ (fresh keys) and the context differs.
-    ka, kb = a.key_message(), b.key_message()
+    ka, kb = a.key_message(b""), b.key_message(b"")
     a.receive_key(kb)
     b.receive_key(ka)
-    s1 = a.shuffle_message()
+    s1 = a.shuffle_message(b"")
     for x, y in ((a2, b2), (a3, b3)):
-        kx, ky = x.key_message(), y.key_message()
+        kx, ky = x.key_message(b""), y.key_message(b"")
         x.receive_key(ky)
         y.receive_key(kx)
         with pytest.raises((ProofError, InvalidEncoding)):
@@ -342,13 +342,13 @@ def test_a_cheating_first_shuffler_is_caught_by_the_deck() -> None:
     with pytest.raises(ProofError):
         b.receive_shuffle(encode_deck(forged) + proof.to_bytes())
     assert not b.shuffled
-    b.receive_shuffle(a.shuffle_message())  # the honest one still goes through afterwards
+    b.receive_shuffle(a.shuffle_message(b""))  # the honest one still goes through afterwards
 
 
 # ------------------------------------------------------------------ rogue keys
 def test_a_rogue_key_without_a_valid_proof_is_refused() -> None:
     a, b = parties(4)
-    ka = a.key_message()
+    ka = a.key_message(b"")
     pk_a = Point.from_bytes(ka[:32])
     x = Scalar.from_int(1234567)
     rogue = base_mult(x) - pk_a  # pk_B = X - pk_A: the joint key would be X, known to B alone
@@ -367,26 +367,26 @@ def test_a_rogue_key_without_a_valid_proof_is_refused() -> None:
         with pytest.raises(ProofError):
             a.receive_key(data)
     assert a._joint is None  # nothing was accepted
-    a.receive_key(b.key_message())
+    a.receive_key(b.key_message(b""))
 
 
 # ------------------------------------------------------------------ malformed points wherever received
 @pytest.mark.parametrize("bad", bad_points(), ids=lambda b: b.hex()[:10])
 def test_bad_points_are_refused_in_every_message(bad: bytes) -> None:
     a, b = parties(2)
-    ka = a.key_message()
+    ka = a.key_message(b"")
     with pytest.raises(InvalidEncoding):
         b.receive_key(bad + ka[32:])
-    a.receive_key(b.key_message())
+    a.receive_key(b.key_message(b""))
     b.receive_key(ka)
-    msg = a.shuffle_message()
+    msg = a.shuffle_message(b"")
     # an output point, a permutation commitment, a chain commitment
     for offset in (0, 32, 64 * 2 + 32, 64 * 2 + 32 + 2 * 32):
         with pytest.raises(InvalidEncoding):
             b.receive_shuffle(msg[:offset] + bad + msg[offset + 32 :])
     b.receive_shuffle(msg)
-    a.receive_shuffle(b.shuffle_message())
-    shares = b.share_message([0, 1])
+    a.receive_shuffle(b.shuffle_message(b""))
+    shares = b.share_message([0, 1], b"")
     for offset in (0, 32):
         with pytest.raises(InvalidEncoding):
             a.receive_shares([0, 1], shares[:offset] + bad + shares[offset + 32 :])
@@ -396,7 +396,7 @@ def test_bad_points_are_refused_in_every_message(bad: bytes) -> None:
 
 def test_out_of_range_scalars_are_refused_in_proofs() -> None:
     a, b = keyed(2)
-    msg = a.shuffle_message()
+    msg = a.shuffle_message(b"")
     big = (2**256 - 1).to_bytes(32, "little")
     proof_start = 2 * 64
     scalar_start = proof_start + 32 + 4 * 32
@@ -412,23 +412,23 @@ def test_observer_enforces_order_and_parties() -> None:
     a, b = parties(3, first=1)
     kw = {"n": 3, "version": 1, "session_id": SESSION, "round": 2, "first_shuffler": 1}
     o = DeckObserver(**kw)  # type: ignore[arg-type]
-    ka, kb = a.key_message(), b.key_message()
+    ka, kb = a.key_message(b""), b.key_message(b"")
     with pytest.raises(ProofError):
         o.receive_key(1, ka)  # a's key claimed as party 1's
     o.receive_key(0, ka)
     o.receive_key(1, kb)
     a.receive_key(kb)
     b.receive_key(ka)
-    s_b = b.shuffle_message()
+    s_b = b.shuffle_message(b"")
     with pytest.raises(DeckError):
         o.receive_shuffle(0, s_b)  # party 1 shuffles first here
     with pytest.raises(DeckError):
         o.receive_shuffle(2, s_b)
     o.receive_shuffle(1, s_b)
     a.receive_shuffle(s_b)
-    o.receive_shuffle(0, a.shuffle_message())
+    o.receive_shuffle(0, a.shuffle_message(b""))
     with pytest.raises(ProofError):
-        o.receive_shares(1, [0], a.share_message([0]))  # a's shares claimed as b's
+        o.receive_shares(1, [0], a.share_message([0], b""))  # a's shares claimed as b's
 
 
 def test_garbage_only_ever_raises_the_package_error() -> None:
@@ -438,8 +438,8 @@ def test_garbage_only_ever_raises_the_package_error() -> None:
         data = rnd.randbytes(size)
         with pytest.raises(MentalPokerError):
             b.receive_key(data)
-    b.receive_key(a.key_message())
-    a.receive_key(b.key_message())
+    b.receive_key(a.key_message(b""))
+    a.receive_key(b.key_message(b""))
     for size in (0, 63, 736, 737):
         with pytest.raises(MentalPokerError):
             b.receive_shuffle(rnd.randbytes(size))
@@ -532,7 +532,7 @@ def test_compensating_wrong_shares_cannot_pass_one_batched_proof(weight: int) ->
 
     # Through the deck: the peer's compensated shares of two positions are refused, state unchanged.
     a, b = shuffled(4)
-    msg = b.share_message([0, 1])
+    msg = b.share_message([0, 1], b"")
     d1, d2 = Point.from_bytes(msg[:32]), Point.from_bytes(msg[32:64])
     bad = encode_shares((d1 + x_offset, d2 - x_offset.mul(z)), SharesProof.from_bytes(msg[64:]))
     with pytest.raises(ProofError):
@@ -558,9 +558,9 @@ def test_a_repeated_random_source_does_not_leak_the_round_secret() -> None:
     a hedged nonce (spec/crypto.md §3.4) differs because the statements differ."""
     a, b = shuffled(6)
     state = b.to_state()
-    first = DeckParty.from_state(state, rng=seeded(b"same"))
-    second = DeckParty.from_state(state, rng=seeded(b"same"))
-    m1, m2 = first.share_message([0]), second.share_message([1])
+    first = DeckParty.from_state(state)
+    second = DeckParty.from_state(state)
+    m1, m2 = first.share_message([0], b""), second.share_message([1], b"")
     a.receive_shares([0], m1)
     a.receive_shares([1], m2)
     guess = _extract(m1[32:64], m1[64:], m2[32:64], m2[64:])

@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 from koikoi_p2p.audit import audit_evidence
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.channel import SecureChannel, seal_frame
+from koikoi_p2p.protocol.envelope import VERSION as ENVELOPE_VERSION
 from koikoi_p2p.protocol.envelope import sign_envelope, wire_session_id
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.events import Failure
 from koikoi_p2p.protocol.flow import Phase, shares_to_wire
 from koikoi_p2p.protocol.peer import GamePeer, _MakeShares
 from koikoi_p2p.protocol.results import round_statement
-from koikoi_p2p.protocol.rulesio import result_to_wire
 from koikoi_p2p.protocol.statement import MATCH_RESULT_DOMAIN, statement
 from koikoi_p2p.protocol.transcript import decode_evidence, encode_evidence
 from koikoi_p2p.rules.actions import Play
@@ -50,13 +50,19 @@ class Cheater(GamePeer):
         self.extra: list[bytes] = []
         self.saved_channel: dict[str, object] | None = None
         self.lenient_once = False
+        self.closing_before: dict[int, Any] = {}
 
     def _send(self, msg_type: str, body: dict[str, Any]) -> bytes:
-        source = _MakeShares(self.party) if "shares" in body and self.party is not None else None
+        source = _MakeShares(self) if "shares" in body else None
         engine = self.flow.engine
-        if self.lenient_once and msg_type == m.ACT and engine is not None:
+        lenient = self.lenient_once and msg_type == m.ACT and engine is not None
+        if lenient:
             # Let our own engine accept a move only the full replay can refute (hidden hand rules).
+            assert engine is not None
             engine.viewer = 1 - self.seat
+            self.tampered_seq = self.channel.next_seq
+            self.lenient_once = False
+        self.closing_before = {d.number: d for d in self.flow.closing}
         self.flow.accept(self.seat, msg_type, body, seq=self.channel.next_seq, prev=self.channel.head,
                          source=source)
         if engine is not None:
@@ -75,8 +81,8 @@ class Cheater(GamePeer):
         self.transcript.append(env)
         return frame
 
-    def _speak(self) -> list[bytes]:
-        frames = super()._speak()
+    def _speak(self, **kw: Any) -> list[bytes]:
+        frames = super()._speak(**kw)
         frames += self.extra
         self.extra = []
         return frames
@@ -89,7 +95,11 @@ def play(attack: Attack, *, rules: str = "nintendo", rounds: int = 1, seed: int 
 
 def caught(pair: Pair, reason: str, *, evidence: bool = True,
            first_is_offence: bool = True) -> RemoteViolation:
-    """The honest seat 0 stopped with ``reason`` at the tampered envelope, blaming seat 1."""
+    """The honest seat 0 stopped with ``reason`` at the tampered envelope, blaming seat 1.
+
+    ``first_is_offence``: nothing the honest peer accepted came at or after the tampered envelope.
+    Not so for a check that runs later than its envelope (a deferred preparation proof, a hidden
+    move found by the re-check): the verdict still names that envelope."""
     cheater = pair.peers[1]
     assert isinstance(cheater, Cheater)
     assert cheater.tampered_seq is not None, "the attack never found its moment"
@@ -117,8 +127,11 @@ def caught(pair: Pair, reason: str, *, evidence: bool = True,
 
 def once(msg_type: str, change: Callable[[Cheater, dict[str, Any]], dict[str, Any] | None],
          *, deal: int | None = None) -> Attack:
+    """Change the first ``msg_type`` message (of ``deal``: the one its body names, else the deal
+    in play)."""
     def attack(peer: Cheater, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
-        if kind != msg_type or (deal is not None and peer.flow.deal != deal):
+        of = body.get("deal", peer.flow.deal)
+        if kind != msg_type or (deal is not None and of != deal):
             return None
         return change(peer, body)
     return attack
@@ -133,29 +146,29 @@ def flip(data: bytes, index: int) -> bytes:
 # -- proofs ------------------------------------------------------------------------------------
 
 def test_wrong_key_proof() -> None:
-    pair = play(once(m.KEY, lambda p, b: {"key": flip(b["key"], 40)}, deal=1))
-    caught(pair, "bad_key")
+    pair = play(once(m.KEY, lambda p, b: {**b, "key": flip(b["key"], 40)}, deal=2))
+    caught(pair, "bad_key", first_is_offence=False)
 
 
 def test_missing_key_proof() -> None:
-    pair = play(once(m.KEY, lambda p, b: {"key": b["key"][:32]}))
-    caught(pair, "bad_key")
+    pair = play(once(m.KEY, lambda p, b: {**b, "key": b["key"][:32]}))
+    caught(pair, "bad_key", first_is_offence=False)
 
 
 def test_rogue_round_key() -> None:
     # A public key chosen without its secret (e.g. pk_rogue - pk_peer) cannot carry a valid proof.
-    pair = play(once(m.KEY, lambda p, b: {"key": OTHER_POINT + b["key"][32:]}, deal=1))
-    caught(pair, "bad_key")
+    pair = play(once(m.KEY, lambda p, b: {**b, "key": OTHER_POINT + b["key"][32:]}, deal=1))
+    caught(pair, "bad_key", first_is_offence=False)
 
 
 def test_wrong_shuffle_proof() -> None:
-    pair = play(once(m.SHUFFLE, lambda p, b: {**b, "deck": flip(b["deck"], DECK_BYTES + 100)}, deal=1))
-    caught(pair, "bad_shuffle")
+    pair = play(once(m.SHUFFLE, lambda p, b: {**b, "deck": flip(b["deck"], DECK_BYTES + 100)}, deal=2))
+    caught(pair, "bad_shuffle", first_is_offence=False)
 
 
 def test_missing_shuffle_proof() -> None:
     pair = play(once(m.SHUFFLE, lambda p, b: {**b, "deck": b["deck"][:DECK_BYTES]}))
-    caught(pair, "bad_shuffle")
+    caught(pair, "bad_shuffle", first_is_offence=False)
 
 
 def test_shuffle_that_duplicates_a_card() -> None:
@@ -164,7 +177,7 @@ def test_shuffle_that_duplicates_a_card() -> None:
         first = deck[:CIPHERTEXT_BYTES]
         return {**b, "deck": first + first + deck[2 * CIPHERTEXT_BYTES:]}
     pair = play(once(m.SHUFFLE, dup, deal=1))
-    caught(pair, "bad_shuffle")
+    caught(pair, "bad_shuffle", first_is_offence=False)
 
 
 def test_shuffle_that_replaces_a_card() -> None:
@@ -173,7 +186,7 @@ def test_shuffle_that_replaces_a_card() -> None:
         # Keep the first ciphertext's randomness part, replace its message part.
         return {**b, "deck": deck[:32] + OTHER_POINT + deck[CIPHERTEXT_BYTES:]}
     pair = play(once(m.SHUFFLE, swap, deal=1))
-    caught(pair, "bad_shuffle")
+    caught(pair, "bad_shuffle", first_is_offence=False)
 
 
 def test_wrong_decryption_share() -> None:
@@ -233,10 +246,12 @@ def test_capture_the_rules_forbid() -> None:
     def grab(p: Cheater, b: dict[str, Any]) -> dict[str, Any] | None:
         if b["action"]["type"] != "capture":
             return None
+        # Our engine has applied the honest choice: the other option is still on the field, so
+        # any card neither there nor the one just taken was never an option.
         view = p.flow.engine.view() if p.flow.engine is not None else None
-        options = set(view.capture_options) if view is not None else set()
-        field_cards = [c for c in range(48) if c not in options]
-        return {**b, "action": {"type": "capture", "card": field_cards[0]}}
+        field = set(view.field) if view is not None else set()
+        never = [c for c in range(48) if c not in field and c != b["action"]["card"]]
+        return {**b, "action": {"type": "capture", "card": never[0]}}
     pair = None
     for seed in range(1, 40):
         pair = play(once(m.ACT, grab), rounds=1, seed=seed)
@@ -256,7 +271,7 @@ def test_hidden_compulsory_capture_caught_when_the_round_is_rechecked() -> None:
         def __init__(self, **kw: Any) -> None:
             super().__init__(**kw)
             # A cheater does not re-check its own round (it would find its own move).
-            self.flow.ensure_audited = lambda: None  # type: ignore[method-assign]
+            self.flow.ensure_audited = lambda deal: None  # type: ignore[method-assign]
 
         def decide(self, action: Any) -> list[bytes]:
             engine = self.flow.engine
@@ -265,10 +280,9 @@ def test_hidden_compulsory_capture_caught_when_the_round_is_rechecked() -> None:
                 hand = engine.view().hand_positions
                 illegal = [pos for pos in hand if pos not in legal]
                 if illegal:
-                    self.lenient_once = True
-                    self.tampered_seq = self.channel.next_seq
+                    self.lenient_once = True     # tampered_seq is set when the act is sealed
                     self._decision = Play(illegal[0])
-                    return self._guard(self._speak)
+                    return self._guard(lambda: self._speak(defer=False))
             return super().decide(action)
 
     for seed in range(1, 30):
@@ -310,7 +324,7 @@ def test_message_out_of_turn() -> None:
 def test_message_racing_the_other_seat_is_caught_by_the_chain() -> None:
     """Sent while the other seat's own message is in flight, a message takes a seq that is not its."""
     def extra(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
-        if kind != m.KEY or p.flow.deal != 1 or p.flow.expect[0] != 0:
+        if kind != m.KEY or p.flow.expect[0] != 0:   # its last key, then the other seat shuffles
             return None
         p.pending_extra = {"shares": []}
         p.pending_type = m.REVEAL
@@ -360,21 +374,16 @@ def _result_attack(kind_of_lie: str) -> Attack:
     def attack(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
         flow = p.flow
         sign = p.channel.identity.sign
-        if kind == m.ROUND_RESULT:
+        if kind == m.ROUND_SIGN:
+            record = p.closing_before.get(b["deal"])     # our own signature may have closed it
+            assert record is not None and record.end_head is not None
             lie = dict(b["result"])
             lie["points"] = int(lie["points"]) + 1
-            lie_statement = round_statement(session_id=flow.session_id, deal=flow.deal,
-                                            round_index=flow.round_params[0], head=p.channel.head, result=lie)
+            lie_statement = round_statement(session_id=flow.session_id, deal=record.number,
+                                            round_index=record.params[0], head=record.end_head, result=lie)
             if kind_of_lie == "result":
                 return {**b, "result": lie, "sig": sign(lie_statement)}
             return {**b, "sig": sign(lie_statement)}
-        if kind == m.ROUND_SIGN and kind_of_lie == "signature":
-            assert flow.round_result is not None
-            lie = result_to_wire(flow.round_result)
-            lie["points"] = int(lie["points"]) + 1  # type: ignore[call-overload]
-            return {"sig": sign(round_statement(session_id=flow.session_id, deal=flow.deal,
-                                                round_index=flow.round_params[0], head=flow.round_head,
-                                                result=lie))}
         if kind == m.MATCH_RESULT:
             lie = dict(b["result"])
             lie["scores"] = [lie["scores"][0], lie["scores"][1] + 1]
@@ -442,18 +451,18 @@ def test_body_replayed_from_an_earlier_deal() -> None:
     def replay(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
         if kind != m.KEY:
             return None
-        if p.flow.deal == 0:
+        if b["deal"] == 0:
             saved["key"] = b["key"]
             return None
-        return {"key": saved["key"]}
-    caught(play(replay), "bad_key")
+        return {**b, "key": saved["key"]}
+    caught(play(replay), "bad_key", first_is_offence=False)
 
 
 def test_body_replayed_from_another_session() -> None:
     other = run(make_pair(rounds=1, seed=9))
     old_keys = [e.body["key"] for e in other.peers[1].transcript if e.type == m.KEY and e.sender == 1]
-    pair = play(once(m.KEY, lambda p, b: {"key": old_keys[1]}, deal=1))
-    caught(pair, "bad_key")
+    pair = play(once(m.KEY, lambda p, b: {**b, "key": old_keys[1]}, deal=1))
+    caught(pair, "bad_key", first_is_offence=False)
 
 
 def test_exact_replay_of_an_earlier_frame_is_a_harmless_duplicate() -> None:
@@ -464,8 +473,8 @@ def test_exact_replay_of_an_earlier_frame_is_a_harmless_duplicate() -> None:
         return None
 
     class Repeater(Cheater):
-        def _speak(self) -> list[bytes]:
-            frames = super()._speak()
+        def _speak(self, **kw: Any) -> list[bytes]:
+            frames = super()._speak(**kw)
             if frames and not first:
                 first.append(frames[0])
             if frames and self.flow.deal == 1 and first:
@@ -481,10 +490,10 @@ def test_exact_replay_of_an_earlier_frame_is_a_harmless_duplicate() -> None:
 # -- evidence must never blame an honest peer --------------------------------------------------
 
 def _first_run_of_two(pair: Pair) -> int:
-    """The seq of an envelope directly followed by another one from the same seat (deal 1 on)."""
+    """The seq of a seat 0 envelope directly followed by another one of seat 0 (deal 1 on)."""
     envs = pair.peers[0].transcript
     return next(e.seq for i, e in enumerate(envs[:-1])
-                if envs[i + 1].sender == e.sender and e.type != m.TERMS and e.seq > 8)
+                if e.sender == 0 and envs[i + 1].sender == 0 and e.type != m.TERMS and e.seq > 8)
 
 
 def test_a_frame_the_relay_drops_is_blamed_on_no_one() -> None:
@@ -520,13 +529,19 @@ def test_a_reporter_cannot_frame_the_peer_with_another_history() -> None:
     seat 1's accept then names another prev, which seat 0 alone could have caused."""
     pair = _honest()
     envs = pair.peers[0].transcript
-    terms, accept = envs[0], envs[1]
-    body = dict(terms.body)
-    body["deadlines"] = {"step": 61, "turn": 300}
-    other = sign_envelope(pair.peers[0].channel.identity, version=1, session_id=terms.session_id, seq=0,
-                          prev=terms.prev, sender=0, type=m.TERMS, body=body)
-    offence = {"seat": 1, "seq": 1, "envelope": accept.raw, "signature": accept.signature}
-    data = encode_evidence(pair.records[0], [other], reporter=0, reason="bad_prev", message="",
+    accept = next(e for e in envs if e.type == m.ACCEPT)
+    # Seat 0's own history up to the accept, with other terms (and its keys signed again on it).
+    identity, forged = pair.peers[0].channel.identity, []
+    prev = envs[0].prev
+    for env in envs[:accept.seq]:
+        body = dict(env.body)
+        if env.type == m.TERMS:
+            body["deadlines"] = {"step": 61, "turn": 300}
+        forged.append(sign_envelope(identity, version=ENVELOPE_VERSION, session_id=env.session_id,
+                                    seq=env.seq, prev=prev, sender=0, type=env.type, body=body))
+        prev = forged[-1].digest()
+    offence = {"seat": 1, "seq": accept.seq, "envelope": accept.raw, "signature": accept.signature}
+    data = encode_evidence(pair.records[0], forged, reporter=0, reason="bad_prev", message="",
                            offence=offence)
     evidence = decode_evidence(data)
     assert evidence.finding.signed and not evidence.finding.proven
@@ -556,10 +571,11 @@ def test_a_prev_that_contradicts_the_accused_own_envelope_is_proven() -> None:
     nxt = envs[seq + 1]
     party = pair.peers[0].party
     assert party is not None and pair.peers[0].flow.deal == 1
-    forged = sign_envelope(pair.peers[1].channel.identity, version=1, session_id=nxt.session_id,
+    forged = sign_envelope(pair.peers[1].channel.identity, version=ENVELOPE_VERSION,
+                           session_id=nxt.session_id,
                            seq=nxt.seq, prev=bytes(32), sender=1, type=nxt.type, body=nxt.body)
     offence = {"envelope": forged.raw, "signature": forged.signature, "deal": 1,
-               "round_key": party.disclose_key()}
+               "round_keys": [[1, party.disclose_key()]]}
     data = encode_evidence(pair.records[0], envs[:seq + 1], reporter=0, reason="bad_prev", message="",
                            offence=offence)
     evidence = decode_evidence(data)
@@ -575,10 +591,10 @@ def test_accept_of_other_terms() -> None:
 
 
 def test_wrong_disclosed_round_key() -> None:
-    """The closer's `disclose` or the other seat's key in `round_result`: a scalar that is not the
+    """Either seat's `disclose` (the first or the second of a deal): a scalar that is not the
     secret of its round key."""
     def wrong_key(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
-        if kind not in (m.DISCLOSE, m.ROUND_RESULT):
+        if kind != m.DISCLOSE:
             return None
         return {**b, "key": (int.from_bytes(b["key"], "little") + 1).to_bytes(32, "little")}
     for seed in (1, 2, 3):
@@ -590,17 +606,17 @@ def test_false_hand_yaku_claim() -> None:
     """A claim of four cards of one month (teshi) with a hand that has none: its own shares in
     the same message reveal the cards, and the claim fails there."""
     def claim(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
-        if kind != m.ACT or b["action"]["type"] != "no_hand_yaku":
+        if kind != m.DECLARE or b["action"]["type"] != "no_hand_yaku":
             return None
-        engine, party = p.flow.engine, p.party
-        assert engine is not None and party is not None
+        engine, party = p.flow.engine, p.parties[p.flow.deal]
+        assert engine is not None
         view = engine.view()
         months = [c // 4 for c in view.hand]
         if any(months.count(x) == 4 for x in months):
             return None                                  # it really holds one: no lie to tell
         positions = tuple(sorted(view.hand_positions[:4]))
         return {"action": {"type": "claim_hand_yaku", "yaku": "teshi", "positions": list(positions)},
-                "shares": [[list(positions), party.share_message(positions)]]}
+                "shares": [[list(positions), party.share_message(positions, p.channel.head)]]}
     error = caught(play(claim), "illegal_action")
     assert "false_hand_yaku" in error.message
 

@@ -310,7 +310,7 @@ class ManInTheMiddle:
             except RemoteViolation as exc:
                 self.failures.append(exc.reason)
                 # it cannot confirm: the best it can send is a guess of the right length
-                return [bytes([4]) + os.urandom(144)] if side is self.to_host else []
+                return [bytes([4]) + os.urandom(145)] if side is self.to_host else []
 
         def release() -> None:
             if self.host_revealed and self.held:
@@ -335,7 +335,10 @@ class ManInTheMiddle:
                 release()
                 return []
             if frame[0] == 4:                                   # guest's CONFIRM
-                answer(self.to_guest, frame)
+                for sign in answer(self.to_guest, frame):
+                    ta.inject(sign)                             # the relay's SIGN to the guest
+            if frame[0] == 5:                                   # host's SIGN
+                answer(self.to_host, frame)
             return []
         return tamper
 

@@ -19,3 +19,4 @@ def test_the_embedding_example_runs() -> None:
                          timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert "final scores" in out.stdout
+    assert "terms: nintendo 1 round(s)" in out.stdout     # the joiner saw the terms before signing

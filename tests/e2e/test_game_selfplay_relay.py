@@ -18,9 +18,15 @@ def test_selfplay_through_the_relay_matches_the_memory_run() -> None:
         assert played.transcripts[0] == played.transcripts[1]
         report = audit_bytes(played.transcripts[0])
         assert report.ok
-        # The relay only carries frames: the same seeds give the same match as in memory.
-        local = await selfplay(rounds=1, seed=8, rules="nintendo")
+        # The relay only carries frames: the same seeds in the same room (the relay chose its code;
+        # every random value is bound to the session, spec/crypto.md §3.5) give the same match in
+        # memory, byte for byte.
+        from koikoi_p2p.protocol.transcript import decode_transcript
+
+        room = decode_transcript(played.transcripts[0]).session.room
+        local = await selfplay(rounds=1, seed=8, rules="nintendo", room=room)
         assert local.outcomes[0].scores == out0.scores
+        assert local.transcripts[0] == played.transcripts[0]
 
     run(body)
 

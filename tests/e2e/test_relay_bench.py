@@ -17,3 +17,12 @@ def test_bench_relay_tiny_run() -> None:
     ]
     for m in (results[0], results[3]):
         assert m.median_s > 0 and m.floor_s > 0 and m.ratio > 0
+
+
+def test_bench_relay_cluster_tiny_run(redis_url: str) -> None:
+    """``--cluster 1,2``: the cluster lines come beside the relay's (each starts its own redis-server)."""
+    args = argparse.Namespace(quick=True, duration=0.3, connections=20, rooms="2", json=True, cluster="1,2")
+    results = {m.name: m for m in run(args)}
+    for name in ("relay_latency_s_2_rooms", "cluster1_latency_s_2_rooms", "cluster2_latency_s_2_rooms",
+                 "cluster1_frames_per_s_2_rooms", "cluster2_cpu_us_per_frame_2_rooms"):
+        assert results[name].median_s > 0 and results[name].floor_s > 0, name

@@ -335,12 +335,12 @@ def test_health_metrics_and_unknown_paths() -> None:
 def test_an_internal_error_ends_one_connection_only(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from koikoi_relay.server import RelayServer
+    from koikoi_relay.local import LocalRooms
 
-    async def broken_lobby(self: RelayServer, conn: object) -> None:
+    async def broken_lobby(self: LocalRooms, conn: object, msg: object) -> None:
         raise RuntimeError("SECRET-IN-EXCEPTION")
 
-    monkeypatch.setattr(RelayServer, "_on_lobby", broken_lobby)
+    monkeypatch.setattr(LocalRooms, "lobby", broken_lobby)
 
     async def body() -> None:
         async with relay() as server:

@@ -61,6 +61,29 @@ def test_lobby_lists_only_open_public_rooms() -> None:
     run(body)
 
 
+def test_a_rejoin_room_is_listed_only_by_its_exact_tag() -> None:
+    """spec/relay.md §5: two seats pairing again must not show to every lobby reader (issue 11
+    hole 5); the joiner asks for its tag and finds the room."""
+    async def body() -> None:
+        async with relay() as server:
+            open_room = await Raw.connect(server)
+            await open_room.send("create", public=True, meta={"rules": "nintendo"})
+            plain = (await open_room.expect("created"))["code"]
+            host = await Raw.connect(server)
+            await host.send("create", public=True, meta={"rejoin": "a" * 32})
+            code = (await host.expect("created"))["code"]
+            looker = await Raw.connect(server)
+            await looker.send("lobby")
+            assert [r["code"] for r in (await looker.expect("rooms"))["rooms"]] == [plain]
+            await looker.send("lobby", rejoin="b" * 32)
+            assert (await looker.expect("rooms"))["rooms"] == []
+            await looker.send("lobby", rejoin="a" * 32)
+            rooms = (await looker.expect("rooms"))["rooms"]
+            assert [r["code"] for r in rooms] == [code] and rooms[0]["meta"] == {"rejoin": "a" * 32}
+
+    run(body)
+
+
 def test_third_client_and_unknown_code_are_refused() -> None:
     async def body() -> None:
         async with relay() as server:

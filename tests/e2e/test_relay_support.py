@@ -88,12 +88,33 @@ class Raw:
         await self.ws.close()
 
 
-async def pair(server: RelayServer, **create: Any) -> tuple[Raw, Raw, str]:
-    """A host and a joiner in one fresh room; the peer_joined notice is consumed."""
+@contextlib.asynccontextmanager
+async def cluster(redis_url: str, nodes: int = 2, **limits: Any) -> AsyncIterator[list[RelayServer]]:
+    """``nodes`` relay servers in this process, each one node on the same Redis (own key prefix)."""
+    import secrets
+
+    from koikoi_relay.cluster import RedisRooms
+
+    prefix = f"t{secrets.token_hex(4)}:"
+    servers = [RelayServer(Limits(**limits), rooms=RedisRooms(redis_url, prefix=prefix))
+               for _ in range(nodes)]
+    try:
+        for server in servers:
+            await server.start("127.0.0.1", 0)
+        yield servers
+    finally:
+        for server in servers:
+            await server.shutdown()
+
+
+async def pair(server: RelayServer, joiner_server: RelayServer | None = None,
+               **create: Any) -> tuple[Raw, Raw, str]:
+    """A host and a joiner in one fresh room (the joiner on another node if given); the
+    peer_joined notice is consumed."""
     host = await Raw.connect(server)
     await host.send("create", **create)
     code = (await host.expect("created"))["code"]
-    guest = await Raw.connect(server)
+    guest = await Raw.connect(joiner_server or server)
     await guest.send("join", code=code)
     guest.token = (await guest.expect("joined"))["token"]
     await host.expect("peer_joined")

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from koikoi_p2p.net.journal import Journal
 from koikoi_p2p.net.reliable import Connector
 from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerSetup, create_state, run_peer
-from koikoi_p2p.net.state_store import StateStore
 from koikoi_p2p.protocol.transcript import read_transcript
 
 FAST_LINK = {"retransmit_s": 0.05, "max_retransmit_s": 0.4, "reconnect_min_s": 0.01, "reconnect_max_s": 0.1}
@@ -36,26 +36,37 @@ class Crash(BaseException):
     """Stands for kill -9: raised right after a save, before the frames it covers are sent."""
 
 
-class CrashingStore(StateStore):
+class CrashingStore(Journal):
+    """A journal that counts its saves (appended records and snapshots) and can crash after one."""
+
     def __init__(self, folder: Path, crash_after: int | None,
-                 on_save: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_save: Callable[[dict[str, Any] | list[Any]], None] | None = None) -> None:
         super().__init__(folder)
         self.crash_after = crash_after
         self.on_save = on_save
+        self.saves = 0
 
-    def save(self, state: Any) -> None:
-        super().save(state)
+    def _saved(self, what: Any) -> None:
+        self.saves += 1
         if self.on_save is not None:
-            self.on_save(state)
+            self.on_save(what)
         if self.crash_after is not None and self.saves == self.crash_after:
             raise Crash(f"crash after save {self.saves}")
+
+    def append(self, record: list[Any], *, sync: bool = True) -> None:
+        super().append(record, sync=sync)
+        self._saved(record)
+
+    def rebase(self, base: Any) -> None:
+        super().rebase(base)
+        self._saved(dict(base))
 
 
 def new_stores(tmp: Path, **kw: Any) -> list[Path]:
     folders = []
     for seat in (0, 1):
         folder = tmp / f"seat{seat}"
-        create_state(StateStore(folder), setup(seat, **kw))
+        create_state(folder, setup(seat, **kw))
         folders.append(folder)
     return folders
 
@@ -78,18 +89,19 @@ async def run_pair(folders: list[Path], connectors: list[Callable[[], Connector]
             if progress is not None:
                 progress(seat, reached)
 
-        def on_save(state: dict[str, Any]) -> None:
-            if save_hook is not None and "outcome" not in state:
+        def on_save(state: dict[str, Any] | list[Any]) -> None:
+            if save_hook is not None and not (isinstance(state, dict) and "outcome" in state):
                 save_hook(seat, phase[0])
 
         store = CrashingStore(folders[seat], crash_after, on_save)
         try:
             return await run_peer(store, connectors[seat](), options=opts, progress=hook)
         except Crash:
+            store.unlock()     # the process died: the kernel drops its lock
             if not restart:
                 return None
         await asyncio.sleep(restart_delay)
-        return await run_peer(StateStore(folders[seat]), connectors[seat](), options=opts, progress=hook)
+        return await run_peer(Journal(folders[seat]), connectors[seat](), options=opts, progress=hook)
 
     return list(await asyncio.gather(one(0), one(1)))
 

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
 from koikoi_p2p.audit.errors import AuditError
 from koikoi_p2p.audit.replay import audit_transcript
-from koikoi_p2p.net.resumable import PeerCore
-from koikoi_p2p.net.state_store import StateStore
+from koikoi_p2p.net.resumable import load_core
 from koikoi_p2p.protocol.abandonment import (
     ABANDON_MAGIC,
     AbandonmentClaim,
@@ -46,8 +45,7 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Match:
     out = asyncio.run(asyncio.wait_for(run_pair(folders, connectors), 120))
     assert out[0] is not None and out[0].file is not None
     transcript = decode_transcript(Path(out[0].file).read_bytes())
-    cores = [PeerCore.restore({k: v for k, v in StateStore(f).load().items() if k != "outcome"})
-             for f in folders]
+    cores = [load_core(f) for f in folders]
     return Match(record=transcript.handshake, transcript=transcript,
                  identities=[core.identity for core in cores])
 
@@ -57,8 +55,13 @@ def _claim_file(match: Match, n: int, claimant: int, *, head: bytes | None = Non
     envelopes = match.transcript.envelopes[:n]
     head = head if head is not None else (envelopes[-1].digest() if envelopes else
                                           match.transcript.session.handshake_hash)
+    # What the flow waits for there, as an honest claimant names it (spec/protocol.md §9.1).
+    truncated = Transcript(handshake=match.record, envelopes=envelopes, closed=False,
+                           session=match.transcript.session)
+    waiting = audit_transcript(truncated).waiting
+    expected, deadline = (waiting[1], waiting[2]) if waiting is not None else ("terms", 60)
     claim = AbandonmentClaim(session_id=match.transcript.session.session_id, seq=n, head=head,
-                             claimant=claimant, absent=1 - claimant, expected="x", deadline=60)
+                             claimant=claimant, absent=1 - claimant, expected=expected, deadline=deadline)
     signature = sign_claim(signer or match.identities[claimant], claim)
     return encode_abandonment(encode_transcript(match.record, envelopes, closed=closed), claim, signature)
 
@@ -79,6 +82,11 @@ POINTS = [0, 1, 2, 4, 6]
 def test_a_true_claim_holds(match: Match, n: int) -> None:
     absent = _speaker(match, n)
     report = audit_abandonment_bytes(_claim_file(match, n, claimant=1 - absent))
+    if not any(env.sender == absent for env in match.transcript.envelopes[:n]):
+        # The accused signed nothing yet (message 0 or 1): the claim proves nothing (§9.1).
+        assert not report.ok and report.deviation is not None
+        assert report.deviation.reason == "unproven_claim"
+        return
     assert report.ok, report.notes
     assert report.notes[0] == f"abandoned by player {absent} at message {n}"
 

@@ -28,10 +28,11 @@ def test_resume_without_an_interrupted_match(tmp_path: Path, monkeypatch: pytest
 
 
 def test_a_completed_state_keeps_only_its_outcome(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from koikoi_p2p.net.state_store import StateStore
+    from koikoi_p2p.net.journal import Journal
 
-    StateStore(tmp_path / "s").save({"format": 1, "outcome": {
-        "status": "completed", "seat": 1, "scores": [3, 0], "winner": 0, "file": "m.transcript"}})
+    with Journal(tmp_path / "s") as journal:
+        journal.rebase({"format": 2, "outcome": {
+            "status": "completed", "seat": 1, "scores": [3, 0], "winner": 0, "file": "m.transcript"}})
     assert main(["resume", "--state", str(tmp_path / "s")]) == 0
     assert "the match finished (m.transcript)" in capsys.readouterr().out
 

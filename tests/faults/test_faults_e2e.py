@@ -49,7 +49,7 @@ def _check(records: list[MatchRecord]) -> None:
     assert all(r.lost == 0 for r in records)
 
 
-PHASES = ["handshake", "shuffling", "drawing", "playing", "result", "match_result"]
+PHASES = ["handshake", "preparing", "drawing", "playing", "closing", "match_result"]
 
 
 def test_kill_minus_nine_in_each_phase_then_resume(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_connection_cut_in_each_phase_and_a_lossy_relay(tmp_path: Path) -> None:
 def test_relay_restart_and_a_peer_that_never_returns(tmp_path: Path) -> None:
     faults = [
         Fault(victim=0, relay_restart_phase="playing"),
-        Fault(victim=1, kill_phase="shuffling", resume=False),
+        Fault(victim=1, kill_phase="preparing", resume=False),
         Fault(victim=0, kill_phase="playing", kill_delay_s=0.2, resume=False),
     ]
 

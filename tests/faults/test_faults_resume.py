@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.audit.abandonment import audit_abandonment_bytes
-from koikoi_p2p.audit.replay import audit_bytes
+from koikoi_p2p.audit.files import audit_bytes
+from koikoi_p2p.net.journal import Journal
 from koikoi_p2p.net.resumable import DriverOptions, PeerCore, ResumeError
-from koikoi_p2p.net.state_store import StateStore
 from tests.faults.hub import Hub
-from tests.faults.resume_util import FAST_LINK, new_stores, options, run_pair, transcript_raws
+from tests.faults.resume_util import FAST_LINK, new_stores, options, run_pair, setup, transcript_raws
 
 
 def _run(tmp: Path, hub: Hub, **kw: object) -> list:  # type: ignore[type-arg]
@@ -51,10 +51,11 @@ def test_reference_is_reproducible(tmp_path: Path, reference: list[bytes]) -> No
 
 
 # Crash right after a save (the worst moment: saved, not yet sent) in every phase of the match:
-# the handshake, the terms, the deck keys, the shuffles, the deal, mid-turn, the round result and
-# the match result signatures. One crash point per phase and seat (the first and a middle save).
-PHASES = ["handshake", "proposing", "accepting", "round_keys", "shuffling", "drawing", "playing",
-          "disclosing", "result", "countersign", "match_result", "match_countersign"]
+# the handshake, the terms, the first decks, the draw, the opening, the declarations, mid-turn,
+# the close of a deal and the match result signatures. One crash point per phase and seat (the
+# first and a middle save).
+PHASES = ["handshake", "proposing", "keying", "accepting", "preparing", "drawing", "opening", "declaring",
+          "playing", "closing", "match_result", "match_countersign"]
 
 
 @pytest.mark.parametrize("phase", PHASES)
@@ -74,7 +75,7 @@ def test_crash_in_each_phase_resumes_to_the_same_transcript(
 
 def test_every_phase_is_covered(save_phases: dict[int, list[str]]) -> None:
     seen = set(save_phases[0]) | set(save_phases[1])
-    assert {"handshake", "shuffling", "drawing", "playing", "result", "match_result"} <= seen
+    assert {"handshake", "preparing", "drawing", "playing", "closing", "match_result"} <= seen
 
 
 def test_a_lossy_relay_changes_nothing(tmp_path: Path, reference: list[bytes]) -> None:
@@ -85,7 +86,7 @@ def test_a_lossy_relay_changes_nothing(tmp_path: Path, reference: list[bytes]) -
 
 # In memory a cut is cheap to place exactly; tests/faults/test_faults_e2e.py cuts real websockets
 # in every phase.
-@pytest.mark.parametrize("phase", ["handshake", "shuffling", "result"])
+@pytest.mark.parametrize("phase", ["handshake", "preparing", "closing"])
 def test_connection_cut_in_each_phase(tmp_path: Path, reference: list[bytes], phase: str) -> None:
     hub = Hub(4)
     cuts: list[str] = []
@@ -142,18 +143,20 @@ def test_a_peer_that_never_comes_back_is_claimed_abandoned(
     assert f"abandoned by player {victim} at message {survivor.messages}" in capsys.readouterr().out
 
 
-def test_replay_detects_a_different_build(tmp_path: Path) -> None:
-    """A saved state whose replay does not regenerate the frames sent is refused, not resumed."""
-    folders = new_stores(tmp_path)
-    state = StateStore(folders[0]).load()
-    assert PeerCore.restore(state).sent_count == state["sent_count"] == 1   # the handshake hello
-    state["sent_chain"] = b"\x01" * 32
+def test_replay_detects_a_different_build() -> None:
+    """A journal record whose replay does not regenerate the frames it says were sent is refused."""
+    host, guest = PeerCore(setup(0)), PeerCore(setup(1))
+    start = guest.snapshot()
+    hello = host.outbox[0]
+    answer = guest.receive(hello)
+    assert answer
+    record = ["r", hello, answer]
+    assert PeerCore.restore(start, [record]).sent_count == guest.sent_count
     with pytest.raises(ResumeError) as info:
-        PeerCore.restore(state)
+        PeerCore.restore(start, [["r", hello, [b"\x01" + answer[0][1:]]]])
     assert info.value.reason == "replay_mismatch"
-    state["log"] = [["x", 1]]
     with pytest.raises(ResumeError) as info:
-        PeerCore.restore(state)
+        PeerCore.restore(start, [["x", 1, []]])
     assert info.value.reason == "bad_state"
 
 
@@ -178,6 +181,6 @@ def test_a_completed_match_forgets_its_secrets_by_default(tmp_path: Path) -> Non
         folders, [lambda: hub.connector(0), lambda: hub.connector(1)], opts=defaults), 120))
     assert [o.status for o in out] == ["completed", "completed"]
     for folder in folders:
-        state = StateStore(folder).load()
-        assert set(state) == {"format", "outcome"}
+        state, records = Journal(folder).read()
+        assert set(state) == {"format", "outcome"} and records == []
         assert state["outcome"]["status"] == "completed"

@@ -9,7 +9,6 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from koikoi_p2p.net.selfplay import seeded_rng
 from koikoi_p2p.protocol import codec
 from koikoi_p2p.protocol.channel import SecureChannel
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
@@ -71,7 +70,7 @@ value = st.recursive(
 def test_random_frames(index: int, frame: bytes) -> None:
     snaps = _snapshots()
     state = snaps[index % len(snaps)][0]
-    _only_typed_errors(GamePeer.from_state(state, rng=seeded_rng(b"f")), frame)
+    _only_typed_errors(GamePeer.from_state(state), frame)
 
 
 @given(index=st.integers(0, 10_000), data=st.data())
@@ -84,7 +83,7 @@ def test_mutated_frames(index: int, data: st.DataObject) -> None:
         mutated[where] = data.draw(st.integers(0, 255))
     if bytes(mutated) == frame:
         return
-    _only_typed_errors(GamePeer.from_state(state, rng=seeded_rng(b"f")), bytes(mutated))
+    _only_typed_errors(GamePeer.from_state(state), bytes(mutated))
 
 
 @given(index=st.integers(0, 10_000), data=st.data())
@@ -110,7 +109,7 @@ def test_sealed_envelopes_with_mutated_bodies(index: int, data: st.DataObject) -
         frame, _ = channel.seal(msg_type, body)
     except LocalMisuse:
         return  # not encodable: nothing to send
-    peer = GamePeer.from_state(state, rng=seeded_rng(b"f"))
+    peer = GamePeer.from_state(state)
     _only_typed_errors(peer, frame)
 
 
@@ -168,5 +167,5 @@ def test_sealed_envelopes_with_mutated_leaves(index: int, data: st.DataObject) -
         frame, _ = channel.seal(msg_type, mutated)
     except LocalMisuse:
         return
-    peer = GamePeer.from_state(state, rng=seeded_rng(b"f"))
+    peer = GamePeer.from_state(state)
     _only_typed_errors(peer, frame)

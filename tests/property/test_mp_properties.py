@@ -18,7 +18,7 @@ from mentalpoker.group import L, Point, Scalar, base_mult
 from mentalpoker.keyproof import KeyProof, prove_key, verify_key
 from mentalpoker.randomness import random_permutation, uniform_below
 from mentalpoker.shuffle import ShuffleProof, prove_shuffle, shuffle, verify_shuffle
-from tests.mp_support import seeded
+from tests.mp_support import seed_of, seeded
 
 seeds = st.binary(min_size=1, max_size=16)
 contexts = st.builds(
@@ -102,8 +102,8 @@ def test_decoders_parse_or_raise_the_package_error(data: bytes) -> None:
 @given(st.binary(max_size=600), st.integers(0, 3))
 def test_deck_party_parses_or_raises_the_package_error(data: bytes, stage: int) -> None:
     kw = {"n": 2, "version": 1, "session_id": b"p" * 16, "round": 0, "first_shuffler": 0}
-    a = DeckParty(me=0, rng=seeded(b"a"), **kw)  # type: ignore[arg-type]
-    b = DeckParty(me=1, rng=seeded(b"b"), **kw)  # type: ignore[arg-type]
+    a = DeckParty(me=0, seed=seed_of(b"a"), **kw)  # type: ignore[arg-type]
+    b = DeckParty(me=1, seed=seed_of(b"b"), **kw)  # type: ignore[arg-type]
     calls = [
         lambda: b.receive_key(data),
         lambda: b.receive_shuffle(data),
@@ -111,11 +111,11 @@ def test_deck_party_parses_or_raises_the_package_error(data: bytes, stage: int) 
         lambda: b.receive_disclosed_key(data),
     ]
     if stage >= 1:
-        b.receive_key(a.key_message())
-        a.receive_key(b.key_message())
+        b.receive_key(a.key_message(b""))
+        a.receive_key(b.key_message(b""))
     if stage >= 2:
-        b.receive_shuffle(a.shuffle_message())
-        a.receive_shuffle(b.shuffle_message())
+        b.receive_shuffle(a.shuffle_message(b""))
+        a.receive_shuffle(b.shuffle_message(b""))
     try:
         calls[stage]()
     except MentalPokerError:

@@ -167,6 +167,10 @@ HOUSE_RULE_PROFILES: list[Profile] = [
         name="ame", hanami_cancelled_by=("11-rainman",),
         tsukimi_cancelled_by=("12-phoenix", "12-plain1", "12-plain2", "12-plain3")),
     preset("koikoi-online").with_switches(name="cup", cup_either=True, single_yaku=True),
+    # cup_either alone and beside the joker: the engine's fast base (no single_yaku, no
+    # brights_add) must move the cup too, not only the readable yaku map.
+    preset("koikoi-online").with_switches(name="cup-fast", cup_either=True),
+    preset("classic-variant").with_switches(name="cup-joker", cup_either=True),
     preset("classic-variant").with_switches(name="flex", cup_either=True, brights_add=True,
                                             hanami_cancelled_by=("11-rainman", "11-swallow", "11-ribbon",
                                                                  "11-lightning")),

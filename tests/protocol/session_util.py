@@ -30,10 +30,13 @@ def identity(name: str) -> Identity:
 
 def handshake_pair(*, password: str | None = None, room: str = "K7PQ2X", seed: bytes = b"s",
                    passwords: tuple[str | None, str | None] | None = None,
+                   names: tuple[str, str] = ("", ""),
                    ) -> tuple[Handshake, Handshake]:
     pw0, pw1 = passwords if passwords is not None else (password, password)
-    a = Handshake(seat=0, identity=identity("host"), room=room, password=pw0, rng=seeded_rng(seed + b"0"))
-    b = Handshake(seat=1, identity=identity("guest"), room=room, password=pw1, rng=seeded_rng(seed + b"1"))
+    a = Handshake(seat=0, identity=identity("host"), room=room, password=pw0, rng=seeded_rng(seed + b"0"),
+                  name=names[0])
+    b = Handshake(seat=1, identity=identity("guest"), room=room, password=pw1, rng=seeded_rng(seed + b"1"),
+                  name=names[1])
     return a, b
 
 

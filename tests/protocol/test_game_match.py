@@ -81,3 +81,27 @@ def test_match_writes_a_transcript_that_the_cli_verifies(tmp_path: Path) -> None
     data[len(data) // 2] ^= 0x40
     path.write_bytes(bytes(data))
     assert main(["verify", str(path)]) == 1
+
+
+@pytest.mark.parametrize("rule", ["card_draw", "coin", "host", "joiner"])
+def test_every_first_dealer_rule_plays_through_the_real_decks(rule: str) -> None:
+    """spec/game.md §5.1 with every proof: host and joiner have no deal 0; the coin reveals one
+    card of it, the draw pairs; both seats and the auditor agree on the first dealer."""
+    from koikoi_p2p.protocol import messages as m
+    from koikoi_p2p.protocol.events import FirstDealer
+    from koikoi_p2p.rules.profile import preset as _preset
+
+    profile = _preset("wikipedia").with_switches(first_dealer=rule, name="first")
+    pair = run(make_pair(profile=profile, rounds=1, seed=5))
+    assert pair.errors == [None, None]
+    dealers = {next(e.dealer for e in pair.events[seat] if isinstance(e, FirstDealer)) for seat in (0, 1)}
+    assert len(dealers) == 1
+    envs = pair.peers[0].transcript
+    deal0 = [e for e in envs if e.body.get("deal") == 0]
+    if rule in ("host", "joiner"):
+        assert dealers == {0 if rule == "host" else 1} and not deal0
+    else:
+        first = next(e for e in envs if e.type == m.REVEAL)
+        assert [g[0] for g in first.body["shares"]] == ([[0]] if rule == "coin" else [[0, 1]])
+    report = audit_bytes(transcript_bytes(pair))
+    assert report.ok and report.complete

@@ -12,7 +12,7 @@ from koikoi_p2p.net.match import Match, play_match
 from koikoi_p2p.net.memory import memory_pair
 from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
 from koikoi_p2p.protocol import messages as m
-from koikoi_p2p.protocol.events import Failure, Paired, TermsAgreed
+from koikoi_p2p.protocol.events import Failure, Paired, TermsAgreed, TermsProposed
 from koikoi_p2p.protocol.handshake import HandshakeResult
 from koikoi_p2p.protocol.peer import GamePeer
 from koikoi_p2p.protocol.terms import Deadlines
@@ -52,6 +52,9 @@ def test_a_closed_connection_is_a_failure_naming_the_peer() -> None:
         hosting = asyncio.create_task(_collect(host))
         guest_events = guest.events()
         assert isinstance(await guest_events.__anext__(), Paired)
+        proposed = await guest_events.__anext__()
+        assert isinstance(proposed, TermsProposed) and proposed.summary.describe() == "nintendo"
+        await guest.decide_terms(True)
         assert isinstance(await guest_events.__anext__(), TermsAgreed)
         await b.close()
         seen = await hosting
@@ -72,7 +75,7 @@ class CheatingMatch(Match):
             return {**body, "action": {"type": "play", "position": 47}}
 
         self.peer = Cheater(attack=attack, channel=result.channel, room=self.room, rng=self.rng,
-                            handshake_record=result.record)
+                            handshake_record=result.record, accept_terms=lambda terms: True)
         return self.peer
 
 
@@ -113,8 +116,38 @@ def test_a_joiner_may_refuse_the_terms_before_signing_them() -> None:
                          accept_terms=lambda terms: terms.profile.name == "wikipedia"))
     error = pair.errors[1]
     assert error is not None and error.reason == "terms_refused"
-    assert [env.type for env in pair.peers[1].transcript] == ["terms"]
+    assert m.ACCEPT not in [env.type for env in pair.peers[1].transcript]
     assert pair.errors[0] is None  # the host just waits (and times out under a driver)
+
+
+def test_a_joiner_that_refuses_the_proposed_terms_signs_nothing() -> None:
+    """The joiner sees the whole proposal (TermsProposed) before anything is signed; refusing ends
+    its side with a local Failure and no accept is sent, so the host times out waiting for it."""
+    from koikoi_p2p.rules.profile import preset as _preset
+
+    async def body() -> tuple[list[Any], list[Any]]:
+        a, b = memory_pair()
+        lenient = _preset("nintendo").with_switches(name="house", max_calls_per_round=0)
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile=lenient, rounds=1,
+                     rng=seeded_rng(b"h"), deadlines=Deadlines(step=1, turn=1))
+        guest = Match(b, seat=1, identity=seeded_identity(b"g"), room="ROOM01", rng=seeded_rng(b"g"))
+        hosting = asyncio.create_task(_collect(host))
+        seen: list[Any] = []
+        async for event in guest.events():
+            seen.append(event)
+            if isinstance(event, TermsProposed):
+                await guest.decide_terms(False)
+        return seen, await hosting
+
+    guest_seen, host_seen = asyncio.run(asyncio.wait_for(body(), 30))
+    proposed = next(e for e in guest_seen if isinstance(e, TermsProposed))
+    assert proposed.summary.describe() == "custom (house), based on nintendo: max_calls_per_round=0"
+    assert proposed.terms.rounds == 1 and proposed.terms.deadlines == Deadlines(step=1, turn=1)
+    assert not any(isinstance(e, TermsAgreed) for e in guest_seen)
+    failure = guest_seen[-1]
+    assert isinstance(failure, Failure) and failure.reason == "terms_refused" and failure.who == 1
+    host_failure = host_seen[-1]
+    assert isinstance(host_failure, Failure) and host_failure.reason == "timeout" and host_failure.who == 1
 
 
 def test_a_changed_identity_key_reaches_the_user_and_is_not_remembered(tmp_path: Path) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from koikoi_p2p.net.selfplay import seeded_rng
 from koikoi_p2p.protocol import codec
-from koikoi_p2p.protocol.events import ChoiceNeeded, YourTurn
+from koikoi_p2p.protocol.events import ChoiceNeeded, TermsProposed, YourTurn
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.peer import GamePeer
 from tests.protocol.game_support import make_pair
@@ -14,7 +13,7 @@ def _restore(peer: GamePeer, seat: int) -> GamePeer:
     # Through the canonical codec: the state is plain data a file can hold.
     state = codec.decode(codec.encode(peer.to_state()))
     assert isinstance(state, dict)
-    return GamePeer.from_state(state, rng=seeded_rng(b"resumed %d" % seat))
+    return GamePeer.from_state(state)
 
 
 def test_resume_after_every_message_reaches_the_same_end() -> None:
@@ -31,7 +30,13 @@ def test_resume_after_every_message_reaches_the_same_end() -> None:
             queue += [(1 - to, f) for f in out]
         acted = False
         for seat in (0, 1):
+            queue += [(1 - seat, f) for f in peers[seat].idle()]
+            peers[seat] = _restore(peers[seat], seat)
             for event in peers[seat].events():
+                if isinstance(event, TermsProposed) and not acted:
+                    queue += [(1 - seat, f) for f in peers[seat].decide_terms(True)]
+                    peers[seat] = _restore(peers[seat], seat)
+                    acted = True
                 if isinstance(event, (YourTurn, ChoiceNeeded)) and not acted:
                     action = pair.players[seat].choose(event.view, event.options)
                     queue += [(1 - seat, f) for f in peers[seat].decide(action)]

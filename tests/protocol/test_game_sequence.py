@@ -3,54 +3,82 @@
 from __future__ import annotations
 
 from koikoi_p2p.protocol import messages as m
-from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.rules.deal import deal_layout
 from tests.protocol.game_support import make_pair, run
 
 
-def _deals(envs: list[SignedEnvelope]) -> list[list[SignedEnvelope]]:
-    deals: list[list[SignedEnvelope]] = []
-    for i, env in enumerate(envs):
-        if env.type == m.KEY and (i == 0 or envs[i - 1].type != m.KEY):
-            deals.append([])
-        if deals:
-            deals[-1].append(env)
-    return deals
-
-
 def test_every_deal_follows_the_state_table() -> None:
-    pair = run(make_pair(rules="nintendo", rounds=2, seed=17))
+    pair = run(make_pair(rules="nintendo", rounds=3, seed=17))
     assert pair.errors == [None, None]
     envs = pair.peers[0].transcript
-    assert [(e.sender, e.type) for e in envs[:2]] == [(0, m.TERMS), (1, m.ACCEPT)]
     assert [e.seq for e in envs] == list(range(len(envs)))
-    deals = _deals(envs)
-    # deal 0 draws the first dealer: seat 0 keys and shuffles first, then public pairs (0, 1), ...
-    draw = deals[0]
-    assert [(e.sender, e.type) for e in draw[:4]] == [(0, m.KEY), (1, m.KEY), (0, m.SHUFFLE), (1, m.SHUFFLE)]
-    assert draw[3].body["shares"][0][0] == [0, 1]
-    for deal in deals[1:]:
-        dealer = deal[0].sender
-        other = 1 - dealer
-        assert [(e.sender, e.type) for e in deal[:4]] == [
-            (dealer, m.KEY), (other, m.KEY), (dealer, m.SHUFFLE), (other, m.SHUFFLE)]
-        layout = deal_layout(dealer)
-        # The second shuffler pays its field shares at once; the field is the first reveal.
-        assert deal[3].body["shares"][0][0] == list(layout.field)
-        for env in deal:
-            if env.type == m.ACT and env.body["action"]["type"] == "play":
-                # A play carries the player's own share of the played position first.
-                assert env.body["shares"][0][0] == [env.body["action"]["position"]]
-            if env.type == m.REVEAL:
-                assert env.body["shares"], "a reveal always pays something"
-        closing = [(e.sender, e.type) for e in deal[-3:]]
-        if deal is not deals[-1]:
-            closer = closing[0][0]
-            assert closing == [(closer, m.DISCLOSE), (1 - closer, m.ROUND_RESULT), (closer, m.ROUND_SIGN)]
-            assert deal[-4].sender != closer   # the closer did not send the message that ended the deal
-    tail = [(e.sender, e.type) for e in envs[-5:]]
-    assert [t for _, t in tail] == [m.DISCLOSE, m.ROUND_RESULT, m.ROUND_SIGN, m.MATCH_RESULT, m.MATCH_SIGN]
-    assert tail[3][0] != tail[2][0] and tail[4][0] != tail[3][0]
+    kinds = [(e.sender, e.type) for e in envs]
+    # The start (spec/game.md §5.3): seat 0's terms and its keys of decks 0, 1 and 2; seat 1's
+    # accept, its keys and the first shuffle of deck 0; seat 0 shuffles deck 0 second and deck 1
+    # first; seat 1 shuffles deck 1 second.
+    assert kinds[:12] == [(0, m.TERMS), (0, m.KEY), (0, m.KEY), (0, m.KEY), (1, m.ACCEPT), (1, m.KEY),
+                          (1, m.SHUFFLE), (1, m.KEY), (1, m.KEY), (0, m.SHUFFLE), (0, m.SHUFFLE),
+                          (1, m.SHUFFLE)]
+    assert [e.body["deal"] for e in envs[1:12] if "deal" in e.body] == [0, 1, 2, 0, 0, 1, 2, 0, 1, 1]
+    # Keys travel two deals ahead, shuffles one: deck d's keys are in before deal d - 1 starts.
+    starts = {e.body["deal"] + 1: e.seq for e in envs if e.type == m.DISCLOSE}
+    for deal in {e.body["deal"] for e in envs if e.type == m.KEY}:
+        keys = [e.seq for e in envs if e.type == m.KEY and e.body["deal"] == deal]
+        if deal - 1 in starts:
+            assert max(keys) < starts[deal - 1], deal
+    # Every deck: both keys before its first shuffle; seat 1 shuffles deck 0 first, then parity.
+    for deal in {e.body["deal"] for e in envs if e.type == m.SHUFFLE}:
+        prep = [e for e in envs if e.type in (m.KEY, m.SHUFFLE) and e.body["deal"] == deal]
+        assert [e.type for e in prep] in ([m.KEY, m.KEY, m.SHUFFLE, m.SHUFFLE], [m.KEY, m.KEY, m.SHUFFLE])
+        assert prep[2].sender == (1 if deal % 2 == 0 else 0)
+        if len(prep) == 4:
+            assert prep[3].sender != prep[2].sender
+    disclosures = [e for e in envs if e.type == m.DISCLOSE]
+    deals = sorted({e.body["deal"] for e in disclosures})
+    assert deals == list(range(1, len(deals) + 1))
+    for deal in deals:
+        first, second = [e for e in disclosures if e.body["deal"] == deal]
+        # The seat whose message ended the deal discloses first (after what it owes); the other
+        # answers in its next batch.
+        assert envs[first.seq - 1].sender == first.sender
+        assert second.sender != first.sender
+        signs = [e for e in envs if e.type == m.ROUND_SIGN and e.body["deal"] == deal]
+        assert sorted(e.sender for e in signs) == [0, 1] and all(e.seq > second.seq for e in signs)
+        if deal != deals[-1]:
+            # Both disclosures carry their sender's opening shares of the next deal: the field,
+            # then the other seat's hand (spec/game.md §5.4), unless that deck was not ready.
+            for env in (first, second):
+                groups = [g[0] for g in env.body["shares"]]
+                if groups:
+                    assert len(groups) == 2 and len(groups[0]) == 8 and len(groups[1]) == 8
+                    assert set(groups[0]) == {2, 3, 8, 9, 14, 15, 20, 21}
+    for env in envs:
+        if env.type == m.ACT and env.body["action"]["type"] == "play":
+            # A play carries the player's own share of the played position first.
+            assert env.body["shares"][0][0] == [env.body["action"]["position"]]
+        if env.type == m.REVEAL:
+            assert env.body["shares"], "a reveal always pays something"
+        if env.type == m.DECLARE:
+            assert env.body["action"]["type"] in ("no_hand_yaku", "claim_hand_yaku")
+    tail = [(e.sender, e.type) for e in envs[-4:]]
+    assert [t for _, t in tail] == [m.ROUND_SIGN, m.MATCH_RESULT, m.ROUND_SIGN, m.MATCH_SIGN]
+    assert tail[0][0] == tail[1][0] != tail[2][0] == tail[3][0]
+
+
+def test_the_opening_shares_follow_the_dealer_of_the_next_deal() -> None:
+    """The opening of each deal: one group of the 8 field positions, then one of the other seat's
+    8 hand positions, from each seat, as deal_layout gives them for that deal's dealer."""
+    pair = run(make_pair(rules="wikipedia", rounds=3, seed=5))
+    assert pair.errors == [None, None]
+    envs = pair.peers[0].transcript
+    from koikoi_p2p.protocol.events import RoundStarted
+
+    dealers = {e.deal: e.dealer for e in pair.events[0] if isinstance(e, RoundStarted)}
+    for env in envs:
+        if env.type == m.DISCLOSE and env.body["shares"]:
+            layout = deal_layout(dealers[env.body["deal"] + 1])
+            assert [g[0] for g in env.body["shares"]] == [list(layout.field),
+                                                          list(layout.hands[1 - env.sender])]
 
 
 def test_a_host_that_walks_away_after_seeing_the_draw_is_visible() -> None:
@@ -58,7 +86,7 @@ def test_a_host_that_walks_away_after_seeing_the_draw_is_visible() -> None:
     stops there, seat 1 is left waiting for seat 0's reveal: the abort is attributable."""
     from koikoi_p2p.protocol.events import FirstDealer
 
-    pair = make_pair(rules="nintendo", rounds=1, seed=3)
+    pair = make_pair(rules="nintendo", rounds=1, seed=7)   # a seed whose first pair decides
     stopped = [False]
 
     def walk_away(to: int, frame: bytes) -> list[bytes]:
@@ -69,7 +97,7 @@ def test_a_host_that_walks_away_after_seeing_the_draw_is_visible() -> None:
 
     run(pair, deliver=walk_away)
     assert stopped[0] and pair.errors == [None, None]
-    assert any(isinstance(e, FirstDealer) for e in pair.events[0])
+    assert any(isinstance(e, FirstDealer) and len(e.draws) == 1 for e in pair.events[0])
     assert not any(isinstance(e, FirstDealer) for e in pair.events[1])
     assert pair.peers[1].waiting_for() is not None
     assert pair.peers[1].waiting_for()[:2] == (0, m.REVEAL)  # type: ignore[index]

@@ -53,19 +53,30 @@ def test_a_signed_wrong_share_in_a_transcript_is_named(tmp_path: Path,
     assert f"player 1 deviated at message {seq}: bad_share" in capsys.readouterr().out
 
 
-def test_a_deal_cut_before_its_keys_cannot_be_judged_from_the_transcript(
+def test_a_deal_cut_before_its_keys_is_judged_on_what_is_public(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Hands stay hidden without the round keys: verify says so instead of blaming anyone (the
-    honest peer's evidence file, which holds its own round key, is what proves such a cheat)."""
+    """Hands stay hidden without the round keys, but the rest of the deal is public: a stock
+    position played as a hand card is named from the transcript alone, and a transcript cut
+    inside a deal says which deal's hidden hands could not be checked (the honest peer's evidence
+    file, which holds its own round key, is what proves a cheat that needs them)."""
     def steal(peer: Cheater, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
         if kind != m.ACT or body["action"]["type"] != "play":
             return None
         return {**body, "action": {"type": "play", "position": 47}}
 
-    path, _ = _cheater_transcript(tmp_path, steal, seed=2)
+    path, seq = _cheater_transcript(tmp_path, steal, seed=2)
     assert koikoi(["verify", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "before its round keys were disclosed" in out and "deviated" not in out
+    assert f"player 1 deviated at message {seq}: illegal_action" in out
+
+    honest = run(make_pair(rounds=1, seed=2))
+    envs = honest.peers[0].transcript
+    first_play = next(e.seq for e in envs if e.type == m.ACT)
+    cut = tmp_path / "cut.transcript"
+    cut.write_bytes(encode_transcript(honest.records[0], envs[:first_play + 3], closed=False))
+    assert koikoi(["verify", str(cut)]) == 1
+    out = capsys.readouterr().out
+    assert "deal 1 was replayed without its round keys" in out and "deviated" not in out
 
 
 def test_evidence_of_a_dropped_frame_names_no_player(tmp_path: Path,

@@ -15,29 +15,29 @@ from mentalpoker.deck import (
     shuffle_message_size,
 )
 from mentalpoker.errors import DeckError, InvalidEncoding, MentalPokerError, ProofError
-from tests.mp_support import seeded
+from tests.mp_support import seed_of
 
 SESSION = b"session-id-0123456789abcdef"
 
 
 def make(n: int = 48, first: int = 0, seed: bytes = b"s") -> tuple[DeckParty, DeckParty, DeckObserver]:
     kw = {"n": n, "version": 1, "session_id": SESSION, "round": 3, "first_shuffler": first}
-    a = DeckParty(me=0, rng=seeded(seed + b"a"), **kw)  # type: ignore[arg-type]
-    b = DeckParty(me=1, rng=seeded(seed + b"b"), **kw)  # type: ignore[arg-type]
+    a = DeckParty(me=0, seed=seed_of(seed + b"a"), **kw)  # type: ignore[arg-type]
+    b = DeckParty(me=1, seed=seed_of(seed + b"b"), **kw)  # type: ignore[arg-type]
     return a, b, DeckObserver(**kw)  # type: ignore[arg-type]
 
 
 def setup(a: DeckParty, b: DeckParty, o: DeckObserver) -> None:
-    ka, kb = a.key_message(), b.key_message()
+    ka, kb = a.key_message(b""), b.key_message(b"")
     b.receive_key(ka)
     a.receive_key(kb)
     o.receive_key(0, ka)
     o.receive_key(1, kb)
     first, second = (a, b) if a.first_shuffler == 0 else (b, a)
-    s1 = first.shuffle_message()
+    s1 = first.shuffle_message(b"")
     second.receive_shuffle(s1)
     o.receive_shuffle(first.me, s1)
-    s2 = second.shuffle_message()
+    s2 = second.shuffle_message(b"")
     first.receive_shuffle(s2)
     o.receive_shuffle(second.me, s2)
     assert a.shuffled and b.shuffled and o.shuffled
@@ -48,9 +48,9 @@ def test_whole_round_private_and_public_reveals_and_audit(first: int) -> None:
     a, b, o = make(first=first)
     setup(a, b, o)
     hand_a, hand_b, field = list(range(8)), list(range(8, 16)), list(range(16, 24))
-    a.receive_shares(hand_a, b.share_message(hand_a))
-    b.receive_shares(hand_b, a.share_message(hand_b))
-    ma, mb = a.share_message(field), b.share_message(field)
+    a.receive_shares(hand_a, b.share_message(hand_a, b""))
+    b.receive_shares(hand_b, a.share_message(hand_b, b""))
+    ma, mb = a.share_message(field, b""), b.share_message(field, b"")
     a.receive_shares(field, mb)
     b.receive_shares(field, ma)
     o.receive_shares(0, field, ma)
@@ -80,40 +80,40 @@ def test_whole_round_private_and_public_reveals_and_audit(first: int) -> None:
 
 def test_message_sizes() -> None:
     a, b, o = make()
-    assert len(a.key_message()) == key_message_size() == 96
+    assert len(a.key_message(b"")) == key_message_size() == 96
     setup(a, b, o)
-    assert len(a.shuffle_message()) == shuffle_message_size(48) == 9376
-    assert len(a.share_message([1, 2, 3])) == share_message_size(3) == 160
+    assert len(a.shuffle_message(b"")) == shuffle_message_size(48) == 9376
+    assert len(a.share_message([1, 2, 3], b"")) == share_message_size(3) == 160
 
 
 def test_messages_are_stable_on_repeat_and_turns_are_enforced() -> None:
     a, b, _o = make()
     with pytest.raises(DeckError):
-        a.shuffle_message()  # no keys yet
-    ka, kb = a.key_message(), b.key_message()
-    assert a.key_message() == ka
+        a.shuffle_message(b"")  # no keys yet
+    ka, kb = a.key_message(b""), b.key_message(b"")
+    assert a.key_message(b"") == ka
     a.receive_key(kb)
     b.receive_key(ka)
     with pytest.raises(DeckError) as info:
-        b.shuffle_message()
+        b.shuffle_message(b"")
     assert info.value.reason == "out_of_turn"
     with pytest.raises(DeckError):
         a.receive_key(kb)  # twice
-    s1 = a.shuffle_message()
-    assert a.shuffle_message() == s1
+    s1 = a.shuffle_message(b"")
+    assert a.shuffle_message(b"") == s1
     with pytest.raises(ProofError):
         a.receive_shuffle(s1)  # my own shuffle echoed back is no shuffle of the current deck
     b.receive_shuffle(s1)
     with pytest.raises(DeckError):
-        b.share_message([0])  # not shuffled yet
-    s2 = b.shuffle_message()
+        b.share_message([0], b"")  # not shuffled yet
+    s2 = b.shuffle_message(b"")
     a.receive_shuffle(s2)
     with pytest.raises(DeckError):
-        a.share_message([0, 0])
+        a.share_message([0, 0], b"")
     with pytest.raises(DeckError):
-        a.share_message([48])
+        a.share_message([48], b"")
     with pytest.raises(DeckError):
-        a.share_message([])
+        a.share_message([], b"")
 
 
 def test_state_round_trips_through_msgpack_at_every_stage() -> None:
@@ -121,21 +121,21 @@ def test_state_round_trips_through_msgpack_at_every_stage() -> None:
 
     def reload(p: DeckParty) -> DeckParty:
         state = msgpack.unpackb(msgpack.packb(p.to_state()), raw=False)
-        return DeckParty.from_state(state, rng=seeded(b"again"))
+        return DeckParty.from_state(state)
 
-    ka, kb = a.key_message(), b.key_message()
+    ka, kb = a.key_message(b""), b.key_message(b"")
     a, b = reload(a), reload(b)
-    assert a.key_message() == ka
+    assert a.key_message(b"") == ka
     b.receive_key(ka)
     a.receive_key(kb)
     a = reload(a)
-    s1 = a.shuffle_message()
+    s1 = a.shuffle_message(b"")
     a = reload(a)
-    assert a.shuffle_message() == s1
+    assert a.shuffle_message(b"") == s1
     b.receive_shuffle(s1)
     b = reload(b)
-    a.receive_shuffle(b.shuffle_message())
-    a.receive_shares([0, 1], b.share_message([0, 1]))
+    a.receive_shuffle(b.shuffle_message(b""))
+    a.receive_shares([0, 1], b.share_message([0, 1], b""))
     a2 = reload(a)
     assert [a2.card_at(p) for p in (0, 1)] == [a.card_at(p) for p in (0, 1)]
     b.receive_disclosed_key(a2.disclose_key())
@@ -176,7 +176,7 @@ def test_wrong_disclosed_key_is_refused() -> None:
 def test_shares_for_other_positions_are_refused() -> None:
     a, b, o = make(n=6)
     setup(a, b, o)
-    msg = b.share_message([1, 2])
+    msg = b.share_message([1, 2], b"")
     with pytest.raises(ProofError):
         a.receive_shares([2, 1], msg)
     with pytest.raises(ProofError):
@@ -194,7 +194,7 @@ def test_any_small_deck_deals_a_permutation(n: int, first: int, seed: bytes) -> 
     a, b, o = make(n=n, first=first, seed=seed)
     setup(a, b, o)
     positions = list(range(n))
-    a.receive_shares(positions, b.share_message(positions))
+    a.receive_shares(positions, b.share_message(positions, b""))
     cards = [a.card_at(p) for p in positions]
     assert sorted(cards) == positions
     b.receive_disclosed_key(a.disclose_key())
@@ -208,9 +208,9 @@ def _played_round(n: int = 48) -> tuple[DeckParty, DeckParty, DeckObserver, int]
     a, b, o = make(n=n)
     setup(a, b, o)
     hand_a, field = list(range(8)), list(range(16, 24))
-    a.receive_shares(hand_a, b.share_message(hand_a))
-    b.receive_shares(list(range(8, 16)), a.share_message(list(range(8, 16))))
-    ma, mb = a.share_message(field), b.share_message(field)
+    a.receive_shares(hand_a, b.share_message(hand_a, b""))
+    b.receive_shares(list(range(8, 16)), a.share_message(list(range(8, 16)), b""))
+    ma, mb = a.share_message(field, b""), b.share_message(field, b"")
     a.receive_shares(field, mb)
     b.receive_shares(field, ma)
     o.receive_shares(0, field, ma)

@@ -28,7 +28,7 @@ def test_both_sides_agree(password: str | None) -> None:
         assert ra.sas is not None and ra.sas == rb.sas
     else:
         assert ra.sas is None and rb.sas is None
-    assert [f[0] for f in frames] == [1, 2, 3, 4]
+    assert [f[0] for f in frames] == [1, 2, 3, 4, 5]
     # the two directions have distinct keys: seat 0's send key is seat 1's receive key
     sa, sb = ra.channel.to_state(), rb.channel.to_state()
     assert sa["send_key"] == sb["recv_key"] and sa["recv_key"] == sb["send_key"]
@@ -37,9 +37,13 @@ def test_both_sides_agree(password: str | None) -> None:
 
 def test_handshake_sizes() -> None:
     _, _, frames = run_pair(*handshake_pair())
-    assert [len(f) for f in frames] == [35, 33, 177, 145]
+    assert [len(f) for f in frames] == [35, 33, 114, 146, 81]
     _, _, frames = run_pair(*handshake_pair(password="pw"))
-    assert [len(f) for f in frames] == [68, 66, 177, 145]
+    assert [len(f) for f in frames] == [68, 66, 114, 146, 81]
+    # A display name costs its UTF-8 bytes in the identity block of its seat.
+    a, b = handshake_pair(names=("花子", "Ken"))
+    _, _, frames = run_pair(a, b)
+    assert [len(f) for f in frames] == [35, 33, 114 + 6, 146 + 3, 81]
 
 
 def test_fresh_randomness_gives_fresh_sessions() -> None:
@@ -92,7 +96,7 @@ def test_bad_version_in_hello() -> None:
     a, b = handshake_pair()
     hello = bytearray(a.start()[0])
     b.start()
-    hello[1] = 2
+    hello[1] = 1                     # a version 1 peer
     with pytest.raises(RemoteViolation) as info:
         b.receive(bytes(hello))
     assert info.value.reason == "unsupported_version"
@@ -222,10 +226,10 @@ def test_an_identity_key_of_small_order_is_refused() -> None:
         verify_handshake_record(record)
     assert info.value.reason == "bad_key"
     honest = Identity.from_private_bytes(b"\x22" * 32)
-    result = MatchResult(version=1, session_id=b"\x33" * 32, room="ABCDEF",
-                         keys=(weak.public_key, honest.public_key), terms_digest=b"\x44" * 32,
-                         profile="nintendo", profile_digest=b"\x55" * 32, rounds=(), scores=(0, 0),
-                         winner=None, head=b"\x66" * 32)
+    result = MatchResult(version=2, session_id=b"\x33" * 32, room="ABCDEF",
+                         keys=(weak.public_key, honest.public_key), names=("", ""), rated=False,
+                         terms_digest=b"\x44" * 32, profile="nintendo", profile_digest=b"\x55" * 32,
+                         rounds=(), scores=(0, 0), winner=None, resigned=None, head=b"\x66" * 32)
     data = result.statement()
     cosigned = CoSignedResult(result=result, signatures=(weak.sign(data), honest.sign(data)))
     with pytest.raises(AuditError) as err:

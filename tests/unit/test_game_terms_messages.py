@@ -15,7 +15,7 @@ from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.protocol.results import CoSignedResult, MatchResult
 from koikoi_p2p.protocol.statement import pack
 from koikoi_p2p.protocol.terms import GAME_VERSION, Deadlines, MatchTerms, profile_digest
-from koikoi_p2p.rules.profile import PRESETS, preset
+from koikoi_p2p.rules.profile import PRESETS, preset, with_rounds
 
 K0, K1 = b"\x01" * 32, b"\x02" * 32
 
@@ -31,7 +31,8 @@ def test_terms_round_trip_for_every_preset(name: str) -> None:
     m.check_body(m.TERMS, body)
     again = MatchTerms.from_body(body)
     assert again == terms and again.digest() == terms.digest()
-    assert body["profile_digest"] == hashlib.sha256(preset(name).with_switches(rounds=3).encode()).digest()
+    assert body["profile_digest"] == hashlib.sha256(with_rounds(preset(name), 3).encode()).digest()
+    assert terms.profile.name == name and terms.summary().describe() == name
 
 
 def test_the_digest_binds_every_field() -> None:
@@ -44,7 +45,6 @@ def test_the_digest_binds_every_field() -> None:
 
 
 @pytest.mark.parametrize("change", [
-    {"version": GAME_VERSION + 1},
     {"profile_digest": b"\x00" * 32},
     {"rounds": 5},
     {"deadlines": {"step": 0, "turn": 300}},
@@ -52,12 +52,68 @@ def test_the_digest_binds_every_field() -> None:
     {"keys": [K0, K0]},
     {"keys": [K0]},
     {"profile": {"name": "nintendo"}},
+    {"names": ["a"]},
+    {"names": ["a", " b"]},
+    {"names": ["a", "x" * 33]},
+    {"names": ["a", "tab\there"]},
+    {"names": ["a", "e\u0301"]},                   # not NFC
+    {"rated": True},                                # rated without a rating service
+    {"ratings": "https://ratings.example"},         # a rating service for an unrated match
+    {"rated": True, "ratings": "ftp://ratings.example"},
+    {"rated": True, "ratings": "https://" + "x" * 200},
 ])
 def test_bad_terms_are_refused(change: dict[str, object]) -> None:
     body = {**_terms().to_body(), **change}
     with pytest.raises(RemoteViolation) as err:
         MatchTerms.from_body(body)
     assert err.value.reason == "bad_terms"
+
+
+@pytest.mark.parametrize("version", [1, GAME_VERSION + 1])
+def test_terms_of_another_version_are_refused(version: int) -> None:
+    with pytest.raises(RemoteViolation) as err:
+        MatchTerms.from_body({**_terms().to_body(), "version": version})
+    assert err.value.reason == "unsupported_version"
+
+
+def test_names_and_rating_travel_in_the_terms_and_the_digest() -> None:
+    terms = _terms(names=("Aiko", "Bashō"), rated=True, ratings="https://ratings.example/v1")
+    again = MatchTerms.from_body(terms.to_body())
+    assert again.names == ("Aiko", "Bashō") and again.rated and again.ratings == "https://ratings.example/v1"
+    assert terms.digest() != _terms(names=("Aiko", "Basho"), rated=True,
+                                    ratings="https://ratings.example/v1").digest()
+    assert terms.digest() != _terms(names=("Aiko", "Bashō")).digest()
+    with pytest.raises(ValueError):
+        _terms(names=("Aiko ", ""))
+    with pytest.raises(ValueError):
+        _terms(rated=True)
+
+
+def test_a_preset_name_needs_exactly_that_preset() -> None:
+    """spec/game.md §2.4: "nintendo" with another switch is refused; the host's proposal renames
+    it custom, and screens list what differs from the closest preset."""
+    from koikoi_p2p.protocol.terms import custom_name, profile_summary
+
+    changed = preset("nintendo").with_switches(max_calls_per_round=0)
+    body = {**_terms().to_body(), "profile": changed.to_dict(), "profile_digest": profile_digest(changed)}
+    with pytest.raises(RemoteViolation) as err:
+        MatchTerms.from_body(body)
+    assert err.value.reason == "bad_terms"
+    proposed = MatchTerms.propose(profile=changed, keys=(K0, K1), room="ABCDEF")
+    assert proposed.profile.name == "custom" and MatchTerms.from_body(proposed.to_body()) == proposed
+    summary = proposed.summary()
+    assert summary.custom and summary.base == "nintendo"
+    assert summary.differences == (("max_calls_per_round", "0"),)
+    assert summary.describe() == "custom, based on nintendo: max_calls_per_round=0"
+    # A length of its own keeps a preset a preset (spec/rules.md §3.6), the paired pool included.
+    assert profile_summary(with_rounds(preset("board-game"), 6)).describe() == "board-game"
+    assert profile_summary(preset("board-game").with_switches(rounds=6)).describe() == \
+        "custom (board-game), based on board-game: pool_start=100"   # what terms refuse
+    named = custom_name(preset("wikipedia").with_switches(name="house", hand_capture="free"))
+    assert named.name == "house"
+    assert profile_summary(named).describe() == "custom (house), based on wikipedia: hand_capture=free"
+    with pytest.raises(ValueError):
+        custom_name(changed, "wikipedia")
 
 
 def test_a_changed_switch_without_a_new_digest_is_refused() -> None:
@@ -97,10 +153,10 @@ def test_random_bodies_are_judged_without_surprises(body: dict[str, object]) -> 
 def _cosigned(scores: tuple[int, int] = (12, 3)) -> tuple[CoSignedResult, Identity, Identity]:
     a = Identity.from_private_bytes(b"\x11" * 32)
     b = Identity.from_private_bytes(b"\x22" * 32)
-    result = MatchResult(version=1, session_id=b"\x33" * 32, room="ABCDEF", keys=(a.public_key, b.public_key),
-                         terms_digest=b"\x44" * 32, profile="nintendo", profile_digest=b"\x55" * 32,
-                         rounds=((1, 0, 12), (2, None, 0), (3, 1, 3)), scores=scores, winner=0,
-                         head=b"\x66" * 32)
+    result = MatchResult(version=2, session_id=b"\x33" * 32, room="ABCDEF", keys=(a.public_key, b.public_key),
+                         names=("Aiko", ""), rated=False, terms_digest=b"\x44" * 32, profile="nintendo",
+                         profile_digest=b"\x55" * 32, rounds=((1, 0, 12), (2, None, 0), (3, 1, 3)),
+                         scores=scores, winner=0, resigned=None, head=b"\x66" * 32)
     data = result.statement()
     return CoSignedResult(result=result, signatures=(a.sign(data), b.sign(data))), a, b
 
@@ -133,22 +189,39 @@ def test_non_canonical_or_malformed_result_files_fail() -> None:
     cosigned, _, _ = _cosigned()
     data = cosigned.encode()
     for bad in (b"", b"\x80", data + b"\x00", data[:-1], pack({"format": "x"}),
-                pack({"format": "koikoi-p2p/cosigned-result/v1", "result": {}, "signatures": []})):
+                pack({"format": "koikoi-p2p/cosigned-result/v2", "result": {}, "signatures": []}),
+                pack({"format": "koikoi-p2p/cosigned-result/v1", "result": cosigned.result.to_dict(),
+                      "signatures": list(cosigned.signatures)})):
         with pytest.raises(AuditError):
             verify_result(bad)
 
 
 def test_a_result_of_an_unknown_version_or_a_short_session_id_is_refused() -> None:
-    """Both signatures may be valid: a verifier still refuses what it does not fully understand."""
+    """Both signatures may be valid: a verifier still refuses what it does not fully understand
+    (another version, a short session id, a resignation by the winner)."""
     import dataclasses
 
     a = Identity.from_private_bytes(b"\x11" * 32)
     b = Identity.from_private_bytes(b"\x22" * 32)
     base, _, _ = _cosigned()
-    for change in ({"version": 2}, {"session_id": b"\x33" * 16}):
+    for change in ({"version": 1}, {"version": 3}, {"session_id": b"\x33" * 16}, {"resigned": 0}):
         result = dataclasses.replace(base.result, **change)  # type: ignore[arg-type]
         data = result.statement()
         signed = CoSignedResult(result=result, signatures=(a.sign(data), b.sign(data)))
         with pytest.raises(AuditError) as err:
             verify_result(signed.encode())
         assert err.value.reason == "bad_result"
+
+
+def test_version_1_terms_are_refused_as_such_before_their_shape() -> None:
+    """A version-1 peer's terms (no names, no rating fields) are `unsupported_version`, not a
+    malformed body (spec/game.md §1.2, §4.1)."""
+    from koikoi_p2p.protocol.flow import GameFlow
+
+    body = {k: v for k, v in _terms().to_body().items() if k not in ("names", "rated", "ratings")}
+    body["version"] = 1
+    flow = GameFlow(viewer=1, keys=(K0, K1), room="ABCDEF", session_id=b"\x05" * 32,
+                    deck_factory=lambda deal, first: None)  # type: ignore[arg-type,return-value]
+    with pytest.raises(RemoteViolation) as err:
+        flow.accept(0, m.TERMS, body, seq=0, prev=b"\x00" * 32)
+    assert err.value.reason == "unsupported_version"

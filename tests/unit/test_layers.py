@@ -6,12 +6,15 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("mentalpoker", "koikoi_p2p", "koikoi_relay")
+PACKAGES = ("mentalpoker", "koikoi_p2p", "koikoi_relay", "koikoi_web")
 
 # What each layer may import from this project. Anything not listed here is forbidden.
 # koikoi_p2p subpackages are keyed by their dotted name; a module's layer is its longest match.
 ALLOWED: dict[str, set[str]] = {
-    "koikoi_relay": {"koikoi_relay"},
+    # The relay may serve the browser app's files (koikoi relay --web); koikoi_web is data and
+    # the standard library only.
+    "koikoi_relay": {"koikoi_relay", "koikoi_web"},
+    "koikoi_web": {"koikoi_web"},
     "mentalpoker": {"mentalpoker"},
     "koikoi_p2p.rules": {"koikoi_p2p.rules"},
     "koikoi_p2p.ai": {"koikoi_p2p.rules", "koikoi_p2p.ai"},
@@ -33,6 +36,7 @@ THIRD_PARTY_FORBIDDEN: dict[str, set[str]] = {
     "koikoi_p2p.ai": {"nacl", "cryptography", "msgpack", "websockets", "spake2", "asyncio"},
     "mentalpoker": {"websockets", "asyncio", "spake2"},
     "koikoi_relay": {"nacl", "cryptography", "spake2"},
+    "koikoi_web": {"nacl", "cryptography", "spake2", "msgpack", "websockets"},
 }
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -442,3 +443,43 @@ def test_a_field_of_four_pairs_redeals_only_with_the_switch() -> None:
     state = start(N.with_switches(field_four_pairs="redeal"), deck, dealer=0)
     assert state.result is not None and state.result.reason == "field_pairs" and state.result.redeal
     assert start(N, deck, dealer=0).result is None
+
+
+def test_a_field_that_is_not_four_pairs_plays_on_under_the_switch() -> None:
+    """spec/rules.md §5.3: exactly two cards of each of four months; three pairs and two singles,
+    or a pair among triples, is a field like any other (the switch must not widen the rule)."""
+    fields = [
+        ["01-plain1", "01-plain2", "04-plain1", "04-plain2", "07-plain1", "07-plain2", "10-plain1",
+         "11-swallow"],
+        ["01-plain1", "01-plain2", "01-crane", "04-plain1", "04-plain2", "07-plain1", "07-plain2",
+         "10-plain1"],
+    ]
+    for field in fields:
+        deck = arranged_deck(0, [[], []], field)
+        assert start(N.with_switches(field_four_pairs="redeal"), deck, dealer=0).result is None, field
+
+
+def test_a_caller_whose_viewing_yaku_were_cancelled_does_not_win_the_exhaustion() -> None:
+    """spec/rules.md §9.6: under last_caller_scores_else_oya_ken the last caller scores at
+    exhaustion only with a base above 0. Here seat 1 called on a viewing yaku, then captured a
+    cancelling card (§6.4): its base is 0, so the dealer takes oya-ken (a fixed random deal)."""
+    from koikoi_p2p.rules.simulate import play_round
+
+    months = ["02-warbler", "02-poetry", "02-plain1", "02-plain2",
+              "11-rainman", "11-swallow", "11-ribbon", "11-lightning"]
+    profile = N.with_switches(name="t", after_call="shobu_only", max_calls_per_round=0,
+                              exhaustion="last_caller_scores_else_oya_ken", oya_ken_points=1,
+                              hanami_cancelled_by=tuple(months), tsukimi_cancelled_by=tuple(months))
+    rng = random.Random(3528)
+    deck = list(range(48))
+    rng.shuffle(deck)
+    state = RoundState(profile=profile, dealer=0, viewer=None, round_index=1, month=1)
+
+    def choose(_: RoundState, options: tuple[Any, ...]) -> Any:
+        calls = [o for o in options if type(o) is KoiKoi]
+        return calls[0] if calls else options[rng.randrange(len(options))]
+
+    play_round(state, deck, choose)
+    result = state.result
+    assert result is not None and result.calls == (1,) and state.bases[1] == 0
+    assert (result.reason, result.winner, result.yaku) == ("oya_ken", 0, {"oya_ken": 1})

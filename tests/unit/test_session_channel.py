@@ -6,7 +6,7 @@ import pytest
 
 from koikoi_p2p.protocol import codec
 from koikoi_p2p.protocol.channel import FRAME_OVERHEAD, SecureChannel, seal_frame
-from koikoi_p2p.protocol.envelope import sign_envelope
+from koikoi_p2p.protocol.envelope import VERSION, sign_envelope
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
 from tests.protocol.session_util import channel_pair, identity
 
@@ -21,7 +21,7 @@ def reason_of(channel: SecureChannel, frame: bytes) -> str:
 def peer_envelope_frame(sender: SecureChannel, receiver: SecureChannel, *, seq: int | None = None,
                         prev: bytes | None = None, session_id: bytes | None = None,
                         sender_seat: int | None = None,
-                        version: int = 1, body: dict[str, object] | None = None) -> bytes:
+                        version: int = VERSION, body: dict[str, object] | None = None) -> bytes:
     """A frame the sender's key signs and seals, with chosen fields (a malicious peer)."""
     env = sign_envelope(sender.identity, version=version,
                         session_id=session_id or sender.wire_session_id,
@@ -100,13 +100,13 @@ def test_wrong_session_wrong_sender_version() -> None:
     a, b = channel_pair()
     assert reason_of(b, peer_envelope_frame(a, b, sender_seat=1)) == "wrong_sender"
     a, b = channel_pair()
-    assert reason_of(b, peer_envelope_frame(a, b, version=2)) == "unsupported_version"
+    assert reason_of(b, peer_envelope_frame(a, b, version=1)) == "unsupported_version"
 
 
 def test_bad_signature() -> None:
     a, b = channel_pair()
     _frame, env = a.seal("x", {})
-    forged = sign_envelope(identity("someone else"), version=1, session_id=env.session_id, seq=0,
+    forged = sign_envelope(identity("someone else"), version=VERSION, session_id=env.session_id, seq=0,
                            prev=env.prev, sender=0, type="x", body={})
     b2 = channel_pair()[1]
     assert reason_of(b2, seal_frame(a._send_key, forged)) != "ok"  # other keys: aead_failure
@@ -129,39 +129,75 @@ def test_reflected_and_altered_and_garbage() -> None:
 
 def test_header_seq_must_match_envelope() -> None:
     a, b = channel_pair()
-    env = sign_envelope(a.identity, version=1, session_id=a.wire_session_id, seq=0, prev=a.head,
+    env = sign_envelope(a.identity, version=VERSION, session_id=a.wire_session_id, seq=0, prev=a.head,
                         sender=0, type="x", body={})
-    from koikoi_p2p.protocol import primitives
-    from koikoi_p2p.protocol.channel import frame_header, frame_nonce
-    header = frame_header(1)
-    frame = header + primitives.seal(a._send_key, frame_nonce(1), env.signature + env.raw, header)
+    from koikoi_p2p.protocol.channel import frame_header, seal_plaintext
+    frame = seal_plaintext(a._send_key, frame_header(1), env.signature + env.raw)
     assert reason_of(b, frame) == "bad_frame"
 
 
 def test_non_canonical_envelope_inside_a_valid_frame() -> None:
     a, b = channel_pair()
-    env = sign_envelope(a.identity, version=1, session_id=a.wire_session_id, seq=0, prev=a.head,
+    env = sign_envelope(a.identity, version=VERSION, session_id=a.wire_session_id, seq=0, prev=a.head,
                         sender=0, type="x", body={"n": 1})
     raw = env.raw[:-1] + b"\xcc\x01"   # 1 in a non-shortest form, re-signed by the peer
-    from koikoi_p2p.protocol import primitives
-    from koikoi_p2p.protocol.channel import frame_header, frame_nonce
-    header = frame_header(0)
-    frame = header + primitives.seal(a._send_key, frame_nonce(0), a.identity.sign(raw) + raw, header)
+    from koikoi_p2p.protocol.channel import frame_header, seal_plaintext
+    frame = seal_plaintext(a._send_key, frame_header(0), a.identity.sign(raw) + raw)
     assert reason_of(b, frame) == "bad_envelope"
 
 
-def test_overhead_is_small() -> None:
-    """spec/protocol.md §7.1: 140 bytes + 1, 2 or 3 for seq, beyond the encoded type and body."""
+def test_the_nonce_is_the_envelope_s_own() -> None:
+    """spec/protocol.md §7.1: the nonce is derived from the header and the plaintext. A frame that
+    authenticates under another nonce (only the peer's key can make one) is refused, so each
+    envelope has exactly one frame."""
+    from koikoi_p2p.protocol import primitives
+    from koikoi_p2p.protocol.channel import HEADER_SIZE, frame_header, frame_keys
+
     a, b = channel_pair()
-    assert FRAME_OVERHEAD == 85
+    env = sign_envelope(a.identity, version=VERSION, session_id=a.wire_session_id, seq=0, prev=a.head,
+                        sender=0, type="x", body={})
+    header = frame_header(0)
+    aead_key, _ = frame_keys(a._send_key)
+    nonce = bytes(12)
+    frame = header + nonce + primitives.seal(aead_key, nonce, env.signature + env.raw, header)
+    assert reason_of(b, frame) == "bad_frame"
+    _, b2 = channel_pair()
+    good = seal_frame(a._send_key, env)
+    assert good[:HEADER_SIZE] == header and b2.open(good) == env
+
+
+def test_a_state_restored_twice_never_reuses_a_nonce() -> None:
+    """Two copies of one saved channel that seal two different envelopes at one number (a peer
+    restored twice into different futures) use two different nonces under the one key, where a
+    counter nonce would repeat the key stream (the relay would learn the XOR of the plaintexts)
+    and the Poly1305 key; the same envelope gives the same frame (a retransmission)."""
+    from koikoi_p2p.protocol.channel import HEADER_SIZE, NONCE_SIZE
+
+    a, _ = channel_pair()
+    state = codec.decode(codec.encode(a.to_state()))
+    assert isinstance(state, dict)
+    first, second, again = (SecureChannel.from_state(state) for _ in range(3))
+    f1, _ = first.seal("move", {"card": 1})
+    f2, _ = second.seal("move", {"card": 2})
+    f3, _ = again.seal("move", {"card": 1})
+    nonce = slice(HEADER_SIZE, HEADER_SIZE + NONCE_SIZE)
+    assert f1[:HEADER_SIZE] == f2[:HEADER_SIZE]
+    assert f1[nonce] != f2[nonce]
+    assert f1 == f3
+
+
+def test_overhead_is_small() -> None:
+    """spec/protocol.md §7.1: 152 bytes + 1, 2 or 3 for seq, beyond the encoded type and body."""
+    a, b = channel_pair()
+    assert FRAME_OVERHEAD == 97
     sizes = []
     for _ in range(300):
         frame, _ = a.seal("move", {"c": 1})
         b.open(frame)
         sizes.append(len(frame) - len(codec.encode("move")) - len(codec.encode({"c": 1})))
-    assert sizes[0] == sizes[127] == 141
-    assert sizes[128] == sizes[255] == 142
-    assert sizes[256] == sizes[299] == 143
+    assert sizes[0] == sizes[127] == 153
+    assert sizes[128] == sizes[255] == 154
+    assert sizes[256] == sizes[299] == 155
 
 
 def test_state_round_trip() -> None:

@@ -10,7 +10,7 @@ from koikoi_p2p.protocol.handshake import START_STATES, TRANSITIONS, State
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
 SESSION_MODULES = ("channel", "codec", "envelope", "handshake", "identity", "transcript")
-KINDS = {"HELLO": 1, "REPLY": 2, "REVEAL": 3, "CONFIRM": 4}
+KINDS = {"HELLO": 1, "REPLY": 2, "REVEAL": 3, "CONFIRM": 4, "SIGN": 5}
 
 
 def section(number: str) -> str:

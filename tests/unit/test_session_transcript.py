@@ -110,11 +110,12 @@ def test_swapped_or_missing_envelopes_fail() -> None:
 
 def test_evidence_of_equivocation(tmp_path: Path) -> None:
     from koikoi_p2p.protocol.channel import seal_frame
-    from koikoi_p2p.protocol.envelope import sign_envelope
+    from koikoi_p2p.protocol.envelope import VERSION, sign_envelope
 
     ra, a, b, envelopes = session(2)
     # seat 0 signs a second envelope for seq 0
-    fork = sign_envelope(a.identity, version=1, session_id=a.wire_session_id, seq=0, prev=a.handshake_hash,
+    fork = sign_envelope(a.identity, version=VERSION, session_id=a.wire_session_id, seq=0,
+                         prev=a.handshake_hash,
                          sender=0, type="move", body={"i": 99})
     with pytest.raises(RemoteViolation) as info:
         b.open(seal_frame(a._send_key, fork))

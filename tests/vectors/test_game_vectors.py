@@ -71,12 +71,75 @@ def test_the_generator_reproduces_the_same_match(vectors_dir: Path) -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    data, vector = module.build()
-    stored, stored_vector = _load(vectors_dir)
-    if data != stored:
-        pytest.fail("the generator no longer reproduces the recorded match; regenerate the vector "
-                    "(python spec/vectors/generators/game_match.py) if the change is intended")
-    assert vector == stored_vector
+    folder = vectors_dir / "protocol"
+    for build, stem, ext in ((module.build, NAME, "transcript"),
+                             (module.build_resigned, module.RESIGNED, "transcript"),
+                             (module.build_evidence, module.EVIDENCE, "evidence"),
+                             (module.build_bad_shuffle, module.BAD_SHUFFLE, "evidence")):
+        data, vector = build()
+        if data != (folder / f"{stem}.{ext}").read_bytes():
+            pytest.fail(f"the generator no longer reproduces {stem}; regenerate the vectors "
+                        "(python spec/vectors/generators/game_match.py) if the change is intended")
+        assert vector == json.loads((folder / f"{stem}.json").read_text())
+
+
+def test_the_recorded_match_costs_its_recorded_round_trips(vectors_dir: Path) -> None:
+    """The round trips are a property of the flow (spec/game.md §5.8), counted on the transcript."""
+    from koikoi_p2p.protocol.transcript import decode_transcript
+    from koikoi_p2p.protocol.trips import trip_report
+
+    data, vector = _load(vectors_dir)
+    expected = vector["expected"]
+    assert isinstance(expected, dict)
+    trips = trip_report(decode_transcript(data).envelopes)
+    assert trips.to_json() == expected["round_trips"]
+    assert trips.per_closing() == 0.5 and max(trips.closings) == 1
+    assert max(trips.setups) <= 1                       # at most half a round trip per deal setup
+    assert trips.by_phase["start"] <= 8
+
+
+def test_the_resigned_match_verifies_with_its_resignation(vectors_dir: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from koikoi_p2p.cli.main import main
+
+    folder = vectors_dir / "protocol"
+    vector = json.loads((folder / "match_resigned.json").read_text())
+    path = folder / vector["provenance"]["transcript"]
+    expected = vector["expected"]
+    report = audit_bytes(path.read_bytes())
+    assert report.ok and report.complete and report.messages == expected["messages"]
+    assert report.resigned == (expected["resigned"]["seat"], expected["resigned"]["seq"])
+    assert report.winner == expected["winner"] == 1 - report.resigned[0]
+    assert list(report.scores or ()) == expected["scores"]
+    assert list(report.notes) == expected["notes"]
+    assert report.result is not None and report.result.hex() == expected["result"]
+    result = verify_result(report.result)
+    assert result.resigned == report.resigned[0] and list(result.names) == expected["names"]
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    seat, seq = report.resigned
+    assert f"resigned by player {seat} at message {seq}" in out
+    # The resignation is signed: one changed byte in its envelope and the transcript fails.
+    data = bytearray(path.read_bytes())
+    from koikoi_p2p.protocol.transcript import decode_transcript
+
+    resign = decode_transcript(bytes(data)).envelopes[seq]
+    at = bytes(data).index(resign.raw) + len(resign.raw) - 80
+    data[at] ^= 1
+    assert _failure(bytes(data)) != "accepted"
+
+
+def test_a_deferred_check_names_the_envelope_it_checked(vectors_dir: Path) -> None:
+    """Seat 0 verifies seat 1's shuffle of the next deck after accepting later envelopes: the
+    evidence still names the shuffle's envelope, and verify proves it (spec/game.md §8.1)."""
+    folder = vectors_dir / "protocol"
+    vector = json.loads((folder / "match_evidence_bad_shuffle.json").read_text())
+    expected = vector["expected"]
+    report = audit_bytes((folder / vector["provenance"]["evidence"]).read_bytes())
+    assert report.ok and report.deviation is not None
+    assert (report.deviation.seat, report.deviation.seq, report.deviation.reason) == (
+        expected["seat"], expected["seq"], expected["reason"]) == (1, expected["seq"], "bad_shuffle")
+    assert expected["accepted_after"] > 0
 
 
 def test_recorded_evidence_names_the_deviating_player(vectors_dir: Path,
@@ -95,8 +158,12 @@ def test_recorded_evidence_names_the_deviating_player(vectors_dir: Path,
     assert main(["verify", str(path)]) == 0
     assert expected["text"] in capsys.readouterr().out
     # One changed byte in the offending envelope and the evidence proves nothing any more.
+    from koikoi_p2p.protocol.transcript import decode_evidence
+
     data = bytearray(path.read_bytes())
-    data[-40] ^= 1
+    offending = decode_evidence(bytes(data)).offence["envelope"]
+    assert isinstance(offending, bytes)
+    data[bytes(data).index(offending) + len(offending) // 2] ^= 1
     try:
         altered = audit_bytes(bytes(data))
     except AuditError:

@@ -401,3 +401,115 @@ def test_independent_prover_reproduces_the_hedged_schnorr_and_dleq_proofs() -> N
     s = (w + c * x) % L
     expected = b"".join(encode(d) for d in shares) + c.to_bytes(32, "little") + s.to_bytes(32, "little")
     assert expected == bytes.fromhex(case["message"])
+
+
+class RefHedge:
+    """§3.5 written from the spec with the standard library's HMAC: K over the items, then
+    HMAC-SHA-512(K, u64be(j)) for j = 0, 1, ... as one byte stream."""
+
+    def __init__(self, seed: bytes, c: dict[str, Any], binding: bytes) -> None:
+        item = Transcript.item
+        self.data = item(0, "hedge", b"koikoi-p2p/mentalpoker/v2/hedge")
+        self.data += item(2, "version", c["version"].to_bytes(8, "big"))
+        self.data += item(1, "session_id", bytes.fromhex(c["session_id"]))
+        self.data += item(2, "round", c["round"].to_bytes(8, "big"))
+        self.data += item(3, "step", c["step"].encode())
+        self.data += item(2, "prover", c["prover"].to_bytes(8, "big"))
+        self.data += item(1, "binding", binding)
+        self.seed, self.key, self.j, self.buf = seed, b"", 0, b""
+
+    def absorb(self, tag: int, label: str, value: bytes) -> None:
+        self.data += Transcript.item(tag, label, value)
+
+    def __call__(self, n: int) -> bytes:
+        import hmac
+
+        if not self.key:
+            self.key = hmac.new(self.seed, self.data, "sha512").digest()
+        while len(self.buf) < n:
+            self.buf += hmac.new(self.key, self.j.to_bytes(8, "big"), "sha512").digest()
+            self.j += 1
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+
+def test_independent_hedge_gives_the_hedge_vectors() -> None:
+    data = load("hedge.json")
+    tags = {"points": 4, "bytes": 1}
+    for case in data["cases"]:
+        hedge = RefHedge(bytes.fromhex(data["seed"]), case["context"], bytes.fromhex(case["binding"]))
+        for entry in case["statement"]:
+            hedge.absorb(tags[entry["type"]], entry["label"], bytes.fromhex(entry["value"]))
+        assert hedge(160).hex() == case["stream"], case["id"]
+
+
+def test_independent_prover_reproduces_the_hedged_6_card_round() -> None:
+    """The draws of §3.5 and §9.2 from each party's seed: both round keys and their proofs, the
+    first shuffle's outputs (permutation and re-randomisers) and both share messages."""
+    data = load("deck_6.json")
+    setup = data["setup"]
+    n, session, rnd = setup["n"], bytes.fromhex(setup["session_id"]), setup["round"]
+    seeds = [bytes.fromhex(s) for s in data["seeds"]]
+    msgs = data["messages"]
+
+    def hedge_of(m: dict[str, Any], step: str) -> RefHedge:
+        c = ctx(setup["version"], session, rnd, step, m["from"])
+        return RefHedge(seeds[m["from"]], c, bytes.fromhex(m["binding"]))
+
+    secrets: dict[int, int] = {}
+    pks: dict[int, Ext] = {}
+    for m in msgs[:2]:
+        draw = hedge_of(m, "key")
+        x = ref_scalar(draw)
+        t = Transcript("key")
+        t.context(ctx(setup["version"], session, rnd, "key", m["from"]))
+        t.points("pk", [mul(x, B)])
+        w = ref_nonce(t, x, draw)
+        t.points("T", [mul(w, B)])
+        c = int.from_bytes(t.challenge("c"), "little") % L
+        expected = encode(mul(x, B)) + c.to_bytes(32, "little") + ((w + c * x) % L).to_bytes(32, "little")
+        assert expected.hex() == m["data"]
+        secrets[m["from"]], pks[m["from"]] = x, mul(x, B)
+    pk = add(pks[0], pks[1])
+    deck = start_deck(pk, n)
+    first = msgs[2]
+    draw = hedge_of(first, "shuffle")
+    draw.absorb(4, "pk", encode(pk))
+    draw.absorb(4, "inputs", b"".join(encode(a) + encode(b) for a, b in deck))
+    perm = list(range(n))                           # §2.4 Fisher-Yates with 32-bit draws
+    for i in range(n - 1, 0, -1):
+        while True:
+            v = int.from_bytes(draw(4), "big")
+            if v < (1 << 32) - ((1 << 32) % (i + 1)):
+                break
+        j = v % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    outputs = b""
+    for i in range(n):
+        r = ref_scalar(draw)
+        a, b = deck[perm[i]]
+        outputs += encode(add(a, mul(r, B))) + encode(add(b, mul(r, pk)))
+    assert outputs.hex() == first["data"][: 2 * 64 * n]
+    deck = verify_shuffle(ctx(setup["version"], session, rnd, "shuffle", first["from"]), pk, deck,
+                          bytes.fromhex(first["data"]), n)
+    deck = verify_shuffle(ctx(setup["version"], session, rnd, "shuffle", msgs[3]["from"]), pk, deck,
+                          bytes.fromhex(msgs[3]["data"]), n)
+    for m in msgs[4:6]:
+        x, positions = secrets[m["from"]], m["positions"]
+        bases = [deck[p][0] for p in positions]
+        draw = hedge_of(m, "share")
+        draw.absorb(1, "positions", b"".join(p.to_bytes(2, "big") for p in positions))
+        draw.absorb(4, "a", b"".join(encode(a) for a in bases))
+        shares = [mul(x, a) for a in bases]
+        t = Transcript("dleq")
+        t.context(ctx(setup["version"], session, rnd, "share", m["from"]))
+        t.points("pk", [mul(x, B)])
+        t.put(1, "positions", b"".join(p.to_bytes(2, "big") for p in positions))
+        t.points("a", bases)
+        t.points("d", shares)
+        w = ref_nonce(t, x, draw)
+        t.points("T", [mul(w, B), *(mul(w, a) for a in bases)])
+        c = int.from_bytes(t.challenge("c"), "little") % L
+        s = (w + c * x) % L
+        expected = b"".join(encode(d) for d in shares) + c.to_bytes(32, "little") + s.to_bytes(32, "little")
+        assert expected.hex() == m["data"]

@@ -273,22 +273,21 @@ def test_deck_6_round_replays_for_parties_and_an_observer() -> None:
     data = load("deck_6.json")
     setup = dict(data["setup"])
     setup["session_id"] = bytes.fromhex(setup["session_id"])
-    seed = data["provenance"]["seed"]
-    parties = [DeckParty(me=k, rng=Stream(f"{seed}/{k}"), **setup) for k in (0, 1)]
+    parties = [DeckParty(me=k, seed=bytes.fromhex(data["seeds"][k]), **setup) for k in (0, 1)]
     observer = DeckObserver(**setup)
     for message in data["messages"]:
         sender, raw = message["from"], bytes.fromhex(message["data"])
         me, peer = parties[sender], parties[1 - sender]
         if message["type"] == "key":
-            assert me.key_message() == raw
+            assert me.key_message(bytes.fromhex(message["binding"])) == raw
             peer.receive_key(raw)
             observer.receive_key(sender, raw)
         elif message["type"] == "shuffle":
-            assert me.shuffle_message() == raw
+            assert me.shuffle_message(bytes.fromhex(message["binding"])) == raw
             peer.receive_shuffle(raw)
             observer.receive_shuffle(sender, raw)
         elif message["type"] == "shares":
-            assert me.share_message(message["positions"]) == raw
+            assert me.share_message(message["positions"], bytes.fromhex(message["binding"])) == raw
             peer.receive_shares(message["positions"], raw)
             observer.receive_shares(sender, message["positions"], raw)
         else:
@@ -298,3 +297,20 @@ def test_deck_6_round_replays_for_parties_and_an_observer() -> None:
     assert {str(p): parties[0].card_at(p) for p in (0, 1, 2)} == data["cards_seen_by_0"]
     assert list(parties[0].audit()) == list(parties[1].audit()) == list(observer.audit()) == data["order"]
     assert observer.card_at(2) == data["order"][2]
+
+
+def test_hedge_vectors() -> None:
+    """spec/crypto.md §3.5: the hedge's stream for each step's inputs."""
+    from mentalpoker.hedge import Hedge
+
+    data = load("hedge.json")
+    for case in data["cases"]:
+        hedge = Hedge(bytes.fromhex(data["seed"]), ctx_of(case["context"]), bytes.fromhex(case["binding"]))
+        for item in case["statement"]:
+            value = bytes.fromhex(item["value"])
+            if item["type"] == "points":
+                points = [Point.from_bytes(value[i:i + 32]) for i in range(0, len(value), 32)]
+                hedge.points(item["label"], points)
+            else:
+                hedge.bytes_(item["label"], value)
+        assert hedge(160).hex() == case["stream"], case["id"]

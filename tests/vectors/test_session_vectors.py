@@ -125,6 +125,15 @@ def ref_hkdf(ikm: bytes, salt: bytes, info: bytes, length: int) -> bytes:
     return out[:length]
 
 
+def ref_hkdf_expand(prk: bytes, info: bytes, length: int) -> bytes:
+    out, block, counter = b"", b"", 1
+    while len(out) < length:
+        block = hmac.new(prk, block + info + bytes([counter]), hashlib.sha256).digest()
+        out += block
+        counter += 1
+    return out[:length]
+
+
 def ref_mix(h: bytes, data: bytes) -> bytes:
     return hashlib.sha256(h + struct.pack(">I", len(data)) + data).digest()
 
@@ -182,16 +191,19 @@ def test_envelope_valid(case: dict[str, Any]) -> None:
     verify_envelope(env, signer.public_key)
     assert signer.sign(raw).hex() == case["signature"]  # Ed25519 is deterministic
     assert env.digest().hex() == case["digest"]
-    assert hashlib.sha256(b"koikoi-p2p/1 envelope" + raw).hexdigest() == case["digest"]
-    # the frame: 0x10 || seq || ChaCha20-Poly1305(key, 0^4 || u64 seq, aad = header, sig || raw)
+    assert hashlib.sha256(b"koikoi-p2p/2 envelope" + raw).hexdigest() == case["digest"]
+    # the frame (§7.1): 0x10 || seq || nonce || ChaCha20-Poly1305(aead key, nonce, header, sig || raw)
+    # with both keys HKDF-Expand of the direction secret and the nonce an HMAC of the plaintext
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+    secret = bytes.fromhex(case["send_key"])
+    aead_key = ref_hkdf_expand(secret, b"koikoi-p2p/2 frame aead", 32)
+    nonce_key = ref_hkdf_expand(secret, b"koikoi-p2p/2 frame nonce", 32)
+    assert [aead_key.hex(), nonce_key.hex()] == case["frame_keys"]
     frame = bytes.fromhex(case["frame"])
     header = b"\x10" + struct.pack(">I", fields["seq"])
-    nonce = bytes(4) + struct.pack(">Q", fields["seq"])
-    assert frame == header + ChaCha20Poly1305(bytes.fromhex(case["send_key"])).encrypt(
-        nonce, env.signature + raw, header
-    )
+    nonce = hmac.new(nonce_key, header + env.signature + raw, hashlib.sha256).digest()[:12]
+    assert frame == header + nonce + ChaCha20Poly1305(aead_key).encrypt(nonce, env.signature + raw, header)
 
 
 @pytest.mark.parametrize("case", load("session_envelope.json")["invalid"], ids=lambda c: c["id"])
@@ -201,12 +213,36 @@ def test_envelope_invalid(case: dict[str, Any]) -> None:
     assert info.value.reason == case["error"]
 
 
+@pytest.mark.parametrize("case", load("session_envelope.json")["bad_signatures"], ids=lambda c: c["id"])
+def test_signatures_every_verifier_refuses(case: dict[str, Any]) -> None:
+    """spec/protocol.md §4.1: libsodium's rule, also where RFC 8032 would let a verifier accept."""
+    from koikoi_p2p.protocol.identity import verify_signature
+
+    key, sig, message = (bytes.fromhex(case[k]) for k in ("public_key", "signature", "message"))
+    assert message.hex() == load("session_envelope.json")["cases"][0]["raw"]
+    env = decode_envelope(message, sig)
+    with pytest.raises(RemoteViolation) as info:
+        verify_envelope(env, key)
+    assert info.value.reason == case["error"]
+    with pytest.raises(RemoteViolation):
+        verify_signature(key, sig, message)
+    # Independently: R is the identity point exactly when OpenSSL alone would take the case.
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(sig, message)
+        openssl = True
+    except InvalidSignature:
+        openssl = False
+    assert openssl == (sig[:32] == bytes([1]) + bytes(31))
+
+
 HANDSHAKE = load("session_handshake.json")
 
 
 @pytest.mark.parametrize("case", HANDSHAKE["cases"], ids=lambda c: c["id"])
 def test_handshake_reproduces(case: dict[str, Any]) -> None:
-    stream = generator().stream
     ids = [Identity.from_private_bytes(bytes.fromhex(s)) for s in case["identity_seeds"]]
     assert [i.public_key.hex() for i in ids] == case["identity_keys"]
     assert [fingerprint(i.public_key) for i in ids] == case["fingerprints"]
@@ -216,7 +252,8 @@ def test_handshake_reproduces(case: dict[str, Any]) -> None:
             identity=ids[s],
             room=case["room"],
             password=case["password"],
-            rng=stream(case["rng_seeds"][s].encode()),
+            seed=bytes.fromhex(case["seeds"][s]),
+            name=case["names"][s],
         )
         for s in (0, 1)
     ]
@@ -226,11 +263,13 @@ def test_handshake_reproduces(case: dict[str, Any]) -> None:
     assert sides[1].receive(frames["hello"]) == [frames["reply"]]
     assert sides[0].receive(frames["reply"]) == [frames["reveal"]]
     assert sides[1].receive(frames["reveal"]) == [frames["confirm"]]
-    assert sides[0].receive(frames["confirm"]) == []
+    assert sides[0].receive(frames["confirm"]) == [frames["sign"]]
+    assert sides[1].receive(frames["sign"]) == []
     result = sides[0].result
     assert result.session_id.hex() == case["session_id"]
     assert result.handshake_hash.hex() == case["handshake_hash"]
     assert result.sas == case["sas"] == sides[1].result.sas
+    assert result.names == tuple(case["names"]) == sides[1].result.channel.names
     assert codec.encode(result.record).hex() == case["record_msgpack"]
     state = result.channel.to_state()
     assert (
@@ -239,45 +278,94 @@ def test_handshake_reproduces(case: dict[str, Any]) -> None:
     )
 
 
+def ref_hedge(seed: bytes, seat: int, h: bytes, key: bytes, name: str, password: bytes, n: int) -> bytes:
+    """§5.7 from the spec: k = HMAC(seed, LABEL || "hedge" || u8(seat) || mix(mix(mix(h, key),
+    name), password)), then HMAC(k, u64(0)) || HMAC(k, u64(1)) || ..."""
+    seen = ref_mix(ref_mix(ref_mix(h, key), name.encode()), password)
+    k = hmac.new(seed, b"koikoi-p2p/2 hedge" + bytes([seat]) + seen, hashlib.sha256).digest()
+    out = b"".join(hmac.new(k, j.to_bytes(8, "big"), hashlib.sha256).digest() for j in range(4))
+    return out[:n]
+
+
 @pytest.mark.parametrize("case", HANDSHAKE["cases"], ids=lambda c: c["id"])
 def test_handshake_key_schedule_independently(case: dict[str, Any]) -> None:
-    """Recompute §5.3-§5.5 with hashlib/hmac from the frames and the recorded secrets."""
+    """Recompute §5.2-§5.7 with hashlib/hmac from the frames, the seeds and the identities."""
+    import unicodedata
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     frames = {k: bytes.fromhex(v) for k, v in case["frames"].items()}
-    label = b"koikoi-p2p/1 "
-    h0 = hashlib.sha256(b"koikoi-p2p/session/1").digest()
+    label = b"koikoi-p2p/2 "
+    h0 = hashlib.sha256(b"koikoi-p2p/session/2").digest()
     assert h0.hex() == case["h0"]
     prologue = ref_encode(
-        {"protocol": "koikoi-p2p", "version": 1, "room": case["room"], "initiator": 0, "responder": 1}
+        {"protocol": "koikoi-p2p", "version": 2, "room": case["room"], "initiator": 0, "responder": 1}
     )
     assert prologue.hex() == case["prologue"]
-    h = ref_mix(h0, prologue)
-    assert h.hex() == case["h_prologue"]
-    e0 = frames["reveal"][1:33]
-    assert hashlib.sha256(label + b"commit" + e0).digest() == frames["hello"][3:35]
-    for data in (frames["hello"], frames["reply"], e0):
-        h = ref_mix(h, data)
-    assert h.hex() == case["h_k"]
-    ikm = bytes.fromhex(case["dh"]) + (bytes.fromhex(case["spake_key"]) if case["spake_key"] else b"")
-    for name, value in case["keys"].items():
-        assert ref_hkdf(ikm, h, label + name.encode(), 32).hex() == value
-    mac0 = hmac.new(bytes.fromhex(case["keys"]["confirm 0"]), h, hashlib.sha256).digest()
-    mac1 = hmac.new(bytes.fromhex(case["keys"]["confirm 1"]), h, hashlib.sha256).digest()
-    assert frames["reveal"][33:65] == mac0 and frames["confirm"][1:33] == mac1
-    if case["password"] is None:
-        sas_bytes = ref_hkdf(ikm, h, label + b"sas", 5)
-        assert sas_bytes.hex() == case["sas_bytes"] and ref_sas(sas_bytes) == case["sas"]
+    h1 = ref_mix(h0, prologue)
+    assert h1.hex() == case["h_prologue"]
+    h2 = ref_mix(h1, frames["hello"])
+    assert h2.hex() == case["h_hello"]
+    # the hedged ephemeral secrets (and seat 0's SPAKE2 entropy) from the seeds
     keys = [bytes.fromhex(k) for k in case["identity_keys"]]
-    hh = ref_mix(ref_mix(h, keys[0]), keys[1])
+    names = case["names"]
+    pw = unicodedata.normalize("NFC", case["password"]).encode() if case["password"] else b""
+    seeds = [bytes.fromhex(s) for s in case["seeds"]]
+    stream0 = ref_hedge(seeds[0], 0, h1, keys[0], names[0], pw, 96)
+    e1_secret = ref_hedge(seeds[1], 1, h2, keys[1], names[1], pw, 32)
+    assert [stream0[:32].hex(), e1_secret.hex()] == case["ephemeral_secrets"]
+    if case["password"]:
+        assert stream0[32:96].hex() == case["spake_entropy_0"]
+
+    def public(secret: bytes) -> bytes:
+        return X25519PrivateKey.from_private_bytes(secret).public_key().public_bytes(Encoding.Raw,
+                                                                                     PublicFormat.Raw)
+
+    e0 = frames["reveal"][1:33]
+    assert public(stream0[:32]) == e0 and public(e1_secret) == frames["reply"][1:33]
+    assert hashlib.sha256(label + b"commit" + e0).digest() == frames["hello"][3:35]
+    h_k = ref_mix(ref_mix(h2, frames["reply"]), e0)
+    assert h_k.hex() == case["h_k"]
+    e1 = X25519PrivateKey.from_private_bytes(e1_secret)
+    assert e1.exchange(X25519PublicKey.from_public_bytes(e0)).hex() == case["dh"]
+    ikm = bytes.fromhex(case["dh"]) + (bytes.fromhex(case["spake_key"]) if case["spake_key"] else b"")
+    h_a = ref_mix(ref_mix(h_k, keys[0]), names[0].encode())
+    assert h_a.hex() == case["h_a"]
+    hh = ref_mix(ref_mix(h_a, keys[1]), names[1].encode())
     assert hh.hex() == case["handshake_hash"]
     assert hashlib.sha256(label + b"session id" + hh).hexdigest() == case["session_id"]
-    # the DH secret from the recorded ephemeral secrets (X25519 through cryptography)
-    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+    salts = {"confirm 0": h_k, "confirm 1": h_k, "identity 0": h_k, "identity 1": h_a,
+             "signature 0": hh, "send 0": hh, "send 1": hh}
+    k = {name: ref_hkdf(ikm, salts[name], label + name.encode(), 32) for name in salts}
+    assert {name: value.hex() for name, value in k.items()} == case["keys"]
+    mac0 = hmac.new(k["confirm 0"], h_k, hashlib.sha256).digest()
+    mac1 = hmac.new(k["confirm 1"], h_k, hashlib.sha256).digest()
+    assert frames["reveal"][33:65] == mac0 and frames["confirm"][1:33] == mac1
+    # the identity blocks and the signature frame open, and the signatures name everything
+    def plain(key: bytes, aad: bytes, sealed: bytes) -> bytes:
+        return ChaCha20Poly1305(key).decrypt(bytes(12), sealed, aad)
 
-    e1 = X25519PrivateKey.from_private_bytes(bytes.fromhex(case["ephemeral_secrets"][1]))
-    assert e1.exchange(X25519PublicKey.from_public_bytes(e0)).hex() == case["dh"]
+    block0 = plain(k["identity 0"], h_k, frames["reveal"][65:])
+    block1 = plain(k["identity 1"], h_a, frames["confirm"][33:])
+    sig0 = plain(k["signature 0"], hh, frames["sign"][1:])
+    n0, n1 = names[0].encode(), names[1].encode()
+    assert block0 == keys[0] + bytes([len(n0)]) + n0
+    assert block1[:33 + len(n1)] == keys[1] + bytes([len(n1)]) + n1
+    sig1 = block1[33 + len(n1):]
+    assert [sig0.hex(), sig1.hex()] == case["signatures"]
+    for seat, sig in ((0, sig0), (1, sig1)):
+        Ed25519PublicKey.from_public_bytes(keys[seat]).verify(sig, label + b"handshake" + bytes([seat]) + hh)
+    if case["password"] is None:
+        sas_bytes = ref_hkdf(ikm, h_k, label + b"sas", 5)
+        assert sas_bytes.hex() == case["sas_bytes"] and ref_sas(sas_bytes) == case["sas"]
     # the public record verifies on its own
     record = codec.decode(bytes.fromhex(case["record_msgpack"]))
     assert isinstance(record, dict)
+    assert record == {"version": 2, "room": case["room"], "hello": frames["hello"], "reply": frames["reply"],
+                      "reveal": e0, "keys": keys, "names": names, "signatures": [sig0, sig1]}
     assert verify_handshake_record(record).session_id.hex() == case["session_id"]
 
 

@@ -30,12 +30,14 @@ from mentalpoker.generators import (
     start_randomness_point,
 )
 from mentalpoker.group import HASH_TO_POINT_DST, G, L, Point, Scalar, hash_to_point, sha512
+from mentalpoker.hedge import Hedge
 from mentalpoker.keyproof import prove_key
 from mentalpoker.shuffle import prove_shuffle, shuffle
 from mentalpoker.transcript import Transcript
 
 OUT = Path(__file__).resolve().parents[1] / "crypto"
 GENERATOR = "spec/vectors/generators/crypto_vectors.py"
+VERSION = 2   # the deck context version (spec/crypto.md §3.2): the match terms' version
 SESSION = bytes.fromhex("6b6f696b6f692d7032702d766563746f722d73657373696f6e2d303030303031")  # ascii
 SMALL_ORDER = [
     "0100000000000000000000000000000000000000000000000000000000000000",
@@ -228,7 +230,7 @@ def invalid_encodings_file() -> dict[str, Any]:
 
 
 def transcript_file() -> dict[str, Any]:
-    ctx = ProofContext(1, SESSION, 7, "shuffle", 1)
+    ctx = ProofContext(VERSION, SESSION, 7, "shuffle", 1)
     t = Transcript("example")
     t.context(ctx)
     t.point("g", G)
@@ -260,7 +262,7 @@ def transcript_file() -> dict[str, Any]:
 def schnorr_file() -> dict[str, Any]:
     seed = "koikoi-vector-schnorr"
     rng = stream_rng(seed.encode())
-    ctx = ProofContext(1, SESSION, 1, "key", 0)
+    ctx = ProofContext(VERSION, SESSION, 1, "key", 0)
     keys = KeyPair.generate(rng)
     proof = prove_key(ctx, keys, rng).to_bytes()
     message = keys.public.raw + proof
@@ -321,7 +323,7 @@ def schnorr_file() -> dict[str, Any]:
 def dleq_file() -> dict[str, Any]:
     seed = "koikoi-vector-dleq"
     rng = stream_rng(seed.encode())
-    ctx = ProofContext(1, SESSION, 1, "share", 1)
+    ctx = ProofContext(VERSION, SESSION, 1, "share", 1)
     keys = KeyPair.generate(rng)
     other = KeyPair.generate(rng)
     deck = start_deck(joint_key([other.public, keys.public]), 48)
@@ -347,7 +349,7 @@ def dleq_file() -> dict[str, Any]:
             {
                 "id": "moved_round",
                 **common,
-                "context": ctx_json(ProofContext(1, SESSION, 2, "share", 1)),
+                "context": ctx_json(ProofContext(VERSION, SESSION, 2, "share", 1)),
                 "positions": positions,
                 "message": message.hex(),
                 "error": "bad_share_proof",
@@ -391,7 +393,7 @@ def dleq_file() -> dict[str, Any]:
 def shuffle_file(n: int = 48) -> dict[str, Any]:
     seed = "koikoi-vector-shuffle-48"
     rng = stream_rng(seed.encode())
-    ctx = ProofContext(1, SESSION, 1, "shuffle", 0)
+    ctx = ProofContext(VERSION, SESSION, 1, "shuffle", 0)
     k0, k1 = KeyPair.generate(rng), KeyPair.generate(rng)
     pk = joint_key([k0.public, k1.public])
     inputs = start_deck(pk, n)
@@ -421,7 +423,7 @@ def shuffle_file(n: int = 48) -> dict[str, Any]:
             },
             {
                 "id": "moved_session",
-                "context": ctx_json(ProofContext(1, b"\x00" * 16, 1, "shuffle", 0)),
+                "context": ctx_json(ProofContext(VERSION, b"\x00" * 16, 1, "shuffle", 0)),
                 "message": message.hex(),
                 "error": "bad_shuffle_proof",
             },
@@ -459,43 +461,109 @@ def shuffle_file(n: int = 48) -> dict[str, Any]:
     }
 
 
+def party_seed(seed: str, party: int) -> bytes:
+    """A party's 32-byte secret seed in the vectors: SHA-512(ASCII seed || "/" || party)[0:32]."""
+    return sha512(f"{seed}/{party}".encode())[:32]
+
+
+def binding(index: int) -> bytes:
+    """The binding of the index-th message of the 6-card round (a stand-in for a chain head)."""
+    return sha512(b"koikoi-vector-deck-6/binding/" + str(index).encode())[:32]
+
+
 def deck_file() -> dict[str, Any]:
     """A whole 6-card round between two parties, every message, for interoperability."""
     seed = "koikoi-vector-deck-6"
-    kw = {"n": 6, "version": 1, "session_id": SESSION, "round": 4, "first_shuffler": 1}
-    a = DeckParty(me=0, rng=stream_rng((seed + "/0").encode()), **kw)  # type: ignore[arg-type]
-    b = DeckParty(me=1, rng=stream_rng((seed + "/1").encode()), **kw)  # type: ignore[arg-type]
-    ka, kb = a.key_message(), b.key_message()
+    kw = {"n": 6, "version": VERSION, "session_id": SESSION, "round": 4, "first_shuffler": 1}
+    a = DeckParty(me=0, seed=party_seed(seed, 0), **kw)  # type: ignore[arg-type]
+    b = DeckParty(me=1, seed=party_seed(seed, 1), **kw)  # type: ignore[arg-type]
+    ka, kb = a.key_message(binding(0)), b.key_message(binding(1))
     a.receive_key(kb)
     b.receive_key(ka)
-    s1 = b.shuffle_message()
+    s1 = b.shuffle_message(binding(2))
     a.receive_shuffle(s1)
-    s2 = a.shuffle_message()
+    s2 = a.shuffle_message(binding(3))
     b.receive_shuffle(s2)
-    sh_b = b.share_message([0, 1, 2])
+    sh_b = b.share_message([0, 1, 2], binding(4))
     a.receive_shares([0, 1, 2], sh_b)
-    sh_a = a.share_message([2])
+    sh_a = a.share_message([2], binding(5))
     b.receive_shares([2], sh_a)
     xa, xb = a.disclose_key(), b.disclose_key()
     a.receive_disclosed_key(xb)
     b.receive_disclosed_key(xa)
     order = a.audit()
+
+    def entry(index: int, sender: int, kind: str, data: bytes, **extra: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"from": sender, "type": kind, **extra, "data": data.hex()}
+        if kind != "disclose":
+            out["binding"] = binding(index).hex()
+        return out
+
     return {
-        "provenance": provenance(seed, "none"),
-        "description": "a 6-card deck: keys, party 1 shuffles first, shares, disclosure; the final order",
+        "provenance": {**provenance(seed, "test_mp_independent.py: keys, shares, shuffle outputs"),
+                       "rng": "spec/crypto.md §3.5 hedge under each party's seed"},
+        "description": (
+            "a 6-card deck: keys, party 1 shuffles first, shares, disclosure; the final order. Each party"
+            " draws from the hedge of spec/crypto.md §3.5 keyed by its seed, with the message's binding"
+        ),
         "setup": {k: (v.hex() if isinstance(v, bytes) else v) for k, v in kw.items()},
+        "seeds": [party_seed(seed, 0).hex(), party_seed(seed, 1).hex()],
         "messages": [
-            {"from": 0, "type": "key", "data": ka.hex()},
-            {"from": 1, "type": "key", "data": kb.hex()},
-            {"from": 1, "type": "shuffle", "data": s1.hex()},
-            {"from": 0, "type": "shuffle", "data": s2.hex()},
-            {"from": 1, "type": "shares", "positions": [0, 1, 2], "data": sh_b.hex()},
-            {"from": 0, "type": "shares", "positions": [2], "data": sh_a.hex()},
-            {"from": 0, "type": "disclose", "data": xa.hex()},
-            {"from": 1, "type": "disclose", "data": xb.hex()},
+            entry(0, 0, "key", ka),
+            entry(1, 1, "key", kb),
+            entry(2, 1, "shuffle", s1),
+            entry(3, 0, "shuffle", s2),
+            entry(4, 1, "shares", sh_b, positions=[0, 1, 2]),
+            entry(5, 0, "shares", sh_a, positions=[2]),
+            entry(6, 0, "disclose", xa),
+            entry(7, 1, "disclose", xb),
         ],
         "cards_seen_by_0": {str(p): a.card_at(p) for p in (0, 1, 2)},
         "order": list(order),
+    }
+
+
+def hedge_file() -> dict[str, Any]:
+    """The hedge PRF of spec/crypto.md §3.5 on its own: K and the first bytes of its stream."""
+    seed = sha512(b"koikoi-vector-hedge")[:32]
+    pk = hash_to_point(b"vector/hedge/pk")
+    a = [hash_to_point(b"vector/hedge/a/" + str(i).encode()) for i in range(2)]
+    cases = []
+    for step, statement in (
+        ("key", []),
+        ("shuffle", [("points", "pk", [pk]), ("points", "inputs", a)]),
+        ("share", [("bytes", "positions", bytes.fromhex("00050000")), ("points", "a", a)]),
+    ):
+        ctx = ProofContext(VERSION, SESSION, 7, step, 1)
+        bind = sha512(b"vector/hedge/binding/" + step.encode())[:32]
+        hedge = Hedge(seed, ctx, bind)
+        for kind, label, value in statement:
+            if kind == "points":
+                assert isinstance(value, list)
+                hedge.points(label, value)
+            else:
+                assert isinstance(value, bytes)
+                hedge.bytes_(label, value)
+        cases.append({
+            "id": step,
+            "context": ctx_json(ctx),
+            "binding": bind.hex(),
+            "statement": [
+                {"type": kind, "label": label,
+                 "value": (b"".join(p.raw for p in value) if isinstance(value, list) else value).hex()}
+                for kind, label, value in statement
+            ],
+            "stream": hedge(160).hex(),
+        })
+    return {
+        "provenance": {**provenance("koikoi-vector-hedge", "tests/vectors/test_mp_independent.py"),
+                       "rng": "none: this file defines the hedge itself"},
+        "description": (
+            "K = HMAC-SHA-512(seed, items of the domain, context, binding and statement); the stream is"
+            " HMAC-SHA-512(K, u64be(0)) || HMAC-SHA-512(K, u64be(1)) || ..., first 160 bytes"
+        ),
+        "seed": seed.hex(),
+        "cases": cases,
     }
 
 
@@ -508,6 +576,7 @@ FILES: dict[str, Callable[[], dict[str, Any]]] = {
     "dleq.json": dleq_file,
     "shuffle_48.json": shuffle_file,
     "deck_6.json": deck_file,
+    "hedge.json": hedge_file,
 }
 
 

@@ -1,0 +1,582 @@
+"""The crash-safe peer's I/O driver: asyncio, the transport, deadlines, result files.
+
+``run_peer`` runs (or resumes) the match saved in a journal folder to its end (spec/protocol.md
+§12), joining the three parts of the crash-safe peer:
+
+- the core (``core.PeerCore``, sans-I/O) takes each frame and decision and returns the frames;
+- the journal (``journal.Journal``, storage) makes each accepted input durable before anything it
+  caused leaves: one appended record per message, a new snapshot at each deal boundary;
+- this driver moves frames over a ``ReliableLink``, re-sends the outbox, enforces the deadlines
+  of the terms on both sides (the opponent's: an abandonment claim; our own: no input after it)
+  and writes the transcript, abandonment or evidence file at the end. On every outcome the state
+  then keeps only the outcome: the secrets it held (identity, password, the seed of every key)
+  are gone, and the result file is the evidence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, cast
+
+from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.net.core import (
+    DECIDED,
+    IDLE,
+    RECEIVED,
+    RESIGN,
+    RESIGNED,
+    TERMS,
+    PeerCore,
+    PeerSetup,
+    ResumeError,
+)
+from koikoi_p2p.net.journal import Journal
+from koikoi_p2p.net.reliable import Connector, ReliableLink
+from koikoi_p2p.net.state_store import StateStoreError
+from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
+from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
+from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, TimeUp, YourTurn
+from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
+from koikoi_p2p.rules.actions import Action
+
+STATE_FORMAT = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a run ended. status: "completed", "abandoned" (we claimed), "failed" (a violation or a
+    local fault), "gave_up" (no way to reach the peer and no deadline to claim on), "timed_out"
+    (our own deadline passed: the peer may claim; ``absent`` is then our own seat)."""
+
+    status: str
+    seat: int
+    reason: str = ""
+    messages: int = 0
+    scores: tuple[int, int] | None = None
+    winner: int | None = None
+    file: str | None = None
+    absent: int | None = None
+    resumed: bool = False
+    dropped: int = 0                   # frames dropped because they did not authenticate
+
+    def to_dict(self) -> dict[str, object]:
+        return {"status": self.status, "seat": self.seat, "reason": self.reason, "messages": self.messages,
+                "scores": list(self.scores) if self.scores else None, "winner": self.winner,
+                "file": self.file, "absent": self.absent, "resumed": self.resumed, "dropped": self.dropped}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        scores = data.get("scores")
+        return cls(status=str(data.get("status")), seat=int(data.get("seat", 0)),
+                   reason=str(data.get("reason", "")), messages=int(data.get("messages", 0)),
+                   scores=(int(scores[0]), int(scores[1])) if isinstance(scores, list) else None,
+                   winner=data.get("winner"), file=data.get("file"), absent=data.get("absent"),
+                   resumed=bool(data.get("resumed")), dropped=int(data.get("dropped", 0)))
+
+
+@dataclass(slots=True)
+class DriverOptions:
+    """Timing knobs of the driver (the deadlines themselves come from the match terms)."""
+
+    resend_after_s: float = 2.0        # re-send the outbox when a wait makes no progress this long
+    linger_s: float = 5.0              # after the end: wait for the last frames to be acknowledged
+    settle_s: float = 0.3              # ... and then this long for a repeat from a peer that lost them
+    link: dict[str, Any] = field(default_factory=dict)   # ReliableLink keyword arguments
+    # Whatever the outcome, keep only the outcome: the setup and the journal hold the identity key,
+    # the password and the seed of every key of the match (forward secrecy); the result file is
+    # the evidence. On by default; only tests that replay a finished state turn it off.
+    forget_secrets: bool = True
+    # Our own deadline ends this long before the terms' (at most half of it): our last frame must
+    # reach the peer before its own clock, started when it sent, runs out (§12.4).
+    own_margin_s: float = 2.0
+    clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time    # when inputs were saved: our own deadline spans a restart
+
+
+ProgressHook = Callable[[str, PeerCore], None]
+EventSink = Callable[[Event, bool], None]          # (event, replayed from the saved state)
+Ask = Callable[[YourTurn | ChoiceNeeded], Awaitable[Action | str]]   # an action, or RESIGN
+AskTerms = Callable[[TermsProposed], Awaitable[bool]]
+JournalLike = Journal | str | os.PathLike[str]
+
+
+def _journal(where: JournalLike | Any) -> Journal:
+    if isinstance(where, Journal):
+        return where
+    folder = getattr(where, "folder", where)     # a StateStore-like object names its folder
+    return Journal(Path(folder))
+
+
+def create_state(where: JournalLike | Any, setup: PeerSetup) -> Journal:
+    """Write the initial state of a new match (before anything is sent); returns its journal.
+
+    Refused (``exists``) when the folder holds a match that has not ended: it may have sent
+    frames already, and only ``koikoi resume`` may continue it (spec/protocol.md §12.3). A state
+    that keeps only its outcome is replaced."""
+    journal = _journal(where)
+    try:
+        with journal:
+            if journal.exists() and not _finished(journal):
+                raise StateStoreError("exists", f"{journal.folder} holds a match that has not ended: "
+                                                "continue it with koikoi resume --state, or remove it")
+            journal.rebase({"format": STATE_FORMAT, "core": PeerCore(setup).snapshot()})
+    except StateStoreError as exc:
+        raise ResumeError(exc.reason, exc.message) from None
+    return journal
+
+
+def _finished(journal: Journal) -> bool:
+    """Whether the saved state is only the outcome of an ended match (an unreadable one is not)."""
+    try:
+        base, _ = journal.read()
+    except StateStoreError:
+        return False
+    return isinstance(base.get("outcome"), dict) and "core" not in base
+
+
+def read_state(where: JournalLike | Any) -> tuple[PeerSetup | None, Outcome | None]:
+    """The setup and the outcome of a saved match, without replaying it (either may be None)."""
+    try:
+        base, _ = _journal(where).read()
+    except StateStoreError as exc:
+        raise ResumeError(exc.reason, exc.message) from None
+    outcome = base.get("outcome")
+    core = base.get("core")
+    setup = None
+    if isinstance(core, dict) and isinstance(core.get("setup"), dict):
+        setup = PeerSetup.from_dict(cast(dict[str, object], core["setup"]))
+    return setup, Outcome.from_dict(outcome) if isinstance(outcome, dict) else None
+
+
+def load_core(where: JournalLike | Any, on_event: Callable[[Event], None] | None = None) -> PeerCore:
+    """Rebuild the peer saved in a journal (snapshot plus the records after it), read only."""
+    try:
+        base, records = _journal(where).read()
+    except StateStoreError as exc:
+        raise ResumeError(exc.reason, exc.message) from None
+    return _restore(base, records, on_event)
+
+
+def _restore(base: Mapping[str, object], records: list[list[Any]],
+             on_event: Callable[[Event], None] | None) -> PeerCore:
+    if base.get("format") != STATE_FORMAT or not isinstance(base.get("core"), dict):
+        raise ResumeError("bad_state", "unknown state format")
+    return PeerCore.restore(cast(dict[str, object], base["core"]), records, on_event)
+
+
+class SavedCore:
+    """The core and its journal: every input is committed before what it caused is sent, and
+    before the link acknowledges it (an acknowledgement promises the frame survives a crash).
+
+    An input that causes nothing to send while more frames wait may stay unsynced for a moment:
+    ``settle`` syncs every record once (a group commit) and then acknowledges the frames they
+    hold. Nothing left because of them, so losing them in a crash contradicts nothing."""
+
+    def __init__(self, core: PeerCore, journal: Journal, *, saved_at: float = 0.0,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.core = core
+        self.journal = journal
+        self.deal = core.deal
+        self.unconfirmed = 0          # frames taken from the link and not yet acknowledged
+        self.saved_at = saved_at      # wall time the last input was saved (0: unknown)
+        self.wall = wall
+
+    def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
+        self.saved_at = self.wall()
+        if self.core.deal != self.deal:
+            # A deal boundary: the snapshot covers this input, and the records start again.
+            self.journal.rebase({"format": STATE_FORMAT, "core": self.core.snapshot(), "at": self.saved_at})
+            self.deal = self.core.deal
+        else:
+            self.journal.append([kind, value, out, self.saved_at], sync=durable)
+
+    def settle(self, link: ReliableLink) -> None:
+        self.journal.sync()
+        for _ in range(self.unconfirmed):
+            link.confirm()
+        self.unconfirmed = 0
+
+
+async def run_peer(
+    store: JournalLike | Any,
+    connect: Connector,
+    *,
+    strategy: Callable[[int], Strategy] | None = None,
+    options: DriverOptions | None = None,
+    progress: ProgressHook | None = None,
+    on_event: EventSink | None = None,
+    ask: Ask | None = None,
+    ask_terms: AskTerms | None = None,
+) -> Outcome:
+    """Run (or resume) the match saved in ``store`` (a ``Journal`` or its folder) to its end; the
+    library form of ``koikoi resume``.
+
+    ``strategy(n)`` gives the computer player for the n-th decision (seeded per decision, so a
+    resumed peer decides exactly as it would have without the crash). ``ask`` instead puts each
+    decision to a person, within our own deadline (answering ``core.RESIGN`` gives the match up);
+    ``ask_terms`` puts the proposed terms to the
+    joiner (without it the setup's ``accept_terms`` answers); ``on_event`` sees every event, first
+    those of the restored state. The folder is locked for the whole run: ``ResumeError("locked")`` if
+    another process runs it.
+    """
+    opts = options or DriverOptions()
+    journal = _journal(store)
+    try:
+        journal.lock()
+        base, records = journal.load()
+    except StateStoreError as exc:
+        journal.unlock()
+        raise ResumeError(exc.reason, exc.message) from None
+    try:
+        return await _run_locked(journal, base, records, connect, strategy, opts, progress, on_event, ask,
+                                 ask_terms)
+    finally:
+        journal.unlock()
+
+
+async def _run_locked(journal: Journal, base: dict[str, object], records: list[list[Any]], connect: Connector,
+                      strategy: Callable[[int], Strategy] | None, opts: DriverOptions,
+                      progress: ProgressHook | None, on_event: EventSink | None, ask: Ask | None,
+                      ask_terms: AskTerms | None = None) -> Outcome:
+    if isinstance(base.get("outcome"), dict):
+        return Outcome.from_dict(cast(dict[str, Any], base["outcome"]))
+    replaying = [True]
+
+    def sink(event: Event) -> None:
+        if on_event is not None:
+            on_event(event, replaying[0])
+
+    core = _restore(base, records, sink if on_event is not None else None)
+    replaying[0] = False
+    resumed = core.inputs > 0
+    core.folder = journal.folder
+    # Records never cross a deal boundary: the core is at the base's deal.
+    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall)
+
+    def choose(n: int) -> Strategy:
+        if strategy is not None:
+            return strategy(n)
+        return RandomPlayer(core.setup.strategy_seed * 1_000_003 + n)
+
+    link: ReliableLink | None = None
+
+    def resend() -> None:
+        if link is not None and not link.closed:
+            for frame in core.outbox:
+                link.send_nowait(frame)
+
+    link = ReliableLink(connect, on_reset=resend, confirm=True, vouching=True, **opts.link)
+    bound = [False]
+
+    def on_session() -> None:
+        if not bound[0]:
+            bound[0] = _bind(connect, core)
+
+    on_session()
+    await link.start()
+    try:
+        resend()
+        outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session,
+                               ask_terms)
+        if outcome.status == "completed":
+            await _linger(saved, link, opts, resend)
+    finally:
+        await link.close()
+    outcome = replace(outcome, resumed=resumed, dropped=core.dropped)
+    final: dict[str, object] = {"format": STATE_FORMAT}
+    if not opts.forget_secrets and core.peer is not None:
+        final["core"] = core.snapshot()       # tests that replay a finished match keep it
+    final["outcome"] = outcome.to_dict()
+    journal.rebase(final)
+    return outcome
+
+
+async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | None,
+                  choose: Callable[[int], Strategy], budget: float) -> Action | str | None:
+    """The decision, or None when our own deadline passed first (then no input is taken)."""
+    if budget <= 0:
+        return None
+    if ask is None:
+        return choose(core.decisions).choose(event.view, event.options)
+    try:
+        return await asyncio.wait_for(ask(event), max(0.0, budget))
+    except TimeoutError:
+        return None
+
+
+async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
+                 progress: ProgressHook | None, resend: Callable[[], None], ask: Ask | None,
+                 sink: Callable[[Event], None], on_session: Callable[[], None],
+                 ask_terms: AskTerms | None = None) -> Outcome:
+    core = saved.core
+    seat = core.setup.seat
+    clock = opts.clock
+    last_phase = ""
+    wait_started = clock()
+    while True:
+        if progress is not None and core.phase != last_phase:
+            last_phase = core.phase
+            progress(last_phase, core)
+        if core.done:
+            return _finish(core)
+        if core.failed or core.failure is not None:
+            return _fail(core, core.failure.reason if core.failure else "failed")
+        if core.terms_pending is not None:
+            # The joiner decides on the terms before anything is signed (spec/game.md §2.5).
+            saved.settle(link)
+            proposed = core.terms_pending
+            accept = await ask_terms(proposed) if ask_terms is not None else core.setup.accept_terms
+            try:
+                out = core.decide_terms(accept)
+            except ProtocolError as exc:
+                return _fail(core, exc.reason)
+            saved.commit(TERMS, accept, out)                  # durable before sent
+            for frame in out:
+                link.send_nowait(frame)
+            wait_started = clock()
+            continue
+        try:
+            idle = core.idle()      # deferred checks; what we owe before our act leaves now
+        except ProtocolError as exc:
+            return _fail(core, exc.reason, exc)
+        if idle:
+            saved.commit(IDLE, None, idle)                    # durable before sent
+            for frame in idle:
+                link.send_nowait(frame)
+            continue
+        if core.pending is not None:
+            saved.settle(link)
+            event = core.pending
+            waiting = core.waiting_for()
+            deadline = waiting[2] if waiting is not None else core.setup.turn_deadline
+            margin = min(opts.own_margin_s, deadline / 2)
+            # Our clock started when the question came; across a restart, when its input was saved.
+            elapsed = clock() - wait_started
+            if saved.saved_at:
+                elapsed = max(elapsed, opts.wall() - saved.saved_at)
+            action = await _decide(core, event, ask, choose, deadline - margin - elapsed)
+            if action is None:
+                return _time_up(core, waiting[1] if waiting else "act", deadline, sink)
+            try:
+                if isinstance(action, str):
+                    if action != RESIGN:
+                        raise LocalMisuse("bad_decision", f"{action!r} is neither an action nor {RESIGN!r}")
+                    out = core.resign()                       # spec/game.md §6.3
+                    kind, value = RESIGNED, None
+                else:
+                    out = core.decide(action)
+                    kind, value = DECIDED, action.to_dict()
+            except ProtocolError as exc:
+                return _fail(core, exc.reason)
+            saved.commit(kind, value, out)                    # durable before sent
+            for frame in out:
+                link.send_nowait(frame)
+            if progress is not None:
+                progress("decided", core)
+            wait_started = clock()
+            continue
+        waiting = core.waiting_for()
+        if waiting is None:
+            return _fail(core, "stalled")
+        expected_seat, expected, deadline = waiting
+        if expected_seat == seat:
+            return _fail(core, "stalled")     # our turn with nothing to do: a local fault
+        remaining = deadline - (clock() - wait_started)
+        if remaining <= 0:
+            return _abandon(core, expected, deadline)
+        if saved.unconfirmed and not link.backlog:
+            saved.settle(link)                # nothing else to do first: make it durable, ack it
+        try:
+            frame = await asyncio.wait_for(link.recv(), min(remaining, opts.resend_after_s))
+        except TimeoutError:
+            resend()                          # a stall: the peer may lack our last frames
+            continue
+        except Exception as exc:  # the link gave up: nothing more will come
+            if clock() - wait_started < deadline:
+                await asyncio.sleep(max(0.0, deadline - (clock() - wait_started)))
+            if core.peer is None:
+                return Outcome("gave_up", seat, reason=f"link: {exc}")
+            return _abandon(core, expected, deadline)
+        dropped = core.dropped
+        try:
+            answer = core.receive(frame)
+        except ProtocolError as exc:
+            return _fail(core, exc.reason, exc)
+        _judge(link, core, dropped, answer is not None)
+        saved.unconfirmed += 1
+        if answer is None:
+            saved.settle(link)
+            continue                          # a duplicate (harmless) or a frame not the peer's
+        # Durable before anything it caused is sent; with nothing to send and more frames
+        # waiting, the sync is shared with theirs.
+        lazy = not answer and link.backlog > 0
+        saved.commit(RECEIVED, frame, answer, durable=not lazy)
+        on_session()
+        if not lazy:
+            saved.settle(link)
+        for item in answer:
+            link.send_nowait(item)
+        wait_started = clock()
+
+
+async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
+                  resend: Callable[[], None]) -> None:
+    """Stay after the end until the peer has saved our last frames (the link's acknowledgements
+    are confirmed saves), answering its repeats; at most ``linger_s``."""
+    core = saved.core
+    saved.settle(link)
+    end = opts.clock() + opts.linger_s
+    settle_until: float | None = None
+    while opts.clock() < end:
+        if link.unacknowledged == 0:
+            # Everything we sent is saved on the other side; wait a moment for a repeat from a
+            # peer that restarted from an older state, then go.
+            settle_until = settle_until or opts.clock() + opts.settle_s
+            if opts.clock() >= settle_until:
+                return
+        try:
+            frame = await asyncio.wait_for(link.recv(), 0.1)
+        except TimeoutError:
+            continue
+        except Exception:
+            return                             # the link is gone: nothing more can be done
+        dropped = core.dropped
+        try:
+            answer = core.receive(frame)
+        except ProtocolError:
+            return
+        _judge(link, core, dropped, answer is not None)
+        saved.unconfirmed += 1
+        if answer is None:
+            saved.settle(link)
+            if core.dropped == dropped:
+                resend()                       # the peer repeats itself: it may lack our last frames
+            settle_until = None
+            continue
+        saved.commit(RECEIVED, frame, answer)
+        saved.settle(link)
+        for item in answer:
+            link.send_nowait(item)
+
+
+def _judge(link: ReliableLink, core: PeerCore, dropped: int, accepted: bool) -> None:
+    """Tell the link whether the frame just taken came from the peer: it authenticated under the
+    channel (or, during the handshake, the handshake took it)."""
+    if core.dropped != dropped:
+        link.reject()
+    elif accepted or core.peer is not None:
+        link.vouch()
+
+
+def _saved_at(base: Mapping[str, object], records: list[list[Any]]) -> float:
+    """Wall time the last saved input was saved (0 when the state does not say)."""
+    at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
+    return float(at) if isinstance(at, int | float) else 0.0
+
+
+def _bind(connect: Connector | None, core: PeerCore) -> bool:
+    """Once both seats hold the session (the peer signed an envelope of it), a connector that
+    pairs through a lobby (``RelayRendezvous``) derives its rejoin tag from the session id too,
+    which no stranger in the lobby knows (spec/protocol.md §12.2). True once bound."""
+    bind = getattr(connect, "bind", None)
+    if not callable(bind):
+        return True
+    peer = core.peer
+    if peer is None or not any(env.sender != core.setup.seat for env in peer.transcript):
+        return False
+    bind(peer.channel.session_id)
+    return True
+
+
+# --- result files --------------------------------------------------------------------------------
+
+def _out_dir(core: PeerCore) -> Path:
+    folder = Path(core.setup.out_dir) if core.setup.out_dir else (core.folder or Path("."))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def result_file(core: PeerCore, suffix: str) -> Path:
+    """Where this match's ``suffix`` file (transcript, abandoned, evidence) is written."""
+    assert core.peer is not None
+    tag = core.peer.channel.session_id[:6].hex()
+    return _out_dir(core) / f"match-{tag}-seat{core.setup.seat}.{suffix}"
+
+
+def _finish(core: PeerCore) -> Outcome:
+    assert core.peer is not None
+    path = result_file(core, "transcript")
+    _write(path, encode_transcript(core.handshake_record, core.peer.transcript, closed=True))
+    over = core.match_over
+    return Outcome("completed", core.setup.seat, messages=len(core.peer.transcript),
+                   scores=over.scores if over else None, winner=over.winner if over else None, file=str(path))
+
+
+def _abandon(core: PeerCore, expected: str, deadline: int) -> Outcome:
+    seat = core.setup.seat
+    if core.peer is None:
+        return Outcome("gave_up", seat, reason="the handshake did not finish in time", absent=1 - seat)
+    channel = core.peer.channel
+    claim = AbandonmentClaim(session_id=channel.session_id, seq=channel.next_seq, head=channel.head,
+                             claimant=seat, absent=1 - seat, expected=expected, deadline=deadline)
+    transcript = encode_transcript(core.handshake_record, core.peer.transcript, closed=False)
+    path = result_file(core, "abandoned")
+    peer = core.peer
+    deal, round_key = peer.flow.deal, b""
+    if peer.party is not None and deal >= 0:
+        round_key = peer.party.disclose_key()   # the match is over: it protects nothing any more
+    _write(path, encode_abandonment(transcript, claim, sign_claim(core.identity, claim), deal=deal,
+                                    round_key=round_key))
+    return Outcome("abandoned", seat, reason=claim.describe(), messages=channel.next_seq, file=str(path),
+                   absent=1 - seat)
+
+
+def _time_up(core: PeerCore, expected: str, deadline: int, sink: Callable[[Event], None]) -> Outcome:
+    """Our own deadline passed: take no more input, and say what the peer may now claim."""
+    seat = core.setup.seat
+    seq = core.peer.channel.next_seq if core.peer is not None else 0
+    sink(TimeUp(seat=seat, claimant=1 - seat, seq=seq, expected=expected, deadline=deadline))
+    return Outcome("timed_out", seat, messages=seq, absent=seat,
+                   reason=f"your time ran out ({deadline}s for {expected}): player {1 - seat} may claim "
+                          f"abandonment by player {seat} at message {seq}")
+
+
+def _fail(core: PeerCore, reason: str, exc: ProtocolError | None = None) -> Outcome:
+    seat = core.setup.seat
+    path: Path | None = None
+    if core.peer is not None and isinstance(core.peer.error or exc, RemoteViolation):
+        error = cast(RemoteViolation, core.peer.error or exc)
+        path = result_file(core, "evidence")
+        _write(path, encode_evidence(core.handshake_record, list(core.peer.transcript), reporter=seat,
+                                     reason=error.reason, message=error.message, offence=core.peer.offence()))
+    return Outcome("failed", seat, reason=reason, file=str(path) if path else None,
+                   messages=len(core.peer.transcript) if core.peer else 0)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Atomic write of a result file (readable by the user alone, like the state)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def forget(where: JournalLike | Any) -> None:
+    """Remove a saved match entirely (its folder too, when empty)."""
+    journal = _journal(where)
+    journal.remove()
+    with contextlib.suppress(OSError):
+        journal.folder.rmdir()
+
+
+__all__ = ["DriverOptions", "Outcome", "create_state", "forget", "load_core", "read_state", "result_file",
+           "run_peer"]

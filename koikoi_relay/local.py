@@ -1,0 +1,322 @@
+"""The in-process room backend: every room, seat and resume buffer in this process's memory.
+
+This is the single-process relay (the default). A ``frame`` is numbered in its direction, buffered
+in the recipient seat's outbox and written to the recipient's connection if it has one. A dropped
+connection leaves its seat away for the resume grace; a ``resume`` with the seat's token
+re-attaches a new connection and replays the unacknowledged frames before any new one.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from websockets.exceptions import ConnectionClosed
+
+from koikoi_relay.codes import allocate_code, normalize_code
+from koikoi_relay.errors import CloseCode
+from koikoi_relay.logs import log_event
+from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
+from koikoi_relay.rooms import Rooms
+from koikoi_relay.state import Connection, Registry, Room, Seat
+
+ACK_EVERY = 32          # standalone acks when this many frames went unacknowledged (spec §5.4)
+
+
+class LocalRooms(Rooms):
+    """Rooms in a ``Registry`` in memory (spec/relay.md §5-§8)."""
+
+    def __init__(self) -> None:
+        self.registry = Registry()
+
+    def room_counts(self) -> tuple[int, int]:
+        rooms = self.registry.rooms.values()
+        paired = sum(1 for room in rooms if room.paired)
+        return len(self.registry.rooms) - paired, paired
+
+    # -- frames ------------------------------------------------------------------------------
+
+    async def frame(self, conn: Connection, msg: Frame) -> None:
+        relay = self.relay
+        seat, room = conn.seat, conn.room
+        if seat is None or room is None:
+            await relay.error(conn, "not_in_room", "create or join a room first")
+            return
+        if len(msg.data) > relay.limits.max_frame_bytes:
+            limit = relay.limits.max_frame_bytes
+            await relay.error(conn, "frame_too_large", f"frame data is limited to {limit} bytes")
+            return
+        other = room.other(seat)
+        if other is None:
+            await relay.error(conn, "no_peer", "no peer in the room yet")
+            return
+        if msg.ack is not None:
+            seat.acknowledge(msg.ack)
+        # spec/relay.md §5.2: seq below the next expected is a resent duplicate; above it, a gap.
+        if msg.seq < seat.in_count:
+            return
+        if msg.seq > seat.in_count:
+            if not conn.gap_reported:
+                conn.gap_reported = True
+                await relay.error(conn, "frame_gap", f"expected seq {seat.in_count}")
+            return
+        conn.gap_reported = False
+        seat.in_count += 1
+        relay.metrics.frames_forwarded_total += 1
+        relay.metrics.bytes_forwarded_total += len(msg.data)
+        encoded = encode_frame(msg.seq, other.in_count, msg.data)
+        other.push(encoded, relay.limits)
+        target = other.conn
+        if target is not None and target.attached:
+            other.acked_to_client = other.in_count
+            try:
+                await target.ws.send(encoded)
+            except ConnectionClosed:
+                pass  # buffered: a resume replays it
+        if seat.in_count - seat.acked_to_client >= ACK_EVERY:
+            seat.acked_to_client = seat.in_count
+            await relay.send(conn, encode("ack", seq=seat.in_count))
+
+    async def ack(self, conn: Connection, seq: int) -> None:
+        if conn.seat is not None:
+            conn.seat.acknowledge(seq)
+
+    async def sync(self, conn: Connection, msg: Sync) -> None:
+        """Re-send what the client has not received and tell it our counts (spec §5.5)."""
+        relay = self.relay
+        seat, room = conn.seat, conn.room
+        if seat is None or room is None:
+            await relay.error(conn, "not_in_room", "create or join a room first")
+            return
+        received = min(msg.received, seat.out_count)
+        seat.acknowledge(received)
+        if received < seat.first_buffered():
+            log_event("sync_gap", room=room.serial, seat=seat.index)
+            self._close_room(room, "resume_failed", CloseCode.ROOM_CLOSED, conn)
+            self._detach(conn)
+            await relay.fail(conn, "resume_gap", CloseCode.RESUME_FAILED, "missed frames not buffered")
+            return
+        if conn.attached:
+            for _, data in list(seat.outbox):
+                await relay.send(conn, data)
+        seat.acked_to_client = seat.in_count
+        await relay.send(conn, encode("sync", accepted=seat.in_count, sent=seat.out_count))
+
+    # -- rooms -------------------------------------------------------------------------------
+
+    async def create(self, conn: Connection, msg: Create) -> None:
+        relay = self.relay
+        if conn.in_room:
+            await relay.error(conn, "already_in_room", "one room per connection at a time")
+            return
+        if conn.rooms_created >= relay.limits.max_rooms_per_connection:
+            await relay.error(conn, "too_many_rooms", "room creation limit of this connection reached")
+            return
+        if len(self.registry.rooms) >= relay.limits.max_rooms:
+            await relay.error(conn, "relay_full", "room limit reached")
+            return
+        code = allocate_code(self.registry.rooms, relay.choose)
+        if code is None:
+            await relay.error(conn, "relay_full", "no free room code")
+            return
+        now = relay.clock()
+        room = Room(code, relay.next_serial(), msg.public, msg.meta, now)
+        seat = Seat(0, relay.new_token())
+        self.registry.rooms[code] = room
+        self.registry.add_seat(room, seat)
+        self._attach(conn, room, seat)
+        conn.rooms_created += 1
+        relay.metrics.rooms_created_total += 1
+        log_event("room_created", conn=conn.serial, room=room.serial, public=msg.public)
+        await relay.send(conn, encode(
+            "created", code=code, token=seat.token, seat=0, limits=relay.limits.public()))
+
+    async def join(self, conn: Connection, msg: Join) -> None:
+        relay = self.relay
+        if conn.in_room:
+            await relay.error(conn, "already_in_room", "one room per connection at a time")
+            return
+        code = normalize_code(msg.code)
+        room = self.registry.rooms.get(code) if code is not None else None
+        if room is None:
+            await relay.bad_join(conn)
+            return
+        if room.paired:
+            await relay.error(conn, "room_full", "the room already has two peers")
+            return
+        seat = Seat(1, relay.new_token())
+        self.registry.add_seat(room, seat)
+        self._attach(conn, room, seat)
+        room.last_active = relay.clock()
+        host = room.seats[0]
+        log_event("room_joined", conn=conn.serial, room=room.serial)
+        await relay.send(conn, encode(
+            "joined", code=room.code, token=seat.token, seat=1, meta=room.meta,
+            peer=self._presence(host), limits=relay.limits.public(),
+        ))
+        await self._notify(host, encode("peer_joined"))
+
+    async def lobby(self, conn: Connection, msg: Lobby) -> None:
+        now = self.relay.clock()
+        listed = [
+            {"code": room.code, "meta": room.meta, "age": int(now - room.created)}
+            for room in reversed(self.registry.rooms.values())
+            if room.public and not room.paired and self._presence(room.seats[0]) == "present"
+            and room.meta.get("rejoin") == msg.rejoin   # rejoin rooms: by exact tag only (§5)
+        ][: self.relay.limits.lobby_max]
+        await self.relay.send(conn, encode("rooms", rooms=listed))
+
+    async def reject(self, conn: Connection) -> None:
+        relay = self.relay
+        seat, room = conn.seat, conn.room
+        if seat is None or room is None or seat.index != 0:
+            await relay.error(conn, "not_host", "only the host of a room can reject its peer")
+            return
+        joiner = room.seats[1]
+        if joiner is None:
+            await relay.error(conn, "no_peer", "no peer to reject")
+            return
+        self.registry.remove_seat(room, joiner)
+        seat.reset_stream()
+        room.last_active = relay.clock()
+        log_event("peer_rejected", room=room.serial)
+        gone = joiner.conn
+        if gone is not None:
+            self._detach(gone)
+            relay.close_later(gone, encode("rejected"), CloseCode.REJECTED, "rejected by host")
+        await relay.send(conn, encode("reopened"))
+
+    async def leave(self, conn: Connection) -> None:
+        """Close the room (the peer is told); the connection stays open for the lobby or a new room."""
+        room = conn.room
+        if room is None:
+            await self.relay.error(conn, "not_in_room", "not in a room")
+            return
+        log_event("room_left", conn=conn.serial, room=room.serial)
+        self._close_room(room, "left", CloseCode.ROOM_CLOSED, conn)
+        self._detach(conn)
+        await self.relay.send(conn, encode("left"))
+
+    async def resume(self, conn: Connection, msg: Resume) -> None:
+        relay = self.relay
+        if conn.in_room:
+            await relay.error(conn, "already_in_room", "one room per connection at a time")
+            return
+        entry = self.registry.find_token(msg.token, secrets.compare_digest)
+        if entry is None:
+            await relay.fail(conn, "resume_unknown", CloseCode.RESUME_FAILED, "no seat has this token")
+            return
+        room, seat = entry
+        # spec/relay.md §8: a resume can start anywhere in the buffered, unacknowledged frames.
+        if msg.received > seat.out_count:
+            await relay.fail(conn, "bad_resume", CloseCode.RESUME_FAILED, "claims more frames than sent")
+            return
+        if msg.received < seat.first_buffered():
+            log_event("resume_gap", room=room.serial, seat=seat.index)
+            self._close_room(room, "resume_failed", CloseCode.ROOM_CLOSED, None)
+            await relay.fail(conn, "resume_gap", CloseCode.RESUME_FAILED, "missed frames beyond the buffer")
+            return
+        seat.acknowledge(msg.received)
+        old = seat.conn
+        if old is not None:
+            self._detach(old)
+            relay.close_later(old, None, CloseCode.REPLACED, "replaced by a resumed connection")
+        self._attach(conn, room, seat, attached=False)
+        seat.away_since = None
+        relay.metrics.resumes_total += 1
+        log_event("resumed", conn=conn.serial, room=room.serial, seat=seat.index)
+        seat.acked_to_client = seat.in_count
+        await relay.send(conn, encode(
+            "resumed", code=room.code, seat=seat.index, accepted=seat.in_count,
+            peer=self._presence(room.other(seat)), meta=room.meta, limits=relay.limits.public(),
+        ))
+        # Replay until caught up; frames arriving meanwhile are buffered, never sent directly, so
+        # the order holds. The final check and ``attached = True`` run without an await between.
+        next_seq = msg.received
+        while seat.conn is conn:
+            if seat.first_buffered() > next_seq:
+                self._close_room(room, "resume_failed", CloseCode.ROOM_CLOSED, None)
+                await relay.fail(conn, "resume_gap", CloseCode.RESUME_FAILED, "missed frames not buffered")
+                return
+            pending = [(seq, data) for seq, data in seat.outbox if seq >= next_seq]
+            if not pending:
+                conn.attached = True
+                break
+            for seq, data in pending:
+                try:
+                    await conn.ws.send(data)
+                except ConnectionClosed:
+                    return
+                next_seq = seq + 1
+        if conn.attached:
+            await self._notify(room.other(seat), encode("peer_back"))
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    @staticmethod
+    def _presence(seat: Seat | None) -> str:
+        if seat is None:
+            return "none"
+        return "present" if seat.conn is not None else "away"
+
+    @staticmethod
+    def _attach(conn: Connection, room: Room, seat: Seat, attached: bool = True) -> None:
+        conn.room, conn.seat, conn.attached = room, seat, attached
+        seat.conn = conn
+
+    @staticmethod
+    def _detach(conn: Connection) -> None:
+        if conn.seat is not None and conn.seat.conn is conn:
+            conn.seat.conn = None
+        conn.room = conn.seat = None
+        conn.attached = False
+
+    def disconnected(self, conn: Connection) -> None:
+        seat, room = conn.seat, conn.room
+        self._detach(conn)
+        if seat is None or room is None or self.registry.rooms.get(room.code) is not room:
+            return
+        seat.away_since = self.relay.clock()
+        log_event("seat_away", room=room.serial, seat=seat.index)
+        other = room.other(seat)
+        if other is not None and other.conn is not None:
+            self.relay.spawn(self._notify(other, encode("peer_away")))
+
+    def _close_room(self, room: Room, reason: str, code: int, leaver: Connection | None) -> None:
+        """Remove the room; every member but ``leaver`` is told why and disconnected."""
+        if self.registry.rooms.get(room.code) is not room:
+            return
+        self.registry.remove_room(room)
+        log_event("room_closed", room=room.serial, reason=reason)
+        notice = encode("peer_left", reason=reason) if code == CloseCode.ROOM_CLOSED else encode(
+            "error", reason=reason, message="room closed")
+        for seat in room.seats:
+            if seat is None or seat.conn is None or seat.conn is leaver:
+                continue
+            member = seat.conn
+            self._detach(member)
+            self.relay.close_later(member, notice, code, reason)
+
+    def sweep(self, now: float) -> None:
+        lim = self.relay.limits
+        for room in list(self.registry.rooms.values()):
+            if now - room.last_active > lim.room_idle_timeout:
+                self.relay.metrics.errors["room_expired"] += 1
+                self._close_room(room, "room_expired", CloseCode.IDLE, None)
+                continue
+            for seat in room.seats:
+                if seat is None:
+                    continue
+                away = seat.away_since
+                if seat.conn is None and away is not None and now - away > lim.resume_grace:
+                    self._close_room(room, "timeout", CloseCode.ROOM_CLOSED, None)
+                    break
+                # spec §5.5: frames unacknowledged for a whole sweep may have been lost at the tail.
+                first = seat.first_buffered() if seat.outbox else -1
+                if first >= 0 and first == seat.probe_mark and seat.conn is not None and seat.conn.attached:
+                    probe = encode("sync", accepted=seat.in_count, sent=seat.out_count)
+                    self.relay.spawn(self.relay.send(seat.conn, probe))
+                seat.probe_mark = first
+
+    async def _notify(self, seat: Seat | None, data: bytes) -> None:
+        if seat is not None and seat.conn is not None and seat.conn.attached:
+            await self.relay.send(seat.conn, data)

@@ -1,0 +1,305 @@
+"""The relay as a cluster on a real redis-server, in process: what only a cluster can do or suffer.
+
+Nodes share rooms through Redis (the lobby and the room limit are global, a joiner may sit on
+another node than its host); Redis restarting without persistence ends each room with
+``resume_gap``, never a silent loss; a node cut off from Redis (a network split) says so on
+``/healthz`` and lets go of its seats, which resume on a node that still reaches Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from koikoi_p2p.bench.cluster import RedisProcess
+from koikoi_p2p.net.chaos import ChaosProxy
+from koikoi_p2p.net.relay_client import RelayClient
+from koikoi_relay import cluster as cluster_module
+from koikoi_relay.cluster import RedisRooms
+from koikoi_relay.limits import Limits
+from koikoi_relay.server import RelayServer
+from tests.e2e.test_relay_limits import _http_get
+from tests.e2e.test_relay_support import Raw, cluster, pair, run, url
+
+
+def test_lobby_room_limit_and_pairing_span_the_nodes(redis_url: str) -> None:
+    async def body() -> None:
+        async with cluster(redis_url, 2, max_rooms=2) as (a, b):
+            host = await Raw.connect(a)
+            await host.send("create", public=True, meta={"rules": "nintendo"})
+            code = (await host.expect("created"))["code"]
+            looker = await Raw.connect(b)
+            await looker.send("lobby")
+            rooms = (await looker.expect("rooms"))["rooms"]
+            assert [(r["code"], r["meta"]) for r in rooms] == [(code, {"rules": "nintendo"})]
+            other = await Raw.connect(b)
+            await other.send("create")
+            await other.expect("created")
+            third = await Raw.connect(b)
+            await third.send("create")
+            # Two rooms in the whole cluster.
+            assert (await third.expect("error"))["reason"] == "relay_full"
+            await looker.send("join", code=code.lower())
+            joined = await looker.expect("joined")
+            assert joined["peer"] == "present" and joined["meta"] == {"rules": "nintendo"}
+            await host.expect("peer_joined")
+            await looker.send("lobby")
+            assert (await looker.expect("rooms"))["rooms"] == []
+            for i in range(40):
+                await host.send("frame", seq=i, data=b"%d" % i)
+            got = [(await looker.expect("frame"))["data"] for _ in range(40)]
+            assert got == [b"%d" % i for i in range(40)]
+            assert (await host.expect("ack"))["seq"] == 32
+            status, health = await _http_get(a.port, "/healthz")
+            assert status == 200 and health.startswith("ok redis=up")
+            _, metrics = await _http_get(a.port, "/metrics")
+            assert "relay_redis_up 1" in metrics and "relay_redis_round_trips_total" in metrics
+
+    run(body)
+
+
+def test_redis_restart_ends_each_room_with_resume_gap(redis_process: RedisProcess) -> None:
+    async def body() -> None:
+        async with cluster(redis_process.url, 2) as (a, b):
+            host, guest, _ = await pair(a, b)
+            for i in range(5):
+                await host.send("frame", seq=i, data=b"before")
+                await guest.expect("frame")
+            await asyncio.get_running_loop().run_in_executor(None, redis_process.restart)
+            # Both nodes come back to an empty Redis: the room's history is gone, and they say so.
+            for client in (host, guest):
+                error = await client.expect("error", timeout=10)
+                assert error["reason"] == "resume_gap"
+                assert await client.closed() == 4007
+            # The cluster serves new rooms at once.
+            again, _, _ = await pair(b, a)
+            await again.close()
+
+    run(body)
+
+
+class Splittable:
+    """A TCP forwarder between one node and Redis that can drop everything (a network split):
+    connections stay open but nothing crosses, as when packets are lost, not refused."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.split = False
+        self.server: asyncio.Server | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await src.read(65536):
+                    if not self.split:
+                        dst.write(data)
+                        await dst.drain()
+            dst.close()
+
+        tasks = [asyncio.create_task(pump(reader, up_writer)), asyncio.create_task(pump(up_reader, writer))]
+        self.tasks.update(tasks)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        if self.server is not None:
+            self.server.close()
+
+
+@contextlib.asynccontextmanager
+async def split_pair(redis_port: int,
+                     **limits: Any) -> AsyncIterator[tuple[Splittable, RelayServer, RelayServer]]:
+    link = Splittable(redis_port)
+    port = await link.start()
+    prefix = f"t{secrets.token_hex(4)}:"
+    cut, whole = (RelayServer(Limits(**limits), rooms=RedisRooms(f"redis://127.0.0.1:{p}/0", prefix=prefix))
+                  for p in (port, redis_port))
+    try:
+        await cut.start("127.0.0.1", 0)
+        await whole.start("127.0.0.1", 0)
+        yield link, cut, whole
+    finally:
+        await cut.shutdown()
+        await whole.shutdown()
+        await link.close()
+
+
+def test_a_node_split_from_redis_lets_its_seat_resume_on_another_node(
+    redis_process: RedisProcess, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Shorter clocks than in production, so the test takes seconds.
+    monkeypatch.setattr(cluster_module, "COMMAND_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(cluster_module, "LINK_HOLD_S", 1.0)
+    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 2000)
+
+    async def body() -> None:
+        async with split_pair(redis_process.port, resume_grace=20) as (link, cut, whole):
+            # The host reaches the cut node first and falls back to the whole one (a balancer would).
+            front = ChaosProxy([f"ws://127.0.0.1:{cut.port}", f"ws://127.0.0.1:{whole.port}"])
+            await front.start()
+            try:
+                host = await RelayClient.create(front.url + "/v1")
+                guest = await RelayClient.join(url(whole), host.code)
+                await host.wait_for_peer(5)
+                await host.send(b"h0")
+                assert await guest.recv() == b"h0"
+                link.split = True
+                for i in range(1, 6):
+                    await host.send(b"h%d" % i)   # stuck at the cut node: not stored, not acknowledged
+                    await guest.send(b"g%d" % i)  # stored in Redis; the cut node cannot read them
+                status, health = 200, ""
+                for _ in range(50):
+                    status, health = await _http_get(cut.port, "/healthz")
+                    if status == 503:
+                        break
+                    await asyncio.sleep(0.1)
+                assert status == 503 and "redis unreachable" in health
+                # The cut node lets go of the seat; the host resumes on the whole node and both
+                # streams continue with nothing lost and nothing twice.
+                to_guest = [await asyncio.wait_for(guest.recv(), 20) for _ in range(5)]
+                to_host = [await asyncio.wait_for(host.recv(), 20) for _ in range(5)]
+                assert to_guest == [b"h%d" % i for i in range(1, 6)]
+                assert to_host == [b"g%d" % i for i in range(1, 6)]
+                assert host.reconnects >= 1 and whole.metrics.resumes_total >= 1
+                link.split = False
+                await host.send(b"after")
+                assert await guest.recv() == b"after"
+                await host.close()
+                await guest.close()
+            finally:
+                await front.close()
+
+    run(body)
+
+
+def test_koikoi_relay_takes_the_redis_url_from_the_environment(redis_url: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.e2e.test_relay_process import run_get
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "koikoi_p2p", "relay", "--port", "0", "--node-id", "envnode"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "KOIKOI_RELAY_REDIS": redis_url, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline().rsplit(":", 1)[1].split("/")[0])
+        assert run_get(port, "/healthz") == (200, "ok redis=up node=envnode\n")
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=20)
+        assert proc.returncode == 0 and "event=cluster_node node=envnode" in stderr
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+
+
+def test_grace_and_idle_expiry_across_nodes(redis_url: str) -> None:
+    from koikoi_relay.errors import CloseCode
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, resume_grace=0.5, sweep_interval=0.05) as (a, b):
+            host, guest, _ = await pair(a, b)
+            guest.ws.transport.abort()
+            await host.expect("peer_away")
+            assert (await host.expect("peer_left", timeout=5))["reason"] == "timeout"
+            assert await host.closed() == CloseCode.ROOM_CLOSED
+            late = await Raw.connect(a)
+            await late.send("resume", token=guest.token, received=0)
+            assert (await late.expect("error"))["reason"] == "resume_unknown"
+        async with cluster(redis_url, 2, room_idle_timeout=0.6, sweep_interval=0.05) as (a, b):
+            host, guest, _ = await pair(a, b)
+            assert (await host.expect("error", timeout=5))["reason"] == "room_expired"
+            assert (await guest.expect("error", timeout=5))["reason"] == "room_expired"
+            assert await host.closed() == CloseCode.IDLE
+
+    run(body)
+
+
+def test_a_dead_node_s_seat_goes_away_then_resumes_elsewhere(redis_url: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node that stops without a word (its heartbeat ends): the peer hears peer_away once the
+    heartbeat expired, and the seat resumes on the other node with the frames it missed."""
+    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 1500)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, sweep_interval=0.1) as (a, b):
+            host, guest, _ = await pair(b, a)   # the host on b, the joiner on a
+            silent = a.rooms
+            assert isinstance(silent, RedisRooms)
+            # Node a goes silent as a crashed node does: no heartbeat, its inbox unread.
+            silent._stopping = True
+            for task in silent._tasks:
+                task.cancel()
+            await host.send("frame", seq=0, data=b"while a is silent")
+            assert (await host.expect("peer_away", timeout=5))["type"] == "peer_away"
+            again = await Raw.connect(b)
+            await again.send("resume", token=guest.token, received=0)
+            resumed = await again.expect("resumed")
+            assert resumed["peer"] == "present" and resumed["accepted"] == 0
+            frame = await again.expect("frame")
+            assert (frame["seq"], frame["data"]) == (0, b"while a is silent")
+            assert (await host.expect("peer_back"))["type"] == "peer_back"
+            await again.send("frame", seq=0, data=b"back")
+            assert (await host.expect("frame"))["data"] == b"back"
+
+    run(body)
+
+
+def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_url: str) -> None:
+    """spec §13.3: with both seats on one node (a balancer routing by room) a frame is written to
+    the recipient when Redis has stored it, without an inbox entry; when the recipient resumes on
+    another node, and back, the frames go on in order, none lost, none twice."""
+    async def body() -> None:
+        async with cluster(redis_url, 2) as (a, b):
+            host, guest, _ = await pair(a, a)
+            rooms = a.rooms
+            assert isinstance(rooms, RedisRooms) and rooms._ctl is not None
+            for i in range(40):
+                await host.send("frame", seq=i, data=b"h%d" % i)
+                await guest.send("frame", seq=i, data=b"g%d" % i)
+            got = [await guest.expect("frame") for _ in range(40)]
+            assert [m["data"] for m in got] == [b"h%d" % i for i in range(40)]
+            got = [m for m in [await host.recv() for _ in range(41)] if m["type"] == "frame"]
+            assert [m["data"] for m in got] == [b"g%d" % i for i in range(40)]
+            entries = await rooms._ctl.xrange(rooms._inbox)
+            assert not any(b"f" in fields for _, fields in entries), entries
+            sent, token = 40, guest.token
+            for node in (b, a):    # the joiner resumes on the other node, then back on the host's
+                await guest.ws.close()
+                while (await host.recv())["type"] != "peer_away":
+                    pass           # a peer_back of the previous resume, acks
+                for i in range(sent, sent + 5):
+                    await host.send("frame", seq=i, data=b"h%d" % i)
+                again = await Raw.connect(node)
+                await again.send("resume", token=guest.token, received=sent)
+                assert (await again.expect("resumed"))["accepted"] == 40
+                for i in range(sent + 5, sent + 10):
+                    await host.send("frame", seq=i, data=b"h%d" % i)
+                frames = [await again.expect("frame") for _ in range(10)]
+                expected = [(i, b"h%d" % i) for i in range(sent, sent + 10)]
+                assert [(f["seq"], f["data"]) for f in frames] == expected
+                sent += 10
+                guest, guest.token = again, token
+            await host.send("frame", seq=sent, data=b"last")
+            await host.send("leave")
+            assert (await guest.expect("frame"))["data"] == b"last"
+
+    run(body)

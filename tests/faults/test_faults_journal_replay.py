@@ -1,0 +1,49 @@
+"""Resume replays at most one deal: the journal's records never reach back past the deal under way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from koikoi_p2p.net.core import PeerCore
+from koikoi_p2p.net.driver import SavedCore, create_state, load_core
+from koikoi_p2p.net.selfplay import play_cores
+from tests.faults.resume_util import setup
+
+
+def test_resume_replays_at_most_one_deal(tmp_path: Path) -> None:
+    setups = (setup(0, rounds=2), setup(1))
+    cores = (PeerCore(setups[0]), PeerCore(setups[1]))
+    saved = [SavedCore(cores[seat], create_state(tmp_path / f"s{seat}", setups[seat])) for seat in (0, 1)]
+    inputs_this_deal = [0, 0]
+    deal = [cores[0].deal, cores[1].deal]
+    checks = [0, 0]
+    longest = [0, 0]
+    seen_deals: list[set[int]] = [set(), set()]
+
+    def on_input(seat: int, kind: str, value: object, out: list[bytes]) -> None:
+        core = cores[seat]
+        saved[seat].commit(kind, value, out)
+        if core.deal != deal[seat]:
+            deal[seat], inputs_this_deal[seat] = core.deal, 0
+        else:
+            inputs_this_deal[seat] += 1
+        records = saved[seat].journal.records
+        longest[seat] = max(longest[seat], records)
+        # Every record after the snapshot is an input of the deal under way.
+        assert records == inputs_this_deal[seat]
+        if records % 4 == 0 or records == 0:
+            restored = load_core(saved[seat].journal.folder)
+            assert restored.deal == core.deal
+            assert (restored.sent_count, restored.sent_chain) == (core.sent_count, core.sent_chain)
+            assert restored.outbox == core.outbox and restored.decisions == core.decisions
+            checks[seat] += 1
+        seen_deals[seat].add(core.deal)
+
+    for journal in saved:
+        journal.journal.unlock()
+    play_cores(cores, on_input=on_input)
+    for seat in (0, 1):
+        assert checks[seat] > 5
+        assert {0, 1, 2} <= seen_deals[seat]            # the first-dealer draw and both rounds
+        assert saved[seat].journal.rebases >= 4         # game start and every deal
+        assert 0 < longest[seat] < cores[seat].inputs / 2

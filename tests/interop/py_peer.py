@@ -1,0 +1,120 @@
+"""One Python seat of a cross-implementation match, driven from the interop tests.
+
+    python -m tests.interop.py_peer host|join [CODE] --relay URL [--password PW] [--rules P]
+        [--rounds N] [--seed S] [--transcript FILE] [--result FILE]
+
+It plays through the library's public API (RelayClient, play_match with the RandomPlayer) and
+prints one JSON line when the room exists ({"code": ...}) and one with the outcome.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+from typing import Any
+
+from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.net.match import play_match
+from koikoi_p2p.net.relay_client import RelayClient
+from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
+from koikoi_p2p.protocol import channel as channel_module
+from koikoi_p2p.protocol.identity import Identity
+from koikoi_p2p.rules.profile import preset, with_rounds
+
+
+def install_cheat(kind: str) -> None:
+    """Change the first message of a kind after the honest peer's own flow accepted it, as it is
+    sealed (the same cheats as web/tools/cheat_peer.js): bad_key, bad_shuffle, bad_share,
+    illegal_action, extra_field."""
+    honest = channel_module.SecureChannel.seal
+    done = [False]
+    base_point = bytes([0x58] + [0x66] * 31)
+
+    def flip(data: bytes, at: int) -> bytes:
+        b = bytearray(data)
+        b[at] ^= 1
+        return bytes(b)
+
+    def seal(self: channel_module.SecureChannel, msg_type: str, body: dict[str, Any]) -> Any:
+        if not done[0]:
+            body = dict(body)
+            if kind == "bad_key" and msg_type == "key":
+                done[0] = True
+                body["key"] = flip(body["key"], 70)
+            elif kind == "bad_shuffle" and msg_type == "shuffle":
+                done[0] = True
+                body["deck"] = flip(body["deck"], len(body["deck"]) - 32)
+            elif kind == "bad_share" and body.get("shares"):
+                done[0] = True
+                positions, data = body["shares"][0]
+                body["shares"] = [[positions, base_point + bytes(data)[32:]], *body["shares"][1:]]
+            elif kind == "illegal_action" and msg_type == "act" and body["action"].get("type") == "play":
+                done[0] = True
+                body["action"] = {"type": "play", "position": 47}
+            elif kind == "extra_field" and msg_type == "act":
+                done[0] = True
+                body["extra"] = 1
+        return honest(self, msg_type, body)
+
+    channel_module.SecureChannel.seal = seal  # type: ignore[method-assign]
+
+
+async def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("role", choices=["host", "join"])
+    parser.add_argument("code", nargs="?")
+    parser.add_argument("--relay", required=True)
+    parser.add_argument("--password")
+    parser.add_argument("--rules", default="nintendo")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--seed")
+    parser.add_argument("--transcript")
+    parser.add_argument("--result")
+    parser.add_argument("--cheat")
+    args = parser.parse_args(argv)
+    if args.cheat:
+        install_cheat(args.cheat)
+    seat = 0 if args.role == "host" else 1
+    rng = seeded_rng(f"py-peer/{args.seed}/{seat}".encode()) if args.seed else None
+    identity = seeded_identity(f"py-peer/{args.seed}/{seat}".encode()) if args.seed else Identity.generate()
+    profile = preset(args.rules)
+    if args.rounds:
+        profile = with_rounds(profile, args.rounds)
+    if seat == 0:
+        client = await RelayClient.create(args.relay, meta={"rules": args.rules})
+    else:
+        client = await RelayClient.join(args.relay, args.code)
+    print(json.dumps({"code": client.code, "seat": seat}), flush=True)
+    if seat == 0:
+        await client.wait_for_peer()
+    store = tempfile.mkdtemp(prefix="koikoi-interop-")
+    try:
+        outcome = await play_match(client, RandomPlayer(int(args.seed) if args.seed else None), seat=seat,
+                                   identity=identity, room=client.code, password=args.password,
+                                   profile=profile if seat == 0 else None, rng=rng, store=store)
+        await client.close()
+        path = outcome.transcript_path
+        if outcome.failure is not None and outcome.failure.evidence_path:
+            path = outcome.failure.evidence_path
+        if args.transcript and path:
+            shutil.copyfile(path, args.transcript)
+        if args.result and outcome.result:
+            with open(args.result, "wb") as out:
+                out.write(outcome.result)
+    finally:
+        shutil.rmtree(store, ignore_errors=True)
+    failure = None
+    if outcome.failure is not None:
+        stop = outcome.failure
+        failure = {"reason": stop.reason, "message": stop.message, "who": stop.who}
+    print(json.dumps({"ok": outcome.failure is None, "scores": outcome.scores, "winner": outcome.winner,
+                      "failure": failure}), flush=True)
+    return 0 if outcome.failure is None else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(sys.argv[1:])))

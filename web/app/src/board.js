@@ -1,0 +1,260 @@
+// The board: a component fed the table object (table.js) and callbacks. It draws the field,
+// both hands, both captures grouped by class, the stock, the clocks and the question being asked,
+// and reports clicks and keys as the option the person chose. It never decides legality: what
+// can be clicked is exactly `table.ask.options`.
+import { CARDS } from '../../src/rules/cards.js';
+import { h, svg } from './dom.js';
+import { backSvg, cardSvg } from './cards/art.js';
+import { cardLabel, cardName, monthName, t, yakuName } from './i18n.js';
+import { groupByClass } from './table.js';
+
+const BACK = backSvg();
+/** @type {Map<number, string>} */
+const FACES = new Map();
+/** @param {number} c */
+const face = (c) => {
+  let s = FACES.get(c);
+  if (!s) FACES.set(c, (s = cardSvg(c)));
+  return s;
+};
+
+/**
+ * @typedef {{
+ *   decide: (option: {[key: string]: unknown}) => void,
+ *   resign: () => void,
+ *   showIds: boolean,
+ *   names: [string, string],
+ * }} BoardProps
+ */
+
+/**
+ * One card: a button when it can be chosen, else a figure; with its text equivalent.
+ * @param {number} c @param {{action?: () => void, cls?: string, showId?: boolean, hot?: boolean, key?: string}} [o]
+ */
+export function cardEl(c, o = {}) {
+  const label = cardLabel(c);
+  const art = svg(face(c), 'art');
+  const cls = `card ${CARDS[c].kind} m${CARDS[c].month}${o.cls ? ` ${o.cls}` : ''}${o.hot ? ' hot' : ''}`;
+  const caption = o.showId ? h('span', { class: 'cid', 'aria-hidden': 'true' }, CARDS[c].id) : null;
+  if (o.action) {
+    return h('button', { class: cls, 'aria-label': label, title: label, onclick: o.action, dataset: { card: CARDS[c].id, key: o.key } }, [art, caption]);
+  }
+  return h('span', { class: cls, role: 'img', 'aria-label': label, title: label, dataset: { card: CARDS[c].id } }, [art, caption]);
+}
+
+/** A face-down card. @param {string} [cls] */
+export function backEl(cls = '') {
+  return h('span', { class: `card back ${cls}`, 'aria-hidden': 'true' }, [svg(BACK, 'art')]);
+}
+
+/** @param {number} seconds */
+function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A captured pile grouped by class, with its yaku and the yaku one card away.
+ * @param {number[]} pile @param {Record<string, number>} yaku @param {string[]} close @param {string} title @param {boolean} showIds
+ */
+function capturesEl(pile, yaku, close, title, showIds) {
+  const groups = groupByClass(pile);
+  const made = Object.entries(yaku);
+  return h('section', { class: 'captures', 'aria-label': `${title}: ${t('captures')}` }, [
+    h('div', { class: 'groups' }, ['bright', 'animal', 'ribbon', 'plain'].map((k) => h('div', { class: `group g-${k}` }, [
+      h('span', { class: 'glabel' }, `${t(/** @type {any} */ (k))} ${groups[k].length}`),
+      h('div', { class: 'stack' }, groups[k].map((c) => cardEl(c, { cls: 'small', showId: showIds }))),
+    ]))),
+    h('div', { class: 'yaku' }, [
+      h('span', { class: 'ylabel' }, `${t('yakuMade')}: `),
+      made.length ? h('span', { class: 'made' }, made.map(([id, p]) => `${yakuName(id)} ${t('points', { n: p })}`).join(' · ')) : h('span', { class: 'muted' }, t('none')),
+      close.length ? h('span', { class: 'close' }, ` — ${t('yakuClose')}: ${close.map(yakuName).join(', ')}`) : null,
+    ]),
+  ]);
+}
+
+/**
+ * Draw the table into `root` (replacing what was there).
+ * @param {HTMLElement} root @param {any} table @param {BoardProps} props
+ */
+export function renderBoard(root, table, props) {
+  const r = table.round;
+  const me = table.seat;
+  const them = 1 - me;
+  const ask = table.ask;
+  const names = props.names;
+  const scores = table.match ? table.match.scores : [0, 0];
+  const rounds = table.terms ? table.terms.rounds : 1;
+
+  /** options of a kind by the value that picks them */
+  /** @type {Map<number, any>} */ const plays = new Map();
+  /** @type {Map<number, any>} */ const captures = new Map();
+  if (ask) {
+    for (const o of ask.options) {
+      if (o.type === 'play') plays.set(Number(o.position), o);
+      if (o.type === 'capture') captures.set(Number(o.card), o);
+    }
+  }
+
+  const waitSeat = table.wait ? table.wait.seat : null;
+  const playerBar = (/** @type {number} */ seat, /** @type {boolean} */ mine) => h('div', { class: `player ${mine ? 'me' : 'them'}${waitSeat === seat ? ' active' : ''}` }, [
+    h('span', { class: 'pname' }, names[seat]),
+    r && r.dealer === seat ? h('span', { class: 'dealer', title: t('dealer') }, t('dealer')) : null,
+    h('span', { class: 'pscore', 'aria-label': `${names[seat]}: ${scores[seat]}` }, String(scores[seat])),
+    h('span', { class: 'timer', 'data-seat': String(seat), 'aria-live': 'off' }, waitSeat === seat ? clock(remaining(table)) : ''),
+  ]);
+
+  const status = statusText(table, names);
+  /** @type {number[]} */ const hand = r ? r.hand : [];
+  /** @type {number[]} */ const positions = r ? r.handPositions : [];
+  /** @type {number[]} */ const fieldSet = r ? r.field : [];
+
+  const handEl = h('section', { class: 'hand', 'aria-label': t('hand') }, hand.map((c, i) => {
+    if (c < 0) return backEl();
+    const option = plays.get(positions[i]);
+    const matches = fieldSet.filter((f) => CARDS[f].month === CARDS[c].month).length;
+    const el = cardEl(c, {
+      action: option ? () => props.decide(option) : undefined, cls: option ? 'playable' : '', showId: props.showIds, key: String(i + 1),
+    });
+    if (option) {
+      el.setAttribute('aria-label', `${cardLabel(c)} — ${matches ? t('fieldMatches', { n: matches }) : t('noMatch')}`);
+      const month = CARDS[c].month;
+      const mark = (/** @type {boolean} */ on) => root.querySelectorAll(`.field .card.m${month}`).forEach((f) => f.classList.toggle('match', on));
+      el.addEventListener('mouseenter', () => mark(true));
+      el.addEventListener('mouseleave', () => mark(false));
+      el.addEventListener('focus', () => mark(true));
+      el.addEventListener('blur', () => mark(false));
+    }
+    return el;
+  }));
+
+  const fieldEl = h('section', { class: 'field', 'aria-label': t('field') }, fieldSet.map((c) => {
+    const option = captures.get(c);
+    return cardEl(c, { action: option ? () => props.decide(option) : undefined, cls: option ? 'choice' : '', showId: props.showIds });
+  }));
+
+  const pending = r && r.pendingCard !== null ? h('div', { class: 'pending' }, [cardEl(r.pendingCard, { cls: 'lifted', showId: props.showIds })]) : null;
+
+  const stockEl = h('div', { class: 'stock', 'aria-label': r ? t('stockCount', { n: r.stockCount }) : t('stock') }, [
+    backEl('stockcard'), h('span', { class: 'count' }, r ? String(r.stockCount) : ''),
+  ]);
+
+  const oppHand = h('div', { class: 'opphand', role: 'img', 'aria-label': t('opponentHand', { n: r ? r.opponentCount : 0 }) },
+    Array.from({ length: r ? r.opponentCount : 0 }, () => backEl('tiny')));
+
+  const info = h('div', { class: 'info' }, [
+    r ? h('span', {}, t('roundOf', { i: r.roundIndex, n: rounds })) : null,
+    r ? h('span', {}, t('month', { m: monthName(r.month) })) : null,
+    r && r.calls.length ? h('span', { class: 'calls' }, r.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
+  ]);
+
+  root.replaceChildren(
+    h('div', { class: 'board', dataset: { phase: r ? r.phase : 'none', ask: ask ? ask.kind : '' } }, [
+      h('header', { class: 'bar' }, [playerBar(them, false), info, playerBar(me, true)]),
+      h('div', { class: 'side them' }, [oppHand, r ? capturesEl(r.piles[them], r.yaku[them], r.close[them], names[them], props.showIds) : null]),
+      h('div', { class: 'middle' }, [fieldEl, h('div', { class: 'deckzone' }, [stockEl, pending])]),
+      h('div', { class: 'side me' }, [r ? capturesEl(r.piles[me], r.yaku[me], r.close[me], names[me], props.showIds) : null]),
+      h('div', { class: 'status', role: 'status', 'aria-live': 'polite' }, status),
+      handEl,
+      h('footer', { class: 'actions' }, [
+        h('span', { class: 'help' }, t('keyboardHelp')),
+        table.finished || !table.canResign ? null : h('button', { class: 'resign secondary', onclick: () => props.resign() }, t('resign')),
+      ]),
+    ]),
+  );
+}
+
+/** Seconds left on the current wait. @param {any} table */
+export function remaining(table) {
+  if (!table.wait) return 0;
+  return (table.wait.since + table.wait.seconds * 1000 - Date.now()) / 1000;
+}
+
+/** Refresh the clocks without redrawing. @param {HTMLElement} root @param {any} table */
+export function tickClocks(root, table) {
+  if (!table || !table.wait) return;
+  const el = root.querySelector(`.timer[data-seat="${table.wait.seat}"]`);
+  if (el) {
+    const left = remaining(table);
+    el.textContent = clock(left);
+    el.classList.toggle('low', left < 30);
+  }
+}
+
+/** @param {any} table @param {[string, string]} names */
+function statusText(table, names) {
+  const ask = table.ask;
+  const them = names[1 - table.seat];
+  if (ask) {
+    if (ask.kind === 'play') return t('yourTurnPlay');
+    if (ask.kind === 'capture') return table.round && table.round.phase === 'draw_capture' ? t('yourTurnDraw') : t('yourTurnCapture');
+    if (ask.kind === 'decide') return t('yourTurnDecide');
+    if (ask.kind === 'hand_yaku') return t('yourTurnHandYaku');
+  }
+  if (table.wait && table.wait.seat !== table.seat) {
+    return table.wait.type === 'act' ? t('theirTurn', { who: them }) : t('waitingOpponent', { who: them });
+  }
+  if (table.wait) return t('shuffling');
+  return '';
+}
+
+/**
+ * The koi-koi question: what each answer scores under these rules.
+ * @param {any} table @param {[string, string]} names @param {(o: any) => void} decide
+ */
+export function koikoiDialog(table, names, decide) {
+  const hint = table.hint;
+  const stop = table.ask.options.find((/** @type {any} */ o) => o.type === 'stop');
+  const call = table.ask.options.find((/** @type {any} */ o) => o.type === 'koikoi');
+  const r = table.round;
+  const mine = Object.entries(r.yaku[table.seat]);
+  const mult = hint.opponentFactor > 1 ? t('koikoiMult', { m: hint.opponentFactor }) : '';
+  return h('div', { class: 'koikoi' }, [
+    h('h2', { id: 'dlg-title' }, t('koikoiTitle')),
+    h('ul', { class: 'yakulist' }, mine.map(([id, p]) => h('li', {}, `${yakuName(id)} — ${t('points', { n: p })}`))),
+    h('div', { class: 'choices' }, [
+      stop ? h('button', { class: 'primary', 'data-key': 's', onclick: () => decide(stop) }, [h('strong', {}, t('stopButton')), h('span', {}, t('stopWhat', { n: hint.stop }))]) : null,
+      call ? h('button', { class: 'koikoi-call', 'data-key': 'k', onclick: () => decide(call) }, [
+        h('strong', {}, t('koikoiButton')),
+        h('span', {}, t('koikoiWhat', { base: hint.base, who: names[1 - table.seat], mult })),
+        hint.callsLeft !== null ? h('span', { class: 'muted' }, t('callsLeft', { n: hint.callsLeft })) : null,
+      ]) : null,
+    ]),
+  ]);
+}
+
+/**
+ * The dealt-hand yaku question.
+ * @param {any} table @param {(o: any) => void} decide
+ */
+export function handYakuDialog(table, decide) {
+  const points = table.handYakuPoints ?? {};
+  return h('div', { class: 'koikoi' }, [
+    h('h2', { id: 'dlg-title' }, t('yourTurnHandYaku')),
+    h('div', { class: 'choices' }, table.ask.options.map((/** @type {any} */ o) => h('button', { class: o.type === 'claim_hand_yaku' ? 'primary' : '', onclick: () => decide(o) },
+      o.type === 'claim_hand_yaku' ? t('claimHandYaku', { yaku: yakuName(o.yaku), n: points[o.yaku] ?? '?' }) : t('noHandYaku')))),
+  ]);
+}
+
+/**
+ * A round's summary.
+ * @param {any} last table.lastRound @param {[string, string]} names @param {number} rounds
+ */
+export function roundSummary(last, names, rounds, me = -1, pile = /** @type {number[] | null} */ (null)) {
+  const res = last.result;
+  const winner = res.winner;
+  return h('div', { class: 'summary' }, [
+    h('h2', { id: 'dlg-title' }, `${t('roundOver')} — ${t('roundOf', { i: last.roundIndex, n: rounds })}`),
+    h('p', { class: 'big' }, winner === null ? t('roundDraw') : winner === me ? t('roundWinnerYou', { n: res.points }) : t('roundWinner', { who: names[winner], n: res.points })),
+    h('p', { class: 'muted' }, t(/** @type {any} */ (`reason_${res.reason}`))),
+    Object.keys(res.yaku).length ? h('ul', { class: 'yakulist' }, Object.entries(res.yaku).map(([id, p]) => h('li', {}, `${yakuName(id)} — ${t('points', { n: p })}`))) : null,
+    pile && pile.length ? h('div', { class: 'wonpile', 'aria-label': `${names[winner ?? 0]}: ${t('captures')}` }, pile.map((c) => cardEl(c, { cls: 'small' }))) : null,
+    res.calls.length ? h('p', {}, res.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
+    h('p', { class: 'scoreline' }, `${names[0]} ${last.scores[0]} – ${last.scores[1]} ${names[1]}`),
+  ]);
+}
+
+/** @param {number} c */
+export function cardText(c) {
+  return cardName(c);
+}

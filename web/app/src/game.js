@@ -1,0 +1,367 @@
+// The play screen's controller: starts the seat's worker (and, for practice, the computer's),
+// draws each table it posts with the board, opens the dialogs (terms, security code, koi-koi,
+// hand yaku, round and match summaries) and passes the person's choices back. It keeps which
+// match is running in localStorage so a reload resumes it.
+import { h } from './dom.js';
+import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
+import { t } from './i18n.js';
+import { profileText } from './profiles.js';
+
+const CURRENT = 'koikoi.current';
+const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/** @returns {{id: string, mode: string, computer?: string} | null} */
+export function currentMatch() {
+  try {
+    return JSON.parse(localStorage.getItem(CURRENT) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function forgetCurrent() {
+  localStorage.removeItem(CURRENT);
+}
+
+function randomId() {
+  const b = crypto.getRandomValues(new Uint8Array(8));
+  return [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+function practiceRoom() {
+  const b = crypto.getRandomValues(new Uint8Array(6));
+  return [...b].map((x) => ALPHABET[x % ALPHABET.length]).join('');
+}
+
+/** @param {string} url */
+export function newWorker(url) {
+  return new Worker(url, { type: 'module' });
+}
+
+export class Game {
+  /**
+   * @param {HTMLElement} root
+   * @param {{workerUrl: string, settings: any, onHome: () => void, onReport: (bytes: Uint8Array) => void}} env
+   */
+  constructor(root, env) {
+    this.root = root;
+    this.env = env;
+    /** @type {Worker | null} */ this.worker = null;
+    /** @type {Worker | null} */ this.computer = null;
+    /** @type {any} */ this.table = null;
+    /** @type {{[kind: string]: Uint8Array}} */ this.files = {};
+    this.shownRound = -1;
+    this.autoAnswered = -2;
+    this.termsAnswered = false;
+    this.sasConfirmed = false;
+    this.boardEl = h('div', { class: 'boardwrap' });
+    this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
+    this.dialogKind = '';
+    this.dialog.addEventListener('cancel', (e) => { if (this.dialogKind !== 'round') e.preventDefault(); });
+    this.notice = h('div', { class: 'notice', role: 'alert' });
+    root.replaceChildren(this.notice, this.boardEl, this.dialog);
+    this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);
+    this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
+    document.addEventListener('keydown', this.keys);
+  }
+
+  destroy() {
+    clearInterval(this.clock);
+    document.removeEventListener('keydown', this.keys);
+    this.worker?.terminate();
+    this.computer?.terminate();
+  }
+
+  /** @param {Worker} w */
+  #listen(w) {
+    w.onmessage = (ev) => this.#message(ev.data);
+    w.onerror = (ev) => this.#say(t('errorGeneric', { reason: ev.message }));
+  }
+
+  /**
+   * Practice: the person is seat 0 and proposes the rules; the computer (seat 1) runs in its own
+   * worker and plays through the same protocol and proofs.
+   * @param {{profile: any, level: string, delayMs?: number}} o
+   */
+  startPractice(o) {
+    const id = randomId(), cid = randomId(), room = practiceRoom();
+    localStorage.setItem(CURRENT, JSON.stringify({ id, mode: 'practice', computer: cid }));
+    const channel = new MessageChannel();
+    this.worker = newWorker(this.env.workerUrl);
+    this.computer = newWorker(this.env.workerUrl);
+    this.#listen(this.worker);
+    this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
+    const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
+    this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, ...common, port: channel.port1 }, [channel.port1]);
+    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')} (${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')})`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
+  }
+
+  /**
+   * Online: host a room or join one on a relay.
+   * @param {{action: 'host' | 'join', url: string, code?: string, public?: boolean, password?: string, profile?: any, deadlines?: any}} o
+   */
+  startOnline(o) {
+    const id = randomId();
+    localStorage.setItem(CURRENT, JSON.stringify({ id, mode: 'online' }));
+    this.worker = newWorker(this.env.workerUrl);
+    this.#listen(this.worker);
+    this.#say(t('connecting'));
+    this.worker.postMessage({
+      type: 'start', id, role: 'human', seat: o.action === 'host' ? 0 : 1, name: this.env.settings.name, profile: o.profile ?? null,
+      deadlines: o.deadlines ?? null, password: o.password || null, mode: 'online', lang: this.env.settings.lang,
+      link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public },
+    });
+  }
+
+  /** Continue the match saved in IndexedDB (after a reload). @param {{id: string, mode: string, computer?: string}} cur */
+  resume(cur) {
+    this.sasConfirmed = true; // compared before the reload
+    this.worker = newWorker(this.env.workerUrl);
+    this.#listen(this.worker);
+    this.#say(t('resumed'));
+    if (cur.mode === 'practice' && cur.computer) {
+      const channel = new MessageChannel();
+      this.computer = newWorker(this.env.workerUrl);
+      this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
+      this.worker.postMessage({ type: 'resume', id: cur.id, port: channel.port1 }, [channel.port1]);
+      this.computer.postMessage({ type: 'resume', id: cur.computer, port: channel.port2, computerDelayMs: 350 }, [channel.port2]);
+    } else {
+      this.worker.postMessage({ type: 'resume', id: cur.id });
+    }
+  }
+
+  /** @param {string} text */
+  #say(text) {
+    this.notice.textContent = text;
+    this.notice.hidden = !text;
+  }
+
+  /** @param {any} msg */
+  #message(msg) {
+    switch (msg.type) {
+      case 'table': this.#draw(msg.table); break;
+      case 'room': this.roomCode = msg.code; this.#say(''); break;
+      case 'file': this.files[msg.kind] = msg.bytes; if (this.table) this.#dialogs(this.table); break;
+      case 'notice': this.#say(t(msg.key, msg.params)); break;
+      case 'error': this.#say(errorText(msg.reason, msg.message)); if (msg.reason === 'no_saved_match') forgetCurrent(); break;
+      default: break;
+    }
+  }
+
+  /** @param {any} table */
+  #names(table) {
+    const n = table.paired ? table.paired.names ?? ['', ''] : ['', ''];
+    const fp = table.paired ? table.paired.fingerprints : ['', ''];
+    const out = /** @type {[string, string]} */ ([0, 1].map((s) => {
+      const base = s === table.seat ? t('you') : (table.mode === 'practice' ? (n[s] || 'Computer') : t('opponent'));
+      const given = s === table.seat ? '' : n[s];
+      return given && s !== table.seat ? `${given}` : (s === table.seat ? base : `${base}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`);
+    }));
+    return out;
+  }
+
+  /** @param {any} table */
+  #draw(table) {
+    this.table = table;
+    if (table.connection === 'reconnecting') this.#say(t('reconnecting'));
+    else if (this.notice.textContent === t('reconnecting') || this.notice.textContent === t('connecting') || this.notice.textContent === t('resumed')) this.#say('');
+    const names = this.#names(table);
+    if (!table.paired && table.mode === 'online') {
+      this.boardEl.replaceChildren(this.#waitingRoom(table));
+    } else {
+      renderBoard(this.boardEl, table, {
+        decide: (o) => this.#decide(o), resign: () => this.#resign(names), showIds: !!this.env.settings.showIds, names,
+      });
+    }
+    this.#dialogs(table);
+  }
+
+  /** @param {any} table */
+  #waitingRoom(table) {
+    const code = table.room || this.roomCode || '';
+    const link = `${location.origin}${location.pathname}#join=${code}&relay=${encodeURIComponent(table.meta.link.url)}`;
+    return h('section', { class: 'waiting panel' }, [
+      h('h2', {}, t('roomCode', { code })),
+      h('p', { class: 'code', 'data-code': code }, code),
+      table.seat === 0 ? h('p', {}, t('shareLink')) : null,
+      table.seat === 0 ? h('p', {}, [h('input', { class: 'link', readonly: true, value: link, 'aria-label': t('shareLink') }),
+        h('button', { onclick: () => navigator.clipboard?.writeText(link) }, t('copy'))]) : null,
+      h('p', { class: 'muted' }, table.seat === 0 ? t('waitingJoin') : t('connecting')),
+    ]);
+  }
+
+  /** @param {any} o */
+  #decide(o) {
+    this.worker?.postMessage({ type: 'decide', action: o });
+  }
+
+  /** @param {[string, string]} names */
+  #resign(names) {
+    if (!this.table) return;
+    if (confirm(t('resignConfirm', { who: names[1 - this.table.seat] }))) this.worker?.postMessage({ type: 'resign' });
+  }
+
+  /**
+   * Open the dialog the table calls for (or close it).
+   * @param {any} table
+   */
+  #dialogs(table) {
+    const names = this.#names(table);
+    /** @type {[string, () => HTMLElement] | null} */
+    let want = null;
+    const sas = table.mode !== 'practice' && table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
+    if (table.failure) want = ['failure', () => this.#failureView(table)];
+    else if (table.over) want = ['over', () => this.#overView(table, names)];
+    else if (sas) want = ['sas', () => this.#sasView(table)];
+    else if (table.termsProposed && !this.termsAnswered) want = ['terms', () => this.#termsView(table, names)];
+    else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o))];
+    else if (table.ask && table.ask.kind === 'hand_yaku' && table.ask.options.length === 1) {
+      // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
+      if (this.autoAnswered !== table.deal) { this.autoAnswered = table.deal; this.#decide(table.ask.options[0]); }
+    } else if (table.ask && table.ask.kind === 'hand_yaku') want = [`hand-${table.deal}`, () => handYakuDialog(table, (o) => this.#decide(o))];
+    else if (table.lastRound && table.lastRound.deal !== this.shownRound && !table.over) {
+      want = ['round', () => this.#roundView(table, names)];
+    }
+    if (!want) {
+      if (this.dialog.open && this.dialogKind !== 'round') this.dialog.close();
+      if (!this.dialog.open) this.dialogKind = '';
+      return;
+    }
+    const [kind, make] = want;
+    if (this.dialogKind === kind && this.dialog.open && kind !== 'over' && kind !== 'failure') return;
+    this.dialogKind = kind;
+    this.dialog.className = `dlg dlg-${kind.split('-')[0]}`;
+    this.dialog.replaceChildren(make());
+    if (!this.dialog.open) this.dialog.showModal();
+    const first = /** @type {HTMLElement | null} */ (this.dialog.querySelector('button.primary, button'));
+    first?.focus();
+  }
+
+  /** @param {any} table @param {[string, string]} names */
+  #roundView(table, names) {
+    const rounds = table.terms ? table.terms.rounds : 1;
+    return h('div', {}, [roundSummary(table.lastRound, names, rounds, table.seat, winnerPile(table)), h('div', { class: 'choices' }, [
+      h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; this.dialog.close(); this.dialogKind = ''; if (this.table) this.#dialogs(this.table); } }, t('next')),
+    ])]);
+  }
+
+  /** @param {any} table */
+  #sasView(table) {
+    return h('div', { class: 'sas' }, [
+      h('h2', { id: 'dlg-title' }, t('sasTitle')),
+      h('p', { class: 'sascode', 'data-sas': table.paired.sas }, table.paired.sas),
+      h('p', {}, t('sasBody')),
+      h('div', { class: 'choices' }, [
+        h('button', { class: 'primary', onclick: () => { this.sasConfirmed = true; this.dialog.close(); this.#dialogs(this.table); } }, t('sasSame')),
+        h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.sasConfirmed = true; this.dialog.close(); } }, t('sasDiffers')),
+      ]),
+    ]);
+  }
+
+  /** @param {any} table @param {[string, string]} names */
+  #termsView(table, names) {
+    const terms = table.terms;
+    return h('div', { class: 'terms' }, [
+      h('h2', { id: 'dlg-title' }, t('termsTitle')),
+      h('p', {}, t('termsOpponent', { who: names[0] })),
+      h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
+      h('p', {}, t('termsRounds', { n: terms.rounds })),
+      h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
+      h('div', { class: 'choices' }, [
+        h('button', { class: 'primary', onclick: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
+        h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); } }, t('termsRefuse')),
+      ]),
+    ]);
+  }
+
+  /** @param {any} table @param {[string, string]} names */
+  #overView(table, names) {
+    forgetCurrent();
+    const over = table.over;
+    const me = table.seat;
+    const headline = over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
+    return h('div', { class: 'summary' }, [
+      h('h2', { id: 'dlg-title' }, t('matchOver')),
+      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat, winnerPile(table)) : null,
+      h('p', { class: 'big' }, headline),
+      h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
+      h('p', { class: 'muted' }, t('coSigned')),
+      h('div', { class: 'choices' }, [
+        this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+        this.#downloadButton('result', t('downloadResult'), `koikoi-${table.room}.result`),
+        this.files.transcript ? h('button', { onclick: () => this.env.onReport(this.files.transcript) }, t('openReport')) : null,
+        h('button', { onclick: () => this.env.onHome() }, t('home')),
+      ]),
+    ]);
+  }
+
+  /** @param {any} table */
+  #failureView(table) {
+    forgetCurrent();
+    const f = table.failure;
+    const names = this.#names(table);
+    return h('div', { class: 'summary' }, [
+      h('h2', { id: 'dlg-title' }, t('stopped')),
+      f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
+      h('p', {}, t('failureReason', { reason: `${f.reason}${f.detail ? ` (${f.detail})` : ''}` })),
+      h('div', { class: 'choices' }, [
+        this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
+        this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+        h('button', { onclick: () => this.env.onHome() }, t('home')),
+      ]),
+    ]);
+  }
+
+  /** @param {string} kind @param {string} label @param {string} name */
+  #downloadButton(kind, label, name) {
+    const bytes = this.files[kind];
+    if (!bytes) return null;
+    return h('a', { class: 'button', href: URL.createObjectURL(new Blob([/** @type {any} */ (bytes)], { type: 'application/octet-stream' })), download: name, 'data-file': kind }, label);
+  }
+
+  /** @param {KeyboardEvent} e */
+  #key(e) {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = e.key.toLowerCase();
+    if (this.dialog.open) {
+      const b = /** @type {HTMLElement | null} */ (this.dialog.querySelector(`button[data-key="${key}"]`));
+      if (b) { e.preventDefault(); b.click(); }
+      return;
+    }
+    if (/^[1-9]$/.test(key)) {
+      const b = /** @type {HTMLElement | null} */ (this.boardEl.querySelector(`.hand button[data-key="${key}"]`));
+      if (b) { e.preventDefault(); b.focus(); }
+      return;
+    }
+    if (key === 'arrowleft' || key === 'arrowright') {
+      const active = document.activeElement;
+      const row = active?.closest('.hand, .field');
+      if (!row) {
+        const first = /** @type {HTMLElement | null} */ (this.boardEl.querySelector('.hand button, .field button'));
+        first?.focus();
+        return;
+      }
+      const buttons = /** @type {HTMLElement[]} */ (Array.from(row.querySelectorAll('button')));
+      const i = buttons.indexOf(/** @type {HTMLElement} */ (active));
+      const next = buttons[(i + (key === 'arrowright' ? 1 : buttons.length - 1)) % buttons.length];
+      if (next) { e.preventDefault(); next.focus(); }
+    }
+  }
+}
+
+/** The winner's captures of the round just over (the board still shows that round). @param {any} table */
+function winnerPile(table) {
+  const w = table.lastRound ? table.lastRound.result.winner : null;
+  if (w === null || !table.round || table.round.roundIndex !== table.lastRound.roundIndex) return null;
+  return table.round.piles[w];
+}
+
+/** @param {string} reason @param {string} message */
+export function errorText(reason, message) {
+  if (reason === 'unreachable') return t('errorRelay', { url: message });
+  if (reason === 'room_not_found') return t('errorRoom');
+  if (reason === 'room_full') return t('errorFull');
+  if (reason === 'bad_password' || reason === 'key_confirmation') return t('errorPassword');
+  if (reason === 'seat_locked') return t('errorLocked');
+  return t('errorGeneric', { reason: `${reason}: ${message}` });
+}

@@ -1,0 +1,146 @@
+// The match report's model: the verdict of the JavaScript auditor (the same as `koikoi verify`),
+// then every deal turn by turn from a second look at the same file. The steps come from the
+// core's game flow run as an observer with the round keys the file discloses (spec/game.md §8.2),
+// so once a deal's keys are disclosed every card of it is known. The verdict is always the
+// auditor's; the steps only show what happened up to where verification stopped.
+import { FileError, auditBytes, describe, verifyHandshakeRecord } from '../../src/audit/replay.js';
+import { decodePrefix, isMap } from '../../src/protocol/codec.js';
+import { decodeEnvelope, envelopeDigest } from '../../src/protocol/envelope.js';
+import { TRANSCRIPT_MAGIC, hasMagic } from '../../src/protocol/transcript.js';
+import { GameFlow } from '../../src/protocol/flow.js';
+import { scorePile } from '../../src/rules/scoring.js';
+
+/**
+ * @typedef {{field: number[], hands: [number[], number[]], piles: [number[], number[]], stock: number,
+ *   yaku: [Record<string, number>, Record<string, number>], calls: number[], month: number, dealer: number, roundIndex: number}} Snapshot
+ * @typedef {{seq: number, kind: string, seat: number | null, card?: number, cards?: number[], yaku?: string,
+ *   result?: any, scores?: number[], snap: Snapshot}} Step
+ * @typedef {{deal: number, roundIndex: number, dealer: number, month: number, steps: Step[], result: any}} DealReport
+ * @typedef {{ok: boolean, lines: string[], status: number, failure: {reason: string, message: string, index: number | null} | null,
+ *   report: any, names: [string, string], keys: string[], deals: DealReport[], profile: string | null, messages: number}} MatchReport
+ */
+
+/** @param {Uint8Array} data */
+function fileValues(data) {
+  const out = [];
+  let offset = 8;
+  while (offset < data.length) {
+    const r = decodePrefix(data, offset);
+    out.push(r.value);
+    offset = r.end;
+  }
+  return out;
+}
+
+/** @param {any} engine */
+function snapshot(engine) {
+  const v0 = engine.view(0);
+  const v1 = engine.view(1);
+  return {
+    field: v0.field, hands: /** @type {[number[], number[]]} */ ([v0.hand, v1.hand]), piles: v0.piles, stock: v0.stockCount,
+    yaku: /** @type {[Record<string, number>, Record<string, number>]} */ ([scorePile(v0.piles[0], engine.profile, v0.month).yaku, scorePile(v0.piles[1], engine.profile, v0.month).yaku]),
+    calls: v0.calls, month: v0.month, dealer: v0.dealer, roundIndex: v0.roundIndex,
+  };
+}
+
+/**
+ * The report of a transcript, evidence or abandonment file.
+ * @param {Uint8Array} data
+ * @returns {MatchReport}
+ */
+export function buildReport(data) {
+  /** @type {MatchReport} */
+  const out = { ok: false, lines: [], status: 1, failure: null, report: null, names: ['', ''], keys: [], deals: [], profile: null, messages: 0 };
+  try {
+    const report = auditBytes(data);
+    const { lines, status } = describe(report);
+    Object.assign(out, { ok: status === 0 && report.kind === 'transcript', lines, status, report, profile: report.profile, messages: report.messages });
+  } catch (e) {
+    if (!(e instanceof FileError)) throw e;
+    out.failure = { reason: e.reason, message: e.detail, index: e.index };
+    out.lines = [`INVALID file${e.index !== null ? ` at message ${e.index}` : ''}: ${e.reason}: ${e.detail}`];
+  }
+  if (hasMagic(data, TRANSCRIPT_MAGIC)) {
+    try {
+      steps(data, out);
+    } catch {
+      /* the auditor's verdict already says why; the steps stop where reading stopped */
+    }
+  }
+  return out;
+}
+
+/** @param {Uint8Array} data @param {MatchReport} out */
+function steps(data, out) {
+  const vals = fileValues(data);
+  const header = /** @type {any} */ (vals[0]);
+  const session = verifyHandshakeRecord(header.handshake);
+  out.names = session.names;
+  out.keys = session.identityKeys.map((k) => [...k].map((b) => b.toString(16).padStart(2, '0')).join(''));
+  const entries = [];
+  for (let i = 1; i < vals.length; i++) {
+    const v = vals[i];
+    if (isMap(v)) break; // the closing marker
+    if (!Array.isArray(v) || v.length !== 2) break;
+    try {
+      const raw = /** @type {Uint8Array} */ (v[1]);
+      entries.push({ ...decodeEnvelope(raw), digest: envelopeDigest(session.version, raw) });
+    } catch {
+      break;
+    }
+  }
+  const stop = out.report?.deviation?.seq ?? out.failure?.index ?? null;
+  const usable = stop === null ? entries : entries.slice(0, stop);
+  const first = flowOver(session, usable, new Map(), true);
+  const { flow: _f, deals } = flowOver(session, usable, new Map(first.flow.disclosed), false);
+  void _f;
+  out.deals = deals;
+}
+
+/**
+ * @param {any} session @param {any[]} entries @param {Map<number, any>} secrets @param {boolean} skipHidden
+ */
+function flowOver(session, entries, secrets, skipHidden) {
+  const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, secrets, skipHidden });
+  /** @type {DealReport[]} */
+  const deals = [];
+  /** @type {DealReport | null} */
+  let deal = null;
+  let head = session.handshakeHash;
+  for (const e of entries) {
+    try {
+      flow.apply(e.sender, e.type, e.body, { seq: e.seq, head });
+    } catch {
+      break;
+    }
+    head = e.digest;
+    if (skipHidden) { flow.events.length = 0; continue; }
+    for (const ev of /** @type {any[]} */ (flow.events.splice(0))) {
+      const engine = /** @type {any} */ (flow.engine);
+      const isRound = engine && typeof engine.view === 'function';
+      if (ev.type === 'deal' && isRound) {
+        deal = { deal: ev.deal, roundIndex: ev.roundIndex, dealer: ev.dealer, month: ev.month, steps: [], result: null };
+        deals.push(deal);
+      } else if (deal && isRound && ev.type === 'reveal') {
+        const phase = engine.phase;
+        if (ev.to === 1 && phase !== 'hand1_reveal') deal.steps.push({ seq: e.seq, kind: 'dealt', seat: null, snap: snapshot(engine) });
+        else if (ev.to === null && ev.positions.length === 1 && ev.positions[0] >= 24 && (phase === 'draw_capture' || phase === 'play' || phase === 'decide' || phase === 'over')) {
+          const card = ev.cards[0];
+          if (!deal.steps.length || deal.steps[deal.steps.length - 1].card !== card) deal.steps.push({ seq: e.seq, kind: 'draw', seat: engine.turn, card, snap: snapshot(engine) });
+        }
+      } else if (deal && isRound && ev.type === 'action') {
+        const a = ev.action;
+        /** @type {Step} */
+        const step = { seq: e.seq, kind: a.type, seat: ev.seat, snap: snapshot(engine) };
+        if (a.type === 'play') step.card = engine.deck[a.position];
+        if (a.type === 'capture') step.card = a.card;
+        if (a.type === 'claim_hand_yaku') step.yaku = a.yaku;
+        deal.steps.push(step);
+      } else if (deal && ev.type === 'round_over') {
+        deal.result = ev.result;
+        deal.steps.push({ seq: e.seq, kind: 'result', seat: ev.result.winner, result: ev.result, scores: ev.scores, snap: isRound ? snapshot(engine) : deal.steps[deal.steps.length - 1]?.snap });
+      }
+    }
+  }
+  return { flow, deals };
+}

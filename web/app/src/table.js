@@ -1,0 +1,99 @@
+// What the board draws, as one plain (structured-clonable) object built from a seat's game peer:
+// the round as this seat's engine sees it, the question it is asked with its legal options, the
+// hints (yaku made and one card away, what stop and koi-koi score under these rules) and the
+// match around it. Built in the seat's worker; the page only reads it (the board decides nothing).
+import { CARDS } from '../../src/rules/cards.js';
+import { actionToDict } from '../../src/rules/actions.js';
+import { roundScore, scorePile } from '../../src/rules/scoring.js';
+
+/**
+ * @typedef {{kind: string, options: {[key: string]: unknown}[]}} Ask
+ * @typedef {{
+ *   seat: 0 | 1, month: number, dealer: 0 | 1, turn: 0 | 1, phase: string, field: number[], hand: number[],
+ *   handPositions: number[], opponentCount: number, piles: [number[], number[]], yaku: [Record<string, number>, Record<string, number>],
+ *   close: [string[], string[]], stockCount: number, pendingCard: number | null, captureOptions: number[], calls: number[],
+ *   roundIndex: number,
+ * }} RoundTable
+ */
+
+/**
+ * Yaku a pile would gain with one more of the cards still in play (not in either pile):
+ * "one card away". Uses the rules engine's scorer, so every switch is honoured.
+ * @param {number[]} pile @param {number[]} other @param {any} profile @param {number} month
+ * @returns {string[]}
+ */
+export function closeYaku(pile, other, profile, month) {
+  const now = scorePile(pile, profile, month).yaku;
+  const taken = new Set([...pile, ...other]);
+  const found = new Set();
+  for (let c = 0; c < 48; c++) {
+    if (taken.has(c)) continue;
+    const next = scorePile([...pile, c], profile, month).yaku;
+    for (const id of Object.keys(next)) if (!(id in now)) found.add(id);
+  }
+  return [...found];
+}
+
+/**
+ * The round part of the table, from the seat's engine.
+ * @param {any} engine a RoundState with this seat as viewer @param {0 | 1} seat
+ * @returns {RoundTable}
+ */
+export function roundTable(engine, seat) {
+  const v = engine.view(seat);
+  const profile = engine.profile;
+  return {
+    seat, month: v.month, dealer: v.dealer, turn: v.turn, phase: v.phase, field: v.field, hand: v.hand, handPositions: v.handPositions,
+    opponentCount: v.opponentHandPositions.length, piles: v.piles, yaku: v.yaku,
+    close: [closeYaku(v.piles[0], v.piles[1], profile, v.month), closeYaku(v.piles[1], v.piles[0], profile, v.month)],
+    stockCount: v.stockCount, pendingCard: v.pendingCard, captureOptions: v.captureOptions, calls: v.calls, roundIndex: v.roundIndex,
+  };
+}
+
+/**
+ * What each answer to the koi-koi question scores under this profile (spec/rules.md §7):
+ * stopping now scores `stop`; calling plays on with the current base, and if the opponent wins
+ * the round after the call each of their points counts `opponentFactor` times.
+ * @param {any} engine @param {0 | 1} seat
+ */
+export function koikoiHint(engine, seat) {
+  const profile = engine.profile;
+  const v = engine.view(seat);
+  const base = scorePile(v.piles[seat], profile, v.month).base;
+  const stop = roundScore(base, v.calls, seat, profile);
+  const withCall = [...v.calls, seat];
+  const opponentFactor = roundScore(1, withCall, /** @type {0 | 1} */ (1 - seat), profile);
+  const myFactorLater = roundScore(1, withCall, seat, profile);
+  // spec/rules.md §9.4: the limit counts both seats' calls together, or each seat's (per_seat).
+  const callsMade = profile.call_limit === 'per_seat' ? v.calls.filter((/** @type {number} */ s) => s === seat).length : v.calls.length;
+  const limit = profile.max_calls_per_round;
+  return { base, stop, opponentFactor, myFactorLater, callsLeft: limit > 0 ? Math.max(0, limit - callsMade - 1) : null };
+}
+
+/**
+ * The question the seat is asked now, with its options in wire form, or null.
+ * @param {any} peer a GamePeer
+ * @returns {Ask | null}
+ */
+export function askOf(peer) {
+  const options = peer.legalActions();
+  if (!options.length) return null;
+  const need = peer.flow.engine.need;
+  return { kind: need.kind, options: options.map((/** @type {any} */ a) => actionToDict(a)) };
+}
+
+/**
+ * The profile as plain text for the terms dialog: the preset name and every switch that differs.
+ * @param {any} profile
+ */
+export function profileSummary(profile) {
+  return { name: profile.name, rounds: profile.rounds };
+}
+
+/** Card ids of a pile grouped by class, in card order. @param {number[]} pile */
+export function groupByClass(pile) {
+  /** @type {Record<string, number[]>} */
+  const out = { bright: [], animal: [], ribbon: [], plain: [] };
+  for (const c of pile) out[CARDS[c].kind].push(c);
+  return out;
+}

@@ -1,0 +1,187 @@
+// The worker that runs one seat (the person's, or the practice computer's) with all its
+// cryptography off the page's thread. Messages from the page:
+//   {type: 'identity'}                                    -> {type: 'identity', fingerprint}
+//   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, level, link, port?}
+//   {type: 'resume', id, port?}
+//   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
+// and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
+// {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
+// {kind: 'relay', url, action: 'host' | 'join', code?, public?}.
+import { ready } from '../../src/sodium.js';
+import { Identity } from '../../src/protocol/identity.js';
+import { systemRandom } from '../../src/mentalpoker/rng.js';
+import { Profile } from '../../src/rules/profile.js';
+import { RelayClient } from '../../src/net/relay_client.js';
+import { toHex, fromHex } from '../../src/bytes.js';
+import { getValue, loadSeat, saveSeat, setValue } from './store.js';
+import { Seat } from './seat.js';
+import { RejoiningLink, rendezvous } from './net/rejoin.js';
+
+const scope = /** @type {any} */ (globalThis);
+/** @param {any} msg @param {Transferable[]} [transfer] */
+const post = (msg, transfer = []) => scope.postMessage(msg, transfer);
+
+/** @type {Seat | null} */
+let seat = null;
+
+/** The player's long-term identity, made on first use and kept in IndexedDB. */
+async function identity() {
+  let hex = /** @type {string | undefined} */ (await getValue('identity'));
+  if (!hex) {
+    hex = toHex(systemRandom(32));
+    await setValue('identity', hex);
+  }
+  return new Identity(fromHex(hex));
+}
+
+/**
+ * A message port as a transport (practice: the two workers talk directly).
+ * @param {MessagePort} port
+ */
+function portTransport(port) {
+  /** @type {Uint8Array[]} */
+  const inbox = [];
+  /** @type {((v: Uint8Array) => void)[]} */
+  const waiting = [];
+  port.onmessage = (ev) => {
+    const data = new Uint8Array(ev.data);
+    const w = waiting.shift();
+    if (w) w(data);
+    else inbox.push(data);
+  };
+  port.start();
+  return {
+    /** @param {Uint8Array} data */
+    send(data) { port.postMessage(data); },
+    /** @returns {Promise<Uint8Array>} */
+    receive() {
+      const next = inbox.shift();
+      return next ? Promise.resolve(next) : new Promise((resolve) => waiting.push(resolve));
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Run `fn` while this worker holds the lock of seat `id`: one saved seat never runs in two tabs or
+ * windows at once (spec/protocol.md §12.3). Two copies would sign two envelopes at one message
+ * number (an equivocation the opponent holds proof of) and share the round keys drawn before they
+ * split, so an opponent who finishes a deal with one copy reads the other's cards. Web Locks
+ * where the page has them (https, localhost: exact, released when the worker ends); elsewhere a
+ * BroadcastChannel question that the holder answers, which refuses a tab opened while another
+ * one plays the match.
+ * @template T @param {string} id @param {() => Promise<T>} fn @returns {Promise<T>}
+ */
+async function holdingSeat(id, fn) {
+  const name = `koikoi-seat:${id}`;
+  const refused = () => Object.assign(new Error('this match is open in another tab or window'), { reason: 'seat_locked' });
+  const locks = scope.navigator?.locks;
+  if (locks) {
+    return locks.request(name, { ifAvailable: true }, async (/** @type {unknown} */ lock) => {
+      if (!lock) throw refused();
+      return fn();
+    });
+  }
+  const channel = new BroadcastChannel('koikoi-seats');
+  const held = await new Promise((resolve) => {
+    channel.onmessage = (ev) => { if (ev.data?.held === name) resolve(true); };
+    channel.postMessage({ ask: name });
+    setTimeout(() => resolve(false), 300);
+  });
+  if (held) {
+    channel.close();
+    throw refused();
+  }
+  channel.onmessage = (ev) => { if (ev.data?.ask === name) channel.postMessage({ held: name }); };
+  try {
+    return await fn();
+  } finally {
+    channel.close();
+  }
+}
+
+/** @param {any} msg */
+async function start(msg) {
+  return holdingSeat(msg.id, () => startHeld(msg));
+}
+
+/** @param {any} msg */
+async function startHeld(msg) {
+  await ready();
+  const me = msg.role === 'computer' ? Identity.generate(systemRandom) : await identity();
+  const io = { post, deadlines: msg.link.kind === 'relay', computerDelayMs: msg.computerDelayMs ?? 0 };
+  const options = {
+    seat: msg.seat, identity: me, room: msg.room, password: msg.password || null, seed: systemRandom(32), name: msg.name ?? '',
+    profile: msg.profile ? Profile.fromDict(msg.profile) : undefined, deadlines: msg.deadlines ?? undefined,
+    autoAccept: msg.role === 'computer',
+  };
+  const meta = { mode: msg.mode, level: msg.level, playerSeed: toHex(systemRandom(8)), link: msg.link, startedAt: Date.now(), lang: msg.lang };
+  if (msg.link.kind === 'port') {
+    seat = await Seat.create({ id: msg.id, role: msg.role, options, meta }, io);
+    return seat.run(portTransport(msg.port));
+  }
+  const url = msg.link.url;
+  const first = msg.link.action === 'host'
+    ? await RelayClient.create(url, { public: !!msg.link.public, meta: { rules: msg.profile?.name ?? 'nintendo' } })
+    : await RelayClient.join(url, msg.link.code);
+  options.room = first.code;
+  meta.link = { ...msg.link, code: first.code };
+  seat = await Seat.create({ id: msg.id, role: msg.role, options, meta }, io);
+  post({ type: 'room', code: first.code, seat: msg.seat });
+  post({ type: 'table', table: seat.table() });
+  if (msg.link.action === 'host') await first.waitForPeer();
+  return seat.run(relayLink(seat, url, first));
+}
+
+/** @param {Seat} s @param {string} url @param {RelayClient | null} first */
+function relayLink(s, url, first) {
+  const code = String(/** @type {any} */ (s.record.meta.link).code);
+  return new RejoiningLink({
+    first, rng: systemRandom, keepalive: 10,
+    connect: () => rendezvous(url, s.peer.seat, code, { timeoutMs: 30000 }),
+    onState: (state) => s.connectionState(state),
+  });
+}
+
+/** @param {any} msg */
+async function resume(msg) {
+  return holdingSeat(msg.id, () => resumeHeld(msg));
+}
+
+/** @param {any} msg */
+async function resumeHeld(msg) {
+  await ready();
+  const record = await loadSeat(msg.id);
+  if (!record) throw Object.assign(new Error('no saved match'), { reason: 'no_saved_match' });
+  const io = { post, deadlines: Boolean(record.meta.link && /** @type {any} */ (record.meta.link).kind === 'relay'), computerDelayMs: msg.computerDelayMs ?? 0 };
+  seat = await Seat.restore(msg.id, io);
+  record.meta.resumedAt = Date.now();
+  await saveSeat({ ...seat.record, meta: record.meta });
+  const link = /** @type {any} */ (record.meta.link);
+  if (link.kind === 'port') return seat.run(portTransport(msg.port));
+  return seat.run(relayLink(seat, link.url, null));
+}
+
+scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
+  const msg = ev.data;
+  try {
+    switch (msg.type) {
+      case 'identity': {
+        await ready();
+        const me = await identity();
+        post({ type: 'identity', fingerprint: me.fingerprint() });
+        return;
+      }
+      case 'start': await start(msg); return;
+      case 'resume': await resume(msg); return;
+      case 'decide': await seat?.decide(msg.action); return;
+      case 'accept': await seat?.acceptTerms(); return;
+      case 'refuse': await seat?.refuseTerms(); return;
+      case 'resign': await seat?.resign(); return;
+      default: return;
+    }
+  } catch (e) {
+    const err = /** @type {any} */ (e);
+    post({ type: 'error', reason: err?.reason ?? 'internal_error', message: String(err?.message ?? e) });
+  }
+};

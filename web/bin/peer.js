@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// node web/bin/peer.js host|join [CODE] --relay URL [options]: a JavaScript computer peer that
+// plays a whole match unattended through a relay, with the random or greedy strategy.
+//
+//   --password PW        room password (SPAKE2); without it the SAS is printed on stderr
+//   --rules PRESET       seat 0's rule preset (default nintendo); --rounds N the match length
+//   --strategy KIND      random (default) or greedy; --seed S makes everything reproducible (tests)
+//   --transcript FILE    write the transcript (or the evidence file after a deviation)
+//   --result FILE        write the co-signed result
+//   --public             list the room in the lobby
+//   --link               run the retransmission link of spec/protocol.md §12.1 over the relay
+//   --game-version 2     play the game flow of version 2 (flow2.js) with another JavaScript peer
+// Prints one JSON line when the room exists ({"code": ...}) and one at the end (the outcome).
+import { spawnSync } from 'node:child_process';
+
+if (!(/** @type {any} */ (globalThis).WebSocket)) {
+  // Node 20 has its WebSocket client behind a flag.
+  const r = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+const { main } = await import('./peer_main.js');
+await main(process.argv.slice(2));

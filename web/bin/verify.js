@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// node web/bin/verify.js [--json] [--result] FILE: the JavaScript auditor, with the verdicts,
+// reasons, message numbers and exit status of `koikoi verify`.
+import { readFileSync } from 'node:fs';
+import { ready } from '../src/sodium.js';
+import { FileError, auditBytes, describe } from '../src/audit/replay.js';
+import { ResultError, verifyResult } from '../src/protocol/results.js';
+import { toHex } from '../src/bytes.js';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const resultMode = args.includes('--result');
+const files = args.filter((a) => !a.startsWith('--'));
+if (files.length !== 1) {
+  process.stderr.write('usage: node web/bin/verify.js [--json] [--result] FILE\n');
+  process.exit(2);
+}
+await ready();
+let data;
+try {
+  data = new Uint8Array(readFileSync(files[0]));
+} catch (e) {
+  process.stdout.write(`koikoi verify: cannot read ${files[0]}: ${/** @type {Error} */ (e).message}\n`);
+  process.exit(1);
+}
+
+/** @param {unknown} value @param {string} text @param {number} status */
+function out(value, text, status) {
+  process.stdout.write(`${json ? JSON.stringify(value, null, 2) : text}\n`);
+  process.exit(status);
+}
+
+if (resultMode) {
+  try {
+    const r = verifyResult(data);
+    const winner = r.winner === null ? 'a draw' : `player ${r.winner} won`;
+    const keys = /** @type {Uint8Array[]} */ (r.keys);
+    const scores = /** @type {number[]} */ (r.scores);
+    out({ ok: true }, `valid co-signed result: ${r.profile}, ${/** @type {unknown[]} */ (r.rounds).length} rounds, scores ${scores[0]}-${scores[1]}, ${winner}; signed by both keys ${toHex(keys[0]).slice(0, 16)}... and ${toHex(keys[1]).slice(0, 16)}...`, 0);
+  } catch (e) {
+    if (!(e instanceof ResultError)) throw e;
+    out({ ok: false, reason: e.reason, message: e.detail }, `INVALID co-signed result: ${e.reason}: ${e.detail}`, 1);
+  }
+}
+
+try {
+  const report = auditBytes(data);
+  const { lines, status } = describe(report);
+  out(report, lines.join('\n'), status);
+} catch (e) {
+  if (!(e instanceof FileError)) throw e;
+  const where = e.index !== null ? ` at message ${e.index}` : '';
+  out({ ok: false, reason: e.reason, message: e.detail, index: e.index }, `INVALID file${where}: ${e.reason}: ${e.detail}`, 1);
+}

@@ -1,0 +1,139 @@
+// The async driver of one seat: a sans-I/O GamePeer over a transport (the relay client, or an
+// in-memory pair), with a chooser for the decisions. Node and the browser both run it.
+import { GamePeer } from '../protocol/peer.js';
+import { GamePeer2 } from '../protocol/peer2.js';
+import { RelayClosed } from './relay_client.js';
+
+/**
+ * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>}} Transport
+ * @typedef {import('../protocol/peer.js').PeerEvent} PeerEvent
+ * @typedef {{
+ *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
+ *   acceptTerms?: (terms: unknown) => boolean,
+ *   onEvent?: (event: PeerEvent) => void,
+ *   deadlineScale?: number, gameVersion?: 1 | 2,
+ * }} Chooser
+ * `deadlineScale`: wait for the opponent the terms' deadline times this (1 in play; tests shrink it),
+ * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
+ * undefined: wait forever.
+ * @typedef {{ok: boolean, scores: number[] | null, winner: number | null, transcript: Uint8Array | null,
+ *   result: Uint8Array | null, failure: PeerEvent | null, evidence: Uint8Array | null}} Outcome
+ */
+
+/**
+ * Play one seat to the end. `peerOptions` are those of GamePeer.
+ * @param {Transport} transport @param {ConstructorParameters<typeof GamePeer>[0]} peerOptions @param {Chooser} chooser
+ * @returns {Promise<Outcome>}
+ */
+export async function runMatch(transport, peerOptions, chooser) {
+  // Game version 2 (peer2.js) on request until it becomes the only one.
+  const peer = /** @type {GamePeer} */ (/** @type {unknown} */ (chooser.gameVersion === 2 ? new GamePeer2(peerOptions) : new GamePeer(peerOptions)));
+  // The outbox (spec/protocol.md §12.3): what we sent since the peer last showed it received
+  // something; sent again when the peer's link says its process restarted.
+  /** @type {Uint8Array[]} */
+  let outbox = [];
+  if ('onRestart' in transport) {
+    /** @type {any} */ (transport).onRestart = () => {
+      for (const f of outbox) transport.send(f);
+    };
+  }
+  /** @type {PeerEvent | null} */
+  let failure = null;
+  /** @type {PeerEvent | null} */
+  let over = null;
+  /** @param {import('../protocol/peer.js').Output} out */
+  const handle = (out) => {
+    for (const f of out.frames) {
+      outbox.push(f);
+      transport.send(f);
+    }
+    for (const ev of out.events) {
+      chooser.onEvent?.(ev);
+      if (ev.type === 'your_turn') handle(peer.decide(chooser.choose(peer, ev)));
+      else if (ev.type === 'terms_proposed') {
+        if (chooser.acceptTerms && !chooser.acceptTerms(ev.terms)) {
+          failure = Object.freeze({ type: 'failure', reason: 'terms_refused', detail: 'we refused the proposed terms', blame: null, seq: null, evidence: null });
+          return;
+        }
+        handle(peer.acceptTerms());
+      } else if (ev.type === 'failure') failure = ev;
+      else if (ev.type === 'match_over') over = ev;
+    }
+  };
+  handle(peer.start());
+  while (!peer.done && !failure) {
+    let frame;
+    try {
+      const wait = peer.flow?.waitingFor();
+      const theirs = wait && wait.seat !== peer.seat;
+      frame = await (theirs && chooser.deadlineScale !== undefined
+        ? withDeadline(transport.receive(), wait.seconds * 1000 * chooser.deadlineScale)
+        : transport.receive());
+      if (frame === null) {
+        // spec/protocol.md §12.4: the opponent missed its deadline; we sign a claim and stop.
+        const claim = peer.abandonmentClaim();
+        const w = /** @type {{seat: number, type: string}} */ (wait);
+        failure = Object.freeze({
+          type: 'failure', reason: 'abandoned', detail: `no ${w.type} from player ${w.seat} within the deadline`,
+          blame: w.seat, seq: peer.channel ? peer.channel.next : null, evidence: claim,
+        });
+        break;
+      }
+    } catch (e) {
+      const reason = e instanceof RelayClosed ? e.reason : 'transport_closed';
+      failure = Object.freeze({ type: 'failure', reason, detail: String(/** @type {Error} */ (e).message), blame: null, seq: null, evidence: null });
+      break;
+    }
+    const before = peer.channel ? peer.channel.next : -1;
+    const out = peer.receive(frame);
+    if (!peer.channel || peer.channel.next > before) outbox = [];
+    handle(out);
+  }
+  const done = peer.done;
+  return {
+    ok: done,
+    scores: done ? /** @type {any} */ (over)?.scores ?? null : null,
+    winner: done ? /** @type {any} */ (over)?.winner ?? null : null,
+    transcript: peer.channel ? peer.transcript() : null,
+    result: done ? peer.resultFile() : null,
+    failure,
+    evidence: peer.evidence ?? /** @type {any} */ (failure)?.evidence ?? null,
+  };
+}
+
+/**
+ * The value of a promise, or null when it takes longer than `ms`.
+ * @template T @param {Promise<T>} promise @param {number} ms @returns {Promise<T | null>}
+ */
+function withDeadline(promise, ms) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * An in-memory pair of transports (frames delivered in order).
+ * @returns {[Transport, Transport]}
+ */
+export function memoryPair() {
+  /** @type {Uint8Array[][]} */
+  const queues = [[], []];
+  /** @type {((v: Uint8Array) => void)[][]} */
+  const waiting = [[], []];
+  /** @param {number} side @returns {Transport} */
+  const end = (side) => ({
+    send(data) {
+      const to = 1 - side;
+      const w = waiting[to].shift();
+      if (w) w(data.slice());
+      else queues[to].push(data.slice());
+    },
+    receive() {
+      const next = queues[side].shift();
+      if (next) return Promise.resolve(next);
+      return new Promise((resolve) => waiting[side].push(resolve));
+    },
+  });
+  return [end(0), end(1)];
+}

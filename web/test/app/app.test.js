@@ -1,0 +1,60 @@
+// The browser app's pure parts in Node: the two languages have the same keys, the card art gives
+// 48 different faces with their id and month as text, the table hints come from the rules engine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tableKeys, setLang, cardLabel, t, YAKU_NAMES } from '../../app/src/i18n.js';
+import { backSvg, cardSvg } from '../../app/src/cards/art.js';
+import { CARDS } from '../../src/rules/cards.js';
+import { YAKU_IDS } from '../../src/rules/scoring.js';
+import { preset } from '../../src/rules/profile.js';
+import { closeYaku } from '../../app/src/table.js';
+import { buildProfile, profileText } from '../../app/src/profiles.js';
+import { rendezvousTag } from '../../app/src/net/rejoin.js';
+
+test('English and Japanese have the same keys, and every yaku a name in both', () => {
+  const { en, ja } = tableKeys();
+  assert.deepEqual([...ja].sort(), [...en].sort());
+  for (const id of YAKU_IDS) {
+    assert.ok(YAKU_NAMES.en[/** @type {keyof typeof YAKU_NAMES.en} */ (id)], id);
+    assert.ok(YAKU_NAMES.ja[/** @type {keyof typeof YAKU_NAMES.ja} */ (id)], id);
+  }
+});
+
+test('48 different faces and a back; each card named with its month and id', () => {
+  const faces = CARDS.map((c) => cardSvg(c.index));
+  assert.equal(new Set(faces.filter((_, i) => !CARDS[i].id.includes('plain'))).size, faces.filter((_, i) => !CARDS[i].id.includes('plain')).length);
+  for (const c of CARDS) {
+    assert.match(faces[c.index], new RegExp(`data-card="${c.id}"`));
+    assert.match(faces[c.index], /^<svg [^>]*aria-hidden="true"/);
+    setLang('en');
+    assert.ok(cardLabel(c.index).startsWith(`${c.month} `));
+    assert.ok(cardLabel(c.index).endsWith(c.id));
+    setLang('ja');
+    assert.ok(cardLabel(c.index).includes(c.japanese));
+  }
+  setLang('en');
+  // The classes differ in their badge mark even in grey: a star, a diamond, a bar, a dot.
+  assert.match(cardSvg(0), /#f0b429/);
+  assert.notEqual(cardSvg(1), cardSvg(21));
+  assert.match(backSvg(), /^<svg /);
+  assert.throws(() => cardSvg(48), RangeError);
+});
+
+test('one card away: a pile with two poetry ribbons is one from akatan', () => {
+  const p = preset('nintendo');
+  assert.ok(closeYaku([1, 5], [], p, 1).includes('akatan'));
+  assert.ok(!closeYaku([1, 5], [9], p, 1).includes('akatan')); // the third is in the other pile
+});
+
+test('profiles from the form, described against their preset', () => {
+  assert.equal(profileText(buildProfile('nintendo', 1, '').toDict()), 'nintendo');
+  const custom = buildProfile('nintendo', 1, 'koikoi_multiplier=none');
+  assert.match(profileText(custom.toDict()), /koikoi_multiplier=none/);
+  assert.throws(() => buildProfile('nintendo', 1, 'no such line'));
+  assert.equal(t('roundOf', { i: 1, n: 3 }), 'Round 1 of 3');
+});
+
+test('the rejoin tag is the one of spec/protocol.md §12.2', () => {
+  // The Python peer's tag for the same id (koikoi_p2p.net.rendezvous.rendezvous_tag('K7QX2M')).
+  assert.equal(rendezvousTag('K7QX2M'), '798fc5c8a9956eef80ff7619ba169730');
+});

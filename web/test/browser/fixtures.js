@@ -1,0 +1,86 @@
+// Fixed tables for the screenshots: positions reached by playing the real rules engine on a
+// deck shuffled from a fixed seed, seen from seat 0, in the shape the seat worker posts
+// (app/src/seat.js table()). The same position every run, so pictures compare.
+import { preset, withRounds } from '../../src/rules/profile.js';
+import { newRound, runRevealed } from '../../src/rules/simulate.js';
+import { actionToDict } from '../../src/rules/actions.js';
+import { roundTable, koikoiHint } from '../../app/src/table.js';
+import { jitter } from '../../app/src/cards/draw.js';
+
+/** @param {number} seed */
+function deck(seed) {
+  const rnd = jitter(seed);
+  const d = Array.from({ length: 48 }, (_, i) => i);
+  for (let i = 47; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [d[i], d[j]] = [d[j], d[i]];
+  }
+  return d;
+}
+
+/**
+ * Play seeded rounds (seat 0 as the viewer) until `want` holds, choosing each action by a fixed rule.
+ * @param {(state: any) => boolean} want
+ */
+function find(want) {
+  const profile = withRounds(preset('nintendo'), 1);
+  for (let seed = 1; seed < 5000; seed++) {
+    const d = deck(seed);
+    const state = newRound(profile, { dealer: 0, viewer: 0 });
+    runRevealed(state, d);
+    let moves = 0;
+    while (state.need) {
+      if (want(state) && moves > 0) return { state, seed };
+      const need = state.need;
+      const options = state.legalActions();
+      // A fixed rule: stop at any yaku, else the option the seed and the move number pick.
+      const pick = options.find((/** @type {any} */ o) => o.type === 'stop') ?? options[(seed + moves) % options.length];
+      state.apply(/** @type {any} */ (need).seat, pick);
+      moves += 1;
+      runRevealed(state, d);
+      if (want(state)) return { state, seed };
+    }
+  }
+  throw new Error('no seed gives the wanted position');
+}
+
+const BASE = {
+  seat: 0, mode: 'practice', room: 'DEMO42', meta: {}, failure: null, finished: false, over: null, termsProposed: false,
+  paired: { seat: 0, sas: null, names: ['', 'Computer (medium)'], fingerprints: ['ykpi-4zuw-pxd6-jkxt', 'm3qa-8cde-2fgh-9jkl'] },
+  terms: { rounds: 1, deadlines: { turn: 300, step: 60 }, profile: null, names: null, rated: false },
+  connection: 'connected', canResign: true,
+};
+
+/** @param {any} state */
+function tableOf(state) {
+  const ask = state.need && state.need.type === 'action' && state.need.seat === 0
+    ? { kind: state.need.kind, options: state.legalActions().map((/** @type {any} */ a) => actionToDict(a)) } : null;
+  return {
+    ...BASE, round: roundTable(state, 0), ask, hint: ask && ask.kind === 'decide' ? koikoiHint(state, 0) : null, handYakuPoints: null,
+    match: { scores: [0, 0], roundIndex: 1, dealer: 0, over: false }, lastRound: null, deal: 1,
+    wait: state.need ? { seat: /** @type {any} */ (state.need).seat ?? 0, type: 'act', seconds: 300, since: 0, deal: 1 } : null,
+  };
+}
+
+/** Mid-round, seat 0 to play, both piles started. */
+export function boardTable() {
+  const { state } = find((s) => s.need && s.need.type === 'action' && s.need.seat === 0 && s.need.kind === 'play'
+    && s.piles[0].length >= 4 && s.piles[1].length >= 4);
+  return tableOf(state);
+}
+
+/** Seat 0 made a yaku and is asked: stop or koi-koi. */
+export function koikoiTable() {
+  const { state } = find((s) => s.need && s.need.type === 'action' && s.need.seat === 0 && s.need.kind === 'decide');
+  return tableOf(state);
+}
+
+/** A round that ended with a winner, and its summary. */
+export function roundOverTable() {
+  const { state } = find((s) => s.over && s.result && s.result.winner !== null && Object.keys(s.result.yaku).length > 0);
+  const t = tableOf(state);
+  const scores = [0, 0];
+  const result = /** @type {any} */ (state.result);
+  scores[result.winner] = result.points;
+  return { ...t, lastRound: { result, scores, roundIndex: 1, deal: 1 } };
+}

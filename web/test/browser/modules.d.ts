@@ -1,0 +1,2 @@
+// pngjs ships no type declarations; the tests use PNG.sync.read only.
+declare module 'pngjs';

@@ -1,0 +1,45 @@
+// A practice match in a real browser: the person's seat and the computer's run in two Web
+// Workers and play through the same protocol and proofs; the transcript the page offers for
+// download verifies with `koikoi verify`. Then the page, once opened, works offline.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { KOIKOI } from '../python.js';
+import { browserMissing, download, launch, openPage, playToEnd, startWebRelay } from './support.js';
+
+const skip = browserMissing();
+
+test('a practice match against the worker finishes and its transcript verifies', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context, relay.web);
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await page.getByLabel('Rounds').fill('1');
+    await page.getByLabel('Computer').selectOption('random');
+    await page.getByRole('button', { name: 'Start' }).click();
+    assert.equal(await playToEnd(page), 'over');
+    await page.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+    const transcript = await download(page, 'transcript');
+    const verify = spawnSync(KOIKOI, ['verify', transcript], { encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+    assert.match(verify.stdout, /valid transcript/);
+    const result = await download(page, 'result');
+    const r = spawnSync(KOIKOI, ['verify', '--result', result], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.deepEqual(errors, []);
+
+    // Offline: the service worker has every file; with the relay stopped a new practice starts.
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await relay.stop();
+    await context.setOffline(true);
+    await page.goto(relay.web);
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});

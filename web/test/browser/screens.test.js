@@ -1,0 +1,112 @@
+// The main screens at 1280x800 and 390x844, compared with the pictures committed under
+// web/test/screenshots/ (a small share of pixels may differ: fonts and anti-aliasing), and
+// checked by axe-core for serious accessibility violations. The board, the koi-koi dialog and
+// a round summary are the app's own components fed fixed positions of the rules engine; the
+// replay view shows a transcript that `koikoi selfplay --seed` makes the same every time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { REPO } from '../helpers.js';
+import { KOIKOI } from '../python.js';
+import { browserMissing, compareScreenshot, launch, openPage, startWebRelay } from './support.js';
+import { boardTable, koikoiTable, roundOverTable } from './fixtures.js';
+
+const skip = browserMissing();
+const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
+const AXE = path.join(REPO, 'web', 'node_modules', 'axe-core', 'axe.min.js');
+
+/** @param {any} page @param {string} where */
+async function axe(page, where) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] }));
+  const bad = result.violations.filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((/** @type {any} */ v) => `${where}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join('; ')}`), []);
+}
+
+/** The fixture page: the app's board and dialogs bundled with its stylesheet. */
+async function fixturePage() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-fixture-'));
+  await build({ entryPoints: [path.join(REPO, 'web', 'test', 'browser', 'fixture_page.js')], bundle: true, format: 'iife', outfile: path.join(dir, 'page.js'), logLevel: 'error' });
+  writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Koi-Koi</title><style>${readFileSync(path.join(REPO, 'web', 'app', 'styles.css'), 'utf8')}</style><script defer src="page.js"></script></head><body><div id="app"></div></body></html>`);
+  return `file://${dir}/index.html`;
+}
+
+test('board, koi-koi dialog and round summary at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
+  const url = await fixturePage();
+  const tables = { board: boardTable(), decide: koikoiTable(), round: roundOverTable() };
+  const browser = await launch();
+  try {
+    for (const size of SIZES) {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
+      const { page, errors } = await openPage(context, url);
+      await page.waitForFunction(() => typeof (/** @type {any} */ (window).show) === 'function');
+      for (const [kind, table] of Object.entries(tables)) {
+        await page.evaluate((/** @type {[string, any]} */ [k, tb]) => /** @type {any} */ (window).show(k, tb), [kind, table]);
+        await page.waitForTimeout(100);
+        compareScreenshot(await page.screenshot(), `${kind}-${size.name}`);
+        if (size.name === 'desktop') await axe(page, kind);
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the home screen, the forms and the replay view: pictures and axe', { skip, timeout: 180000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-report-'));
+  const file = path.join(dir, 'match.transcript');
+  const made = spawnSync(KOIKOI, ['selfplay', '--rounds', '1', '--seed', '7', '--transcript', file], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stdout + made.stderr);
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    for (const size of SIZES) {
+      // bypassCSP only so that axe-core can be injected; the other tests run under the page's policy.
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce', bypassCSP: true });
+      const { page, errors } = await openPage(context, relay.web);
+      await page.getByRole('button', { name: 'Practice against the computer' }).waitFor();
+      if (size.name === 'desktop') await axe(page, 'home');
+      await page.getByRole('button', { name: 'Create a room' }).click();
+      if (size.name === 'desktop') await axe(page, 'create');
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('button', { name: 'Open a match report' }).click();
+      await page.locator('#report-file').setInputFiles(file);
+      await page.locator('.verdict.good').waitFor({ timeout: 120000 });
+      for (let i = 0; i < 8; i++) await page.locator('.stepnav button.next').click();
+      await page.mouse.move(0, 0);
+      compareScreenshot(await page.screenshot(), `replay-${size.name}`);
+      if (size.name === 'desktop') await axe(page, 'replay');
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+    // The same view as one self-contained file: koikoi verify FILE --html OUT.html.
+    const html = path.join(dir, 'report.html');
+    const v = spawnSync(KOIKOI, ['verify', file, '--html', html], { encoding: 'utf8' });
+    assert.equal(v.status, 0, v.stdout + v.stderr);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, offline: true });
+    const { page, errors } = await openPage(context, `file://${html}`);
+    await page.locator('.verdict.good').waitFor({ timeout: 120000 });
+    assert.match(String(await page.locator('.verdict').textContent()), /valid transcript: nintendo, 1 rounds/);
+    await page.locator('.stepnav button.next').click();
+    assert.match(String(await page.locator('.stepcount').textContent()), /Step 2 of/);
+    assert.deepEqual(errors, []);
+    // A transcript with one byte changed is refused, and the page says where and why.
+    const bad = readFileSync(file);
+    bad[bad.length - 200] ^= 1;
+    writeFileSync(path.join(dir, 'bad.transcript'), bad);
+    const r = spawnSync(KOIKOI, ['verify', path.join(dir, 'bad.transcript'), '--html', html], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    await page.goto(`file://${html}`);
+    await page.locator('.verdict.bad').waitFor({ timeout: 120000 });
+    assert.equal(String(await page.locator('.verdict code.line').first().textContent()).trim(), r.stdout.trim());
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});

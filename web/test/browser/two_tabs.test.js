@@ -1,0 +1,37 @@
+// One saved seat never runs in two tabs at once (spec/protocol.md §12.3). A page opened while a
+// match is running resumes the saved match by itself; before the seat's Web Lock it did so while
+// the first tab still played it: two copies of one seat, each signing its own moves at the same
+// message numbers (an equivocation proof against an honest player) and sharing the round keys
+// drawn before they split (an opponent who finishes a deal with one copy reads the other's cards).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserMissing, launch, openPage, startWebRelay } from './support.js';
+
+const skip = browserMissing();
+
+test('a second tab does not run the match the first tab is playing; after it closes, it does', { skip, timeout: 180000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const first = await openPage(context, relay.web);
+    await first.page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await first.page.getByLabel('Rounds').fill('1');
+    await first.page.getByRole('button', { name: 'Start' }).click();
+    await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
+
+    const second = await openPage(context, relay.web);
+    await second.page.getByText('This match is open in another tab or window.').first().waitFor({ timeout: 30000 });
+    assert.equal(await second.page.locator('.hand button.card').count(), 0);
+    // The first tab plays on.
+    await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 30000 });
+
+    await first.page.close();
+    await second.page.reload();
+    await second.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
+    assert.deepEqual([...first.errors, ...second.errors], []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});

@@ -1,0 +1,106 @@
+// Game version 2 (flow2.js, peer2.js) between two JavaScript peers in memory: every preset plays a
+// match the JavaScript auditor verifies; a resignation ends in a co-signed result; cheats are
+// refused with their reasons. (The Python peer does not speak version 2 on this branch yet, so
+// these are self-consistency checks; the interop tests move to version 2 with it.)
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import '../helpers.js';
+import { GamePeer2 } from '../../src/protocol/peer2.js';
+import { Identity } from '../../src/protocol/identity.js';
+import { vectorStream } from '../../src/mentalpoker/rng.js';
+import { PRESETS, preset, withRounds } from '../../src/rules/profile.js';
+import { auditBytes } from '../../src/audit/replay.js';
+import { verifyResult2 } from '../../src/protocol/results2.js';
+
+/**
+ * @param {string} rules @param {string} seed
+ * @param {{resignAt?: number, tamper?: (type: string, body: any) => any}} [options]
+ */
+function play(rules, seed, options = {}) {
+  const rngs = [vectorStream(`${seed}-0`), vectorStream(`${seed}-1`)];
+  const pick = vectorStream(`${seed}-pick`);
+  const peers = [0, 1].map((seat) => new GamePeer2({
+    seat: /** @type {0 | 1} */ (seat), identity: new Identity(rngs[seat](32)), room: 'FLOW2', rng: rngs[seat],
+    profile: withRounds(preset(rules), 1), autoAccept: true, name: seat ? 'Kenji' : '', tamper: seat === 1 ? options.tamper : undefined,
+  }));
+  /** @type {Uint8Array[][]} */
+  const queues = [[], []];
+  /** @type {any[]} */
+  const failures = [];
+  let turns = 0;
+  /** @param {number} seat @param {import('../../src/protocol/peer.js').Output} out */
+  const handle = (seat, out) => {
+    queues[1 - seat].push(...out.frames);
+    for (const ev of out.events) {
+      if (ev.type === 'your_turn') {
+        turns += 1;
+        if (options.resignAt !== undefined && turns === options.resignAt) handle(seat, peers[seat].resign());
+        else {
+          const o = /** @type {any[]} */ (ev.options);
+          handle(seat, peers[seat].decide(o[pick(1)[0] % o.length]));
+        }
+      } else if (ev.type === 'failure') failures.push({ seat, ...ev });
+    }
+  };
+  handle(0, peers[0].start());
+  while (queues[0].length || queues[1].length) {
+    for (const s of [0, 1]) while (queues[s].length && !peers[s].failed) handle(s, peers[s].receive(/** @type {Uint8Array} */ (queues[s].shift())));
+    if (peers[0].failed || peers[1].failed) break;
+  }
+  return { peers, failures };
+}
+
+for (const rules of PRESETS) {
+  test(`version 2, ${rules}: a whole match, both transcripts the same, verified`, () => {
+    const { peers, failures } = play(rules, `flow2-${rules}`);
+    assert.deepEqual(failures, []);
+    assert.ok(peers[0].done && peers[1].done);
+    assert.deepEqual(peers[0].transcript(), peers[1].transcript());
+    const report = auditBytes(peers[0].transcript());
+    assert.equal(report.ok, true, JSON.stringify(report.deviation ?? report.notes));
+    const result = verifyResult2(peers[0].resultFile());
+    assert.deepEqual(result.names, ['', 'Kenji']);
+  });
+}
+
+test('version 2: a resignation ends in a co-signed result naming the other seat the winner', () => {
+  const { peers, failures } = play('nintendo', 'flow2-resign', { resignAt: 3 });
+  assert.deepEqual(failures, []);
+  assert.ok(peers[0].done && peers[1].done);
+  const report = auditBytes(peers[0].transcript());
+  assert.equal(report.ok, true);
+  assert.ok(report.notes.some((n) => n.startsWith('resigned by player')), report.notes.join('; '));
+  const result = verifyResult2(peers[1].resultFile());
+  assert.equal(result.winner, 1 - /** @type {number} */ (result.resigned));
+});
+
+test('version 2: a wrong share and an illegal move are refused, with evidence the auditor upholds', async () => {
+  const { BASE_POINT } = await import('../../src/mentalpoker/group.js');
+  let done = false;
+  const badShare = (/** @type {string} */ type, /** @type {any} */ body) => {
+    if (done || !Array.isArray(body.shares) || !body.shares.length) return body;
+    done = true;
+    const [positions, data] = body.shares[0];
+    const changed = data.slice();
+    changed.set(BASE_POINT, 0);
+    void type;
+    return { ...body, shares: [[positions, changed], ...body.shares.slice(1)] };
+  };
+  let played = false;
+  const illegal = (/** @type {string} */ type, /** @type {any} */ body) => {
+    if (played || type !== 'act' || body.action.type !== 'play') return body;
+    played = true;
+    return { ...body, action: { type: 'play', position: 47 } };
+  };
+  for (const [tamper, reason] of /** @type {const} */ ([[badShare, 'bad_share'], [illegal, 'illegal_action']])) {
+    const { peers, failures } = play('nintendo', `flow2-cheat-${reason}`, { tamper });
+    assert.equal(failures.length, 1, JSON.stringify(failures));
+    assert.equal(failures[0].seat, 0);
+    assert.equal(failures[0].reason, reason);
+    assert.equal(failures[0].blame, 1);
+    const report = auditBytes(/** @type {Uint8Array} */ (peers[0].evidence));
+    assert.equal(report.ok, true, JSON.stringify(report));
+    assert.equal(/** @type {any} */ (report.deviation).reason, reason);
+    assert.equal(/** @type {any} */ (report.deviation).seq, failures[0].seq);
+  }
+});

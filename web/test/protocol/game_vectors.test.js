@@ -1,0 +1,67 @@
+// Every spec/vectors/protocol/match_*.json through the JavaScript auditor: recorded matches (with
+// their one-byte alterations and the failure each must cause), resigned matches, and evidence
+// files with their verdicts. The file list is read from the folder, so a new vector runs too.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { VECTORS, vector, vectorBytes } from '../helpers.js';
+import { FileError, auditBytes } from '../../src/audit/replay.js';
+
+/** The reason a file fails with: a container FileError, a deviation, or "incomplete". @param {Uint8Array} data */
+function failure(data) {
+  try {
+    const r = auditBytes(data);
+    if (r.ok) return null;
+    return r.deviation ? r.deviation.reason : 'incomplete';
+  } catch (e) {
+    if (e instanceof FileError) return e.reason;
+    throw e;
+  }
+}
+
+const files = readdirSync(path.join(VECTORS, 'protocol')).filter((f) => f.startsWith('match_') && f.endsWith('.json'));
+
+test('the match vectors are there', () => {
+  assert.ok(files.length >= 2, files.join(', '));
+});
+
+for (const file of files) {
+  const v = vector(`protocol/${file}`);
+  const x = v.expected;
+  if (v.provenance.evidence) {
+    test(`${file}: the evidence verdict`, () => {
+      const r = auditBytes(vectorBytes(`protocol/${v.provenance.evidence}`));
+      assert.equal(r.kind, 'evidence');
+      assert.equal(r.ok, x.ok);
+      assert.ok(r.deviation, JSON.stringify(r.notes));
+      assert.deepEqual([r.deviation.reason, r.deviation.seat, r.deviation.seq], [x.reason, x.seat, x.seq]);
+    });
+    continue;
+  }
+  const transcript = v.provenance.transcript ?? file.replace(/\.json$/, '.transcript');
+  test(`${file}: the match replays to its recorded outcome`, () => {
+    const r = auditBytes(vectorBytes(`protocol/${transcript}`));
+    assert.equal(r.ok, x.ok, JSON.stringify(r.deviation ?? r.notes));
+    assert.equal(r.complete, x.complete);
+    assert.equal(r.messages, x.messages);
+    assert.deepEqual(r.scores, x.scores);
+    assert.equal(r.winner, x.winner);
+    assert.deepEqual(r.rounds, x.rounds);
+    if (x.result) assert.equal(r.result, x.result);
+    if (x.profile) assert.equal(r.profile, x.profile);
+    if (x.keys) assert.deepEqual(r.keys, x.keys);
+    for (const note of x.notes ?? []) assert.ok(r.notes.includes(note), `${note} not in ${r.notes.join('; ')}`);
+  });
+  if (v.cases) {
+    test(`${file}: every altered copy fails as recorded`, () => {
+      const data = vectorBytes(`protocol/${transcript}`);
+      for (const c of v.cases) {
+        let altered = data.slice();
+        if (c.truncate_to !== undefined) altered = altered.slice(0, c.truncate_to);
+        else altered[c.offset] ^= c.xor;
+        assert.equal(failure(altered), c.error, c.name);
+      }
+    });
+  }
+}
