@@ -261,3 +261,88 @@ def test_protocol_matches_tell_players_the_scores() -> None:
         # After the last round the final scores come too.
         assert listener.contexts[-1].scores == played.outcomes[0].scores
         assert listener.contexts[-1].rounds_played == 2
+
+
+# -- master, mid-round: the same public history, different hidden cards ------------------------------
+
+Replayed = tuple[list[RoundView], list[Action], RoundView, tuple[Action, ...]]
+
+
+def _replay(profile_name: str, deck: list[int], actions: list[Action] | None, stop_at: int,
+            master: MasterPlayer | None) -> Replayed:
+    """Play a round on ``deck`` (greedy seats, or the recorded ``actions``) up to seat 0's
+    ``stop_at``-th real decision; show ``master`` seat 0's views as arena._play does. Returns the
+    views shown, the actions played, and the decision's view and options."""
+    profile = preset(profile_name)
+    state = RoundState(profile=profile, dealer=0, viewer=None, round_index=1, month=4)
+    greedy = (GreedyPlayer(profile, 1), GreedyPlayer(profile, 2))
+    shown: list[RoundView] = []
+    played: list[Action] = []
+    decisions = 0
+    while state.result is None:
+        need = state.need
+        if isinstance(need, NeedReveal):
+            for p in need.positions:
+                state.reveal(p, deck[p])
+            shown.append(state.view(0))
+            if master is not None:
+                master.observe(shown[-1])
+            continue
+        assert isinstance(need, NeedAction)
+        options = state.legal_actions()
+        if need.seat == 0 and len(options) > 1:
+            decisions += 1
+            if decisions == stop_at:
+                return shown, played, state.view(0), options
+        if actions is not None:
+            action = actions[len(played)]
+        else:
+            action = greedy[need.seat].choose(state.view(need.seat), options)
+        state.apply(need.seat, action)
+        played.append(action)
+        if need.seat == 1 and state.result is None:
+            shown.append(state.view(0))
+            if master is not None:
+                master.observe(shown[-1])
+    raise AssertionError("the round ended before the decision")
+
+
+def _other_hidden(deck: list[int], view: RoundView, rng: random.Random) -> list[int]:
+    """``deck`` with the cards seat 0 cannot see at ``view`` (seat 1's hand, the stock) shuffled."""
+    seen = {*view.hand, *view.field, *view.piles[0], *view.piles[1]}
+    if view.pending_card is not None:
+        seen.add(view.pending_card)
+    places = [p for p in range(48) if deck[p] not in seen]
+    cards = [deck[p] for p in places]
+    while True:
+        rng.shuffle(cards)
+        if cards != [deck[p] for p in places]:
+            break
+    other = list(deck)
+    for p, c in zip(places, cards, strict=True):
+        other[p] = c
+    return other
+
+
+@pytest.mark.parametrize(("rules", "deal_seed", "stop_at"),
+                         [("nintendo", 3, 3), ("koikoi-online", 11, 4), ("wikipedia", 21, 2)])
+def test_master_mid_round_ignores_hidden_cards(rules: str, deal_seed: int, stop_at: int) -> None:
+    rng = random.Random(deal_seed)
+    deck = list(range(48))
+    rng.shuffle(deck)
+    shown_a, actions, view_a, options = _replay(rules, deck, None, stop_at, None)
+    other = _other_hidden(deck, view_a, rng)
+    shown_b, _, view_b, options_b = _replay(rules, other, actions, stop_at, None)
+    assert other != deck
+    assert shown_a == shown_b and view_a == view_b and options == options_b  # seat 0 cannot tell
+    picks: list[Counter[Action]] = [Counter(), Counter()]
+    for seed in range(10):
+        chosen = []
+        for side, d in enumerate((deck, other)):
+            master = MasterPlayer(preset(rules), seed, simulations=30, max_seconds=None)
+            master.match_update(MatchContext(profile=preset(rules), scores=(3, 1), rounds_played=2))
+            _, _, view, opts = _replay(rules, d, actions, stop_at, master)
+            chosen.append(master.choose(view, opts))
+            picks[side][chosen[-1]] += 1
+        assert chosen[0] == chosen[1], seed  # same seed, same choice
+    assert picks[0] == picks[1]  # and so the same distribution over seeds
