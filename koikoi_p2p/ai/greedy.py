@@ -28,6 +28,11 @@ targets of ``knowledge.targets_of`` and ``use(c, pile, obtainable)`` = ``knowled
   among the tied options uniformly.
 
 Without a match context (``match_update`` never called) ``ahead`` is false.
+
+Where the JavaScript greedy player (web/src/ai/players.js, with web/src/ai/knowledge.js) differs:
+only in its source of randomness for ties (a seeded ``Rng`` there, ``random.Random`` here), so
+the two pick the same option whenever the best value is unique and pick uniformly among the same
+tied options otherwise. Its match context is the ``context`` argument of ``choose`` (scores only).
 """
 
 from __future__ import annotations

@@ -346,3 +346,30 @@ def test_master_mid_round_ignores_hidden_cards(rules: str, deal_seed: int, stop_
             picks[side][chosen[-1]] += 1
         assert chosen[0] == chosen[1], seed  # same seed, same choice
     assert picks[0] == picks[1]  # and so the same distribution over seeds
+
+
+# -- the levels in the command line ---------------------------------------------------------------
+
+def test_selfplay_plays_the_chosen_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from koikoi_p2p.cli.main import main
+
+    assert main(["selfplay", "--rounds", "1", "--seed", "4", "--level", "medium,strong", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["ok"] and summary["levels"] == ["medium", "strong"]
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--rounds", "1", "--level", "grandmaster"])
+
+
+def test_practice_offers_every_level() -> None:
+    import argparse
+
+    from koikoi_p2p.cli import cmd_practice
+
+    parser = argparse.ArgumentParser()
+    cmd_practice.register(parser.add_subparsers())
+    for level in LEVELS:
+        assert parser.parse_args(["practice", "--level", level]).level == level
+    with pytest.raises(SystemExit):
+        parser.parse_args(["practice", "--level", "grandmaster"])
