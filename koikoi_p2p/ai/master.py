@@ -73,7 +73,8 @@ class MasterPlayer:
     def __init__(self, profile: Profile | None = None, seed: int | None = None, *,
                  simulations: int = DEFAULT_SIMULATIONS, max_seconds: float | None = DEFAULT_MAX_SECONDS,
                  candidates: int = 4, prior_bonus: float = 0.2, match_aware: bool = True,
-                 horizon: int = 4) -> None:
+                 horizon: int = 4, yaku_playouts: bool = False) -> None:
+        self.yaku_playouts = bool(yaku_playouts)
         self.match_aware = bool(match_aware)
         self.horizon = int(horizon)
         if simulations < 1:
@@ -142,7 +143,7 @@ class MasterPlayer:
         for root in self._deals(view, self.budget.simulations):
             state = root.copy()
             state.apply(me, koi)
-            total += worth.of(_playout(state, me))
+            total += worth.of(_playout(state, me, 0, None, self._base()))
             n += 1
             self.playouts += 1
             if deadline is not None and time.perf_counter() > deadline:
@@ -160,6 +161,7 @@ class MasterPlayer:
             return options[alive[0]]
         favourite = alive[0]
         me = view.seat
+        base = self._base()
         prospects = self._prospects
         rounds = (len(alive) - 1).bit_length()
         per_round = self.budget.simulations // rounds
@@ -172,7 +174,7 @@ class MasterPlayer:
                 for i in alive:
                     state = root.copy()
                     state.apply(me, options[i])
-                    totals[i] += worth.of(_playout(state, me, self.horizon, prospects))
+                    totals[i] += worth.of(_playout(state, me, self.horizon, prospects, base))
                 self.playouts += len(alive)
                 seen += 1
                 if deadline is not None and time.perf_counter() > deadline:
@@ -187,6 +189,9 @@ class MasterPlayer:
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return options[alive[0]]
+
+    def _base(self) -> Callable[[int, int | None], int] | None:
+        return scorer(self.profile).base if self.yaku_playouts else None
 
     # -- sampling ---------------------------------------------------------------------------------
     def _deadline(self) -> float | None:
@@ -315,7 +320,8 @@ class Prospects:
         return self.promise(mine, theirs) - self.promise(theirs, mine)
 
 
-def _playout(state: RoundState, me: int, horizon: int = 0, prospects: Prospects | None = None) -> float:
+def _playout(state: RoundState, me: int, horizon: int = 0, prospects: Prospects | None = None,
+             base: Callable[[int, int | None], int] | None = None) -> float:
     """Play the round on with the playout policy; the points to ``me`` (negative: lost).
 
     The policy, for both seats: play the hand card whose capture is worth most (its worth plus
@@ -331,6 +337,7 @@ def _playout(state: RoundState, me: int, horizon: int = 0, prospects: Prospects 
     month_of = MONTH_MASK_OF
     turns = 0
     mover = state.turn
+    month = state.month
     while state.result is None:
         need = state.need
         if type(need) is NeedReveal:
@@ -356,6 +363,9 @@ def _playout(state: RoundState, me: int, horizon: int = 0, prospects: Prospects 
                 c = deck[p]
                 matches = field & month_of[c]
                 v = value[c] + top[matches] if matches else -0.5 * value[c]
+                if matches and base is not None:
+                    pile = state.piles[seat]
+                    v += 10.0 * (base(pile | (1 << c) | matches, month) - base(pile, month))
                 if v > best_v:
                     best_p, best_v = p, v
             state.apply(seat, PLAYS[best_p])
