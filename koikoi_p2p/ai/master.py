@@ -17,6 +17,7 @@ house rule exactly; the engine never sees more than the sampled deal.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -73,7 +74,8 @@ class MasterPlayer:
     def __init__(self, profile: Profile | None = None, seed: int | None = None, *,
                  simulations: int = DEFAULT_SIMULATIONS, max_seconds: float | None = DEFAULT_MAX_SECONDS,
                  candidates: int = 4, prior_bonus: float = 0.2, match_aware: bool = True,
-                 horizon: int = 4, yaku_playouts: bool = False) -> None:
+                 horizon: int = 4, yaku_playouts: bool = False, confidence: float = 1.0) -> None:
+        self.confidence = float(confidence)
         self.yaku_playouts = bool(yaku_playouts)
         self.match_aware = bool(match_aware)
         self.horizon = int(horizon)
@@ -152,43 +154,62 @@ class MasterPlayer:
 
     # -- plays and captures -----------------------------------------------------------------------
     def _search(self, view: RoundView, options: tuple[Action, ...], worth: Worth) -> Action:
-        """Sequential halving over the heuristic's best few options, on shared deals."""
+        """The heuristic's favourite, unless a challenger beats it clearly on shared deals.
+
+        The favourite (the strong player's choice) is played out on every deal; its best few
+        rivals by sequential halving, each round on fresh deals, the weaker half of the rivals
+        dropped after each round (by their mean gain over the favourite on the same deals). The
+        last rival replaces the favourite only when its paired gain exceeds ``confidence``
+        standard errors plus ``prior_bonus`` points: at a small budget the playouts are noisy,
+        and a noisy override is worse than the heuristic.
+        """
         prior = (self._prior.capture_values(view, options) if isinstance(options[0], Capture)
                  else self._prior.play_values(view, options))
         order = sorted(range(len(options)), key=lambda i: -prior[i])
         alive = order[:max(1, self.candidates)]
         if len(alive) == 1:
             return options[alive[0]]
-        favourite = alive[0]
+        favourite, rivals = alive[0], alive[1:]
         me = view.seat
         base = self._base()
         prospects = self._prospects
-        rounds = (len(alive) - 1).bit_length()
-        per_round = self.budget.simulations // rounds
-        totals = dict.fromkeys(alive, 0.0)
-        seen = 0
+        budget = self.budget.simulations
+        per_round = budget // ((len(rivals) - 1).bit_length() + 1)
+        values: dict[int, list[float]] = {i: [] for i in alive}
+        used = 0
         deadline = self._deadline()
-        while len(alive) > 1:
-            n = max(1, per_round // len(alive))
+
+        def gain(i: int) -> float:
+            mine = values[i]
+            return sum(mine) / len(mine) - sum(values[favourite][:len(mine)]) / len(mine) if mine else 0.0
+
+        while True:
+            group = [favourite, *rivals]
+            n = max(1, per_round // len(group))
             for root in self._deals(view, n):
-                for i in alive:
+                if used + len(group) > budget:
+                    break
+                for i in group:
                     state = root.copy()
                     state.apply(me, options[i])
-                    totals[i] += worth.of(_playout(state, me, self.horizon, prospects, base))
-                self.playouts += len(alive)
-                seen += 1
+                    values[i].append(worth.of(_playout(state, me, self.horizon, prospects, base)))
+                used += len(group)
+                self.playouts += len(group)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
-            bonus = self.prior_bonus * worth.slope
-
-            def score(i: int, count: int = seen, bonus: float = bonus) -> float:
-                return totals[i] / count + (bonus if i == favourite else 0.0)
-
-            alive.sort(key=score, reverse=True)
-            alive = alive[:(len(alive) + 1) // 2]
-            if deadline is not None and time.perf_counter() > deadline:
+            rivals.sort(key=gain, reverse=True)
+            late = deadline is not None and time.perf_counter() > deadline
+            if len(rivals) == 1 or used + 2 > budget or late:
                 break
-        return options[alive[0]]
+            rivals = rivals[:(len(rivals) + 1) // 2]
+        best = rivals[0]
+        diffs = [a - b for a, b in zip(values[best], values[favourite], strict=False)]
+        if len(diffs) < 2:
+            return options[favourite]
+        mean = sum(diffs) / len(diffs)
+        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        margin = self.confidence * math.sqrt(var / len(diffs)) + self.prior_bonus * worth.slope
+        return options[best] if mean > margin else options[favourite]
 
     def _base(self) -> Callable[[int, int | None], int] | None:
         return scorer(self.profile).base if self.yaku_playouts else None
