@@ -1,13 +1,22 @@
 """The search player (``--level master``): determinised Monte-Carlo search over the rules engine.
 
-At a decision the player knows what its seat knows (``RoundView``): its hand, the field, both
-piles, the calls. The unseen cards, the opponent's hand and the stock, are dealt at random,
-uniformly over every split and order consistent with the view (a *determinisation*), and the
-rules engine builds that full state (``RoundState.from_view``). Each legal option is then played
-out to the end of the round with a quick playout policy for both seats, on the same
-determinisations for every option (common random numbers, so options are compared on the same
-luck). The option with the best mean result wins; Stop is worth exactly its points (nothing is
-left to chance) and needs no playout.
+At a decision the player knows what its seat knows (``RoundView``) and the round's public history
+(``observe``): its hand, the field, both piles, the calls, the opponent's discards. The unseen
+cards, the opponent's hand and the stock, are dealt at random, uniformly over the splits and
+orders consistent with that (a *determinisation*; ``OpponentReading`` drops the deals in which
+the opponent threw a card away while holding a match for the field), and the rules engine builds
+that full state (``RoundState.from_view``). Options are played out with a quick playout policy
+for both seats on the same determinisations (common random numbers, so options are compared on
+the same luck), and outcomes are valued by their effect on the match-win chance
+(``utility.MatchUtility``) when the match context is known.
+
+* Koi-koi or stop: koi-koi is played out to the end of the round; Stop is worth exactly its
+  points. The better mean wins.
+* Plays and captures: the strong player's heuristic ranks the options; its favourite is played
+  out on every deal and its best ``candidates - 1`` rivals by sequential halving, the playouts
+  cut after ``horizon`` turns and valued by both piles' prospects. A rival replaces the
+  favourite only when its paired gain clears ``confidence`` standard errors (plus a small
+  ``prior_bonus``): noisy playouts should refine the heuristic, not overrule it by luck.
 
 The budget is a number of playouts per decision, so a seed fixes every choice; ``max_seconds``
 optionally caps a decision's wall time too (then the choice can depend on the machine's speed).
