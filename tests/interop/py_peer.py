@@ -1,9 +1,10 @@
 """One Python seat of a cross-implementation match, driven from the interop tests.
 
     python -m tests.interop.py_peer host|join [CODE] --relay URL [--password PW] [--rules P]
-        [--rounds N] [--seed S] [--transcript FILE] [--result FILE]
+        [--rounds N] [--seed S] [--transcript FILE] [--result FILE] [--cheat KIND] [--resign-at N]
 
-It plays through the library's public API (RelayClient, play_match with the RandomPlayer) and
+It plays through the library's public API (RelayClient, Match with the RandomPlayer, as
+play_match does; with --resign-at N it resigns when it is asked to act for the N-th time) and
 prints one JSON line when the room exists ({"code": ...}) and one with the outcome.
 """
 
@@ -18,10 +19,11 @@ import tempfile
 from typing import Any
 
 from koikoi_p2p.ai.strategy import RandomPlayer
-from koikoi_p2p.net.match import play_match
+from koikoi_p2p.net.match import Match, MatchOutcome
 from koikoi_p2p.net.relay_client import RelayClient
 from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
 from koikoi_p2p.protocol import channel as channel_module
+from koikoi_p2p.protocol.events import ChoiceNeeded, Failure, MatchOver, YourTurn
 from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.rules.profile import preset, with_rounds
 
@@ -63,6 +65,30 @@ def install_cheat(kind: str) -> None:
     channel_module.SecureChannel.seal = seal  # type: ignore[method-assign]
 
 
+async def play(transport: RelayClient, strategy: RandomPlayer, resign_at: int | None,
+               **options: Any) -> MatchOutcome:
+    """play_match, resigning at the resign_at-th decision when given."""
+    match = Match(transport, accept_terms=lambda terms: True, **options)
+    asked = 0
+    async for event in match.events():
+        if isinstance(event, (YourTurn, ChoiceNeeded)):
+            asked += 1
+            if asked == resign_at and match.can_resign():
+                await match.resign()
+            else:
+                await match.decide(strategy.choose(event.view, event.options))
+        elif isinstance(event, MatchOver):
+            return MatchOutcome(scores=event.scores, winner=event.winner, result=event.result,
+                                transcript_path=event.transcript_path, failure=None, events=asked,
+                                bytes_sent=match.bytes_sent)
+        elif isinstance(event, Failure):
+            return MatchOutcome(scores=None, winner=None, result=None, transcript_path=match.transcript_path,
+                                failure=event, events=asked, bytes_sent=match.bytes_sent)
+    failure = Failure(reason="ended", message="the match ended without a result", who=None)
+    return MatchOutcome(scores=None, winner=None, result=None, transcript_path=match.transcript_path,
+                        failure=failure, events=asked, bytes_sent=match.bytes_sent)
+
+
 async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("role", choices=["host", "join"])
@@ -75,6 +101,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--transcript")
     parser.add_argument("--result")
     parser.add_argument("--cheat")
+    parser.add_argument("--resign-at", type=int)
     args = parser.parse_args(argv)
     if args.cheat:
         install_cheat(args.cheat)
@@ -93,9 +120,9 @@ async def main(argv: list[str]) -> int:
         await client.wait_for_peer()
     store = tempfile.mkdtemp(prefix="koikoi-interop-")
     try:
-        outcome = await play_match(client, RandomPlayer(int(args.seed) if args.seed else None), seat=seat,
-                                   identity=identity, room=client.code, password=args.password,
-                                   profile=profile if seat == 0 else None, rng=rng, store=store)
+        outcome = await play(client, RandomPlayer(int(args.seed) if args.seed else None), args.resign_at,
+                             seat=seat, identity=identity, room=client.code, password=args.password,
+                             profile=profile if seat == 0 else None, rng=rng, store=store)
         await client.close()
         path = outcome.transcript_path
         if outcome.failure is not None and outcome.failure.evidence_path:

@@ -13,10 +13,13 @@ import pytest
 from tests.interop.support import (
     REPO,
     WEB,
+    first_divergence,
     js_peer,
+    js_traces,
     js_verdicts,
     outcome,
     py_peer,
+    py_trace,
     py_verdict,
     relay_process,
     require_node,
@@ -29,7 +32,8 @@ CHEATS = {"bad_key": "bad_key", "bad_shuffle": "bad_shuffle", "bad_share": "bad_
 
 def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:
     """Every message of random JS-vs-JS matches (random presets, players, 1-2 rounds) is replayed
-    by the Python auditor, which must reach the same end and the same scores."""
+    by the Python auditor, which must reach the same end and the same scores; the two flows never
+    diverge: the same state, wait, deal and scores after every envelope."""
     node = require_node()
     script = WEB / "tools" / "selfplay_many.js"
     out = subprocess.run([node, str(script), str(tmp_path), "8", "2026"],
@@ -44,6 +48,9 @@ def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:
         assert report["profile"] == m["rules"]
         assert list(report["scores"]) == m["scores"]  # type: ignore[call-overload]
         assert report["winner"] == m["winner"]
+    paths = [Path(m["file"]) for m in matches]
+    for path, js in zip(paths, js_traces(paths), strict=True):
+        assert first_divergence(js, py_trace(path.read_bytes())) is None, path.name
 
 
 @pytest.mark.parametrize("cheater", ["js", "py"])
@@ -59,7 +66,8 @@ def test_cheat_refused_with_the_same_reason(tmp_path: Path, cheat: str, cheater:
     with relay_process() as relay:
         if cheater == "js":
             script = WEB / "tools" / "cheat_peer.js"
-            host = subprocess.Popen([node, str(script), "host", "--relay", relay, *cheating],
+            host = subprocess.Popen([node, "--experimental-websocket", str(script), "host", "--relay", relay,
+                                     *cheating],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
             guest = py_peer("join", relay, code=room_code(host), extra=honest_args)
         else:

@@ -9,7 +9,8 @@
 //   --result FILE        write the co-signed result
 //   --public             list the room in the lobby
 //   --link               run the retransmission link of spec/protocol.md §12.1 over the relay
-//   --game-version 2     play the game flow of version 2 (flow2.js) with another JavaScript peer
+//   --resign-at N        resign when asked to act for the N-th time (spec/game.md §6.3)
+//   --stall-at N         never answer the N-th decision (a player who walked away; §12.4 tests)
 // Prints one JSON line when the room exists ({"code": ...}) and one at the end (the outcome).
 import { spawnSync } from 'node:child_process';
 

@@ -15,16 +15,19 @@ export async function main(argv, extra = {}) {
   };
   const role = argv[0];
   if (role !== 'host' && role !== 'join') {
-    process.stderr.write('usage: node web/bin/peer.js host|join [CODE] --relay URL [--password PW] [--rules PRESET] [--rounds N] [--strategy random|greedy] [--seed S] [--transcript FILE] [--result FILE] [--link] [--public]\n');
+    process.stderr.write('usage: node web/bin/peer.js host|join [CODE] --relay URL [--password PW] [--rules PRESET] [--rounds N] [--strategy random|greedy] [--seed S] [--transcript FILE] [--result FILE] [--link] [--public] [--resign-at N] [--stall-at N]\n');
     process.exit(2);
   }
   await ready();
   const rounds = opt('rounds');
+  const resignAt = opt('resign-at');
+  const stallAt = opt('stall-at');
   const outcome = await playComputerSeat({
     role, relay: opt('relay') ?? process.env.KOIKOI_RELAY ?? 'ws://127.0.0.1:8765/v1', code: argv[1],
     password: opt('password') ?? null, rules: opt('rules'), rounds: rounds ? Number(rounds) : undefined,
     strategy: /** @type {any} */ (opt('strategy')), seed: opt('seed'), link: argv.includes('--link'),
-    public: argv.includes('--public'), tamper: extra.tamper, gameVersion: opt('game-version') === '2' ? 2 : 1,
+    public: argv.includes('--public'), tamper: extra.tamper, resignAt: resignAt ? Number(resignAt) : undefined,
+    stallAt: stallAt ? Number(stallAt) : undefined,
     onRoom: (code, seat) => process.stdout.write(`${JSON.stringify({ code, seat })}\n`),
     onEvent: (ev) => {
       if (ev.type === 'paired' && ev.sas) process.stderr.write(`SAS ${ev.sas}\n`);
@@ -37,7 +40,7 @@ export async function main(argv, extra = {}) {
   if (resultFile && outcome.result) writeFileSync(resultFile, outcome.result);
   const failure = /** @type {any} */ (outcome.failure);
   process.stdout.write(`${JSON.stringify({
-    ok: outcome.ok, scores: outcome.scores, winner: outcome.winner,
+    ok: outcome.ok, scores: outcome.scores, winner: outcome.winner, repairs: outcome.repairs,
     failure: failure ? { reason: failure.reason, detail: failure.detail, blame: failure.blame, seq: failure.seq } : null,
   })}\n`);
   process.exit(outcome.ok ? 0 : 1);

@@ -41,7 +41,7 @@ for (let off = 8; off < data.length;) {
 const record = /** @type {any} */ (values[0]).handshake;
 const session = verifyHandshakeRecord(record);
 const entries = values.slice(1, -1).map((v) => ({ signature: /** @type {any} */ (v)[0], envelope: /** @type {any} */ (v)[1] }));
-const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, skipHidden: true });
+const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names });
 /** @type {Record<string, unknown>} */
 const out = { seeds: seeds.map(toHex), session_id: toHex(session.sessionId), count: entries.length, cuts: {} };
 let head = session.handshakeHash;
@@ -54,8 +54,9 @@ for (let i = 0; i <= entries.length; i++) {
   }
   if (i === entries.length) break;
   const e = decodeEnvelope(entries[i].envelope);
-  flow.apply(e.sender, e.type, e.body, { seq: e.seq, head });
-  head = /** @type {any} */ (await import('../src/protocol/envelope.js')).envelopeDigest(session.version, entries[i].envelope);
+  const digest = /** @type {any} */ (await import('../src/protocol/envelope.js')).envelopeDigest(session.version, entries[i].envelope);
+  flow.apply(e.sender, e.type, e.body, { seq: e.seq, head, digest });
+  head = digest;
 }
 // Every deal of the full match was disclosed: the round secrets by deal, for claims that carry
 // their claimant's key of the interrupted deal.

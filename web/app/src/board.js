@@ -101,7 +101,10 @@ export function renderBoard(root, table, props) {
     h('span', { class: 'pname' }, names[seat]),
     r && r.dealer === seat ? h('span', { class: 'dealer', title: t('dealer') }, t('dealer')) : null,
     h('span', { class: 'pscore', 'aria-label': `${names[seat]}: ${scores[seat]}` }, String(scores[seat])),
-    h('span', { class: 'timer', 'data-seat': String(seat), 'aria-live': 'off' }, waitSeat === seat ? clock(remaining(table)) : ''),
+    // Both seats' clocks: the one waited on counts down (from when its wait began, kept across a reload).
+    table.deadlines ? h('span', {
+      class: `timer${waitSeat === seat ? ' running' : ''}`, 'data-seat': String(seat), 'aria-live': 'off', title: mine ? t('yourClock') : t('theirClock'),
+    }, waitSeat === seat ? clock(remaining(table)) : '') : null,
   ]);
 
   const status = statusText(table, names);
@@ -158,7 +161,9 @@ export function renderBoard(root, table, props) {
       handEl,
       h('footer', { class: 'actions' }, [
         h('span', { class: 'help' }, t('keyboardHelp')),
-        table.finished || !table.canResign ? null : h('button', { class: 'resign secondary', onclick: () => props.resign() }, t('resign')),
+        table.finished || !table.paired ? null : h('button', {
+          class: 'resign secondary', onclick: () => props.resign(), disabled: !table.canResign, title: table.canResign ? t('resign') : t('resignWhen'),
+        }, t('resign')),
       ]),
     ]),
   );
@@ -200,9 +205,9 @@ function statusText(table, names) {
 
 /**
  * The koi-koi question: what each answer scores under these rules.
- * @param {any} table @param {[string, string]} names @param {(o: any) => void} decide
+ * @param {any} table @param {[string, string]} names @param {(o: any) => void} decide @param {() => void} [resign]
  */
-export function koikoiDialog(table, names, decide) {
+export function koikoiDialog(table, names, decide, resign = () => {}) {
   const hint = table.hint;
   const stop = table.ask.options.find((/** @type {any} */ o) => o.type === 'stop');
   const call = table.ask.options.find((/** @type {any} */ o) => o.type === 'koikoi');
@@ -220,6 +225,7 @@ export function koikoiDialog(table, names, decide) {
         hint.callsLeft !== null ? h('span', { class: 'muted' }, t('callsLeft', { n: hint.callsLeft })) : null,
       ]) : null,
     ]),
+    table.canResign ? h('p', { class: 'resignline' }, [h('button', { class: 'resign secondary', onclick: resign }, t('resign'))]) : null,
   ]);
 }
 

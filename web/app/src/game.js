@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
 import { t } from './i18n.js';
-import { profileText } from './profiles.js';
+import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 
 const CURRENT = 'koikoi.current';
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -54,6 +54,7 @@ export class Game {
     this.autoAnswered = -2;
     this.termsAnswered = false;
     this.sasConfirmed = false;
+    this.confirmingResign = false;
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
     this.dialogKind = '';
@@ -93,7 +94,7 @@ export class Game {
     this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
     this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, ...common, port: channel.port1 }, [channel.port1]);
-    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')} (${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')})`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
+    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')}: ${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')}`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
   }
 
   /**
@@ -148,16 +149,19 @@ export class Game {
     }
   }
 
-  /** @param {any} table */
+  /**
+   * What the page calls each seat: "You", and the opponent by the display name its key signed
+   * (names are not unique, so online the start of its key's fingerprint goes beside it).
+   * @param {any} table
+   */
   #names(table) {
     const n = table.paired ? table.paired.names ?? ['', ''] : ['', ''];
     const fp = table.paired ? table.paired.fingerprints : ['', ''];
-    const out = /** @type {[string, string]} */ ([0, 1].map((s) => {
-      const base = s === table.seat ? t('you') : (table.mode === 'practice' ? (n[s] || 'Computer') : t('opponent'));
-      const given = s === table.seat ? '' : n[s];
-      return given && s !== table.seat ? `${given}` : (s === table.seat ? base : `${base}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`);
+    return /** @type {[string, string]} */ ([0, 1].map((s) => {
+      if (s === table.seat) return t('you');
+      if (table.mode === 'practice') return n[s] || t('level');
+      return `${n[s] || t('opponent')}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`;
     }));
-    return out;
   }
 
   /** @param {any} table */
@@ -170,7 +174,7 @@ export class Game {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
       renderBoard(this.boardEl, table, {
-        decide: (o) => this.#decide(o), resign: () => this.#resign(names), showIds: !!this.env.settings.showIds, names,
+        decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
       });
     }
     this.#dialogs(table);
@@ -195,10 +199,17 @@ export class Game {
     this.worker?.postMessage({ type: 'decide', action: o });
   }
 
-  /** @param {[string, string]} names */
-  #resign(names) {
-    if (!this.table) return;
-    if (confirm(t('resignConfirm', { who: names[1 - this.table.seat] }))) this.worker?.postMessage({ type: 'resign' });
+  /** Ask before resigning (in the page's own dialog, over whatever question was open). */
+  #resign() {
+    if (!this.table || !this.table.canResign) return;
+    this.confirmingResign = true;
+    this.#dialogs(this.table);
+  }
+
+  /** @param {any} table @param {[string, string]} names */
+  #resignView(table, names) {
+    const close = () => { this.confirmingResign = false; this.dialogKind = ''; if (this.table) this.#dialogs(this.table); };
+    return resignDialog(table, names, { cancel: close, confirm: () => { this.worker?.postMessage({ type: 'resign' }); close(); } });
   }
 
   /**
@@ -210,11 +221,13 @@ export class Game {
     /** @type {[string, () => HTMLElement] | null} */
     let want = null;
     const sas = table.mode !== 'practice' && table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
+    if (!table.canResign) this.confirmingResign = false;
     if (table.failure) want = ['failure', () => this.#failureView(table)];
     else if (table.over) want = ['over', () => this.#overView(table, names)];
     else if (sas) want = ['sas', () => this.#sasView(table)];
+    else if (this.confirmingResign) want = ['resign', () => this.#resignView(table, names)];
     else if (table.termsProposed && !this.termsAnswered) want = ['terms', () => this.#termsView(table, names)];
-    else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o))];
+    else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o), () => this.#resign())];
     else if (table.ask && table.ask.kind === 'hand_yaku' && table.ask.options.length === 1) {
       // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
       if (this.autoAnswered !== table.deal) { this.autoAnswered = table.deal; this.#decide(table.ask.options[0]); }
@@ -260,55 +273,30 @@ export class Game {
 
   /** @param {any} table @param {[string, string]} names */
   #termsView(table, names) {
-    const terms = table.terms;
-    return h('div', { class: 'terms' }, [
-      h('h2', { id: 'dlg-title' }, t('termsTitle')),
-      h('p', {}, t('termsOpponent', { who: names[0] })),
-      h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
-      h('p', {}, t('termsRounds', { n: terms.rounds })),
-      h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
-      h('div', { class: 'choices' }, [
-        h('button', { class: 'primary', onclick: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); } }, t('termsAccept')),
-        h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); } }, t('termsRefuse')),
-      ]),
-    ]);
+    return termsDialog(table, names, {
+      accept: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); },
+      refuse: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); },
+    });
   }
 
   /** @param {any} table @param {[string, string]} names */
   #overView(table, names) {
     forgetCurrent();
-    const over = table.over;
-    const me = table.seat;
-    const headline = over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
-    return h('div', { class: 'summary' }, [
-      h('h2', { id: 'dlg-title' }, t('matchOver')),
-      table.lastRound ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, table.seat, winnerPile(table)) : null,
-      h('p', { class: 'big' }, headline),
-      h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
-      h('p', { class: 'muted' }, t('coSigned')),
-      h('div', { class: 'choices' }, [
-        this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
-        this.#downloadButton('result', t('downloadResult'), `koikoi-${table.room}.result`),
-        this.files.transcript ? h('button', { onclick: () => this.env.onReport(this.files.transcript) }, t('openReport')) : null,
-        h('button', { onclick: () => this.env.onHome() }, t('home')),
-      ]),
+    return overDialog(table, names, winnerPile(table), [
+      this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+      this.#downloadButton('result', t('downloadResult'), `koikoi-${table.room}.result`),
+      this.files.transcript ? h('button', { onclick: () => this.env.onReport(this.files.transcript) }, t('openReport')) : null,
+      h('button', { onclick: () => this.env.onHome() }, t('home')),
     ]);
   }
 
   /** @param {any} table */
   #failureView(table) {
     forgetCurrent();
-    const f = table.failure;
-    const names = this.#names(table);
-    return h('div', { class: 'summary' }, [
-      h('h2', { id: 'dlg-title' }, t('stopped')),
-      f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
-      h('p', {}, t('failureReason', { reason: `${f.reason}${f.detail ? ` (${f.detail})` : ''}` })),
-      h('div', { class: 'choices' }, [
-        this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
-        this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
-        h('button', { onclick: () => this.env.onHome() }, t('home')),
-      ]),
+    return stoppedDialog(table, this.#names(table), [
+      this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
+      this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+      h('button', { onclick: () => this.env.onHome() }, t('home')),
     ]);
   }
 

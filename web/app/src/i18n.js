@@ -41,7 +41,7 @@ const EN = {
   reason_both_hand_yaku: 'both hands are yaku', next: 'Next round', matchOver: 'Match over', youWin: 'You win the match',
   youLose: '{who} wins the match', drawMatch: 'The match is drawn', finalScore: 'Final score {a} – {b}',
   coSigned: 'Both players signed this result.', download: 'Download the transcript', downloadResult: 'Download the co-signed result',
-  openReport: 'Open the match report', home: 'Home', resign: 'Resign', resignConfirm: 'Resign this match? {who} wins it.',
+  openReport: 'Open the match report', home: 'Home', resign: 'Resign',
   stopped: 'The match stopped', evidence: 'Download the evidence file', abandoned: '{who} missed the deadline: you hold a signed abandonment claim.',
   failureReason: 'Reason: {reason}', reconnecting: 'Connection lost: reconnecting…', resumed: 'The match continues where it was.',
   replayTitle: 'Match report', dropFile: 'Open or drop a transcript file here', chooseFile: 'Choose a file',
@@ -57,6 +57,13 @@ const EN = {
   errorLocked: 'This match is open in another tab or window.',
   badCode: 'A room code is six letters and digits, like K7QX2M.', keyboardHelp: 'Keys: 1–8 pick a hand card, arrows move, Enter plays, K koi-koi, S stop.',
   fieldMatches: 'matches {n} on the field', noMatch: 'no match: it stays on the field',
+  resignTitle: 'Resign this match?', resignBody: '{who} wins the match. Both of you sign that result, so it counts like any other.',
+  resignWhen: 'You can resign when it is your move.', resignedYou: 'You resigned: {who} wins the match.',
+  resignedThem: '{who} resigned: you win the match.', timeUp: 'Your time ran out: no answer within {s} s. The match stopped at message {n}, and {who} may now claim it as abandoned.',
+  termsKey: 'Their key: {fp}', termsRated: 'Rated: the result goes to the rating service {url}.', termsUnrated: 'Not rated (a friendly match).',
+  rated: 'Rated match (the co-signed result goes to a rating service)', ratings: 'Rating service (http:// or https:// URL)',
+  yourClock: 'Your time left', theirClock: 'Their time left',
+  seenAs: 'Your opponent sees you as {name}, key {fp} (the key is what tells you apart: names are not unique).', noName: '(no name)',
 };
 
 /** @type {typeof EN} */
@@ -96,7 +103,7 @@ const JA = {
   reason_both_hand_yaku: '両者とも手役', next: '次の回戦', matchOver: '対局終了', youWin: 'あなたの勝ち',
   youLose: '{who}の勝ち', drawMatch: '引き分け', finalScore: '最終得点 {a} – {b}',
   coSigned: 'この結果には両者が署名しています。', download: '対局記録をダウンロード', downloadResult: '両者署名の結果をダウンロード',
-  openReport: '対局レポートを開く', home: 'ホーム', resign: '投了', resignConfirm: '投了しますか？ {who}の勝ちになります。',
+  openReport: '対局レポートを開く', home: 'ホーム', resign: '投了',
   stopped: '対局が止まりました', evidence: '証拠ファイルをダウンロード', abandoned: '{who}が時間切れです。署名付きの放棄の申し立てがあります。',
   failureReason: '理由: {reason}', reconnecting: '接続が切れました。再接続中…', resumed: '対局は中断した所から続きます。',
   replayTitle: '対局レポート', dropFile: '対局記録ファイルを開くかここにドロップ', chooseFile: 'ファイルを選ぶ',
@@ -112,6 +119,13 @@ const JA = {
   errorLocked: 'この対局は別のタブかウィンドウで開かれています。',
   badCode: '部屋コードは K7QX2M のような英数字6文字です。', keyboardHelp: 'キー: 1–8 で手札を選択、矢印で移動、Enterで出す、Kでこいこい、Sであがり。',
   fieldMatches: '場の{n}枚と合う', noMatch: '合う札なし: 場に置く',
+  resignTitle: 'この対局を投了しますか？', resignBody: '{who}の勝ちになります。両者がこの結果に署名するので、通常の対局と同じく有効です。',
+  resignWhen: '投了は自分の番にできます。', resignedYou: 'あなたは投了しました。{who}の勝ちです。',
+  resignedThem: '{who}が投了しました。あなたの勝ちです。', timeUp: '持ち時間切れです（{s}秒以内に応答なし）。対局はメッセージ{n}で止まり、{who}は放棄を申し立てられます。',
+  termsKey: '相手の鍵: {fp}', termsRated: 'レーティング対局: 結果はレーティングサービス {url} に送られます。', termsUnrated: 'レーティングなし（親善対局）。',
+  rated: 'レーティング対局（両者署名の結果をレーティングサービスに送る）', ratings: 'レーティングサービス（http:// または https:// のURL）',
+  yourClock: 'あなたの残り時間', theirClock: '相手の残り時間',
+  seenAs: '相手にはあなたが {name}（鍵 {fp}）と表示されます。名前は重複しうるので、区別するのは鍵です。', noName: '（名前なし）',
 };
 
 const TABLES = { en: EN, ja: JA };

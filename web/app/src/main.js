@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { lang, setLang, t } from './i18n.js';
 import { Game, currentMatch, errorText, newWorker } from './game.js';
-import { PRESETS, buildProfile } from './profiles.js';
+import { PRESETS, buildProfile, cleanName } from './profiles.js';
 import { RelayClient, isWellFormedCode, normaliseCode } from '../../src/net/relay_client.js';
 import { openReport } from './report.js';
 import { backSvg } from './cards/art.js';
@@ -82,13 +82,38 @@ function home() {
   ], 'home');
 }
 
+/**
+ * The name field of the settings and of the room forms: what the opponent sees beside this
+ * player's key fingerprint.
+ */
+function nameField() {
+  return h('label', {}, [t('yourName'), h('input', {
+    name: 'displayname', value: settings.name, maxlength: 32, autocomplete: 'nickname',
+    onchange: (/** @type {Event} */ e) => {
+      const input = /** @type {HTMLInputElement} */ (e.target);
+      settings.name = cleanName(input.value);
+      input.value = settings.name;
+      save();
+      refreshSeenAs();
+    },
+  })]);
+}
+
+/** How the opponent will see this player: the name and the key's fingerprint. */
+function seenAs() {
+  return h('p', { class: 'muted small seenas' }, seenAsText());
+}
+
+const seenAsText = () => t('seenAs', { name: settings.name || t('noName'), fp: fingerprint || '…' });
+
+function refreshSeenAs() {
+  document.querySelectorAll('.seenas').forEach((el) => { el.textContent = seenAsText(); });
+}
+
 function settingsPanel() {
   return h('section', { class: 'panel settings', 'aria-label': t('settings') }, [
     h('h2', {}, t('settings')),
-    h('label', {}, [t('yourName'), h('input', {
-      value: settings.name, maxlength: 32, autocomplete: 'nickname',
-      onchange: (/** @type {Event} */ e) => { settings.name = /** @type {HTMLInputElement} */ (e.target).value.trim().normalize('NFC'); save(); },
-    })]),
+    nameField(),
     h('label', { class: 'check' }, [h('input', { type: 'checkbox', checked: settings.showIds, onchange: (/** @type {Event} */ e) => { settings.showIds = /** @type {HTMLInputElement} */ (e.target).checked; save(); } }), t('cardIds')]),
     fingerprint ? h('p', { class: 'muted small fp' }, t('fingerprint', { fp: fingerprint })) : null,
   ]);
@@ -165,6 +190,7 @@ function createForm() {
     field(t('turnDeadline'), h('input', { name: 'turn', type: 'number', min: 10, max: 86400, value: 300 })),
     field(t('stepDeadline'), h('input', { name: 'step', type: 'number', min: 10, max: 600, value: 60 })),
     field(t('password'), h('input', { name: 'password', type: 'password', autocomplete: 'off' })),
+    nameField(), seenAs(),
     h('p', { class: 'error', role: 'alert' }),
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('createButton')), h('button', { type: 'button', onclick: home }, t('back'))]),
   ]));
@@ -189,6 +215,7 @@ function joinForm(code) {
     field(t('code'), h('input', { name: 'code', value: code, required: true, autocomplete: 'off', spellcheck: 'false', class: 'codeinput', maxlength: 9 })),
     field(t('password'), h('input', { name: 'password', type: 'password', autocomplete: 'off' })),
     field(t('relay'), h('input', { name: 'relay', value: defaultRelay(), required: true, spellcheck: 'false' })),
+    nameField(), seenAs(),
     h('p', { class: 'error', role: 'alert' }),
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('joinButton')), h('button', { type: 'button', onclick: home }, t('back'))]),
     h('h3', {}, t('lobby')), lobby,
@@ -254,6 +281,7 @@ function route() {
   w.onmessage = (ev) => {
     if (ev.data.type === 'identity') {
       fingerprint = ev.data.fingerprint;
+      refreshSeenAs();
       const fp = document.querySelector('.settings .fp') ?? null;
       if (!fp && document.querySelector('.settings')) /** @type {HTMLElement} */ (document.querySelector('.settings')).append(h('p', { class: 'muted small fp' }, t('fingerprint', { fp: fingerprint })));
       w.terminate();

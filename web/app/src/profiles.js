@@ -37,3 +37,13 @@ export function profileText(dict) {
   const diff = differences(p, preset(base));
   return t('basedOn', { base, changes: Object.entries(diff).map(([k, v]) => `${k}=${v}`).join(', ') });
 }
+
+/**
+ * A display name as the protocol takes it (spec/protocol.md §5.1): NFC, without control, format
+ * or line separator characters, no spaces at either end, at most 32 characters ("" for none).
+ * @param {string} raw
+ */
+export function cleanName(raw) {
+  const points = [...raw.normalize('NFC').replace(/[\p{C}\p{Zl}\p{Zp}]/gu, '').trim()].slice(0, 32);
+  return points.join('').replace(/^\p{Zs}+|\p{Zs}+$/gu, '');
+}

@@ -101,7 +101,7 @@ function steps(data, out) {
  * @param {any} session @param {any[]} entries @param {Map<number, any>} secrets @param {boolean} skipHidden
  */
 function flowOver(session, entries, secrets, skipHidden) {
-  const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, secrets, skipHidden });
+  const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names, secrets });
   /** @type {DealReport[]} */
   const deals = [];
   /** @type {DealReport | null} */
@@ -109,14 +109,14 @@ function flowOver(session, entries, secrets, skipHidden) {
   let head = session.handshakeHash;
   for (const e of entries) {
     try {
-      flow.apply(e.sender, e.type, e.body, { seq: e.seq, head });
+      flow.apply(e.sender, e.type, e.body, { seq: e.seq, head, digest: e.digest });
     } catch {
       break;
     }
     head = e.digest;
     if (skipHidden) { flow.events.length = 0; continue; }
     for (const ev of /** @type {any[]} */ (flow.events.splice(0))) {
-      const engine = /** @type {any} */ (flow.engine);
+      const engine = /** @type {any} */ (flow.engineOf(ev.deal));
       const isRound = engine && typeof engine.view === 'function';
       if (ev.type === 'deal' && isRound) {
         deal = { deal: ev.deal, roundIndex: ev.roundIndex, dealer: ev.dealer, month: ev.month, steps: [], result: null };

@@ -4,7 +4,10 @@
 // A person's seat posts the table after every change and waits for decisions from the page; a
 // computer seat decides itself. When the match ends the journal (which holds the seed of every
 // key) is deleted; the transcript and result files are kept for download.
-import { Journal } from '../../src/protocol/journal.js';
+// Every input is saved with the wall-clock time it was saved (as the Python driver's records,
+// spec/protocol.md §12.3), so after a reload both clocks restart from when the current wait
+// began, not from zero, and a person's own deadline is not renewed by reloading (§12.4).
+import { JOURNAL_VERSION, Journal } from '../../src/protocol/journal.js';
 import { actionFromDict } from '../../src/rules/actions.js';
 import { createPlayer } from '../../src/ai/players.js';
 import { toHex } from '../../src/bytes.js';
@@ -42,19 +45,32 @@ export class Seat {
     this.info = {
       /** @type {any} */ paired: null, /** @type {any} */ terms: null, termsProposed: false,
       /** @type {any} */ lastRound: null, /** @type {any} */ over: null, /** @type {any} */ failure: null,
-      /** @type {{seat: number, type: string, seconds: number, since: number} | null} */ wait: null, connection: 'connected',
+      /** @type {{seat: number, type: string, seconds: number, since: number, key: string, deal: number} | null} */ wait: null,
+      connection: 'connected', /** @type {{seat: number, seq: number} | null} */ resigned: null,
+      /** @type {{seq: number, type: string, seconds: number} | null} */ timeUp: null,
     };
     this.finished = false;
+    /** the round engine the board shows @type {any} */
+    this.shown = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.deadlineTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | null} the person's own deadline (§12.4, the late side) */
+    this.ownTimer = null;
     /** @type {(v: null) => void} */
     this.#late = () => {};
     /** resolves (with null) when the opponent's deadline has passed @type {Promise<null>} */
     this.late = new Promise((resolve) => { this.#late = resolve; });
+    /** @type {(v: 'ended') => void} */
+    this.#ended = () => {};
+    /** resolves when the seat has finished (the receive loop stops waiting then) @type {Promise<'ended'>} */
+    this.ended = new Promise((resolve) => { this.#ended = resolve; });
   }
 
   /** @type {(v: null) => void} */
   #late;
+
+  /** @type {(v: 'ended') => void} */
+  #ended;
 
   /**
    * A new seat: its record saved before anything is sent.
@@ -78,10 +94,11 @@ export class Seat {
     const record = await loadSeat(id);
     if (!record) throw new LocalError('no_saved_match', `no saved seat ${id}`);
     const inputs = await loadInputs(id);
-    const journal = new Journal({ version: 1, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
+    const journal = new Journal({ version: JOURNAL_VERSION, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
     const seat = new Seat(record, journal, io);
     seat.replaying = true;
     if (record.setup.seat === 0) seat.#absorb(journal.start(), false);
+    let at = Number(record.meta.startedAt ?? Date.now());
     for (const input of inputs) {
       const i = /** @type {any} */ (input);
       if ('frame' in i) {
@@ -89,7 +106,11 @@ export class Seat {
         const out = journal.receive(fromHexFast(i.frame));
         seat.#absorb(out, seat.#progress() > before);
       } else if ('decide' in i) seat.#absorb(journal.decide(actionFromDict(i.decide)), false);
+      else if ('resign' in i) seat.#absorb(journal.resign(), false);
       else seat.#absorb(journal.acceptTerms(), false);
+      // The wait this input began started when the input was saved (older saves carry no time).
+      if (typeof i.at === 'number') at = i.at;
+      seat.#trackWait(at);
     }
     if (journal.sent !== record.sent || toHex(journal.sentHash) !== record.sentHash) {
       throw new LocalError('replay_mismatch', 'the replay does not send what was sent before');
@@ -129,6 +150,7 @@ export class Seat {
         this.#stop({ reason: /** @type {any} */ (e).reason ?? 'transport_closed', detail: String(/** @type {any} */ (e).message ?? e), blame: null });
         break;
       }
+      if (frame === 'ended') break;
       if (frame === null) {
         this.#abandon();
         break;
@@ -142,27 +164,67 @@ export class Seat {
     await transport.close?.();
   }
 
-  /** The next frame, or null when the opponent missed its deadline (§12.4). */
+  /** The next frame, null when the opponent missed its deadline (§12.4), 'ended' once the seat has finished. */
   async #nextFrame() {
     const transport = /** @type {Transport} */ (this.transport);
-    return /** @type {Promise<Uint8Array | null>} */ (Promise.race([transport.receive(), this.late]));
+    return /** @type {Promise<Uint8Array | null | 'ended'>} */ (Promise.race([transport.receive(), this.late, this.ended]));
   }
 
   /**
-   * Arm the clock of the opponent's current wait (spec/game.md §7.1): when it runs out with the
-   * flow still waiting for the same message, the receive loop stops and we sign the claim.
+   * Note the current wait (spec/game.md §7.1): a new one (another seat or message, or any message
+   * sent or accepted since, protocol.md §12.4) starts its clock at `at`; the same one keeps it.
+   * @param {number} at
+   */
+  #trackWait(at) {
+    const flow = this.peer.flow;
+    const wait = flow && !this.finished ? flow.waitingFor() : null;
+    if (!wait || !flow) {
+      this.info.wait = null;
+      return;
+    }
+    const key = `${wait.seat}/${wait.type}/${this.#progress()}`;
+    if (!this.info.wait || this.info.wait.key !== key) this.info.wait = { ...wait, key, since: at, deal: dealOf(flow) };
+  }
+
+  /**
+   * Arm the clock of the current wait (spec/protocol.md §12.4). The opponent's: when it runs out
+   * with the flow still waiting for the same message, the receive loop stops and we sign the
+   * claim. Our person's own (a move or the terms): it runs out a margin earlier (2 s, at most
+   * half the deadline), and then the seat stops without sending anything more, since the other
+   * seat may now claim abandonment.
    */
   #armDeadline() {
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = null;
+    for (const t of [this.deadlineTimer, this.ownTimer]) if (t) clearTimeout(t);
+    this.deadlineTimer = this.ownTimer = null;
     const wait = this.info.wait;
-    if (!this.useDeadlines || this.finished || !wait || wait.seat === this.peer.seat) return;
-    const mark = this.#progress();
+    if (!this.useDeadlines || this.finished || !wait) return;
+    if (wait.seat === this.peer.seat) {
+      if (this.record.role !== 'human' || !PERSON.has(wait.type)) return;
+      this.ownTimer = setTimeout(() => this.#enqueue(async () => { this.#checkOwnTime(); }), Math.max(0, ownEnd(wait) - Date.now()));
+      return;
+    }
+    const key = wait.key;
     this.deadlineTimer = setTimeout(() => {
       const now = this.peer.flow?.waitingFor();
-      if (this.finished || this.#progress() !== mark || !now || now.seat !== wait.seat) return;
+      if (this.finished || !this.info.wait || this.info.wait.key !== key || !now || now.seat !== wait.seat) return;
       this.#late(null);
     }, Math.max(0, wait.since + wait.seconds * 1000 - Date.now()));
+  }
+
+  /** Whether our person's time for the current wait has run out. */
+  #ownLate() {
+    const wait = this.info.wait;
+    return this.useDeadlines && this.record.role === 'human' && !!wait && wait.seat === this.peer.seat && PERSON.has(wait.type) && Date.now() >= ownEnd(wait);
+  }
+
+  /** Stop if our own deadline has passed (the late side of §12.4); returns whether it had. */
+  #checkOwnTime() {
+    if (this.finished || !this.#ownLate()) return false;
+    const wait = /** @type {NonNullable<typeof this.info.wait>} */ (this.info.wait);
+    const seq = this.peer.channel ? this.peer.channel.next : 0;
+    this.info.timeUp = { seq, type: wait.type, seconds: wait.seconds };
+    this.#stop({ reason: 'own_timeout', detail: `no ${wait.type} sent within ${wait.seconds} s: the other seat may claim abandonment at message ${seq}`, blame: this.peer.seat });
+    return true;
   }
 
   /** @param {() => Promise<void>} fn */
@@ -181,17 +243,19 @@ export class Seat {
     const logged = this.journal.state.inputs.length;
     const out = fn();
     const grew = this.journal.state.inputs.length > logged;
+    const at = Date.now();
     if (grew) {
       this.record.count += 1;
       this.record.sent = this.journal.sent;
       this.record.sentHash = toHex(this.journal.sentHash);
-      await appendInput(this.record, this.journal.state.inputs[this.journal.state.inputs.length - 1]);
+      await appendInput(this.record, { ...this.journal.state.inputs[this.journal.state.inputs.length - 1], at });
     } else if (out.frames.length) {
       this.record.sent = this.journal.sent;
       this.record.sentHash = toHex(this.journal.sentHash);
       await saveSeat(this.record);
     }
     this.#absorb(out, advanced ? advanced() : false);
+    this.#trackWait(at);
     for (const f of out.frames) this.#send(f);
     // Inputs are logged once; the journal keeps no copy (the store has them).
     if (input !== null) this.journal.state.inputs.length = 0;
@@ -240,8 +304,11 @@ export class Seat {
       case 'round_over':
         info.lastRound = { result: ev.result, scores: ev.scores, roundIndex: ev.roundIndex, deal: ev.deal };
         break;
+      case 'resigned':
+        info.resigned = { seat: ev.seat, seq: ev.seq };
+        break;
       case 'match_over':
-        info.over = { scores: ev.scores, winner: ev.winner };
+        info.over = { scores: ev.scores, winner: ev.winner, resigned: ev.resigned ?? null };
         break;
       case 'failure':
         info.failure = { reason: ev.reason, detail: ev.detail, blame: ev.blame, seq: ev.seq };
@@ -258,13 +325,13 @@ export class Seat {
     if (peer.failed) return this.#finish();
     if (peer.done) return this.#finish();
     if (this.record.role !== 'computer') return;
-    if (peer.flow && peer.flow.state === 'accepting' && peer.seat === 1 && !peer.autoAccept && this.info.termsProposed) {
+    if (peer.flow && peer.flow.expected()?.type === 'accept' && peer.seat === 1 && !peer.autoAccept && this.info.termsProposed) {
       await this.#step(() => this.journal.acceptTerms(), true);
       return;
     }
     if (peer.legalActions().length && this.player) {
       if (this.computerDelayMs) await new Promise((r) => setTimeout(r, this.computerDelayMs));
-      const action = this.player.choose(/** @type {any} */ (peer.flow).engine, peer.seat);
+      const action = this.player.choose(liveEngine(peer.flow), peer.seat);
       await this.#step(() => this.journal.decide(action), true);
     }
   }
@@ -277,6 +344,7 @@ export class Seat {
     return this.#enqueue(async () => {
       const action = actionFromDict(dict);
       const flow = this.peer.flow;
+      if (this.#checkOwnTime()) return;
       // A second click, or a click on a board that has moved on, is not a move: ignore it.
       if (this.finished || !flow || !flow.isLegal(this.peer.seat, action) || !this.peer.legalActions().length) return;
       await this.#step(() => this.journal.decide(action), true);
@@ -286,7 +354,8 @@ export class Seat {
   acceptTerms() {
     return this.#enqueue(async () => {
       const flow = this.peer.flow;
-      if (this.finished || !flow || flow.state !== 'accepting' || this.peer.seat !== 1) return;
+      if (this.#checkOwnTime()) return;
+      if (this.finished || !flow || flow.expected()?.type !== 'accept' || this.peer.seat !== 1) return;
       await this.#step(() => this.journal.acceptTerms(), true);
     });
   }
@@ -296,17 +365,20 @@ export class Seat {
     return this.#enqueue(async () => this.#stop({ reason: 'terms_refused', detail: 'you refused the proposed terms', blame: null }));
   }
 
-  /** Resign, where the core offers it (spec/game.md, the resign message). */
+  /** Resign where this seat is asked to act (spec/game.md §6.3): a result naming the other seat the winner, which it countersigns. */
   resign() {
-    const peer = /** @type {any} */ (this.peer);
-    const journal = /** @type {any} */ (this.journal);
-    void peer;
-    // Only through the journal: a resignation it did not log would not survive a reload.
-    if (typeof journal.resign !== 'function') {
-      this.post({ type: 'notice', key: 'errorGeneric', params: { reason: 'resign is not available in this version of the protocol' } });
-      return Promise.resolve();
-    }
-    return this.#enqueue(() => this.#step(() => journal.resign(), true));
+    return this.#enqueue(async () => {
+      if (this.#checkOwnTime()) return;
+      if (this.finished || !this.#canResign()) return;
+      // Only through the journal: a resignation it did not log would not survive a reload.
+      await this.#step(() => this.journal.resign(), true);
+    });
+  }
+
+  /** Whether the flow expects this seat's `act` now (where a resignation is allowed). */
+  #canResign() {
+    const e = this.peer.flow?.expected();
+    return !!e && e.type === 'act' && e.seat === this.peer.seat;
   }
 
   #abandon() {
@@ -336,7 +408,8 @@ export class Seat {
   #finish() {
     if (this.finished) return;
     this.finished = true;
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.#ended('ended');
+    for (const t of [this.deadlineTimer, this.ownTimer]) if (t) clearTimeout(t);
     const peer = this.peer;
     if (peer.channel) this.#keepFile('transcript', peer.done ? peer.transcript() : (peer.evidence ?? peer.transcript()));
     if (peer.done) this.#keepFile('result', peer.resultFile());
@@ -356,13 +429,12 @@ export class Seat {
   table() {
     const peer = this.peer;
     const flow = peer.flow;
-    const engine = flow && flow.engine && 'view' in flow.engine ? flow.engine : null;
-    const ask = this.finished ? null : askOf(peer);
-    const wait = flow && !this.finished ? flow.waitingFor() : null;
-    if (wait) {
-      const same = this.info.wait && this.info.wait.seat === wait.seat && this.info.wait.type === wait.type && this.info.wait.deal === flow?.deal;
-      this.info.wait = same ? this.info.wait : { ...wait, since: Date.now(), deal: flow?.deal };
-    } else this.info.wait = null;
+    // Between deals (and after a resignation) the board keeps showing the deal just played.
+    const live = liveEngine(flow);
+    if (live && 'view' in live) this.shown = live;
+    const engine = this.shown;
+    const ask = this.finished || !live ? null : askOf(peer, live);
+    this.#trackWait(Date.now());
     const match = flow && flow.match ? { scores: flow.match.scores, roundIndex: flow.match.roundIndex, dealer: flow.match.dealer, over: flow.match.over } : null;
     return {
       id: this.record.id, seat: peer.seat, mode: this.record.meta.mode, room: peer.room, meta: this.record.meta,
@@ -371,8 +443,9 @@ export class Seat {
       ask, hint: ask && ask.kind === 'decide' && engine ? koikoiHint(engine, peer.seat) : null,
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,
       match, lastRound: this.info.lastRound, over: this.info.over, failure: this.info.failure, finished: this.finished,
-      wait: this.info.wait, deal: flow ? flow.deal : -1, connection: this.info.connection,
-      canResign: typeof (/** @type {any} */ (this.journal)).resign === 'function',
+      wait: this.info.wait, deal: dealOf(flow), connection: this.info.connection,
+      deadlines: this.useDeadlines, resigned: this.info.resigned, timeUp: this.info.timeUp,
+      canResign: !this.finished && this.#canResign(),
     };
   }
 
@@ -390,11 +463,37 @@ export class Seat {
   }
 }
 
+/** The engine of the deal in play, or null (the flow keeps it with the live deal). @param {any} flow */
+function liveEngine(flow) {
+  if (!flow) return null;
+  if ('live' in flow) return flow.live ? flow.live.engine : null;
+  return flow.engine ?? null;
+}
+
+/** The number of the deal in play, or -1. @param {any} flow */
+function dealOf(flow) {
+  if (!flow) return -1;
+  if (typeof flow.deal === 'number') return flow.deal;
+  return flow.live ? flow.live.deal : -1;
+}
+
+/** Waits on a person's decision (spec/game.md §7.1): the ones a person's own deadline covers. */
+const PERSON = new Set(['act', 'accept']);
+
+/**
+ * When our person's own time for a wait ends: the deadline less a margin of 2 s, at most half the
+ * deadline (spec/protocol.md §12.4: our clock started after the frame that asked had travelled).
+ * @param {{since: number, seconds: number}} wait
+ */
+export function ownEnd(wait) {
+  return wait.since + (wait.seconds - Math.min(2, wait.seconds / 2)) * 1000;
+}
+
 /** The terms as the page shows them. @param {any} terms */
 function summariseTerms(terms) {
   return {
     profile: terms.profile.toDict ? terms.profile.toDict() : terms.profile, rounds: terms.rounds, deadlines: terms.deadlines,
-    names: terms.names ?? null, rated: terms.rated ?? false,
+    names: terms.names ?? null, rated: terms.rated ?? false, ratings: terms.ratings ?? '',
   };
 }
 

@@ -72,13 +72,13 @@ export function koikoiHint(engine, seat) {
 
 /**
  * The question the seat is asked now, with its options in wire form, or null.
- * @param {any} peer a GamePeer
+ * @param {any} peer a GamePeer @param {any} engine the round engine of the deal in play
  * @returns {Ask | null}
  */
-export function askOf(peer) {
+export function askOf(peer, engine) {
   const options = peer.legalActions();
-  if (!options.length) return null;
-  const need = peer.flow.engine.need;
+  if (!options.length || !engine || !engine.need) return null;
+  const need = engine.need;
   return { kind: need.kind, options: options.map((/** @type {any} */ a) => actionToDict(a)) };
 }
 

@@ -11,8 +11,6 @@ import { ed25519Verify, isValidIdentityKey } from '../protocol/primitives.js';
 import { nameProblem } from '../protocol/names.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
 import { CannotContinue, GameFlow, GameViolation } from '../protocol/flow.js';
-import { GameFlow2 } from '../protocol/flow2.js';
-import { encodeResultFile2 } from '../protocol/results2.js';
 import { ABANDON_DOMAIN } from '../protocol/peer.js';
 import { encodeResultFile } from '../protocol/results.js';
 
@@ -196,14 +194,9 @@ function replay(session, entries, options = {}) {
  * @param {Map<number, 0 | 1>} [dealViewers] @param {boolean} [skipHidden]
  */
 function run(session, entries, secrets, offence, dealViewers = new Map(), skipHidden = false) {
-  // The game version the terms name picks the flow: version 2 (flow2.js) or the version 1 flow
-  // the Python peer on main still speaks. (Transitional: only version 2 remains once both move.)
-  const first = entries[0]?.e;
-  const v2 = !!first && first.type === 'terms' && first.body.version === 2;
-  /** @type {any} */
-  const flow = v2
-    ? new GameFlow2({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names, secrets, dealViewers })
-    : new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, secrets, dealViewers, skipHidden });
+  // Game version 2 only: terms of another version fail with unsupported_version (spec/game.md §1.2).
+  void skipHidden;
+  const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names, secrets, dealViewers });
   /** @type {Deviation | null} */
   let found = null;
   /** @type {CannotContinue | null} */
@@ -239,9 +232,12 @@ function run(session, entries, secrets, offence, dealViewers = new Map(), skipHi
 function baseReport(kind, session, flow, messages) {
   const match = flow.match;
   const terms = flow.terms;
+  // A finished match reports its co-signed result (after a resignation the winner is the other seat).
+  const result = flow.done ? /** @type {any} */ (flow.matchResult) : null;
+  const winner = result ? result.winner : match && match.over ? match.winner : null;
   return {
     kind, ok: false, complete: flow.done, messages, profile: terms ? terms.profile.name : null,
-    keys: session.identityKeys.map(toHex), scores: match ? match.scores : null, winner: match && match.over ? match.winner : null,
+    keys: session.identityKeys.map(toHex), scores: result ? result.scores : match ? match.scores : null, winner,
     rounds: match ? match.roundSummary() : [], result: null, deviation: null, waiting_for: null, notes: [],
   };
 }
@@ -299,11 +295,10 @@ export function auditTranscript(data) {
   const report = baseReport('transcript', session, r.flow, entries.length);
   describeStop(report, r);
   if (r.flow.done) {
-    const file = r.flow instanceof GameFlow2 ? encodeResultFile2 : encodeResultFile;
-    report.result = toHex(file(/** @type {any} */ (r.flow.matchResult), /** @type {any} */ (r.flow.matchSignatures)));
+    report.result = toHex(encodeResultFile(/** @type {any} */ (r.flow.matchResult), /** @type {any} */ (r.flow.matchSignatures)));
     if (!closed) report.notes.push('the transcript has no closing marker');
   }
-  if (r.flow instanceof GameFlow2) {
+  {
     const resigned = r.flow.matchResult ? /** @type {any} */ (r.flow.matchResult).resigned : null;
     if (r.flow.done && resigned !== null && resigned !== undefined) {
       const seq = entries.findIndex((x) => x.e.type === 'resign');

@@ -2,6 +2,7 @@
 // greedy). Used by web/bin/peer.js and the interop tests; the browser's worker plays the same way.
 import { RelayClient } from './relay_client.js';
 import { LinkTransport } from './link_transport.js';
+import { RelayRendezvous } from './rendezvous.js';
 import { runMatch } from './match.js';
 import { Identity } from '../protocol/identity.js';
 import { systemRandom, vectorStream } from '../mentalpoker/rng.js';
@@ -11,10 +12,9 @@ import { toHex } from '../bytes.js';
 
 /**
  * @typedef {{role: 'host' | 'join', relay: string, code?: string, password?: string | null, rules?: string,
- *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean,
+ *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean, resignAt?: number, stallAt?: number,
  *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any},
- *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void,
- *   gameVersion?: 1 | 2}} SeatOptions
+ *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void}} SeatOptions
  */
 
 /**
@@ -34,14 +34,23 @@ export async function playComputerSeat(o) {
     : await RelayClient.join(o.relay, /** @type {string} */ (o.code));
   o.onRoom?.(client.code, seat);
   if (o.role === 'host') await client.waitForPeer();
-  const transport = o.link ? new LinkTransport(client, { rng }) : client;
+  // With the link, a relay restart (or a client that cannot resume) pairs the seats again in a
+  // rejoin room of the room code (spec/protocol.md §12.2), as the Python driver does.
+  const connect = new RelayRendezvous(o.relay, /** @type {0 | 1} */ (seat), client.code, { first: client });
+  const transport = o.link ? new LinkTransport(await connect.connect(), { rng, connect, keepalive: 10 }) : client;
+  let asked = 0;
   const outcome = await runMatch(transport, {
     seat: /** @type {0 | 1} */ (seat), identity, room: client.code, password: o.password ?? null, rng, profile,
     autoAccept: true, tamper: o.tamper,
   }, {
-    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live ? /** @type {any} */ (peer.flow).live.engine : /** @type {any} */ (peer.flow).engine, /** @type {0 | 1} */ (seat)),
-    onEvent: o.onEvent, gameVersion: o.gameVersion,
+    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live.engine, /** @type {0 | 1} */ (seat)),
+    onEvent: o.onEvent,
+    // Stall at (never answer) the stallAt-th decision, resign at the resignAt-th (tests of
+    // spec/protocol.md §12.4 and spec/game.md §6.3).
+    resign: () => asked === o.resignAt,
+    stall: () => (asked += 1) === o.stallAt,
   });
   await transport.close();
-  return outcome;
+  // How many times the link paired again through the relay (spec/protocol.md §12.2).
+  return { ...outcome, repairs: transport instanceof LinkTransport ? transport.repairs : 0 };
 }

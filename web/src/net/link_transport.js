@@ -1,5 +1,7 @@
 // A transport with the retransmission link of spec/protocol.md §12.1 on top of another transport
 // (the relay client): the same send/receive interface, with the link's timers on an interval.
+// With a connector (`connect`, e.g. RelayRendezvous of §12.2) a failed or silent transport is
+// replaced by a freshly paired one, after which the link re-sends what is unacknowledged.
 import { ReliableLink } from './reliable.js';
 
 /**
@@ -10,12 +12,19 @@ export class LinkTransport {
   /**
    * @param {Transport} inner
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
-   *   tickMs?: number, onRestart?: () => void, now?: () => number}} options
+   *   tickMs?: number, onRestart?: () => void, now?: () => number,
+   *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
-   *   what the peer may have lost.
+   *   what the peer may have lost. `connect` pairs again when the transport fails (§12.2); its
+   *   `bind` is offered to the driver (`bind`) once both seats hold the session.
    */
   constructor(inner, options) {
     this.inner = inner;
+    this.connector = options.connect ?? null;
+    /** how many times the transport was replaced */
+    this.repairs = 0;
+    /** @type {Promise<void> | null} */
+    this.repairing = null;
     this.now = options.now ?? (() => performance.now() / 1000);
     this.link = new ReliableLink(options);
     this.onRestart = options.onRestart ?? (() => {});
@@ -28,19 +37,60 @@ export class LinkTransport {
     this.closed = false;
     for (const f of this.link.start(this.now())) inner.send(f);
     this.timer = setInterval(() => {
-      const { out } = this.link.tick(this.now());
+      if (this.repairing) return;
+      const { out, silent } = this.link.tick(this.now());
       for (const f of out) this.#write(f);
+      // §12.1 rule 5: a peer silent beyond the keepalive bound: drop the transport, pair again.
+      if (silent && this.connector) this.#repair(new Error('the peer was silent'));
     }, options.tickMs ?? 200);
     this.#pump();
   }
 
+  /** The session both seats hold: the connector's rejoin tag derives from it (§12.2). @param {Uint8Array} sessionId */
+  bind(sessionId) {
+    this.connector?.bind?.(sessionId);
+  }
+
   /** @param {Uint8Array} f */
   #write(f) {
+    if (this.repairing) return; // the link re-sends everything unacknowledged once paired again
     try {
       this.inner.send(f);
     } catch (e) {
-      this.#fail(e);
+      if (this.connector) this.#repair(e);
+      else this.#fail(e);
     }
+  }
+
+  /**
+   * Replace the transport by a freshly paired one (§12.2), retrying with backoff until it works
+   * or we are closed; then a HELLO and every unacknowledged DATA (§12.1 rule 4).
+   * @param {unknown} cause
+   */
+  #repair(cause) {
+    if (this.repairing || this.closed) return this.repairing;
+    void cause;
+    const old = this.inner;
+    this.repairing = (async () => {
+      try { await old.close?.(); } catch { /* it failed already */ }
+      let delay = 0.1;
+      let paired = false;
+      while (!this.closed && !paired) {
+        try {
+          this.inner = await /** @type {{connect: () => Promise<Transport>}} */ (this.connector).connect();
+          paired = true;
+        } catch {
+          await new Promise((r) => setTimeout(r, 1000 * delay * (0.5 + Math.random() / 2)));
+          delay = Math.min(2, delay * 2);
+        }
+      }
+      this.repairing = null;
+      if (!paired) return;
+      this.repairs += 1;
+      for (const f of this.link.reconnected(this.now())) this.#write(f);
+      this.link.lastHeard = this.now();
+    })();
+    return this.repairing;
   }
 
   async #pump() {
@@ -49,6 +99,11 @@ export class LinkTransport {
       try {
         data = await this.inner.receive();
       } catch (e) {
+        if (this.closed) return;
+        if (this.connector) {
+          await this.#repair(e);
+          continue;
+        }
         this.#fail(e);
         return;
       }
@@ -96,5 +151,6 @@ export class LinkTransport {
     this.closed = true;
     clearInterval(this.timer);
     await this.inner.close?.();
+    await this.connector?.close?.();
   }
 }

@@ -1,7 +1,6 @@
 // The async driver of one seat: a sans-I/O GamePeer over a transport (the relay client, or an
 // in-memory pair), with a chooser for the decisions. Node and the browser both run it.
 import { GamePeer } from '../protocol/peer.js';
-import { GamePeer2 } from '../protocol/peer2.js';
 import { RelayClosed } from './relay_client.js';
 
 /**
@@ -10,9 +9,13 @@ import { RelayClosed } from './relay_client.js';
  * @typedef {{
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
  *   acceptTerms?: (terms: unknown) => boolean,
+ *   resign?: (peer: GamePeer, event: PeerEvent) => boolean,
+ *   stall?: (peer: GamePeer, event: PeerEvent) => boolean,
  *   onEvent?: (event: PeerEvent) => void,
- *   deadlineScale?: number, gameVersion?: 1 | 2,
+ *   deadlineScale?: number,
  * }} Chooser
+ * `resign`: give the match up instead of deciding (spec/game.md §6.3) when it says so.
+ * `stall`: never answer this decision (a person who walked away; tests of §12.4 claims).
  * `deadlineScale`: wait for the opponent the terms' deadline times this (1 in play; tests shrink it),
  * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
  * undefined: wait forever.
@@ -26,8 +29,7 @@ import { RelayClosed } from './relay_client.js';
  * @returns {Promise<Outcome>}
  */
 export async function runMatch(transport, peerOptions, chooser) {
-  // Game version 2 (peer2.js) on request until it becomes the only one.
-  const peer = /** @type {GamePeer} */ (/** @type {unknown} */ (chooser.gameVersion === 2 ? new GamePeer2(peerOptions) : new GamePeer(peerOptions)));
+  const peer = new GamePeer(peerOptions);
   // The outbox (spec/protocol.md §12.3): what we sent since the peer last showed it received
   // something; sent again when the peer's link says its process restarted.
   /** @type {Uint8Array[]} */
@@ -37,6 +39,7 @@ export async function runMatch(transport, peerOptions, chooser) {
       for (const f of outbox) transport.send(f);
     };
   }
+  let bound = false;
   /** @type {PeerEvent | null} */
   let failure = null;
   /** @type {PeerEvent | null} */
@@ -49,7 +52,10 @@ export async function runMatch(transport, peerOptions, chooser) {
     }
     for (const ev of out.events) {
       chooser.onEvent?.(ev);
-      if (ev.type === 'your_turn') handle(peer.decide(chooser.choose(peer, ev)));
+      if (ev.type === 'your_turn') {
+        if (chooser.stall?.(peer, ev)) continue;
+        handle(chooser.resign?.(peer, ev) ? peer.resign() : peer.decide(chooser.choose(peer, ev)));
+      }
       else if (ev.type === 'terms_proposed') {
         if (chooser.acceptTerms && !chooser.acceptTerms(ev.terms)) {
           failure = Object.freeze({ type: 'failure', reason: 'terms_refused', detail: 'we refused the proposed terms', blame: null, seq: null, evidence: null });
@@ -87,6 +93,12 @@ export async function runMatch(transport, peerOptions, chooser) {
     const before = peer.channel ? peer.channel.next : -1;
     const out = peer.receive(frame);
     if (!peer.channel || peer.channel.next > before) outbox = [];
+    // spec/protocol.md §12.2: once we accepted an envelope of the other seat both hold the
+    // session, and a transport that pairs again derives its rejoin tag from it.
+    if (!bound && before >= 0 && peer.channel && peer.channel.next > before && 'bind' in transport) {
+      /** @type {any} */ (transport).bind(peer.channel.sessionId);
+      bound = true;
+    }
     handle(out);
   }
   const done = peer.done;

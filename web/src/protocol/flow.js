@@ -1,52 +1,32 @@
-// The game flow (spec/game.md §4-§6), sans-I/O and shared by a playing seat and an auditor.
+// The game flow (spec/game.md, game version 2, the only one), sans-I/O, for a seat and for an
+// auditor. Terms of another version are refused with `unsupported_version` (§1.2).
 //
-// Theory of operation. The flow holds the public state of a match: the state of the table below,
-// the match tally, the deal's rules engine (spec/rules.md) and its deck (spec/crypto.md §8). Every
-// envelope, ours and the peer's, goes through `apply(sender, type, body, context)`, in order: it
-// checks that the state expects that type from that seat, checks the body, applies it, then runs
-// the pump (§4.3), which feeds the engine the cards both seats' shares open and says who speaks
-// next. A seat makes its own message bodies with its deck party and passes them with
-// `own: true`, so its contributions are recorded instead of verified, and the share groups it owes
-// are made by the pump (`makeShares`) in exactly the order a receiver will consume them. An
-// auditor is the same flow with `viewer = null` and an observer deck.
-//
-// Violations raise GameViolation (reason of §9, the seat to blame and the envelope number).
-import { equal } from '../bytes.js';
+// Theory of operation. Every envelope goes through `apply(sender, type, body, ctx)`. After each,
+// `#settle` starts the next deal when every deck it needs is final, and `expected()` computes the
+// next (seat, type, deal) from public state alone (§4.2): keying and accepting, the closing of an
+// ended deal (two disclosures, the ender first), the match end, preparation in the foreground,
+// else the pump of the deal in play; before an `act`, a `disclose` or a match-end message the seat
+// first sends what it owes (§4.4): its countersignatures of closed deals, oldest first, then the
+// next step of the next deal's deck.
+import { equal, u16be, concat } from '../bytes.js';
 import { encode } from './codec.js';
+import { GAME_VERSION } from './statement.js';
 import { ProtocolError } from './errors.js';
-import { MessageError, checkBody, shareGroups } from './messages.js';
+import { FIELDS, MessageError, checkBody } from './messages.js';
 import { ed25519Verify } from './primitives.js';
 import { checkTerms, termsDigest } from './terms.js';
 import { matchResult, matchStatement, roundStatement } from './results.js';
-import { GAME_VERSION } from './statement.js';
 import { Deck } from '../mentalpoker/deck.js';
 import { MentalPokerError } from '../mentalpoker/errors.js';
 import { MatchState } from '../rules/match.js';
 import { RoundState } from '../rules/round.js';
-import { firstDealer } from '../rules/deal.js';
+import { chooseFirstDealer, dealLayout } from '../rules/deal.js';
 import { actionFromDict, actionToDict, sameAction } from '../rules/actions.js';
 import { resultToDict } from '../rules/result.js';
 import { IllegalMove, InconsistentReveal, RulesError } from '../rules/errors.js';
+import { claimHolds, CLAIM_SIZES } from '../rules/handyaku.js';
 
-export const DECK_SIZE = 48;
-
-/** The state table of spec/game.md §4.1 (state, message, sender, next states). */
-export const TABLE = Object.freeze([
-  ['proposing', 'terms', 'seat 0', ['accepting']],
-  ['accepting', 'accept', 'seat 1', ['round_keys']],
-  ['round_keys', 'key', 'first shuffler, then the other', ['round_keys', 'shuffling']],
-  ['shuffling', 'shuffle', 'first shuffler, then the other', ['shuffling', 'drawing', 'playing']],
-  ['drawing', 'reveal', 'the seat whose shares are missing', ['drawing', 'round_keys']],
-  ['playing', 'reveal', 'the seat whose shares are missing', ['playing', 'disclosing']],
-  ['playing', 'act', 'the seat the rules engine asks', ['playing', 'disclosing']],
-  ['disclosing', 'disclose', 'the seat that did not send the last message', ['result']],
-  ['result', 'round_result', 'the other seat', ['countersign']],
-  ['countersign', 'round_sign', 'the closer', ['round_keys', 'match_result']],
-  ['match_result', 'match_result', 'the seat that did not send the last message', ['match_countersign']],
-  ['match_countersign', 'match_sign', 'the other seat', ['done']],
-]);
-
-/** A deviation found by the flow: the reason (spec/game.md §9), whom to blame, at which envelope. */
+/** A deviation from the game protocol: the reason, the seat to blame and its envelope. */
 export class GameViolation extends ProtocolError {
   /**
    * @param {string} reason @param {string} detail @param {number | null} seat @param {number | null} seq
@@ -69,408 +49,620 @@ export class CannotContinue extends ProtocolError {
   }
 }
 
+export const DECK_SIZE = 48;
+
 /**
- * The first-dealer draw of deal 0 (spec/game.md §5.1) as a tiny engine with the round engine's
- * interface: pairs (2k, 2k+1) revealed publicly until `firstDealer` names a dealer.
+ * The first-dealer draw of deal 0 (spec/game.md §5.1) with the round engine's interface.
  */
-class FirstDealerDraw {
+class FirstDealerEngine {
   /** @param {import('../rules/profile.js').Profile} profile */
   constructor(profile) {
     this.profile = profile;
-    this.pair = 0;
-    /** @type {Map<number, number>} */
-    this.cards = new Map();
+    /** @type {number[]} */
+    this.cards = [];
     /** @type {0 | 1 | null} */
     this.dealer = null;
+    const step = chooseFirstDealer(profile, []);
     /** @type {{type: 'reveal', positions: number[], to: null} | null} */
-    this.need = { type: 'reveal', positions: [0, 1], to: null };
+    this.need = step.dealer === null ? { type: 'reveal', positions: step.need, to: null } : null;
+    this.dealer = step.dealer;
+    /** @type {number[]} positions waiting for a card */
+    this.awaiting = this.need ? this.need.positions.slice() : [];
+    /** @type {Map<number, number>} */
+    this.byPosition = new Map();
   }
 
   /** @param {number} position @param {number} card */
   reveal(position, card) {
-    this.cards.set(position, card);
-    const [a, b] = [2 * this.pair, 2 * this.pair + 1];
-    if (!this.cards.has(a) || !this.cards.has(b)) return;
-    this.dealer = firstDealer(/** @type {number} */ (this.cards.get(a)), /** @type {number} */ (this.cards.get(b)), this.profile);
-    if (this.dealer !== null) {
-      this.need = null;
-      return;
-    }
-    this.pair += 1;
-    if (2 * this.pair + 1 >= DECK_SIZE) throw new RulesError('bad_deal', 'no first dealer in the whole deck');
-    this.need = { type: 'reveal', positions: [2 * this.pair, 2 * this.pair + 1], to: null };
+    this.byPosition.set(position, card);
+    this.awaiting = this.awaiting.filter((p) => p !== position);
+    if (this.awaiting.length) return;
+    const revealed = [...this.byPosition.keys()].sort((a, b) => a - b).map((p) => /** @type {number} */ (this.byPosition.get(p)));
+    const step = chooseFirstDealer(this.profile, revealed);
+    this.dealer = step.dealer;
+    this.need = step.dealer === null ? { type: 'reveal', positions: step.need, to: null } : null;
+    this.awaiting = this.need ? this.need.positions.slice() : [];
   }
 }
 
 /**
  * @typedef {import('./codec.js').Value} Value
  * @typedef {{[key: string]: Value}} Body
- * @typedef {{seq: number, head: Uint8Array, own?: boolean, makeShares?: (positions: number[]) => Uint8Array}} Context
- * @typedef {{type: string, [key: string]: unknown}} FlowEvent
+ * @typedef {{seq: number, head: Uint8Array, digest?: Uint8Array, own?: boolean, makeShares?: (positions: number[], deal: number) => Uint8Array}} Context
+ * @typedef {{seat: 0 | 1, type: string, deal?: number, beforeAct?: boolean}} Expectation
+ * @typedef {{deck: Deck, keys: Set<number>, shuffles: number, first: 0 | 1, keySeq: Map<number, number>}} DeckEntry
+ * @typedef {{deal: number, kind: 'draw' | 'round', engine: RoundState | FirstDealerEngine,
+ *   params: {roundIndex: number, dealer: 0 | 1, month: number} | null, fed: Map<number, number>,
+ *   actions: {seat: number, seq: number, action: import('../rules/actions.js').Action}[],
+ *   opened: Set<number>, lastOpener: number, declared: number[], held: Map<number, {action: any, seq: number}>,
+ *   viewer: 0 | 1 | null, pumpNext: {seat: number} | null}} Live
+ * @typedef {{deal: number, ender: number, disclosed: number[], discloseSeq: Map<number, number>, endSeq: number,
+ *   live: Live, result: Body}} Closing
+ * @typedef {{deal: number, roundIndex: number, result: Body, endSeq: number, signed: Set<number>}} Closed
  */
 
 export class GameFlow {
   /**
    * @param {{viewer: 0 | 1 | null, sessionId: Uint8Array, room: string, identityKeys: [Uint8Array, Uint8Array],
-   *   version?: number, secrets?: Map<number, [Uint8Array | null, Uint8Array | null]>,
-   *   dealViewers?: Map<number, 0 | 1>, skipHidden?: boolean}} options
-   *   `secrets`: round secrets an auditor learned in a first pass, by deal (installed when they match).
-   *   `dealViewers`: for an auditor of evidence, the deal to see as one seat saw it (with that seat's
-   *   round secret from `secrets`). `skipHidden`: an auditor's first pass passes the private reveals
-   *   it cannot open instead of stopping (it only collects the disclosed secrets).
+   *   names: [string, string], secrets?: Map<number, [Uint8Array | null, Uint8Array | null]>,
+   *   dealViewers?: Map<number, 0 | 1>}} options
    */
   constructor(options) {
     this.viewer = options.viewer;
     this.sessionId = options.sessionId;
     this.room = options.room;
     this.identityKeys = options.identityKeys;
-    this.version = options.version ?? GAME_VERSION;
+    this.names = options.names;
     this.knownSecrets = options.secrets ?? new Map();
     this.dealViewers = options.dealViewers ?? new Map();
-    this.skipHidden = options.skipHidden ?? false;
-    /** @type {0 | 1 | null} the viewer of the current deal */
-    this.dealViewer = this.viewer;
-    this.state = 'proposing';
+    this.version = GAME_VERSION;
     /** @type {import('./terms.js').Terms | null} */
     this.terms = null;
     /** @type {Uint8Array | null} */
     this.termsDigest = null;
+    this.accepted = false;
     /** @type {MatchState | null} */
     this.match = null;
-    /** deal number: 0 is the first-dealer draw */
-    this.deal = -1;
-    /** @type {Deck | null} */
-    this.deck = null;
-    /** @type {RoundState | FirstDealerDraw | null} */
-    this.engine = null;
-    /** @type {{roundIndex: number, dealer: 0 | 1, month: number} | null} */
-    this.roundParams = null;
-    /** the seat expected to send next in drawing/playing */
-    this.nextSender = 0;
-    /** @type {'act' | 'reveal'} */
-    this.nextType = 'reveal';
-    this.closer = 0;
+    /** the first deck's deal: 0 with a draw or coin, 1 with a fixed first dealer */
+    this.firstDeck = 1;
+    /** @type {Map<number, DeckEntry>} */
+    this.decks = new Map();
+    /** @type {Live | null} the deal in play */
+    this.live = null;
+    /** the next deal to start */
+    this.nextDeal = 0;
+    /** @type {Closing | null} an ended deal waiting for its disclosures */
+    this.closing = null;
+    /** @type {Closed[]} closed deals, for their round signatures */
+    this.closed = [];
+    /** @type {Uint8Array[]} the digest of every envelope applied */
+    this.digests = [];
     this.lastSender = 0;
-    /** @type {{seat: number, seq: number, action: import('../rules/actions.js').Action}[]} the deal's actions */
-    this.dealActions = [];
-    /** @type {Map<number, number>} cards the engine was fed this deal, by position */
-    this.fed = new Map();
-    this.keysIn = 0;
-    this.shufflesIn = 0;
-    /** @type {Body | null} the round result both seats sign */
-    this.roundResult = null;
-    /** @type {Uint8Array | null} the head under the round statement */
-    this.roundHead = null;
-    /** @type {Body | null} */
-    this.matchResult = null;
+    /** @type {{sender: number, kind: 'match_result' | 'resign', result: Body} | null} */
+    this.ending = null;
+    this.finished = false;
     /** @type {[Uint8Array | null, Uint8Array | null]} */
     this.matchSignatures = [null, null];
-    /** @type {Map<number, [Uint8Array | null, Uint8Array | null]>} round secrets seen, by deal */
+    /** @type {Body | null} */
+    this.matchResult = null;
+    /** the seat that disclosed last in the last deal (sends match_result) */
+    this.lastDiscloser = 0;
+    /** @type {Map<number, [Uint8Array | null, Uint8Array | null]>} */
     this.disclosed = new Map();
-    /** @type {FlowEvent[]} */
+    /** @type {{type: string, [key: string]: unknown}[]} */
     this.events = [];
-    /** envelopes applied */
-    this.count = 0;
+    /** deals replayed without their round keys (an auditor's note) */
+    this.hiddenDeals = new Set();
+    this.skipHidden = true;
   }
 
-  // --- who speaks next ---
+  get done() {
+    return this.finished;
+  }
 
-  /**
-   * The seat and message type the flow waits for, or null when done.
-   * @returns {{seat: 0 | 1, type: string} | null}
-   */
-  expected() {
-    const s = /** @type {(x: number) => 0 | 1} */ ((x) => /** @type {0 | 1} */ (x));
-    const deck = this.deck;
-    switch (this.state) {
-      case 'proposing': return { seat: 0, type: 'terms' };
-      case 'accepting': return { seat: 1, type: 'accept' };
-      case 'round_keys': {
-        const f = /** @type {Deck} */ (deck).params.firstShuffler;
-        return { seat: s(this.keysIn ? 1 - f : f), type: 'key' };
-      }
-      case 'shuffling': {
-        const f = /** @type {Deck} */ (deck).params.firstShuffler;
-        return { seat: s(this.shufflesIn ? 1 - f : f), type: 'shuffle' };
-      }
-      case 'drawing':
-      case 'playing': return { seat: s(this.nextSender), type: this.nextType };
-      case 'disclosing': return { seat: s(this.closer), type: 'disclose' };
-      case 'result': return { seat: s(1 - this.closer), type: 'round_result' };
-      case 'countersign': return { seat: s(this.closer), type: 'round_sign' };
-      case 'match_result': return { seat: s(1 - this.lastSender), type: 'match_result' };
-      case 'match_countersign': return { seat: s(1 - this.lastSender), type: 'match_sign' };
-      default: return null;
+  /** The state of spec/game.md §4.1 (`done` at the end). */
+  get state() {
+    const e = this.expected();
+    if (!e) return this.finished ? 'done' : 'preparing';
+    if (!this.terms) return 'proposing';
+    if (!this.accepted) return e.type === 'accept' ? 'accepting' : 'keying';
+    if (this.ending) return 'match_countersign';
+    if (this.closing) return 'closing';
+    if (!this.live) return this.match && this.match.over ? 'match_result' : 'preparing';
+    if (this.live.kind === 'draw') return 'drawing';
+    const engine = /** @type {RoundState} */ (this.live.engine);
+    if (engine.phase === 'field_reveal' && this.live.opened.size < 2) return 'opening';
+    const need = engine.need;
+    return need && need.type === 'action' && need.kind === 'hand_yaku' ? 'declaring' : 'playing';
+  }
+
+  /** The deal in play, else the deal closing, else the last deal started (-1 before any). */
+  get deal() {
+    if (this.live) return this.live.deal;
+    if (this.closing) return this.closing.deal;
+    return this.nextDeal - 1;
+  }
+
+  /** The rules engine of the deal in play or closing (what a screen shows), else null. */
+  get engine() {
+    return this.live ? this.live.engine : this.closing ? this.closing.live.engine : null;
+  }
+
+  /** @param {number} d */
+  #firstShuffler(d) {
+    return /** @type {0 | 1} */ ((d - this.firstDeck) % 2 === 0 ? 1 : 0);
+  }
+
+  /** @param {number} d @returns {DeckEntry} */
+  #deckEntry(d) {
+    let e = this.decks.get(d);
+    if (!e) {
+      const viewer = this.dealViewers.get(d) ?? this.viewer;
+      const first = this.#firstShuffler(d);
+      e = {
+        deck: new Deck({ n: DECK_SIZE, version: this.version, sessionId: this.sessionId, round: d, firstShuffler: first }, viewer),
+        keys: new Set(), shuffles: 0, first, keySeq: new Map(),
+      };
+      this.decks.set(d, e);
     }
+    return e;
+  }
+
+  /** @param {number} d */
+  #final(d) {
+    const e = this.decks.get(d);
+    return !!e && e.shuffles === 2;
+  }
+
+  /** The first decks of the match (deal 0 and 1 with a draw, else deal 1). */
+  #firstDecks() {
+    return this.firstDeck === 0 ? [0, 1] : [1];
+  }
+
+  // --- the expectation (§4.2, §4.4) ---
+
+  /**
+   * The preparation step a seat owes for deck d, or null.
+   * @param {number} seat @param {number} d @returns {Expectation | null}
+   */
+  #prepStep(seat, d) {
+    const e = this.#deckEntry(d);
+    const s = /** @type {0 | 1} */ (seat);
+    if (!e.keys.has(seat)) return { seat: s, type: 'key', deal: d };
+    if (!this.accepted || e.keys.size < 2) return null;
+    if (e.shuffles === 0 && e.first === seat) return { seat: s, type: 'shuffle', deal: d };
+    if (e.shuffles === 1 && e.first !== seat) return { seat: s, type: 'shuffle', deal: d };
+    return null;
+  }
+
+  /** @param {number} seat @returns {Expectation | null} */
+  #owedSign(seat) {
+    for (const c of this.closed) {
+      if (!c.signed.has(seat)) return { seat: /** @type {0 | 1} */ (seat), type: 'round_sign', deal: c.deal };
+    }
+    return null;
   }
 
   /**
-   * The current wait with its deadline in seconds (spec/game.md §7.1), or null.
+   * What `seat` owes before its next act (nextDeck = deal in play + 1) or disclose (§4.4): its
+   * countersignatures, then the step of deck e + 1, then its key of deck e + 2 (keys travel two
+   * deals ahead, shuffles one).
+   * @param {number} seat @param {number | null} nextDeck
    */
+  #owed(seat, nextDeck) {
+    const sign = this.#owedSign(seat);
+    if (sign) return sign;
+    if (nextDeck === null || (this.match && this.match.over)) return null;
+    const step = this.#prepStep(seat, nextDeck);
+    if (step) return step;
+    if (!this.#deckEntry(nextDeck + 1).keys.has(seat)) return { seat: /** @type {0 | 1} */ (seat), type: 'key', deal: nextDeck + 1 };
+    return null;
+  }
+
+  /**
+   * The decks of a foreground preparation (§5.3): at the start the first decks in full and the
+   * keys of the deck after them; at a late close of deal e, deck e + 1 in full and deck e + 2's keys.
+   * @returns {{full: number[], keysOnly: number}}
+   */
+  #foregroundDecks() {
+    const full = this.nextDeal === this.firstDeck ? this.#firstDecks() : [this.nextDeal];
+    return { full, keysOnly: full[full.length - 1] + 1 };
+  }
+
+  /** @returns {Expectation | null} */
+  expected() {
+    if (this.finished) return null;
+    if (!this.terms) return { seat: 0, type: 'terms' };
+    if (!this.accepted) {
+      const { full, keysOnly } = this.#foregroundDecks();
+      for (const d of [...full, keysOnly]) if (!this.#deckEntry(d).keys.has(0)) return { seat: 0, type: 'key', deal: d };
+      return { seat: 1, type: 'accept' };
+    }
+    if (this.ending) {
+      const other = 1 - this.ending.sender;
+      return this.#owedSign(other) ?? { seat: /** @type {0 | 1} */ (other), type: 'match_sign' };
+    }
+    if (this.closing) {
+      const c = this.closing;
+      const s = c.disclosed.length === 0 ? c.ender : 1 - c.ender;
+      return this.#owed(s, c.deal + 1) ?? { seat: /** @type {0 | 1} */ (s), type: 'disclose', deal: c.deal };
+    }
+    if (this.match && this.match.over && !this.live) {
+      const x = this.lastDiscloser;
+      return this.#owedSign(x) ?? { seat: /** @type {0 | 1} */ (x), type: 'match_result' };
+    }
+    if (!this.live) {
+      // §5.3: preparation in the foreground; the last sender first.
+      const { full, keysOnly } = this.#foregroundDecks();
+      for (const seat of [this.lastSender, 1 - this.lastSender]) {
+        for (const d of full) {
+          const step = this.#prepStep(seat, d);
+          if (step) return step;
+        }
+        if (!this.#deckEntry(keysOnly).keys.has(seat)) return { seat: /** @type {0 | 1} */ (seat), type: 'key', deal: keysOnly };
+      }
+      return null;
+    }
+    const live = this.live;
+    const need = live.engine.need;
+    if (need && need.type === 'action' && need.kind === 'hand_yaku') {
+      const order = [live.lastOpener, 1 - live.lastOpener].filter((s) => !live.declared.includes(s));
+      return { seat: /** @type {0 | 1} */ (order[0]), type: 'declare' };
+    }
+    if (need && need.type === 'action') {
+      const owed = this.#owed(need.seat, live.deal + 1);
+      if (owed) return { ...owed, beforeAct: true };
+      return { seat: need.seat, type: 'act' };
+    }
+    return { seat: /** @type {0 | 1} */ (live.pumpNext ? live.pumpNext.seat : this.lastSender), type: 'reveal' };
+  }
+
+  /** The current wait with its deadline (spec/game.md §7.1). */
   waitingFor() {
     const e = this.expected();
     if (!e) return null;
     const d = this.terms ? this.terms.deadlines : { step: 60, turn: 300 };
-    return { ...e, seconds: e.type === 'act' ? d.turn : d.step };
-  }
-
-  get done() {
-    return this.state === 'done';
+    const person = e.type === 'act' || e.type === 'accept' || e.beforeAct;
+    return { seat: e.seat, type: e.type, seconds: person ? d.turn : d.step };
   }
 
   // --- applying one envelope ---
 
   /**
-   * Apply one envelope's message, ours (`own`) or received.
    * @param {number} sender @param {string} type @param {Body} body @param {Context} ctx
    */
   apply(sender, type, body, ctx) {
-    const fail = (/** @type {string} */ reason, /** @type {string} */ detail, seat = sender) => {
+    const fail = (/** @type {string} */ reason, /** @type {string} */ detail, seat = /** @type {number | null} */ (sender)) => {
       throw new GameViolation(reason, detail, seat, ctx.seq);
     };
     const expected = this.expected();
-    // spec/game.md §4.1: (state, type) and sender are checked before the body.
-    if (!ctx.own) {
-      try {
-        checkBody(type, ctx.own ? { ...body, shares: [] } : body);
-      } catch (e) {
-        if (e instanceof MessageError && e.reason === 'unknown_message') fail('unknown_message', e.detail);
-        if (!(e instanceof MessageError)) throw e;
-        if (!expected || expected.type !== type || expected.seat !== sender) fail('out_of_turn', this.#turnText(sender, type));
-        fail('bad_message', e.detail);
-      }
+    const resignInstead = type === 'resign' && expected && expected.type === 'act' && expected.seat === sender;
+    if (!FIELDS[type]) fail('unknown_message', `unknown message type ${type}`);
+    if (!expected || (expected.type !== type && !resignInstead) || expected.seat !== sender) {
+      fail('out_of_turn', this.#turnText(sender, type));
+      return;
     }
-    if (!expected || expected.type !== type || expected.seat !== sender) fail('out_of_turn', this.#turnText(sender, type));
-    const handler = /** @type {Record<string, (s: 0 | 1, b: Body, c: Context) => void>} */ ({
-      terms: this.#onTerms, accept: this.#onAccept, key: this.#onKey, shuffle: this.#onShuffle, reveal: this.#onReveal,
-      act: this.#onAct, disclose: this.#onDisclose, round_result: this.#onRoundResult, round_sign: this.#onRoundSign,
-      match_result: this.#onMatchResult, match_sign: this.#onMatchSign,
-    })[type];
+    if (!ctx.own) {
+      // §4.1: another version's terms (version 1's have other fields) are refused as such.
+      if (type === 'terms' && body.version !== GAME_VERSION) fail('unsupported_version', `terms of game version ${String(body.version)}`);
+      try {
+        checkBody(type, body);
+      } catch (e) {
+        if (e instanceof MessageError) fail(e.reason, e.detail);
+        throw e;
+      }
+      if ('deal' in body && expected.deal !== undefined && body.deal !== expected.deal) fail('out_of_turn', `${type} of deal ${String(body.deal)}, expected deal ${expected.deal}`);
+    }
+    const s = /** @type {0 | 1} */ (sender);
     try {
-      handler.call(this, /** @type {0 | 1} */ (sender), body, ctx);
+      switch (type) {
+        case 'terms': this.#onTerms(body); break;
+        case 'accept': this.#onAccept(body); break;
+        case 'key': this.#onKey(s, body, ctx); break;
+        case 'shuffle': this.#onShuffle(s, body, ctx); break;
+        case 'reveal': this.#pump(s, body, ctx); break;
+        case 'act': this.#onAct(s, body, ctx); break;
+        case 'declare': this.#onDeclare(s, body, ctx); break;
+        case 'disclose': this.#onDisclose(s, body, ctx); break;
+        case 'round_sign': this.#onRoundSign(s, body, ctx); break;
+        case 'match_result': this.#onMatchResult(s, body, ctx, 'match_result'); break;
+        case 'resign': this.#onMatchResult(s, body, ctx, 'resign'); break;
+        case 'match_sign': this.#onMatchSign(s, body, ctx); break;
+        default: fail('unknown_message', type);
+      }
     } catch (e) {
       if (e instanceof GameViolation || e instanceof CannotContinue) throw e;
-      if (e instanceof MentalPokerError || e instanceof RulesError || e instanceof ProtocolError) {
-        fail(this.#reasonFor(type, e), e.message);
-      }
+      if (e instanceof IllegalMove) fail('illegal_action', e.message);
+      if (e instanceof InconsistentReveal) fail('inconsistent_reveal', e.message);
+      if (e instanceof RulesError && e.reason === 'bad_action') fail('bad_message', e.message);
+      if (e instanceof MentalPokerError) fail(/** @type {Record<string, string>} */ ({ key: 'bad_key', shuffle: 'bad_shuffle', disclose: 'bad_disclosed_key' })[type] ?? 'bad_share', e.message);
+      if (e instanceof ProtocolError) fail(e.reason, e.detail);
       throw e;
     }
     this.lastSender = sender;
-    this.count += 1;
+    if (ctx.digest) this.digests[ctx.seq] = ctx.digest;
+    this.#settle();
+  }
+
+  /** Our own envelope's digest, once sealed. @param {number} seq @param {Uint8Array} digest */
+  recordDigest(seq, digest) {
+    this.digests[seq] = digest;
   }
 
   /** @param {number} sender @param {string} type */
   #turnText(sender, type) {
     const e = this.expected();
-    return e ? `${type} from seat ${sender} in ${this.state}, expected ${e.type} from seat ${e.seat}` : `${type} after the end`;
+    return e ? `${type} from seat ${sender}, expected ${e.type} from seat ${e.seat}` : `${type} after the end`;
   }
 
-  /** @param {string} type @param {Error} e */
-  #reasonFor(type, e) {
-    /** @type {Record<string, string>} */
-    const byType = { key: 'bad_key', shuffle: 'bad_shuffle', disclose: 'bad_disclosed_key' };
-    if (e instanceof IllegalMove) return 'illegal_action';
-    if (e instanceof InconsistentReveal) return 'inconsistent_reveal';
-    if (e instanceof RulesError && e.reason === 'bad_action') return 'bad_message';
-    if (e instanceof ProtocolError && ['bad_terms', 'bad_message'].includes(e.reason)) return e.reason;
-    return byType[type] ?? /** @type {any} */ (e).reason ?? 'bad_message';
-  }
-
-  /** @param {0 | 1} sender @param {Body} body */
-  #onTerms(sender, body) {
-    void sender;
-    this.terms = checkTerms(body, { keys: this.identityKeys, room: this.room });
+  /** @param {Body} body */
+  #onTerms(body) {
+    this.terms = checkTerms(body, { keys: this.identityKeys, room: this.room, names: this.names });
     this.termsDigest = termsDigest(body);
+    const method = this.terms.profile.first_dealer ?? 'card_draw';
+    this.firstDeck = method === 'card_draw' || method === 'coin' ? 0 : 1;
+    this.nextDeal = this.firstDeck;
     this.events.push({ type: 'terms', terms: this.terms });
-    this.state = 'accepting';
   }
 
-  /** @param {0 | 1} sender @param {Body} body */
-  #onAccept(sender, body) {
-    void sender;
+  /** @param {Body} body */
+  #onAccept(body) {
     if (!equal(/** @type {Uint8Array} */ (body.terms), /** @type {Uint8Array} */ (this.termsDigest))) {
       throw new ProtocolError('bad_terms', 'accept names another terms digest');
     }
-    const terms = /** @type {import('./terms.js').Terms} */ (this.terms);
-    this.match = new MatchState(terms.profile, 0);
-    this.#startDeal(0);
-  }
-
-  /** @param {number} deal */
-  #startDeal(deal) {
-    this.deal = deal;
-    this.dealViewer = this.dealViewers.get(deal) ?? this.viewer;
+    this.accepted = true;
     const profile = /** @type {import('./terms.js').Terms} */ (this.terms).profile;
-    let firstShuffler = /** @type {0 | 1} */ (0);
-    if (deal === 0) {
-      this.engine = new FirstDealerDraw(profile);
-      this.roundParams = null;
-    } else {
-      const match = /** @type {MatchState} */ (this.match);
-      this.roundParams = match.roundParams();
-      this.engine = match.newRound(this.dealViewer);
-      firstShuffler = this.roundParams.dealer;
-      this.events.push({ type: 'deal', deal, ...this.roundParams });
-    }
-    this.deck = new Deck({ n: DECK_SIZE, version: this.version, sessionId: this.sessionId, round: deal, firstShuffler }, this.dealViewer);
-    this.dealActions = [];
-    this.fed = new Map();
-    this.keysIn = 0;
-    this.shufflesIn = 0;
-    this.roundResult = null;
-    this.roundHead = null;
-    this.state = 'round_keys';
-  }
-
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onKey(sender, body, ctx) {
-    const deck = /** @type {Deck} */ (this.deck);
-    if (!ctx.own) deck.receiveKey(sender, /** @type {Uint8Array} */ (body.key));
-    this.keysIn += 1;
-    if (this.keysIn === 2) {
-      this.#installKnownSecrets();
-      this.state = 'shuffling';
+    if (this.firstDeck === 1) {
+      const step = chooseFirstDealer(profile, []);
+      this.match = new MatchState(profile, /** @type {0 | 1} */ (step.dealer));
     }
   }
 
-  /** An auditor's secrets from its first pass, kept only when they match this deal's keys. */
-  #installKnownSecrets() {
-    const known = this.knownSecrets.get(this.deal);
-    if (!known || this.viewer !== null) return;
-    const deck = /** @type {Deck} */ (this.deck);
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onKey(s, body, ctx) {
+    const d = /** @type {number} */ (body.deal);
+    const e = this.#deckEntry(d);
+    if (!ctx.own) e.deck.receiveKey(s, /** @type {Uint8Array} */ (body.key));
+    e.keys.add(s);
+    e.keySeq.set(s, ctx.seq);
+    if (e.keys.size === 2) this.#installKnownSecrets(d);
+  }
+
+  /** @param {number} d */
+  #installKnownSecrets(d) {
+    const known = this.knownSecrets.get(d);
+    if (!known) return;
+    const deck = /** @type {DeckEntry} */ (this.decks.get(d)).deck;
     if (deck.me !== null) {
-      // An evidence file's interrupted deal, seen with the reporter's own secret.
       const x = known[deck.me];
-      if (x && deck.holdSecret(x)) return;
+      if (x) deck.holdSecret(x);
       return;
     }
+    if (this.viewer !== null) return;
     for (const k of [0, 1]) {
       const x = known[k];
       if (!x) continue;
-      try {
-        deck.receiveSecret(k, x);
-      } catch {
-        // Not this deal's key: the replay will reach the disclosure and judge it there.
-      }
+      try { deck.receiveSecret(k, x); } catch { /* judged at its disclosure */ }
     }
     if (!deck.secrets[0] || !deck.secrets[1]) deck.secrets = [null, null];
   }
 
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onShuffle(sender, body, ctx) {
-    const deck = /** @type {Deck} */ (this.deck);
-    const first = this.shufflesIn === 0;
-    if (!ctx.own) deck.receiveShuffle(sender, /** @type {Uint8Array} */ (body.deck));
-    this.shufflesIn += 1;
-    if (first) {
-      if (!ctx.own && shareGroups(body).length) throw new GameViolation('unexpected_shares', 'the first shuffle carries no shares', sender, ctx.seq);
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onShuffle(s, body, ctx) {
+    const d = /** @type {number} */ (body.deal);
+    const e = this.#deckEntry(d);
+    if (!ctx.own) e.deck.receiveShuffle(s, /** @type {Uint8Array} */ (body.deck));
+    e.shuffles += 1;
+  }
+
+  /** Start the next deal when every deck it needs is final (§4.2 rule 2). */
+  #settle() {
+    for (;;) {
+      if (!this.accepted || this.live || this.ending || this.finished) return;
+      if (this.match && this.match.over) return;
+      const d = this.nextDeal;
+      const needed = d === this.firstDeck ? this.#firstDecks() : [d];
+      if (!needed.every((x) => this.#final(x))) return;
+      this.#startDeal(d);
       return;
     }
-    this.state = this.deal === 0 ? 'drawing' : 'playing';
-    this.#pump(sender, body, ctx);
   }
 
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onReveal(sender, body, ctx) {
-    this.#pump(sender, body, ctx);
+  /** @param {number} d */
+  #startDeal(d) {
+    const viewer = this.dealViewers.get(d) ?? this.viewer;
+    const profile = /** @type {import('./terms.js').Terms} */ (this.terms).profile;
+    /** @type {Live} */
+    const live = {
+      deal: d, kind: d === 0 ? 'draw' : 'round', engine: new FirstDealerEngine(profile), params: null, fed: new Map(), actions: [],
+      opened: new Set(), lastOpener: this.lastSender, declared: [], held: new Map(), viewer, pumpNext: { seat: this.lastSender },
+    };
+    if (d >= 1) {
+      const match = /** @type {MatchState} */ (this.match);
+      live.params = match.roundParams();
+      live.engine = new RoundState({ profile, dealer: live.params.dealer, viewer, roundIndex: live.params.roundIndex, month: live.params.month });
+      this.events.push({ type: 'deal', deal: d, ...live.params });
+    }
+    this.live = live;
+    this.nextDeal = d + 1;
   }
 
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onAct(sender, body, ctx) {
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onAct(s, body, ctx) {
+    const live = /** @type {Live} */ (this.live);
+    const action = this.#action(s, body, ctx);
+    if (action.type === 'claim_hand_yaku' || action.type === 'no_hand_yaku') throw new GameViolation('bad_message', 'a hand-yaku action travels in declare', s, ctx.seq);
+    /** @type {RoundState} */ (live.engine).apply(s, action);
+    live.actions.push({ seat: s, seq: ctx.seq, action });
+    this.events.push({ type: 'action', seat: s, action, deal: live.deal });
+    this.#pump(s, body, ctx);
+  }
+
+  /** @param {number} s @param {Body} body @param {Context} ctx */
+  #action(s, body, ctx) {
     let action;
     try {
       action = actionFromDict(body.action);
     } catch (e) {
-      throw new GameViolation('bad_message', `action: ${/** @type {Error} */ (e).message}`, sender, ctx.seq);
+      throw new GameViolation('bad_message', `action: ${/** @type {Error} */ (e).message}`, s, ctx.seq);
     }
-    // spec/game.md §3.3: the action's map is canonical.
-    if (!equal(encode(/** @type {any} */ (actionToDict(action))), encode(body.action))) {
-      throw new GameViolation('bad_message', 'the action is not in canonical form', sender, ctx.seq);
-    }
-    const engine = /** @type {RoundState} */ (this.engine);
-    try {
-      engine.apply(sender, action);
-    } catch (e) {
-      if (e instanceof IllegalMove || e instanceof RulesError) throw new GameViolation('illegal_action', e.message, sender, ctx.seq);
-      throw e;
-    }
-    this.dealActions.push({ seat: sender, seq: ctx.seq, action });
-    this.events.push({ type: 'action', seat: sender, action, deal: this.deal });
-    this.#pump(sender, body, ctx);
+    if (!equal(encode(/** @type {any} */ (actionToDict(action))), encode(body.action))) throw new GameViolation('bad_message', 'the action is not canonical', s, ctx.seq);
+    return action;
   }
 
-  /**
-   * The pump of spec/game.md §4.3 after a message from `sender`.
-   * @param {0 | 1} sender @param {Body} body @param {Context} ctx
-   */
-  #pump(sender, body, ctx) {
-    const deck = /** @type {Deck} */ (this.deck);
-    const engine = /** @type {RoundState | FirstDealerDraw} */ (this.engine);
-    const groups = ctx.own ? [] : shareGroups(body);
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onDeclare(s, body, ctx) {
+    const live = /** @type {Live} */ (this.live);
+    const action = this.#action(s, body, ctx);
+    if (action.type !== 'claim_hand_yaku' && action.type !== 'no_hand_yaku') throw new GameViolation('bad_message', 'declare carries a hand-yaku action', s, ctx.seq);
+    const deck = /** @type {DeckEntry} */ (this.decks.get(live.deal)).deck;
+    const groups = ctx.own ? [] : /** @type {[number[], Uint8Array][]} */ (/** @type {unknown} */ (body.shares));
     /** @type {[number[], Uint8Array][]} */
     const made = [];
-    let used = 0;
-    const violation = (/** @type {string} */ reason, /** @type {string} */ detail) => new GameViolation(reason, detail, sender, ctx.seq);
-    for (;;) {
-      const need = engine.need;
-      if (need === null) break;
-      if (need.type === 'action') {
-        this.nextSender = need.seat;
-        this.nextType = 'act';
-        break;
-      }
-      const owers = need.to === null ? [0, 1] : [1 - need.to];
-      const owed = (/** @type {number} */ s) => (owers.includes(s) ? need.positions.filter((p) => !deck.hasShare(s, p)) : []);
-      const mine = owed(sender);
-      if (mine.length) {
-        if (ctx.own) {
-          const data = /** @type {(p: number[]) => Uint8Array} */ (ctx.makeShares)(mine);
-          made.push([mine, data]);
-        } else {
-          if (used >= groups.length) throw violation('missing_shares', `shares of ${mine.join(',')} are owed`);
-          const [positions, data] = groups[used++];
-          if (positions.length !== mine.length || positions.some((p, i) => p !== mine[i])) {
-            throw violation('wrong_shares', `shares of ${positions.join(',')}, owed ${mine.join(',')}`);
-          }
-          try {
-            deck.receiveShares(sender, positions, data);
-          } catch (e) {
-            if (e instanceof MentalPokerError) throw violation('bad_share', e.message);
-            throw e;
-          }
+    if (action.type === 'claim_hand_yaku') {
+      const positions = action.positions.slice();
+      if (ctx.own) made.push([positions, /** @type {(p: number[], d: number) => Uint8Array} */ (ctx.makeShares)(positions, live.deal)]);
+      else {
+        if (groups.length !== 1) throw new GameViolation(groups.length ? 'unexpected_shares' : 'missing_shares', 'a claim carries one share group', s, ctx.seq);
+        const [ps, data] = groups[0];
+        if (ps.length !== positions.length || ps.some((p, i) => p !== positions[i])) throw new GameViolation('wrong_shares', 'the claim\'s positions', s, ctx.seq);
+        if (!positions.every((p) => p >= 0 && p < 48)) throw new GameViolation('illegal_action', 'not_in_hand: a claimed position is not in the seat\'s hand', s, ctx.seq);
+        try {
+          deck.receiveShares(s, ps, data);
+        } catch (e) {
+          if (e instanceof MentalPokerError) throw new GameViolation('bad_share', e.message, s, ctx.seq);
+          throw e;
         }
       }
-      const owing = [0, 1].filter((s) => owed(s).length > 0);
-      if (owing.length) {
-        this.nextSender = owing.includes(1 - sender) ? 1 - sender : owing[0];
-        this.nextType = 'reveal';
-        break;
-      }
-      this.#feed(need, sender, ctx.seq);
-    }
-    if (!ctx.own && used < groups.length) throw violation('unexpected_shares', `${groups.length - used} share groups beyond those owed`);
+      // §5.5: a claim is checked at once, its cards now public.
+      this.#checkClaim(s, action, deck, live, ctx.seq);
+    } else if (!ctx.own && groups.length) throw new GameViolation('unexpected_shares', 'no claim, no shares', s, ctx.seq);
     if (ctx.own) body.shares = /** @type {Value} */ (/** @type {unknown} */ (made));
-    if (engine.need === null) this.#dealOver(sender);
+    live.declared.push(s);
+    live.held.set(s, { action, seq: ctx.seq });
+    this.#pump(s, { shares: [] }, { ...ctx, own: true, makeShares: () => { throw new Error('no shares owed'); } });
   }
 
   /**
-   * Every share of a reveal is in: feed the cards this viewer may see (spec/game.md §4.3 step 4).
-   * @param {{type: 'reveal', positions: readonly number[], to: 0 | 1 | null}} need @param {0 | 1} sender @param {number} seq
+   * @param {number} s @param {any} claim @param {Deck} deck @param {Live} live @param {number} seq
    */
-  #feed(need, sender, seq) {
-    const deck = /** @type {Deck} */ (this.deck);
-    const engine = /** @type {RoundState | FirstDealerDraw} */ (this.engine);
-    const hidden = need.to !== null && this.dealViewer !== null && this.dealViewer !== need.to;
-    if (hidden) {
-      /** @type {RoundState} */ (engine).skipReveal();
-      return;
+  #checkClaim(s, claim, deck, live, seq) {
+    const profile = /** @type {import('./terms.js').Terms} */ (this.terms).profile;
+    const fail = (/** @type {string} */ why) => { throw new GameViolation('illegal_action', why, s, seq); };
+    if (!profile.handYakuPoints(claim.yaku)) fail(`bad_hand_yaku: ${claim.yaku} is not a hand yaku of this profile`);
+    const layout = dealLayout(/** @type {any} */ (live.params).dealer);
+    if (claim.positions.some((/** @type {number} */ p) => !layout.hands[s].includes(p))) fail('not_in_hand: a claimed position is not in the seat\'s hand');
+    if (!(/** @type {any} */ (CLAIM_SIZES)[claim.yaku] ?? []).includes(claim.positions.length)) fail(`false_hand_yaku: ${claim.yaku} is shown with other card counts`);
+    const cards = claim.positions.map((/** @type {number} */ p) => deck.cardAt(p));
+    if (cards.some((/** @type {number | null} */ c) => c === null) || !claimHolds(claim.yaku, /** @type {number[]} */ (cards))) fail(`false_hand_yaku: the revealed cards do not make ${claim.yaku}`);
+  }
+
+  /**
+   * The pump (§4.3) on the deal in play, after a message of `s`.
+   * @param {0 | 1} s @param {Body} body @param {Context} ctx
+   */
+  #pump(s, body, ctx) {
+    const groups = ctx.own ? [] : /** @type {[number[], Uint8Array][]} */ (/** @type {unknown} */ (body.shares ?? []));
+    /** @type {[number[], Uint8Array][]} */
+    const made = [];
+    const state = { used: 0 };
+    // A deal that ends inside the message hands the rest of its share groups to the next deal
+    // when that deal starts at once (the first-dealer draw, then the opening of deal 1).
+    while (this.live) {
+      const live = this.live;
+      this.#pumpDeal(s, body, ctx, live, groups, made, state);
+      if (this.live || live.kind !== 'draw') break;
+      this.#settle();
     }
-    if (need.to !== null && this.dealViewer === null && !(deck.secrets[0] && deck.secrets[1])) {
-      if (this.skipHidden) {
-        /** @type {RoundState} */ (engine).skipReveal();
+    if (!ctx.own && state.used < groups.length) throw new GameViolation('unexpected_shares', `${groups.length - state.used} share groups beyond those owed`, s, ctx.seq);
+    if (ctx.own && body.shares !== undefined) body.shares = /** @type {Value} */ (/** @type {unknown} */ (made));
+  }
+
+  /**
+   * @param {0 | 1} s @param {Body} body @param {Context} ctx @param {Live} live
+   * @param {[number[], Uint8Array][]} groups @param {[number[], Uint8Array][]} made @param {{used: number}} state
+   */
+  #pumpDeal(s, body, ctx, live, groups, made, state) {
+    const deck = /** @type {DeckEntry} */ (this.decks.get(live.deal)).deck;
+    const engine = live.engine;
+    const violation = (/** @type {string} */ reason, /** @type {string} */ detail) => new GameViolation(reason, detail, s, ctx.seq);
+    const pay = (/** @type {number[]} */ owed) => {
+      if (ctx.own) {
+        made.push([owed, /** @type {(p: number[], d: number) => Uint8Array} */ (ctx.makeShares)(owed, live.deal)]);
         return;
       }
-      throw new CannotContinue(`deal ${this.deal}: a private reveal, and this deal's round keys were never disclosed`, seq);
+      if (state.used >= groups.length) throw violation('missing_shares', `shares of ${owed.join(',')} are owed`);
+      const [positions, data] = groups[state.used++];
+      if (positions.length !== owed.length || positions.some((p, i) => p !== owed[i])) throw violation('wrong_shares', `shares of ${positions.join(',')}, owed ${owed.join(',')}`);
+      try {
+        deck.receiveShares(s, positions, data);
+      } catch (e) {
+        if (e instanceof MentalPokerError) throw violation('bad_share', e.message);
+        throw e;
+      }
+    };
+    const carries = body.shares !== undefined;
+    for (;;) {
+      const need = engine.need;
+      if (need === null) {
+        this.#dealEnded(s, ctx);
+        break;
+      }
+      if (need.type === 'action') {
+        if (need.kind === 'hand_yaku') {
+          const held = live.held.get(need.seat);
+          if (!held) break;
+          live.held.delete(need.seat);
+          try {
+            /** @type {RoundState} */ (engine).apply(need.seat, held.action);
+          } catch (e) {
+            if (e instanceof IllegalMove || e instanceof RulesError) throw new GameViolation('illegal_action', e.message, need.seat, held.seq);
+            throw e;
+          }
+          live.actions.push({ seat: need.seat, seq: held.seq, action: held.action });
+          this.events.push({ type: 'action', seat: need.seat, action: held.action, deal: live.deal });
+          continue;
+        }
+        break;
+      }
+      // §5.4: the opening of a round (both seats' shares of the field and of the other's hand).
+      if (live.kind === 'round' && /** @type {RoundState} */ (engine).phase === 'field_reveal' && live.opened.size < 2) {
+        if (!live.opened.has(s) && carries) {
+          const layout = dealLayout(/** @type {any} */ (live.params).dealer);
+          pay(layout.field.slice());
+          pay(layout.hands[1 - s].slice());
+          live.opened.add(s);
+          live.lastOpener = s;
+        }
+        if (live.opened.size < 2) {
+          live.pumpNext = { seat: live.opened.has(s) ? 1 - s : s };
+          break;
+        }
+      }
+      const owers = need.to === null ? [0, 1] : [1 - need.to];
+      const owed = (/** @type {number} */ x) => (owers.includes(x) ? need.positions.filter((p) => !deck.hasShare(x, p)) : []);
+      const mine = owed(s);
+      if (mine.length && carries) pay(mine);
+      const owing = [0, 1].filter((x) => owed(x).length > 0);
+      if (owing.length) {
+        live.pumpNext = { seat: owing.length === 2 ? s : owing[0] };
+        break;
+      }
+      this.#feed(need, s, ctx.seq, live, deck);
+    }
+  }
+
+  /**
+   * @param {{type: 'reveal', positions: readonly number[], to: 0 | 1 | null}} need @param {number} s @param {number} seq
+   * @param {Live} live @param {Deck} deck
+   */
+  #feed(need, s, seq, live, deck) {
+    const engine = live.engine;
+    const hidden = need.to !== null && live.viewer !== null && live.viewer !== need.to;
+    if (hidden || (need.to !== null && live.viewer === null && !(deck.secrets[0] && deck.secrets[1]))) {
+      if (!hidden) this.hiddenDeals.add(live.deal);
+      /** @type {RoundState} */ (engine).skipReveal();
+      return;
     }
     /** @type {number[]} */
     const cards = [];
@@ -479,116 +671,88 @@ export class GameFlow {
       try {
         card = deck.cardAt(p);
       } catch (e) {
-        if (e instanceof MentalPokerError) throw new GameViolation('inconsistent_reveal', e.message, sender, seq);
+        if (e instanceof MentalPokerError) throw new GameViolation('inconsistent_reveal', e.message, s, seq);
         throw e;
       }
-      if (card === null) throw new GameViolation('inconsistent_reveal', `position ${p} does not open`, sender, seq);
+      if (card === null) throw new GameViolation('inconsistent_reveal', `position ${p} does not open`, s, seq);
       try {
         engine.reveal(p, card);
       } catch (e) {
-        if (e instanceof RulesError) throw new GameViolation('inconsistent_reveal', e.message, sender, seq);
+        if (e instanceof RulesError) throw new GameViolation('inconsistent_reveal', e.message, s, seq);
         throw e;
       }
-      this.fed.set(p, card);
+      live.fed.set(p, card);
       cards.push(card);
     }
-    this.events.push({ type: 'reveal', deal: this.deal, positions: need.positions.slice(), cards, to: need.to });
+    this.events.push({ type: 'reveal', deal: live.deal, positions: need.positions.slice(), cards, to: need.to });
   }
 
-  /** @param {0 | 1} sender the seat whose message ended the deal */
-  #dealOver(sender) {
-    if (this.deal === 0) {
-      const draw = /** @type {FirstDealerDraw} */ (this.engine);
-      const dealer = /** @type {0 | 1} */ (draw.dealer);
-      const terms = /** @type {import('./terms.js').Terms} */ (this.terms);
-      this.match = new MatchState(terms.profile, dealer);
-      this.events.push({ type: 'first_dealer', dealer, cards: [...draw.cards.entries()] });
-      this.#startDeal(1);
+  /** @param {0 | 1} s the ender @param {Context} ctx */
+  #dealEnded(s, ctx) {
+    const live = /** @type {Live} */ (this.live);
+    this.live = null;
+    if (live.kind === 'draw') {
+      const dealer = /** @type {0 | 1} */ (/** @type {FirstDealerEngine} */ (live.engine).dealer);
+      this.match = new MatchState(/** @type {import('./terms.js').Terms} */ (this.terms).profile, dealer);
+      this.events.push({ type: 'first_dealer', dealer });
       return;
     }
-    this.closer = 1 - sender;
-    this.state = 'disclosing';
+    const engine = /** @type {RoundState} */ (live.engine);
+    const match = /** @type {MatchState} */ (this.match);
+    match.record(/** @type {any} */ (engine.result));
+    const result = /** @type {Body} */ (/** @type {unknown} */ (resultToDict(/** @type {any} */ (engine.result))));
+    this.closing = { deal: live.deal, ender: s, disclosed: [], discloseSeq: new Map(), endSeq: ctx.seq, live, result };
+    this.events.push({ type: 'round_over', deal: live.deal, roundIndex: /** @type {any} */ (live.params).roundIndex, result: engine.result, scores: match.scores });
   }
 
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onDisclose(sender, body, ctx) {
-    const deck = /** @type {Deck} */ (this.deck);
-    if (!ctx.own) deck.receiveSecret(sender, /** @type {Uint8Array} */ (body.key));
-    this.#noteSecret(sender, /** @type {Uint8Array} */ (body.key));
-    // The other seat now holds both secrets: it re-checks the deal before signing (§5.6).
-    if (this.dealViewer === 1 - sender) this.#recheck(ctx.seq);
-    this.state = 'result';
-  }
-
-  /** @param {number} seat @param {Uint8Array} key */
-  #noteSecret(seat, key) {
-    const entry = this.disclosed.get(this.deal) ?? [null, null];
-    entry[seat] = key.slice();
-    this.disclosed.set(this.deal, entry);
-  }
-
-  /** The round result both seats must sign (the engine's). */
-  ownRoundResult() {
-    const engine = /** @type {RoundState} */ (this.engine);
-    return /** @type {Body} */ (/** @type {unknown} */ (resultToDict(/** @type {any} */ (engine.result))));
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onDisclose(s, body, ctx) {
+    const c = /** @type {Closing} */ (this.closing);
+    const deck = /** @type {DeckEntry} */ (this.decks.get(c.deal)).deck;
+    if (!ctx.own) deck.receiveSecret(s, /** @type {Uint8Array} */ (body.key));
+    const entry = this.disclosed.get(c.deal) ?? [null, null];
+    entry[s] = /** @type {Uint8Array} */ (body.key).slice();
+    this.disclosed.set(c.deal, entry);
+    c.disclosed.push(s);
+    c.discloseSeq.set(s, ctx.seq);
+    // The next deal's opening shares ride on the disclosure when that deal has started.
+    this.#pump(s, body, ctx);
+    if (c.disclosed.length === 2) {
+      this.#recheck(c, ctx.seq);
+      this.closing = null;
+      this.closed.push({ deal: c.deal, roundIndex: /** @type {any} */ (c.live.params).roundIndex, result: c.result, endSeq: c.endSeq, signed: new Set() });
+      this.lastDiscloser = s;
+      this.#settle();
+    }
   }
 
   /**
-   * The round statement under a head (spec/game.md §6.1).
-   * @param {Uint8Array} head
+   * The re-check of a closed deal with both secrets (§5.7); what only the secrets show is blamed
+   * on the second disclosure.
+   * @param {Closing} c @param {number} seq
    */
-  roundStatement(head) {
-    const p = /** @type {{roundIndex: number}} */ (this.roundParams);
-    return roundStatement({ session: this.sessionId, deal: this.deal, round: p.roundIndex, head, result: this.ownRoundResult() });
-  }
-
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onRoundResult(sender, body, ctx) {
-    const deck = /** @type {Deck} */ (this.deck);
-    if (!ctx.own) {
-      try {
-        deck.receiveSecret(sender, /** @type {Uint8Array} */ (body.key));
-      } catch (e) {
-        if (e instanceof MentalPokerError) throw new GameViolation('bad_disclosed_key', e.message, sender, ctx.seq);
-        throw e;
-      }
-    }
-    this.#noteSecret(sender, /** @type {Uint8Array} */ (body.key));
-    if (this.dealViewer !== sender) this.#recheck(ctx.seq);
-    const own = this.ownRoundResult();
-    if (!equal(encode(own), encode(body.result))) throw new GameViolation('wrong_result', 'the round result differs from ours', sender, ctx.seq);
-    if (!ctx.own && !ed25519Verify(this.identityKeys[sender], this.roundStatement(ctx.head), /** @type {Uint8Array} */ (body.sig))) {
-      throw new GameViolation('bad_result_signature', 'the round result signature does not verify', sender, ctx.seq);
-    }
-    this.roundResult = own;
-    this.roundHead = ctx.head;
-    this.state = 'countersign';
-  }
-
-  /**
-   * The re-check of a deal with both secrets (spec/game.md §5.7).
-   * @param {number} seq the envelope that brought the second secret
-   */
-  #recheck(seq) {
-    const deck = /** @type {Deck} */ (this.deck);
-    /** @type {number[]} */
+  #recheck(c, seq) {
+    const deck = /** @type {DeckEntry} */ (this.decks.get(c.deal)).deck;
+    const second = /** @type {number} */ (c.disclosed[1]);
+    const other = 1 - second;
+    const blameSeq = this.viewer === null ? seq : (c.discloseSeq.get(1 - /** @type {number} */ (this.viewer)) ?? seq);
+    const blameSeat = this.viewer === null ? second : 1 - /** @type {number} */ (this.viewer);
+    void other;
     let order;
     try {
       order = deck.audit({ recheck: true });
     } catch (e) {
-      if (e instanceof MentalPokerError) {
-        const detail = /** @type {any} */ (e).message;
-        throw new GameViolation('bad_deck', detail, this.#blameForDeck(e), seq);
-      }
+      if (e instanceof MentalPokerError) throw new GameViolation('bad_deck', e.message, blameSeat, blameSeq);
       throw e;
     }
-    for (const [p, card] of this.fed) {
-      if (order[p] !== card) throw new GameViolation('inconsistent_reveal', `position ${p} showed card ${card}, the deck holds ${order[p]}`, null, seq);
+    for (const [p, card] of c.live.fed) {
+      if (order[p] !== card) throw new GameViolation('inconsistent_reveal', `position ${p} showed ${card}, the deck holds ${order[p]}`, blameSeat, blameSeq);
     }
-    // Replay the deal seeing every card, with the same actions.
-    const p = /** @type {{roundIndex: number, dealer: 0 | 1, month: number}} */ (this.roundParams);
-    const terms = /** @type {import('./terms.js').Terms} */ (this.terms);
-    const replay = new RoundState({ profile: terms.profile, dealer: p.dealer, viewer: null, roundIndex: p.roundIndex, month: p.month });
+    const p = /** @type {{roundIndex: number, dealer: 0 | 1, month: number}} */ (c.live.params);
+    const profile = /** @type {import('./terms.js').Terms} */ (this.terms).profile;
+    const replay = new RoundState({ profile, dealer: p.dealer, viewer: null, roundIndex: p.roundIndex, month: p.month });
+    const byKind = (/** @type {any} */ a) => (a.type === 'claim_hand_yaku' || a.type === 'no_hand_yaku');
+    const actions = c.live.actions.slice();
     let next = 0;
     for (;;) {
       const need = replay.need;
@@ -597,8 +761,11 @@ export class GameFlow {
         for (const pos of need.positions.slice()) replay.reveal(pos, order[pos]);
         continue;
       }
-      const step = this.dealActions[next++];
-      if (!step || step.seat !== need.seat) throw new GameViolation('inconsistent_round', 'the replay asks for another action', null, seq);
+      const i = actions.findIndex((a, k) => k >= next && a.seat === need.seat && (need.kind === 'hand_yaku') === byKind(a.action));
+      const step = i >= 0 && (need.kind === 'hand_yaku' || i === next) ? actions[i] : undefined;
+      if (!step) throw new GameViolation('inconsistent_round', 'the replay asks for another action', null, seq);
+      if (i === next) next += 1;
+      else actions.splice(i, 1), actions.splice(next, 0, step), next += 1;
       try {
         replay.apply(step.seat, step.action);
       } catch (e) {
@@ -606,86 +773,103 @@ export class GameFlow {
         throw e;
       }
     }
-    const engine = /** @type {RoundState} */ (this.engine);
-    if (next !== this.dealActions.length || !engine.result || !replay.result
-      || !equal(encode(/** @type {any} */ (resultToDict(replay.result))), encode(/** @type {any} */ (resultToDict(engine.result))))) {
+    if (!replay.result || !equal(encode(/** @type {any} */ (resultToDict(replay.result))), encode(c.result))) {
       throw new GameViolation('inconsistent_round', 'the replay with every card gives another result', null, seq);
     }
   }
 
-  /** @param {Error} e */
-  #blameForDeck(e) {
-    const m = /party (\d)/.exec(e.message);
-    return m ? Number(m[1]) : null;
+  /** The round statement of a closed deal (§6.1). @param {Closed} c */
+  roundStatementOf(c) {
+    const head = this.digests[c.endSeq];
+    return roundStatement({ session: this.sessionId, deal: c.deal, round: c.roundIndex, head, result: c.result });
   }
 
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onRoundSign(sender, body, ctx) {
-    if (!ctx.own && !ed25519Verify(this.identityKeys[sender], this.roundStatement(/** @type {Uint8Array} */ (this.roundHead)), /** @type {Uint8Array} */ (body.sig))) {
-      throw new GameViolation('bad_result_signature', 'the round countersignature does not verify', sender, ctx.seq);
+  /** @param {number} deal */
+  closedDeal(deal) {
+    return /** @type {Closed} */ (this.closed.find((c) => c.deal === deal));
+  }
+
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onRoundSign(s, body, ctx) {
+    const c = this.closedDeal(/** @type {number} */ (body.deal));
+    if (!equal(encode(c.result), encode(body.result))) throw new GameViolation('wrong_result', 'the round result differs from ours', s, ctx.seq);
+    if (!ctx.own && !ed25519Verify(this.identityKeys[s], this.roundStatementOf(c), /** @type {Uint8Array} */ (body.sig))) {
+      throw new GameViolation('bad_result_signature', 'the round signature does not verify', s, ctx.seq);
     }
-    const match = /** @type {MatchState} */ (this.match);
-    const engine = /** @type {RoundState} */ (this.engine);
-    match.record(/** @type {any} */ (engine.result));
-    this.events.push({ type: 'round_over', deal: this.deal, roundIndex: /** @type {any} */ (this.roundParams).roundIndex, result: engine.result, scores: match.scores });
-    if (match.over) {
-      this.state = 'match_result';
-      return;
-    }
-    this.#startDeal(this.deal + 1);
+    c.signed.add(s);
   }
 
   /**
-   * The match result map under a head (spec/game.md §6.2).
-   * @param {Uint8Array} head
+   * The match result map under a head (§6.2), for a normal end or a resignation by `resigned`.
+   * @param {Uint8Array} head @param {number | null} resigned
    */
-  ownMatchResult(head) {
+  ownMatchResult(head, resigned = null) {
     const match = /** @type {MatchState} */ (this.match);
     const terms = /** @type {import('./terms.js').Terms} */ (this.terms);
     return matchResult({
-      session: this.sessionId, room: this.room, keys: this.identityKeys, terms: /** @type {Uint8Array} */ (this.termsDigest),
-      profile: terms.profile.name, profileDigest: terms.profile.digest(), rounds: match.roundSummary(), scores: match.scores,
-      winner: match.winner, head,
+      session: this.sessionId, room: this.room, keys: this.identityKeys, names: terms.names, rated: terms.rated,
+      terms: /** @type {Uint8Array} */ (this.termsDigest), profile: terms.profile.name, profileDigest: terms.profile.digest(),
+      rounds: match ? match.roundSummary() : [], scores: match ? match.scores : [0, 0],
+      winner: resigned !== null ? 1 - resigned : (match ? match.winner : null), resigned, head,
     });
   }
 
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onMatchResult(sender, body, ctx) {
-    const own = this.ownMatchResult(ctx.head);
-    if (!equal(encode(own), encode(body.result))) throw new GameViolation('wrong_result', 'the match result differs from ours', sender, ctx.seq);
-    if (!ctx.own && !ed25519Verify(this.identityKeys[sender], matchStatement(own), /** @type {Uint8Array} */ (body.sig))) {
-      throw new GameViolation('bad_result_signature', 'the match result signature does not verify', sender, ctx.seq);
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx @param {'match_result' | 'resign'} kind */
+  #onMatchResult(s, body, ctx, kind) {
+    const own = this.ownMatchResult(ctx.head, kind === 'resign' ? s : null);
+    if (!equal(encode(own), encode(body.result))) throw new GameViolation('wrong_result', 'the match result differs from ours', s, ctx.seq);
+    if (!ctx.own && !ed25519Verify(this.identityKeys[s], matchStatement(own), /** @type {Uint8Array} */ (body.sig))) {
+      throw new GameViolation('bad_result_signature', 'the match result signature does not verify', s, ctx.seq);
     }
     this.matchResult = own;
-    this.matchSignatures[sender] = /** @type {Uint8Array} */ (body.sig);
-    this.state = 'match_countersign';
-  }
-
-  /** @param {0 | 1} sender @param {Body} body @param {Context} ctx */
-  #onMatchSign(sender, body, ctx) {
-    const result = /** @type {Body} */ (this.matchResult);
-    if (!ctx.own && !ed25519Verify(this.identityKeys[sender], matchStatement(result), /** @type {Uint8Array} */ (body.sig))) {
-      throw new GameViolation('bad_result_signature', 'the match countersignature does not verify', sender, ctx.seq);
+    this.matchSignatures[s] = /** @type {Uint8Array} */ (body.sig);
+    this.ending = { sender: s, kind, result: own };
+    if (kind === 'resign') {
+      this.live = null;
+      this.events.push({ type: 'resigned', seat: s, seq: ctx.seq });
     }
-    this.matchSignatures[sender] = /** @type {Uint8Array} */ (body.sig);
-    const match = /** @type {MatchState} */ (this.match);
-    this.events.push({ type: 'match_over', scores: match.scores, winner: match.winner, result });
-    this.state = 'done';
   }
 
-  /** Legal actions for the seat the engine asks, when it is asking for one. */
+  /** @param {0 | 1} s @param {Body} body @param {Context} ctx */
+  #onMatchSign(s, body, ctx) {
+    const result = /** @type {Body} */ (this.matchResult);
+    if (!ctx.own && !ed25519Verify(this.identityKeys[s], matchStatement(result), /** @type {Uint8Array} */ (body.sig))) {
+      throw new GameViolation('bad_result_signature', 'the match countersignature does not verify', s, ctx.seq);
+    }
+    this.matchSignatures[s] = /** @type {Uint8Array} */ (body.sig);
+    this.finished = true;
+    const match = this.match;
+    this.events.push({ type: 'match_over', scores: result.scores, winner: result.winner, result, resigned: result.resigned });
+    void match;
+  }
+
+  /** The legal actions of the seat asked to act. */
   legalActions() {
-    const engine = this.engine;
-    if (!(engine instanceof RoundState) || !engine.need || engine.need.type !== 'action') return [];
-    return engine.legalActions();
+    const live = this.live;
+    if (!live || !(live.engine instanceof RoundState) || !live.engine.need || live.engine.need.type !== 'action') return [];
+    return live.engine.legalActions();
   }
 
-  /**
-   * Whether an action is legal now for `seat` (as far as this viewer knows).
-   * @param {number} seat @param {import('../rules/actions.js').Action} action
-   */
+  /** @param {number} seat @param {import('../rules/actions.js').Action} action */
   isLegal(seat, action) {
     const e = this.expected();
     return !!e && e.type === 'act' && e.seat === seat && this.legalActions().some((a) => sameAction(a, action));
   }
+
+  /**
+   * The rules engine of a deal still in play or closing (for screens and reports), else null.
+   * @param {number | undefined} d
+   */
+  engineOf(d) {
+    if (this.live && this.live.deal === d) return this.live.engine;
+    if (this.closing && this.closing.deal === d) return this.closing.live.engine;
+    return null;
+  }
+
+  /** The deck of a deal. @param {number} d */
+  deckOf(d) {
+    return this.#deckEntry(d).deck;
+  }
 }
+
+export { u16be, concat };

@@ -17,11 +17,14 @@ import { Profile } from '../rules/profile.js';
 /**
  * @typedef {{seat: 0 | 1, identity: string, room: string, password: string | null, seed: string, name: string,
  *   profile: unknown, deadlines: {step: number, turn: number} | null, autoAccept: boolean}} Setup
- * @typedef {{frame: string} | {decide: unknown} | {accept: true}} Input
- * @typedef {{version: 1, setup: Setup, inputs: Input[], sent: number, sentHash: string}} JournalState
+ * @typedef {{frame: string} | {decide: unknown} | {accept: true} | {resign: true}} Input
+ * @typedef {{version: 2, setup: Setup, inputs: Input[], sent: number, sentHash: string}} JournalState
  */
 
 const ZERO = new Uint8Array(32);
+
+/** The journal's format: 2 since game version 2 (a journal of version 1 replays another flow). */
+export const JOURNAL_VERSION = 2;
 
 export class Journal {
   /**
@@ -36,7 +39,7 @@ export class Journal {
       seed: toHex(options.seed), name: options.name ?? '', profile: options.profile ? options.profile.toDict() : null,
       deadlines: options.deadlines ?? null, autoAccept: options.autoAccept ?? false,
     };
-    return new Journal({ version: 1, setup, inputs: [], sent: 0, sentHash: toHex(ZERO) });
+    return new Journal({ version: JOURNAL_VERSION, setup, inputs: [], sent: 0, sentHash: toHex(ZERO) });
   }
 
   /** @param {JournalState} state */
@@ -108,6 +111,14 @@ export class Journal {
     return out;
   }
 
+  /** Resign where this seat is asked to act (spec/game.md §6.3). */
+  resign() {
+    const out = this.peer.resign();
+    this.state.inputs.push({ resign: true });
+    this.#count(out.frames);
+    return out;
+  }
+
   /** The plain data to save (JSON-safe). */
   toJSON() {
     return this.state;
@@ -120,7 +131,7 @@ export class Journal {
    * @param {JournalState} saved
    */
   static restore(saved) {
-    if (!saved || saved.version !== 1) throw new LocalError('bad_state', 'not a journal of this version');
+    if (!saved || saved.version !== JOURNAL_VERSION) throw new LocalError('bad_state', 'not a journal of this version');
     const inputs = saved.inputs.slice();
     const journal = new Journal({ ...saved, inputs: [], sent: 0, sentHash: toHex(ZERO) });
     /** @type {Uint8Array[]} */
@@ -130,6 +141,7 @@ export class Journal {
       let out;
       if ('frame' in input) out = journal.receive(fromHex(input.frame));
       else if ('decide' in input) out = journal.decide(actionFromDict(input.decide));
+      else if ('resign' in input) out = journal.resign();
       else out = journal.acceptTerms();
       frames.push(...out.frames);
     }

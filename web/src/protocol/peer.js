@@ -6,17 +6,21 @@ import { Channel } from './channel.js';
 import { Handshake } from './handshake.js';
 import { LocalError, ProtocolError, RemoteViolation } from './errors.js';
 import { GameFlow, GameViolation } from './flow.js';
+import { DEFAULT_DEADLINES, makeTerms } from './terms.js';
+import { encodeResultFile, matchStatement } from './results.js';
+import { bestClaims } from '../rules/handyaku.js';
+import { NO_HAND_YAKU, claimHandYaku } from '../rules/actions.js';
+import { dealLayout } from '../rules/deal.js';
 import { event } from './events.js';
-import { makeTerms, DEFAULT_DEADLINES } from './terms.js';
-import { matchStatement, encodeResultFile } from './results.js';
 import { ABANDON_MAGIC, encodeEvidence, encodeTranscript } from './transcript.js';
 import { encode } from './codec.js';
 import { concat, u8, utf8 } from '../bytes.js';
 
-/** The domain of an abandonment claim's statement (spec/protocol.md §12.4). */
-export const ABANDON_DOMAIN = 'koikoi-p2p/faults/v2/abandon';
 import { fingerprint } from './identity.js';
 import { actionToDict, sameAction } from '../rules/actions.js';
+
+/** The domain of an abandonment claim's statement (spec/protocol.md §12.4). */
+export const ABANDON_DOMAIN = 'koikoi-p2p/faults/v2/abandon';
 
 /**
  * @typedef {ReturnType<typeof event>} PeerEvent
@@ -93,7 +97,7 @@ export class GamePeer {
       const head = this.channel.head;
       const accepted = this.channel.receive(frame);
       if (!accepted) return [];
-      flow.apply(accepted.sender, accepted.type, accepted.body, { seq: accepted.seq, head });
+      flow.apply(accepted.sender, accepted.type, accepted.body, { seq: accepted.seq, head, digest: accepted.digest });
       return this.#advance();
     });
   }
@@ -108,7 +112,7 @@ export class GamePeer {
     if (!flow || !flow.isLegal(this.seat, action)) throw new LocalError('illegal_choice', 'not one of the legal actions now');
     return this.#guard(() => {
       this.asked = false;
-      const frames = this.#send('act', { action: /** @type {any} */ (actionToDict(action)) });
+      const frames = this.#send('act', { action: /** @type {any} */ (actionToDict(action)), shares: [] });
       return frames.concat(this.#advance());
     });
   }
@@ -116,7 +120,7 @@ export class GamePeer {
   /** Seat 1 accepts the proposed terms. @returns {Output} */
   acceptTerms() {
     const flow = this.flow;
-    if (!flow || flow.state !== 'accepting' || this.seat !== 1) throw new LocalError('bad_state', 'no terms to accept');
+    if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('bad_state', 'no terms to accept');
     return this.#guard(() => {
       this.asked = false;
       const frames = this.#send('accept', { terms: /** @type {Uint8Array} */ (flow.termsDigest) });
@@ -174,9 +178,16 @@ export class GamePeer {
       }
       if (offence.envelope) offence.seat = 1 - this.seat;
     }
-    const deck = flow?.deck;
-    offence.deal = flow ? flow.deal : -1;
-    offence.round_key = deck && deck.secret ? deck.secret : new Uint8Array(0);
+    offence.deal = flow && flow.live ? flow.live.deal : -1;
+    /** @type {[number, Uint8Array][]} */
+    const keys = [];
+    if (flow) {
+      for (const [d, entry] of flow.decks) {
+        const disclosedPair = flow.disclosed.get(d);
+        if (entry.deck.secret && !(disclosedPair && disclosedPair[this.seat])) keys.push([d, entry.deck.secret]);
+      }
+    }
+    offence.round_keys = /** @type {any} */ (keys);
     return encodeEvidence({
       handshake: /** @type {any} */ (this.session).record, reporter: this.seat, reason: e.reason, message: e.detail, entries, offence,
     });
@@ -186,7 +197,7 @@ export class GamePeer {
     const hs = /** @type {import('./handshake.js').HandshakeResult} */ (this.handshake.result);
     this.session = hs;
     this.channel = new Channel(hs, this.identity);
-    this.flow = new GameFlow({ viewer: this.seat, sessionId: hs.sessionId, room: this.room, identityKeys: hs.identityKeys });
+    this.flow = new GameFlow({ viewer: this.seat, sessionId: hs.sessionId, room: this.room, identityKeys: hs.identityKeys, names: hs.names });
     this.pending.push(event('paired', {
       seat: this.seat, sas: hs.sas, identityKeys: hs.identityKeys, names: hs.names,
       fingerprints: hs.identityKeys.map((k) => fingerprint(k)),
@@ -209,8 +220,8 @@ export class GamePeer {
       if (!e || e.seat !== this.seat) break;
       if (e.type === 'act') {
         if (!this.asked) {
-          const need = /** @type {any} */ (flow.engine).need;
-          this.pending.push(event('your_turn', { kind: need.kind, options: flow.legalActions(), deal: flow.deal }));
+          const need = /** @type {any} */ (flow.live).engine.need;
+          this.pending.push(event('your_turn', { kind: need.kind, options: flow.legalActions(), deal: /** @type {any} */ (flow.live).deal }));
           this.asked = true;
         }
         break;
@@ -222,7 +233,7 @@ export class GamePeer {
         }
         break;
       }
-      frames.push(...this.#make(e.type));
+      frames.push(...this.#make(e));
     }
     this.#drainFlowEvents();
     return frames;
@@ -238,30 +249,37 @@ export class GamePeer {
     }
   }
 
-  /** @param {string} type */
-  #make(type) {
+  /** @param {import('./flow.js').Expectation} e */
+  #make(e) {
     const flow = /** @type {GameFlow} */ (this.flow);
     const channel = /** @type {Channel} */ (this.channel);
-    const deck = flow.deck;
-    switch (type) {
+    const hs = /** @type {import('./handshake.js').HandshakeResult} */ (this.session);
+    const deal = /** @type {number} */ (e.deal);
+    switch (e.type) {
       case 'terms':
-        return this.#send('terms', makeTerms({ profile: /** @type {any} */ (this.profile), deadlines: this.deadlines, keys: channel.identityKeys, room: this.room }));
+        return this.#send('terms', makeTerms({ profile: /** @type {any} */ (this.profile), deadlines: this.deadlines, keys: channel.identityKeys, names: hs.names, room: this.room }));
       case 'accept':
         return this.#send('accept', { terms: /** @type {Uint8Array} */ (flow.termsDigest) });
-      case 'key':
-        return this.#send('key', { key: /** @type {any} */ (deck).makeKey(/** @type {any} */ (deck).keyStream(this.seed, channel.head)) });
-      case 'shuffle':
-        return this.#send('shuffle', { deck: /** @type {any} */ (deck).makeShuffle(/** @type {any} */ (deck).shuffleStream(this.seed, channel.head)), shares: [] });
+      case 'key': {
+        const deck = flow.deckOf(deal);
+        return this.#send('key', { deal, key: deck.makeKey(deck.keyStream(this.seed, channel.head)) });
+      }
+      case 'shuffle': {
+        const deck = flow.deckOf(deal);
+        return this.#send('shuffle', { deal, deck: deck.makeShuffle(deck.shuffleStream(this.seed, channel.head)) });
+      }
       case 'reveal':
         return this.#send('reveal', { shares: [] });
-      case 'disclose':
-        return this.#send('disclose', { key: /** @type {any} */ (deck).disclose() });
-      case 'round_result':
-        return this.#send('round_result', {
-          key: /** @type {any} */ (deck).disclose(), result: flow.ownRoundResult(), sig: this.identity.sign(flow.roundStatement(channel.head)),
-        });
-      case 'round_sign':
-        return this.#send('round_sign', { sig: this.identity.sign(flow.roundStatement(/** @type {Uint8Array} */ (flow.roundHead))) });
+      case 'declare':
+        return this.#send('declare', { action: /** @type {any} */ (actionToDict(this.#declaration())), shares: [] });
+      case 'disclose': {
+        const c = /** @type {any} */ (flow.closing);
+        return this.#send('disclose', { deal: c.deal, key: flow.deckOf(c.deal).disclose(), shares: [] });
+      }
+      case 'round_sign': {
+        const c = flow.closedDeal(deal);
+        return this.#send('round_sign', { deal, result: c.result, sig: this.identity.sign(flow.roundStatementOf(c)) });
+      }
       case 'match_result': {
         const result = flow.ownMatchResult(channel.head);
         return this.#send('match_result', { result, sig: this.identity.sign(matchStatement(result)) });
@@ -269,8 +287,32 @@ export class GamePeer {
       case 'match_sign':
         return this.#send('match_sign', { sig: this.identity.sign(matchStatement(/** @type {any} */ (flow.matchResult))) });
       default:
-        throw new LocalError('bad_state', `nothing makes a ${type}`);
+        throw new LocalError('bad_state', `nothing makes a ${e.type}`);
     }
+  }
+
+  /** Our forced declaration (spec/game.md §5.5): the first of our best claims, else none. */
+  #declaration() {
+    const flow = /** @type {GameFlow} */ (this.flow);
+    const live = /** @type {any} */ (flow.live);
+    const deck = flow.deckOf(live.deal);
+    const positions = dealLayout(live.params.dealer).hands[this.seat].slice();
+    const cards = positions.map((p) => /** @type {number} */ (deck.cardAt(p)));
+    const best = bestClaims(positions, cards, /** @type {any} */ (flow.terms).profile);
+    return best.length ? claimHandYaku(best[0].yaku, best[0].positions) : NO_HAND_YAKU;
+  }
+
+  /** Resign where we are asked to act (spec/game.md §6.3). @returns {Output} */
+  resign() {
+    const flow = /** @type {GameFlow} */ (this.flow);
+    const e = flow?.expected();
+    if (!e || e.type !== 'act' || e.seat !== this.seat) throw new LocalError('bad_state', 'we may resign only where we are asked to act');
+    return this.#guard(() => {
+      this.asked = false;
+      const channel = /** @type {Channel} */ (this.channel);
+      const result = flow.ownMatchResult(channel.head, this.seat);
+      return this.#send('resign', { result, sig: this.identity.sign(matchStatement(result)) }).concat(this.#advance());
+    });
   }
 
   /**
@@ -280,17 +322,21 @@ export class GamePeer {
   #send(type, body) {
     const flow = /** @type {GameFlow} */ (this.flow);
     const channel = /** @type {Channel} */ (this.channel);
-    const deck = flow.deck;
     try {
       flow.apply(this.seat, type, body, {
         seq: channel.next, head: channel.head, own: true,
-        makeShares: (positions) => /** @type {any} */ (deck).makeShares(positions, /** @type {any} */ (deck).shareStream(this.seed, channel.head, positions)),
+        makeShares: (positions, deal) => {
+          const deck = flow.deckOf(deal);
+          return deck.makeShares(positions, deck.shareStream(this.seed, channel.head, positions));
+        },
       });
     } catch (e) {
       if (e instanceof GameViolation && e.seat === this.seat) throw new LocalError('own_message_refused', `${type}: ${e.message}`);
       throw e;
     }
-    return [channel.send(type, this.tamper ? this.tamper(type, body) : body).frame];
+    const sent = channel.send(type, this.tamper ? this.tamper(type, body) : body);
+    flow.recordDigest(sent.seq, sent.digest);
+    return [sent.frame];
   }
 
   /** The transcript so far (with the closing marker once the match is done). */
@@ -314,11 +360,12 @@ export class GamePeer {
       expected: wait.type, deadline: wait.seconds,
     };
     const sig = this.identity.sign(concat(utf8(ABANDON_DOMAIN), u8(0), encode(claim)));
-    const deck = flow.deck;
-    const secret = deck && deck.me === this.seat && deck.secret ? deck.secret : null;
+    // The interrupted deal: the deal in play, else the one closing, else the last one started.
+    const deal = flow.deal;
+    const secret = deal >= 0 && flow.decks.has(deal) ? flow.deckOf(deal).secret : null;
     return concat(ABANDON_MAGIC, encode({
       claim, sig, transcript: encodeTranscript(/** @type {any} */ (this.session).record, channel.entries(), { closed: false, head: channel.head }),
-      deal: secret ? flow.deal : -1, round_key: secret ?? new Uint8Array(0),
+      deal: secret ? deal : -1, round_key: secret ?? new Uint8Array(0),
     }));
   }
 

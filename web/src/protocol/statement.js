@@ -11,7 +11,7 @@ export function statement(domain, value) {
 }
 
 /** The game version of the terms and of the statement domains. */
-export const GAME_VERSION = 1;
+export const GAME_VERSION = 2;
 
 /** @param {string} what e.g. "terms", "round-result", "match-result" @param {number} [version] */
 export function domain(what, version = GAME_VERSION) {

@@ -1,10 +1,12 @@
-// Match terms (spec/game.md §2): what seat 0 proposes and seat 1 signs before any card exists.
+// Match terms (spec/game.md §2): what seat 0 proposes and seat 1 signs before any card exists,
+// with the display names, the rating fields and the profile name rule of §2.4.
 import { equal } from '../bytes.js';
 import { encode, isMap } from './codec.js';
 import { ProtocolError } from './errors.js';
 import { sha256 } from './primitives.js';
 import { GAME_VERSION, domain, statement } from './statement.js';
-import { Profile } from '../rules/profile.js';
+import { nameProblem } from './names.js';
+import { Profile, PRESETS, preset, withRounds } from '../rules/profile.js';
 
 export const DEFAULT_DEADLINES = Object.freeze({ step: 60, turn: 300 });
 
@@ -19,42 +21,37 @@ export class TermsError extends ProtocolError {
 
 /**
  * @typedef {{version: number, profile: Profile, rounds: number, deadlines: {step: number, turn: number},
- *   keys: [Uint8Array, Uint8Array], room: string, body: {[key: string]: import('./codec.js').Value}, digest: Uint8Array}} Terms
+ *   keys: [Uint8Array, Uint8Array], names: [string, string], room: string, rated: boolean, ratings: string,
+ *   body: {[key: string]: import('./codec.js').Value}, digest: Uint8Array}} Terms
  */
 
 /**
- * The terms body seat 0 proposes.
- * @param {{profile: Profile, deadlines?: {step: number, turn: number}, keys: [Uint8Array, Uint8Array], room: string}} options
- * @returns {{[key: string]: import('./codec.js').Value}}
+ * @param {{profile: Profile, deadlines?: {step: number, turn: number}, keys: [Uint8Array, Uint8Array],
+ *   names: [string, string], room: string, rated?: boolean, ratings?: string}} o
  */
-export function makeTerms({ profile, deadlines = DEFAULT_DEADLINES, keys, room }) {
+export function makeTerms(o) {
   return {
-    version: GAME_VERSION,
-    profile: /** @type {any} */ (profile.toDict()),
-    profile_digest: profile.digest(),
-    rounds: profile.rounds,
-    deadlines: { step: deadlines.step, turn: deadlines.turn },
-    keys: [keys[0], keys[1]],
-    room,
+    version: GAME_VERSION, profile: /** @type {any} */ (o.profile.toDict()), profile_digest: o.profile.digest(),
+    rounds: o.profile.rounds, deadlines: { ...(o.deadlines ?? DEFAULT_DEADLINES) }, keys: [o.keys[0], o.keys[1]],
+    names: [o.names[0], o.names[1]], room: o.room, rated: o.rated ?? false, ratings: o.ratings ?? '',
   };
 }
 
-/**
- * The terms digest: SHA-256(statement("koikoi-p2p/game/v1/terms", body)) (spec/game.md §2.3).
- * @param {{[key: string]: import('./codec.js').Value}} body
- */
+/** @param {{[key: string]: import('./codec.js').Value}} body */
 export function termsDigest(body) {
   return sha256(statement(domain('terms'), body));
 }
 
+/** @param {unknown} v */
+const inRange = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 86400;
+
 /**
- * Check received terms against this session (spec/game.md §2.2); raises TermsError.
  * @param {{[key: string]: import('./codec.js').Value}} body
- * @param {{keys: [Uint8Array, Uint8Array], room: string}} session
+ * @param {{keys: [Uint8Array, Uint8Array], room: string, names: [string, string]}} session
  * @returns {Terms}
  */
 export function checkTerms(body, session) {
-  if (body.version !== GAME_VERSION) throw new TermsError(`version ${String(body.version)}`);
+  if (body.version !== GAME_VERSION) throw new ProtocolError('unsupported_version', `game version ${String(body.version)}`);
   let profile;
   try {
     profile = Profile.fromDict(body.profile);
@@ -62,22 +59,24 @@ export function checkTerms(body, session) {
     throw new TermsError(`profile: ${/** @type {Error} */ (e).message}`);
   }
   if (!equal(/** @type {Uint8Array} */ (body.profile_digest), profile.digest())) throw new TermsError('the profile digest does not match the profile');
+  // §2.4: a preset's name means that preset at the agreed length.
+  if (PRESETS.includes(profile.name) && !withRounds(preset(profile.name), profile.rounds).equals(profile)) {
+    throw new TermsError(`a profile named ${profile.name} is not that preset`);
+  }
   if (body.rounds !== profile.rounds) throw new TermsError('rounds differs from the profile');
   const d = body.deadlines;
   if (!isMap(d) || Object.keys(d).length !== 2 || !inRange(d.step) || !inRange(d.turn)) throw new TermsError('deadlines are {step, turn}, each 1..86400');
   const keys = /** @type {Uint8Array[]} */ (body.keys);
   if (!equal(keys[0], session.keys[0]) || !equal(keys[1], session.keys[1])) throw new TermsError('keys are not this session\'s identities');
+  const names = /** @type {string[]} */ (body.names);
+  if (names.some((n) => nameProblem(n)) || names[0] !== session.names[0] || names[1] !== session.names[1]) throw new TermsError('names are not the handshake\'s');
   if (body.room !== session.room) throw new TermsError('room is not this session\'s');
-  // The decoded terms, encoded again, give the same bytes (the profile canonical as a map too).
-  const again = makeTerms({ profile, deadlines: /** @type {any} */ (d), keys: session.keys, room: session.room });
+  const ratings = /** @type {string} */ (body.ratings);
+  if (body.rated === false ? ratings !== '' : !/^https?:\/\/[!-~]+$/.test(ratings) || ratings.length > 200) throw new TermsError('rated and ratings');
+  const again = makeTerms({ profile, deadlines: /** @type {any} */ (d), keys: session.keys, names: session.names, room: session.room, rated: /** @type {boolean} */ (body.rated), ratings });
   if (!equal(encode(again), encode(body))) throw new TermsError('not canonical');
   return {
     version: GAME_VERSION, profile, rounds: profile.rounds, deadlines: { step: Number(d.step), turn: Number(d.turn) },
-    keys: session.keys, room: session.room, body, digest: termsDigest(body),
+    keys: session.keys, names: session.names, room: session.room, rated: /** @type {boolean} */ (body.rated), ratings, body, digest: termsDigest(body),
   };
-}
-
-/** @param {unknown} v */
-function inRange(v) {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 86400;
 }

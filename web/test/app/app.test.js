@@ -8,7 +8,8 @@ import { CARDS } from '../../src/rules/cards.js';
 import { YAKU_IDS } from '../../src/rules/scoring.js';
 import { preset } from '../../src/rules/profile.js';
 import { closeYaku } from '../../app/src/table.js';
-import { buildProfile, profileText } from '../../app/src/profiles.js';
+import { buildProfile, cleanName, profileText } from '../../app/src/profiles.js';
+import { nameProblem } from '../../src/protocol/names.js';
 import { rendezvousTag } from '../../app/src/net/rejoin.js';
 
 test('English and Japanese have the same keys, and every yaku a name in both', () => {
@@ -56,5 +57,24 @@ test('profiles from the form, described against their preset', () => {
 
 test('the rejoin tag is the one of spec/protocol.md §12.2', () => {
   // The Python peer's tag for the same id (koikoi_p2p.net.rendezvous.rendezvous_tag('K7QX2M')).
-  assert.equal(rendezvousTag('K7QX2M'), '798fc5c8a9956eef80ff7619ba169730');
+  assert.equal(rendezvousTag('K7QX2M'), '18d69c53e78b8cadb035e7432b72edb6');
+});
+
+test("a person's own deadline ends a margin before the opponent's clock for it (spec/protocol.md §12.4)", async () => {
+  const { ownEnd } = await import('../../app/src/seat.js');
+  // 2 s early for a usual deadline; at most half of a short one.
+  assert.equal(ownEnd({ since: 1000, seconds: 300 }), 1000 + 298000);
+  assert.equal(ownEnd({ since: 0, seconds: 10 }), 8000);
+  assert.equal(ownEnd({ since: 0, seconds: 3 }), 1500);
+  assert.equal(ownEnd({ since: 0, seconds: 1 }), 500);
+});
+
+test('a display name typed in the page is made one the protocol takes', () => {
+  for (const raw of ['  Fuji  ', 'Cafe\u0301', 'a\u0000b\u200Bc', 'x'.repeat(40), '\u3000桜\u3000', '', '🌸'.repeat(33)]) {
+    const name = cleanName(raw);
+    assert.equal(nameProblem(name), null, JSON.stringify(raw));
+  }
+  assert.equal(cleanName('  Fuji  '), 'Fuji');
+  assert.equal(cleanName('Cafe\u0301'), 'Café');
+  assert.equal([...cleanName('🌸'.repeat(33))].length, 32);
 });

@@ -1,21 +1,32 @@
 // The page the screenshot tests load (bundled by screens.test.js): the app's own board, dialogs and styles, fed a fixed table.
 import { koikoiDialog, renderBoard, roundSummary } from '../../app/src/board.js';
 import { h } from '../../app/src/dom.js';
+import { resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
 
 /** @param {string} kind @param {any} table */
 function show(kind, table) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
-  const names = /** @type {[string, string]} */ (['You', 'Computer (medium)']);
+  // As game.js names them: "You", and the opponent by its signed name and the start of its key.
+  const names = /** @type {[string, string]} */ (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']);
   table.wait = table.wait ? { ...table.wait, since: Date.now() } : null;
   const board = h('div', { class: 'boardwrap' });
   const main = h('main', { class: 'screen play' }, [board]);
   root.replaceChildren(main);
   renderBoard(board, table, { decide: () => {}, resign: () => {}, showIds: false, names });
   if (kind === 'board') return;
+  if (kind === 'terms') board.replaceChildren();
   const dlg = /** @type {HTMLDialogElement} */ (h('dialog', { class: `dlg dlg-${kind}`, 'aria-labelledby': 'dlg-title' }));
   main.append(dlg);
-  dlg.append(kind === 'decide' ? koikoiDialog(table, names, () => {}) : h('div', {}, [roundSummary(table.lastRound, names, 1, 0, table.round.piles[table.lastRound.result.winner]),
-    h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]));
+  const none = () => {};
+  const views = {
+    decide: () => koikoiDialog(table, names, none, none),
+    round: () => h('div', {}, [roundSummary(table.lastRound, names, 1, 0, table.round.piles[table.lastRound.result.winner]),
+      h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
+    terms: () => termsDialog(table, names, { accept: none, refuse: none }),
+    resign: () => resignDialog(table, names, { cancel: none, confirm: none }),
+    timeup: () => stoppedDialog(table, names, [h('button', {}, 'Download the transcript'), h('button', {}, 'Home')]),
+  };
+  dlg.append(/** @type {any} */ (views)[kind]());
   dlg.showModal();
   /** @type {HTMLElement | null} */ (dlg.querySelector('button'))?.blur();
 }

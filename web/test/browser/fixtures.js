@@ -45,10 +45,10 @@ function find(want) {
 }
 
 const BASE = {
-  seat: 0, mode: 'practice', room: 'DEMO42', meta: {}, failure: null, finished: false, over: null, termsProposed: false,
-  paired: { seat: 0, sas: null, names: ['', 'Computer (medium)'], fingerprints: ['ykpi-4zuw-pxd6-jkxt', 'm3qa-8cde-2fgh-9jkl'] },
-  terms: { rounds: 1, deadlines: { turn: 300, step: 60 }, profile: null, names: null, rated: false },
-  connection: 'connected', canResign: true,
+  seat: 0, mode: 'online', room: 'DEMO42', meta: {}, failure: null, finished: false, over: null, termsProposed: false,
+  paired: { seat: 0, sas: null, names: ['Fuji', 'Sakura'], fingerprints: ['ykpi-4zuw-pxd6-jkxt', 'm3qa-8cde-2fgh-9jkl'] },
+  terms: { rounds: 1, deadlines: { turn: 300, step: 60 }, profile: null, names: ['Fuji', 'Sakura'], rated: false, ratings: '' },
+  connection: 'connected', canResign: true, deadlines: true, resigned: null, timeUp: null,
 };
 
 /** @param {any} state */
@@ -83,4 +83,23 @@ export function roundOverTable() {
   const result = /** @type {any} */ (state.result);
   scores[result.winner] = result.points;
   return { ...t, lastRound: { result, scores, roundIndex: 1, deal: 1 } };
+}
+
+/** The joiner (seat 1) is asked to accept a rated match proposed by Fuji. */
+export function termsTable() {
+  const t = tableOf(find((s) => s.need && s.need.type === 'action' && s.need.seat === 0 && s.need.kind === 'play').state);
+  return {
+    ...t, seat: 1, round: null, ask: null, hint: null, match: null, wait: { seat: 1, type: 'accept', seconds: 300, since: 0, deal: -1 },
+    paired: { ...BASE.paired, seat: 1 }, termsProposed: true, canResign: false,
+    terms: { ...BASE.terms, profile: withRounds(preset('nintendo'), 1).toDict(), rated: true, ratings: 'https://ratings.example.org/v1' },
+  };
+}
+
+/** Seat 0's own time ran out while it was asked to play (spec/protocol.md §12.4, the late side). */
+export function timeUpTable() {
+  const t = boardTable();
+  return {
+    ...t, ask: null, finished: true, wait: null, canResign: false, timeUp: { seq: 41, type: 'act', seconds: 300 },
+    failure: { reason: 'own_timeout', detail: 'no act sent within 300 s: the other seat may claim abandonment at message 41', blame: 0, seq: null },
+  };
 }

@@ -127,39 +127,177 @@ test('a browser plays a whole match against koikoi join, with a room password', 
   }
 });
 
+/**
+ * Host a room (1 round unless told) with short deadlines from page `a` and join it from page `b`;
+ * resolves with the room code. @param {any} a @param {any} b @param {string} web
+ * @param {{turn?: number, step?: number, rounds?: number}} [o]
+ */
+async function pair(a, b, web, o = {}) {
+  await a.getByRole('button', { name: 'Create a room' }).click();
+  await a.getByLabel('Rounds').fill(String(o.rounds ?? 1));
+  if (o.turn) await a.getByLabel('Seconds for each decision').fill(String(o.turn));
+  if (o.step) await a.getByLabel('Seconds for each automatic step').fill(String(o.step));
+  await a.getByRole('button', { name: 'Create', exact: true }).click();
+  const codeEl = a.locator('.waiting .code');
+  await codeEl.waitFor({ timeout: 30000 });
+  const code = String(await codeEl.getAttribute('data-code'));
+  await b.goto(`${web}#join=${code}`);
+  await b.getByRole('button', { name: 'Join', exact: true }).click();
+  return code;
+}
+
+/**
+ * Step both pages until the joiner is asked for its first move and the host's page waits on it.
+ * The joiner's page only answers its dialogs and never plays a card: when it did, a check made
+ * just after clicking the joiner's card could still see the old board (its worker had not posted
+ * the next table yet) while the move was already on its way, and the host's page then waited for
+ * its own move, with nothing to claim (the cause of the timeouts this test had on a loaded
+ * machine; a count taken before stepping the joiner is no guard either, its card may appear
+ * in between).
+ * @param {any} a @param {any} b
+ */
+async function untilJoinersMove(a, b) {
+  const end = Date.now() + 120000;
+  for (;;) {
+    if (Date.now() > end) {
+      const seen = async (/** @type {any} */ p) => p.evaluate(() => `status "${document.querySelector('.status')?.textContent ?? ''}", dialog "${document.querySelector('dialog[open]')?.textContent ?? ''}", active ${document.querySelector('.player.active')?.className ?? 'none'}`);
+      throw new Error(`never the joiner's move: host ${await seen(a)}; joiner ${await seen(b)}`);
+    }
+    const theirs = await b.locator('.hand button.card').count();
+    const hostWaits = await a.locator('.player.them.active').count();
+    const hostAsked = await a.locator('.hand button.card, .field button.card.choice, dialog[open]').count();
+    if (theirs && hostWaits && !hostAsked && !(await b.locator('dialog[open]').count())) return;
+    await step(a);
+    await step(b, { dialogsOnly: true });
+  }
+}
+
+/** @param {string} file @param {RegExp} expect */
+function verifyClaim(file, expect) {
+  const r = spawnSync(KOIKOI, ['verify', file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, expect);
+  return r.stdout;
+}
+
 test('the opponent who leaves misses its deadline: the page signs an abandonment claim that koikoi verify upholds', { skip, timeout: 240000 }, async () => {
   const relay = await startWebRelay();
   const browser = await launch();
   try {
     const a = await openPage(await browser.newContext(), relay.web);
     const b = await openPage(await browser.newContext(), relay.web);
-    await a.page.getByRole('button', { name: 'Create a room' }).click();
-    await a.page.getByLabel('Rounds').fill('1');
-    await a.page.getByLabel('Seconds for each decision').fill('10');
-    await a.page.getByLabel('Seconds for each automatic step').fill('10');
-    await a.page.getByRole('button', { name: 'Create', exact: true }).click();
-    const codeEl = a.page.locator('.waiting .code');
-    await codeEl.waitFor({ timeout: 30000 });
-    await b.page.goto(`${relay.web}#join=${await codeEl.getAttribute('data-code')}`);
-    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    // 2 rounds: a first round won by a dealt hand ends before the joiner is ever asked to play.
+    await pair(a.page, b.page, relay.web, { turn: 10, step: 10, rounds: 2 });
     // Play until it is the joiner's move, then the joiner goes away for good.
-    const end = Date.now() + 90000;
-    for (;;) {
-      if (Date.now() > end) throw new Error('never the joiner\'s move');
-      const theirs = await b.page.locator('.hand button.card').count();
-      const ours = await a.page.locator('.hand button.card, .field button.card.choice, dialog[open] button.primary').count();
-      if (theirs && !ours && !(await b.page.locator('dialog[open]').count())) break;
-      await step(a.page);
-      await step(b.page);
-    }
+    await untilJoinersMove(a.page, b.page);
     await b.page.close();
     // The host's clock for the joiner runs out (10 s), and its page stops with the claim.
     await a.page.locator('dialog.dlg-failure').waitFor({ timeout: 60000 });
     assert.match(String(await a.page.locator('dialog[open]').textContent()), /missed the deadline/);
-    const claim = await download(a.page, 'evidence');
-    const r = spawnSync(KOIKOI, ['verify', claim], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /abandoned by player 1 at message \d+/);
+    verifyClaim(await download(a.page, 'evidence'), /abandoned by player 1 at message \d+/);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test('a player who does not move: its clock survives a reload, its page says its own time ran out, the host claims abandonment', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext(), relay.web);
+    await pair(a.page, b.page, relay.web, { turn: 16, step: 20, rounds: 2 });
+    await untilJoinersMove(a.page, b.page);
+    // Both pages count the joiner's time down.
+    const seconds = async (/** @type {any} */ p, /** @type {string} */ who) => {
+      const text = String(await p.locator(`.player.${who} .timer.running`).textContent());
+      const [m, s] = text.split(':').map(Number);
+      return m * 60 + s;
+    };
+    await b.page.waitForTimeout(4000);
+    assert.ok(await seconds(a.page, 'them') <= 13);
+    const before = await seconds(b.page, 'me');
+    assert.ok(before <= 13, `the joiner's clock shows ${before} s after 4 s of 16`);
+    // A reload does not give the joiner new time: its clock comes back from the saved state.
+    await b.page.reload();
+    await b.page.locator('.player.me .timer.running').waitFor({ timeout: 30000 });
+    const after = await seconds(b.page, 'me');
+    assert.ok(after <= before, `after the reload the joiner's clock shows ${after} s (before: ${before} s)`);
+    // Its own time runs out first (2 s earlier than the host's clock for it): the page says so and stops.
+    await b.page.locator('dialog.dlg-failure .timeup').waitFor({ timeout: 40000 });
+    const said = String(await b.page.locator('dialog[open]').textContent());
+    assert.match(said, /Your time ran out/);
+    assert.doesNotMatch(said, /missed the deadline/);
+    assert.equal(await b.page.locator('.hand button.card').count(), 0);
+    // The host's clock for the joiner runs out too: it signs the claim at the same message.
+    await a.page.locator('dialog.dlg-failure').waitFor({ timeout: 40000 });
+    assert.match(String(await a.page.locator('dialog[open]').textContent()), /missed the deadline/);
+    const n = Number(/message (\d+)/.exec(said)?.[1]);
+    verifyClaim(await download(a.page, 'evidence'), new RegExp(`abandoned by player 1 at message ${n}\\b`));
+    assert.deepEqual([...a.errors, ...b.errors], []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test('a player resigns online: display names beside fingerprints, the other page shows the resignation, the result is co-signed and verifies', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext(), relay.web);
+    for (const [p, name] of /** @type {[any, string][]} */ ([[a.page, 'Fuji'], [b.page, 'Sakura']])) {
+      const input = p.getByLabel('Your name (optional)');
+      await input.fill(name);
+      await input.blur();
+    }
+    const fingerprints = await Promise.all([a.page, b.page].map(async (p) => {
+      const fp = p.locator('.settings .fp');
+      await fp.waitFor();
+      return String(/: (\S+)/.exec(String(await fp.textContent()))?.[1]);
+    }));
+    // The room form says how the opponent will see the host.
+    await a.page.getByRole('button', { name: 'Create a room' }).click();
+    assert.match(String(await a.page.locator('.seenas').textContent()), new RegExp(`sees you as Fuji, key ${fingerprints[0]}`));
+    await a.page.getByRole('button', { name: 'Back' }).click();
+    await pair(a.page, b.page, relay.web, { rounds: 2 });
+    // The joiner sees the host's name and key before accepting the terms.
+    const terms = b.page.locator('dialog.dlg-terms');
+    const end = Date.now() + 90000;
+    while (!(await terms.count())) {
+      if (Date.now() > end) throw new Error('no terms shown');
+      const sas = b.page.locator('dialog[open] .sascode');
+      if (await sas.count()) await b.page.locator('dialog[open] button.primary').click();
+      await step(a.page);
+      await b.page.waitForTimeout(100);
+    }
+    const shown = String(await terms.textContent());
+    assert.match(shown, new RegExp(`Host: Fuji ${fingerprints[0].slice(0, 9)}`));
+    assert.equal(await terms.locator('[data-fingerprint]').getAttribute('data-fingerprint'), fingerprints[0]);
+    assert.match(shown, /Not rated/);
+    // The host resigns at its first move (the resign button is live only while it is asked to act).
+    const until = Date.now() + 120000;
+    while (!(await a.page.locator('.hand button.card').count()) || (await a.page.locator('dialog[open]').count())) {
+      if (Date.now() > until) throw new Error('never the host\'s move');
+      if (!(await a.page.locator('.hand button.card').count())) await step(a.page);
+      await step(b.page);
+    }
+    await a.page.locator('footer button.resign').click();
+    await a.page.locator('dialog.dlg-resign button.resign-confirm').click();
+    for (const p of [a.page, b.page]) {
+      await p.locator('dialog.dlg-over').waitFor({ timeout: 60000 });
+      await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+    }
+    assert.match(String(await a.page.locator('dialog[open] .big').textContent()), new RegExp(`You resigned: Sakura ${fingerprints[1].slice(0, 9)} wins`));
+    assert.match(String(await b.page.locator('dialog[open] .big').textContent()), new RegExp(`Fuji ${fingerprints[0].slice(0, 9)} resigned: you win`));
+    for (const p of [a.page, b.page]) {
+      verifyClaim(await download(p, 'transcript'), /resigned by player 0 at message \d+/);
+      const r = spawnSync(KOIKOI, ['verify', '--result', await download(p, 'result')], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+    }
+    assert.deepEqual([...a.errors, ...b.errors], []);
   } finally {
     await browser.close();
     await relay.stop();

@@ -30,6 +30,23 @@ test('a practice match against the worker finishes and its transcript verifies',
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(errors, []);
 
+    // Resigning in practice: the computer countersigns the result naming it the winner.
+    await page.getByRole('button', { name: 'Home' }).click();
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await page.getByLabel('Computer').selectOption('greedy');
+    // 2 rounds: a first round won by a dealt hand would end a 1-round match before we could move.
+    await page.getByLabel('Rounds').fill('2');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.hand button.card').first().waitFor({ timeout: 60000 });
+    await page.locator('footer button.resign:not([disabled])').click();
+    await page.locator('dialog.dlg-resign button.resign-confirm').click();
+    await page.locator('dialog.dlg-over').waitFor({ timeout: 60000 });
+    assert.match(String(await page.locator('dialog[open] .big').textContent()), /You resigned: Computer: medium \(greedy\) wins the match/);
+    const resigned = spawnSync(KOIKOI, ['verify', await download(page, 'transcript')], { encoding: 'utf8' });
+    assert.equal(resigned.status, 0, resigned.stdout + resigned.stderr);
+    assert.match(resigned.stdout, /resigned by player 0 at message \d+/);
+    assert.deepEqual(errors, []);
+
     // Offline: the service worker has every file; with the relay stopped a new practice starts.
     await page.evaluate(async () => { await navigator.serviceWorker.ready; });
     await relay.stop();

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { REPO } from '../helpers.js';
 import { KOIKOI } from '../python.js';
 import { browserMissing, compareScreenshot, launch, openPage, startWebRelay } from './support.js';
-import { boardTable, koikoiTable, roundOverTable } from './fixtures.js';
+import { boardTable, koikoiTable, roundOverTable, termsTable, timeUpTable } from './fixtures.js';
 
 const skip = browserMissing();
 const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
@@ -35,9 +35,11 @@ async function fixturePage() {
   return `file://${dir}/index.html`;
 }
 
-test('board, koi-koi dialog and round summary at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
+test('board, koi-koi dialog, round summary, terms, resignation and own time-out at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
   const url = await fixturePage();
-  const tables = { board: boardTable(), decide: koikoiTable(), round: roundOverTable() };
+  const tables = {
+    board: boardTable(), decide: koikoiTable(), round: roundOverTable(), terms: termsTable(), resign: boardTable(), timeup: timeUpTable(),
+  };
   const browser = await launch();
   try {
     for (const size of SIZES) {
@@ -74,6 +76,10 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
       if (size.name === 'desktop') await axe(page, 'home');
       await page.getByRole('button', { name: 'Create a room' }).click();
       if (size.name === 'desktop') await axe(page, 'create');
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByRole('button', { name: 'Join a room' }).click();
+      await page.locator('.lobby li').first().waitFor();
+      if (size.name === 'desktop') await axe(page, 'join');
       await page.getByRole('button', { name: 'Back' }).click();
       await page.getByRole('button', { name: 'Open a match report' }).click();
       await page.locator('#report-file').setInputFiles(file);

@@ -54,7 +54,9 @@ export async function openPage(/** @type {any} */ context, /** @type {string} */
  * Take one step as a person would: answer the open dialog with its first choice (Stop at a
  * koi-koi question, "Next" after a round), else play or take the first card offered. Returns
  * 'over' when the match summary is open, 'failed' when the match stopped, otherwise what it did.
- * @param {any} page @param {{koikoi?: boolean}} [o]
+ * With `dialogsOnly` it answers the open dialog but never plays a card (the state is read once,
+ * so a card that appears meanwhile is not clicked).
+ * @param {any} page @param {{koikoi?: boolean, dialogsOnly?: boolean}} [o]
  */
 export async function step(page, o = {}) {
   const state = await page.evaluate(() => {
@@ -73,6 +75,10 @@ export async function step(page, o = {}) {
     // a round summary meanwhile is never clicked away.
     await page.locator(pick).first().click({ timeout: 2000 }).catch(() => {});
     return 'dialog';
+  }
+  if (o.dialogsOnly) {
+    await page.waitForTimeout(100);
+    return 'wait';
   }
   if (state.field) {
     await page.locator('.field button.card.choice').first().click({ timeout: 2000 }).catch(() => {});

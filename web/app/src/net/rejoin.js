@@ -5,15 +5,12 @@
 // link id) is told to the driver, which re-sends its outbox (§12.3).
 import { ReliableLink } from '../../../src/net/reliable.js';
 import { RelayClient, RelayError } from '../../../src/net/relay_client.js';
-import { sha256 } from '../../../src/rules/sha256.js';
-import { concat, toHex, u8, utf8 } from '../../../src/bytes.js';
+import { rendezvousTag } from '../../../src/net/rendezvous.js';
 
 export const META_KEY = 'rejoin';
 
-/** The lobby tag of a rendezvous id (§12.2): the first 32 hex digits of its hash. @param {string} rendezvous */
-export function rendezvousTag(rendezvous) {
-  return toHex(sha256(concat(utf8('koikoi-p2p/faults/v1/rejoin'), u8(0), utf8(rendezvous)))).slice(0, 32);
-}
+/** The lobby tag of a rendezvous id (§12.2), version 2's: the core's. */
+export { rendezvousTag };
 
 /**
  * Pair seat `seat` with the other seat of the same rendezvous through the lobby: seat 0 opens a

@@ -1,16 +1,18 @@
-// Game version 2 (flow2.js, peer2.js) between two JavaScript peers in memory: every preset plays a
-// match the JavaScript auditor verifies; a resignation ends in a co-signed result; cheats are
-// refused with their reasons. (The Python peer does not speak version 2 on this branch yet, so
-// these are self-consistency checks; the interop tests move to version 2 with it.)
+// The game flow (version 2) between two JavaScript peers in memory: every preset plays a match the
+// JavaScript auditor verifies; a resignation ends in a co-signed result; cheats are refused with
+// their reasons; terms of version 1 are refused with unsupported_version. (Against the Python
+// peer: tests/interop.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import '../helpers.js';
-import { GamePeer2 } from '../../src/protocol/peer2.js';
+import { GamePeer } from '../../src/protocol/peer.js';
 import { Identity } from '../../src/protocol/identity.js';
 import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { PRESETS, preset, withRounds } from '../../src/rules/profile.js';
 import { auditBytes } from '../../src/audit/replay.js';
-import { verifyResult2 } from '../../src/protocol/results2.js';
+import { verifyResult } from '../../src/protocol/results.js';
+import { GameFlow, GameViolation } from '../../src/protocol/flow.js';
+import { makeTerms } from '../../src/protocol/terms.js';
 
 /**
  * @param {string} rules @param {string} seed
@@ -19,7 +21,7 @@ import { verifyResult2 } from '../../src/protocol/results2.js';
 function play(rules, seed, options = {}) {
   const rngs = [vectorStream(`${seed}-0`), vectorStream(`${seed}-1`)];
   const pick = vectorStream(`${seed}-pick`);
-  const peers = [0, 1].map((seat) => new GamePeer2({
+  const peers = [0, 1].map((seat) => new GamePeer({
     seat: /** @type {0 | 1} */ (seat), identity: new Identity(rngs[seat](32)), room: 'FLOW2', rng: rngs[seat],
     profile: withRounds(preset(rules), 1), autoAccept: true, name: seat ? 'Kenji' : '', tamper: seat === 1 ? options.tamper : undefined,
   }));
@@ -58,7 +60,7 @@ for (const rules of PRESETS) {
     assert.deepEqual(peers[0].transcript(), peers[1].transcript());
     const report = auditBytes(peers[0].transcript());
     assert.equal(report.ok, true, JSON.stringify(report.deviation ?? report.notes));
-    const result = verifyResult2(peers[0].resultFile());
+    const result = verifyResult(peers[0].resultFile());
     assert.deepEqual(result.names, ['', 'Kenji']);
   });
 }
@@ -70,7 +72,7 @@ test('version 2: a resignation ends in a co-signed result naming the other seat 
   const report = auditBytes(peers[0].transcript());
   assert.equal(report.ok, true);
   assert.ok(report.notes.some((n) => n.startsWith('resigned by player')), report.notes.join('; '));
-  const result = verifyResult2(peers[1].resultFile());
+  const result = verifyResult(peers[1].resultFile());
   assert.equal(result.winner, 1 - /** @type {number} */ (result.resigned));
 });
 
@@ -103,4 +105,29 @@ test('version 2: a wrong share and an illegal move are refused, with evidence th
     assert.equal(/** @type {any} */ (report.deviation).reason, reason);
     assert.equal(/** @type {any} */ (report.deviation).seq, failures[0].seq);
   }
+});
+
+test('terms of game version 1 are refused with unsupported_version, whatever their other fields', () => {
+  const keys = /** @type {[Uint8Array, Uint8Array]} */ ([new Identity(vectorStream('v1-0')(32)).publicKey, new Identity(vectorStream('v1-1')(32)).publicKey]);
+  const flow = new GameFlow({ viewer: 1, sessionId: new Uint8Array(32), room: 'ROOM', identityKeys: keys, names: ['', ''] });
+  const v1 = { ...makeTerms({ profile: withRounds(preset('nintendo'), 1), keys, names: ['', ''], room: 'ROOM' }), version: 1 };
+  delete (/** @type {any} */ (v1)).names;
+  assert.throws(() => flow.apply(0, 'terms', v1, { seq: 0, head: new Uint8Array(32) }),
+    (/** @type {any} */ e) => e instanceof GameViolation && e.reason === 'unsupported_version' && e.seat === 0 && e.seq === 0);
+});
+
+test('version-1 files are refused: a transcript of format 1, a co-signed result of game version 1', async () => {
+  const { vectorBytes } = await import('../helpers.js');
+  const { FileError } = await import('../../src/audit/replay.js');
+  const { decode, encode } = await import('../../src/protocol/codec.js');
+  const data = vectorBytes('protocol/match_nintendo_seed1.transcript');
+  const at = Buffer.from(data).indexOf(Buffer.from('\xa6format\x02', 'latin1'));
+  assert.ok(at > 0);
+  const v1 = data.slice();
+  v1[at + 7] = 1;
+  assert.throws(() => auditBytes(v1), (/** @type {any} */ e) => e instanceof FileError && e.reason === 'unsupported_version');
+  const { peers } = play('nintendo', 'flow2-v1-result');
+  const file = /** @type {any} */ (decode(peers[0].resultFile()));
+  file.result.version = 1;
+  assert.throws(() => verifyResult(encode(file)), (/** @type {any} */ e) => e.reason === 'bad_result' && /version/.test(e.message));
 });

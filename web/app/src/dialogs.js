@@ -1,0 +1,84 @@
+// The contents of the play screen's dialogs that ask or tell the person about the match itself:
+// the proposed terms, the resignation question, the match summary and the stopped match. Plain
+// builders fed the table (seat.js) and the seats' names, with the answers as callbacks, so the
+// screenshot tests draw exactly what the app shows.
+import { h } from './dom.js';
+import { roundSummary } from './board.js';
+import { t } from './i18n.js';
+import { profileText } from './profiles.js';
+
+/**
+ * The terms the host proposes, with who proposes them (name and key) and whether the match is
+ * rated, before the joiner signs anything (spec/game.md §2.5).
+ * @param {any} table @param {[string, string]} names @param {{accept: () => void, refuse: () => void}} on
+ */
+export function termsDialog(table, names, on) {
+  const terms = table.terms;
+  const fp = table.paired ? table.paired.fingerprints[0] : '';
+  return h('div', { class: 'terms' }, [
+    h('h2', { id: 'dlg-title' }, t('termsTitle')),
+    h('p', {}, t('termsOpponent', { who: names[0] })),
+    fp ? h('p', { class: 'muted small fp', 'data-fingerprint': fp }, t('termsKey', { fp })) : null,
+    h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
+    h('p', {}, t('termsRounds', { n: terms.rounds })),
+    h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
+    h('p', { class: terms.rated ? 'rated' : 'unrated' }, terms.rated ? t('termsRated', { url: terms.ratings }) : t('termsUnrated')),
+    h('div', { class: 'choices' }, [
+      h('button', { class: 'primary', onclick: on.accept }, t('termsAccept')),
+      h('button', { onclick: on.refuse }, t('termsRefuse')),
+    ]),
+  ]);
+}
+
+/**
+ * Resign? Cancel is the first (focused) answer: a stray Enter must not end the match.
+ * @param {any} table @param {[string, string]} names @param {{cancel: () => void, confirm: () => void}} on
+ */
+export function resignDialog(table, names, on) {
+  return h('div', { class: 'resignask' }, [
+    h('h2', { id: 'dlg-title' }, t('resignTitle')),
+    h('p', {}, t('resignBody', { who: names[1 - table.seat] })),
+    h('div', { class: 'choices' }, [
+      h('button', { class: 'primary', onclick: on.cancel }, t('cancel')),
+      h('button', { class: 'resign-confirm danger', onclick: on.confirm }, t('resign')),
+    ]),
+  ]);
+}
+
+/**
+ * The match summary: the last round, who won (or who resigned), the final score.
+ * @param {any} table @param {[string, string]} names @param {number[] | null} pile @param {(HTMLElement | null)[]} choices
+ */
+export function overDialog(table, names, pile, choices) {
+  const over = table.over;
+  const me = table.seat;
+  const resigned = over.resigned ?? null;
+  const headline = resigned !== null
+    ? (resigned === me ? t('resignedYou', { who: names[1 - me] }) : t('resignedThem', { who: names[resigned] }))
+    : over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
+  return h('div', { class: 'summary' }, [
+    h('h2', { id: 'dlg-title' }, t('matchOver')),
+    table.lastRound && resigned === null ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, me, pile) : null,
+    h('p', { class: `big${resigned !== null ? ' resigned' : ''}` }, headline),
+    h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
+    h('p', { class: 'muted' }, t('coSigned')),
+    h('div', { class: 'choices' }, choices),
+  ]);
+}
+
+/**
+ * The match stopped: the opponent missed its deadline (we hold the claim), our own time ran out
+ * (spec/protocol.md §12.4: the opponent may claim, we send nothing more), or another reason.
+ * @param {any} table @param {[string, string]} names @param {(HTMLElement | null)[]} choices
+ */
+export function stoppedDialog(table, names, choices) {
+  const f = table.failure;
+  return h('div', { class: 'summary' }, [
+    h('h2', { id: 'dlg-title' }, t('stopped')),
+    f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
+    f.reason === 'own_timeout' && table.timeUp
+      ? h('p', { class: 'big timeup' }, t('timeUp', { s: table.timeUp.seconds, n: table.timeUp.seq, who: names[1 - table.seat] })) : null,
+    h('p', { class: 'muted' }, t('failureReason', { reason: `${f.reason}${f.detail ? ` (${f.detail})` : ''}` })),
+    h('div', { class: 'choices' }, choices),
+  ]);
+}

@@ -1,0 +1,119 @@
+// Pairing the two seats through the relay again (spec/protocol.md §12.2), after a relay restart or
+// when the relay client cannot resume: seat 0 opens a public room whose meta carries the rejoin
+// tag, seat 1 asks the relay for the rooms of that tag and joins the newest. The tag hashes the
+// match's rendezvous id (the room code the match started in) and, once both seats hold the
+// session, the session id, which no lobby reader knows. A stranger who still joins first gains
+// nothing: every frame is sealed and signed end to end (the channel drops what does not open) and
+// the link pairs with the real peer when it shows up.
+import { concat, toHex, u8, utf8 } from '../bytes.js';
+// The pure-JavaScript SHA-256 (no libsodium needed: a page's main thread computes tags too).
+import { sha256 } from '../rules/sha256.js';
+import { RelayClient, RelayError } from './relay_client.js';
+
+export const REJOIN_META = 'rejoin';
+const LABEL = 'koikoi-p2p/faults/v2/rejoin';
+
+/**
+ * The rejoin tag: the first 32 hex digits of SHA-256(label || 0x00 || rendezvous [|| 0x00 ||
+ * session id]) (spec/protocol.md §12.2).
+ * @param {string} rendezvous @param {Uint8Array} [sessionId]
+ */
+export function rendezvousTag(rendezvous, sessionId) {
+  /** @type {Uint8Array[]} */
+  const parts = [utf8(LABEL), u8(0), utf8(rendezvous)];
+  if (sessionId && sessionId.length) parts.push(u8(0), sessionId);
+  return toHex(sha256(concat(...parts))).slice(0, 32);
+}
+
+const RETRY_REASONS = new Set(['room_full', 'room_not_found', 'room_closed']);
+
+/** A connector for LinkTransport: each call returns a freshly paired relay client. */
+export class RelayRendezvous {
+  /**
+   * @param {string} url @param {0 | 1} seat @param {string} rendezvous
+   * @param {{first?: RelayClient | null, pairTimeoutMs?: number, pollMs?: number, WebSocket?: any}} [options]
+   *   `first`: the client the match started on, returned by the first call.
+   */
+  constructor(url, seat, rendezvous, options = {}) {
+    if ((seat !== 0 && seat !== 1) || !rendezvous) throw new RangeError('a seat (0 or 1) and a non-empty rendezvous id are needed');
+    this.url = url;
+    this.seat = seat;
+    this.rendezvous = rendezvous;
+    this.tag = rendezvousTag(rendezvous);
+    /** @type {string | null} seat 1: the tag of a host that is not bound yet */
+    this.fallback = null;
+    this.pairTimeoutMs = options.pairTimeoutMs ?? 30000;
+    this.pollMs = options.pollMs ?? 100;
+    this.WebSocket = options.WebSocket;
+    /** @type {RelayClient | null} */
+    this.first = options.first ?? null;
+    /** @type {RelayClient | null} */
+    this.client = this.first;
+    this.pairings = 0;
+  }
+
+  /**
+   * Both seats hold this session: the tag derives from it from now on. The joiner still looks for
+   * the unbound tag too, since the host binds only once it holds the joiner's first envelope.
+   * @param {Uint8Array} sessionId
+   */
+  bind(sessionId) {
+    const tag = rendezvousTag(this.rendezvous, sessionId);
+    if (tag === this.tag) return;
+    this.fallback = this.seat === 1 ? this.tag : null;
+    this.tag = tag;
+  }
+
+  /** @returns {Promise<RelayClient>} */
+  async connect() {
+    if (this.first) {
+      const first = this.first;
+      this.first = null;
+      this.pairings += 1;
+      return first;
+    }
+    await this.close();
+    const client = this.seat === 0 ? await this.#host() : await this.#join();
+    this.client = client;
+    this.pairings += 1;
+    return client;
+  }
+
+  /** Close the current client (which closes its room, so the other seat pairs again too). */
+  async close() {
+    const client = this.client;
+    this.client = null;
+    if (client) await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
+  }
+
+  async #host() {
+    const client = await RelayClient.create(this.url, { public: true, meta: { [REJOIN_META]: this.tag }, WebSocket: this.WebSocket });
+    try {
+      await client.waitForPeer(this.pairTimeoutMs);
+    } catch (e) {
+      await client.close().catch(() => {});
+      throw e;
+    }
+    return client;
+  }
+
+  async #join() {
+    const deadline = Date.now() + this.pairTimeoutMs;
+    for (;;) {
+      for (const tag of [this.tag, this.fallback]) {
+        if (tag === null) continue;
+        const rooms = await RelayClient.lobby(this.url, { rejoin: tag, WebSocket: this.WebSocket });
+        for (const room of rooms) {
+          if (room.meta?.[REJOIN_META] !== tag || typeof room.code !== 'string') continue;
+          try {
+            return await RelayClient.join(this.url, room.code, { WebSocket: this.WebSocket });
+          } catch (e) {
+            if (!(e instanceof RelayError) || !RETRY_REASONS.has(e.reason)) throw e;
+          }
+        }
+      }
+      if (Date.now() > deadline) throw new RelayError('rejoin_timeout', 'the other seat did not open a room in time');
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
+  }
+}
