@@ -10,12 +10,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from koikoi_p2p.ai.strategy import Strategy
-from koikoi_p2p.rules.actions import Action
+from koikoi_p2p.ai.strategy import MatchContext, RoundObserver, Strategy, show_round, tell_match
 from koikoi_p2p.rules.match import MatchState
 from koikoi_p2p.rules.profile import Profile
-from koikoi_p2p.rules.round import NeedAction, RoundState
-from koikoi_p2p.rules.simulate import play_round
+from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState
 
 MAX_DEALS = 200  # a guard against a match that never ends (pools that never empty, endless redeals)
 
@@ -38,18 +36,36 @@ def play_local_match(
         profile = profile.with_switches(rounds=rounds)
     match = MatchState(profile, rng.randrange(2))
 
-    def choose(state: RoundState, options: tuple[Action, ...]) -> Action:
-        need = state.need
-        if not isinstance(need, NeedAction):  # play_round only asks when an action is needed
-            raise RuntimeError("a choice was asked while no action is awaited")
-        return players[need.seat].choose(state.view(need.seat), options)
+    watchers = [seat for seat in (0, 1) if isinstance(players[seat], RoundObserver)]
 
     while not match.over and match.deals < MAX_DEALS:
+        context = MatchContext(profile=profile, scores=match.scores, rounds_played=match.rounds_played)
+        for player in players:
+            tell_match(player, context)
         state = match.new_round(viewer=None)
         deck = list(range(48))
         rng.shuffle(deck)
-        play_round(state, deck, choose)
-        if state.result is None:  # pragma: no cover - play_round runs to the end
+        _play(state, deck, players, watchers)
+        if state.result is None:  # pragma: no cover - _play runs to the end
             raise RuntimeError("round did not finish")
         match.record(state.result)
     return MatchRecord(match.scores, match.winner, match.rounds_played)
+
+
+def _play(state: RoundState, deck: list[int], players: Sequence[Strategy], watchers: list[int]) -> None:
+    """The round to its end, as ``rules.simulate.play_round`` plays it, showing the observers
+    what the protocol shows a peer: the board after each reveal, the opponent's every move."""
+    while state.result is None:
+        need = state.need
+        if type(need) is NeedReveal:
+            for p in need.positions:
+                state.reveal(p, deck[p])
+            for seat in watchers:
+                show_round(players[seat], state.view(seat))
+            continue
+        assert isinstance(need, NeedAction)
+        action = players[need.seat].choose(state.view(need.seat), state.legal_actions())
+        state.apply(need.seat, action)
+        for seat in watchers:
+            if seat != need.seat and state.result is None:
+                show_round(players[seat], state.view(seat))

@@ -76,31 +76,38 @@ class StrongPlayer:
         return claims[0] if claims else options[0]
 
     def _capture(self, view: RoundView, options: Sequence[Action]) -> Action:
+        return _argmax(options, self.capture_values(view, options))
+
+    def capture_values(self, view: RoundView, options: Sequence[Action]) -> list[float]:
+        """The heuristic worth of each capture option (what it gains, minus what it leaves)."""
         mine, theirs = self._piles(view)
         pending = _pending_card(view)
-        best: Action = options[0]
-        best_value = float("-inf")
+        values: list[float] = []
         for option in options:
             if not isinstance(option, Capture):
+                values.append(float("-inf"))
                 continue
             take = {option.card} | ({pending} if pending is not None else set())
             value = self._evaluator.gain(mine, theirs, take)
             # The card left behind stays on the field for the opponent.
             left = [c for c in view.field if card(c).month == card(option.card).month and c != option.card]
             value -= 0.5 * sum(self._evaluator.their_gain(mine, theirs, [c]) for c in left)
-            value += self._random.random() * 1e-6
-            if value > best_value:
-                best, best_value = option, value
-        return best
+            values.append(value + self._random.random() * 1e-6)
+        return values
 
     def _play(self, view: RoundView, options: Sequence[Action]) -> Action:
+        return _argmax(options, self.play_values(view, options))
+
+    def play_values(self, view: RoundView, options: Sequence[Action]) -> list[float]:
+        """The heuristic worth of each play option: captures with denial, exposure of discards."""
+        self._month = view.month
         mine, theirs = self._piles(view)
         hand = _hand_by_position(view)
         unseen = self._unseen(view)
-        best: Action = options[0]
-        best_value = float("-inf")
+        values: list[float] = []
         for option in options:
             if not isinstance(option, Play) or option.position not in hand:
+                values.append(float("-inf"))
                 continue
             played = hand[option.position]
             month = card(played).month
@@ -123,10 +130,8 @@ class StrongPlayer:
             else:
                 value = self._evaluator.gain(mine, theirs, [played, *matches])
                 value += self._rescue(mine, theirs, matches, unseen)
-            value += self._random.random() * 1e-6
-            if value > best_value:
-                best, best_value = option, value
-        return best
+            values.append(value + self._random.random() * 1e-6)
+        return values
 
     def _rescue(
         self, mine: frozenset[int], theirs: frozenset[int], taken: Sequence[int], unseen: frozenset[int]
@@ -175,6 +180,15 @@ class StrongPlayer:
         for pile in view.piles:
             known.update(pile)
         return frozenset(range(48)) - known
+
+
+def _argmax(options: Sequence[Action], values: list[float]) -> Action:
+    """The first option of the highest value (values carry a seeded jitter against exact ties)."""
+    best, best_value = options[0], float("-inf")
+    for option, value in zip(options, values, strict=True):
+        if value > best_value:
+            best, best_value = option, value
+    return best
 
 
 def _hand_by_position(view: RoundView) -> dict[int, int]:

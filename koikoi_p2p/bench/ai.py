@@ -1,84 +1,233 @@
-"""``koikoi bench ai``: the strong computer player against the random one, over whole matches.
+"""``koikoi bench ai``: the ladder of computer players, every pair over whole matches.
 
-Played through the rules engine alone (no crypto): this measures the player, not the protocol.
-The baseline of the same run is random against random, whose win rate sits near one half; the
-strong player's target is a win rate of at least 0.8 (draws count as not won).
+The rungs, weakest first: random (``--level easy``), greedy (``medium``), strong and master.
+Every pair plays ``--matches`` full matches (the preset's own length and end, 12 rounds for
+nintendo) under each preset of ``--rules``, through the rules engine alone (no crypto: this
+measures players, not the protocol). Seats alternate match by match; the deals and every
+player's seed come from ``--seed``, and the master plays a fixed number of playouts per decision
+(``--master-simulations``, no wall-time cap), so a run repeats exactly except for its timings.
+
+Each row is the stronger rung's match win rate (draws count as not won) against the baseline of
+the same run, random against random under that preset (near one half); its note gives the 95%
+Wilson interval as ``ci=[lo, hi]``, the draws, the mean point difference per round (stronger
+minus weaker; under a pool profile, the pool moved), and the CPU seconds per decision of each
+side (decisions with two or more legal options; one process, so one core). The last rows check
+the ladder's targets and give the run's CPU and wall time.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from koikoi_p2p.ai.arena import play_local_match
-from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.ai.greedy import GreedyPlayer
+from koikoi_p2p.ai.master import MasterPlayer
+from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, tell_match
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.bench.report import Measurement
-from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.actions import Action
+from koikoi_p2p.rules.profile import PRESETS, Profile, preset
+from koikoi_p2p.rules.round import RoundView
 
-TARGET = 0.8
+RUNGS: tuple[str, ...] = ("random", "greedy", "strong", "master")
+DEFAULT_RULES = "nintendo,koikoi-online,wikipedia"
+BENCH_SIMULATIONS = 150   # the master's playouts per decision here (see README: the bench budget)
+MASTER_TARGET = 0.6       # master against strong, nintendo, and the interval's low end above one half
+GREEDY_TARGET = 0.8       # greedy against random
+Z95 = 1.959963984540054
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--matches", type=int, default=200, help="matches per pairing (default 200)")
-    parser.add_argument("--rules", default="nintendo", help="rule preset (default nintendo)")
+    parser.add_argument("--matches", type=int, default=200, help="matches per pair and preset (default 200)")
+    parser.add_argument("--rules", default=DEFAULT_RULES,
+                        help=f"comma-separated presets (default {DEFAULT_RULES})")
+    parser.add_argument("--pairs", default="all",
+                        help="comma-separated pairs such as master-strong,greedy-random (default all)")
+    parser.add_argument("--master-simulations", type=int, default=BENCH_SIMULATIONS, metavar="N",
+                        help=f"the master's playouts per decision (default {BENCH_SIMULATIONS})")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and the players")
 
 
-def _series(
-    make: Callable[[int], tuple[Strategy, Strategy]], matches: int, rules: str, seed: int
-) -> tuple[float, float, float]:
-    """(win rate of the first player, draw rate, seconds per match); it sits in both seats in turn."""
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Timed:
+    """A strategy wrapper that counts the CPU time of its real choices (two or more options)."""
+
+    def __init__(self, inner: Strategy) -> None:
+        self.inner = inner
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def match_update(self, context: MatchContext) -> None:
+        tell_match(self.inner, context)
+
+    def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
+        if len(options) < 2:
+            return self.inner.choose(view, options)
+        start = time.process_time()
+        action = self.inner.choose(view, options)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return action
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One pair under one preset: the first rung's wins, draws, points and both sides' time."""
+
+    rules: str
+    first: str
+    second: str
+    matches: int
+    wins: int
+    draws: int
+    point_difference: int
+    rounds: int
+    seconds: tuple[float, float]
+    decisions: tuple[int, int]
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.matches
+
+    def per_decision(self, side: int) -> float:
+        return self.seconds[side] / self.decisions[side] if self.decisions[side] else 0.0
+
+
+Maker = Callable[[str, int], Strategy]
+
+
+def _maker(profile: Profile, simulations: int) -> Maker:
+    def make(rung: str, seed: int) -> Strategy:
+        if rung == "random":
+            return RandomPlayer(seed)
+        if rung == "greedy":
+            return GreedyPlayer(profile, seed)
+        if rung == "strong":
+            return StrongPlayer(profile, seed)
+        return MasterPlayer(profile, seed, simulations=simulations, max_seconds=None)
+    return make
+
+
+def series(rules: str, first: str, second: str, matches: int, seed: int, simulations: int) -> Series:
+    """``matches`` matches of ``first`` against ``second`` under ``rules``, seats alternating."""
     profile = preset(rules)
-    rng = random.Random(seed)  # noqa: S311 - simulated deals, nothing secret
-    wins = draws = 0
-    start = time.perf_counter()
+    make = _maker(profile, simulations)
+    rng = random.Random(f"{seed}/{rules}")  # noqa: S311 - simulated deals, nothing secret
+    wins = draws = points = rounds = 0
+    seconds = [0.0, 0.0]
+    decisions = [0, 0]
     for i in range(matches):
-        first, second = make(i)
+        a = Timed(make(first, seed * 1_000_003 + 2 * i))
+        b = Timed(make(second, seed * 1_000_003 + 2 * i + 1))
         seat = i % 2
-        players = (first, second) if seat == 0 else (second, first)
-        record = play_local_match(profile, players, rng)
-        if record.winner == seat:
-            wins += 1
-        elif record.winner is None:
-            draws += 1
-    elapsed = time.perf_counter() - start
-    return wins / matches, draws / matches, elapsed / matches
+        record = play_local_match(profile, (a, b) if seat == 0 else (b, a), rng)
+        wins += record.winner == seat
+        draws += record.winner is None
+        points += record.scores[seat] - record.scores[1 - seat]
+        rounds += record.rounds
+        for side, player in enumerate((a, b)):
+            seconds[side] += player.seconds
+            decisions[side] += player.decisions
+    return Series(rules=rules, first=first, second=second, matches=matches, wins=wins, draws=draws,
+                  point_difference=points, rounds=rounds, seconds=(seconds[0], seconds[1]),
+                  decisions=(decisions[0], decisions[1]))
+
+
+def pairs(text: str) -> list[tuple[str, str]]:
+    """The pairs to play, stronger rung first ("all": every pair of the ladder)."""
+    every = [(RUNGS[j], RUNGS[i]) for j in range(len(RUNGS)) for i in range(j)]
+    if text == "all":
+        return every
+    chosen: list[tuple[str, str]] = []
+    for item in text.split(","):
+        a, _, b = item.strip().partition("-")
+        if a not in RUNGS or b not in RUNGS or a == b:
+            raise SystemExit(f"koikoi bench ai: bad pair {item!r}; rungs: {', '.join(RUNGS)}")
+        chosen.append((a, b) if RUNGS.index(a) > RUNGS.index(b) else (b, a))
+    return chosen
+
+
+def _row(s: Series, baseline: float) -> Measurement:
+    lo, hi = wilson(s.wins, s.matches)
+    diff = s.point_difference / s.rounds if s.rounds else 0.0
+    return Measurement(
+        name=f"{s.rules}/{s.first}_vs_{s.second}",
+        median_s=s.rate,
+        floor_s=baseline,
+        ratio=s.rate / baseline if baseline else float("inf"),
+        unit="win_rate",
+        note=(f"ci=[{lo:.3f}, {hi:.3f}]; {s.matches} matches, draws {s.draws / s.matches:.3f}; "
+              f"points/round {diff:+.2f}; s/decision {s.first} {s.per_decision(0):.5f}, "
+              f"{s.second} {s.per_decision(1):.5f}"),
+    )
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
     matches = max(1, int(getattr(args, "matches", 200)))
-    rules = str(getattr(args, "rules", "nintendo"))
     seed = int(getattr(args, "seed", 2026))
-    profile = preset(rules)
-    strong, strong_draws, strong_s = _series(
-        lambda i: (StrongPlayer(profile, seed=seed + i), RandomPlayer(seed + 100_000 + i)),
-        matches, rules, seed,
-    )
-    base, base_draws, base_s = _series(
-        lambda i: (RandomPlayer(seed + 200_000 + i), RandomPlayer(seed + 300_000 + i)), matches, rules, seed
-    )
-    verdict = "meets" if strong >= TARGET else "MISSES"
-    return [
-        Measurement(
-            name="strong_vs_random_win_rate",
-            median_s=strong,
-            floor_s=base,
-            ratio=strong / base if base else float("inf"),
-            unit="win_rate",
-            note=(
-                f"{matches} {rules} matches, seats alternate; draws {strong_draws:.3f}; floor = random vs "
-                f"random win rate {base:.3f} (draws {base_draws:.3f}); target >= {TARGET} ({verdict})"
-            ),
-        ),
-        Measurement(
-            name="match_seconds_strong_vs_random",
-            median_s=strong_s,
-            floor_s=base_s,
-            ratio=strong_s / base_s if base_s else float("inf"),
-            unit="s",
-            note="mean seconds per whole match; floor = random vs random",
-        ),
-    ]
+    simulations = max(1, int(getattr(args, "master_simulations", BENCH_SIMULATIONS)))
+    rules_list = [r.strip() for r in str(getattr(args, "rules", DEFAULT_RULES)).split(",") if r.strip()]
+    for rules in rules_list:
+        if rules not in PRESETS:
+            raise SystemExit(f"koikoi bench ai: unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
+    chosen = pairs(str(getattr(args, "pairs", "all")))
+    wall, cpu = time.perf_counter(), time.process_time()
+    rows: list[Measurement] = []
+    results: dict[tuple[str, str, str], Series] = {}
+    for rules in rules_list:
+        base = series(rules, "random", "random", matches, seed + 1, simulations)
+        for first, second in chosen:
+            s = results[(rules, first, second)] = series(rules, first, second, matches, seed, simulations)
+            rows.append(_row(s, base.rate))
+    rows.extend(_targets(results))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    rows.append(Measurement(
+        name="bench_seconds", median_s=cpu, floor_s=20 * 60.0, ratio=cpu / (20 * 60.0), unit="s",
+        note=(f"CPU seconds of the whole run on one core (wall {wall:.0f} s) against 20 minutes; "
+              f"master at {simulations} simulations per decision (playouts), no time cap"),
+    ))
+    return rows
+
+
+def _targets(results: dict[tuple[str, str, str], Series]) -> list[Measurement]:
+    """The ladder's targets, where the run played the pairs they need."""
+    rows: list[Measurement] = []
+    ms = results.get(("nintendo", "master", "strong"))
+    if ms is not None:
+        lo, hi = wilson(ms.wins, ms.matches)
+        ok = ms.rate >= MASTER_TARGET and lo > 0.5
+        rows.append(Measurement(
+            name="target/master_vs_strong_nintendo", median_s=ms.rate, floor_s=MASTER_TARGET,
+            ratio=ms.rate / MASTER_TARGET, unit="win_rate",
+            note=f"ci=[{lo:.3f}, {hi:.3f}]; target >= {MASTER_TARGET} with ci low end > 0.5 "
+                 f"({'meets' if ok else 'MISSES'})"))
+        mg = results.get(("nintendo", "master", "greedy"))
+        if mg is not None:
+            rows.append(Measurement(
+                name="target/master_beats_greedy_by_more", median_s=mg.rate, floor_s=ms.rate,
+                ratio=mg.rate / ms.rate if ms.rate else float("inf"), unit="win_rate",
+                note=f"master vs greedy {mg.rate:.3f} against master vs strong {ms.rate:.3f} "
+                     f"({'meets' if mg.rate > ms.rate else 'MISSES'})"))
+    gr = results.get(("nintendo", "greedy", "random"))
+    if gr is not None:
+        lo, hi = wilson(gr.wins, gr.matches)
+        rows.append(Measurement(
+            name="target/greedy_vs_random_nintendo", median_s=gr.rate, floor_s=GREEDY_TARGET,
+            ratio=gr.rate / GREEDY_TARGET, unit="win_rate",
+            note=f"ci=[{lo:.3f}, {hi:.3f}]; target >= {GREEDY_TARGET} "
+                 f"({'meets' if gr.rate >= GREEDY_TARGET else 'MISSES'})"))
+    return rows

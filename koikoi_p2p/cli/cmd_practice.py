@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.cli.options import add_lang, add_parser, add_terms
+from koikoi_p2p.cli.options import LEVEL_HELP, add_lang, add_parser, add_terms
 from koikoi_p2p.cli.settings import FIRST_LEVEL, LEVELS
 
 
@@ -23,8 +23,8 @@ def register(subparsers: Any) -> None:
     add_terms(parser)
     parser.add_argument(
         "--level", choices=LEVELS, default=None,
-        help=f"the computer's strength (remembered; default: {FIRST_LEVEL} for a first match, then the "
-             "last one)"
+        help=f"the computer's strength: {LEVEL_HELP} (remembered; default: {FIRST_LEVEL} for a first "
+             "match, then the last one)"
     )
     add_lang(parser)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS
+
 PRESETS = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
 
 
@@ -24,10 +26,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--transcript", metavar="FILE", default=None, help="write seat 0's transcript here")
     parser.add_argument("--result", metavar="FILE", default=None, help="write the co-signed result here")
     parser.add_argument("--relay", metavar="URL", default=None, help="play through this relay")
+    parser.add_argument("--level", type=_levels, default=("easy", "easy"), metavar="LEVEL[,LEVEL]",
+                        help="the computer players, one level for both seats or seat 0's,seat 1's: "
+                             + LEVEL_HELP + " (default easy)")
     parser.add_argument("--join-relay", metavar="URL", default=None,
                         help="the joiner's relay when it is another cluster node (default: --relay)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     parser.set_defaults(handler=_handle)
+
+
+def _levels(text: str) -> tuple[str, str]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) not in (1, 2) or any(p not in LEVELS for p in parts):
+        raise argparse.ArgumentTypeError(f"expected LEVEL or LEVEL,LEVEL with levels {', '.join(LEVELS)}")
+    return (parts[0], parts[-1])
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -56,7 +68,7 @@ def _handle(args: argparse.Namespace) -> int:
         join_relay = relay_url(join_relay)
     start = time.perf_counter()
     played = asyncio.run(selfplay(rounds=args.rounds, seed=args.seed, rules=args.rules, relay=relay,
-                                  join_relay=join_relay))
+                                  levels=args.level, join_relay=join_relay))
     elapsed = time.perf_counter() - start
     out0, out1 = played.outcomes
     same = played.transcripts[0] == played.transcripts[1] and out0.result == out1.result
@@ -68,7 +80,8 @@ def _handle(args: argparse.Namespace) -> int:
     ok = failure is None and same
     if args.json:
         print(json.dumps({
-            "ok": ok, "rules": args.rules, "scores": list(out0.scores) if out0.scores else None,
+            "ok": ok, "rules": args.rules, "levels": list(args.level),
+            "scores": list(out0.scores) if out0.scores else None,
             "winner": out0.winner, "rounds": [
                 {"round": r.round_index, "winner": r.result.winner, "points": r.result.points,
                  "reason": r.result.reason, "redeal": r.result.redeal} for r in played.rounds],

@@ -235,6 +235,8 @@ JA: dict[str, str] = {
         "ルール {name!r} はありません。あるのは {presets} です。",
     "Practice against the computer ({level}).": "コンピューターと練習対局 ({level})。",
     "easy": "やさしい",
+    "medium": "ふつう",
+    "master": "名人",
     "strong": "強い",
     "The match so far is saved, marked incomplete: {path}": "ここまでの対局を未完として保存しました: {path}",
     "interrupted": "中断しました",

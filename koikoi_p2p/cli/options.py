@@ -11,9 +11,14 @@ from typing import Any
 
 from koikoi_p2p.cli.exit_codes import epilog
 from koikoi_p2p.cli.settings import LANGUAGES
+from koikoi_p2p.cli.settings import LEVELS as SETTINGS_LEVELS
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765/v1"
 PRESET_NAMES = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
+# The computer's levels, weakest first: koikoi_p2p.ai.levels.LEVELS, kept in settings so building
+# the parser imports no player (a test keeps the two equal).
+LEVELS = SETTINGS_LEVELS
+LEVEL_HELP = "easy (random), medium (greedy), strong, master (searches, up to a second a move)"
 
 
 class PasswordUnavailable(Exception):

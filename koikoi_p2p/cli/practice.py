@@ -33,12 +33,9 @@ def practice(args: argparse.Namespace) -> int:
 
 
 def computer_player(level: str, profile: Profile, seed: int | None) -> Strategy:
-    from koikoi_p2p.ai.strategy import RandomPlayer
-    from koikoi_p2p.ai.strong import StrongPlayer
+    from koikoi_p2p.ai.levels import computer_player as make
 
-    if level == "easy":
-        return RandomPlayer(seed)
-    return StrongPlayer(profile, seed)
+    return make(level, profile, seed)
 
 
 async def _practice(args: argparse.Namespace, setup: Setup) -> int:
@@ -90,7 +87,9 @@ async def practice_match(
             await theirs.close()
 
     computer = asyncio.create_task(computer_side(), name="computer")
-    level_text = {"easy": setup.screen.t("easy"), "strong": setup.screen.t("strong")}.get(level, level)
+    t = setup.screen.t
+    level_text = {"easy": t("easy"), "medium": t("medium"), "strong": t("strong"),
+                  "master": t("master")}.get(level, level)
     setup.screen.say(setup.screen.t("Practice against the computer ({level}).", level=level_text))
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
     code: int | None = None

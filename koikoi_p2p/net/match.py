@@ -24,15 +24,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from koikoi_p2p.ai.strategy import Strategy
+from koikoi_p2p.ai.strategy import MatchContext, Strategy, show_round, tell_match
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.events import (
+    Board,
     ChoiceNeeded,
     Event,
     Failure,
     MatchOver,
+    OpponentMoved,
     Paired,
     RoundOver,
+    TermsAgreed,
     TimeUp,
     YourTurn,
 )
@@ -360,6 +363,29 @@ class MatchOutcome:
     bytes_sent: int
 
 
+class _MatchFollower:
+    """Tells a strategy the match context (rules, scores) as the match goes, and shows it the
+    board after every public change (ai.strategy: ``tell_match``, ``show_round``)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.profile: Profile | None = None
+        self.rounds_played = 0
+
+    def see(self, event: Event) -> None:
+        if isinstance(event, (Board, OpponentMoved)):
+            show_round(self.strategy, event.view)
+        elif isinstance(event, TermsAgreed):
+            self.profile = event.profile
+            pool = event.profile.pool_start
+            tell_match(self.strategy, MatchContext(profile=event.profile, scores=(pool, pool)))
+        elif isinstance(event, RoundOver) and self.profile is not None:
+            if not event.result.redeal or event.result.consumes_round:
+                self.rounds_played += 1
+            tell_match(self.strategy, MatchContext(profile=self.profile, scores=event.scores,
+                                                   rounds_played=self.rounds_played))
+
+
 async def play_match(transport: Transport, strategy: Strategy, *, seat: int, identity: Identity, room: str,
                      password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
                      store: str | os.PathLike[str] | None = None, rng: Rng | None = None,
@@ -373,12 +399,15 @@ async def play_match(transport: Transport, strategy: Strategy, *, seat: int, ide
                   rounds=rounds, store=store, rng=rng, deadlines=deadlines,
                   accept_terms=accept_terms if accept_terms is not None else (lambda terms: True))
     count = 0
+    context = _MatchFollower(strategy)
     async for event in match.events():
         count += 1
         if on_event is not None:
             on_event(event)
+        context.see(event)
         if isinstance(event, (YourTurn, ChoiceNeeded)):
-            await match.decide(choose(event.view, event.options))
+            # A search player thinks for up to a second: off the event loop, so timers keep running.
+            await match.decide(await asyncio.to_thread(choose, event.view, event.options))
         elif isinstance(event, MatchOver):
             return MatchOutcome(scores=event.scores, winner=event.winner, result=event.result,
                                 transcript_path=event.transcript_path, failure=None, events=count,

@@ -18,6 +18,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
+from koikoi_p2p.ai.levels import computer_player
 from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
 from koikoi_p2p.net.core import PeerCore
 from koikoi_p2p.net.match import MatchOutcome, play_match
@@ -60,12 +61,15 @@ class SelfplayResult:
 
 async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "nintendo", relay: str | None = None,
                    players: tuple[Strategy, Strategy] | None = None, room: str = "SELFPL",
+                   levels: tuple[str, str] = ("easy", "easy"),
                    on_event: Callable[[int, Event], None] | None = None,
                    join_relay: str | None = None) -> SelfplayResult:
     """Play a whole match between two computer peers and return both sides' outcomes and transcripts.
 
-    ``join_relay``: the joiner's relay address when it differs from the host's (another node of
-    a relay cluster); by default both use ``relay``."""
+    The players are ``players`` if given, else computer players of ``levels`` (seat 0's, seat 1's;
+    koikoi_p2p.ai.levels), seeded from ``seed``. ``join_relay``: the joiner's relay address when it
+    differs from the host's (another node of a relay cluster); by default both use ``relay``.
+    """
     profile = preset(rules)
     if seed is None:
         ids = (Identity.generate(), Identity.generate())
@@ -76,8 +80,8 @@ async def selfplay(*, rounds: int | None, seed: int | None, rules: str = "ninten
         rngs = (seeded_rng(b"deck/0/" + tag), seeded_rng(b"deck/1/" + tag))
     if players is None:
         base = 0 if seed is None else seed
-        players = (RandomPlayer(None if seed is None else 2 * base),
-                   RandomPlayer(None if seed is None else 2 * base + 1))
+        players = (computer_player(levels[0], profile, None if seed is None else 2 * base),
+                   computer_player(levels[1], profile, None if seed is None else 2 * base + 1))
     result_rounds: list[RoundOver] = []
 
     def listener(seat: int) -> Callable[[Event], None]:

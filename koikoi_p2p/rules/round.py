@@ -196,6 +196,14 @@ def _positions(mask: int) -> tuple[int, ...]:
     return cards_of(mask)
 
 
+def _bits(items: tuple[int, ...]) -> int:
+    """Bit mask of card indices (or positions) already known to be valid and distinct."""
+    m = 0
+    for i in items:
+        m |= 1 << i
+    return m
+
+
 def hand_yaku_of(cards: tuple[int, ...] | list[int], profile: Profile) -> dict[str, int]:
     """Hand yaku of a dealt hand of 8 cards under the profile (spec/rules.md §6.6)."""
     counts = [0] * 13
@@ -325,6 +333,82 @@ class RoundState:
             "awaiting": self._awaiting, "result": None if self.result is None else self.result.to_dict(),
         }
 
+    @classmethod
+    def from_view(cls, view: RoundView, profile: Profile, hidden: list[int] | tuple[int, ...]) -> RoundState:
+        """A fully known state (viewer None) that agrees with ``view`` and a guess of its hidden cards.
+
+        For computer players that search (a *determinisation*): ``hidden`` is every card the view's
+        seat has not seen, the opponent's remaining hand first (``view.opponent_hand_size`` cards)
+        and then the stock in draw order. The opponent's hand goes to the first of its deal
+        positions (which of them it still holds is irrelevant to play). Only play, capture and
+        decide needs can be staged (RulesError "bad_view" otherwise, or when ``hidden`` is not
+        exactly the unseen cards). The state then plays on like any other: legal actions,
+        ``apply``, reveals from ``deck``.
+        """
+        need = view.need
+        if not isinstance(need, NeedAction) or need.kind not in ("play", "capture", "decide"):
+            raise RulesError("bad_view", "only a play, capture or decide need can be staged")
+        seat = view.seat
+        seen = 0
+        for group in (view.hand, view.field, view.piles[0], view.piles[1]):
+            for c in group:
+                seen |= 1 << c
+        pending_card = view.pending_card if need.kind == "capture" else None
+        if pending_card is not None:
+            seen |= 1 << pending_card
+        hidden_mask = 0
+        for c in hidden:
+            hidden_mask |= 1 << c
+        n_opponent = view.opponent_hand_size
+        if (len(hidden) != n_opponent + view.stock_count or hidden_mask.bit_count() != len(hidden)
+                or hidden_mask & seen or (hidden_mask | seen) != (1 << 48) - 1):
+            raise RulesError("bad_view", "hidden must be exactly the cards the seat has not seen")
+        state = cls(profile=profile, dealer=view.dealer, viewer=None, round_index=view.round_index,
+                    month=view.month)
+        layout = state.layout
+        deck, pos_of = state.deck, state._pos_of
+        hands = [0, 0]
+        for p, c in zip(view.hand_positions, view.hand, strict=True):
+            deck[p] = c
+            pos_of[c] = p
+            hands[seat] |= 1 << p
+        stock_next = len(layout.stock) - view.stock_count
+        places = (*layout.hands[1 - seat][:n_opponent], *layout.stock[stock_next:])
+        for p, c in zip(places, hidden, strict=True):
+            deck[p] = c
+            pos_of[c] = p
+        for p in layout.hands[1 - seat][:n_opponent]:
+            hands[1 - seat] |= 1 << p
+        state.hands = hands
+        state.field = _bits(view.field)
+        state.piles = [_bits(view.piles[0]), _bits(view.piles[1])]
+        state.bases = [view.bases[0], view.bases[1]]
+        state.calls = list(view.calls)
+        state.stock_next = stock_next
+        state.turn = view.turn
+        state._awaiting = 0
+        acting = need.seat
+        # The pile at the start of the turn only short-cuts the end-of-turn yaku check; -1 makes
+        # that check compare with the recorded base, which gives the same answer (§9.4).
+        state._pile_at_turn_start = -1
+        if need.kind == "play":
+            state.phase = PLAY
+            state.need = _NEED_PLAY[acting]
+            state._pile_at_turn_start = state.piles[acting]
+        elif need.kind == "capture":
+            if pending_card is None:
+                raise RulesError("bad_view", "a capture need without its pending card")
+            # The played card's choice comes before the turn's draw: count the draws made so far.
+            played = 16 - len(view.hand) - n_opponent
+            state.phase = PLAY_CAPTURE if view.stock_count == len(layout.stock) - played + 1 else DRAW_CAPTURE
+            state.pending = pending_card
+            state.options = _bits(view.capture_options)
+            state.need = _NEED_CAPTURE[acting]
+        else:
+            state.phase = DECIDE
+            state.need = _NEED_DECIDE[acting]
+        return state
+
     # -- reveals ------------------------------------------------------------------------------------
     def reveal(self, position: int, card: int) -> None:
         """Feed the card at a requested position (InconsistentReveal if it contradicts the known)."""
@@ -347,6 +431,23 @@ class RoundState:
         self._awaiting &= ~(1 << position)
         if not self._awaiting:
             self._revealed()
+
+    def reveal_known(self) -> bool:
+        """Answer the pending reveal from cards this engine already holds at those positions.
+
+        The fast path of simulations over a fully known deck (``from_view``): the same as feeding
+        ``reveal(p, deck[p])`` for every awaited position, without re-checking cards that came from
+        this very state. False (and nothing changes) when a position is still unknown here.
+        """
+        need = self.need
+        if not isinstance(need, NeedReveal):
+            raise RulesError("unexpected_reveal", "no reveal is awaited")
+        deck = self.deck
+        if any(deck[p] == -1 for p in need.positions):
+            return False
+        self._awaiting = 0
+        self._revealed()
+        return True
 
     def skip_reveal(self) -> None:
         """Pass a private reveal meant for the other seat: its cards stay unknown here.

@@ -56,7 +56,7 @@ class Scorer:
         self.profile = profile
         self._flex = _flex_mask(profile)
         self.yaku: Callable[[int, int | None], dict[str, int]] = self._yaku
-        self.base: Callable[[int, int | None], int] = _make_base(profile, self._yaku)
+        self.base: Callable[[int, int | None], int] = _memoised(_make_base(profile, self._yaku))
 
     def _yaku(self, pile: int, month: int | None) -> dict[str, int]:
         # spec/rules.md §6.3: each flexible card held (the joker, the cup with cup_either) counts
@@ -71,6 +71,28 @@ class Scorer:
             if total > best:
                 found, best = alt, total
         return found
+
+
+_MEMO_LIMIT = 1 << 16
+
+
+def _memoised(base: Callable[[int, int | None], int]) -> Callable[[int, int | None], int]:
+    """``base`` with a bounded memo: a pure function of (pile, month), recomputed after each clear.
+
+    Simulations (the computer players' playouts) score the same piles over and over.
+    """
+    memo: dict[int, int] = {}
+
+    def cached(pile: int, month: int | None) -> int:
+        key = (pile << 4) | (month or 0)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = base(pile, month)
+        return found
+
+    return cached
 
 
 def _flex_mask(p: Profile) -> int:

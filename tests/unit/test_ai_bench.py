@@ -1,27 +1,63 @@
-"""koikoi bench ai prints the strong player's win rate beside the random baseline, as JSON too."""
+"""koikoi bench ai: every pair of the ladder beside the random baseline of the same run, as JSON
+and as a table, with the Wilson interval in each row's note and the targets checked."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from koikoi_p2p.bench.ai import pairs, wilson
 from koikoi_p2p.cli.main import main
 
 
+def test_wilson_interval() -> None:
+    lo, hi = wilson(120, 200)
+    assert lo == pytest.approx(0.5308, abs=1e-4) and hi == pytest.approx(0.6654, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(10, 10)
+    assert hi == pytest.approx(1.0) and 0.69 < lo < 0.73
+
+
+def test_pairs_name_the_stronger_rung_first() -> None:
+    every = pairs("all")
+    assert len(every) == 6 and ("master", "strong") in every and ("greedy", "random") in every
+    assert pairs("random-greedy,strong-master") == [("greedy", "random"), ("master", "strong")]
+    with pytest.raises(SystemExit):
+        pairs("master-grandmaster")
+
+
 def test_bench_ai_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "ai", "--json", "--matches", "8", "--seed", "5"]) == 0
+    assert main(["bench", "ai", "--json", "--matches", "4", "--seed", "5", "--rules", "nintendo",
+                 "--pairs", "greedy-random,master-strong,master-greedy",
+                 "--master-simulations", "12"]) == 0
     data = json.loads(capsys.readouterr().out)
     by_name = {m["name"]: m for m in data}
-    rate = by_name["strong_vs_random_win_rate"]
-    assert rate["unit"] == "win_rate"
-    assert 0.0 <= rate["floor_s"] <= 1.0 and 0.0 <= rate["median_s"] <= 1.0
-    assert rate["median_s"] > rate["floor_s"]  # strong beats the random baseline of the same run
-    assert "8 nintendo matches" in rate["note"]
-    assert by_name["match_seconds_strong_vs_random"]["median_s"] > 0
+    row = by_name["nintendo/greedy_vs_random"]
+    assert row["unit"] == "win_rate"
+    assert 0.0 <= row["floor_s"] <= 1.0 and 0.0 <= row["median_s"] <= 1.0
+    found = re.search(r"ci=\[([0-9.]+), ([0-9.]+)\]", row["note"])
+    assert found is not None and float(found[1]) <= row["median_s"] <= float(found[2])
+    assert "4 matches" in row["note"] and "points/round" in row["note"] and "s/decision" in row["note"]
+    assert {"target/master_vs_strong_nintendo", "target/master_beats_greedy_by_more",
+            "target/greedy_vs_random_nintendo"} <= set(by_name)
+    assert "12 simulations per decision" in by_name["bench_seconds"]["note"]
+
+
+def test_bench_ai_repeats_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "ai", "--json", "--matches", "2", "--rules", "koikoi-online",
+            "--pairs", "master-random", "--master-simulations", "8"]
+    runs = []
+    for _ in range(2):
+        assert main(args) == 0
+        row = {m["name"]: m for m in json.loads(capsys.readouterr().out)}["koikoi-online/master_vs_random"]
+        runs.append((row["median_s"], re.sub(r"s/decision.*", "", row["note"])))
+    assert runs[0] == runs[1]
 
 
 def test_bench_ai_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "ai", "--matches", "2", "--rules", "koikoi-online"]) == 0
+    assert main(["bench", "ai", "--matches", "2", "--rules", "koikoi-online",
+                 "--pairs", "strong-random"]) == 0
     out = capsys.readouterr().out
-    assert "strong_vs_random_win_rate" in out and "koikoi-online" in out
+    assert "koikoi-online/strong_vs_random" in out and "ci=[" in out
