@@ -118,6 +118,8 @@ class _DeckCore:
         self._derived: dict[int, dict[int, Point]] = {0: {}, 1: {}}
         self._share_messages: list[tuple[int, tuple[int, ...], bytes]] = []
         self._secrets: dict[int, Scalar] = {}
+        # position -> (layer 0, layer 1, card) of a decryption already made (``_plaintext``).
+        self._cards: dict[int, tuple[bytes, bytes, int]] = {}
 
     # -- helpers ---------------------------------------------------------------------------
     def _context(self, step: str, prover: int) -> ProofContext:
@@ -302,8 +304,8 @@ class _DeckCore:
                 raise DeckError("bad_share", f"party {party}'s share of position {p} is inconsistent")
         decrypted = iter(products[len(to_check):])
         order = tuple(
-            card_of(ct.b - layers[0][p] - layers[1][p] if p in both else ct.b - next(decrypted), self.n)
-            for p, ct in enumerate(deck))
+            self._plaintext(p, layers[0][p], layers[1][p]) if p in both
+            else card_of(ct.b - next(decrypted), self.n) for p, ct in enumerate(deck))
         if sorted(order) != list(range(self.n)):
             raise DeckError("not_a_permutation", "the final deck is not a permutation of the cards")
         return order
@@ -321,8 +323,15 @@ class _DeckCore:
         return derived
 
     def _plaintext(self, position: int, first: Point, second: Point) -> int:
+        """The card b - first - second at a position; remembered with the two layers it came
+        from (the flow asks for a revealed card several times, and the audit once more)."""
+        known = self._cards.get(position)
+        if known is not None and known[0] == first.raw and known[1] == second.raw:
+            return known[2]
         ct = self.final_deck()[position]
-        return card_of(ct.b - first - second, self.n)
+        card = card_of(ct.b - first - second, self.n)
+        self._cards[position] = (first.raw, second.raw, card)
+        return card
 
 
 class DeckParty(_DeckCore):

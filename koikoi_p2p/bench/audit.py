@@ -152,6 +152,10 @@ class V1Observer(DeckObserver):
                   else deck[position].a.mul(self._secrets[k]) for k in (0, 1)]
         return self._plaintext(position, layers[0], layers[1])
 
+    def _plaintext(self, position: int, first: Point, second: Point) -> int:
+        ct = self.final_deck()[position]
+        return card_of(ct.b - first - second, self.n)
+
     def _decrypt_all(self) -> tuple[int, ...]:
         deck = self.final_deck()
         if len(self._secrets) != 2:
