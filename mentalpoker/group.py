@@ -360,8 +360,12 @@ def wrapped_primitives() -> Iterator[None]:
 def counting_operations() -> Iterator[dict[str, int]]:
     """Count every libsodium call made inside the block (for benchmark floors only).
 
-    Not thread-safe: it rebinds this module's primitives for the duration of the block.
+    Not thread-safe: it rebinds this module's primitives for the duration of the block, and runs
+    the block's verification work on the calling thread (``mentalpoker.parallel.serial``) so that
+    the counts need no lock.
     """
+    from mentalpoker.parallel import serial
+
     counts = dict.fromkeys(OPERATIONS, 0)
     module = globals()
     originals = {name: module[glob] for name, glob in OPERATIONS.items()}
@@ -376,7 +380,8 @@ def counting_operations() -> Iterator[dict[str, int]]:
     for name, glob in OPERATIONS.items():
         module[glob] = wrap(name, originals[name])
     try:
-        yield counts
+        with serial():
+            yield counts
     finally:
         for name, glob in OPERATIONS.items():
             module[glob] = originals[name]
