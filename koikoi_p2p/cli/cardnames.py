@@ -18,13 +18,35 @@ def card_name(index: int, lang: str) -> str:
     return c.name_ja if lang == "ja" else c.name_en
 
 
+def card_code(index: int) -> str:
+    """E.g. ``03*``: the month number and the class mark, the same in both languages."""
+    from koikoi_p2p.rules.cards import card
+
+    c = card(index)
+    return f"{c.month:02d}{CLASS_MARK.get(c.klass, '?')}"
+
+
 def card_label(index: int, lang: str, style: Style) -> str:
     """E.g. ``03* Cherry Curtain``: month number, a class mark, the name; coloured by class."""
     from koikoi_p2p.rules.cards import card
 
     c = card(index)
-    name = c.name_ja if lang == "ja" else c.name_en
-    return style.klass(f"{c.month:02d}{CLASS_MARK.get(c.klass, '?')} {name}", c.klass)
+    return style.klass(f"{card_code(index)} {card_name(index, lang)}", c.klass)
+
+
+def short_name(index: int, lang: str) -> str:
+    """E.g. ``03 Cherry Poetry Ribbon``: month and name, uncoloured (inside other sentences)."""
+    from koikoi_p2p.rules.cards import card
+
+    return f"{card(index).month:02d} {card_name(index, lang)}"
+
+
+def card_aliases(index: int) -> tuple[str, ...]:
+    """What a person may type for a card besides its label: its id and its name in both languages."""
+    from koikoi_p2p.rules.cards import card
+
+    c = card(index)
+    return (c.id, c.name_en, c.name_ja, f"{card_code(index)} {c.name_en}", f"{card_code(index)} {c.name_ja}")
 
 
 def class_name(klass: str, lang: str) -> str:

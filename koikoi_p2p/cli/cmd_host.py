@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import (
     add_lang,
     add_parser,
@@ -23,19 +24,23 @@ def register(subparsers: Any) -> None:
         "open a room and play the friend who joins it",
         "Open a room on a relay, print its code and a line to send to a friend, and play them. "
         "Without a password, compare the short authentication string both screens show.",
+        exit_codes.HOST,
     )
     add_relay(parser)
-    parser.add_argument("--public", action="store_true", help="list the room in the relay's lobby")
+    parser.add_argument("--public", action="store_true",
+                        help="list the room in the relay's lobby (default: unlisted, join by its code)")
     add_password(
         parser,
-        flag_help="ask for a room password (hidden prompt, or $KOIKOI_PASSWORD when set)",
+        flag_help="ask for a room password, twice (hidden prompt, or $KOIKOI_PASSWORD when set; default: "
+                  "no password, compare the security code instead)",
     )
     add_terms(parser)
     add_lang(parser)
     add_peer(parser)
     add_timeout(parser, 300.0)
     parser.add_argument(
-        "--wait", type=float, default=600.0, metavar="SECONDS", help="how long to wait for a friend"
+        "--wait", type=float, default=600.0, metavar="SECONDS",
+        help="how long the room waits for your friend to join (default: 600)"
     )
     parser.set_defaults(handler=_handle)
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import add_lang, add_parser, add_terms
+from koikoi_p2p.cli.settings import FIRST_LEVEL, LEVELS
 
 
 def register(subparsers: Any) -> None:
@@ -16,10 +18,13 @@ def register(subparsers: Any) -> None:
         "Play a whole match against the computer on this machine. The computer is a real peer of "
         "the protocol over an in-memory connection: it shuffles, proves and signs like a person "
         "would, and every proof it sends is checked.",
+        exit_codes.PRACTICE,
     )
     add_terms(parser)
     parser.add_argument(
-        "--level", choices=("easy", "strong"), default="strong", help="the computer's strength"
+        "--level", choices=LEVELS, default=None,
+        help=f"the computer's strength (remembered; default: {FIRST_LEVEL} for a first match, then the "
+             "last one)"
     )
     add_lang(parser)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)

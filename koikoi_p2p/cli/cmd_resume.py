@@ -30,35 +30,37 @@ EXIT_BY_STATUS = {
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "resume",
-        help="continue a crash-safe match from its saved state",
-        description="Continue the match saved in a state folder after a crash, a kill or a lost "
-                    "connection. The finished transcript is the one the match would have had "
-                    "without the interruption.",
-        epilog=exit_codes.epilog(),
+        help="continue an interrupted match from its saved state",
+        description="Continue a match interrupted by a crash, a kill or a lost connection, with the "
+                    "same board and prompts. Without --state: the interrupted koikoi host/join match "
+                    "saved in the data folder (a menu when there are several). The finished transcript "
+                    "is the one the match would have had without the interruption.",
+        epilog=exit_codes.epilog(exit_codes.RESUME),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--state", metavar="DIR",
-                        help="the peer's state folder (0700); default: the interrupted host/join match "
-                             "in the data folder")
-    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    parser.add_argument("--progress", action="store_true", help="print each phase as it is reached")
-    new = parser.add_argument_group("starting a new computer-played seat (--new)")
-    new.add_argument("--new", action="store_true", help="write a fresh state first, unless one exists")
-    new.add_argument("--seat", type=int, choices=(0, 1), help="0 hosts and proposes the terms")
-    new.add_argument("--relay", metavar="URL", help="the relay's ws:// URL")
-    new.add_argument("--rendezvous", metavar="ID", help="an id both seats share (finds each other)")
-    new.add_argument("--room", default="koikoi", help="room name bound into the handshake")
-    new.add_argument("--password", default=None)
-    new.add_argument("--rounds", type=int, default=1)
-    new.add_argument("--profile", default="nintendo")
-    new.add_argument("--step-deadline", type=int, default=60, metavar="S")
-    new.add_argument("--turn-deadline", type=int, default=300, metavar="S")
-    new.add_argument("--strategy-seed", type=int, default=0)
-    parser.add_argument("--lang", choices=("en", "ja"), help="card names on the board (a person's match)")
-    tuning = parser.add_argument_group("timing (seconds)")
-    tuning.add_argument("--dead-after", type=float, default=10.0,
-                        help="pair again through the relay when the peer is silent this long")
-    tuning.add_argument("--resend-after", type=float, default=2.0)
+                        help="the match's state folder (default: the interrupted host/join match in the "
+                             "data folder)")
+    parser.add_argument("--lang", choices=("en", "ja"), help="the language of the screens (remembered)")
+    hidden = argparse.SUPPRESS
+    # For tests and the soak benchmark (a computer-played seat they can kill -9 and resume):
+    # not something a player needs, so not in --help.
+    parser.add_argument("--json", action="store_true", help=hidden)
+    parser.add_argument("--progress", action="store_true", help=hidden)
+    parser.add_argument("--new", action="store_true", help=hidden)
+    parser.add_argument("--seat", type=int, choices=(0, 1), help=hidden)
+    parser.add_argument("--relay", metavar="URL", help=hidden)
+    parser.add_argument("--rendezvous", metavar="ID", help=hidden)
+    parser.add_argument("--room", default="koikoi", help=hidden)
+    parser.add_argument("--password", default=None, help=hidden)
+    parser.add_argument("--password-file", default=None, help=hidden)
+    parser.add_argument("--rounds", type=int, default=1, help=hidden)
+    parser.add_argument("--profile", default="nintendo", help=hidden)
+    parser.add_argument("--step-deadline", type=int, default=60, metavar="S", help=hidden)
+    parser.add_argument("--turn-deadline", type=int, default=300, metavar="S", help=hidden)
+    parser.add_argument("--strategy-seed", type=int, default=0, help=hidden)
+    parser.add_argument("--dead-after", type=float, default=10.0, help=hidden)
+    parser.add_argument("--resend-after", type=float, default=2.0, help=hidden)
     parser.set_defaults(handler=_handle)
 
 
@@ -91,13 +93,16 @@ def _handle(args: argparse.Namespace) -> int:
             if args.seat is None or not args.relay or not args.rendezvous:
                 print("koikoi resume --new needs --seat, --relay and --rendezvous", file=sys.stderr)
                 return exit_codes.USAGE
+            password = args.password
+            if args.password_file:
+                password = Path(args.password_file).read_text(encoding="utf-8").splitlines()[0]
             create_state(store, PeerSetup.generate(
-                seat=args.seat, room=args.room, password=args.password, relay_url=args.relay,
+                seat=args.seat, room=args.room, password=password, relay_url=args.relay,
                 rendezvous=args.rendezvous, rounds=args.rounds, profile=args.profile,
                 step_deadline=args.step_deadline, turn_deadline=args.turn_deadline,
                 handshake_deadline=args.step_deadline, strategy_seed=args.strategy_seed))
         setup, finished = read_state(store)
-    except ResumeError as exc:
+    except (ResumeError, OSError, IndexError) as exc:
         print(f"koikoi resume: cannot use {args.state}: {exc}", file=sys.stderr)
         return exit_codes.ERROR
     if finished is not None:

@@ -18,8 +18,9 @@ def register(subparsers: Any) -> None:
             "calls in order by seat (A or B); --winner says whose pile it is (default A)."
         ),
     )
-    parser.add_argument("--rules", default="nintendo", metavar="PRESET", help="rule preset (nintendo)")
-    parser.add_argument("--switch", action="append", default=[], metavar="KEY=VALUE",
+    parser.add_argument("--rules", default="nintendo", metavar="PRESET",
+                        help="rule preset (default: nintendo)")
+    parser.add_argument("--switch", action="append", default=[], metavar="NAME=VALUE",
                         help="change a switch of the preset (repeatable): cup_is_plain=false, "
                              "hand_yaku=teshi:6")
     parser.add_argument("--month", type=int, default=None, metavar="M", help="the round's month, 1..12")
@@ -28,7 +29,8 @@ def register(subparsers: Any) -> None:
                         help="the seat whose pile it is (default A)")
     parser.add_argument("--json", action="store_true",
                         help='print {"yaku": {...}, "base": N, "round_score": N}')
-    parser.add_argument("cards", nargs="*", metavar="CARD_ID", help="captured cards: ids or indices")
+    parser.add_argument("cards", nargs="*", metavar="CARD_ID",
+                        help="captured cards: ids (koikoi cards lists them), indices 0-47 or names")
     parser.set_defaults(handler=_handle)
 
 
@@ -41,16 +43,42 @@ def _seat(text: str) -> int:
 
 def parse_switches(preset_name: str, items: list[str]) -> Any:
     """The preset with ``NAME=VALUE`` changes, each VALUE read by ``rules.profile.parse_switch``."""
+    from koikoi_p2p.cli.switches import apply_switches
     from koikoi_p2p.rules.profile import preset
 
-    changes: dict[str, object] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"a switch is NAME=VALUE, not {item!r}")
-        changes[key.strip()] = raw
-    profile = preset(preset_name)
-    return profile.with_switches(changes) if changes else profile
+    return apply_switches(preset(preset_name), items)
+
+
+def card_ref(text: str) -> int:
+    """The card a person named: an id (03-curtain), an index (0-47) or a name in either language;
+    a wrong one says which ids are nearest."""
+    import difflib
+
+    from koikoi_p2p.rules.cards import CARDS
+    from koikoi_p2p.rules.errors import RulesError
+
+    raw = text.strip()
+    if raw.isascii() and raw.isdecimal():
+        if int(raw) < len(CARDS):
+            return int(raw)
+        raise RulesError("unknown_card", f"no card has the index {raw} (0-47)")
+    lowered = raw.lower()
+    for c in CARDS:
+        if lowered in (c.id, c.name_en.lower(), c.name_ja) and (lowered != c.name_en.lower() or _unique(c)):
+            return c.index
+    ids = [c.id for c in CARDS]
+    near = difflib.get_close_matches(lowered, ids, n=3, cutoff=0.5)
+    month = lowered[:2]
+    if not near and month.isdecimal():
+        near = [i for i in ids if i.startswith(month)]
+    hint = f"; nearest: {', '.join(near)}" if near else ""
+    raise RulesError("unknown_card", f"no card has the id {raw!r}{hint} (koikoi cards lists them all)")
+
+
+def _unique(c: Any) -> bool:
+    from koikoi_p2p.rules.cards import CARDS
+
+    return sum(1 for other in CARDS if other.name_en == c.name_en) == 1
 
 
 def _handle(args: argparse.Namespace) -> int:
@@ -67,11 +95,18 @@ def _handle(args: argparse.Namespace) -> int:
             whose = "by one player " if per_seat else ""
             raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) {whose}in a round, not {used}")
         winner = _seat(args.winner)
-        cards: list[int | str] = [int(c) if c.isascii() and c.isdigit() else c for c in args.cards]
+        if not args.cards:
+            return _list_cards()
+        cards: list[int | str] = [card_ref(c) for c in args.cards]
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card is named twice")
         yaku = score_yaku(cards, profile, args.month)
         base = sum(yaku.values())
         total = round_score(base, calls, winner, profile)
-    except (RulesError, ValueError) as exc:
+    except RulesError as exc:
+        print(f"koikoi score: {exc.message or exc.reason}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
         print(f"koikoi score: {exc}", file=sys.stderr)
         return 2
     if args.json:
@@ -88,3 +123,13 @@ def _handle(args: argparse.Namespace) -> int:
     shown_calls = ",".join("AB"[c] for c in calls) or "none"
     print(f"round score: {total} (winner {who}, calls {shown_calls})")
     return 0
+
+
+def _list_cards() -> int:
+    """No cards given: say how to name them, with the whole list."""
+    from koikoi_p2p.cli.cmd_cards import _handle as cards
+
+    print("koikoi score: name the captured cards by id (or index), e.g. koikoi score 01-crane 03-curtain "
+          "08-moon. The ids:", file=sys.stderr)
+    cards(argparse.Namespace(only=[], json=False))
+    return 2

@@ -7,6 +7,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from koikoi_p2p.cli.style import display_width
+
 T = TypeVar("T")
 
 
@@ -16,30 +18,45 @@ async def with_countdown(
     write: Callable[[str], None],
     limit: float,
     live: bool,
-    label: str = "waiting for the opponent",
+    label: str | Callable[[], str] = "waiting for the opponent",
     grace: float = 0.4,
     clock: Callable[[], float] = time.monotonic,
+    on_idle: Callable[[], None] | None = None,
+    unit: str = "s",
 ) -> T:
     """Await ``awaitable``; if it takes longer than ``grace`` seconds, show the time left.
 
-    On a terminal (``live``) one line is rewritten every second; otherwise a single line is
-    printed, so logs and pipes do not fill with carriage returns.
+    ``on_idle`` runs once when the grace has passed (before the countdown: e.g. the board after
+    one's own move, shown only when the answer is slow to come). ``label`` may be a function, read
+    every second (what the opponent is doing can change during the wait). On a terminal
+    (``live``) one line is rewritten every second; otherwise a single line is printed, so logs and
+    pipes do not fill with carriage returns.
     """
     task = asyncio.ensure_future(awaitable)
+
+    def text() -> str:
+        return label() if callable(label) else label
+
     try:
         done, _ = await asyncio.wait({task}, timeout=grace)
         if done:
             return task.result()
+        if on_idle is not None:
+            on_idle()
         start = clock()
         if not live:
-            write(f"{label} (up to {int(limit)}s)...\n")
+            write(f"{text()} ({int(limit)}{unit})...\n")
             return await task
+        shown = 0
         while True:
             left = max(0, int(limit - (clock() - start) + 0.999))
-            write(f"\r{label}... {left:>3}s ")
+            line = f"\r{text()}... {left:>3}{unit} "
+            size = display_width(line)
+            write(line + " " * max(0, shown - size))
+            shown = max(shown, size)
             done, _ = await asyncio.wait({task}, timeout=1.0)
             if done:
-                write("\r" + " " * (len(label) + 12) + "\r")
+                write("\r" + " " * (shown + 12) + "\r")
                 return task.result()
     finally:
         if not task.done():

@@ -17,6 +17,7 @@ from koikoi_p2p import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_bench",
     "koikoi_p2p.cli.cmd_score",
+    "koikoi_p2p.cli.cmd_cards",
     "koikoi_p2p.cli.cmd_rules",
     "koikoi_p2p.cli.cmd_practice",
     "koikoi_p2p.cli.cmd_host",
@@ -43,9 +44,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of ``command`` (its usage is the one to show for its bad arguments)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            sub: argparse.ArgumentParser = action.choices[command]
+            return sub
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # "koikoi host --bogus" shows host's usage, not the top-level one (exit 2).
+        _subparser(parser, getattr(args, "command", None)).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -6,15 +6,21 @@ import argparse
 import asyncio
 import contextlib
 import io
-import json
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.cli.options import PasswordUnavailable, default_relay, read_password, relay_url
-from koikoi_p2p.cli.setup import Setup, prepare
+from koikoi_p2p.cli.i18n import tr
+from koikoi_p2p.cli.options import (
+    BadRelayUrl,
+    PasswordUnavailable,
+    check_relay_url,
+    read_password,
+    relay_url,
+)
+from koikoi_p2p.cli.setup import Setup, error, prepare
 
 if TYPE_CHECKING:
     from koikoi_p2p.cli.paths import Folders
@@ -23,7 +29,7 @@ if TYPE_CHECKING:
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerCore
-    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Paired, YourTurn
+    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, Paired, YourTurn
     from koikoi_p2p.protocol.peer import GamePeer
     from koikoi_p2p.rules.actions import Action
     from koikoi_p2p.rules.round import RoundView
@@ -31,7 +37,7 @@ if TYPE_CHECKING:
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
     "unreachable": exit_codes.RELAY_UNREACHABLE,
-    "bad_url": exit_codes.RELAY_UNREACHABLE,
+    "bad_url": exit_codes.USAGE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
     "shutdown": exit_codes.RELAY_UNREACHABLE,
     "resume_failed": exit_codes.RELAY_UNREACHABLE,
@@ -47,8 +53,8 @@ RELAY_CODES = {
     "room_expired": exit_codes.OPPONENT_LEFT,
 }
 RELAY_HINTS = {
-    exit_codes.RELAY_UNREACHABLE: "No relay reachable at {url}: check the URL, "
-    "or start one with 'koikoi relay'.",
+    exit_codes.RELAY_UNREACHABLE:
+        "No relay reachable at {url}: check the URL, or start one with 'koikoi relay'.",
     exit_codes.ROOM_NOT_FOUND: "Room not found: check the code, or ask your friend for a new one.",
     exit_codes.ROOM_FULL: "Room full: someone else joined first. Ask your friend to host a new room.",
     exit_codes.OPPONENT_LEFT: "The opponent left.",
@@ -68,24 +74,37 @@ REASON_HINTS = {
 }
 
 
-def relay_failure(exc: RelayError, url: str) -> int:
+def relay_failure(exc: RelayError, url: str, lang: str = "en") -> int:
     """Say why the relay could not connect us, and pick the exit code."""
     code = RELAY_CODES.get(exc.reason, exit_codes.ERROR)
     template = REASON_HINTS.get(exc.reason) or RELAY_HINTS.get(code, "The relay refused: {reason}.")
-    hint = template.format(url=url, reason=exc)
+    hint = tr(lang, template, url=url, reason=exc)
     print(f"koikoi: {hint} ({exc.reason})", file=sys.stderr)
     return code
 
 
-def host(args: argparse.Namespace) -> int:
+def checked_url(args: argparse.Namespace) -> str | None:
+    """The relay URL of --relay, or None (after saying why) when it cannot be a relay's."""
     url = relay_url(args.relay)
     try:
-        password = read_password(args)
-    except PasswordUnavailable as exc:
-        print(f"koikoi: {exc}", file=sys.stderr)
+        check_relay_url(url)
+    except BadRelayUrl:
+        error(args, REASON_HINTS["bad_url"], url=url)
+        return None
+    return url
+
+
+def host(args: argparse.Namespace) -> int:
+    url = checked_url(args)
+    if url is None:
         return exit_codes.USAGE
     setup = prepare(args)
     if setup is None:
+        return exit_codes.USAGE
+    try:
+        password = read_password(args, twice=True, lang=setup.screen.lang)
+    except PasswordUnavailable as exc:
+        error(args, "{problem}", problem=str(exc))
         return exit_codes.USAGE
     return asyncio.run(_host(args, url, password, setup))
 
@@ -94,62 +113,68 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
     from koikoi_p2p.cli.countdown import with_countdown
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
 
+    screen = setup.screen
     meta = {"rules": setup.profile.name, "rounds": setup.rounds, "password": password is not None}
     try:
         client = await RelayClient.create(url, public=args.public, meta=meta)
     except RelayError as exc:
-        return relay_failure(exc, url)
+        return relay_failure(exc, url, screen.lang)
     try:
         flags = " --password" if password is not None else ""
-        setup.screen.say(f"Room code: {setup.screen.style.bold(client.code)}")
-        setup.screen.say(f"Send this to your friend:  koikoi join {client.code} --relay {url}{flags}")
+        screen.say(screen.t("Room code: {code}", code=screen.style.bold(client.code)))
+        screen.say(screen.t("Send this to your friend:  {line}",
+                            line=f"koikoi join {client.code} --relay {url}{flags}"), whole=True)
         if args.public:
-            setup.screen.say("The room is listed in the lobby (koikoi lobby).")
+            screen.say(screen.t("The room is listed in the lobby (koikoi lobby)."))
         try:
             await with_countdown(
-                client.wait_for_peer(timeout=args.wait), write=setup.screen.write, limit=args.wait,
-                live=setup.screen.live, label="Waiting for your friend to join", grace=0.0)
+                client.wait_for_peer(timeout=args.wait), write=screen.write, limit=args.wait,
+                live=screen.live, label=screen.t("Waiting for your friend to join"), grace=0.0,
+                unit=screen.t("s"))
         except TimeoutError:
-            setup.screen.say()  # end the countdown line
-            print(f"koikoi: nobody joined within {args.wait:g}s; host a new room when your friend is ready "
-                  "(--wait sets how long to wait).", file=sys.stderr)
-            return exit_codes.OPPONENT_LEFT
+            screen.say()  # end the countdown line
+            error(screen.lang, "nobody joined within {seconds}s; host a new room when your friend is ready "
+                  "(--wait sets how long to wait).", seconds=f"{args.wait:g}")
+            return exit_codes.NOBODY_JOINED
         except RelayError as exc:
-            return relay_failure(exc, url)
-        setup.screen.say("Your friend joined.")
+            return relay_failure(exc, url, screen.lang)
+        screen.say(screen.t("Your friend joined."))
         return await _play(client, 0, client.code, password, setup, args.timeout, url, args.peer)
     finally:
         await client.close()
 
 
 def join(args: argparse.Namespace) -> int:
-    url = relay_url(args.relay)
-    try:
-        password = read_password(args)
-    except PasswordUnavailable as exc:
-        print(f"koikoi: {exc}", file=sys.stderr)
+    url = checked_url(args)
+    if url is None:
+        return exit_codes.USAGE
+    code = args.code.strip().upper()
+    if len(code) != 6 or not code.isascii() or not code.isalnum():
+        error(args, "{code!r} is not a room code: a code is six letters and digits, like K7QX2M (the host's "
+              "screen shows it).", code=args.code)
         return exit_codes.USAGE
     setup = prepare(args, terms=False)
     if setup is None:
         return exit_codes.USAGE
-    return asyncio.run(_join(args, url, password, setup))
+    try:
+        password = read_password(args, lang=setup.screen.lang)
+    except PasswordUnavailable as exc:
+        error(args, "{problem}", problem=str(exc))
+        return exit_codes.USAGE
+    return asyncio.run(_join(args, url, code, password, setup))
 
 
-async def _join(args: argparse.Namespace, url: str, password: str | None, setup: Setup) -> int:
+async def _join(args: argparse.Namespace, url: str, code: str, password: str | None, setup: Setup) -> int:
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
 
-    code = args.code.strip().upper()
-    if len(code) != 6 or not code.isascii() or not code.isalnum():
-        print(f"koikoi: {args.code!r} is not a room code: a code is six letters and digits, like K7QX2M "
-              "(the host's screen shows it).", file=sys.stderr)
-        return exit_codes.USAGE
     try:
         client = await RelayClient.join(url, code)
     except RelayError as exc:
-        return relay_failure(exc, url)
+        return relay_failure(exc, url, setup.screen.lang)
     try:
-        setup.screen.say(f"Joined room {code}.")
-        return await _play(client, 1, client.code, password, setup, JOINER_WAIT, url, args.peer)
+        setup.screen.say(setup.screen.t("Joined room {code}.", code=code))
+        return await _play(client, 1, client.code, password, setup, JOINER_WAIT, url, args.peer,
+                           accept=bool(getattr(args, "accept", False)))
     finally:
         await client.close()
 
@@ -163,6 +188,8 @@ async def _play(
     timeout: float,
     url: str,
     peer_name: str | None,
+    *,
+    accept: bool = False,
 ) -> int:
     """Play crash-safe: the state is saved after every accepted message, so ``koikoi resume``
     continues the match if this process dies (net.resumable.run_peer drives it)."""
@@ -178,12 +205,13 @@ async def _play(
     try:
         store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
     except ResumeError as exc:   # an unfinished match of this room and seat, or one running
-        print(f"koikoi: {exc.message or exc}", file=sys.stderr)
+        error(setup.screen.lang, "{problem}", problem=exc.message or exc)
         return exit_codes.ERROR
-    setup.screen.say(f"The match is saved after every message in {store.folder} "
-                     "(if this stops, continue with: koikoi resume).")
+    setup.screen.say(setup.screen.t("The match is saved after every message in {folder} (if this stops, "
+                                    "continue with: koikoi resume).", folder=store.folder))
     known = setup.folders.known_peers_file if peer_name else None
-    return await play_saved(store, setup.screen, first=client, peer_name=peer_name, known_peers=known)
+    return await play_saved(store, setup.screen, first=client, peer_name=peer_name, known_peers=known,
+                            accept=accept)
 
 
 def resume(state: str | None, args: argparse.Namespace) -> int:
@@ -200,28 +228,31 @@ def resume(state: str | None, args: argparse.Namespace) -> int:
     found = sorted((d for d in home.glob("*-seat[01]") if Journal(d).exists()),
                    key=lambda d: Journal(d).path.stat().st_mtime, reverse=True) if home.is_dir() else []
     if not found:
-        print(f"koikoi resume: no interrupted match in {home}", file=sys.stderr)
+        error(setup.screen.lang, "no interrupted match in {folder}", folder=home)
         return exit_codes.ERROR
     return asyncio.run(_resume_one(found, setup))
 
 
 async def _resume_one(found: list[Path], setup: Setup) -> int:
-    from koikoi_p2p.cli.prompt import Choice, InputClosed, Prompter, StdinLines
+    from koikoi_p2p.cli.prompt import Choice, InputClosed, Prompter, StdinLines, card_key
     from koikoi_p2p.net.journal import Journal
 
+    screen = setup.screen
     folder = found[0]
     if len(found) > 1:
         lines = StdinLines()
-        choices = [Choice(str(n), f"room {d.name.rsplit('-seat', 1)[0]} "
-                          f"({'host' if d.name.endswith('0') else 'joined'})", d)
-                   for n, d in enumerate(found, start=1)]
+        choices = [Choice(card_key(n), screen.t("room {room} (you hosted)", room=d.name.rsplit("-seat", 1)[0])
+                          if d.name.endswith("0") else
+                          screen.t("room {room} (you joined)", room=d.name.rsplit("-seat", 1)[0]), d)
+                   for n, d in enumerate(found)]
         try:
-            folder = await Prompter(lines, setup.screen.write).choose(
-                "Several interrupted matches: which one?", choices, "The newest is listed first.")
+            folder = await Prompter(lines, screen.write, lang=screen.lang).choose(
+                screen.t("Several interrupted matches: which one?"), choices,
+                screen.t("The newest is listed first."))
         except InputClosed:
-            return exit_codes.INTERRUPTED
-    setup.screen.say(f"Resuming the match saved in {folder}.")
-    return await play_saved(Journal(folder), setup.screen)
+            return exit_codes.ERROR
+    screen.say(screen.t("Resuming the match saved in {folder}.", folder=folder))
+    return await play_saved(Journal(folder), screen)
 
 
 def saved_matches(where: Folders) -> Path:
@@ -230,7 +261,8 @@ def saved_matches(where: Folders) -> Path:
 
 
 async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | None = None,
-                     peer_name: str | None = None, known_peers: Path | None = None) -> int:
+                     peer_name: str | None = None, known_peers: Path | None = None,
+                     accept: bool = False) -> int:
     """Run (or resume) the human match saved in ``store`` on this screen; returns the exit code.
 
     The board and prompts are cli.play's; run_peer does the saving, resending and re-pairing.
@@ -246,40 +278,59 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         if setup is None:
             raise ResumeError("bad_state", "the saved match has no setup (it is over)")
     except ResumeError as exc:
-        print(f"koikoi: cannot use the saved match in {store.folder}: {exc}", file=sys.stderr)
+        error(screen.lang, "cannot use the saved match in {folder}: {problem}", folder=store.folder,
+              problem=exc)
         return exit_codes.ERROR
     from koikoi_p2p.net.state_store import StateStoreError
 
     try:
         store.lock()      # held by this process until run_peer ends (one process per match)
     except StateStoreError as exc:
-        print(f"koikoi: {exc.message or exc}", file=sys.stderr)
+        error(screen.lang, "{problem}", problem=exc.message or exc)
         return exit_codes.ERROR
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous, pair_timeout_s=30.0,
                                 first=first)
     options = DriverOptions(link={"dead_after_s": 10.0, "give_up_s": None}, forget_secrets=True)
-    match = SavedMatch(screen, peer_name=peer_name, known_peers=known_peers)
+    match = SavedMatch(screen, peer_name=peer_name, known_peers=known_peers, accept=accept)
     runner = asyncio.create_task(match.run(store, connector, options, run_peer))
+    watcher = asyncio.create_task(match.watch_handshake(first, setup.password is not None)) if first else None
     code = exit_codes.ERROR
+    nothing_left = False
     try:
         code = await drive(match, screen, StdinLines(), me=setup.seat, timeout=float(setup.turn_deadline),
-                           password=setup.password is not None)
-        if code == exit_codes.INTERRUPTED:
-            runner.cancel()
+                           password=setup.password is not None, accept_terms=accept)
+        if not match.ended or match.left_in_handshake:
+            await _stop(runner)  # we stop (Ctrl-C, end of input, a refused key...): the state stays
         await asyncio.gather(runner, return_exceptions=True)
     finally:
-        if not runner.done():
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
+        for task in (runner, watcher):
+            if task is not None and not task.done():
+                await _stop(task)
         await connector.close()
-        if match.outcome is None:  # also on Ctrl-C
-            screen.say(f"\nThe match is saved in {store.folder}: continue it with koikoi resume.")
-    if match.outcome is not None:  # the match ended: its state (every key's seed) goes
+        # Nothing to continue when the handshake failed or a changed key was refused.
+        nothing_left = match.left_in_handshake or (code == exit_codes.WRONG_PASSWORD and not match.ended)
+        if match.outcome is None and not nothing_left and not match.timed_out:  # also on Ctrl-C
+            screen.say("\n" + screen.t("The match is saved in {folder}: continue it with koikoi resume.",
+                                       folder=store.folder))
+    if match.outcome is not None or nothing_left:  # over: its state (every key's seed) goes
         from koikoi_p2p.net.resumable import forget
 
         with contextlib.suppress(OSError):
             forget(store)
     return code
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait until it has ended. Asked again while it runs: on Python 3.11 a
+    cancellation that meets a wait_for() finishing in the same step can be lost (the driver waits
+    on its link that way), and the match would then go on with nobody at the screen."""
+    for _ in range(100):  # 20 s at most: then the process ends anyway
+        if task.done():
+            with contextlib.suppress(BaseException):
+                task.result()
+            return
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.2)
 
 
 class SavedMatch:
@@ -290,21 +341,66 @@ class SavedMatch:
     """
 
     def __init__(self, screen: Screen, *, peer_name: str | None = None,
-                 known_peers: Path | None = None) -> None:
+                 known_peers: Path | None = None, accept: bool = False) -> None:
         self.screen = screen
         self.peer_name = peer_name
         self.known_peers = known_peers
+        self.accept = accept  # --accept: the joiner takes the host's terms without asking
+        self._new_key: bytes | None = None  # a changed key, remembered once the person accepts it
+        self.left_in_handshake = False  # the other side left before the handshake finished
+        self.timed_out = False  # our own time ran out at a prompt
+        self._failure: Failure | None = None  # the game's Failure event, reported with its file
         self.core: PeerCore | None = None
         self.outcome: Outcome | None = None
         self._queue: asyncio.Queue[tuple[Event, bool] | None] = asyncio.Queue()
-        self._answer: asyncio.Future[Action] | None = None
+        self._answer: asyncio.Future[Action | str] | None = None  # an action, or the driver's RESIGN
+        self._terms_answer: asyncio.Future[bool] | None = None
+        self.stopped = asyncio.Event()  # set once the match ends: a question on screen is taken back
         self._ended = False
         self._replayed_view: RoundView | None = None   # the board where the saved log stops
+        self.folder: Path | None = None  # the state folder, read for the clock of each question
+        self.question_started: float | None = None  # time.monotonic() when the driver's clock started
 
     @property
     def peer(self) -> GamePeer | None:
         """The game peer (cli.play reads its deadline for the countdown)."""
         return self.core.peer if self.core is not None else None
+
+    @property
+    def ended(self) -> bool:
+        """The match ended (a result, a failure): nothing more will be asked."""
+        return self._ended
+
+    async def watch_handshake(self, client: RelayClient, password: bool) -> None:
+        """Until the handshake is done: when the relay says the other side left, say so at once.
+
+        With a password, the side whose key confirmation fails leaves the room as soon as it
+        knows (spec/protocol.md §3: it sends nothing more); the relay's ``peer_left`` is how this
+        side learns it within a second instead of at the handshake deadline. (The relay could
+        send that notice falsely, but it can always stop the handshake anyway.)
+        """
+        from koikoi_p2p.protocol.events import Failure
+
+        while not self._ended and (self.core is None or self.core.peer is None):
+            if client.closed_reason == "peer_left":
+                self.left_in_handshake = True
+                other = 1 - client.seat
+                self._put(Failure(reason="peer_left", message="the other side left during the handshake",
+                                  who=other), False)
+                self._queue.put_nowait(None)
+                return
+            await asyncio.sleep(0.05)
+
+    def time_up(self) -> None:
+        """Our own deadline passed at a prompt: nothing more will be sent for this match."""
+        self.timed_out = True
+
+    def trust_new_key(self) -> None:
+        """The person accepted the opponent's changed key: remember it under --peer's name."""
+        from koikoi_p2p.protocol.identity import KnownPeers
+
+        if self._new_key is not None and self.known_peers is not None and self.peer_name:
+            KnownPeers(self.known_peers).remember(self.peer_name, self._new_key)
 
     async def run(self, store: Journal, connector: RelayRendezvous, options: DriverOptions,
                   run_peer: Callable[..., Awaitable[Outcome]]) -> None:
@@ -318,18 +414,22 @@ class SavedMatch:
             if view is not None and not self._ended:
                 self._put(Board(view=view), False)   # resumed: show the board at once
 
+        self.folder = store.folder
         try:
             outcome = await run_peer(store, connector, options=options, progress=progress,
-                                     on_event=self.on_event, ask=self.ask)
+                                     on_event=self.on_event, ask=self.ask, ask_terms=self.ask_terms)
         except Exception as exc:  # a state that does not replay, a folder gone: say it
             self._put(Failure(reason="local_error", message=str(exc), who=None), False)
         else:
             self.outcome = outcome
             if not self._ended and outcome.status != "completed":
+                seen = self._failure  # the game's own words for it, when it said any
                 reason = {"abandoned": "timeout", "gave_up": "connection_closed",
                           "timed_out": "own_timeout"}.get(outcome.status, outcome.reason)
-                self._put(Failure(reason=reason, message=outcome.reason or outcome.status,
-                                  who=outcome.absent, evidence_path=outcome.file), False)
+                self._put(Failure(reason=seen.reason if seen else reason,
+                                  message=seen.message if seen else outcome.reason or outcome.status,
+                                  who=seen.who if seen else outcome.absent, evidence_path=outcome.file),
+                          False)
         self._queue.put_nowait(None)
 
     async def events(self) -> AsyncIterator[Event]:
@@ -350,24 +450,76 @@ class SavedMatch:
         if self._answer is not None and not self._answer.done():
             self._answer.set_result(action)
 
-    async def ask(self, event: YourTurn | ChoiceNeeded) -> Action:
+    def can_resign(self) -> bool:
+        """The person may give the match up now: the driver takes a resignation (version 2) and
+        the game peer is asked to act."""
+        peer = self.peer
+        return peer is not None and peer.can_resign()
+
+    async def resign(self) -> None:
+        """Answer the pending question with a resignation (spec/game.md §6.3): the driver sends it,
+        and the opponent countersigns a result that names it the winner."""
+        from koikoi_p2p.net import core as crash_safe
+
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(crash_safe.RESIGN)
+
+    async def ask(self, event: YourTurn | ChoiceNeeded) -> Action | str:
+        self.question_started = self._started()
         self._answer = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((event, False))
         return await self._answer
+
+    def _started(self) -> float:
+        """When the driver's clock for this question started, as a ``time.monotonic`` time: it counts
+        from when the input that caused the question was saved (net/driver.py), so after a resume
+        the time spent stopped is already gone, and the countdown on screen must say so."""
+        import time
+
+        from koikoi_p2p.net.journal import Journal
+        from koikoi_p2p.net.state_store import StateStoreError
+
+        now = time.monotonic()
+        if self.folder is None:
+            return now
+        try:
+            base, records = Journal(self.folder).read()  # no lock needed to read
+        except (StateStoreError, OSError, ValueError):  # no better clock than now
+            return now
+        at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
+        if not isinstance(at, int | float) or not at:
+            return now
+        return now - min(max(0.0, time.time() - float(at)), 24 * 3600.0)
+
+    async def ask_terms(self, event: Event) -> bool:
+        """The joiner is asked to accept the proposed terms (cli.play shows them, then answers
+        through decide_terms)."""
+        self._terms_answer = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((event, False))
+        return await self._terms_answer
+
+    async def decide_terms(self, accept: bool) -> None:
+        if self._terms_answer is not None and not self._terms_answer.done():
+            self._terms_answer.set_result(accept)
 
     def on_event(self, event: Event, replayed: bool) -> None:
         import dataclasses
 
         from koikoi_p2p.protocol import events as ev
 
-        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded):
-            return  # asked through ask(), live only
+        if isinstance(event, ev.YourTurn | ev.ChoiceNeeded | ev.TermsProposed):
+            return  # asked through ask() / ask_terms(), live only
         if replayed:
             if isinstance(event, ev.Board | ev.OpponentMoved):
                 self._replayed_view = event.view
                 return
             if isinstance(event, ev.RoundStarted | ev.RoundOver):
                 self._replayed_view = None
+        if isinstance(event, ev.Failure) and not replayed:
+            # Held back: run_peer writes the evidence (or abandonment) file next, and the screen
+            # names it (run() reports the failure with the file once run_peer has returned).
+            self._failure = event
+            return
         if isinstance(event, ev.Paired) and not replayed:
             event = self._known(event)
         elif isinstance(event, ev.RoundOver) and not replayed:
@@ -381,10 +533,12 @@ class SavedMatch:
         self._put(event, replayed and not isinstance(event, ev.MatchOver | ev.Failure))
 
     def _put(self, event: Event, quiet: bool) -> None:
-        from koikoi_p2p.protocol.events import Failure, MatchOver
+        from koikoi_p2p.protocol.events import Failure, MatchOver, TimeUp
 
         if isinstance(event, MatchOver | Failure):
             self._ended = True
+        if not quiet and (isinstance(event, MatchOver | Failure) or isinstance(event, TimeUp)):
+            self.stopped.set()
         self._queue.put_nowait((event, quiet))
 
     def _transcript(self, *, closed: bool | None) -> str | None:
@@ -417,53 +571,6 @@ class SavedMatch:
         status = peers.check(self.peer_name, key)
         if status == "new":
             peers.remember(self.peer_name, key)
+        elif status == "changed":
+            self._new_key = key  # remembered only if the person accepts it (cli.play asks)
         return dataclasses.replace(event, known="changed" if status == "changed" else status == "known")
-
-
-def lobby(args: argparse.Namespace) -> int:
-    url = relay_url(args.relay)
-    return asyncio.run(_lobby(url, args.json, args.timeout))
-
-
-async def _lobby(url: str, as_json: bool, timeout: float) -> int:
-    from koikoi_p2p.net.relay_client import RelayError, list_rooms
-
-    try:
-        rooms = await asyncio.wait_for(list_rooms(url), timeout)
-    except TimeoutError:
-        print(f"koikoi: no answer from the relay at {url} within {timeout:g}s", file=sys.stderr)
-        return exit_codes.RELAY_UNREACHABLE
-    except RelayError as exc:
-        return relay_failure(exc, url)
-    if as_json:
-        print(json.dumps([_plain(room) for room in rooms], indent=2, sort_keys=True))
-        return exit_codes.OK
-    if not rooms:
-        print("No public rooms are waiting. Host one with: koikoi host --public")
-        return exit_codes.OK
-    print(f"{'code':<8} {'rules':<16} {'rounds':>6} {'password':<8} {'waiting':>8}")
-    for room in rooms:
-        meta = room.get("meta")
-        if not isinstance(meta, dict):
-            meta = {}
-        age = room.get("age")
-        waited = f"{int(age)}s" if isinstance(age, int | float) else "?"
-        print(
-            f"{room.get('code', '?')!s:<8} {meta.get('rules', '?')!s:<16} {meta.get('rounds', '?')!s:>6} "
-            f"{'yes' if meta.get('password') else 'no':<8} {waited:>8}"
-        )
-    print("Join one with: koikoi join CODE" + ("" if url == default_relay() else f" --relay {url}"))
-    return exit_codes.OK
-
-
-def _plain(value: Any) -> Any:
-    """JSON-safe copy of what the relay sent (bytes as hex)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)

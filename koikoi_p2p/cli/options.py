@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import textwrap
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,23 @@ def default_relay() -> str:
     return os.environ.get("KOIKOI_RELAY", DEFAULT_RELAY)
 
 
+class BadRelayUrl(ValueError):
+    """The relay address is not a ws:// or wss:// URL (a usage error, exit 2)."""
+
+
+def check_relay_url(url: str) -> None:
+    """Refuse an address that cannot be a relay before anything connects (exit 2, not 3)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise BadRelayUrl(url) from None
+    if parts.scheme not in ("ws", "wss") or not parts.hostname or (port is not None and not 0 < port < 65536):
+        raise BadRelayUrl(url)
+
+
 def relay_url(given: str | None) -> str:
     """The relay URL to use: a bare ``ws://host:port`` gets the protocol path ``/v1``."""
     url = given or default_relay()
@@ -34,12 +52,15 @@ def relay_url(given: str | None) -> str:
     return url
 
 
-def add_parser(subparsers: Any, name: str, help_text: str, description: str) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any, name: str, help_text: str, description: str,
+               codes: Iterable[int] | None = None,
+               words: Mapping[int, str] | None = None) -> argparse.ArgumentParser:
+    """A play command's parser; its help ends with the exit codes it can return (``codes``)."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=help_text,
         description=textwrap.fill(description, 78),
-        epilog=epilog(),
+        epilog=epilog(codes, words),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return parser
@@ -56,16 +77,23 @@ def add_relay(parser: argparse.ArgumentParser) -> None:
 
 def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None, help="card names in English or Japanese (remembered)"
+        "--lang", choices=LANGUAGES, default=None,
+        help="the language of the screens: en or ja (remembered; default: the last one, first en)"
     )
 
 
 def add_terms(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--rules", metavar="PRESET", default="nintendo", help=f"rule preset: {', '.join(PRESET_NAMES)}"
+        "--rules", metavar="PRESET", default="nintendo",
+        help=f"rule preset: {', '.join(PRESET_NAMES)} (default: nintendo)"
     )
     parser.add_argument(
         "--rounds", type=_positive, default=None, metavar="N", help="match length (default: the preset's)"
+    )
+    parser.add_argument(
+        "--switch", action="append", default=[], metavar="NAME=VALUE",
+        help="change one switch of the preset (repeatable; VALUE as JSON or a word, e.g. "
+             "exhaustion=oya_ken, max_calls_per_round=1; koikoi rules PRESET lists them)"
     )
 
 
@@ -92,15 +120,16 @@ def add_peer(parser: argparse.ArgumentParser) -> None:
 def add_timeout(parser: argparse.ArgumentParser, default: float) -> None:
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=default,
         metavar="SECONDS",
-        help=f"seconds each player gets for a decision (proposed in the match terms; default {default:g})",
+        help=f"seconds each player gets for a decision (proposed in the match terms; default: {default:g})",
     )
 
 
-def read_password(args: argparse.Namespace) -> str | None:
-    """The room password: --password-file, else $KOIKOI_PASSWORD, else a hidden prompt.
+def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | None = None) -> str | None:
+    """The room password: --password-file, else $KOIKOI_PASSWORD, else a hidden prompt (asked
+    ``twice`` when the host chooses it).
 
     None when neither --password nor --password-file was given (then the SAS is compared).
     """
@@ -121,20 +150,42 @@ def read_password(args: argparse.Namespace) -> str | None:
     import getpass
     import sys
 
+    from koikoi_p2p.cli.i18n import tr
+
+    lang = lang or getattr(args, "lang", None) or "en"
     if not sys.stdin.isatty():
-        raise PasswordUnavailable("no terminal to ask for the password: use --password-file or "
-                                  "KOIKOI_PASSWORD")
+        raise PasswordUnavailable(tr(lang, "no terminal to ask for the password: use --password-file or "
+                                           "KOIKOI_PASSWORD"))
     try:
-        value = getpass.getpass("room password: ")
+        value = getpass.getpass(tr(lang, "room password: "))
+        if not value:
+            raise PasswordUnavailable(tr(lang, "the password is empty"))
+        if twice:
+            # The host chooses the password: asked twice, so a typo cannot lock the friend out.
+            again = getpass.getpass(tr(lang, "the same password again: "))
+            if again != value:
+                raise PasswordUnavailable(tr(lang, "the two passwords differ: nothing was started"))
     except (EOFError, OSError) as exc:
-        raise PasswordUnavailable("no terminal to ask for the password; use --password-file") from exc
-    if not value:
-        raise PasswordUnavailable("the password is empty")
+        raise PasswordUnavailable(
+            tr(lang, "no terminal to ask for the password; use --password-file")) from exc
     return value
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 1 <= value <= 86_400:
+        raise argparse.ArgumentTypeError("must be between 1 and 86400 seconds")
     return value

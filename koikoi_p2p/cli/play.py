@@ -1,28 +1,52 @@
 """The terminal side of a match: shows each event, asks for each decision, maps the end to an
 exit code. Used by practice, host and join alike; the Match object does all the checking.
+
+The screen is laid out for an 80x24 terminal first: what happened since your last move (the
+opponent's play and draw), the board and the question fit on one screen, the board trimming its
+least needed lines to the room left (``board.py``). A larger terminal gets the wide board.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import shutil
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO, TypeVar
 
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.cli.board import BoardModel, render_board
+from koikoi_p2p.cli.board import BoardModel, fold, render_board
 from koikoi_p2p.cli.cardnames import card_label
+from koikoi_p2p.cli.choices import (
+    decision_choices,
+    forced_choice,
+    hand_by_position,
+    interchangeable,
+    play_choices,
+)
 from koikoi_p2p.cli.countdown import with_countdown
-from koikoi_p2p.cli.prompt import Choice, InputClosed, LineSource, Prompter
+from koikoi_p2p.cli.i18n import capitalised, count, side_names, tr
+from koikoi_p2p.cli.narrate import after_their_call, narrate, stakes
+from koikoi_p2p.cli.prompt import Choice, InputClosed, LineSource, Prompter, TimeUp
 from koikoi_p2p.cli.style import Style
+from koikoi_p2p.cli.summary import ROUND_END, summary_lines
+from koikoi_p2p.cli.terms_screen import accept_choices, base_preset, difference_lines, rules_name, terms_lines
 
 if TYPE_CHECKING:
-    from koikoi_p2p.protocol.events import Event, Failure, RoundOver
-    from koikoi_p2p.rules.actions import Action, ClaimHandYaku
+    from koikoi_p2p.protocol.events import Event, Failure, RoundOver, TermsProposed
+    from koikoi_p2p.rules.actions import Action
     from koikoi_p2p.rules.profile import Profile
     from koikoi_p2p.rules.round import RoundView
+
+__all__ = ["HELP", "LEGEND", "ROUND_END", "MatchLike", "Screen", "Table", "decision_choices", "drive",
+           "failure", "failure_code", "interchangeable", "make_screen", "play_choices"]
+
+
+T = TypeVar("T")
 
 
 class MatchLike(Protocol):
@@ -33,24 +57,55 @@ class MatchLike(Protocol):
     async def decide(self, action: Action) -> None: ...
 
 
+class Resign:
+    """The answer "resign" at a prompt (offered when the match can take a resignation)."""
+
+    def __repr__(self) -> str:
+        return "RESIGN"
+
+
+RESIGN = Resign()
+
+
 @dataclass(slots=True)
 class Screen:
-    """Where text goes and how it looks."""
+    """Where text goes and how it looks; counts the lines written since the last mark, so the
+    board knows how much room is left on an 80x24 terminal."""
 
     out: TextIO
     lang: str
     style: Style
     live: bool  # a terminal: the countdown rewrites one line
     names: tuple[str, str] = ("you", "opponent")
-    width: int | None = None  # the terminal's columns: long card lists wrap to fit
+    width: int | None = None  # the terminal's columns: long lines fold to fit
+    height: int | None = None  # the terminal's rows: the board fits what is left of them
+    lines: int = 0  # lines written since the mark
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+    @property
+    def layout(self) -> str:
+        """"standard" (made for 80x24) on a terminal, "wide" when there is room or no terminal."""
+        if self.height is None:
+            return "wide"
+        return "wide" if self.height >= 40 and (self.width or 0) >= 100 else "standard"
+
+    def t(self, text: str, /, **values: object) -> str:
+        return tr(self.lang, text, **values)
+
+    def say(self, text: str = "", *, whole: bool = False) -> None:
+        """Write a line, folded to the width unless ``whole`` (a command line to copy as it is)."""
+        width = None if whole else self.width
+        folded = [part for line in text.split("\n") for part in fold(line, width)]
+        self.out.write("\n".join(folded) + "\n")
         self.out.flush()
+        self.lines += len(folded)
 
     def write(self, text: str) -> None:
         self.out.write(text)
         self.out.flush()
+        self.lines += text.count("\n")
+
+    def mark(self) -> None:
+        self.lines = 0
 
 
 @dataclass(slots=True)
@@ -70,31 +125,43 @@ class Table:
     profile: Profile | None = None
     told_compulsory: bool = False  # the compulsory-matching note is said once a match
     transcripts: list[str] = field(default_factory=list)
+    mark_next: bool = False  # the next line about the opponent starts what must fit one screen
+    own_move: bool = False  # the next Board is our own move, shown before the opponent answers
+    interim: RoundView | None = None  # our own move's board, drawn if the answer is slow
+    timed_out: bool = False
+    accept_terms: bool = False  # --accept: the proposed terms are shown and taken without asking
 
 
 LEGEND = "Cards read MM+mark: the month (01-12) and the class: * bright, A animal, R ribbon, . plain."
 
 HELP = {
     "play": "Play one card from your hand. A card matching a field card of its month captures it; "
-    "otherwise it joins the field. Then the top card of the stock is turned over the same way.\n"
-    + "{legend}",
+    "otherwise it joins the field. Then the top card of the stock is turned over the same way.",
     "capture": "Two field cards match: choose which one to take.",
     "decide": "You made a yaku. Stop (shobu) scores it now; koi-koi plays on for more, but if your "
     "opponent scores first you get nothing and their points may be doubled.",
     "hand_yaku": "Your dealt hand makes a hand yaku: claim it to score it now (the cards are shown).",
 }
 
+# Decisions longer than this (practice against the computer) need no clock.
+NO_CLOCK_ABOVE = 1800.0
+# Our own clock stops this much before the opponent's, so a last-second answer still arrives in
+# time (the opponent starts counting when our previous message reached it).
+OWN_MARGIN = 2.0
+
 
 async def drive(
-    match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float, password: bool = False
+    match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float, password: bool = False,
+    accept_terms: bool = False,
 ) -> int:
     """Run the match to its end on this screen; returns the exit code.
 
     ``password``: the room has one, so a connection lost during the handshake most likely means
-    the two passwords differ (the side that finds out first hangs up).
+    the two passwords differ (the side that finds out first hangs up). ``accept_terms``: the
+    joiner takes the proposed terms without being asked (they are still shown).
     """
-    table = Table(me=me, password=password)
-    prompter = Prompter(lines, screen.write)
+    table = Table(me=me, password=password, accept_terms=accept_terms)
+    prompter = Prompter(lines, screen.write, lang=screen.lang, live=screen.live, width=screen.width)
     events = match.events().__aiter__()
     try:
         return await _run(events, match, screen, prompter, table, timeout)
@@ -114,26 +181,56 @@ async def _run(
     while True:
         try:
             event = await with_countdown(
-                events.__anext__(), write=screen.write, limit=_deadline(match, timeout), live=screen.live
-            )
+                events.__anext__(), write=screen.write, limit=_deadline(match, timeout), live=screen.live,
+                label=lambda: _waiting_label(screen, table), on_idle=lambda: _show_interim(screen, table),
+                unit=screen.t("s"))
         except StopAsyncIteration:
-            screen.say("The match ended without a result.")
+            screen.say(screen.t("The match ended without a result."))
             return exit_codes.OPPONENT_LEFT
         try:
             code = await _handle(event, match, screen, prompter, table)
         except InputClosed:
-            screen.say("\nInput closed: leaving the match.")
-            return exit_codes.INTERRUPTED
+            screen.say("\n" + screen.t("Your input ended: leaving the match."))
+            return exit_codes.ERROR
+        except MatchStopped:
+            continue  # the events that follow say why
+        except TimeUp:
+            table.timed_out = True
+            _say_time_up(screen, _next_seq(match))
+            noticed = getattr(match, "time_up", None)
+            if callable(noticed):
+                noticed()  # the match learns it too (a saved match then offers no resume)
+            return exit_codes.ERROR
         except TransportClosed as exc:
             # Our own move could not be sent: the other side (or the relay) is gone.
             reason = str(getattr(exc, "reason", "") or "connection_closed")
             code = failure_code(reason, None, table.me, None)
             code = exit_codes.OPPONENT_LEFT if code == exit_codes.ERROR else code
-            screen.say(screen.style.bold(f"\nMatch stopped: the connection closed ({reason})."))
-            screen.say("The opponent left or stopped answering.")
+            screen.say(screen.style.bold("\n" + screen.t("Match stopped: the connection closed ({reason}).",
+                                                         reason=reason)))
+            screen.say(screen.t("The opponent left or stopped answering."))
             return code
         if code is not None:
             return code
+
+
+def _say_time_up(screen: Screen, seq: int | None) -> None:
+    screen.say("\n" + screen.style.bold(screen.t("Your time for this decision ran out: no more input is "
+                                                 "taken.")))
+    if seq is None:
+        screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at this point.",
+                            Them=capitalised(screen.names[1])))
+    else:
+        screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at message {seq} "
+                            "(koikoi verify would report it so).", Them=capitalised(screen.names[1]),
+                            seq=seq))
+
+
+def _next_seq(match: MatchLike) -> int | None:
+    """The number of the message we did not send in time (the opponent's claim names it)."""
+    channel = getattr(getattr(match, "peer", None), "channel", None)
+    seq = getattr(channel, "next_seq", None)
+    return seq if isinstance(seq, int) else None
 
 
 def _deadline(match: MatchLike, default: float) -> float:
@@ -147,11 +244,43 @@ def _deadline(match: MatchLike, default: float) -> float:
     return default
 
 
-def _time_left(match: MatchLike) -> str:
-    """A reminder of the agreed time for a decision (the opponent stops waiting after it)."""
+def _question_started(match: MatchLike) -> float:
+    """When our clock for the question now asked started (``time.monotonic``): now, unless the
+    match counts from earlier (a saved match counts from when the question's input was saved)."""
+    started = getattr(match, "question_started", None)
+    return started if isinstance(started, float) else time.monotonic()
+
+
+def _own_deadline(match: MatchLike, asked: float) -> float | None:
+    """When our own decision must be in (a ``time.monotonic`` time), or None without a clock."""
     seconds = _deadline(match, 0.0)
-    # Long deadlines (practice against the computer) need no reminder.
-    return f" (you have {int(seconds)}s)" if 1 <= seconds < 1800 else ""
+    if not 1 <= seconds < NO_CLOCK_ABOVE:
+        return None
+    return asked + max(1.0, seconds - OWN_MARGIN)
+
+
+def _waiting_label(screen: Screen, table: Table) -> str:
+    """What the countdown says we wait for: the opponent deciding koi-koi, or just the opponent."""
+    from koikoi_p2p.rules.round import NeedAction
+
+    view = table.last_view
+    need = view.need if view is not None else None
+    them = screen.names[1]
+    if isinstance(need, NeedAction) and need.seat != table.me:
+        if need.kind == "decide":
+            return screen.t("{Them} is deciding: koi-koi or stop", Them=capitalised(them))
+        if need.kind == "capture":
+            return screen.t("{Them} is choosing a card to take", Them=capitalised(them))
+        if need.kind == "play":
+            return screen.t("{Them} is choosing a card to play", Them=capitalised(them))
+    return screen.t("waiting for {them}", them=them)
+
+
+def _show_interim(screen: Screen, table: Table) -> None:
+    """Our own move's board, when the opponent's answer is slow to come (online)."""
+    view, table.interim = table.interim, None
+    if view is not None:
+        _render(view, screen, table)
 
 
 async def _handle(
@@ -161,113 +290,292 @@ async def _handle(
 
     name = screen.names
     if isinstance(event, ev.Paired):
-        table.paired = True
-        screen.say(f"Opponent's key fingerprint: {event.peer_fingerprint}")
-        if event.known == "changed":
-            screen.say(screen.style.bold("WARNING: this opponent's key CHANGED since you last played "
-                                         "this name. If you did not expect it, stop now (Ctrl-C)."))
-        elif event.known is True:
-            screen.say("Known opponent: the same key as last time.")
-        if event.sas is not None:
-            screen.say(screen.style.bold(f"Security code: {event.sas}") +
-                       "  (compare with your opponent; if it differs, someone is in the middle: quit)")
-    elif isinstance(event, ev.TermsAgreed):
-        table.rounds = event.rounds or None
-        table.profile = event.profile
-        table.cup_is_plain = event.profile.cup_is_plain
-        table.viewing = event.profile.viewing == "always"
-        length = _count(event.rounds, "round") if event.rounds else "to the target score"
-        screen.say(f"Rules: {event.profile.name}, {length}  (koikoi rules {event.profile.name} lists them).")
-        # With a pool (koikoi-online, board-game) each seat starts with it and the loser pays.
-        table.scores = (event.profile.pool_start, event.profile.pool_start)
-        if event.profile.pool_start:
-            screen.say(f"Each player starts with a pool of {event.profile.pool_start} points; the loser of a "
-                       "round pays the winner" + (", and a player who runs out loses the match"
-                                                  if event.profile.bust_ends_game else "") + ".")
-        if event.profile.target_score:
-            screen.say(f"The first player to reach {event.profile.target_score} points wins.")
-        screen.say(LEGEND)
+        return await _paired(event, match, screen, prompter, table)
+    if isinstance(event, ev.TermsProposed):  # the joiner decides before signing (spec/game.md §2.4)
+        return await _proposed(event, match, screen, prompter, table)
+    if isinstance(event, ev.TimeUp):  # our own deadline, as the library enforces it
+        if not table.timed_out:
+            table.timed_out = True
+            _say_time_up(screen, event.seq)
+        return None
+    if isinstance(event, ev.TermsAgreed):
+        _terms(event.profile, event.rounds, screen, table)
     elif isinstance(event, ev.FirstDealer):
         who = name[0] if event.dealer == table.me else name[1]
-        screen.say(f"First dealer: {who}.")
+        screen.say(screen.t("First dealer: {who}.", who=who))
     elif isinstance(event, ev.RoundStarted):
         table.round_index = event.round_index
         table.last_view = None
+        table.interim = None
         dealer = name[0] if event.dealer == table.me else name[1]
-        screen.say(screen.style.bold(f"\n--- Round {event.round_index} (deal {event.deal}), "
-                                     f"dealer: {dealer} ---"))
-    elif isinstance(event, ev.Board):
-        _show_changes(event.view, screen, table)
-    elif isinstance(event, ev.OpponentMoved):
-        _show_changes(event.view, screen, table)
+        screen.say("")
+        screen.mark()
+        screen.say(screen.style.bold(screen.t("--- Round {n} (deal {deal}), dealer: {who} ---",
+                                              n=event.round_index, deal=event.deal, who=dealer)))
+    elif isinstance(event, ev.Board | ev.OpponentMoved):
+        own = table.own_move and isinstance(event, ev.Board)
+        table.own_move = False
+        _show_changes(event.view, screen, table, interim=own)
     elif isinstance(event, ev.YourTurn):
-        _show(event.view, screen, table)
+        asked = _question_started(match)
+        _show_changes(event.view, screen, table, quiet=True)
+        note = None
         if len(event.options) < len(hand_by_position(event.view)) and not table.told_compulsory:
             table.told_compulsory = True
-            screen.say("Matching is compulsory under these rules: only the cards that capture are offered.")
-        action = await prompter.choose("Your turn: which card do you play?" + _time_left(match),
-                                       play_choices(event.view, event.options, screen),
-                                       HELP["play"].format(legend=LEGEND))
-        await match.decide(action)
+            note = screen.t("Matching is compulsory under these rules: only the cards that capture are "
+                            "offered.")
+        choices = play_choices(event.view, event.options, screen)
+        question = screen.t("Your turn: which card do you play?") + _time_left(match, screen)
+        action = await _ask(match, screen, prompter, table, event.view, question, choices,
+                            screen.t(HELP["play"]) + "\n" + screen.t(LEGEND), asked, [note] if note else [])
+        if action is not None:
+            await _decide(match, action, table)
+        else:
+            return await _resign(match, screen, table)
     elif isinstance(event, ev.ChoiceNeeded):
-        only = _forced(event.kind, event.options, event.view, screen)
+        asked = _question_started(match)
+        only = forced_choice(event.kind, event.options, event.view, screen)
         if only is None and event.kind == "capture" and interchangeable(event.options):
             first = event.options[0]
-            only = first, ("Both matching cards are plains of that month (worth the same): you take one, "
-                           + card_label(getattr(first, "card", 0), screen.lang, screen.style) + ".")
+            only = first, screen.t("Both matching cards are plains of that month (worth the same): you take "
+                                   "one, {card}.", card=card_label(getattr(first, "card", 0), screen.lang,
+                                                                    screen.style))
         if only is not None:
             screen.say(only[1])
-            await match.decide(only[0])
+            await _decide(match, only[0], table)
             return None
-        _show(event.view, screen, table)
+        _show_changes(event.view, screen, table, quiet=True)
+        before: list[str] = []
         if event.kind == "decide" and table.profile is not None:
-            for line in stakes(event.view, table.profile, table.me, screen.names[1]):
-                screen.say(line)
+            before = stakes(event.view, table.profile, table.me, screen.names[1], screen.lang)
         question, choices = decision_choices(event.kind, event.view, event.options, screen)
-        action = await prompter.choose(question + _time_left(match), choices, HELP.get(event.kind, ""))
-        await match.decide(action)
+        action = await _ask(match, screen, prompter, table, event.view, question + _time_left(match, screen),
+                            choices, screen.t(HELP.get(event.kind, "")), asked, before)
+        if action is not None:
+            await _decide(match, action, table)
+        else:
+            return await _resign(match, screen, table)
     elif isinstance(event, ev.RoundOver):
         table.scores = event.scores
         _round_summary(event, screen, table)
     elif isinstance(event, ev.MatchOver):
         me, other = table.me, 1 - table.me
         if event.winner is None:
-            verdict = "The match is a draw."
+            verdict = screen.t("The match is a draw.")
+        elif event.winner == me:
+            verdict = screen.t("You win the match!")
         else:
-            loser_text = f"{name[1].capitalize()} wins the match."
-            verdict = "You win the match!" if event.winner == me else loser_text
-        screen.say(screen.style.bold(f"\n=== Final score: {name[0]} {event.scores[me]} - "
-                                     f"{event.scores[other]} {name[1]}. {verdict} ==="))
+            verdict = screen.t("{Them} wins the match.", Them=capitalised(name[1]))
+        final = screen.t("=== Final score: {me} {mine} - {theirs} {them}. {verdict} ===", me=name[0],
+                         mine=event.scores[me], theirs=event.scores[other], them=name[1], verdict=verdict)
+        screen.say(screen.style.bold("\n" + final))
+        resigned = getattr(event, "resigned", None)
+        if resigned is not None:
+            screen.say(screen.t("You resigned.") if resigned == me else
+                       screen.t("{Them} resigned.", Them=capitalised(name[1])))
         if event.transcript_path:
-            screen.say(f"Transcript: {event.transcript_path}  (check it with: koikoi verify FILE)")
+            screen.say(screen.t("Transcript: {path}  (check it with: koikoi verify FILE)",
+                                path=event.transcript_path))
         return exit_codes.OK
     elif isinstance(event, ev.Failure):
+        if table.timed_out and event.reason == "own_timeout":
+            return exit_codes.ERROR  # said already, with what the opponent may claim
+        if event.reason == "terms_refused":
+            screen.say(screen.t("You refused the proposed terms: nothing was signed."))
+            return exit_codes.ERROR
         if table.password and not table.paired and failure_code(
                 event.reason, event.who, table.me, event.evidence_path) == exit_codes.OPPONENT_LEFT:
-            screen.say(screen.style.bold("\nYour opponent hung up during the handshake: most likely the "
-                                         "passwords differ. Agree on it again and start a new room."))
+            screen.say(screen.style.bold("\n" + screen.t(
+                "Your opponent hung up during the handshake: most likely the passwords differ. Agree on it "
+                "again and start a new room.")))
             return exit_codes.WRONG_PASSWORD
         return failure(event, screen, table.me)
     return None
+
+
+async def _decide(match: MatchLike, action: Action, table: Table) -> None:
+    table.mark_next = True
+    table.own_move = True
+    await match.decide(action)
+
+
+async def _ask(match: MatchLike, screen: Screen, prompter: Prompter, table: Table, view: RoundView,
+               question: str, choices: list[Choice[Action]], help_text: str, asked: float,
+               before: list[str]) -> Action | None:
+    """Draw the board in the room the question leaves, then ask; None means "resign"."""
+    can_resign = getattr(match, "can_resign", None)
+    offer_resign = callable(getattr(match, "resign", None)) and (
+        not callable(can_resign) or bool(can_resign()))
+    menu: list[Choice[Action | Resign]] = [Choice(c.key, c.label, c.value, c.aliases) for c in choices]
+    if offer_resign:
+        menu.append(Choice("r", screen.t("resign (the opponent wins the match)"), RESIGN,
+                           (screen.t("resign"),)))
+    room = None
+    if screen.height is not None:
+        asked_lines = sum(len(fold(line, screen.width)) for line in [*before, question])
+        room = screen.height - screen.lines - asked_lines - prompter.menu(menu).count("\n") - 2
+    _render(view, screen, table, budget=room, show_hand=False)
+    for line in before:
+        screen.say(line)
+    deadline = _own_deadline(match, asked)
+    while True:
+        answer = await _choose(match, prompter.choose(question, menu, help_text, deadline=deadline))
+        screen.mark()
+        if not isinstance(answer, Resign):
+            return answer
+        sure = await _choose(match, prompter.choose(
+            screen.t("Resign: the opponent wins the match. Are you sure?"), [
+                Choice("y", screen.t("yes, resign"), True, (screen.t("yes"),)),
+                Choice("n", screen.t("no, go back"), False, (screen.t("no"),))], deadline=deadline))
+        if sure:
+            return None
+
+
+class MatchStopped(Exception):
+    """The match ended while a question was on screen (e.g. the library's own deadline passed)."""
+
+
+async def _choose(match: MatchLike, asking: Coroutine[object, object, T]) -> T:
+    """The answer, unless the match says it stopped first (``match.stopped``, an asyncio.Event):
+    then the question is taken back and MatchStopped raised, so the events that say why follow."""
+    stopped = getattr(match, "stopped", None)
+    if not isinstance(stopped, asyncio.Event):
+        return await asyncio.ensure_future(asking)
+    question = asyncio.ensure_future(asking)
+    watch = asyncio.ensure_future(stopped.wait())
+    try:
+        await asyncio.wait({question, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+    if question.done():
+        return question.result()
+    question.cancel()
+    await asyncio.gather(question, return_exceptions=True)
+    raise MatchStopped
+
+
+async def _resign(match: MatchLike, screen: Screen, table: Table) -> int | None:
+    resign = getattr(match, "resign", None)
+    assert callable(resign)
+    await resign()
+    screen.say(screen.t("You resigned; the result is being signed."))
+    return None
+
+
+async def _proposed(event: TermsProposed, match: MatchLike, screen: Screen, prompter: Prompter,
+                    table: Table) -> int | None:
+    """The host's proposal: shown whole, then accepted or refused by the person (or --accept)."""
+    for line in terms_lines(event.terms, screen.lang, table.me):
+        screen.say(line)
+    if table.accept_terms:
+        screen.say(screen.t("Accepted (--accept)."))
+        accept = True
+    else:
+        accept = await prompter.choose(screen.t("Accept these terms?"), accept_choices(screen.lang))
+        screen.mark()
+    decide_terms = getattr(match, "decide_terms")  # noqa: B009
+    await decide_terms(accept)
+    return None
+
+
+async def _paired(event: object, match: MatchLike, screen: Screen, prompter: Prompter,
+                  table: Table) -> int | None:
+    table.paired = True
+    fingerprint = getattr(event, "peer_fingerprint", "")
+    peer_name = getattr(event, "peer_name", "") or ""
+    if peer_name:
+        screen.say(screen.t("Opponent: {name}, key fingerprint {fp}", name=peer_name, fp=fingerprint))
+    else:
+        screen.say(screen.t("Opponent's key fingerprint: {fp}", fp=fingerprint))
+    known = getattr(event, "known", False)
+    if known == "changed":
+        screen.say(screen.style.bold(screen.t(
+            "WARNING: this opponent's key CHANGED since you last played this name. Someone may be in the "
+            "middle, or your friend made a new key: ask them over another channel before going on.")))
+        go_on = await prompter.choose(screen.t("Play on with the new key?"), [
+            Choice("n", screen.t("no, stop here"), False, (screen.t("no"),)),
+            Choice("y", screen.t("yes, my friend made a new key"), True, (screen.t("yes"),))])
+        if not go_on:
+            screen.say(screen.t("Stopped: the opponent's key changed."))
+            return exit_codes.WRONG_PASSWORD
+        confirm = getattr(match, "trust_new_key", None)
+        if callable(confirm):
+            confirm()
+        screen.say(screen.t("The new key is remembered for this name."))
+    elif known is True:
+        screen.say(screen.t("Known opponent: the same key as last time."))
+    sas = getattr(event, "sas", None)
+    if sas is not None:
+        screen.say(screen.style.bold(screen.t("Security code: {sas}", sas=sas)) + "  " +
+                   screen.t("(compare with your opponent; if it differs, someone is in the middle: quit)"))
+    return None
+
+
+def _terms(profile: Profile, rounds: int, screen: Screen, table: Table) -> None:
+    table.rounds = rounds or None
+    table.profile = profile
+    table.cup_is_plain = profile.cup_is_plain
+    table.viewing = profile.viewing == "always"
+    length = count(rounds, "round", screen.lang) if rounds else screen.t("to the target score")
+    screen.say(screen.t("Rules: {rules}, {length}  (koikoi rules {name} lists them).",
+                        rules=rules_name(profile, screen.lang), length=length, name=base_preset(profile)))
+    for line in difference_lines(profile, screen.lang):
+        screen.say("  " + line)
+    # With a pool (koikoi-online, board-game) each seat starts with it and the loser pays.
+    table.scores = (profile.pool_start, profile.pool_start)
+    if profile.pool_start:
+        if profile.bust_ends_game:
+            screen.say(screen.t("Each player starts with a pool of {n} points; the loser of a round pays the "
+                                "winner, and a player who runs out loses the match.", n=profile.pool_start))
+        else:
+            screen.say(screen.t("Each player starts with a pool of {n} points; the loser of a round pays the "
+                                "winner.", n=profile.pool_start))
+    if profile.target_score:
+        screen.say(screen.t("The first player to reach {n} points wins.", n=profile.target_score))
+    screen.say(screen.t(LEGEND))
 
 
 def failure(event: Failure, screen: Screen, me: int) -> int:
     """Say what went wrong in words a person can act on, and pick the exit code."""
     code = failure_code(event.reason, event.who, me, event.evidence_path)
     hints = {
-        exit_codes.WRONG_PASSWORD: "Both of you give --password (or neither): start a new room."
-        if event.reason == "mode_mismatch" else "The passwords differ (or someone in the middle guessed): "
-        "agree on it again over another channel.",
-        exit_codes.OPPONENT_LEFT: "The opponent left or stopped answering.",
-        exit_codes.OPPONENT_DEVIATED: "The opponent (or the relay) broke the protocol; the match is void.",
-        exit_codes.RELAY_UNREACHABLE: "The relay could not be reached.",
+        exit_codes.WRONG_PASSWORD: screen.t("Both of you give --password (or neither): start a new room.")
+        if event.reason == "mode_mismatch" else screen.t(
+            "The passwords differ (or someone in the middle guessed): agree on it again over another "
+            "channel and start a new room."),
+        exit_codes.OPPONENT_LEFT: screen.t("The opponent left or stopped answering."),
+        exit_codes.OPPONENT_DEVIATED:
+            screen.t("The opponent (or the relay) broke the protocol; the match is void."),
+        exit_codes.RELAY_UNREACHABLE: screen.t("The relay could not be reached."),
     }
-    screen.say(screen.style.bold(f"\nMatch stopped: {event.message or event.reason} ({event.reason})."))
+    stopped = screen.t("Match stopped: {what}.", what=reason_words(event, screen.lang))
+    screen.say(screen.style.bold("\n" + stopped))
     if code in hints:
         screen.say(hints[code])
     if event.evidence_path:
-        screen.say(f"Evidence saved: {event.evidence_path}")
+        screen.say(screen.t("Evidence saved: {path}", path=event.evidence_path))
     return code
+
+
+# Failure reasons a person reads in words (the code stays in brackets for a bug report).
+REASON_WORDS = {
+    "pake_failed": "the room passwords differ",
+    "key_confirmation_failed": "the room passwords differ",
+    "mode_mismatch": "one of you gave a room password and the other did not",
+    "timeout": "the opponent did not answer in time",
+    "connection_closed": "the connection closed before the end",
+    "peer_left": "the opponent left",
+    "terms_refused": "you refused the proposed terms",
+    "own_timeout": "your time for a decision ran out",
+}
+
+
+def reason_words(event: Failure, lang: str) -> str:
+    words = REASON_WORDS.get(event.reason)
+    if words is not None:
+        return f"{tr(lang, words)} ({event.reason})"
+    message = event.message or event.reason
+    return message if message == event.reason else f"{message} ({event.reason})"
 
 
 _LEFT_WORDS = ("left", "closed", "timeout", "timed_out", "abort", "gone", "disconnect")
@@ -275,6 +583,8 @@ _LEFT_WORDS = ("left", "closed", "timeout", "timed_out", "abort", "gone", "disco
 
 def failure_code(reason: str, who: int | None, me: int, evidence: str | None) -> int:
     text = reason.lower()
+    if text in ("own_timeout", "terms_refused"):
+        return exit_codes.ERROR  # our own doing: our time ran out, we refused the terms
     if "password" in text or "confirm" in text or "pake" in text or "mode_mismatch" in text:
         return exit_codes.WRONG_PASSWORD
     if any(word in text for word in _LEFT_WORDS):
@@ -288,115 +598,21 @@ def failure_code(reason: str, who: int | None, me: int, evidence: str | None) ->
     return exit_codes.ERROR
 
 
-# -- choices ---------------------------------------------------------------------------------
-
-
-def _forced(
-    kind: str, options: Sequence[Action], view: RoundView, screen: Screen
-) -> tuple[Action, str] | None:
-    """A decision with one legal answer is taken for the person, and said (never silently)."""
-    from koikoi_p2p.rules.actions import ClaimHandYaku
-
-    if len(options) != 1:
-        return None
-    if kind == "hand_yaku":
-        only = options[0]
-        if isinstance(only, ClaimHandYaku):
-            # Claims are compulsory (spec/rules.md §9.7): the best hand yaku is claimed for you.
-            return only, (f"Your dealt hand makes {only.yaku}: {_claim_cards(only, view, screen)}. "
-                          "It is claimed for you (a hand yaku must be claimed) and ends the round.")
-        return only, "No hand yaku in your hand."
-    if kind == "decide":
-        return options[0], "You made a yaku; no koi-koi is allowed here, so you stop and score."
-    return None
-
-
-def interchangeable(options: Sequence[Action]) -> bool:
-    """A capture choice between two plains of one month: they score alike under every profile."""
-    from koikoi_p2p.rules.actions import Capture
-    from koikoi_p2p.rules.cards import card
-
-    cards = [card(o.card) for o in options if isinstance(o, Capture)]
-    return (len(cards) == len(options) == 2 and all(c.klass == "plain" for c in cards)
-            and cards[0].month == cards[1].month)
-
-
-
-def play_choices(view: RoundView, options: Sequence[Action], screen: Screen) -> list[Choice[Action]]:
-    """One numbered choice per legal Play, labelled with the card it plays (hand order)."""
-    from koikoi_p2p.rules.actions import Play
-
-    hand = hand_by_position(view)
-    choices: list[Choice[Action]] = []
-    ordered = sorted((o for o in options if isinstance(o, Play)), key=lambda o: hand.get(o.position, 99))
-    for number, option in enumerate(ordered, start=1):
-        c = hand.get(option.position)
-        label = card_label(c, screen.lang, screen.style) if c is not None else f"position {option.position}"
-        matches = _matches(view, c) if c is not None else []
-        if matches:
-            takes = "  -> takes one of " if len(matches) == 2 else "  -> takes "
-            label += takes + ", ".join(card_label(m, screen.lang, screen.style) for m in matches)
-        choices.append(Choice(str(number), label, option))
-    return choices
-
-
-def _claim_cards(claim: ClaimHandYaku, view: RoundView, screen: Screen) -> str:
-    """The cards a hand-yaku claim shows, by name."""
-    hand = hand_by_position(view)
-    return ", ".join(card_label(hand[p], screen.lang, screen.style) if p in hand else f"position {p}"
-                     for p in claim.positions)
-
-
-def decision_choices(
-    kind: str, view: RoundView, options: Sequence[Action], screen: Screen
-) -> tuple[str, list[Choice[Action]]]:
-    from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku, Stop
-
-    choices: list[Choice[Action]] = []
-    number = 0
-    for option in options:
-        if isinstance(option, Capture):
-            number += 1
-            choices.append(Choice(str(number), card_label(option.card, screen.lang, screen.style), option))
-        elif isinstance(option, KoiKoi):
-            choices.append(Choice("k", "koi-koi (play on)", option))
-        elif isinstance(option, Stop):
-            choices.append(Choice("s", "stop (shobu: score now)", option))
-        elif isinstance(option, ClaimHandYaku):
-            number += 1
-            choices.append(Choice(str(number), f"claim {option.yaku}: {_claim_cards(option, view, screen)}",
-                                  option))
-        elif isinstance(option, NoHandYaku):
-            choices.append(Choice("n", "do not claim", option))
-    questions = {
-        "capture": "Two cards match: which do you take?",
-        "decide": "You made a yaku: koi-koi or stop?",
-        "hand_yaku": "Your hand makes a hand yaku: which do you claim?",
-    }
-    question = questions.get(kind, "Choose:")
-    if kind == "capture" and view.pending_card is not None and view.pending_card >= 0:
-        pending = card_label(view.pending_card, screen.lang, screen.style)
-        question = f"Two field cards match your {pending}: which do you take?"
-    return question, choices
+def _time_left(match: MatchLike, screen: Screen) -> str:
+    """A reminder of the agreed time for a decision (the opponent stops waiting after it)."""
+    seconds = _deadline(match, 0.0)
+    # Long deadlines (practice against the computer) need no reminder.
+    if 1 <= seconds < NO_CLOCK_ABOVE:
+        return screen.t(" (you have {n})", n=count(int(seconds), "second", screen.lang))
+    return ""
 
 
 # -- view helpers (the only place that knows the engine's view fields) ------------------------
 
 
-def hand_by_position(view: RoundView) -> dict[int, int]:
-    """My hand's cards by deck position (cards not yet revealed to me are left out)."""
-    return {p: c for p, c in zip(view.hand_positions, view.hand, strict=True) if c >= 0}
-
-
-def _matches(view: RoundView, c: int) -> list[int]:
-    from koikoi_p2p.rules.cards import card
-
-    month = card(c).month
-    return [f for f in view.field if card(f).month == month]
-
-
 def board_model(
-    view: RoundView, table: Table, names: tuple[str, str], width: int | None = None
+    view: RoundView, table: Table, names: tuple[str, str], width: int | None = None, *,
+    layout: str = "wide", budget: int | None = None, show_hand: bool = True,
 ) -> BoardModel:
     me = table.me
     piles = (tuple(view.piles[0]), tuple(view.piles[1]))
@@ -419,62 +635,14 @@ def board_model(
         cup_is_plain=table.cup_is_plain,
         viewing=table.viewing,
         width=width,
+        layout=layout,
+        budget=budget,
+        show_hand=show_hand or layout == "wide",
     )
 
 
-def _show(view: RoundView, screen: Screen, table: Table) -> None:
-    _show_changes(view, screen, table, quiet=True)
-    _render(view, screen, table)
-
-
-def _render(view: RoundView, screen: Screen, table: Table) -> None:
-    """The whole board, unless it would repeat the one just shown."""
-    key = (view.round_index, view.field, view.hand, view.piles, view.stock_count, view.calls, table.scores,
-           view.opponent_hand_size)
-    if key == table.last_board:
-        return
-    table.last_board = key
-    screen.say(render_board(board_model(view, table, screen.names, screen.width), screen.lang, screen.style))
-
-
-def _points(n: int) -> str:
-    return _count(n, "point")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def stakes(view: RoundView, profile: Profile, me: int, opponent: str) -> list[str]:
-    """What stopping scores now and what a koi-koi risks, under these rules (the decide prompt)."""
-    from koikoi_p2p.rules.scoring import round_score
-
-    made = view.yaku[me]
-    base = sum(made.values())
-    now = round_score(base, view.calls, me, profile)
-    lines = [f"Stop now: you score {_points(now)}"
-             + (f" (base {base} x{now // base})" if now != base and base else "") + "."]
-    if profile.after_call == "next_improvement_ends_round":
-        after = "the round then ends as soon as either of you makes or raises a yaku"
-    else:
-        after = "the round then goes on until someone stops"
-    risk = {
-        "opponent_flat_x2": f"if {opponent} wins it instead, {opponent}'s score is doubled",
-        "shared_one_plus_calls": "each call raises the winner's multiplier by one, whoever wins",
-        "winner_pow2": "each of your calls doubles your score if you win; nothing if you do not",
-        "none": "calls multiply nothing: you only play on for more yaku",
-    }[profile.koikoi_multiplier]
-    end = {
-        "draw": "if the hands run out first, nobody scores",
-        "oya_ken": "if the hands run out first, only the dealer scores (oya-ken)",
-        "last_caller_scores_else_oya_ken": "if the hands run out first, the last caller scores",
-    }[profile.exhaustion]
-    lines.append(f"Koi-koi: {after}; {risk}; {end}.")
-    return lines
-
-
 def _show_changes(
-    view: RoundView, screen: Screen, table: Table, *, quiet: bool = False
+    view: RoundView, screen: Screen, table: Table, *, quiet: bool = False, interim: bool = False
 ) -> None:
     """Say what happened since the last view: who played or drew which card and what it took."""
     before = table.last_view
@@ -485,23 +653,16 @@ def _show_changes(
         if not quiet:
             _render(view, screen, table)
         return
-    for line in narrate(before, view, table.me, screen.names, screen.lang, screen.style):
+    for seat, line in narrate(before, view, table.me, screen.names, screen.lang, screen.style):
+        if table.mark_next and seat != table.me:
+            # The opponent's move: from here to the next question must fit one 80x24 screen.
+            table.mark_next = False
+            screen.mark()
         screen.say(line)
+    if interim:
+        table.interim = view  # drawn only if the opponent is slow to answer
     if len(view.calls) > len(before.calls) and view.calls[-1] != table.me and table.profile is not None:
-        screen.say(after_their_call(table.profile, len(view.calls)))
-
-
-def after_their_call(profile: Profile, calls: int) -> str:
-    """What the opponent's koi-koi means for me, under these rules."""
-    stake = {
-        "opponent_flat_x2": "if you win this round, your score is doubled",
-        "shared_one_plus_calls": f"whoever wins this round, the score is now multiplied by {1 + calls}",
-        "winner_pow2": "each of their calls doubles their score if they win; beating them adds nothing",
-        "none": "calls multiply nothing",
-    }[profile.koikoi_multiplier]
-    if profile.after_call == "next_improvement_ends_round":
-        return f"Their koi-koi: {stake}; the next yaku either of you makes or raises ends the round."
-    return f"Their koi-koi: {stake}; the round goes on until someone stops."
+        screen.say(after_their_call(table.profile, len(view.calls), screen.lang))
 
 
 def _dealing(view: RoundView) -> bool:
@@ -510,105 +671,58 @@ def _dealing(view: RoundView) -> bool:
         c >= 0 for c in view.hand)
 
 
-def narrate(before: RoundView, view: RoundView, me: int, names: tuple[str, str], lang: str,
-            style: Style) -> list[str]:
-    """Sentences for the step between two views of one seat: plays, draws, captures, calls."""
-    from koikoi_p2p.rules.round import NeedReveal
-
-    def who(seat: int) -> str:
-        return names[0] if seat == me else names[1]
-
-    def label(c: int) -> str:
-        return card_label(c, lang, style)
-
-    def on_table(v: RoundView) -> set[int]:
-        cards = set(v.field) | set(v.piles[0]) | set(v.piles[1])
-        if v.pending_card is not None and v.pending_card >= 0:
-            cards.add(v.pending_card)
-        return cards
-
-    lines: list[str] = []
-    new_piles = [set(view.piles[s]) - set(before.piles[s]) for s in (0, 1)]
-    pending = before.pending_card
-    if pending is not None and pending >= 0 and pending not in view.field and pending != view.pending_card:
-        # A choice between two field cards was made.
-        seat = 0 if pending in new_piles[0] else 1
-        taken = sorted(new_piles[seat] & set(before.capture_options))
-        new_piles[seat] -= {pending, *taken}
-        verb = "take" if seat == me else "takes"
-        lines.append(f"{who(seat)} {verb} {', '.join(label(c) for c in taken)} with {label(pending)}")
-    for c in sorted(on_table(view) - on_table(before)):
-        if c in before.hand:
-            seat, move = me, "play"
-        elif isinstance(before.need, NeedReveal) and before.need.positions and before.need.positions[0] < 24:
-            seat, move = 1 - me, "play"
-        else:
-            seat, move = before.turn, "draw"
-        verb = move if seat == me else move + "s"
-        head = f"{who(seat)} {verb} {label(c)}"
-        if c == view.pending_card:
-            options = ", ".join(label(o) for o in view.capture_options)
-            lines.append(f"{head}: it matches two field cards ({options})")
-        elif c in view.field:
-            lines.append(f"{head}: no match, it goes to the field")
-        else:
-            owner = 0 if c in view.piles[0] else 1
-            taken = sorted(new_piles[owner] & set(before.field))
-            new_piles[owner] -= {c, *taken}
-            lines.append(f"{head}: takes {', '.join(label(t) for t in taken)}")
-    if len(view.calls) > len(before.calls):
-        lines.append(style.bold(f"{who(view.calls[-1])} called KOI-KOI!"))
-    return lines
-
-
-# How a round ended, in words (the rules engine's reasons, spec/rules.md §9.8).
-ROUND_END = {
-    "stop": "stopped (shobu)",
-    "auto_end": "a yaku after a koi-koi ends the round",
-    "exhaustion": "the hands ran out",
-    "oya_ken": "the hands ran out: the dealer's point (oya-ken)",
-    "hand_yaku": "a hand yaku in the dealt hand",
-    "field_month": "four cards of one month on the field: dealt again",
-    "both_hand_yaku": "both dealt hands held a hand yaku: dealt again",
-}
+def _render(view: RoundView, screen: Screen, table: Table, *, budget: int | None = None,
+            show_hand: bool = True) -> None:
+    """The whole board, unless it would repeat the one just shown."""
+    key = (view.round_index, view.field, view.hand, view.piles, view.stock_count, view.calls, table.scores,
+           view.opponent_hand_size)
+    if key == table.last_board:
+        return
+    table.last_board = key
+    table.mark_next = True
+    layout = screen.layout
+    model = board_model(view, table, screen.names, screen.width, layout=layout, budget=budget,
+                        show_hand=show_hand)
+    screen.say(render_board(model, screen.lang, screen.style))
 
 
 def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
-    result = event.result
-    me = table.me
-    name = screen.names
-    if result.winner is None:
-        if result.redeal:
-            counts = result.consumes_round
-            head = "redeal" + ("" if counts else " (this deal does not count as a round)")
-        else:
-            head = "round drawn"
-    else:
-        who = name[0] if result.winner == me else name[1]
-        head = f"{who.capitalize()} won the round: {_points(result.points)}"
-        if result.yaku:
-            head += " (" + ", ".join(f"{k} {v}" for k, v in result.yaku.items())
-            if result.base and result.points != result.base:
-                head += f"; base {result.base} x{result.points // result.base}"
-            head += ")"
-    why = ROUND_END.get(result.reason, result.reason)
-    screen.say(screen.style.bold(f"\nRound {event.round_index} over: {head}. [{why}]"))
-    if result.calls:
-        callers = ", ".join(name[0] if seat == me else name[1] for seat in result.calls)
-        screen.say(f"Koi-koi calls this round: {callers}")
-    kind = "Pools" if table.profile is not None and table.profile.pool_start else "Scores"
-    screen.say(f"{kind}: {name[0]} {event.scores[me]} - {event.scores[1 - me]} {name[1]}")
+    view = table.last_view
+    piles: tuple[Sequence[int], Sequence[int]] = ((view.piles[0], view.piles[1]) if view is not None
+                                                  else ((), ()))
+    screen.say("")
+    for line in summary_lines(round_index=event.round_index, result=event.result, scores=event.scores,
+                              me=table.me, names=screen.names, lang=screen.lang, style=screen.style,
+                              piles=piles, profile=table.profile,
+                              month=view.month if view is not None else None, width=screen.width):
+        screen.say(line)
     if event.transcript_path:
         table.transcripts.append(event.transcript_path)
-        screen.say(f"Transcript: {event.transcript_path}")
+        screen.say(screen.t("Transcript: {path}", path=event.transcript_path))
 
 
-def make_screen(lang: str, names: tuple[str, str], out: TextIO | None = None,
+def _terminal_size(stream: TextIO) -> os.terminal_size:
+    """The terminal's own size (the window the person sees), else $COLUMNS/$LINES, else 80x24."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return shutil.get_terminal_size((80, 24))
+    if size.columns < 20 or size.lines < 5:  # a terminal that reports no size (0x0): assume 80x24
+        return shutil.get_terminal_size((80, 24))
+    return size
+
+
+def make_screen(lang: str, names: tuple[str, str] | str = "opponent", out: TextIO | None = None,
                 colour: Callable[[TextIO], bool] | None = None) -> Screen:
+    """A screen on ``out`` (standard output); ``names`` is the opponent's kind ("computer",
+    "opponent") or an explicit pair."""
     from koikoi_p2p.cli.style import wants_colour
 
     stream = out if out is not None else sys.stdout
     decide = colour if colour is not None else wants_colour
     live = bool(getattr(stream, "isatty", lambda: False)())
-    width = shutil.get_terminal_size((100, 24)).columns if live else None
-    return Screen(out=stream, lang=lang, style=Style(decide(stream)), live=live, names=names, width=width)
+    size = _terminal_size(stream) if live else None
+    pair = side_names(lang, names) if isinstance(names, str) else names
+    return Screen(out=stream, lang=lang, style=Style(decide(stream)), live=live, names=pair,
+                  width=size.columns if size else None, height=size.lines if size else None)
+

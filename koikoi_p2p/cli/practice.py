@@ -22,13 +22,13 @@ COMPUTER_TIMEOUT = 3600.0  # the computer never walks away; the person may take 
 
 
 def practice(args: argparse.Namespace) -> int:
-    setup = prepare(args, names=("you", "computer"))
+    setup = prepare(args, opponent="computer")
     if setup is None:
         return exit_codes.USAGE
     try:
         return asyncio.run(_practice(args, setup))
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + setup.screen.t("interrupted"), file=sys.stderr)
         return exit_codes.INTERRUPTED
 
 
@@ -44,7 +44,7 @@ def computer_player(level: str, profile: Profile, seed: int | None) -> Strategy:
 async def _practice(args: argparse.Namespace, setup: Setup) -> int:
     from koikoi_p2p.cli.prompt import StdinLines
 
-    return await practice_match(setup, StdinLines(), level=args.level, seed=args.seed)
+    return await practice_match(setup, StdinLines(), level=args.level or setup.settings.level, seed=args.seed)
 
 
 async def practice_match(
@@ -90,15 +90,32 @@ async def practice_match(
             await theirs.close()
 
     computer = asyncio.create_task(computer_side(), name="computer")
-    setup.screen.say(f"Practice against the computer ({level}).")
+    level_text = {"easy": setup.screen.t("easy"), "strong": setup.screen.t("strong")}.get(level, level)
+    setup.screen.say(setup.screen.t("Practice against the computer ({level}).", level=level_text))
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
+    code: int | None = None
     try:
-        return await drive(match, setup.screen, lines, me=0, timeout=COMPUTER_TIMEOUT)
+        code = await drive(match, setup.screen, lines, me=0, timeout=COMPUTER_TIMEOUT)
+        return code
     finally:
         if not computer.done():
             computer.cancel()
         with contextlib.suppress(BaseException):
             await computer
+        if code != exit_codes.OK:
+            _mark_incomplete(match.transcript_path, setup)
+
+
+def _mark_incomplete(path: str | None, setup: Setup) -> None:
+    """A match that did not finish keeps its transcript under a name that says so."""
+    from pathlib import Path
+
+    if path is None or not Path(path).exists():
+        return
+    marked = Path(path).with_name(Path(path).stem + "-incomplete.transcript")
+    with contextlib.suppress(OSError):
+        Path(path).rename(marked)
+        setup.screen.say(setup.screen.t("The match so far is saved, marked incomplete: {path}", path=marked))
 
 
 class ComputerLeft(Exception):

@@ -3,33 +3,53 @@
 Input is read by a daemon thread into an asyncio queue, so waiting for the person never blocks
 the event loop (the protocol keeps answering the relay meanwhile) and an abandoned prompt never
 keeps the process alive at exit.
+
+What a person may type at a menu (the help says the same): the key in brackets (a letter), or
+the start of a choice's label, or the start of one of its other names (a card's id such as
+``04-plain1``, or its name in either language). Labels are compared without their colour codes.
+An answer that fits two choices is never guessed: the prompt names both and asks again. Keys are
+letters, not numbers, because card labels start with their month number (``04`` is April).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import threading
+import time
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TextIO, TypeVar
 
+from koikoi_p2p.cli.i18n import tr
+from koikoi_p2p.cli.style import display_width
+
 T = TypeVar("T")
 
-HELP_KEYS = ("?", "h", "help")
+HELP_KEYS = ("?", "help", "？", "へるぷ", "ヘルプ")  # not "h": a card's key may be h
+KEY_LETTERS = "abcdefghij"  # card choices; s, k, n and r stay free for stop, koi-koi, no and resign
+
+_ANSI = re.compile("\x1b\\[[0-9;]*[A-Za-z]")
 
 
 class InputClosed(Exception):
     """The person's input ended (EOF): there is no one left to answer the prompt."""
 
 
+class TimeUp(Exception):
+    """The decision's deadline passed before an answer was given (no more input is taken)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Choice(Generic[T]):
-    """One legal answer: what to type, what it means, and the value it stands for."""
+    """One legal answer: what to type, what it means, the value it stands for, other names."""
 
     key: str
     label: str
     value: T
+    aliases: tuple[str, ...] = ()
 
 
 class LineSource:
@@ -53,8 +73,14 @@ class StdinLines(LineSource):
 
         def pump() -> None:
             while True:
-                line = self._stream.readline()
-                loop.call_soon_threadsafe(queue.put_nowait, line if line else None)
+                try:
+                    line = self._stream.readline()
+                except (OSError, ValueError):  # a closed or broken stream is the end of input
+                    line = ""
+                try:
+                    loop.call_soon_threadsafe(queue.put_nowait, line if line else None)
+                except RuntimeError:  # the loop is gone (the command is exiting)
+                    return
                 if not line:
                     return
 
@@ -72,6 +98,16 @@ class StdinLines(LineSource):
             raise InputClosed("input closed")
         return line.rstrip("\r\n")
 
+    def discard_pending(self) -> None:
+        """Forget lines typed before the question was asked (type-ahead answers nothing)."""
+        if self._queue is None:
+            return
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item is None:
+                self._queue.put_nowait(None)
+                return
+
 
 class ScriptedLines(LineSource):
     """Lines given in advance (tests, and embedders that feed answers programmatically)."""
@@ -85,53 +121,158 @@ class ScriptedLines(LineSource):
         return self._lines.pop(0)
 
 
-def match_choice(answer: str, choices: Sequence[Choice[T]]) -> Choice[T] | None:
-    """The choice an answer selects: its key exactly, else a unique label prefix; None otherwise."""
-    text = answer.strip().lower()
+def normalise(text: str) -> str:
+    """What is compared: no colour codes, full-width forms folded (NFKC), case folded, single spaces."""
+    plain = _ANSI.sub("", text)
+    return " ".join(unicodedata.normalize("NFKC", plain).casefold().split())
+
+
+def candidates(answer: str, choices: Sequence[Choice[T]]) -> list[Choice[T]]:
+    """The choices an answer may mean: its key exactly; else every choice whose label, or one of
+    whose other names, the answer equals or starts (an exact name beats a mere prefix)."""
+    text = normalise(answer)
     if not text:
-        return None
+        return []
     for choice in choices:
-        if choice.key.lower() == text:
-            return choice
-    # Any choice may also be picked by its place in the list, so "1" always works.
-    if text.isdecimal() and 1 <= int(text) <= len(choices):  # isdigit() admits "²", which int() refuses
-        return choices[int(text) - 1]
-    prefixed = [c for c in choices if c.label.lower().startswith(text)]
-    return prefixed[0] if len(prefixed) == 1 else None
+        if normalise(choice.key) == text:
+            return [choice]
+    exact = [c for c in choices if any(normalise(n) == text for n in (c.label, *c.aliases))]
+    if exact:
+        return exact
+    return [c for c in choices if any(normalise(n).startswith(text) for n in (c.label, *c.aliases))]
+
+
+def match_choice(answer: str, choices: Sequence[Choice[T]]) -> Choice[T] | None:
+    """The one choice an answer selects, or None (no choice, or more than one)."""
+    found = candidates(answer, choices)
+    if len(found) == 1:
+        return found[0]
+    # Choices that are the same (one value, or one label: two plains of a month, which play
+    # and score alike) are not a real ambiguity.
+    if found and (all(c.value == found[0].value for c in found)
+                  or all(normalise(c.label) == normalise(found[0].label) for c in found)):
+        return found[0]
+    return None
+
+
+def card_key(n: int) -> str:
+    """The key of the n-th card choice (0-based): a, b, c..."""
+    return KEY_LETTERS[n] if n < len(KEY_LETTERS) else f"c{n + 1}"
 
 
 class Prompter:
-    """Asks a question, lists the legal choices and insists until one of them is picked."""
+    """Asks a question, lists the legal choices and insists until one of them is picked.
 
-    def __init__(self, lines: LineSource, write: Callable[[str], None]) -> None:
+    With a ``deadline`` (a ``clock()`` time) the time left is shown and, on a terminal, counted
+    down live in front of the answer line; when it passes no answer is taken (``TimeUp``).
+    """
+
+    def __init__(self, lines: LineSource, write: Callable[[str], None], *, lang: str = "en",
+                 live: bool = False, width: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._lines = lines
         self._write = write
+        self.lang = lang
+        self.live = live
+        self.width = width
+        self.clock = clock
 
-    async def choose(self, question: str, choices: Sequence[Choice[T]], help_text: str = "") -> T:
+    async def choose(self, question: str, choices: Sequence[Choice[T]], help_text: str = "", *,
+                     deadline: float | None = None) -> T:
         if not choices:
             raise ValueError("a prompt needs at least one choice")
-        # Short menus fit on one line; a hand of cards reads better one per line.
-        one_line = len(choices) <= 3 and sum(len(c.label) for c in choices) < 60
-        menu = ("  " if one_line else "\n  ").join(f"[{c.key}] {c.label}" for c in choices)
+        discard = getattr(self._lines, "discard_pending", None)
+        if self.live and callable(discard):
+            discard()  # on a terminal, a line typed before the question is no answer to it
+        menu = self.menu(choices)
         while True:
-            self._write(f"{question}\n  {menu}\n> ")
-            answer = await self._lines.readline()
-            if answer.strip().lower() in HELP_KEYS:
+            self._write(f"{question}\n{menu}\n")
+            answer = await self._answer(deadline)
+            if normalise(answer) in HELP_KEYS:
                 self._write(self._help(choices, help_text))
                 continue
             if not answer.strip():
                 continue
+            found = candidates(answer, choices)
             picked = match_choice(answer, choices)
             if picked is not None:
                 return picked.value
-            keys = ", ".join(c.key for c in choices)
-            self._write(f"'{answer.strip()}' is not one of the choices ({keys}); type ? for help.\n")
+            shown = answer.strip()
+            if found:
+                options = tr(self.lang, " or ").join(f"[{c.key}] {c.label}" for c in found)
+                self._say(tr(self.lang, "'{answer}' could be {options}: type its key.\n",
+                             answer=shown, options=options))
+            else:
+                keys = ", ".join(c.key for c in choices)
+                self._say(tr(self.lang, "'{answer}' is not one of the choices ({keys}); type ? for help.\n",
+                             answer=shown, keys=keys))
 
-    @staticmethod
-    def _help(choices: Sequence[Choice[T]], help_text: str) -> str:
-        lines = [help_text] if help_text else []
-        lines.append("Type the key in brackets (or the choice's number, or the start of its label) "
-                     "and press Enter:")
+    def _say(self, text: str) -> None:
+        from koikoi_p2p.cli.board import fold
+
+        lines = text.rstrip("\n").split("\n")
+        self._write("\n".join(part for line in lines for part in fold(line, self.width)) + "\n")
+
+    def menu(self, choices: Sequence[Choice[T]]) -> str:
+        """``[key] label`` entries: on one line when short, else one a line (two columns when
+        they fit the terminal's width)."""
+        entries = [f"[{c.key}] {c.label}" for c in choices]
+        widths = [display_width(e) for e in entries]
+        limit = self.width or 100
+        if len(entries) <= 3 and sum(widths) + 2 * len(entries) + 2 <= limit:
+            return "  " + "  ".join(entries)
+        column = max(widths) + 2
+        if self.width is not None and len(entries) > 4 and 2 + 2 * column <= self.width:
+            half = (len(entries) + 1) // 2
+            rows = []
+            for i in range(half):
+                left = entries[i] + " " * (column - widths[i])
+                right = entries[i + half] if i + half < len(entries) else ""
+                rows.append(("  " + left + right).rstrip())
+            return "\n".join(rows)
+        return "\n".join("  " + e for e in entries)
+
+    async def _answer(self, deadline: float | None) -> str:
+        if deadline is None:
+            self._write("> ")
+            return await self._lines.readline()
+        left = deadline - self.clock()
+        if left <= 0:
+            raise TimeUp("the time for this decision has run out")
+        self._write(f"{_clock_text(left)} > ")
+        read = asyncio.ensure_future(self._lines.readline())
+        try:
+            while True:
+                left = deadline - self.clock()
+                if left <= 0:
+                    raise TimeUp("the time for this decision has run out")
+                done, _ = await asyncio.wait({read}, timeout=min(1.0, left))
+                if done:
+                    return read.result()
+                if self.live:
+                    # Rewrite the clock in front of the answer line and put the cursor back where
+                    # the person is typing (DECSC/DECRC: save and restore the cursor).
+                    self._write(f"\x1b7\r{_clock_text(deadline - self.clock())}\x1b8")
+        finally:
+            if not read.done():
+                read.cancel()
+
+    def _help(self, choices: Sequence[Choice[T]], help_text: str) -> str:
+        from koikoi_p2p.cli.board import fold
+
+        lines = [part for line in help_text.split("\n") for part in fold(line, self.width)
+                 ] if help_text else []
+        lines.append(tr(self.lang, "Type the key in brackets, or the start of the choice's name (a card's "
+                                   "month and mark such as 04R, its name, or its id such as 04-ribbon), "
+                                   "and press Enter:"))
+        lines[-1:] = fold(lines[-1], self.width)
         lines.extend(f"  {c.key:>3}  {c.label}" for c in choices)
-        lines.append("Only the choices listed are legal here. Ctrl-C leaves the match.")
+        lines.extend(fold(tr(self.lang, "Only the choices listed are legal here. Ctrl-C leaves the match."),
+                          self.width))
         return "\n".join(lines) + "\n"
+
+
+def _clock_text(seconds: float) -> str:
+    """``[m:ss]``, rounded up, so the clock never shows 0:00 while time is left."""
+    whole = max(0, int(seconds + 0.999))
+    return f"[{whole // 60}:{whole % 60:02d}]"

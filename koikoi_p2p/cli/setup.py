@@ -1,16 +1,18 @@
-"""What every play command does first: folders, remembered language, identity, rules, screen."""
+"""What every play command does first: folders, remembered settings, rules, identity, screen."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.identity_store import IdentityFileError, LoadedIdentity, load_or_create_identity
 from koikoi_p2p.cli.paths import Folders, folders
 from koikoi_p2p.cli.play import Screen, make_screen
-from koikoi_p2p.cli.settings import remember_lang
+from koikoi_p2p.cli.settings import Settings, load_settings, remember
 
 if TYPE_CHECKING:
     from koikoi_p2p.net.match import Match
@@ -25,6 +27,7 @@ class Setup:
     profile: Profile
     rounds: int
     screen: Screen
+    settings: Settings = field(default_factory=Settings)
 
     def make_match(
         self,
@@ -62,15 +65,58 @@ class Setup:
         )
 
 
-def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, str] = ("you", "opponent"),
+def command_lang(args: argparse.Namespace) -> str:
+    """The language of this command's messages: --lang, else the remembered one (English first)."""
+    lang = getattr(args, "lang", None)
+    if lang:
+        return str(lang)
+    return load_settings(folders().settings_file).lang
+
+
+def error(args: argparse.Namespace | str, text: str, /, **values: object) -> None:
+    """A one-line message on standard error, in the command's language."""
+    lang = args if isinstance(args, str) else command_lang(args)
+    print("koikoi: " + tr(lang, text, **values), file=sys.stderr)
+
+
+def choose_profile(args: argparse.Namespace, lang: str) -> Profile | None:
+    """The rules of --rules, --switch and --rounds; None (after saying why) when they are wrong."""
+    from koikoi_p2p.cli.switches import SwitchError, apply_switches
+    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import PRESETS, preset, with_rounds
+
+    name = getattr(args, "rules", "nintendo")
+    try:
+        profile = preset(name)
+    except RulesError:
+        error(lang, "unknown rules preset {name!r}: the presets are {presets}.", name=name,
+              presets=", ".join(PRESETS))
+        return None
+    rounds = getattr(args, "rounds", None) or profile.rounds
+    if rounds != profile.rounds:
+        profile = with_rounds(profile, rounds)  # board-game: 6 rounds from pools of 50, 3 from 25
+    try:
+        return apply_switches(profile, getattr(args, "switch", None) or [])
+    except SwitchError as exc:
+        error(lang, "{problem}", problem=exc.describe(lang))
+        return None
+
+
+def prepare(args: argparse.Namespace, *, terms: bool = True, opponent: str = "opponent",
             show_identity: bool = True) -> Setup | None:
     """Everything before the first frame; None (after saying why) on a usage problem."""
-    from koikoi_p2p.rules.errors import RulesError
     from koikoi_p2p.rules.profile import preset
 
+    # Everything the client writes (transcripts, states, evidence) is for this user's eyes.
+    os.umask(0o077)
     where = folders().ensure()
-    settings = remember_lang(where.settings_file, getattr(args, "lang", None))
-    screen = make_screen(settings.lang, names)
+    settings = remember(where.settings_file, lang=getattr(args, "lang", None),
+                        level=getattr(args, "level", None))
+    lang = settings.lang
+    profile = choose_profile(args, lang) if terms else preset("nintendo")
+    if profile is None:
+        return None
+    screen = make_screen(lang, opponent)
     try:
         identity = load_or_create_identity(where.identity_file)
     except IdentityFileError as exc:
@@ -78,16 +124,6 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, names: tuple[str, s
         return None
     if show_identity:
         if identity.created:
-            screen.say(f"Made your identity key ({where.identity_file}).")
-        screen.say(f"Your fingerprint: {identity.fingerprint}")
-    try:
-        profile = preset(getattr(args, "rules", "nintendo") if terms else "nintendo")
-    except RulesError as exc:
-        print(f"koikoi: unknown rules preset: {exc}", file=sys.stderr)
-        return None
-    rounds = getattr(args, "rounds", None) or profile.rounds
-    if rounds != profile.rounds:
-        from koikoi_p2p.rules.profile import with_rounds
-
-        profile = with_rounds(profile, rounds)  # board-game: 6 rounds from pools of 50, 3 from 25
-    return Setup(where, identity, profile, rounds, screen)
+            screen.say(screen.t("Made your identity key ({path}).", path=where.identity_file))
+        screen.say(screen.t("Your fingerprint: {fp}", fp=identity.fingerprint))
+    return Setup(where, identity, profile, profile.rounds, screen, settings)

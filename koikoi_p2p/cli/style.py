@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
@@ -46,3 +48,12 @@ class Style:
 
     def dim(self, text: str) -> str:
         return self.paint(text, DIM)
+
+
+_ANSI = re.compile("\x1b\\[[0-9;]*m")
+
+
+def display_width(text: str) -> int:
+    """Columns a string takes on a terminal: ANSI codes take none, wide (CJK) characters two."""
+    plain = _ANSI.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in plain)

@@ -188,7 +188,7 @@ def summary(profile: Profile) -> list[str]:
     lines.append(pool)
     end = []
     if p.rounds:
-        end.append(f"after {p.rounds} rounds the higher score wins")
+        end.append(f"after {p.rounds} round{'' if p.rounds == 1 else 's'} the higher score wins")
     if p.target_score:
         end.append(f"the first player to reach {p.target_score} points wins")
     tie = "equal scores are a drawn match" if p.match_tie == "draw" else "equal scores play extra rounds"

@@ -1,8 +1,8 @@
 """Drive the interactive koikoi commands from a test: read what they print, answer every prompt.
 
-A prompt is the line ``> `` after a menu of ``[key] label`` choices. The autoplayer answers the
-first listed key (so it only ever types a legal choice), asks for help once to check it works,
-and stops at the final score.
+A prompt is the line ``> `` (after a clock ``[m:ss]`` when the decision has a deadline) after a
+menu of ``[key] label`` choices. The autoplayer answers the first listed key (so it only ever
+types a legal choice), asks for help once to check it works, and stops at the final score.
 """
 
 from __future__ import annotations
@@ -14,8 +14,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\x1b[78]")
 KEY = re.compile(r"\[([^\]\s]+)\]")
+CLOCK_REWRITE = re.compile(r"\r\[\d+:\d\d\](?! >)")
+PROMPT = re.compile(r"\n(?:\[\d+:\d\d\] )?> ")
+# The last line of the help, in either language.
+HELP_END = r"Only the choices listed are legal|ここで選べるのは表示された選択肢だけです"
+
+
+def clean(raw: bytes) -> str:
+    """The output as a person reads it: no colour, no cursor moves, no live-clock rewrites."""
+    text = ANSI.sub("", raw.decode("utf-8", "replace")).replace("\r\n", "\n")
+    return CLOCK_REWRITE.sub("", text)
 
 
 @dataclass
@@ -25,7 +35,9 @@ class Console:
     fd: int
     type_line: Callable[[str], None]
     text: str = ""
+    raw: bytes = b""
     offset: int = 0
+    answered: int = 0  # where the output stood when the last answer was typed
     log: list[str] = field(default_factory=list)
 
     def pump(self, timeout: float) -> bool:
@@ -39,7 +51,8 @@ class Console:
             return False
         if not data:
             return False
-        self.text += ANSI.sub("", data.decode("utf-8", "replace")).replace("\r\n", "\n")
+        self.raw += data
+        self.text = clean(self.raw)  # the whole output again: an escape may span two reads
         return True
 
     def expect(self, pattern: str, timeout: float) -> re.Match[str]:
@@ -59,18 +72,22 @@ class Console:
                     return found
                 raise AssertionError(f"output ended before {pattern!r}; tail:\n{self.text[-3000:]}")
 
-    def autoplay(self, timeout: float, *, done: str = r"=== Final score", ask_help: bool = True) -> str:
-        """Answer prompts with their first legal key until ``done`` appears; returns the done line."""
+    def autoplay(self, timeout: float, *, done: str = r"=== Final score|=== 最終得点", ask_help: bool = True,
+                 answer: Callable[[list[str], str], str] | None = None) -> str:
+        """Answer prompts until ``done`` appears; returns the done line. ``answer(menu_lines,
+        since)`` picks what to type (``since``: the output since the previous answer); by default
+        the first listed key."""
         deadline = time.monotonic() + timeout
         helped = not ask_help
-        done_re = re.compile(done + r"[^\n]*")
+        done_re = re.compile(f"(?:{done})" + r"[^\n]*")
         while True:
             final = done_re.search(self.text, self.offset)
             if final:
                 self.offset = final.end()
                 return final.group(0)
-            prompt = self.text.find("\n> ", self.offset)
-            if prompt != -1:
+            found = PROMPT.search(self.text, self.offset)
+            prompt = found.start() if found else -1
+            if found is not None:
                 # The menu: the lines of "[key] label" just above the prompt.
                 lines = self.text[:prompt].split("\n")
                 menu_lines: list[str] = []
@@ -79,15 +96,17 @@ class Console:
                 keys = [KEY.findall(line)[0] for line in menu_lines if KEY.findall(line)]
                 menu = "\n".join(menu_lines)
                 assert keys, f"a prompt without choices: {menu!r}"
-                self.offset = prompt + 3
+                self.offset = found.end()
                 if not helped:
                     self.type_line("?")
                     helped = True
-                    self.expect(r"Only the choices listed are legal", 30)
+                    self.expect(HELP_END, 30)
                     self.log.append("?")
                     continue
-                self.type_line(keys[0])
-                self.log.append(keys[0])
+                typed = keys[0] if answer is None else answer(menu_lines, self.text[self.answered:prompt])
+                self.answered = found.end()
+                self.type_line(typed)
+                self.log.append(typed)
                 continue
             if time.monotonic() > deadline:
                 raise AssertionError(f"no final score in time; output tail:\n{self.text[-3000:]}")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from koikoi_p2p.cli import exit_codes
-from tests.e2e.test_cli_console import Console
+from tests.e2e.test_cli_console import KEY, Console
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
@@ -43,12 +44,12 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
     with relay_process(tmp_path) as url:
         host, host_console = _spawn(
             host_home, "host", "--relay", url, "--rounds", "1", "--public", "--timeout", "120",
-            "--peer", "friend", *host_pw,
+            "--peer", "friend", "--switch", "exhaustion=oya_ken", *host_pw,
         )
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
-            line = host_console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 10).group(1)
+            line = host_console.expect(r"Send this to your friend:\s+(koikoi join [^\n]+)", 10).group(1)
             assert code in line and url in line
             joiner, join_console = _spawn(
                 join_home, "join", code, "--relay", url, "--peer", "host", *join_pw,
@@ -64,9 +65,18 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
 
             results: dict[str, str | BaseException] = {}
 
+            slow = [2]  # the joiner thinks a second over its first two plays: the host waits, visibly
+
+            def first_key_slowly(menu: list[str], since: str) -> str:
+                if slow[0] and "Your turn" in since:
+                    slow[0] -= 1
+                    time.sleep(1.0)
+                return KEY.findall(menu[0])[0]
+
             def play(name: str, console: Console) -> None:
                 try:
-                    results[name] = console.autoplay(timeout=400, ask_help=name == "host")
+                    results[name] = console.autoplay(timeout=400, ask_help=name == "host",
+                                                     answer=first_key_slowly if name == "join" else None)
                 except BaseException as exc:  # reported below with the output
                     results[name] = exc
 
@@ -74,6 +84,14 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
                 threading.Thread(target=play, args=("host", host_console)),
                 threading.Thread(target=play, args=("join", join_console)),
             ]
+            # The host's --switch, on both screens: the joiner reads it before accepting the terms.
+            join_console.expect(r"Rules: custom, based on nintendo\n", 60)
+            join_console.expect(r'exhaustion = oya_ken \(the preset has draw\)', 10)
+            join_console.expect(r"Accept these terms\?", 10)
+            join_console.type_line("y")
+            for console in (host_console, join_console):
+                console.expect(r"Rules: custom, based on nintendo, 1 round", 60)
+                console.expect(r'exhaustion = oya_ken \(the preset has draw\)', 10)
             for t in threads:
                 t.start()
             for t in threads:
@@ -89,6 +107,14 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
             assert host_final.groups() == tuple(reversed(join_final.groups()))
             if secured == "password":
                 assert "Security code" not in host_console.text + join_console.text
+            # While the joiner thinks (a second, twice), the host's screen shows the board as its own
+            # move left it, then what it waits for (issue 16: the board after one's own move, online).
+            host_text = host_console.text
+            waits = [m for m in re.finditer(r"\n(?:waiting for opponent|Opponent is [a-z -:]+) \(120s\)",
+                                            host_text) if "You play " in host_text[:m.start()]]
+            assert waits, host_text[-3000:]
+            before = host_text[:waits[-1].start()]
+            assert "Field: " in before[before.rindex("You play "):], before[before.rindex("You play "):]
             for home in (host_home, join_home):
                 transcripts = list((home / "data" / "transcripts").glob("*.transcript"))
                 assert len(transcripts) == 1
@@ -116,12 +142,26 @@ def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
         joiner: subprocess.Popen[bytes] | None = None
         try:
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
-            joiner, join_console = _spawn(tmp_path / "friend", "join", code, "--relay", url)
+            joiner, join_console = _spawn(tmp_path / "friend", "join", code, "--relay", url, "--accept")
             join_console.expect(r"Security code: ", 60)
-            join_console.expect(r"--- Round 1", 60)  # the match is under way
+            stopped: dict[str, str | BaseException] = {}
+
+            def host_plays() -> None:
+                try:
+                    stopped["host"] = host_console.autoplay(timeout=120, done=r"Match stopped",
+                                                            ask_help=False)
+                except BaseException as exc:  # reported below
+                    stopped["host"] = exc
+
+            playing = threading.Thread(target=host_plays)
+            playing.start()
+            # The friend dies when asked to play: the host then waits the agreed time for a decision
+            # (20 s), not the longer step deadline of an automatic message.
+            join_console.expect(r"Your turn: which card do you play\?", 60)
             joiner.kill()
             joiner.wait()
-            host_console.autoplay(timeout=120, done=r"Match stopped", ask_help=False)
+            playing.join(150)
+            assert isinstance(stopped.get("host"), str), stopped.get("host")
             assert host.wait(60) == exit_codes.OPPONENT_LEFT, host_console.text[-2000:]
             host_console.pump(0.5)
             assert "The opponent left" in host_console.text

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
+import time
 from pathlib import Path
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.net.relay_client import RelayClient
+from tests.e2e.test_cli_console import Console
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
@@ -66,6 +69,8 @@ def test_unreachable_relay(tmp_path: Path) -> None:
 
 
 def test_wrong_password_on_both_sides(tmp_path: Path) -> None:
+    """Both sides learn at once, in words (issue 16 bug 3: the joiner read "pake_failed
+    (pake_failed)" and the host heard nothing until its deadline)."""
     (tmp_path / "a").write_text("plum blossom\n", encoding="utf-8")
     (tmp_path / "b").write_text("cherry blossom\n", encoding="utf-8")
     with relay_process(tmp_path) as url:
@@ -89,11 +94,116 @@ def test_wrong_password_on_both_sides(tmp_path: Path) -> None:
                 timeout=120,
             )
             assert joined.returncode == exit_codes.WRONG_PASSWORD, joined.stdout + joined.stderr
-            assert "passwords differ" in joined.stdout
+            assert "Match stopped: the room passwords differ (pake_failed)." in joined.stdout
+            assert "pake_failed (pake_failed)" not in joined.stdout
+            left = time.monotonic()  # the joiner is gone: from here the host should know at once
             rest = host.stdout.read()
             assert host.wait(60) == exit_codes.WRONG_PASSWORD, rest
-            assert "passwords differ" in rest
+            waited = time.monotonic() - left
+            assert "most likely the passwords differ" in rest
+            # The host heard it from the relay when the joiner left, not at its handshake deadline
+            # (30 s in koikoi host, counted from its last handshake frame, which the joiner answered
+            # by leaving): well inside half of it, whatever the machine's load.
+            assert waited < 15, waited
+            # Nothing to resume: the handshake never finished, so no saved state is left behind.
+            assert not any((tmp_path / "host" / "data" / "matches").glob("*/*.state"))
         finally:
             if host.poll() is None:
                 host.kill()
                 host.wait()
+
+
+def _host_on_a_tty(home: Path, url: str) -> tuple[subprocess.Popen[bytes], Console, int]:
+    """koikoi host --password on a pseudo-terminal that is its controlling terminal (getpass
+    reads /dev/tty)."""
+    import fcntl
+    import os
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+
+    def controlling() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    # preexec_fn: a test's own child, started before any thread of this process needs it.
+    proc = subprocess.Popen([str(SCRIPT), "host", "--relay", url, "--password", "--wait", "5"], stdin=slave,
+                            stdout=slave, stderr=slave, env=env_for(home), close_fds=True,
+                            start_new_session=True, preexec_fn=controlling)
+    os.close(slave)
+    return proc, Console(master, lambda line: os.write(master, (line + "\n").encode())), master
+
+
+def test_the_host_is_asked_for_the_password_twice(tmp_path: Path) -> None:
+    import os
+
+    with relay_process(tmp_path) as url:
+        proc, console, master = _host_on_a_tty(tmp_path / "a", url)
+        try:
+            console.expect("room password: ", 30)
+            console.type_line("plum blossom")
+            console.expect("the same password again: ", 30)
+            console.type_line("plum blosom")
+            assert proc.wait(30) == exit_codes.USAGE
+            console.pump(0.5)
+            assert "the two passwords differ: nothing was started" in console.text
+            assert "Room code" not in console.text
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.close(master)
+        proc, console, master = _host_on_a_tty(tmp_path / "b", url)
+        try:
+            console.expect("room password: ", 30)
+            console.type_line("plum blossom")
+            console.expect("the same password again: ", 30)
+            console.type_line("plum blossom")
+            line = console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 30).group(1)
+            assert line.endswith(" --password")
+            assert "plum" not in console.text  # never echoed
+        finally:
+            proc.kill()
+            proc.wait()
+            os.close(master)
+
+
+def test_the_lobby_says_how_to_join_a_password_room(tmp_path: Path) -> None:
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str, str]:
+            locked = await RelayClient.create(url, public=True, meta={"rules": "nintendo", "rounds": 1,
+                                                                      "password": True})
+            open_room = await RelayClient.create(url, public=True, meta={"rules": "wikipedia", "rounds": 3})
+            try:
+                code, out, _ = await _koikoi(tmp_path, "lobby", "--relay", url)
+                return code, out, f"{locked.code} {open_room.code}"
+            finally:
+                await locked.close()
+                await open_room.close()
+
+        code, out, codes = asyncio.run(body())
+    locked, open_code = codes.split()
+    assert code == exit_codes.OK
+    assert f"koikoi join {locked} --relay {url} --password" in out
+    assert f"koikoi join {open_code} --relay {url}\n" in out + "\n"
+    assert "ask its host for the password" in out
+
+
+def test_the_online_screens_in_japanese_have_no_english(tmp_path: Path) -> None:
+    """koikoi host and join with --lang ja: every line they print, errors included, is Japanese."""
+    from tests.e2e.test_cli_practice_pty import english_left
+
+    with relay_process(tmp_path) as url:
+        host = subprocess.run([str(SCRIPT), "host", "--relay", url, "--wait", "1", "--lang", "ja"],
+                              capture_output=True, text=True, env=env_for(tmp_path / "h"), timeout=120)
+        missing = subprocess.run([str(SCRIPT), "join", "ZZZZZZ", "--relay", url, "--lang", "ja"],
+                                 capture_output=True, text=True, env=env_for(tmp_path / "j"), timeout=120)
+        bad = subprocess.run([str(SCRIPT), "join", "nope", "--relay", url, "--lang", "ja"],
+                             capture_output=True, text=True, env=env_for(tmp_path / "j"), timeout=120)
+    assert host.returncode == exit_codes.NOBODY_JOINED and missing.returncode == exit_codes.ROOM_NOT_FOUND
+    assert bad.returncode == exit_codes.USAGE
+    text = "\n".join(p.stdout + p.stderr for p in (host, missing, bad))
+    assert "部屋コード" in text and "誰も参加しませんでした" in text and "部屋が見つかりません" in text
+    # The relay's machine-readable reason stays in brackets, as in English (for a bug report).
+    assert english_left(re.sub(r"\([a-z_]+\)", "", text)) == [], text

@@ -49,7 +49,7 @@ def test_a_killed_player_resumes_and_the_match_finishes(tmp_path: Path, victim: 
                                         "--rules", "wikipedia",
                                         "--timeout", "90")
             code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
-            joiner, join_console = _spawn(homes["join"], "join", code, "--relay", url)
+            joiner, join_console = _spawn(homes["join"], "join", code, "--relay", url, "--accept")
             procs += [host, joiner]
             consoles = {"host": host_console, "join": join_console}
             running = {"host": host, "join": joiner}
@@ -69,7 +69,7 @@ def test_a_killed_player_resumes_and_the_match_finishes(tmp_path: Path, victim: 
             friend.start()
             # Mid-match: the victim has seen its opponent play a card (and answered its own prompts).
             consoles[victim].expect(r"--- Round 1", 60)
-            consoles[victim].autoplay(timeout=120, done=r"opponent plays", ask_help=False)
+            consoles[victim].autoplay(timeout=120, done=r"Opponent plays", ask_help=False)
             running[victim].kill()
             running[victim].wait()
             assert list(Path(saved[victim]).glob("*.state")), "the state is on disk after the kill"

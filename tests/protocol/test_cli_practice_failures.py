@@ -34,8 +34,8 @@ class FirstKey(LineSource):
 
 def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Setup, io.StringIO]:
     monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
-    args = argparse.Namespace(lang="en", rules="nintendo", rounds=1)
-    setup = prepare(args, names=("you", "computer"), show_identity=False)
+    args = argparse.Namespace(lang="en", rules="nintendo", rounds=1, switch=[])
+    setup = prepare(args, opponent="computer", show_identity=False)
     assert setup is not None
     out = io.StringIO()
     screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "computer"))

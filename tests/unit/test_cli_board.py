@@ -80,13 +80,14 @@ def test_long_lists_wrap_under_their_heading() -> None:
 
     model = replace(MODEL, field=tuple(range(12)), hand=tuple(range(12, 20)), width=80,
                     piles=((0, 8, 1, 5, 20, 36, 21), (9,)))
-    for lang, colour in (("en", False), ("ja", True)):
-        lines = render_board(model, lang, Style(colour)).splitlines()[1:]
+    cases = (("en", False, "Field: ", "  close: "), ("ja", True, "場札: ", "  あと少し: "))
+    for lang, colour, field, near in cases:
+        lines = render_board(model, lang, Style(colour)).splitlines()
         assert all(display_width(line) <= 80 for line in lines)
-        start = next(i for i, line in enumerate(lines) if line.startswith("Field: "))
-        assert lines[start + 1].startswith("       ")  # continued under the head
-        close = next(i for i, line in enumerate(lines) if line.startswith("  close: "))
-        assert lines[close + 1].startswith("         ")
+        start = next(i for i, line in enumerate(lines) if line.startswith(field))
+        assert lines[start + 1].startswith(" " * display_width(field))  # continued under the head
+        close = next(i for i, line in enumerate(lines) if line.startswith(near))
+        assert lines[close + 1].startswith(" " * display_width(near))
 
 
 def test_japanese_names() -> None:
@@ -116,3 +117,34 @@ def test_viewing_yaku_only_where_they_score() -> None:
     model = replace(MODEL, piles=((8,), ()))
     assert "hanami (needs 1 of: 09 Sake Cup)" in render_board(model, "en", Style(colour=False))
     assert "hanami" not in render_board(replace(model, viewing=False), "en", Style(colour=False))
+
+
+def test_the_80x24_board_fits_its_budget_and_the_width() -> None:
+    """The standard layout keeps to the lines it is given, dropping the least needed first."""
+    from dataclasses import replace
+
+    from koikoi_p2p.cli.board import display_width
+
+    big = replace(MODEL, field=tuple(range(37, 48)), hand=tuple(range(12, 20)), width=80, layout="standard",
+                  piles=((0, 8, 1, 5, 9, 20, 36, 21, 2, 3, 6, 7), (28, 32, 24, 4)), show_hand=False)
+    for lang in ("en", "ja"):
+        free = render_board(big, lang, Style(True)).splitlines()
+        assert all(display_width(line) <= 80 for line in free)
+        assert any("close" in line or "あと少し" in line for line in free)
+        tight = render_board(replace(big, budget=6), lang, Style(True)).splitlines()
+        assert len(tight) <= 6 < len(free)
+        # What is never dropped: the header, the field and both piles (codes at least).
+        assert any(line.startswith(("Field: ", "場札: ")) for line in tight)
+        assert sum("01*" in line for line in tight) == 1 and sum("08*" in line for line in tight) == 1
+
+
+def test_the_standard_piles_show_codes_and_count_plains() -> None:
+    from dataclasses import replace
+
+    model = replace(MODEL, layout="standard", width=80, piles=((0, 2, 3, 9, 21), (44, 45)))
+    text = render_board(model, "en", Style(False))
+    assert "You (5 cards): 01* 03R 06R | plains: 2" in text
+    assert "Computer (2 cards, hand 7): 12* | plains: 1" in text
+    head = " | ".join(line.strip() for line in text.splitlines()[:2])
+    assert head == ("== Round 2/12 | Feb | dealer: computer | you 6 - 3 computer | stock 18 | "
+                    "koi-koi: computer ==")

@@ -30,7 +30,7 @@ def test_a_malformed_room_code_is_refused_before_any_connection(
 
 def test_a_bad_relay_address_says_how_to_write_one(capsys: pytest.CaptureFixture[str]) -> None:
     code = relay_failure(RelayError("bad_url", "scheme isn't ws or wss"), "http://example:1/v1")
-    assert code == exit_codes.RELAY_UNREACHABLE
+    assert code == exit_codes.USAGE  # a malformed address is a bad command line, not an absent relay
     assert "http://example:1/v1 is not a relay address: use ws://HOST:PORT" in capsys.readouterr().err
 
 
@@ -42,8 +42,10 @@ def test_password_on_one_side_only_says_so() -> None:
     assert "Both of you give --password (or neither)" in out.getvalue()
     out = io.StringIO()
     screen = Screen(out=out, lang="en", style=Style(False), live=False)
-    wrong = Failure(reason="pake_failed", message="x", who=None)
+    wrong = Failure(reason="pake_failed", message="pake_failed", who=None)
     assert failure(wrong, screen, 0) == exit_codes.WRONG_PASSWORD
+    # Words, not "pake_failed (pake_failed)":
+    assert "Match stopped: the room passwords differ (pake_failed)." in out.getvalue()
     assert "The passwords differ" in out.getvalue()
 
 

@@ -24,7 +24,8 @@ PROFILE = preset("nintendo")
 class EngineMatch:
     """Seat 0 is the person at the terminal, seat 1 the strong player; one round, cards known."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, *, slow: float = 0.0) -> None:
+        self.slow = slow  # seconds the opponent's share for our draw takes (an online opponent)
         self.rng = random.Random(seed)
         self.answer: asyncio.Queue[Action] = asyncio.Queue()
         self.offered: list[tuple[Action, ...]] = []
@@ -47,6 +48,8 @@ class EngineMatch:
         while state.result is None:
             need = state.need
             if isinstance(need, NeedReveal):
+                if self.slow and need.positions[0] >= 24 and state.turn == 0:
+                    await asyncio.sleep(self.slow)  # our draw waits for the opponent's share
                 for p in need.positions:
                     state.reveal(p, deck[p])
                 yield ev.Board(view=state.view(0))  # as the protocol does after every reveal
@@ -115,13 +118,13 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert any(isinstance(o[0], Play) for o in match.offered)
         # Every play and every draw is told once, with who made it.
         lines = [line.removeprefix("> ") for line in text.splitlines()]  # typed answers are not echoed
-        mine = sum(1 for line in lines if line.startswith("you play "))
-        theirs = sum(1 for line in lines if line.startswith("computer plays "))
-        draws = sum(1 for line in lines if line.startswith(("you draw ", "computer draws ")))
+        mine = sum(1 for line in lines if line.startswith("You play "))
+        theirs = sum(1 for line in lines if line.startswith("Computer plays "))
+        draws = sum(1 for line in lines if line.startswith(("You draw ", "Computer draws ")))
         assert theirs == sum(1 for a in match.moves if isinstance(a, Play))
         assert mine == sum(1 for a in match.typed_plays if isinstance(a, Play))
         assert draws == mine + theirs
-        assert not any(line.endswith(": takes ") for line in lines)
+        assert not any(line.endswith(" take .") or line.endswith(" takes .") for line in lines)
 
 
 def _view():  # type: ignore[no-untyped-def]
@@ -141,7 +144,7 @@ def test_play_prompt_lists_exactly_the_legal_plays() -> None:
     options = (Play(view.hand_positions[5]), Play(view.hand_positions[2]))
     choices = play_choices(view, options, screen)
     assert {c.value for c in choices} == set(options)
-    assert [c.key for c in choices] == ["1", "2"]
+    assert [c.key for c in choices] == ["a", "b"]  # letters: a card's label starts with its month number
     full = play_choices(view, tuple(Play(p) for p in view.hand_positions), screen)
     assert len(full) == 8 and all(isinstance(c, Choice) for c in full)
 
@@ -154,13 +157,13 @@ def test_decision_prompts() -> None:
     _, choices = decision_choices("decide", view, (Stop(), KoiKoi()), screen)
     assert [c.key for c in choices] == ["s", "k"]
     _, choices = decision_choices("capture", view, (Capture(0), Capture(1)), screen)
-    assert [c.key for c in choices] == ["1", "2"] and "Crane" in choices[0].label
+    assert [c.key for c in choices] == ["a", "b"] and "Crane" in choices[0].label
 
 
 def test_decide_prompt_says_what_stopping_scores_and_what_a_call_risks() -> None:
     from dataclasses import replace
 
-    from koikoi_p2p.cli.play import stakes
+    from koikoi_p2p.cli.narrate import stakes
 
     _, view = _view()
     view = replace(view, yaku=({"inoshikacho": 5, "tane": 1, "akatan": 5}, {}), calls=())
@@ -246,14 +249,81 @@ def test_the_capture_question_names_the_card_that_matches() -> None:
     pending = replace(view, pending_card=44, capture_options=(45, 46))
     question, choices = decision_choices("capture", pending, (Capture(45), Capture(46)), screen)
     assert question == "Two field cards match your 12* Phoenix: which do you take?"
-    assert [c.key for c in choices] == ["1", "2"]
+    assert [c.key for c in choices] == ["a", "b"]
 
 
 def test_the_opponents_call_is_explained_under_each_multiplier() -> None:
-    from koikoi_p2p.cli.play import after_their_call
+    from koikoi_p2p.cli.narrate import after_their_call
 
-    assert after_their_call(PROFILE, 1) == ("Their koi-koi: if you win this round, your score is doubled; "
+    assert after_their_call(PROFILE, 1, "en") == (
+        "Their koi-koi: if you win this round, your score is doubled; "
                                             "the next yaku either of you makes or raises ends the round.")
     assert "multiplied by 3" in after_their_call(preset("koikoi-online"), 2)
     assert "beating them adds nothing" in after_their_call(preset("board-game"), 1)
     assert "until someone stops" in after_their_call(preset("classic-variant"), 1)
+
+
+def test_our_own_move_is_on_the_board_before_a_slow_opponent_answers() -> None:
+    """Online the draw after our play waits for the opponent: the board with our move is drawn
+    while we wait (in practice, where the answer is immediate, it is not repeated)."""
+    out = io.StringIO()
+    screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "opponent"))
+    match = EngineMatch(2, slow=0.6)
+    assert asyncio.run(drive(match, screen, Typist(out), me=0, timeout=30)) == exit_codes.OK
+    text = out.getvalue()
+    first = text.index("You play ")
+    waiting = text.index("waiting for opponent", first)
+    # Between our play and the wait, the whole board as our move left it.
+    assert "Field: " in text[first:waiting] and "Your captures" in text[first:waiting]
+
+    quick = io.StringIO()
+    screen = Screen(out=quick, lang="en", style=Style(False), live=False, names=("you", "computer"))
+    assert asyncio.run(drive(EngineMatch(2), screen, Typist(quick), me=0, timeout=30)) == exit_codes.OK
+    played = quick.getvalue().index("You play ")
+    assert "waiting for" not in quick.getvalue()[played:played + 2000]
+
+
+def test_the_wait_says_what_the_opponent_is_deciding() -> None:
+    from dataclasses import replace
+
+    from koikoi_p2p.cli.play import Table, _waiting_label
+    from koikoi_p2p.rules.round import NeedAction
+
+    _, view = _view()
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False, names=("you", "opponent"))
+    table = Table(me=0, last_view=replace(view, need=NeedAction(seat=1, kind="decide")))
+    assert _waiting_label(screen, table) == "Opponent is deciding: koi-koi or stop"
+    table.last_view = replace(view, need=NeedAction(seat=1, kind="play"))
+    assert _waiting_label(screen, table) == "Opponent is choosing a card to play"
+    screen.lang = "ja"
+    table.last_view = replace(view, need=NeedAction(seat=1, kind="decide"))
+    screen.names = ("あなた", "相手")
+    assert _waiting_label(screen, table) == "相手が考え中: こいこいか勝負か"
+
+
+def test_the_round_summary_shows_each_yakus_cards_and_both_piles() -> None:
+    from koikoi_p2p.cli.summary import summary_lines, yaku_cards
+    from koikoi_p2p.rules.cards import card
+    from koikoi_p2p.rules.round import RoundResult
+
+    ids = ["01-crane", "03-curtain", "08-moon", "09-cup", "07-boar", "10-deer", "06-butterflies", "01-plain1"]
+    mine = [card(i).index for i in ids]
+    theirs = [card(i).index for i in ("12-phoenix", "02-poetry", "12-plain1")]
+    assert yaku_cards("sanko", mine, PROFILE) == tuple(sorted(card(i).index for i in ids[:3]))
+    assert yaku_cards("inoshikacho", mine, preset("wikipedia")) == tuple(sorted(mine[4:7]))
+    assert yaku_cards("hanami", mine, PROFILE) == (card("03-curtain").index, card("09-cup").index)
+    result = RoundResult(winner=0, points=30, yaku={"sanko": 5, "hanami": 5, "tsukimi": 5, "inoshikacho": 5},
+                         base=20, calls=(), redeal=False, next_dealer=0, reason="stop")
+    lines = summary_lines(round_index=2, result=result, scores=(30, 0), me=0, names=("you", "computer"),
+                          lang="en", style=Style(False), piles=(mine, theirs), profile=PROFILE, month=2,
+                          width=80)
+    text = "\n".join(lines)
+    assert "Round 2 over: You won the round: 30 points (base 20 x1). [stopped (shobu)]" in text
+    assert "  sanko 5: 01* Crane and Sun, 03* Cherry Curtain, 08* Full Moon" in text
+    assert "  hanami 5: 03* Cherry Curtain, 09A Sake Cup" in text
+    assert "Your pile (8 cards): 01* 03* 08* 06A 07A 09A 10A 01." in text
+    assert "Computer's pile (3 cards): 12* 02R 12." in text
+    ja = "\n".join(summary_lines(round_index=2, result=result, scores=(30, 0), me=0, names=("あなた", "相手"),
+                                 lang="ja", style=Style(False), piles=(mine, theirs), profile=PROFILE,
+                                 month=2, width=80))
+    assert "三光 5: 01* 松に鶴" in ja and "猪鹿蝶 5" in ja and "相手の取り札 (3枚)" in ja

@@ -25,7 +25,7 @@ def test_key_selects() -> None:
 
 
 def test_illegal_answers_are_refused_until_a_legal_one() -> None:
-    value, text = run(["7", "", "x", "k"])  # 7: no such key and no seventh choice
+    value, text = run(["7", "", "x", "k"])  # 7: no such key, and places are not keys
     assert value == "c"
     assert text.count("is not one of the choices") == 2  # "7" and "x"; the empty line re-asks
     assert text.count("Which card?") == 4
@@ -45,10 +45,39 @@ def test_label_prefix_must_be_unique() -> None:
     assert match_choice("KOI", CHOICES) is CHOICES[2]
 
 
-def test_a_choice_can_be_picked_by_its_number() -> None:
-    assert match_choice("3", CHOICES) is CHOICES[2]  # the koi-koi choice has key "k"
-    assert match_choice("4", CHOICES) is None
+def test_a_place_in_the_menu_is_no_answer() -> None:
+    """Numbers are not menu places any more: "04" is April to a person (bug: it played item 4)."""
+    assert match_choice("3", CHOICES) is None
     assert match_choice("0", CHOICES) is None
+
+
+def test_a_coloured_label_matches_by_its_text() -> None:
+    """Labels carry colour codes on a terminal; typing the start of the text still works."""
+    from koikoi_p2p.cli.cardnames import card_aliases, card_label
+    from koikoi_p2p.cli.style import Style
+
+    colour = Style(True)
+    choices = [Choice(k, card_label(c, "en", colour), c, card_aliases(c)) for k, c in (("a", 1), ("b", 14))]
+    assert "\x1b[" in choices[0].label
+    assert match_choice("01R", choices) is choices[0]
+    assert match_choice("pine", choices) is choices[0]
+    assert match_choice("04-plain1", choices) is choices[1]
+    assert match_choice("藤", choices) is choices[1]  # the Japanese name works in either language
+
+
+def test_a_month_number_that_fits_two_cards_asks_again() -> None:
+    from koikoi_p2p.cli.cardnames import card_aliases, card_label
+    from koikoi_p2p.cli.style import Style
+
+    plain = Style(False)
+    cards = (("a", 12), ("b", 13), ("c", 16))
+    choices = [Choice(k, card_label(c, "en", plain), c, card_aliases(c)) for k, c in cards]
+    out: list[str] = []
+    value = asyncio.run(Prompter(ScriptedLines(["04", "05", "04R"]), out.append).choose("Which?", choices))
+    text = "".join(out)
+    assert "'04' could be [a] 04A Cuckoo or [b] 04R Wisteria Red Ribbon: type its key." in text
+    assert "'05' is not one of the choices" not in text  # a unique month prefix is a card
+    assert value == 16  # "05": the only May card
 
 
 def test_end_of_input_raises() -> None:
@@ -83,9 +112,45 @@ def test_countdown_shows_time_left_only_when_waiting() -> None:
     assert any("waiting for the opponent..." in s and "60s" in s for s in out)
 
 
+def test_own_deadline_takes_no_answer_after_it_and_counts_down_live() -> None:
+    """With a deadline the answer line starts with the time left, rewritten every second on a
+    terminal; when it passes no more input is taken (TimeUp)."""
+    from koikoi_p2p.cli.prompt import TimeUp
+
+    class Never(ScriptedLines):
+        async def readline(self) -> str:
+            await asyncio.sleep(60)
+            return "1"
+
+    out: list[str] = []
+    now = [100.0]
+
+    async def go() -> None:
+        prompter = Prompter(Never([]), out.append, live=True, clock=lambda: now[0])
+
+        async def tick() -> None:
+            for _ in range(5):
+                await asyncio.sleep(0.01)
+                now[0] += 1.0
+
+        ticking = asyncio.ensure_future(tick())
+        try:
+            with pytest.raises(TimeUp):
+                await prompter.choose("Which card?", CHOICES, deadline=103.5)
+        finally:
+            ticking.cancel()
+
+    asyncio.run(asyncio.wait_for(go(), 10))
+    text = "".join(out)
+    assert "[0:04] > " in text  # 3.5 s left, rounded up
+    assert "\x1b7\r[0:0" in text and "\x1b8" in text  # rewritten in place, the cursor put back
+
+
 def test_a_superscript_digit_is_no_choice_and_no_crash() -> None:
     from koikoi_p2p.cli.prompt import Choice, match_choice
 
     choices = [Choice("1", "first", 1), Choice("2", "second", 2)]
-    assert match_choice("²", choices) is None  # str.isdigit() is true for it, int() refuses it
+    assert match_choice("²", choices) is choices[1]  # folded (NFKC) like a full-width digit, no crash
+    assert match_choice("⑩", choices) is None
     assert match_choice("2", choices) is choices[1]
+    assert match_choice("２", choices) is choices[1]  # a full-width digit is folded (NFKC) to its key

@@ -14,7 +14,7 @@ from koikoi_p2p.cli.main import build_parser, main
 from koikoi_p2p.cli.options import PasswordUnavailable, read_password, relay_url
 from koikoi_p2p.cli.paths import folders
 from koikoi_p2p.cli.play import failure_code
-from koikoi_p2p.cli.settings import load_settings, remember_lang
+from koikoi_p2p.cli.settings import FIRST_LEVEL, LEVELS, load_settings, remember_lang
 
 PLAY_COMMANDS = ("practice", "host", "join", "lobby")
 
@@ -27,6 +27,15 @@ def test_xdg_folders_and_koikoi_home(tmp_path: Path) -> None:
     assert plain.data == Path("/home/u/.local/share/koikoi")
     home = folders({"KOIKOI_HOME": str(tmp_path), "XDG_CONFIG_HOME": "/c"}).ensure()
     assert home.config == tmp_path / "config" and home.transcripts.is_dir()
+
+
+def test_the_level_is_the_first_level_then_remembered(tmp_path: Path) -> None:
+    from koikoi_p2p.cli.settings import remember
+
+    path = tmp_path / "settings.json"
+    assert remember(path).level == FIRST_LEVEL == ("medium" if "medium" in LEVELS else "easy")
+    assert remember(path, level="strong").level == "strong"
+    assert remember(path).level == "strong"
 
 
 def test_language_is_remembered(tmp_path: Path) -> None:
@@ -84,15 +93,56 @@ def test_failure_reasons_map_to_exit_codes() -> None:
     assert failure_code("internal", 0, 0, None) == exit_codes.ERROR
 
 
-@pytest.mark.parametrize("command", PLAY_COMMANDS)
-def test_help_of_each_play_command(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+COMMAND_CODES = {"practice": exit_codes.PRACTICE, "host": exit_codes.HOST, "join": exit_codes.JOIN,
+                 "lobby": exit_codes.LOBBY, "resume": exit_codes.RESUME}
+
+
+@pytest.mark.parametrize("command", [*PLAY_COMMANDS, "resume"])
+def test_help_of_each_play_command_lists_only_its_exit_codes(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main([command, "--help"])
     assert exc.value.code == 0
     text = capsys.readouterr().out
     assert f"koikoi {command}" in text
-    for code, _ in exit_codes.MEANINGS:
-        assert f"  {code:<4}" in text
+    listed = {int(line.split()[0]) for line in text.split("exit codes:", 1)[1].splitlines() if line.strip()}
+    assert listed == set(COMMAND_CODES[command])
+    assert exit_codes.ROOM_NOT_FOUND not in COMMAND_CODES["practice"]  # no relay, no room: not listed
+    # The lobby plays no match (issue 16: its help listed "the match finished").
+    assert ("the match finished" in text) == (command != "lobby")
+    assert ("your input ended" in text) == (command != "lobby")
+
+
+def test_help_says_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    for command, flags in (("host", ("--timeout", "--wait", "--rules", "--relay")),
+                           ("lobby", ("--timeout", "--relay")),
+                           ("practice", ("--level", "--rules", "--lang"))):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        for flag in flags:
+            help_of = text.split(flag + " ", 2)[-1].split(" --", 1)[0]
+            assert "default" in help_of, (command, flag, help_of)
+    with pytest.raises(SystemExit):
+        main(["lobby", "--help"])
+    assert "has not answered within SECONDS" in " ".join(capsys.readouterr().out.split())
+
+
+def test_resume_help_shows_no_internal_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["resume", "--help"])
+    text = capsys.readouterr().out
+    for internal in ("--new", "--seat", "--rendezvous", "--strategy-seed", "--password", "--dead-after"):
+        assert internal not in text
+    assert "--state" in text
+
+
+def test_a_bad_argument_shows_the_commands_own_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["host", "--bogus"])
+    assert exc.value.code == exit_codes.USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("usage: koikoi host ") and "unrecognized arguments: --bogus" in err
 
 
 def test_every_command_answers_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,7 +59,7 @@ def test_score_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "no yaku" in text and "base: 0" in text
     assert main(["score", "99-nothing"]) == 2
-    assert "unknown_card" in capsys.readouterr().err
+    assert "no card has the id '99-nothing'" in capsys.readouterr().err
     assert main(["score", "--rules", "nope", "01-crane"]) == 2
     assert main(["score", "--calls", "A,C", "01-crane"]) == 2
     assert main(["score", "--month", "13", "01-crane"]) == 2
@@ -113,7 +113,9 @@ def test_rules_say_how_each_preset_plays_and_scores(capsys: pytest.CaptureFixtur
 def test_score_names_an_unknown_card_whatever_it_looks_like(capsys: pytest.CaptureFixture[str]) -> None:
     for odd in ("\u00b2", "48", "01-cran"):
         assert main(["score", odd]) == 2
-        assert "unknown_card" in capsys.readouterr().err
+        assert "no card has the" in capsys.readouterr().err
+    assert main(["score", "01-cran"]) == 2
+    assert "nearest: 01-crane" in capsys.readouterr().err  # the nearest ids are suggested
 
 
 def test_rules_and_score_take_house_rule_switches_as_text(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,53 @@
+"""``koikoi cards``: the 48 cards with their ids (what ``koikoi score`` takes), in both languages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "cards",
+        help="list the 48 cards: id, month, class and name in English and Japanese",
+        description="List the 48 cards with the ids that koikoi score takes (such as 03-curtain), the "
+                    "code the board shows (month and class mark: * bright, A animal, R ribbon, . plain), "
+                    "and the names in English and Japanese. MONTH or CLASS narrows the list.",
+    )
+    parser.add_argument("only", nargs="*", metavar="MONTH|CLASS",
+                        help="a month number (1-12) or a class (bright, animal, ribbon, plain)")
+    parser.add_argument("--json", action="store_true", help="print the cards as a JSON list")
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    import sys
+
+    from koikoi_p2p.cli.cardnames import card_code
+    from koikoi_p2p.rules.cards import CARDS
+
+    months: set[int] = set()
+    classes: set[str] = set()
+    for item in args.only:
+        text = item.strip().lower().removesuffix("s")
+        if text.isdecimal() and 1 <= int(text) <= 12:
+            months.add(int(text))
+        elif text in ("bright", "animal", "ribbon", "plain"):
+            classes.add(text)
+        else:
+            print(f"koikoi cards: {item!r} is neither a month (1-12) nor a class (bright, animal, ribbon, "
+                  "plain)", file=sys.stderr)
+            return 2
+    shown = [c for c in CARDS if (not months or c.month in months) and (not classes or c.klass in classes)]
+    if args.json:
+        print(json.dumps([{"index": c.index, "id": c.id, "code": card_code(c.index), "month": c.month,
+                           "class": c.klass, "name_en": c.name_en, "name_ja": c.name_ja} for c in shown],
+                         indent=2, ensure_ascii=False))
+        return 0
+    width = max(len(c.id) for c in shown)
+    name_width = max(len(c.name_en) for c in shown)
+    for c in shown:
+        print(f"{c.index:>2}  {c.id:<{width}}  {card_code(c.index)}  {c.klass:<6}  "
+              f"{c.name_en:<{name_width}}  {c.name_ja}")
+    return 0

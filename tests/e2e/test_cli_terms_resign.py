@@ -1,0 +1,74 @@
+"""Issue 11 at the terminal: koikoi join shows the proposed terms and asks before signing; a player
+resigns at a prompt and the transcript says so."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+from pathlib import Path
+
+from koikoi_p2p.cli import exit_codes
+from tests.e2e.test_cli_exit_codes import computer_host, koikoi, koikoi_async
+from tests.e2e.test_cli_support import SCRIPT, relay_process
+
+
+def _join(tmp_path: Path, answers: bytes, *flags: str) -> tuple[int, str]:
+    home = tmp_path / "friend"
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str]:
+            async with computer_host(url, tmp_path) as (code, _task):
+                return await koikoi_async(home, "join", code, "--relay", url, *flags, stdin=answers)
+
+        return asyncio.run(body())
+
+
+def test_join_shows_the_terms_and_signs_only_when_accepted(tmp_path: Path) -> None:
+    code, out = _join(tmp_path, b"n\n")
+    assert "The host proposes these terms (nothing is signed until you accept):" in out
+    assert "Rules: wikipedia" in out and "Length: 1 round" in out
+    assert "Time for each decision:" in out and "Unrated: no rating service" in out
+    assert re.search(r"Host: key fingerprint [a-z2-7]{4}-", out)
+    assert "Accept these terms?" in out
+    assert code == exit_codes.ERROR, out
+    assert "You refused the proposed terms: nothing was signed." in out
+    assert "--- Round" not in out
+
+
+def test_join_accept_flag_takes_the_terms_for_scripts(tmp_path: Path) -> None:
+    _code, out = _join(tmp_path, b"", "--accept")
+    assert "The host proposes these terms" in out and "Accepted (--accept)." in out
+    assert "Accept these terms?" not in out
+    assert "--- Round 1" in out  # then the match is played (and ends with the input)
+
+
+def test_resign_at_a_prompt_ends_in_a_cosigned_result(tmp_path: Path) -> None:
+    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia", stdin="r\ny\n")
+    assert done.returncode == exit_codes.OK, done.stdout[-2000:]
+    assert "[r] resign (the opponent wins the match)" in done.stdout
+    assert "You resigned." in done.stdout and "Computer wins the match." in done.stdout
+    transcript = re.search(r"Transcript:\s+(\S+)", done.stdout.split("=== Final score", 1)[1])
+    assert transcript is not None
+    verified = subprocess.run([str(SCRIPT), "verify", transcript.group(1)], capture_output=True, text=True,
+                              timeout=120)
+    assert verified.returncode == 0, verified.stdout
+    assert "resigned by player 0" in verified.stdout
+
+
+def test_the_joiner_resigns_online(tmp_path: Path) -> None:
+    code, out = _join(tmp_path, b"r\ny\n", "--accept")
+    assert code == exit_codes.OK, out
+    assert "You resigned." in out and "Opponent wins the match." in out
+
+
+def test_the_joiner_in_japanese_reads_no_english(tmp_path: Path) -> None:
+    """koikoi join --lang ja: the terms screen, the question, the board, the resignation and the final
+    score are Japanese (issue 16: no English string on a Japanese screen)."""
+    from tests.e2e.test_cli_practice_pty import english_left
+
+    code, out = _join(tmp_path, b"y\nr\ny\n", "--lang", "ja")
+    assert code == exit_codes.OK, out
+    assert "Accept these terms?" not in out and "--- Round" not in out
+    assert "=== 最終得点" in out
+    assert english_left(out) == [], out
