@@ -16,6 +16,7 @@ as it was. Messages are fixed-layout bytes; their sizes for n = 48 are in spec/c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TypeVar
 
 from mentalpoker.context import ProofContext
@@ -42,6 +43,7 @@ from mentalpoker.generators import start_randomness
 from mentalpoker.group import Point, Rng, Scalar, base_mult
 from mentalpoker.hedge import Hedge, check_seed, new_seed
 from mentalpoker.keyproof import KEY_PROOF_BYTES, KeyProof, prove_key, verify_key
+from mentalpoker.parallel import chunks, run_all, workers
 from mentalpoker.shuffle import (
     ShuffleProof,
     prove_shuffle,
@@ -116,6 +118,8 @@ class _DeckCore:
         self._derived: dict[int, dict[int, Point]] = {0: {}, 1: {}}
         self._share_messages: list[tuple[int, tuple[int, ...], bytes]] = []
         self._secrets: dict[int, Scalar] = {}
+        # position -> (layer 0, layer 1, card) of a decryption already made (``_plaintext``).
+        self._cards: dict[int, tuple[bytes, bytes, int]] = {}
 
     # -- helpers ---------------------------------------------------------------------------
     def _context(self, step: str, prover: int) -> ProofContext:
@@ -283,21 +287,25 @@ class _DeckCore:
         deck = self.final_deck()
         if len(self._secrets) != 2:
             raise DeckError("keys_not_disclosed", "both round secret keys are needed for the audit")
-        for party, known in self._shares.items():
-            secret = self._secrets[party]
-            for p, d in known.items():
-                if p in self._checked[party]:
-                    continue   # checked against this secret when it arrived
-                if deck[p].a.mul(secret) != d:
-                    raise DeckError("bad_share", f"party {party}'s share of position {p} is inconsistent")
         total = self._secrets[0] + self._secrets[1]
         # Where both layers are known (received shares, now checked, or x_k*a computed before),
         # b - d_0 - d_1 is the same plaintext as b - (x_0 + x_1)*a without a multiplication.
         layers = [{**self._derived[k], **self._shares[k]} for k in (0, 1)]
         both = layers[0].keys() & layers[1].keys()
+        to_check = [(party, p, d) for party, known in self._shares.items() for p, d in known.items()
+                    if p not in self._checked[party]]   # the others were checked on arrival
+        # Every multiplication of the audit at once, on the pool (mentalpoker.parallel); the
+        # checks below then run in their usual order, so the first failure is the usual one.
+        jobs = [(deck[p].a, self._secrets[party]) for party, p, _ in to_check]
+        jobs += [(ct.a, total) for p, ct in enumerate(deck) if p not in both]
+        products = _products(jobs)
+        for (party, p, d), product in zip(to_check, products, strict=False):
+            if product != d:
+                raise DeckError("bad_share", f"party {party}'s share of position {p} is inconsistent")
+        decrypted = iter(products[len(to_check):])
         order = tuple(
-            card_of(ct.b - layers[0][p] - layers[1][p] if p in both else ct.b - ct.a.mul(total), self.n)
-            for p, ct in enumerate(deck))
+            self._plaintext(p, layers[0][p], layers[1][p]) if p in both
+            else card_of(ct.b - next(decrypted), self.n) for p, ct in enumerate(deck))
         if sorted(order) != list(range(self.n)):
             raise DeckError("not_a_permutation", "the final deck is not a permutation of the cards")
         return order
@@ -315,8 +323,15 @@ class _DeckCore:
         return derived
 
     def _plaintext(self, position: int, first: Point, second: Point) -> int:
+        """The card b - first - second at a position; remembered with the two layers it came
+        from (the flow asks for a revealed card several times, and the audit once more)."""
+        known = self._cards.get(position)
+        if known is not None and known[0] == first.raw and known[1] == second.raw:
+            return known[2]
         ct = self.final_deck()[position]
-        return card_of(ct.b - first - second, self.n)
+        card = card_of(ct.b - first - second, self.n)
+        self._cards[position] = (first.raw, second.raw, card)
+        return card
 
 
 class DeckParty(_DeckCore):
@@ -608,6 +623,17 @@ class DeckObserver(_DeckCore):
         if recheck:
             self._recheck_proofs()
         return self._decrypt_all()
+
+
+def _products(jobs: Sequence[tuple[Point, Scalar]]) -> list[Point]:
+    """s*P for every (P, s), in order, spread over the pool."""
+    def part(indices: range) -> list[Point]:
+        return [jobs[i][0].mul(jobs[i][1]) for i in indices]
+
+    if not jobs:
+        return []
+    pieces = run_all([partial(part, r) for r in chunks(len(jobs), max(2, workers()))])
+    return [p for piece in pieces for p in piece]
 
 
 def _as(kind: type[_T], value: object) -> _T:

@@ -14,6 +14,7 @@ from mentalpoker.context import ProofContext
 from mentalpoker.elgamal import KeyPair
 from mentalpoker.errors import GroupError, InvalidEncoding, MentalPokerError, ProofError
 from mentalpoker.group import Point, Rng, Scalar, base_mult
+from mentalpoker.parallel import run_all
 from mentalpoker.transcript import Transcript
 
 DLEQ_PROOF_BYTES = 64
@@ -101,8 +102,11 @@ def verify_shares(
         raise ProofError("bad_share_proof", "the statement has mismatched lengths")
     c, s = proof.challenge, proof.response
     try:
-        commitments = [base_mult(s) - pk.mul(c)]
-        commitments.extend(a.mul(s) - d.mul(c) for a, d in zip(bases, shares, strict=True))
+        # s*a_j and c*d_j on the pool (mentalpoker.parallel), then T_j = s*a_j - c*d_j.
+        first, s_a, c_d = run_all([lambda: [base_mult(s) - pk.mul(c)],
+                                   lambda: [a.mul(s) for a in bases],
+                                   lambda: [d.mul(c) for d in shares]])
+        commitments = [*first, *(x - y for x, y in zip(s_a, c_d, strict=True))]
     except GroupError as exc:
         raise ProofError("bad_share_proof", "degenerate share proof") from exc
     if _challenge(ctx, pk, positions, bases, shares, commitments) != c:
@@ -135,10 +139,14 @@ def verify_share_message(
         proof = SharesProof.from_bytes(data[32 * count :])
         c, s = proof.challenge, proof.response
         if secret is not None and not c.is_zero and not s.is_zero:
-            expected = tuple(a.mul(secret) for a in bases)
+            k = s - c * secret
+            # x*a_j and (s - c x)*a_j on the pool (mentalpoker.parallel); the second is only
+            # used once every share equals the first.
+            found, k_a = run_all([lambda: tuple(a.mul(secret) for a in bases),
+                                  lambda: [a.mul(k) for a in bases]])
+            expected = tuple(found)
             if all(e.raw == data[32 * i : 32 * i + 32] for i, e in enumerate(expected)):
-                k = s - c * secret
-                commitments = [base_mult(k), *(a.mul(k) for a in bases)]
+                commitments = [base_mult(k), *k_a]
                 if _challenge(ctx, pk, positions, bases, expected, commitments) == c:
                     return expected, True
         elif secret is None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from mentalpoker.errors import DeckError, InvalidEncoding
 from mentalpoker.generators import card_index_table, card_points, start_randomness, start_randomness_point
 from mentalpoker.group import POINT_BYTES, Point, Rng, Scalar, base_mult, point_sum
+from mentalpoker.parallel import chunks, run_all
 
 CIPHERTEXT_BYTES = 2 * POINT_BYTES
 
@@ -89,9 +91,12 @@ def start_deck(pk: Point, n: int, joint_secret: Scalar | None = None) -> tuple[C
             Ciphertext(start_randomness_point(i), cards[i] + base_mult(start_randomness(i) * joint_secret))
             for i in range(n)
         )
-    return tuple(
-        Ciphertext(start_randomness_point(i), cards[i] + pk.mul(start_randomness(i))) for i in range(n)
-    )
+    def part(indices: range) -> list[Ciphertext]:
+        return [Ciphertext(start_randomness_point(i), cards[i] + pk.mul(start_randomness(i)))
+                for i in indices]
+
+    # n variable-base multiplications, on the pool (mentalpoker.parallel), in order.
+    return tuple(ct for piece in run_all([partial(part, r) for r in chunks(n, 2)]) for ct in piece)
 
 
 def encode_deck(deck: Sequence[Ciphertext]) -> bytes:

@@ -48,24 +48,53 @@ def _direct_primitives() -> dict[str, Callable[..., bytes]]:
         return {}
     error = nacl.exceptions.RuntimeError
 
+    new, buffer, out_type = ffi.new, ffi.buffer, "unsigned char[32]"
+
+    # One closure per arity, the length checks written out: a generic ``any(...)`` over the
+    # arguments cost about a microsecond a call (tens of thousands of calls an audit).
     def checked(fn: Any, *sizes: int) -> Callable[..., bytes]:
-        def call(*args: bytes) -> bytes:
-            if any(len(a) != n for a, n in zip(args, sizes, strict=True)):
+        if sizes == (32,):
+            def call1(a: bytes) -> bytes:
+                if len(a) != 32:
+                    raise error("an argument has the wrong length")
+                out = new(out_type)
+                if fn(out, a) != 0:
+                    raise error("Unexpected library error")
+                result: bytes = buffer(out)[:]
+                return result
+            return call1
+
+        def call2(a: bytes, b: bytes) -> bytes:
+            if len(a) != 32 or len(b) != 32:
                 raise error("an argument has the wrong length")
-            out = ffi.new("unsigned char[32]")
-            if fn(out, *args) != 0:
+            out = new(out_type)
+            if fn(out, a, b) != 0:
                 raise error("Unexpected library error")
-            return bytes(ffi.buffer(out, 32))
-        return call
+            result: bytes = buffer(out)[:]
+            return result
+        return call2
 
     def void(fn: Any, *sizes: int) -> Callable[..., bytes]:
-        def call(*args: bytes) -> bytes:
-            if any(len(a) != n for a, n in zip(args, sizes, strict=True)):
+        if len(sizes) == 1:
+            size = sizes[0]
+
+            def call1(a: bytes) -> bytes:
+                if len(a) != size:
+                    raise error("an argument has the wrong length")
+                out = new(out_type)
+                fn(out, a)
+                result: bytes = buffer(out)[:]
+                return result
+            return call1
+
+        def call2(a: bytes, b: bytes) -> bytes:
+            if len(a) != 32 or len(b) != 32:
                 raise error("an argument has the wrong length")
-            out = ffi.new("unsigned char[32]")
-            fn(out, *args)
-            return bytes(ffi.buffer(out, 32))
-        return call
+            out = new(out_type)
+            fn(out, a, b)
+            result: bytes = buffer(out)[:]
+            return result
+        return call2
 
     return {
         "_mult": checked(lib.crypto_scalarmult_ed25519_noclamp, 32, 32),
@@ -265,11 +294,16 @@ def base_mult(s: Scalar) -> Point:
 
 
 def point_sum(points: Iterable[Point]) -> Point:
-    """The sum of the points (the identity for none)."""
-    acc = _IDENTITY_RAW
+    """The sum of the points (the identity for none). Every point goes through at least one
+    libsodium addition (which decodes it); the first is not added to the identity (an addition
+    saved per sum)."""
+    items = [p.raw for p in points]
+    if not items:
+        return IDENTITY
     try:
-        for p in points:
-            acc = _add(acc, p.raw)
+        acc = items[0] if len(items) > 1 else _add(_IDENTITY_RAW, items[0])
+        for raw in items[1:]:
+            acc = _add(acc, raw)
     except nacl.exceptions.CryptoError as exc:   # only for a deferred point that does not decode
         raise GroupError("invalid", "a point does not decode") from exc
     return Point(acc)
@@ -277,11 +311,16 @@ def point_sum(points: Iterable[Point]) -> Point:
 
 def sum_of_products(points: Sequence[Point], scalars: Sequence[Scalar]) -> Point:
     """sum(s_i * P_i) on the raw encodings (no intermediate objects); GroupError as ``mul`` and
-    ``+`` raise it: a zero scalar, an identity product or a point libsodium refuses."""
-    acc = _IDENTITY_RAW
+    ``+`` raise it: a zero scalar, an identity product or a point libsodium refuses. The first
+    product starts the sum (no addition to the identity)."""
+    if len(points) != len(scalars):
+        raise ValueError("one scalar per point")
+    mult, add = _mult, _add
     try:
-        for p, s in zip(points, scalars, strict=True):
-            acc = _add(acc, _mult(s.raw, p.raw))
+        acc = _IDENTITY_RAW
+        for i, (p, s) in enumerate(zip(points, scalars, strict=True)):
+            product = mult(s.raw, p.raw)
+            acc = product if i == 0 else add(acc, product)
     except nacl.exceptions.CryptoError as exc:
         raise GroupError("degenerate", "scalar multiplication refused (zero scalar, identity or "
                          "invalid point)") from exc
@@ -321,8 +360,12 @@ def wrapped_primitives() -> Iterator[None]:
 def counting_operations() -> Iterator[dict[str, int]]:
     """Count every libsodium call made inside the block (for benchmark floors only).
 
-    Not thread-safe: it rebinds this module's primitives for the duration of the block.
+    Not thread-safe: it rebinds this module's primitives for the duration of the block, and runs
+    the block's verification work on the calling thread (``mentalpoker.parallel.serial``) so that
+    the counts need no lock.
     """
+    from mentalpoker.parallel import serial
+
     counts = dict.fromkeys(OPERATIONS, 0)
     module = globals()
     originals = {name: module[glob] for name, glob in OPERATIONS.items()}
@@ -337,7 +380,8 @@ def counting_operations() -> Iterator[dict[str, int]]:
     for name, glob in OPERATIONS.items():
         module[glob] = wrap(name, originals[name])
     try:
-        yield counts
+        with serial():
+            yield counts
     finally:
         for name, glob in OPERATIONS.items():
             module[glob] = originals[name]

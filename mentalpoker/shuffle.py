@@ -11,14 +11,16 @@ challenge from the whole statement.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from mentalpoker.context import ProofContext
 from mentalpoker.elgamal import CIPHERTEXT_BYTES, Ciphertext, decode_deck, rerandomize
 from mentalpoker.errors import GroupError, InvalidEncoding, MentalPokerError, ProofError
 from mentalpoker.generators import commitment_base_h, commitment_bases, commitment_bases_sum
-from mentalpoker.group import Point, Rng, Scalar, base_mult, point_sum, sum_of_products
+from mentalpoker.group import IDENTITY, Point, Rng, Scalar, base_mult, point_sum, sum_of_products
+from mentalpoker.parallel import chunks, run_all
 from mentalpoker.randomness import random_permutation
 from mentalpoker.transcript import Transcript
 
@@ -294,27 +296,52 @@ def _recompute(
     h = commitment_base_h()
     hs = commitment_bases(n)
     sp = proof.s_prime
-    c_bar = point_sum(proof.commitments) - commitment_bases_sum(n)
-    u_product = u[0]
-    for j in range(1, n):
-        u_product = u_product * u[j]
-    c_hat = proof.chain[-1] - h.mul(u_product)
+    a_in = [ct.a for ct in inputs]
+    b_in = [ct.b for ct in inputs]
+    a_out = [ct.a for ct in outputs]
+    b_out = [ct.b for ct in outputs]
     # c*c~, c*a~ and c*b~ with c folded into the scalars: c*sum(u_j*X_j) = sum((c u_j)*X_j).
     cu = [c * x for x in u]
-    c_c_tilde = sum_of_products(proof.commitments, cu)
-    if input_logs is not None:
-        c_a_tilde = base_mult(_sum([cu[j] * input_logs[j] for j in range(n)]))
-    else:
-        c_a_tilde = sum_of_products([ct.a for ct in inputs], cu)
-    c_b_tilde = sum_of_products([ct.b for ct in inputs], cu)
-    s4_pk = base_mult(joint_secret * proof.s4) if joint_secret is not None else pk.mul(proof.s4)
-    t1 = base_mult(proof.s1) - c_bar.mul(c)
-    t2 = base_mult(proof.s2) - c_hat.mul(c)
-    t3 = base_mult(proof.s3) + sum_of_products(hs, sp) - c_c_tilde
-    t4a = sum_of_products([ct.a for ct in outputs], sp) - base_mult(proof.s4) - c_a_tilde
-    t4b = sum_of_products([ct.b for ct in outputs], sp) - s4_pk - c_b_tilde
     links = [h, *proof.chain[:-1]]
-    t_hat = [base_mult(proof.s_hat[i]) + links[i].mul(sp[i]) - proof.chain[i].mul(c) for i in range(n)]
+
+    def small() -> tuple[Point, Point, Point, Point]:
+        c_bar = point_sum(proof.commitments) - commitment_bases_sum(n)
+        u_product = u[0]
+        for j in range(1, n):
+            u_product = u_product * u[j]
+        c_hat = proof.chain[-1] - h.mul(u_product)
+        t1 = base_mult(proof.s1) - c_bar.mul(c)
+        t2 = base_mult(proof.s2) - c_hat.mul(c)
+        s4_pk = base_mult(joint_secret * proof.s4) if joint_secret is not None else pk.mul(proof.s4)
+        c_a_tilde = (base_mult(_sum([cu[j] * input_logs[j] for j in range(n)]))
+                     if input_logs is not None else IDENTITY)
+        return t1, t2, s4_pk, c_a_tilde
+
+    def t_hat_part(indices: range) -> list[Point]:
+        return [base_mult(proof.s_hat[i]) + links[i].mul(sp[i]) - proof.chain[i].mul(c) for i in indices]
+
+    # The independent sums of products, each about n multiplications (spec/crypto.md §6.3 step
+    # 4), computed on the pool (mentalpoker.parallel): the same points as in sequence.
+    tasks: list[Callable[[], object]] = [
+        small,
+        lambda: sum_of_products(proof.commitments, cu),
+        lambda: sum_of_products(b_in, cu),
+        lambda: sum_of_products(hs, sp),
+        lambda: sum_of_products(a_out, sp),
+        lambda: sum_of_products(b_out, sp),
+        *(lambda r=r: t_hat_part(r) for r in chunks(n, 2)),
+    ]
+    if input_logs is None:
+        tasks.append(lambda: sum_of_products(a_in, cu))
+    done = run_all(tasks)
+    t1, t2, s4_pk, c_a_tilde = cast("tuple[Point, Point, Point, Point]", done[0])
+    c_c_tilde, c_b_tilde, hs_sp, a_sp, b_sp = cast("list[Point]", done[1:6])
+    t_hat = [p for part in cast("list[list[Point]]", done[6:8]) for p in part]
+    if input_logs is None:
+        c_a_tilde = cast(Point, done[8])
+    t3 = base_mult(proof.s3) + hs_sp - c_c_tilde
+    t4a = a_sp - base_mult(proof.s4) - c_a_tilde
+    t4b = b_sp - s4_pk - c_b_tilde
     return _final_challenge(t, proof.chain, (t1, t2, t3, t4a, t4b), t_hat)
 
 
