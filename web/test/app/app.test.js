@@ -10,7 +10,7 @@ import { preset } from '../../src/rules/profile.js';
 import { closeYaku } from '../../app/src/table.js';
 import { buildProfile, cleanName, profileText } from '../../app/src/profiles.js';
 import { nameProblem } from '../../src/protocol/names.js';
-import { rendezvousTag } from '../../app/src/net/rejoin.js';
+import { rendezvousTag } from '../../src/net/rendezvous.js';
 
 test('English and Japanese have the same keys, and every yaku a name in both', () => {
   const { en, ja } = tableKeys();
