@@ -99,7 +99,8 @@ export class Game {
 
   /**
    * Online: host a room or join one on a relay.
-   * @param {{action: 'host' | 'join', url: string, code?: string, public?: boolean, password?: string, profile?: any, deadlines?: any}} o
+   * @param {{action: 'host' | 'join', url: string, code?: string, public?: boolean, password?: string, profile?: any, deadlines?: any,
+   *   rated?: boolean, ratings?: string}} o
    */
   startOnline(o) {
     const id = randomId();
@@ -110,6 +111,7 @@ export class Game {
     this.worker.postMessage({
       type: 'start', id, role: 'human', seat: o.action === 'host' ? 0 : 1, name: this.env.settings.name, profile: o.profile ?? null,
       deadlines: o.deadlines ?? null, password: o.password || null, mode: 'online', lang: this.env.settings.lang,
+      rated: o.rated ?? false, ratings: o.ratings ?? '',
       link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public },
     });
   }
@@ -142,11 +144,34 @@ export class Game {
     switch (msg.type) {
       case 'table': this.#draw(msg.table); break;
       case 'room': this.roomCode = msg.code; this.#say(''); break;
-      case 'file': this.files[msg.kind] = msg.bytes; if (this.table) this.#dialogs(this.table); break;
+      case 'file':
+        this.files[msg.kind] = msg.bytes;
+        if (msg.kind === 'result' && this.table?.terms?.rated) this.#submitRated(msg.bytes, this.table.terms.ratings);
+        if (this.table) this.#dialogs(this.table);
+        break;
       case 'notice': this.#say(t(msg.key, msg.params)); break;
       case 'error': this.#say(errorText(msg.reason, msg.message)); if (msg.reason === 'no_saved_match') forgetCurrent(); break;
       default: break;
     }
+  }
+
+  /**
+   * After a rated match, send the co-signed result to the terms' rating service (spec/ratings.md
+   * §2.3, §3.1); both seats send, the service counts the first copy. It carries its own proof.
+   * @param {Uint8Array} bytes @param {string} url
+   */
+  async #submitRated(bytes, url) {
+    const base = url.replace(/\/+$/, '');
+    let answer;
+    try {
+      const res = await fetch(`${base}/ratings/results`, { method: 'POST', body: new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]), headers: { 'Content-Type': 'application/octet-stream' } });
+      const body = await res.json().catch(() => ({}));
+      answer = body.ok ? t(body.counted ? 'ratedCounted' : 'ratedRepeat')
+        : t('ratedRefused', { reason: String(body.reason ?? res.status), message: String(body.message ?? '') });
+    } catch (e) {
+      answer = t('ratedUnreachable', { reason: e instanceof Error ? e.message : String(e) });
+    }
+    this.#say(t('ratedSent', { url: base, answer }));
   }
 
   /**

@@ -1,7 +1,7 @@
 // The worker that runs one seat (the person's, or the practice computer's) with all its
 // cryptography off the page's thread. Messages from the page:
 //   {type: 'identity'}                                    -> {type: 'identity', fingerprint}
-//   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, level, link, port?}
+//   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, rated?, ratings?, level, link, port?}
 //   {type: 'resume', id, port?}
 //   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
@@ -114,7 +114,7 @@ async function startHeld(msg) {
   const options = {
     seat: msg.seat, identity: me, room: msg.room, password: msg.password || null, seed: systemRandom(32), name: msg.name ?? '',
     profile: msg.profile ? Profile.fromDict(msg.profile) : undefined, deadlines: msg.deadlines ?? undefined,
-    autoAccept: msg.role === 'computer',
+    autoAccept: msg.role === 'computer', rated: msg.rated ?? false, ratings: msg.ratings ?? '',
   };
   const meta = { mode: msg.mode, level: msg.level, playerSeed: toHex(systemRandom(8)), link: msg.link, startedAt: Date.now(), lang: msg.lang };
   if (msg.link.kind === 'port') {
