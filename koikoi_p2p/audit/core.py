@@ -154,8 +154,11 @@ class Replayer:
         self.observer = observer      # the deck class (the audit benchmark swaps in version 1's)
         self.secrets = {deal: dict(keys) for deal, keys in secrets.items()}
         self.views = dict(views or {})
+        # The names the handshake bound (each signed by its key): the terms must carry exactly
+        # these (spec/game.md §2.2), for an auditor as for a peer.
         self.flow = GameFlow(viewer=None, keys=session.keys, room=session.room,
-                             session_id=session.session_id, deck_factory=self._deck, views=self.views)
+                             session_id=session.session_id, deck_factory=self._deck, views=self.views,
+                             names=session.names)
 
     def _deck(self, deal: int, first_shuffler: int) -> DeckAccess:
         observer = self.observer(n=48, version=GAME_VERSION, session_id=self.session.session_id,

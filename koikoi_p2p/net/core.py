@@ -153,6 +153,7 @@ class PeerCore:
         self.handshake: Handshake | None = None
         self.peer: GamePeer | None = None
         self.outbox: list[bytes] = []
+        self.last_sent = b""                # the latest frame sent: a repeat the peer can vouch for
         self.seen: set[bytes] = set()       # handshake frames applied (the channel keeps the rest)
         self.sent_count = 0
         self.sent_chain = bytes(32)
@@ -333,7 +334,8 @@ class PeerCore:
             "format": CORE_FORMAT, "setup": self.setup.to_dict(), "rng": self.rng.position,
             "peer": self.peer.to_state() if self.peer is not None else None,
             "paired": None if self.paired is None else [self.paired.peer_fingerprint, self.paired.sas],
-            "seen": sorted(self.seen), "outbox": list(self.outbox), "sent_count": self.sent_count,
+            "seen": sorted(self.seen), "outbox": list(self.outbox), "last_sent": self.last_sent,
+            "sent_count": self.sent_count,
             "sent_chain": self.sent_chain, "decisions": self.decisions, "inputs": self.inputs,
             "shown": list(self._shown),
         }
@@ -367,6 +369,7 @@ class PeerCore:
             core.decisions = int(cast(int, snapshot["decisions"]))
             core.inputs = int(cast(int, snapshot["inputs"]))
             core.outbox = [bytes(f) for f in cast(list[bytes], snapshot["outbox"])]
+            core.last_sent = bytes(cast(bytes, snapshot.get("last_sent", b"")))
             core.seen = {bytes(d) for d in cast(list[bytes], snapshot["seen"])}
             paired = cast(list[Any], snapshot["paired"])
             core.paired = Paired(peer_fingerprint=str(paired[0]), sas=paired[1], known=False)
@@ -409,6 +412,7 @@ class PeerCore:
     def _emit(self, frames: list[bytes]) -> None:
         for frame in frames:
             self.outbox.append(frame)
+            self.last_sent = frame
             self.sent_count += 1
             self.sent_chain = _digest(self.sent_chain + _digest(frame))
 

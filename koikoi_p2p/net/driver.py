@@ -174,9 +174,13 @@ class SavedCore:
     """The core and its journal: every input is committed before what it caused is sent, and
     before the link acknowledges it (an acknowledgement promises the frame survives a crash).
 
-    An input that causes nothing to send while more frames wait may stay unsynced for a moment:
-    ``settle`` syncs every record once (a group commit) and then acknowledges the frames they
-    hold. Nothing left because of them, so losing them in a crash contradicts nothing."""
+    An input that causes nothing to send may stay unsynced for a moment (a group commit): the
+    next durable commit (a decision's, an answer's) or ``settle`` syncs every record at once, and
+    only then are the frames they hold acknowledged. Nothing left because of them, so losing them
+    in a crash contradicts nothing (spec/protocol.md §12.3 rule 1). The driver uses ``save`` and
+    ``settle``, which wait for the disk in a worker thread so that the link keeps running (acks,
+    keepalive, frames arriving); ``holding`` is then the number of frames at the end of the core's
+    outbox that are not durable yet, which a re-send must leave alone."""
 
     def __init__(self, core: PeerCore, journal: Journal, *, saved_at: float = 0.0,
                  wall: Callable[[], float] = time.time) -> None:
@@ -186,18 +190,61 @@ class SavedCore:
         self.unconfirmed = 0          # frames taken from the link and not yet acknowledged
         self.saved_at = saved_at      # wall time the last input was saved (0: unknown)
         self.wall = wall
+        self.holding = 0              # frames at the end of the outbox waiting for their record
+        self._base: dict[str, object] | None = None   # a deal boundary's base, written after its send
 
-    def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
+    def _record(self, kind: str, value: object, out: list[bytes]) -> dict[str, object] | None:
+        """Append the record (unsynced), or return the base to write at a deal boundary."""
         self.saved_at = self.wall()
         if self.core.deal != self.deal:
             # A deal boundary: the snapshot covers this input, and the records start again.
-            self.journal.rebase({"format": STATE_FORMAT, "core": self.core.snapshot(), "at": self.saved_at})
-            self.deal = self.core.deal
-        else:
-            self.journal.append([kind, value, out, self.saved_at], sync=durable)
+            return {"format": STATE_FORMAT, "core": self.core.snapshot(), "at": self.saved_at}
+        self.journal.append([kind, value, out, self.saved_at], sync=False)
+        return None
 
-    def settle(self, link: ReliableLink) -> None:
-        self.journal.sync()
+    def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
+        """``save`` without the worker thread (for callers without an event loop)."""
+        base = self._record(kind, value, out)
+        if base is not None:
+            self.journal.rebase(base)
+            self.deal = self.core.deal
+        elif durable:
+            self.journal.sync()
+
+    async def save(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
+        """Record one input; with ``durable`` (the default) return once it and every record before
+        it are on disk, so that ``out`` may leave.
+
+        At a deal boundary the input is appended and synced like any other (one fdatasync before
+        its frames leave), and the new base, a snapshot taken now, replaces the file afterwards
+        (``rebase_later``), off the path of the frames it covers but before the next input."""
+        base = self._record(kind, value, out)
+        if base is not None:
+            self.journal.append([kind, value, out, self.saved_at], sync=False)
+            self.deal = self.core.deal
+            self._base = base
+            durable = True
+        self.holding = len(out)
+        try:
+            if durable:
+                await self.flush()
+        finally:
+            self.holding = 0
+
+    async def rebase_later(self) -> None:
+        """Write the base of a deal boundary saved by ``save`` (atomic; two flushes in a worker
+        thread): from then on a resume replays only the records of the deal under way."""
+        base, self._base = self._base, None
+        if base is not None:
+            await asyncio.to_thread(self.journal.rebase, base)
+
+    async def flush(self) -> None:
+        if self.journal.dirty:
+            await asyncio.to_thread(self.journal.sync)
+
+    async def settle(self, link: ReliableLink) -> None:
+        """Make every record durable, then acknowledge the frames they hold."""
+        await self.flush()
         for _ in range(self.unconfirmed):
             link.confirm()
         self.unconfirmed = 0
@@ -266,12 +313,20 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
     link: ReliableLink | None = None
 
-    def resend() -> None:
+    def resend(proof: bool = False) -> None:
+        # Only what is durable: the last ``holding`` frames wait for their record (§12.3 rule 1).
         if link is not None and not link.closed:
-            for frame in core.outbox:
+            frames = core.outbox[:len(core.outbox) - saved.holding]
+            if proof and not frames and not saved.holding and core.last_sent:
+                # On a new connection or pairing the peer's link counts it live only once it
+                # vouched for a payload there (§12.2): a frame it holds already (a harmless
+                # duplicate to its channel) does.
+                frames = [core.last_sent]
+            for frame in frames:
                 link.send_nowait(frame)
 
-    link = ReliableLink(connect, on_reset=resend, confirm=True, vouching=True, **opts.link)
+    link = ReliableLink(connect, on_reset=lambda: resend(proof=True), on_connect=lambda: resend(proof=True),
+                        confirm=True, vouching=True, **opts.link)
     bound = [False]
 
     def on_session() -> None:
@@ -281,7 +336,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     on_session()
     await link.start()
     try:
-        resend()
+        resend(proof=True)
         outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session,
                                ask_terms)
         if outcome.status == "completed":
@@ -297,17 +352,34 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     return outcome
 
 
+# A person who answers within this long shares the fdatasync of its decision with the inputs that
+# asked it; one who thinks longer gets those saved and acknowledged meanwhile.
+QUICK_ANSWER_S = 0.05
+
+
 async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | None,
-                  choose: Callable[[int], Strategy], budget: float) -> Action | str | None:
+                  choose: Callable[[int], Strategy], budget: float,
+                  meanwhile: Callable[[], Awaitable[None]]) -> Action | str | None:
     """The decision, or None when our own deadline passed first (then no input is taken)."""
     if budget <= 0:
         return None
     if ask is None:
         return choose(core.decisions).choose(event.view, event.options)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + budget
+    task = asyncio.ensure_future(ask(event))
     try:
-        return await asyncio.wait_for(ask(event), max(0.0, budget))
+        done, _ = await asyncio.wait({task}, timeout=min(budget, QUICK_ANSWER_S))
+        if not done:
+            await meanwhile()
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, end - loop.time()))
+        if not done:
+            return None
+        return task.result()
     except TimeoutError:
         return None
+    finally:
+        task.cancel()
 
 
 async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
@@ -320,6 +392,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
     last_phase = ""
     wait_started = clock()
     while True:
+        await saved.rebase_later()            # a deal boundary's base, once its frames have left
         if progress is not None and core.phase != last_phase:
             last_phase = core.phase
             progress(last_phase, core)
@@ -329,14 +402,14 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             return _fail(core, core.failure.reason if core.failure else "failed")
         if core.terms_pending is not None:
             # The joiner decides on the terms before anything is signed (spec/game.md §2.5).
-            saved.settle(link)
+            await saved.settle(link)
             proposed = core.terms_pending
             accept = await ask_terms(proposed) if ask_terms is not None else core.setup.accept_terms
             try:
                 out = core.decide_terms(accept)
             except ProtocolError as exc:
                 return _fail(core, exc.reason)
-            saved.commit(TERMS, accept, out)                  # durable before sent
+            await saved.save(TERMS, accept, out)              # durable before sent
             for frame in out:
                 link.send_nowait(frame)
             wait_started = clock()
@@ -346,12 +419,15 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         except ProtocolError as exc:
             return _fail(core, exc.reason, exc)
         if idle:
-            saved.commit(IDLE, None, idle)                    # durable before sent
+            # Durable before sent, unless nothing unsynced precedes it: idle work is a function
+            # of the saved state alone, so a resume without this record sends the same frames.
+            await saved.save(IDLE, None, idle, durable=saved.journal.dirty)
             for frame in idle:
                 link.send_nowait(frame)
             continue
         if core.pending is not None:
-            saved.settle(link)
+            # The inputs that asked are saved with the decision (one fdatasync), or meanwhile when a
+            # person takes longer than a moment.
             event = core.pending
             waiting = core.waiting_for()
             deadline = waiting[2] if waiting is not None else core.setup.turn_deadline
@@ -360,7 +436,8 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             elapsed = clock() - wait_started
             if saved.saved_at:
                 elapsed = max(elapsed, opts.wall() - saved.saved_at)
-            action = await _decide(core, event, ask, choose, deadline - margin - elapsed)
+            action = await _decide(core, event, ask, choose, deadline - margin - elapsed,
+                                   lambda: saved.settle(link))
             if action is None:
                 return _time_up(core, waiting[1] if waiting else "act", deadline, sink)
             try:
@@ -374,7 +451,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
                     kind, value = DECIDED, action.to_dict()
             except ProtocolError as exc:
                 return _fail(core, exc.reason)
-            saved.commit(kind, value, out)                    # durable before sent
+            await saved.save(kind, value, out)                # durable before sent
             for frame in out:
                 link.send_nowait(frame)
             if progress is not None:
@@ -390,8 +467,8 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         remaining = deadline - (clock() - wait_started)
         if remaining <= 0:
             return _abandon(core, expected, deadline)
-        if saved.unconfirmed and not link.backlog:
-            saved.settle(link)                # nothing else to do first: make it durable, ack it
+        if (saved.unconfirmed or saved.journal.dirty) and not link.backlog:
+            await saved.settle(link)          # nothing else to do first: make it durable, ack it
         try:
             frame = await asyncio.wait_for(link.recv(), min(remaining, opts.resend_after_s))
         except TimeoutError:
@@ -408,18 +485,18 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             answer = core.receive(frame)
         except ProtocolError as exc:
             return _fail(core, exc.reason, exc)
-        _judge(link, core, dropped, answer is not None)
+        _judge(link, core, dropped)
         saved.unconfirmed += 1
         if answer is None:
-            saved.settle(link)
+            await saved.settle(link)
             continue                          # a duplicate (harmless) or a frame not the peer's
-        # Durable before anything it caused is sent; with nothing to send and more frames
-        # waiting, the sync is shared with theirs.
-        lazy = not answer and link.backlog > 0
-        saved.commit(RECEIVED, frame, answer, durable=not lazy)
+        # Durable before anything it caused is sent. With nothing to send, the sync is shared
+        # with what comes next (more frames waiting, the decision it asked, our idle work's
+        # frames), and in any case done before we wait or acknowledge.
+        await saved.save(RECEIVED, frame, answer, durable=bool(answer))
         on_session()
-        if not lazy:
-            saved.settle(link)
+        if answer:
+            await saved.settle(link)
         for item in answer:
             link.send_nowait(item)
         wait_started = clock()
@@ -430,7 +507,7 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
     """Stay after the end until the peer has saved our last frames (the link's acknowledgements
     are confirmed saves), answering its repeats; at most ``linger_s``."""
     core = saved.core
-    saved.settle(link)
+    await saved.settle(link)
     end = opts.clock() + opts.linger_s
     settle_until: float | None = None
     while opts.clock() < end:
@@ -451,26 +528,28 @@ async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,
             answer = core.receive(frame)
         except ProtocolError:
             return
-        _judge(link, core, dropped, answer is not None)
+        _judge(link, core, dropped)
         saved.unconfirmed += 1
         if answer is None:
-            saved.settle(link)
+            await saved.settle(link)
             if core.dropped == dropped:
                 resend()                       # the peer repeats itself: it may lack our last frames
             settle_until = None
             continue
-        saved.commit(RECEIVED, frame, answer)
-        saved.settle(link)
+        await saved.save(RECEIVED, frame, answer)
+        await saved.settle(link)
         for item in answer:
             link.send_nowait(item)
+        await saved.rebase_later()
 
 
-def _judge(link: ReliableLink, core: PeerCore, dropped: int, accepted: bool) -> None:
+def _judge(link: ReliableLink, core: PeerCore, dropped: int) -> None:
     """Tell the link whether the frame just taken came from the peer: it authenticated under the
-    channel (or, during the handshake, the handshake took it)."""
+    channel (or, during the handshake, the handshake took it or it repeats one the handshake took:
+    only the peer and the relay saw those)."""
     if core.dropped != dropped:
         link.reject()
-    elif accepted or core.peer is not None:
+    else:
         link.vouch()
 
 

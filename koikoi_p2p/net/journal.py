@@ -157,6 +157,11 @@ class Journal:
     def exists(self) -> bool:
         return self.path.is_file()
 
+    @property
+    def dirty(self) -> bool:
+        """Whether appended records wait for an fdatasync."""
+        return self._dirty
+
     # -- the lock ---------------------------------------------------------------------------------
     def lock(self) -> None:
         """Take the folder's exclusive lock; ``StateStoreError("locked")`` if another holds it."""

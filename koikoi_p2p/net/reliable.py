@@ -27,10 +27,16 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
   and pair again). Until a new pairing is vouched for, the id it displaced is kept: if that peer
   speaks again, the link pairs with it again under a fresh id of its own, so both sides restart
   their counters (a stranger delays the pair, it cannot cut it off).
-- Keepalive: with ``dead_after_s`` set, the link pings the peer and, when nothing at all came
-  from it for that long, drops the transport and connects again: through the relay this is how
-  a survivor notices that the other seat crashed (the relay only sees a seat "away") and pairs
-  again with its restarted process.
+- Keepalive: with ``dead_after_s`` set, the link pings the peer and, when nothing came from it
+  for that long, drops the transport and connects again: through the relay this is how a
+  survivor notices that the other seat crashed (the relay only sees a seat "away") and pairs
+  again with its restarted process. With ``vouching``, only the real peer keeps a connection
+  alive: frames count for liveness (and ACKs are taken) only once the caller has vouched for a
+  payload that came on this very connection, so a stranger in a rejoin room that answers
+  HELLOs and PINGs (even under the peer's id, which our HELLO names) is dropped after
+  ``dead_after_s`` like silence, and the room is opened again. ``on_connect`` asks the caller
+  for such a payload after every reconnection (a repeat of a frame the peer already holds is
+  enough), and ``give_up_s`` then also bounds the time without a live connection.
 - With ``vouching=True`` the caller says which pairing is real (``vouch``/``reject`` above);
   without it any new id is trusted at once, as a bare link over a private transport may.
 - With ``confirm=True`` an ACK covers only frames the caller confirmed after saving them, so a
@@ -90,6 +96,7 @@ class LinkStats:
     malformed: int = 0
     stale: int = 0
     rejected: int = 0
+    unproven: int = 0
     reconnects: int = 0
     resets: int = 0
     dead: int = 0
@@ -158,6 +165,7 @@ class ReliableLink:
         reconnect_max_s: float = 2.0,
         give_up_s: float | None = 60.0,
         on_reset: Callable[[], None] | None = None,
+        on_connect: Callable[[], None] | None = None,
         max_window: int = 4096,
         dead_after_s: float | None = None,
         confirm: bool = False,
@@ -179,10 +187,12 @@ class ReliableLink:
         self._reconnect_max_s = reconnect_max_s
         self._give_up_s = give_up_s
         self.on_reset = on_reset
+        self.on_connect = on_connect
         self._max_window = max_window
         self._dead_after_s = dead_after_s
         self._clock = clock
         self._last_heard = clock()
+        self._last_live = clock()           # the last frame that counted for liveness (or the start)
         self._last_ping = clock()
         self.stats = LinkStats()
 
@@ -191,6 +201,9 @@ class ReliableLink:
         self._displaced: list[bytes] = []   # ids an unproven pairing displaced (not retired yet)
         self._vouched = False               # the current pairing delivered an authentic payload
         self._vouching = vouching           # the caller vouches for pairings (else: trust any id)
+        self._connection = 0                # transport number, to tell stale inbox items apart
+        self._taken_connection = 0
+        self._live = not vouching           # the peer proved itself on this connection
         self._peer_knows_me = False
         self._unacked: deque[tuple[int, bytes]] = deque()
         self._send_count = 0
@@ -200,7 +213,7 @@ class ReliableLink:
         self._generation = 0                # pairing number, to tell stale inbox items apart
         self._taken_generation = 0
         self._early: dict[int, bytes] = {}
-        self._inbox: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue()
+        self._inbox: asyncio.Queue[tuple[int, int, bytes] | None] = asyncio.Queue()
         self._out: asyncio.Queue[bytes] = asyncio.Queue()
         self._rto = retransmit_s
         self._last_progress = clock()
@@ -254,13 +267,18 @@ class ReliableLink:
             self._inbox.put_nowait(None)  # every later call fails the same way
             assert self._failure is not None
             raise self._failure
-        self._taken_generation = item[0]
-        return item[1]
+        self._taken_generation, self._taken_connection = item[0], item[1]
+        return item[2]
 
     def vouch(self) -> None:
         """The payload last returned by ``recv`` authenticated: the current pairing is the real
         peer, and the ids it displaced are retired (old incarnations of a restarted peer)."""
-        if self._taken_generation != self._generation or self.peer_id is None or self._vouched:
+        if self._taken_generation != self._generation or self.peer_id is None:
+            return
+        if self._taken_connection == self._connection and not self._live:
+            self._live = True                 # the real peer is on this connection
+            self._last_heard = self._last_live = self._clock()
+        if self._vouched:
             return
         self._vouched = True
         self._retired.update(self._displaced)
@@ -365,9 +383,13 @@ class ReliableLink:
                 self._out.get_nowait()
             self._broken.clear()
             self._last_heard = self._clock()
+            self._connection += 1
+            self._live = not self._vouching
             self._hello()
             if not first:
                 self._retransmit()
+                if self.on_connect is not None:
+                    self.on_connect()         # something the peer can vouch for on this connection
             first = False
             reader = asyncio.create_task(self._read(self._transport))
             broken = asyncio.create_task(self._broken.wait())
@@ -426,13 +448,25 @@ class ReliableLink:
 
     async def _tick(self) -> None:
         period = max(self._retransmit_s / 2, 0.01)
+        last = self._clock()
         while True:
             await asyncio.sleep(period)
+            now = self._clock()
+            stall, last = now - last - period, now
+            if stall > period:
+                # Our own process did not run (a long computation, a loaded machine): frames the
+                # peer sent meanwhile may still wait unread, so that time is not the peer's silence.
+                self._last_heard += stall
+                self._last_live += stall
             if self._transport is None or self._broken.is_set():
                 continue
             if self.peer_id is None or not self._peer_knows_me:
                 self._hello()
-            now = self._clock()
+            if (self._vouching and self._dead_after_s is not None and self._give_up_s is not None
+                    and now - self._last_live >= self._give_up_s):
+                self._fail("unreachable", f"nothing authenticated from the peer for {self._give_up_s:g} s")
+                self._broken.set()
+                return
             if self._dead_after_s is not None:
                 if now - self._last_heard >= self._dead_after_s:
                     self.stats.dead += 1
@@ -468,6 +502,7 @@ class ReliableLink:
                 self._unacked.clear()
         self.peer_id = peer
         self._vouched = False
+        self._live = not self._vouching     # a new id proves itself before it counts
         self._peer_knows_me = False
         self._generation += 1
         self._expected = 0
@@ -498,7 +533,11 @@ class ReliableLink:
             self._adopt(frame.sender)
         if frame.to == self.link_id:
             self._peer_knows_me = True
-        self._last_heard = self._clock()
+        if self._live:
+            self._last_heard = self._last_live = self._clock()
+        elif frame.kind == ACK:
+            self.stats.unproven += 1  # not from a peer that proved itself here: it promises nothing
+            return
         if frame.kind == PING:
             self._emit(LinkFrame(PONG, self.link_id, frame.sender))
             return
@@ -539,7 +578,7 @@ class ReliableLink:
     def _deliver(self, payload: bytes) -> None:
         self._expected += 1
         self.stats.delivered += 1
-        self._inbox.put_nowait((self._generation, payload))
+        self._inbox.put_nowait((self._generation, self._connection, payload))
 
 
 __all__ = [

@@ -368,7 +368,12 @@ class GameFlow:
 
         ``source`` supplies the shares a sender owes: ``None`` reads them from ``body``.
         """
-        if self.phase in (Phase.DONE, Phase.FAILED):
+        if self.phase is Phase.DONE:
+            # Nothing follows the co-signed result (spec/game.md §9): a signed envelope after it
+            # is its sender's, for a peer and for an auditor replaying the evidence alike.
+            raise RemoteViolation("out_of_turn", "a message after the match ended",
+                                  {"seat": sender, "seq": seq})
+        if self.phase is Phase.FAILED:
             raise LocalMisuse("terminated", f"the match is {self.phase.value}")
         try:
             self._accept(sender, msg_type, body, seq, prev, source)
@@ -996,6 +1001,9 @@ class GameFlow:
         if self.phase is Phase.MATCH_RESULT or self.phase is Phase.MATCH_COUNTERSIGN:
             return
         assert self.final_signer is not None
+        # Nobody signs a match whose transcript holds a deferred check not yet made: the decks
+        # prepared for deals that will never be played are verified now (spec/game.md §7.3).
+        self.flush()
         self.phase = Phase.MATCH_RESULT
         self._expect(self.final_signer, m.MATCH_RESULT, owed=True, prep=False)
 
@@ -1017,6 +1025,7 @@ class GameFlow:
 
     def _on_resign(self, sender: int, body: Mapping[str, object], seq: int, prev: bytes,
                    source: ShareSource | None) -> None:
+        self.flush()        # as at the end of the last deal (§7.3): nothing deferred is left unchecked
         mine = self.match_result_for(prev, resigned=sender)
         self._take_result(sender, body, mine)
         self.resigned = (sender, seq)

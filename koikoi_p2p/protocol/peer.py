@@ -21,7 +21,8 @@ seat owes before its next ``act`` (its countersignature, its next round key or s
 game.md §5.2), so that they leave before the person decides and cost nobody a wait. ``receive``
 itself never composes those, to show the opponent's move at once. A driver that never calls
 ``idle`` is still correct: ``decide`` sends the owed messages first (the opponent then waits for
-the crypto), and every deferred check runs before its deck is used.
+the crypto), and every deferred check runs before its deck is used (and, for the decks of deals
+never played, before the match result is signed).
 
 Any violation moves the peer to a terminal state (the flow's FAILED, the channel's failed flag);
 ``evidence()`` then holds what a third party needs to see it (spec/game.md §8).

@@ -20,7 +20,16 @@ import pytest
 
 from koikoi_p2p.bench.soak import RelayProcess
 from koikoi_p2p.net.relay_client import RelayClient, list_rooms
-from koikoi_p2p.net.reliable import DATA, HELLO, LinkFrame, decode_link_frame, encode_link_frame
+from koikoi_p2p.net.reliable import (
+    ACK,
+    DATA,
+    HELLO,
+    PING,
+    PONG,
+    LinkFrame,
+    decode_link_frame,
+    encode_link_frame,
+)
 from koikoi_p2p.net.rendezvous import META_KEY, RelayRendezvous
 from koikoi_p2p.net.resumable import DriverOptions, create_state, run_peer
 from koikoi_p2p.net.state_store import StateStore
@@ -48,9 +57,46 @@ class LateJoiner:
         return await self.inner()
 
 
+async def _hold(client: RelayClient, stranger_id: bytes, host_id: bytes, stop: asyncio.Event,
+                seen: dict[str, int]) -> None:
+    """Behave as a live peer at the link level (HELLO, PONG, ACK, PINGs of its own) without ever
+    sending a payload, until the host drops the connection."""
+
+    async def answer() -> None:
+        while True:
+            frame = decode_link_frame(await client.recv())
+            if frame is None:
+                continue
+            if frame.kind == HELLO:
+                await client.send(encode_link_frame(LinkFrame(HELLO, stranger_id, frame.sender)))
+            elif frame.kind == PING:
+                await client.send(encode_link_frame(LinkFrame(PONG, stranger_id, frame.sender)))
+            elif frame.kind == DATA:
+                ack = LinkFrame(ACK, stranger_id, frame.sender, frame.count + 1)
+                await client.send(encode_link_frame(ack))
+
+    async def ping() -> None:
+        while True:
+            await client.send(encode_link_frame(LinkFrame(PING, stranger_id, host_id)))
+            seen["pings"] += 1
+            await asyncio.sleep(0.2)
+
+    tasks = [asyncio.create_task(answer()), asyncio.create_task(ping())]
+    try:
+        stopped = asyncio.create_task(stop.wait())
+        await asyncio.wait([*tasks, stopped], return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyncio.Event,
-                    seen: dict[str, int]) -> None:
-    """Watch the lobby; join the first rejoin room; send a HELLO and one DATA frame of garbage."""
+                    seen: dict[str, int], holds: bool = False) -> None:
+    """Watch the lobby; join the first rejoin room; send a HELLO and one DATA frame of garbage
+    (or, ``holds``, answer the keepalive under the real joiner's id, which the host's HELLO
+    names, for as long as the host keeps the connection)."""
     stranger_id = os.urandom(8)
     while not stop.is_set():
         try:
@@ -69,6 +115,11 @@ async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyn
                 try:
                     frame = decode_link_frame(await asyncio.wait_for(client.recv(), 5))
                     assert frame is not None and frame.kind == HELLO
+                    if holds:
+                        seen["sent"] += 1
+                        await _hold(client, frame.to if frame.to != bytes(8) else stranger_id, frame.sender,
+                                    stop, seen)
+                        return
                     garbage = bytes([FRAME_ENVELOPE]) + (7).to_bytes(4, "big") + os.urandom(200)
                     await client.send(encode_link_frame(LinkFrame(HELLO, stranger_id, frame.sender)))
                     data = LinkFrame(DATA, stranger_id, frame.sender, 0, garbage)
@@ -82,10 +133,10 @@ async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyn
 
 
 async def _match(tmp: Path, *, restart: bool, stranger: bool,
-                 knows_tag: bool) -> tuple[list[Any], dict[str, int]]:
+                 knows_tag: bool, holds: bool = False) -> tuple[list[Any], dict[str, int]]:
     relay = RelayProcess()
     await relay.start()
-    seen = {"listed": 0, "sent": 0}
+    seen = {"listed": 0, "sent": 0, "pings": 0}
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -106,7 +157,7 @@ async def _match(tmp: Path, *, restart: bool, stranger: bool,
                 done[0] = True
                 if stranger:
                     tasks.append(asyncio.get_running_loop().create_task(
-                        _stranger(relay.url, host, knows_tag, stop, seen)))
+                        _stranger(relay.url, host, knows_tag, stop, seen, holds)))
                 tasks.append(asyncio.get_running_loop().create_task(relay.restart()))
 
         opts = DriverOptions(resend_after_s=0.5, linger_s=2.0, link=LINK, forget_secrets=False)
@@ -146,5 +197,22 @@ def test_a_stranger_that_knows_the_tag_only_delays_the_pair(tmp_path: Path, refe
     assert seen["sent"] == 1, seen
     assert [o.status for o in out] == ["completed", "completed"], out
     assert out[0].dropped == 1 and out[1].dropped == 0
+    assert transcript_raws(out[0].file) == reference
+    assert transcript_raws(out[1].file) == reference
+
+
+@pytest.mark.slow
+def test_a_stranger_that_answers_the_keepalive_cannot_hold_the_rejoin_room(tmp_path: Path,
+                                                                          reference: list[bytes]) -> None:
+    """The stranger joins the rejoin room first and plays a live peer at the link level, under the
+    real joiner's link id, without a single payload. Before the fix its frames kept the host's
+    keepalive satisfied: the host never opened the room again, the joiner found it full, and the
+    match could only end at the deadline. Now the host counts only a connection on which a payload
+    authenticated, drops this one after the keepalive bound, opens the room again, and the match
+    completes with the transcript it would have had."""
+    out, seen = asyncio.run(_match(tmp_path, restart=True, stranger=True, knows_tag=True, holds=True))
+    assert seen["sent"] == 1 and seen["pings"] >= 3, seen
+    assert [o.status for o in out] == ["completed", "completed"], out
+    assert out[0].dropped == 0 and out[1].dropped == 0
     assert transcript_raws(out[0].file) == reference
     assert transcript_raws(out[1].file) == reference

@@ -47,3 +47,45 @@ def test_resume_replays_at_most_one_deal(tmp_path: Path) -> None:
         assert {0, 1, 2} <= seen_deals[seat]            # the first-dealer draw and both rounds
         assert saved[seat].journal.rebases >= 4         # game start and every deal
         assert 0 < longest[seat] < cores[seat].inputs / 2
+
+
+def test_frames_wait_for_their_record_while_the_disk_works(tmp_path: Path) -> None:
+    """The driver waits for the disk in a worker thread, so the link's callbacks run meanwhile;
+    ``holding`` tells a re-send which frames at the end of the outbox have no durable record yet
+    (spec/protocol.md §12.3 rule 1), and the record is durable when ``save`` returns."""
+    import asyncio
+    import threading
+
+    from koikoi_p2p.net.journal import Journal
+
+    started = threading.Event()
+    release = threading.Event()
+
+    class SlowDisk(Journal):
+        def sync(self) -> None:
+            if self.dirty:
+                started.set()
+                release.wait(5)
+            super().sync()
+
+    setups = (setup(0), setup(1))
+    core = PeerCore(setups[0])
+    journal = SlowDisk(tmp_path / "s0")
+    create_state(journal, setups[0])
+    saved = SavedCore(core, journal)
+    frames = [b"frame-1", b"frame-2"]
+    core.outbox.extend(frames)
+
+    async def body() -> None:
+        task = asyncio.create_task(saved.save("d", {"type": "stop"}, frames))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        assert saved.holding == 2 and journal.dirty        # a re-send now leaves both frames out
+        release.set()
+        await task
+        assert saved.holding == 0 and not journal.dirty
+
+    asyncio.run(asyncio.wait_for(body(), 10))
+    journal.unlock()
+    _, records = Journal(tmp_path / "s0").read()
+    assert records[-1][:3] == ["d", {"type": "stop"}, frames]

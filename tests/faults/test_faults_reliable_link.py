@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -284,6 +285,24 @@ def test_property_every_frame_once_in_order(seed: int, drop: float, duplicate: f
         hub = Hub(seed, drop=drop, duplicate=duplicate, reorder=reorder)
         a, b = await pair(hub)
         await exchange(a, b, n, hub=hub, cut_every=cut_every)
+        await a.close()
+        await b.close()
+
+    run(body())
+
+
+def test_our_own_stall_is_not_the_peers_silence() -> None:
+    """A process that could not run for longer than the keepalive bound (a long computation on a
+    loaded machine) must not take the peer for dead: its frames may wait unread."""
+
+    async def body() -> None:
+        hub = Hub(13)
+        a, b = await pair(hub, dead_after_s=0.3)
+        await exchange(a, b, 2)
+        time.sleep(0.8)          # the whole event loop is blocked: neither side hears anything
+        await asyncio.sleep(0.2)
+        assert a.stats.dead == 0 and b.stats.dead == 0, (a.stats, b.stats)
+        assert hub.connects == [1, 1]
         await a.close()
         await b.close()
 
