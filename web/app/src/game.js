@@ -99,7 +99,8 @@ export class Game {
 
   /**
    * Online: host a room or join one on a relay.
-   * @param {{action: 'host' | 'join', url: string, code?: string, public?: boolean, password?: string, profile?: any, deadlines?: any}} o
+   * @param {{action: 'host' | 'join', url: string, code?: string, public?: boolean, password?: string, profile?: any, deadlines?: any,
+   *   rated?: boolean, ratings?: string}} o
    */
   startOnline(o) {
     const id = randomId();
@@ -110,6 +111,7 @@ export class Game {
     this.worker.postMessage({
       type: 'start', id, role: 'human', seat: o.action === 'host' ? 0 : 1, name: this.env.settings.name, profile: o.profile ?? null,
       deadlines: o.deadlines ?? null, password: o.password || null, mode: 'online', lang: this.env.settings.lang,
+      rated: o.rated ?? false, ratings: o.ratings ?? '',
       link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public },
     });
   }

@@ -8,6 +8,8 @@ import { Game, currentMatch, errorText, newWorker } from './game.js';
 import { PRESETS, buildProfile, cleanName } from './profiles.js';
 import { RelayClient, isWellFormedCode, normaliseCode } from '../../src/net/relay_client.js';
 import { openReport } from './report.js';
+import { ratedTerms } from './rated.js';
+import { serviceUrl } from '../../src/net/ratings.js';
 import { backSvg } from './cards/art.js';
 import { svg } from './dom.js';
 
@@ -178,7 +180,8 @@ function createForm() {
       const deadlines = { turn: Number(val(form, 'turn')) || 300, step: Number(val(form, 'step')) || 60 };
       const pub = val(form, 'visibility') === 'public';
       const password = val(form, 'password');
-      playScreen((g) => g.startOnline({ action: 'host', url, public: pub, password, profile, deadlines }));
+      const rated = ratedTerms(/** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked, val(form, 'ratings'), url);
+      playScreen((g) => g.startOnline({ action: 'host', url, public: pub, password, profile, deadlines, ...rated }));
     } catch (err) { formError(form, err); }
   } }, [
     h('h2', {}, t('create')),
@@ -190,11 +193,23 @@ function createForm() {
     field(t('turnDeadline'), h('input', { name: 'turn', type: 'number', min: 10, max: 86400, value: 300 })),
     field(t('stepDeadline'), h('input', { name: 'step', type: 'number', min: 10, max: 600, value: 60 })),
     field(t('password'), h('input', { name: 'password', type: 'password', autocomplete: 'off' })),
+    h('label', { class: 'check' }, [h('input', { name: 'rated', type: 'checkbox' }), t('rated')]),
+    // Empty: the relay's own service, shown as the placeholder (spec/ratings.md §2.1).
+    field(t('ratings'), h('input', { name: 'ratings', type: 'url', spellcheck: 'false', placeholder: relayService() })),
     nameField(), seenAs(),
     h('p', { class: 'error', role: 'alert' }),
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('createButton')), h('button', { type: 'button', onclick: home }, t('back'))]),
   ]));
   screen([topBar(), form]);
+}
+
+/** The rating service of the default relay, or "" when it has none that can be named. */
+function relayService() {
+  try {
+    return serviceUrl(defaultRelay());
+  } catch {
+    return '';
+  }
 }
 
 function defaultRelayOrigin() {

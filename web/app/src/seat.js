@@ -19,7 +19,8 @@ const ZERO_HASH = toHex(new Uint8Array(32));
 
 /**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
- * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void}} Transport
+ * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void,
+ *   bind?: (sessionId: Uint8Array) => void}} Transport
  */
 
 export class Seat {
@@ -50,6 +51,8 @@ export class Seat {
       /** @type {{seq: number, type: string, seconds: number} | null} */ timeUp: null,
     };
     this.finished = false;
+    /** whether the link's rejoin tag is bound to the session (spec/protocol.md §12.2) */
+    this.bound = false;
     /** the round engine the board shows @type {any} */
     this.shown = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -134,7 +137,9 @@ export class Seat {
    */
   async run(transport) {
     this.transport = transport;
+    this.bound = false;
     transport.onRestart = () => this.#resend();
+    this.#bindSession();
     if (this.journal.state.inputs.length === 0 && this.record.count === 0 && this.record.setup.seat === 0 && this.journal.sent === 0) {
       await this.#step(() => this.journal.start(), null);
     } else {
@@ -255,6 +260,7 @@ export class Seat {
       await saveSeat(this.record);
     }
     this.#absorb(out, advanced ? advanced() : false);
+    this.#bindSession();
     this.#trackWait(at);
     for (const f of out.frames) this.#send(f);
     // Inputs are logged once; the journal keeps no copy (the store has them).
@@ -270,6 +276,17 @@ export class Seat {
     } catch {
       /* the link re-sends after it reconnects; a dead transport ends the loop */
     }
+  }
+
+  /**
+   * Once both seats hold the session (we accepted an envelope the other seat signed), the link's
+   * rejoin tag derives from the session id too (spec/protocol.md §12.2), as the Python driver's.
+   */
+  #bindSession() {
+    const ch = this.peer.channel;
+    if (this.bound || !this.transport?.bind || !ch || !ch.accepted.some((a) => a.sender !== this.peer.seat)) return;
+    this.transport.bind(ch.sessionId);
+    this.bound = true;
   }
 
   #resend() {

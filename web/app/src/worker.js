@@ -1,7 +1,7 @@
 // The worker that runs one seat (the person's, or the practice computer's) with all its
 // cryptography off the page's thread. Messages from the page:
 //   {type: 'identity'}                                    -> {type: 'identity', fingerprint}
-//   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, level, link, port?}
+//   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, rated?, ratings?, level, link, port?}
 //   {type: 'resume', id, port?}
 //   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
@@ -15,7 +15,8 @@ import { RelayClient } from '../../src/net/relay_client.js';
 import { toHex, fromHex } from '../../src/bytes.js';
 import { getValue, loadSeat, saveSeat, setValue } from './store.js';
 import { Seat } from './seat.js';
-import { RejoiningLink, rendezvous } from './net/rejoin.js';
+import { LinkTransport } from '../../src/net/link_transport.js';
+import { RelayRendezvous } from '../../src/net/rendezvous.js';
 
 const scope = /** @type {any} */ (globalThis);
 /** @param {any} msg @param {Transferable[]} [transfer] */
@@ -113,7 +114,7 @@ async function startHeld(msg) {
   const options = {
     seat: msg.seat, identity: me, room: msg.room, password: msg.password || null, seed: systemRandom(32), name: msg.name ?? '',
     profile: msg.profile ? Profile.fromDict(msg.profile) : undefined, deadlines: msg.deadlines ?? undefined,
-    autoAccept: msg.role === 'computer',
+    autoAccept: msg.role === 'computer', rated: msg.rated ?? false, ratings: msg.ratings ?? '',
   };
   const meta = { mode: msg.mode, level: msg.level, playerSeed: toHex(systemRandom(8)), link: msg.link, startedAt: Date.now(), lang: msg.lang };
   if (msg.link.kind === 'port') {
@@ -133,12 +134,17 @@ async function startHeld(msg) {
   return seat.run(relayLink(seat, url, first));
 }
 
-/** @param {Seat} s @param {string} url @param {RelayClient | null} first */
+/**
+ * The core's retransmission link over the relay, pairing again through the lobby (spec/protocol.md
+ * §12.1, §12.2) with the rejoin tag of the room the match started in; the seat binds the tag to
+ * the session once both hold it. A resumed seat (`first` null) pairs through the lobby first.
+ * @param {Seat} s @param {string} url @param {RelayClient | null} first
+ */
 function relayLink(s, url, first) {
   const code = String(/** @type {any} */ (s.record.meta.link).code);
-  return new RejoiningLink({
-    first, rng: systemRandom, keepalive: 10,
-    connect: () => rendezvous(url, s.peer.seat, code, { timeoutMs: 30000 }),
+  const connect = new RelayRendezvous(url, /** @type {0 | 1} */ (s.peer.seat), code, { first, pairTimeoutMs: 30000, pollMs: 250 });
+  return new LinkTransport(first, {
+    rng: systemRandom, keepalive: 10, connect, giveUpMs: 10 * 60 * 1000,
     onState: (state) => s.connectionState(state),
   });
 }

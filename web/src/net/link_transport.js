@@ -1,7 +1,8 @@
 // A transport with the retransmission link of spec/protocol.md §12.1 on top of another transport
 // (the relay client): the same send/receive interface, with the link's timers on an interval.
 // With a connector (`connect`, e.g. RelayRendezvous of §12.2) a failed or silent transport is
-// replaced by a freshly paired one, after which the link re-sends what is unacknowledged.
+// replaced by a freshly paired one, after which the link re-sends what is unacknowledged. A seat
+// resumed from its journal has no transport yet (`inner` null): the connector pairs it first.
 import { ReliableLink } from './reliable.js';
 
 /**
@@ -10,17 +11,24 @@ import { ReliableLink } from './reliable.js';
 
 export class LinkTransport {
   /**
-   * @param {Transport} inner
+   * @param {Transport | null} inner null: pair through `connect` first
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
-   *   tickMs?: number, onRestart?: () => void, now?: () => number,
+   *   tickMs?: number, onRestart?: () => void, now?: () => number, giveUpMs?: number,
+   *   onState?: (state: 'connected' | 'reconnecting') => void,
    *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
    *   what the peer may have lost. `connect` pairs again when the transport fails (§12.2); its
-   *   `bind` is offered to the driver (`bind`) once both seats hold the session.
+   *   `bind` is offered to the driver (`bind`) once both seats hold the session. `onState` hears
+   *   when pairing again starts and ends (a screen shows it); after `giveUpMs` of failed pairing
+   *   (default: never) the transport fails with the last error.
    */
   constructor(inner, options) {
-    this.inner = inner;
     this.connector = options.connect ?? null;
+    if (!inner && !this.connector) throw new TypeError('a transport or a connector is needed');
+    /** @type {Transport} */
+    this.inner = inner ?? { send() { throw new Error('not paired yet'); }, receive: () => new Promise(() => {}) };
+    this.onState = options.onState ?? (() => {});
+    this.giveUpMs = options.giveUpMs ?? Infinity;
     /** how many times the transport was replaced */
     this.repairs = 0;
     /** @type {Promise<void> | null} */
@@ -35,7 +43,11 @@ export class LinkTransport {
     /** @type {unknown} */
     this.error = null;
     this.closed = false;
-    for (const f of this.link.start(this.now())) inner.send(f);
+    if (inner) for (const f of this.link.start(this.now())) inner.send(f);
+    else {
+      this.link.start(this.now()); // its HELLO goes out once paired (reconnected() repeats it)
+      this.#repair(new Error('not paired yet'));
+    }
     this.timer = setInterval(() => {
       if (this.repairing) return;
       const { out, silent } = this.link.tick(this.now());
@@ -71,22 +83,34 @@ export class LinkTransport {
     if (this.repairing || this.closed) return this.repairing;
     void cause;
     const old = this.inner;
+    this.onState('reconnecting');
     this.repairing = (async () => {
       try { await old.close?.(); } catch { /* it failed already */ }
       let delay = 0.1;
       let paired = false;
+      const started = Date.now();
       while (!this.closed && !paired) {
         try {
           this.inner = await /** @type {{connect: () => Promise<Transport>}} */ (this.connector).connect();
           paired = true;
-        } catch {
+        } catch (e) {
+          if (Date.now() - started > this.giveUpMs) {
+            this.repairing = null;
+            this.#fail(e);
+            return;
+          }
           await new Promise((r) => setTimeout(r, 1000 * delay * (0.5 + Math.random() / 2)));
           delay = Math.min(2, delay * 2);
         }
       }
       this.repairing = null;
       if (!paired) return;
+      if (this.closed) {
+        await this.inner.close?.();
+        return;
+      }
       this.repairs += 1;
+      this.onState('connected');
       for (const f of this.link.reconnected(this.now())) this.#write(f);
       this.link.lastHeard = this.now();
     })();
@@ -95,6 +119,11 @@ export class LinkTransport {
 
   async #pump() {
     while (!this.closed) {
+      if (this.repairing) {
+        await this.repairing;
+        if (this.error) return;
+        continue;
+      }
       let data;
       try {
         data = await this.inner.receive();

@@ -16,7 +16,7 @@ import { Profile } from '../rules/profile.js';
 
 /**
  * @typedef {{seat: 0 | 1, identity: string, room: string, password: string | null, seed: string, name: string,
- *   profile: unknown, deadlines: {step: number, turn: number} | null, autoAccept: boolean}} Setup
+ *   profile: unknown, deadlines: {step: number, turn: number} | null, autoAccept: boolean, rated?: boolean, ratings?: string}} Setup
  * @typedef {{frame: string} | {decide: unknown} | {accept: true} | {resign: true}} Input
  * @typedef {{version: 2, setup: Setup, inputs: Input[], sent: number, sentHash: string}} JournalState
  */
@@ -30,7 +30,7 @@ export class Journal {
   /**
    * A fresh journal and its peer.
    * @param {{seat: 0 | 1, identity: Identity, room: string, password?: string | null, seed: Uint8Array, name?: string,
-   *   profile?: Profile, deadlines?: {step: number, turn: number}, autoAccept?: boolean}} options
+   *   profile?: Profile, deadlines?: {step: number, turn: number}, autoAccept?: boolean, rated?: boolean, ratings?: string}} options
    */
   static create(options) {
     /** @type {Setup} */
@@ -38,6 +38,7 @@ export class Journal {
       seat: options.seat, identity: toHex(options.identity.seed), room: options.room, password: options.password ?? null,
       seed: toHex(options.seed), name: options.name ?? '', profile: options.profile ? options.profile.toDict() : null,
       deadlines: options.deadlines ?? null, autoAccept: options.autoAccept ?? false,
+      rated: options.rated ?? false, ratings: options.ratings ?? '',
     };
     return new Journal({ version: JOURNAL_VERSION, setup, inputs: [], sent: 0, sentHash: toHex(ZERO) });
   }
@@ -57,6 +58,8 @@ export class Journal {
       seat: setup.seat, identity: new Identity(fromHex(setup.identity)), room: setup.room, password: setup.password,
       seed: fromHex(setup.seed), name: setup.name, profile: setup.profile ? Profile.fromDict(setup.profile) : undefined,
       deadlines: setup.deadlines ?? undefined, autoAccept: setup.autoAccept,
+      // A journal saved before the page could host a rated match has neither field: unrated.
+      rated: setup.rated ?? false, ratings: setup.ratings ?? '',
       rng: () => { throw new LocalError('bad_state', 'a journaled peer draws only from its seed'); },
     });
   }

@@ -6,7 +6,7 @@ import { Channel } from './channel.js';
 import { Handshake } from './handshake.js';
 import { LocalError, ProtocolError, RemoteViolation } from './errors.js';
 import { GameFlow, GameViolation } from './flow.js';
-import { DEFAULT_DEADLINES, makeTerms } from './terms.js';
+import { DEFAULT_DEADLINES, makeTerms, ratingsProblem } from './terms.js';
 import { encodeResultFile, matchStatement } from './results.js';
 import { bestClaims } from '../rules/handyaku.js';
 import { NO_HAND_YAKU, claimHandYaku } from '../rules/actions.js';
@@ -31,9 +31,9 @@ export class GamePeer {
   /**
    * @param {{seat: 0 | 1, identity: import('./identity.js').Identity, room: string, password?: string | null,
    *   rng: (n: number) => Uint8Array, seed?: Uint8Array, name?: string, profile?: import('../rules/profile.js').Profile,
-   *   deadlines?: {step: number, turn: number}, autoAccept?: boolean,
+   *   deadlines?: {step: number, turn: number}, autoAccept?: boolean, rated?: boolean, ratings?: string,
    *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any}}} options
-   *   seat 0 proposes `profile` (and `deadlines`); seat 1 is asked (`terms_proposed`) unless `autoAccept`.
+   *   seat 0 proposes `profile` (and `deadlines`, and a rated match on the service `ratings`); seat 1 is asked (`terms_proposed`) unless `autoAccept`.
    *   `tamper` is for adversarial tests only: it changes a body after our own flow applied it and
    *   before it is signed, so the peer receives a message we did not play.
    */
@@ -45,6 +45,11 @@ export class GamePeer {
     this.rng = options.rng;
     this.profile = options.profile ?? null;
     this.deadlines = options.deadlines ?? DEFAULT_DEADLINES;
+    this.rated = options.rated ?? false;
+    this.ratings = options.ratings ?? '';
+    // A bad rating service is refused here, before anything is sent (spec/game.md §2.2).
+    const ratingsBad = ratingsProblem(this.rated, this.ratings);
+    if (ratingsBad) throw new LocalError('bad_argument', ratingsBad);
     this.autoAccept = options.autoAccept ?? false;
     this.tamper = options.tamper ?? null;
     /** the secret seed every draw of this match is hedged with (spec/protocol.md §5.7, crypto.md §3.5) */
@@ -257,7 +262,7 @@ export class GamePeer {
     const deal = /** @type {number} */ (e.deal);
     switch (e.type) {
       case 'terms':
-        return this.#send('terms', makeTerms({ profile: /** @type {any} */ (this.profile), deadlines: this.deadlines, keys: channel.identityKeys, names: hs.names, room: this.room }));
+        return this.#send('terms', makeTerms({ profile: /** @type {any} */ (this.profile), deadlines: this.deadlines, keys: channel.identityKeys, names: hs.names, room: this.room, rated: this.rated, ratings: this.ratings }));
       case 'accept':
         return this.#send('accept', { terms: /** @type {Uint8Array} */ (flow.termsDigest) });
       case 'key': {

@@ -2,7 +2,7 @@
 // with the display names, the rating fields and the profile name rule of §2.4.
 import { equal } from '../bytes.js';
 import { encode, isMap } from './codec.js';
-import { ProtocolError } from './errors.js';
+import { LocalError, ProtocolError } from './errors.js';
 import { sha256 } from './primitives.js';
 import { GAME_VERSION, domain, statement } from './statement.js';
 import { nameProblem } from './names.js';
@@ -26,10 +26,24 @@ export class TermsError extends ProtocolError {
  */
 
 /**
+ * What is wrong with a `rated`/`ratings` pair (spec/game.md §2.2), or null: `ratings` is "" exactly
+ * when `rated` is false, else an http:// or https:// URL of at most 200 printable ASCII characters.
+ * @param {unknown} rated @param {unknown} ratings @returns {string | null}
+ */
+export function ratingsProblem(rated, ratings) {
+  if (typeof rated !== 'boolean' || typeof ratings !== 'string') return 'rated is a bool and ratings a string';
+  if (!rated) return ratings === '' ? null : 'an unrated match names no rating service';
+  if (ratings.length > 200 || !/^https?:\/\/[!-~]+$/.test(ratings)) return 'the rating service is an http:// or https:// URL of at most 200 characters';
+  return null;
+}
+
+/**
  * @param {{profile: Profile, deadlines?: {step: number, turn: number}, keys: [Uint8Array, Uint8Array],
  *   names: [string, string], room: string, rated?: boolean, ratings?: string}} o
  */
 export function makeTerms(o) {
+  const problem = ratingsProblem(o.rated ?? false, o.ratings ?? '');
+  if (problem) throw new LocalError('bad_argument', problem);
   return {
     version: GAME_VERSION, profile: /** @type {any} */ (o.profile.toDict()), profile_digest: o.profile.digest(),
     rounds: o.profile.rounds, deadlines: { ...(o.deadlines ?? DEFAULT_DEADLINES) }, keys: [o.keys[0], o.keys[1]],
@@ -72,7 +86,8 @@ export function checkTerms(body, session) {
   if (names.some((n) => nameProblem(n)) || names[0] !== session.names[0] || names[1] !== session.names[1]) throw new TermsError('names are not the handshake\'s');
   if (body.room !== session.room) throw new TermsError('room is not this session\'s');
   const ratings = /** @type {string} */ (body.ratings);
-  if (body.rated === false ? ratings !== '' : !/^https?:\/\/[!-~]+$/.test(ratings) || ratings.length > 200) throw new TermsError('rated and ratings');
+  const ratingsBad = ratingsProblem(body.rated, ratings);
+  if (ratingsBad) throw new TermsError(`rated and ratings: ${ratingsBad}`);
   const again = makeTerms({ profile, deadlines: /** @type {any} */ (d), keys: session.keys, names: session.names, room: session.room, rated: /** @type {boolean} */ (body.rated), ratings });
   if (!equal(encode(again), encode(body))) throw new TermsError('not canonical');
   return {

@@ -10,7 +10,7 @@ import { preset } from '../../src/rules/profile.js';
 import { closeYaku } from '../../app/src/table.js';
 import { buildProfile, cleanName, profileText } from '../../app/src/profiles.js';
 import { nameProblem } from '../../src/protocol/names.js';
-import { rendezvousTag } from '../../app/src/net/rejoin.js';
+import { rendezvousTag } from '../../src/net/rendezvous.js';
 
 test('English and Japanese have the same keys, and every yaku a name in both', () => {
   const { en, ja } = tableKeys();
@@ -77,4 +77,14 @@ test('a display name typed in the page is made one the protocol takes', () => {
   assert.equal(cleanName('  Fuji  '), 'Fuji');
   assert.equal(cleanName('Cafe\u0301'), 'Café');
   assert.equal([...cleanName('🌸'.repeat(33))].length, 32);
+});
+
+test('the create form\'s rated match: the service typed, else the relay\'s own; unrated names none', async () => {
+  const { ratedTerms } = await import('../../app/src/rated.js');
+  assert.deepEqual(ratedTerms(false, 'https://ignored.example', 'ws://127.0.0.1:8765/v1'), { rated: false, ratings: '' });
+  assert.deepEqual(ratedTerms(true, '', 'ws://127.0.0.1:8765/v1'), { rated: true, ratings: 'http://127.0.0.1:8765' });
+  assert.deepEqual(ratedTerms(true, '', 'wss://relay.example/v1'), { rated: true, ratings: 'https://relay.example' });
+  assert.deepEqual(ratedTerms(true, ' https://ratings.example/ ', 'ws://127.0.0.1:8765/v1'), { rated: true, ratings: 'https://ratings.example' });
+  assert.throws(() => ratedTerms(true, 'ftp://ratings.example', 'ws://127.0.0.1:8765/v1'), /not a rating service/);
+  assert.throws(() => ratedTerms(true, `https://${'a'.repeat(200)}.example`, 'ws://127.0.0.1:8765/v1'), /at most 200/);
 });

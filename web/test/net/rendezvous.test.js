@@ -74,3 +74,48 @@ test('a link whose transport fails pairs again through its connector and deliver
     }
   }
 });
+
+test('a resumed seat\'s link (no transport yet) pairs through its connector first and says when it is paired', async () => {
+  const { LinkTransport } = await import('../../src/net/link_transport.js');
+  const { vectorStream } = await import('../../src/mentalpoker/rng.js');
+  const pair = breakablePair();
+  /** @type {string[]} */
+  const states = [];
+  let calls = 0;
+  // The resumed side's connector fails twice (the other seat has not opened its room yet).
+  const resumed = new LinkTransport(null, {
+    rng: vectorStream('link-resume-0'), retransmit: 0.05, maxRetransmit: 0.2, tickMs: 10, onState: (s) => states.push(s),
+    connect: { connect: async () => { if (++calls < 3) throw new Error('no room yet'); return pair.ends[0]; } },
+  });
+  const other = new LinkTransport(pair.ends[1], { rng: vectorStream('link-resume-1'), retransmit: 0.05, maxRetransmit: 0.2, tickMs: 10 });
+  const payload = (/** @type {number} */ i) => Uint8Array.of(i, 0x55);
+  try {
+    resumed.send(payload(1)); // before pairing: held, sent once paired
+    assert.deepEqual(await other.receive(), payload(1));
+    other.send(payload(2));
+    assert.deepEqual(await resumed.receive(), payload(2));
+    assert.equal(calls, 3);
+    assert.deepEqual(states, ['reconnecting', 'connected']);
+  } finally {
+    for (const l of [resumed, other]) {
+      l.closed = true;
+      clearInterval(l.timer);
+    }
+  }
+});
+
+test('a link that cannot pair within giveUpMs fails with the connector\'s error', async () => {
+  const { LinkTransport } = await import('../../src/net/link_transport.js');
+  const { vectorStream } = await import('../../src/mentalpoker/rng.js');
+  const link = new LinkTransport(null, {
+    rng: vectorStream('link-give-up'), tickMs: 10, giveUpMs: 50,
+    connect: { connect: async () => { throw new Error('the relay is gone'); } },
+  });
+  try {
+    await assert.rejects(link.receive(), /the relay is gone/);
+    assert.throws(() => link.send(Uint8Array.of(1)), /the relay is gone/);
+  } finally {
+    link.closed = true;
+    clearInterval(link.timer);
+  }
+});

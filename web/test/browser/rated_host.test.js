@@ -1,0 +1,65 @@
+// The host's page proposes a rated match (spec/ratings.md §2.1): the create form's checkbox with
+// no service typed names the relay's own (ws:// -> http://), the joiner's page shows it before
+// accepting, both co-signed results carry `rated`, and each page sends its result to the service
+// once the match is over (§2.3; the relay here runs none, so the page says what it answered).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { KOIKOI } from '../python.js';
+import { verifyResult } from '../../src/protocol/results.js';
+import { browserMissing, download, launch, openPage, startWebRelay, step } from './support.js';
+
+const skip = browserMissing();
+
+test('a page hosts a rated match: the joiner sees the relay\'s service, the co-signed result is rated, both pages submit it', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const service = relay.web.replace(/\/$/, '');
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext(), relay.web);
+    await a.page.getByRole('button', { name: 'Create a room' }).click();
+    await a.page.getByLabel('Rounds').fill('2');
+    assert.equal(await a.page.getByLabel(/^Rating service/).getAttribute('placeholder'), service);
+    await a.page.getByLabel(/^Rated match/).check();
+    await a.page.getByRole('button', { name: 'Create', exact: true }).click();
+    const codeEl = a.page.locator('.waiting .code');
+    await codeEl.waitFor({ timeout: 30000 });
+    await b.page.goto(`${relay.web}#join=${await codeEl.getAttribute('data-code')}`);
+    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    const terms = b.page.locator('dialog.dlg-terms');
+    const end = Date.now() + 90000;
+    while (!(await terms.count())) {
+      if (Date.now() > end) throw new Error('no terms shown');
+      const sas = b.page.locator('dialog[open] .sascode');
+      if (await sas.count()) await b.page.locator('dialog[open] button.primary').click();
+      await step(a.page);
+      await b.page.waitForTimeout(100);
+    }
+    assert.match(String(await terms.textContent()), new RegExp(`Rated: the result goes to the rating service ${service.replace(/[.]/g, '\\.')}`));
+    // The host resigns at its first move: the shortest way to a co-signed result.
+    const until = Date.now() + 120000;
+    while (!(await a.page.locator('.hand button.card').count()) || (await a.page.locator('dialog[open]').count())) {
+      if (Date.now() > until) throw new Error('never the host\'s move');
+      if (!(await a.page.locator('.hand button.card').count())) await step(a.page);
+      await step(b.page);
+    }
+    await a.page.locator('footer button.resign').click();
+    await a.page.locator('dialog.dlg-resign button.resign-confirm').click();
+    for (const p of [a.page, b.page]) {
+      await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor({ timeout: 60000 });
+      const file = await download(p, 'result');
+      assert.equal(/** @type {any} */ (verifyResult(new Uint8Array(readFileSync(file)))).rated, true);
+      const r = spawnSync(KOIKOI, ['verify', '--result', file], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      // The submission went to the terms' service and the page says what came of it.
+      await p.getByText(new RegExp(`Rating service ${service.replace(/[.]/g, '\\.')}: `)).first().waitFor({ timeout: 30000 });
+    }
+    const allowed = (/** @type {string} */ e) => /\/ratings\/results/.test(e) || /Failed to load resource/.test(e);
+    assert.deepEqual([...a.errors, ...b.errors].filter((e) => !allowed(e)), []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
