@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from koikoi_p2p.cli.i18n import tr
+from koikoi_p2p.cli.options import add_lang
+from koikoi_p2p.cli.style import display_width
+
+if TYPE_CHECKING:
+    from koikoi_p2p.rules.profile import Profile
 
 
 def register(subparsers: Any) -> None:
@@ -20,18 +27,32 @@ def register(subparsers: Any) -> None:
                         help="change one switch of the preset (repeatable): true/false, a number, one of "
                              "the listed words, 10,8,7,5, teshi:6,kuttsuki:6, card ids or months, none")
     parser.add_argument("--json", action="store_true", help="print the profile and yaku table as JSON")
+    add_lang(parser)
     parser.set_defaults(handler=_handle)
 
 
 def _handle(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.cmd_score import parse_switches
-    from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
+    from koikoi_p2p.cli.setup import command_lang
+    from koikoi_p2p.cli.switches import SwitchError
+    from koikoi_p2p.rules.describe import summary, yaku_table
     from koikoi_p2p.rules.errors import RulesError
     from koikoi_p2p.rules.profile import PRESETS, differences
 
+    lang = "en" if args.json else command_lang(args)
     try:
         profile = parse_switches(args.preset, args.switch)
-    except (RulesError, ValueError) as exc:
+    except SwitchError as exc:
+        print(f"koikoi rules: {exc.describe(lang)}", file=sys.stderr)
+        return 2
+    except RulesError as exc:
+        if exc.reason == "unknown_preset" or args.preset not in PRESETS:
+            print("koikoi rules: " + tr(lang, "unknown rules preset {name!r}: the presets are {presets}.",
+                                        name=args.preset, presets=", ".join(PRESETS)), file=sys.stderr)
+        else:
+            print(f"koikoi rules: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
         print(f"koikoi rules: {exc}", file=sys.stderr)
         return 2
     table = yaku_table(profile)
@@ -42,22 +63,59 @@ def _handle(args: argparse.Namespace) -> int:
                           "encoding": profile.encode().decode(), "presets": list(PRESETS)},
                          indent=2, ensure_ascii=False))
         return 0
-    print(f"rule profile {profile.name} (presets: {', '.join(PRESETS)})")
-    if changed:
-        print(f"custom, based on {args.preset}: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-    print()
-    for line in summary(profile):
+    for line in describe(profile, args.preset, changed, lang):
         print(line)
-    print()
-    print("switches (* = changed from the preset):")
-    width = max(len(k) for k in SWITCH_HELP)
-    for key in profile.every_switch():
-        shown = profile.switch_text(key)
-        mark = "*" if key in changed else " "
-        print(f" {mark}{key:<{width}}  {shown:<28} {SWITCH_HELP.get(key, '')}")
-    print()
-    print("yaku:")
-    ywidth = max(len(str(row["id"])) for row in table)
-    for row in table:
-        print(f"  {row['id']!s:<{ywidth}}  {row['points']!s:>3}  {row['rule']}")
     return 0
+
+
+def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str) -> list[str]:
+    """The screen of ``koikoi rules``: summary, switches and yaku table, in ``lang``."""
+    from koikoi_p2p.cli.i18n import yaku_name
+    from koikoi_p2p.cli.rules_ja import (
+        SWITCH_HELP_JA,
+        SWITCH_LABEL_JA,
+        summary_ja,
+        switch_value_ja,
+        yaku_rules_ja,
+    )
+    from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
+    from koikoi_p2p.rules.profile import PRESETS
+
+    ja = lang == "ja"
+    # A custom profile's name ("board-game-custom") is an identifier: a Japanese screen says what it is.
+    name = (profile.name if not ja or profile.name in PRESETS
+            else tr(lang, "custom, based on {base}", base=based_on))
+    lines = [tr(lang, "rule profile {name} (presets: {presets})", name=name, presets=", ".join(PRESETS))]
+    if changed:
+        shown = [f"{SWITCH_LABEL_JA[k]}={switch_value_ja(profile, k)}" if ja else f"{k}={v}"
+                 for k, v in changed.items()]
+        lines.append(tr(lang, "custom, based on {base}: {changes}", base=based_on,
+                        changes=(", " if not ja else "、").join(shown)))
+    lines += ["", *(summary_ja(profile) if ja else summary(profile)), ""]
+    lines.append(tr(lang, "switches (* = changed from the preset):"))
+    keys = list(profile.every_switch())
+    names = {k: SWITCH_LABEL_JA[k] if ja else k for k in keys}
+    values = {k: switch_value_ja(profile, k) if ja else profile.switch_text(k) for k in keys}
+    helps = SWITCH_HELP_JA if ja else SWITCH_HELP
+    width = max(display_width(n) for n in names.values())
+    vwidth = max(28, *(display_width(v) for v in values.values())) if ja else 28
+    for key in keys:
+        mark = "*" if key in changed else " "
+        lines.append(f" {mark}{pad(names[key], width)}  {pad(values[key], vwidth)} {helps.get(key, '')}")
+    if ja:
+        lines.append(tr(lang, "(The switch names that --switch NAME=VALUE takes are on the English screen "
+                              "and in --json.)"))
+    lines += ["", tr(lang, "yaku:")]
+    table = yaku_table(profile)
+    rules_ja = yaku_rules_ja(profile) if ja else {}
+    ynames = {str(row["id"]): yaku_name(str(row["id"]), "ja") if ja else str(row["id"]) for row in table}
+    ywidth = max(display_width(n) for n in ynames.values())
+    for row in table:
+        rule = rules_ja[str(row["id"])] if ja else row["rule"]
+        lines.append(f"  {pad(ynames[str(row['id'])], ywidth)}  {row['points']!s:>3}  {rule}")
+    return lines
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a kanji takes two)."""
+    return text + " " * max(0, width - display_width(text))

@@ -146,6 +146,13 @@ JA: dict[str, str] = {
     "Each player starts with a pool of {n} points; the loser of a round pays the winner.":
         "双方{n}点の持ち点で始め、回戦の負けた方が勝った方に払います。",
     "The first player to reach {n} points wins.": "先に{n}点に達した方の勝ちです。",
+    # -- koikoi rules (the descriptions themselves: cli/rules_ja.py) -----------------------------
+    "rule profile {name} (presets: {presets})": "ルール {name} (既定の設定: {presets})",
+    "custom, based on {base}: {changes}": "{base} の変更版: {changes}",
+    "switches (* = changed from the preset):": "スイッチ (* = 元の設定から変更):",
+    "(The switch names that --switch NAME=VALUE takes are on the English screen and in --json.)":
+        "(--switch NAME=VALUE で使うスイッチ名は英語の画面と --json に表示されます。)",
+    "yaku:": "役:",
     "Both of you give --password (or neither): start a new room.":
         "二人とも --password を付けるか、どちらも付けないでください。部屋を作り直してください。",
     "The passwords differ (or someone in the middle guessed): agree on it again over another channel and "

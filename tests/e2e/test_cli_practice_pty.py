@@ -72,10 +72,11 @@ def english_left(text: str) -> list[str]:
     """Latin words on a Japanese screen that are not commands, flags, ids, paths or names."""
     allowed = [
         r"\S*/\S*",  # paths
+        # preset names (before command lines, so that koikoi-online is not read as "koikoi")
+        r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",
         r"koikoi(?: [a-z][a-z-]*)?(?: [A-Z]+(?![A-Za-z0-9]))?",  # command lines, as typed
         r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints
         r"\d\d-[a-z]+\d?",  # card ids
-        r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",  # preset names
         r"(?<![A-Za-z0-9])[A-Z0-9]{6}(?![A-Za-z0-9])", r"'[^']*'",  # room codes; what was typed, quoted back
         r"Ctrl-C|Enter|ID|NAME=VALUE|MM",  # keys of the keyboard, as printed on them
     ]

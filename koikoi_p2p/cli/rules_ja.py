@@ -1,0 +1,284 @@
+"""``koikoi rules --lang ja``: the rule descriptions of ``rules/describe.py`` in Japanese.
+
+The rules package stays pure and English (its sentences are also checked against spec/rules.md);
+this module is the CLI's parallel table, keyed by switch name and value, and renders the same
+structure (summary sentences, switch list, yaku table) from the profile's switches. A unit test
+checks that every switch and every listed value has a Japanese entry and that both languages
+produce the same lines and yaku rows for every preset.
+"""
+
+from __future__ import annotations
+
+from koikoi_p2p.cli.i18n import yaku_name
+from koikoi_p2p.rules.profile import PRESETS, Profile
+
+# What each switch is called on a Japanese screen (the switch names stay typed in English).
+SWITCH_LABEL_JA: dict[str, str] = {
+    "name": "名前",
+    "rounds": "回戦数",
+    "bright_values": "光札の役の点",
+    "named_extension": "役の加点",
+    "tane_with_inoshikacho": "猪鹿蝶とタネ",
+    "tan_with_ribbon_yaku": "短冊役とタン",
+    "ribbon_pair": "赤短と青短",
+    "cup_is_plain": "盃をカスにも",
+    "joker_card": "両用の札",
+    "viewing": "花見酒・月見酒",
+    "monthly_yaku_points": "月札の点",
+    "monthly_yaku_scope": "月札の月",
+    "double_threshold": "倍付けの点",
+    "koikoi_multiplier": "こいこいの倍率",
+    "max_calls_per_round": "こいこいの回数",
+    "after_call": "こいこいの後",
+    "last_turn_stop_only": "最後の番",
+    "exhaustion": "流れたとき",
+    "oya_ken_points": "親権の点",
+    "dealer_after_draw": "流れた後の親",
+    "hand_yaku": "手役",
+    "hand_yaku_both": "双方の手役",
+    "field_whole_month": "場に同じ月4枚",
+    "redeal_consumes_round": "配り直しと回戦",
+    "hand_capture": "合わせ方",
+    "first_dealer_tie": "親決めの同じ月",
+    "pool_start": "持ち点",
+    "transfer_cap": "支払いの上限",
+    "bust_ends_game": "持ち点0で負け",
+    "target_score": "目標点",
+    "match_tie": "同点のとき",
+    "hanami_cancelled_by": "花見酒を消す札",
+    "tsukimi_cancelled_by": "月見酒を消す札",
+    "cup_either": "盃はタネかカス",
+    "brights_add": "光札の役の重複",
+    "sanko_with_rain": "雨入りの三光",
+    "single_yaku": "最高の役のみ",
+    "call_limit": "回数の数え方",
+    "caller_pays_more": "宣言した方の支払い",
+    "subtract_from_opponent": "相手から差し引く",
+    "field_four_pairs": "場に4組",
+    "first_dealer": "最初の親",
+}
+
+# What each switch means (the Japanese of describe.SWITCH_HELP).
+SWITCH_HELP_JA: dict[str, str] = {
+    "name": "ルールの名前 (元にした設定)",
+    "rounds": "1試合の回戦数。0 = 目標点まで",
+    "bright_values": "五光・四光・雨四光・三光の点",
+    "named_extension": "猪鹿蝶・赤短・青短・赤短青短は同じ種類の札1枚ごとに1点加算",
+    "tane_with_inoshikacho": "猪鹿蝶があってもタネを数える",
+    "tan_with_ribbon_yaku": "赤短・青短・赤短青短があってもタンを数える",
+    "ribbon_pair": "赤短と青短の両方: 赤短青短で10点 (重複10点) か、赤短5点 + 青短5点 (別々)",
+    "cup_is_plain": "盃はタネであると同時にカスにもなる",
+    "joker_card": "タネかカスの高い方に数えるタネ札 (両方にはならない)",
+    "viewing": "花見酒と月見酒: 常に、ほかの役があるときだけ、またはなし",
+    "monthly_yaku_points": "同じ月の4枚を揃えた月札の点。0 = なし",
+    "monthly_yaku_scope": "月札はその回戦の月だけか、どの月でもか",
+    "double_threshold": "この点以上で倍付け。0 = 倍付けなし",
+    "koikoi_multiplier": "こいこいによる得点の倍率",
+    "max_calls_per_round": "1回戦のこいこいの回数 (双方合わせて、または1人ごと)。0 = 無制限",
+    "after_call": "こいこいの後、次に役ができたら終わるか、勝負するまで続くか",
+    "last_turn_stop_only": "最後の番では勝負しか選べない",
+    "exhaustion": "誰も勝負しないまま手札が尽きたとき",
+    "oya_ken_points": "親権で親が得る点",
+    "dealer_after_draw": "誰も勝たなかった回戦の後の親",
+    "hand_yaku": "配られた直後に調べる手役とその点",
+    "hand_yaku_both": "双方に手役があるとき",
+    "field_whole_month": "配った場に同じ月の4枚があるとき",
+    "redeal_consumes_round": "配り直しも1回戦に数える",
+    "hand_capture": "合う手札を出すのが自由か、必ず出すか",
+    "first_dealer_tie": "親決めで同じ月の札を引いたとき",
+    "pool_start": "0 = 得点は0から加算。それ以外は双方この持ち点で始め、負けた方が払う",
+    "transfer_cap": "支払いは負けた方の残りの持ち点まで",
+    "bust_ends_game": "持ち点が0になった方がすぐに負け",
+    "target_score": "どちらかがこの点に達したら試合終了。0 = 目標点なし",
+    "match_tie": "最後に同点のとき",
+    "hanami_cancelled_by": "同じ取り札にあると花見酒を消す札 (雨流れ)",
+    "tsukimi_cancelled_by": "同じ取り札にあると月見酒を消す札 (霧流れ)",
+    "cup_either": "盃はタネかカスの高い方に数える (両方にはならない)",
+    "brights_add": "光札の役を重ねて数える (五光は四光・雨四光・三光も得点)",
+    "sanko_with_rain": "柳に小野道風を含む3枚の光札も三光",
+    "single_yaku": "取り札の最も高い役1つだけを数える",
+    "call_limit": "こいこいの回数を双方合わせて数えるか、1人ごとに数えるか",
+    "caller_pays_more": "こいこいした方が負けたときに多く払うか",
+    "subtract_from_opponent": "0から始め、勝った方の点を負けた方からも引く",
+    "field_four_pairs": "配った場が4つの月の2枚ずつのとき",
+    "first_dealer": "最初の親の決め方",
+}
+
+# The words a switch takes (rules.profile.SWITCH_CHOICES), on a Japanese screen.
+VALUE_JA: dict[str, dict[str, str]] = {
+    "ribbon_pair": {"chofuku_10": "重複10点", "separate_5_5": "別々に5点ずつ"},
+    "viewing": {"always": "常に", "bonus_only": "ほかの役があるときだけ", "off": "なし"},
+    "monthly_yaku_scope": {"current_month": "その回戦の月", "any_month": "どの月でも"},
+    "koikoi_multiplier": {"opponent_flat_x2": "相手がこいこいしていれば2倍",
+                          "shared_one_plus_calls": "1 + 双方の宣言数 倍",
+                          "winner_pow2": "勝者の宣言ごとに2倍",
+                          "none": "なし"},
+    "after_call": {"next_improvement_ends_round": "次の役で終わり", "shobu_only": "勝負まで続く"},
+    "exhaustion": {"draw": "流れ (得点なし)", "oya_ken": "親権",
+                   "last_caller_scores_else_oya_ken": "最後に宣言した方、いなければ親権"},
+    "dealer_after_draw": {"same": "同じ親", "other": "親が替わる"},
+    "hand_yaku_both": {"void_redeal": "無効で配り直し", "dealer": "親の手役"},
+    "field_whole_month": {"redeal": "配り直し", "play_on": "そのまま続ける"},
+    "hand_capture": {"free": "自由", "compulsory": "必ず合わせる"},
+    "first_dealer_tie": {"redraw": "引き直し", "higher_card": "札の格が高い方"},
+    "match_tie": {"draw": "引き分け", "extra_round": "延長の回戦"},
+    "call_limit": {"per_round": "双方合わせて", "per_seat": "1人ごと"},
+    "caller_pays_more": {"off": "なし", "times_calls": "宣言数倍", "doubled_per_call": "宣言ごとに2倍"},
+    "field_four_pairs": {"play_on": "そのまま続ける", "redeal": "配り直し"},
+    "first_dealer": {"card_draw": "札を引く", "coin": "公平なコイン", "host": "ホスト", "joiner": "参加者"},
+}
+
+
+def switch_value_ja(profile: Profile, key: str) -> str:
+    """One switch's value as a Japanese screen shows it; card ids, numbers and preset names stay."""
+    value = getattr(profile, key)
+    if isinstance(value, bool):
+        return "あり" if value else "なし"
+    if key in VALUE_JA:
+        return VALUE_JA[key][str(value)]
+    if key == "hand_yaku":
+        items = list(value.items()) if isinstance(value, dict) else list(value)
+        return "、".join(f"{yaku_name(str(k), 'ja')} {v}点" for k, v in items) or "なし"
+    if key == "name" and value not in PRESETS:
+        return "独自"  # a custom name is an identifier; the first line says what it is based on
+    text = profile.switch_text(key)
+    return "なし" if text == "none" else text
+
+
+def _cards(ids: tuple[str, ...]) -> str:
+    return "、".join(ids)
+
+
+def yaku_rules_ja(profile: Profile) -> dict[str, str]:
+    """Each yaku the profile scores and its rule in Japanese (the rows of describe.yaku_table)."""
+    p = profile
+    y = {key: yaku_name(key, "ja") for key in ("goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan",
+                                               "aotan", "akatan_aotan")}
+    ext = p.named_extension
+    rules: dict[str, str] = {"goko": "光札5枚すべて"}
+    if p.brights_add:
+        rules["shiko"] = "柳に小野道風以外の光札4枚"
+        rules["ame_shiko"] = "柳に小野道風とほかの光札3枚"
+        rules["sanko"] = ("どの光札でも3枚" if p.sanko_with_rain else "柳に小野道風以外の光札3枚") \
+            + " (光札の役は重ねて数え、五光は4つとも得点)"
+    else:
+        rules["shiko"] = "柳に小野道風を含まない光札4枚"
+        rules["ame_shiko"] = "柳に小野道風を含む光札4枚"
+        rules["sanko"] = ("柳に小野道風を含んでも含まなくても光札3枚" if p.sanko_with_rain
+                          else "柳に小野道風を含まない光札3枚") + " (最も高い光札の役だけを数える)"
+    if p.viewing != "off":
+        cond = " (ほかの役があるときだけ)" if p.viewing == "bonus_only" else ""
+        rules["hanami"] = "桜に幕と菊に盃" + cond + _cancelled_ja(p.hanami_cancelled_by)
+        rules["tsukimi"] = "芒に月と菊に盃" + cond + _cancelled_ja(p.tsukimi_cancelled_by)
+    rules["inoshikacho"] = "萩に猪、紅葉に鹿、牡丹に蝶" + ("、ほかのタネ1枚ごとに+1" if ext else "")
+    plus_r = "、ほかの短冊1枚ごとに+1" if ext else ""
+    rules["akatan"] = "赤短 (文字入りの赤い短冊) 3枚" + plus_r
+    if p.ribbon_pair == "chofuku_10":
+        rules["aotan"] = "青短3枚" + plus_r
+        rules["akatan_aotan"] = f"赤短と青短の6枚すべて ({y['akatan']}と{y['aotan']}の代わり)" + plus_r
+    else:
+        rules["aotan"] = f"青短3枚 ({y['akatan']}もあれば両方とも数える)" + plus_r
+    cup = (" (菊に盃を含む。カスに数える方が高ければカス)" if p.cup_either else " (菊に盃を含む)")
+    rules["tane"] = ("タネ5枚" + cup + "、1枚増えるごとに+1"
+                     + ("" if p.tane_with_inoshikacho else f"。{y['inoshikacho']}があるときは数えない")
+                     + (f"。{p.joker_card}はここかカスに数えてよい" if p.joker_card else ""))
+    rules["tan"] = ("短冊5枚、1枚増えるごとに+1"
+                    + ("" if p.tan_with_ribbon_yaku
+                       else f"。{y['akatan']}・{y['aotan']}・{y['akatan_aotan']}があるときは数えない"))
+    rules["kasu"] = "カス10枚、1枚増えるごとに+1" + ("。菊に盃もカスになる" if p.cup_is_plain else "")
+    if p.monthly_yaku_points:
+        rules["tsukifuda"] = ("その回戦の月の4枚すべて" if p.monthly_yaku_scope == "current_month"
+                              else "どの月でも同じ月の4枚すべて (月ごとに)")
+    hand_rules = {
+        "teshi": "配られた手札: 同じ月の4枚",
+        "kuttsuki": "配られた手札: 違う月の2枚ずつ4組",
+        "tenho": "配られた手札: 同じ月の4枚、または2枚ずつ4組",
+        "double_tenho": "配られた手札: 同じ月の4枚が2組",
+    }
+    for yaku, _points in p.hand_yaku:
+        rules[yaku] = hand_rules[yaku] + "。その回戦は終わり、倍率はかからない"
+    if p.exhaustion != "draw":
+        rules["oya_ken"] = "手札が尽きたときの親の点" + (
+            " (誰もこいこいしていないとき)" if p.exhaustion == "last_caller_scores_else_oya_ken" else "")
+    return rules
+
+
+def _cancelled_ja(ids: tuple[str, ...]) -> str:
+    """"。11-rainmanが取り札にあれば不成立" for a viewing yaku's cancelling cards."""
+    if not ids:
+        return ""
+    return "。" + ("" if len(ids) == 1 else "いずれかの札 ") + _cards(ids) + "が取り札にあれば不成立"
+
+
+def summary_ja(profile: Profile) -> list[str]:
+    """The sentences of describe.summary in Japanese, one per line, in the same order."""
+    p = profile
+    oya_ken = yaku_name("oya_ken", "ja")
+    lines: list[str] = []
+    if p.hand_capture == "compulsory":
+        lines.append("札の出し方: 場と合う手札があれば、それを出さなければならない。")
+    else:
+        lines.append("札の出し方: どの手札を出してもよく、場と合う札を出せば取れる。")
+    per = "1回戦に1人" if p.call_limit == "per_seat" else "1回戦に双方合わせて"
+    limit = (f"{per}{p.max_calls_per_round}回まで" if p.max_calls_per_round
+             else "双方とも何回でも宣言できる")
+    after = ("次にどちらかが役を作るか上げたら、その回戦は終わり"
+             if p.after_call == "next_improvement_ends_round" else "誰かが勝負するまで回戦は続く")
+    last = "。最後の番では勝負しか選べない" if p.last_turn_stop_only else ""
+    lines.append(f"こいこい: {limit}。宣言の後は、{after}{last}。")
+    doubling = (f"基本点が{p.double_threshold}点以上なら2倍" if p.double_threshold
+                else "高い基本点でも倍付けなし")
+    multiplier = {
+        "opponent_flat_x2": "勝者の相手がこいこいしていれば2倍 (自分の宣言では倍にならない)",
+        "shared_one_plus_calls": "勝敗にかかわらず (1 + 双方の宣言数) 倍",
+        "winner_pow2": "勝者の宣言ごとに2倍。宣言した相手に勝っても加点なし",
+        "none": "宣言による倍率なし",
+    }[p.koikoi_multiplier]
+    base = "基本点 (最も高い役1つ)" if p.single_yaku else "基本点 (役の合計)"
+    pays = {
+        "off": "",
+        "times_calls": "。宣言して負けた方は、その点に宣言数を掛けて払う",
+        "doubled_per_call": "。宣言して負けた方は、宣言ごとに2倍にして払う",
+    }[p.caller_pays_more]
+    lines.append(f"回戦の得点: {base}。{doubling}。さらに{multiplier}{pays}。")
+    exhaustion = {
+        "draw": "誰も得点しない",
+        "oya_ken": f"親が{p.oya_ken_points}点を得る ({oya_ken}。相手がこいこいしていても)",
+        "last_caller_scores_else_oya_ken":
+            f"最後に宣言した方が役の点を得る。宣言がなければ親が{p.oya_ken_points}点を得る ({oya_ken})",
+    }[p.exhaustion]
+    after_draw = "同じ親がもう一度配る" if p.dealer_after_draw == "same" else "もう一方が親になる"
+    lines.append(f"手札が尽きたとき: {exhaustion}。勝った方が次の親。"
+                 f"誰も勝たなかった回戦の後は{after_draw}。")
+    if p.hand_yaku:
+        named = "、".join(f"{yaku_name(key, 'ja')} {points}点" for key, points in p.hand_yaku)
+        both = "その配りは無効で配り直す" if p.hand_yaku_both == "void_redeal" else "親の手役を数える"
+        lines.append(f"手役: {named}はその場で回戦が終わり、倍率はかからない。双方にあれば{both}。")
+    if p.field_four_pairs == "redeal":
+        lines.append("配り: 場が2枚ずつ4組なら配り直す"
+                     + ("。場に同じ月の4枚があるときも同じ。" if p.field_whole_month == "redeal" else "。"))
+    if p.pool_start:
+        pool = (f"得点: 双方{p.pool_start}点の持ち点で始め、負けた方が勝った方に払う"
+                + ("。払うのは残りの持ち点まで" if p.transfer_cap else "")
+                + ("。持ち点が0になった方はすぐに負け" if p.bust_ends_game else "") + "。")
+    elif p.subtract_from_opponent:
+        pool = "得点: 0から始め、勝った方の点を負けた方からも引く (0より下になることもある)。"
+    else:
+        pool = "得点: 回戦の得点を0から足していく。"
+    lines.append(pool)
+    end = []
+    if p.rounds:
+        end.append(f"{p.rounds}回戦の後、得点の高い方の勝ち")
+    if p.target_score:
+        end.append(f"先に{p.target_score}点に達した方の勝ち")
+    tie = "同点なら引き分け" if p.match_tie == "draw" else "同点なら延長の回戦"
+    first = {
+        "card_draw": "二人で切った山から1枚ずつ引き、月の早い方が最初の親"
+                     + ("" if p.first_dealer_tie == "redraw" else "。同じ月なら札の格が高い方")
+                     + "。同じなら引き直す",
+        "coin": "二人で切った山から作る公平なコインで最初の親を決める",
+        "host": "ホストが最初の親",
+        "joiner": "参加者が最初の親",
+    }[p.first_dealer]
+    lines.append(f"試合: {'。'.join(end)}。{tie}。{first}。")
+    return lines

@@ -1,0 +1,74 @@
+"""``koikoi rules --lang ja``: every line of every preset in Japanese (issue 16), the same
+structure as the English screen, and a Japanese entry for every switch and every switch word."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli.cmd_rules import describe
+from koikoi_p2p.cli.rules_ja import SWITCH_HELP_JA, SWITCH_LABEL_JA, VALUE_JA, summary_ja, yaku_rules_ja
+from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
+from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES, SWITCHES, preset
+from tests.e2e.test_cli_practice_pty import english_left
+from tests.e2e.test_cli_support import SCRIPT, env_for
+
+
+def rules(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``koikoi rules ARGS`` as a player runs it, with its own empty home."""
+    return subprocess.run([str(SCRIPT), "rules", *args], env=env_for(home), capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_koikoi_rules_in_japanese_shows_no_english(tmp_path: Path, name: str) -> None:
+    done = rules(tmp_path, name, "--lang", "ja")
+    assert done.returncode == 0, done.stderr
+    assert "役:" in done.stdout and "五光" in done.stdout
+    assert english_left(done.stdout) == [], english_left(done.stdout)
+
+
+def test_a_custom_profile_in_japanese_shows_no_english(tmp_path: Path) -> None:
+    done = rules(tmp_path, "nintendo", "--lang", "ja", "--switch", "koikoi_multiplier=none",
+                 "--switch", "hand_yaku=tenho:6", "--switch", "viewing=bonus_only")
+    assert done.returncode == 0, done.stderr
+    assert "nintendo の変更版" in done.stdout and "天和" in done.stdout
+    assert english_left(done.stdout) == [], english_left(done.stdout)
+
+
+def test_a_wrong_switch_is_refused_in_japanese(tmp_path: Path) -> None:
+    done = rules(tmp_path, "--lang", "ja", "--switch", "nonsense")
+    assert done.returncode == 2
+    # What was typed is quoted back as typed.
+    assert english_left(done.stderr.removeprefix("koikoi rules:").replace("nonsense", "")) == [], done.stderr
+    done = rules(tmp_path, "nosuch", "--lang", "ja")
+    assert done.returncode == 2 and "nosuch" in done.stderr
+    assert english_left(done.stderr.removeprefix("koikoi rules:")) == [], done.stderr
+
+
+def test_every_switch_and_switch_word_has_japanese() -> None:
+    assert set(SWITCH_LABEL_JA) == set(SWITCH_HELP_JA) == set(SWITCH_HELP) == set(SWITCHES)
+    assert set(VALUE_JA) == set(SWITCH_CHOICES)
+    for key, words in SWITCH_CHOICES.items():
+        assert set(VALUE_JA[key]) == set(words), key
+    assert len(set(SWITCH_LABEL_JA.values())) == len(SWITCH_LABEL_JA)  # no two switches read alike
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_both_languages_describe_the_same_rules(name: str) -> None:
+    profile = preset(name)
+    assert len(summary_ja(profile)) == len(summary(profile))
+    assert list(yaku_rules_ja(profile)) == [row["id"] for row in yaku_table(profile)]
+    en, ja = describe(profile, name, {}, "en"), describe(profile, name, {}, "ja")
+    assert len(ja) == len(en) + 1  # the Japanese screen adds where to read the switch names
+
+
+def test_every_switch_value_of_every_preset_reads_in_japanese() -> None:
+    from koikoi_p2p.cli.rules_ja import switch_value_ja
+
+    for name in PRESETS:
+        profile = preset(name)
+        for key in SWITCHES:
+            assert english_left(switch_value_ja(profile, key)) == [], (name, key)
