@@ -7,6 +7,9 @@ import json
 import sys
 from typing import Any
 
+from koikoi_p2p.cli.i18n import tr, yaku_name
+from koikoi_p2p.cli.options import add_lang
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -31,13 +34,14 @@ def register(subparsers: Any) -> None:
                         help='print {"yaku": {...}, "base": N, "round_score": N}')
     parser.add_argument("cards", nargs="*", metavar="CARD_ID",
                         help="captured cards: ids (koikoi cards lists them), indices 0-47 or names")
+    add_lang(parser)
     parser.set_defaults(handler=_handle)
 
 
-def _seat(text: str) -> int:
+def _seat(text: str, lang: str = "en") -> int:
     letter = text.strip().upper()
     if letter not in ("A", "B"):
-        raise ValueError(f"a call is A or B, not {text!r}")
+        raise ValueError(tr(lang, "a call is A or B, not {text!r}", text=text))
     return 0 if letter == "A" else 1
 
 
@@ -49,7 +53,7 @@ def parse_switches(preset_name: str, items: list[str]) -> Any:
     return apply_switches(preset(preset_name), items)
 
 
-def card_ref(text: str) -> int:
+def card_ref(text: str, lang: str = "en") -> int:
     """The card a person named: an id (03-curtain), an index (0-47) or a name in either language;
     a wrong one says which ids are nearest."""
     import difflib
@@ -61,7 +65,7 @@ def card_ref(text: str) -> int:
     if raw.isascii() and raw.isdecimal():
         if int(raw) < len(CARDS):
             return int(raw)
-        raise RulesError("unknown_card", f"no card has the index {raw} (0-47)")
+        raise RulesError("unknown_card", tr(lang, "no card has the index {raw} (0-47)", raw=raw))
     lowered = raw.lower()
     for c in CARDS:
         if lowered in (c.id, c.name_en.lower(), c.name_ja) and (lowered != c.name_en.lower() or _unique(c)):
@@ -71,8 +75,9 @@ def card_ref(text: str) -> int:
     month = lowered[:2]
     if not near and month.isdecimal():
         near = [i for i in ids if i.startswith(month)]
-    hint = f"; nearest: {', '.join(near)}" if near else ""
-    raise RulesError("unknown_card", f"no card has the id {raw!r}{hint} (koikoi cards lists them all)")
+    hint = tr(lang, "; nearest: {ids}", ids=", ".join(near)) if near else ""
+    problem = tr(lang, "no card has the id {raw!r}{hint} (koikoi cards lists them all)", raw=raw, hint=hint)
+    raise RulesError("unknown_card", problem)
 
 
 def _unique(c: Any) -> bool:
@@ -82,29 +87,44 @@ def _unique(c: Any) -> bool:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.setup import command_lang
+    from koikoi_p2p.cli.style import display_width
+    from koikoi_p2p.cli.switches import SwitchError
     from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import PRESETS
     from koikoi_p2p.rules.scoring import round_score, score_yaku
 
+    lang = "en" if args.json else command_lang(args)
     try:
         profile = parse_switches(args.rules, args.switch)
-        calls = [_seat(c) for c in args.calls.split(",") if c.strip()] if args.calls else []
+        calls = [_seat(c, lang) for c in args.calls.split(",") if c.strip()] if args.calls else []
         limit = profile.max_calls_per_round
         per_seat = profile.call_limit == "per_seat"
         used = max(calls.count(0), calls.count(1)) if per_seat else len(calls)
         if limit and used > limit:
-            whose = "by one player " if per_seat else ""
-            raise ValueError(f"{profile.name} allows {limit} koi-koi call(s) {whose}in a round, not {used}")
-        winner = _seat(args.winner)
+            if per_seat:
+                raise ValueError(tr(lang, "{rules} allows {limit} koi-koi call(s) by one player in a round, "
+                                          "not {used}", rules=profile.name, limit=limit, used=used))
+            raise ValueError(tr(lang, "{rules} allows {limit} koi-koi call(s) in a round, not {used}",
+                                rules=profile.name, limit=limit, used=used))
+        winner = _seat(args.winner, lang)
         if not args.cards:
-            return _list_cards()
-        cards: list[int | str] = [card_ref(c) for c in args.cards]
+            return _list_cards(lang)
+        cards: list[int | str] = [card_ref(c, lang) for c in args.cards]
         if len(set(cards)) != len(cards):
-            raise ValueError("a card is named twice")
+            raise ValueError(tr(lang, "a card is named twice"))
         yaku = score_yaku(cards, profile, args.month)
         base = sum(yaku.values())
         total = round_score(base, calls, winner, profile)
+    except SwitchError as exc:
+        print(f"koikoi score: {exc.describe(lang)}", file=sys.stderr)
+        return 2
     except RulesError as exc:
-        print(f"koikoi score: {exc.message or exc.reason}", file=sys.stderr)
+        if exc.reason == "unknown_preset":
+            print("koikoi score: " + tr(lang, "unknown rules preset {name!r}: the presets are {presets}.",
+                                        name=args.rules, presets=", ".join(PRESETS)), file=sys.stderr)
+        else:
+            print(f"koikoi score: {exc.message or exc.reason}", file=sys.stderr)
         return 2
     except ValueError as exc:
         print(f"koikoi score: {exc}", file=sys.stderr)
@@ -112,24 +132,30 @@ def _handle(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"yaku": yaku, "base": base, "round_score": total}, separators=(",", ":")))
         return 0
-    width = max((len(k) for k in yaku), default=4)
-    print(f"rules: {profile.name}" + (f", month {args.month}" if args.month else ""))
+    # English keeps the engine's yaku ids (what --json prints); Japanese shows the usual names.
+    names = {key: yaku_name(key, "ja") if lang == "ja" else key for key in yaku}
+    width = max((display_width(n) for n in names.values()), default=4)
+    rules = profile.name if lang != "ja" or profile.name in PRESETS else \
+        tr(lang, "custom, based on {base}", base=args.rules)
+    print(tr(lang, "rules: {rules}, month {month}", rules=rules, month=args.month) if args.month
+          else tr(lang, "rules: {rules}", rules=rules))
     if not yaku:
-        print("no yaku")
+        print(tr(lang, "no yaku"))
     for key, points in yaku.items():
-        print(f"  {key:<{width}}  {points:>3}")
-    print(f"base: {base}")
+        print(f"  {names[key]}{' ' * (width - display_width(names[key]))}  {points:>3}")
+    print(tr(lang, "base: {n}", n=base))
     who = "AB"[winner]
-    shown_calls = ",".join("AB"[c] for c in calls) or "none"
-    print(f"round score: {total} (winner {who}, calls {shown_calls})")
+    shown_calls = ",".join("AB"[c] for c in calls) or tr(lang, "none")
+    print(tr(lang, "round score: {total} (winner {who}, calls {calls})", total=total, who=who,
+             calls=shown_calls))
     return 0
 
 
-def _list_cards() -> int:
+def _list_cards(lang: str) -> int:
     """No cards given: say how to name them, with the whole list."""
     from koikoi_p2p.cli.cmd_cards import _handle as cards
 
-    print("koikoi score: name the captured cards by id (or index), e.g. koikoi score 01-crane 03-curtain "
-          "08-moon. The ids:", file=sys.stderr)
-    cards(argparse.Namespace(only=[], json=False))
+    print("koikoi score: " + tr(lang, "name the captured cards by id (or index), e.g. koikoi score 01-crane "
+                                      "03-curtain 08-moon. The ids:"), file=sys.stderr)
+    cards(argparse.Namespace(only=[], json=False, lang=lang))
     return 2

@@ -153,6 +153,29 @@ JA: dict[str, str] = {
     "(The switch names that --switch NAME=VALUE takes are on the English screen and in --json.)":
         "(--switch NAME=VALUE で使うスイッチ名は英語の画面と --json に表示されます。)",
     "yaku:": "役:",
+    # -- koikoi score and koikoi cards -------------------------------------------------------------
+    "rules: {rules}": "ルール: {rules}",
+    "rules: {rules}, month {month}": "ルール: {rules}、{month}月",
+    "no yaku": "役なし",
+    "base: {n}": "基本点: {n}",
+    "none": "なし",
+    "round score: {total} (winner {who}, calls {calls})":
+        "回戦の得点: {total} (勝者 {who}、こいこい {calls})",
+    "a call is A or B, not {text!r}": "こいこいは A か B で書きます ({text!r} ではなく)",
+    "no card has the index {raw} (0-47)": "番号 {raw} の札はありません (0-47)",
+    "; nearest: {ids}": "。近いもの: {ids}",
+    "no card has the id {raw!r}{hint} (koikoi cards lists them all)":
+        "{raw!r} という札はありません{hint} (一覧は koikoi cards)",
+    "{rules} allows {limit} koi-koi call(s) by one player in a round, not {used}":
+        "{rules} では1回戦に1人{limit}回までこいこいできます ({used}回ではなく)",
+    "{rules} allows {limit} koi-koi call(s) in a round, not {used}":
+        "{rules} では1回戦に{limit}回までこいこいできます ({used}回ではなく)",
+    "a card is named twice": "同じ札が2回書かれています",
+    "name the captured cards by id (or index), e.g. koikoi score 01-crane 03-curtain 08-moon. The ids:":
+        "取り札を札のID (または番号) で書いてください。例: koikoi score 01-crane 03-curtain 08-moon。"
+        "札のID:",
+    "{item!r} is neither a month (1-12) nor a class (bright, animal, ribbon, plain)":
+        "{item!r} は月 (1-12) でも種類 (光、タネ、短冊、カス) でもありません",
     "Both of you give --password (or neither): start a new room.":
         "二人とも --password を付けるか、どちらも付けないでください。部屋を作り直してください。",
     "The passwords differ (or someone in the middle guessed): agree on it again over another channel and "

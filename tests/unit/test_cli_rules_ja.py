@@ -72,3 +72,30 @@ def test_every_switch_value_of_every_preset_reads_in_japanese() -> None:
         profile = preset(name)
         for key in SWITCHES:
             assert english_left(switch_value_ja(profile, key)) == [], (name, key)
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), *args], env=env_for(home), capture_output=True, text=True, timeout=60,
+                          check=False)
+
+
+def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> None:
+    done = run(tmp_path, "score", "--lang", "ja", "--month", "8", "--calls", "A", "01-crane", "03-curtain",
+               "08-moon", "09-cup")
+    assert done.returncode == 0, done.stderr
+    assert "花見酒" in done.stdout and "基本点: 15" in done.stdout
+    assert english_left(done.stdout) == [], done.stdout
+    done = run(tmp_path, "score", "--lang", "ja", "03-curtan")  # a wrong id: the nearest ones, in Japanese
+    assert done.returncode == 2 and "03-curtain" in done.stderr
+    assert english_left(done.stderr.replace("koikoi score:", "")) == [], done.stderr
+    done = run(tmp_path, "score", "--lang", "ja")  # no cards: how to name them, and the list
+    assert done.returncode == 2 and "松に鶴" in done.stdout
+    assert english_left(done.stdout + done.stderr) == [], done.stdout + done.stderr
+    done = run(tmp_path, "cards", "--lang", "ja", "9", "タネ")
+    assert done.returncode == 0 and done.stdout.split() == ["32", "09-cup", "09A", "タネ", "菊に盃"]
+    done = run(tmp_path, "cards", "--lang", "ja")
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 48
+    assert english_left(done.stdout) == [], done.stdout
+    done = run(tmp_path, "cards", "--lang", "ja", "thirteen")
+    assert done.returncode == 2 and english_left(done.stderr.replace("thirteen", "")) == [], done.stderr
+    assert run(tmp_path, "cards").stdout.splitlines()[0].split()[4:] == ["Crane", "and", "Sun", "松に鶴"]
