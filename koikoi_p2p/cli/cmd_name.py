@@ -6,6 +6,9 @@ import argparse
 import sys
 from typing import Any
 
+from koikoi_p2p.cli.i18n import tr
+from koikoi_p2p.cli.options import add_lang
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -16,6 +19,7 @@ def register(subparsers: Any) -> None:
                     "are not unique; the fingerprint is the identity. `koikoi name \"\"` clears it.",
     )
     parser.add_argument("name", nargs="?", default=None, metavar="NAME", help="the new name")
+    add_lang(parser)
     parser.set_defaults(handler=_handle)
 
 
@@ -23,7 +27,9 @@ def _handle(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.display_name import BadName, load_name, save_name, shown
     from koikoi_p2p.cli.identity_store import IdentityFileError, load_or_create_identity
     from koikoi_p2p.cli.paths import folders
+    from koikoi_p2p.cli.setup import command_lang
 
+    lang = command_lang(args)
     where = folders().ensure()
     try:
         identity = load_or_create_identity(where.identity_file)
@@ -32,13 +38,14 @@ def _handle(args: argparse.Namespace) -> int:
         return 1
     if args.name is None:
         name = load_name(where.name_file)
-        print(shown(name, identity.fingerprint) if name else f"{identity.fingerprint} (no name chosen)")
+        print(shown(name, identity.fingerprint) if name
+              else tr(lang, "{fp} (no name chosen)", fp=identity.fingerprint))
         return 0
     try:
         name = save_name(where.name_file, args.name)
     except BadName as exc:
-        print(f"koikoi name: {exc}", file=sys.stderr)
+        print(f"koikoi name: {exc.describe(lang)}", file=sys.stderr)
         return 2
-    print(f"your name is now {shown(name, identity.fingerprint)}" if name
-          else f"no name: you are shown as {identity.fingerprint}")
+    print(tr(lang, "your name is now {shown}", shown=shown(name, identity.fingerprint)) if name
+          else tr(lang, "no name: you are shown as {fp}", fp=identity.fingerprint))
     return 0

@@ -243,15 +243,20 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def submit_text(answer: Any, what: str = "result") -> str:
-    """One line for a submission's answer."""
+def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
+    """One line for a submission's answer, in ``lang``."""
+    from koikoi_p2p.cli.i18n import tr
+
     body = answer.body
     if answer.ok and body.get("counted") is True:
-        return f"{what} counted (number {safe(body.get('seq'))})"
+        return tr(lang, "{what} counted (number {seq})", what=what, seq=safe(body.get("seq")))
     if answer.ok and body.get("pending"):
-        return "accepted; the service is still checking it"
+        return tr(lang, "accepted; the service is still checking it")
     if answer.ok:
-        return f"already counted (number {safe(body.get('seq'))}): nothing changed"
+        return tr(lang, "already counted (number {seq}): nothing changed", seq=safe(body.get("seq")))
+    if lang == "ja":
+        # The service's message is English; its machine-readable reason stays, as in a bug report.
+        return tr(lang, "refused ({status}, {reason})", status=answer.status, reason=safe(body.get("reason")))
     return f"refused ({answer.status}): {safe(body.get('reason'))}: {safe(body.get('message'))}"
 
 

@@ -11,9 +11,25 @@ from pathlib import Path
 
 MAX_NAME = 32
 
+# Why a name is refused, as English templates the screens translate (cli/ja.py).
+TOO_LONG = "a display name has at most {n} characters"
+SPACE_AT_END = "a display name has no space at either end"
+BAD_CHARACTER = "a display name has no control, format or unassigned characters"
+PROBLEMS = (TOO_LONG, SPACE_AT_END, BAD_CHARACTER)
+
 
 class BadName(ValueError):
-    """A name that is not a valid display name; the message says why."""
+    """A name that is not a valid display name; the message (and ``describe(lang)``) says why."""
+
+    def __init__(self, problem: str, **values: object) -> None:
+        super().__init__(problem.format(**values))
+        self.problem = problem
+        self.values = values
+
+    def describe(self, lang: str = "en") -> str:
+        from koikoi_p2p.cli.i18n import tr
+
+        return tr(lang, self.problem, **self.values)
 
 
 def normalise(name: str) -> str:
@@ -22,11 +38,11 @@ def normalise(name: str) -> str:
 
     text = unicodedata.normalize("NFC", name)
     if len(text) > MAX_NAME:
-        raise BadName(f"a display name has at most {MAX_NAME} characters")
+        raise BadName(TOO_LONG, n=MAX_NAME)
     if text != text.strip():
-        raise BadName("a display name has no space at either end")
+        raise BadName(SPACE_AT_END)
     if not valid_name(text):
-        raise BadName("a display name has no control, format or unassigned characters")
+        raise BadName(BAD_CHARACTER)
     return text
 
 

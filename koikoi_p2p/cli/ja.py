@@ -153,6 +153,26 @@ JA: dict[str, str] = {
     "(The switch names that --switch NAME=VALUE takes are on the English screen and in --json.)":
         "(--switch NAME=VALUE で使うスイッチ名は英語の画面と --json に表示されます。)",
     "yaku:": "役:",
+    # -- display names and rated matches -----------------------------------------------------
+    "a display name has at most {n} characters": "表示名は{n}文字までです",
+    "a display name has no space at either end": "表示名の最初と最後に空白は使えません",
+    "a display name has no control, format or unassigned characters":
+        "表示名に制御文字・書式文字・未割り当ての文字は使えません",
+    "{fp} (no name chosen)": "{fp} (表示名なし)",
+    "your name is now {shown}": "表示名を {shown} にしました",
+    "no name: you are shown as {fp}": "表示名なし: {fp} と表示されます",
+    "result": "結果",
+    "abandonment claim": "放棄の申し立て",
+    " Send it later: koikoi ratings submit {path} --to {url}":
+        " 後で送るには: koikoi ratings submit {path} --to {url}",
+    "no answer from {url}": "{url} から応答がありません",
+    "The rating service did not take the {what}: {problem}.{later}":
+        "評価サービスは{what}を受け取りませんでした: {problem}。{later}",
+    "Rating service {url}: {answer}": "評価サービス {url}: {answer}",
+    "{what} counted (number {seq})": "{what}を集計しました (番号 {seq})",
+    "accepted; the service is still checking it": "受け付けました。サービスが確認中です",
+    "already counted (number {seq}): nothing changed": "集計済みです (番号 {seq})。変更はありません",
+    "refused ({status}, {reason})": "受け付けられませんでした ({status}, {reason})",
     # -- koikoi score and koikoi cards -------------------------------------------------------------
     "rules: {rules}": "ルール: {rules}",
     "rules: {rules}, month {month}": "ルール: {rules}、{month}月",

@@ -334,7 +334,7 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         from koikoi_p2p.cli.rated import after_rated_match
         from koikoi_p2p.net.resumable import forget
 
-        await after_rated_match(screen.say, match.core, match.outcome)
+        await after_rated_match(screen.say, match.core, match.outcome, screen.lang)
         with contextlib.suppress(OSError):
             forget(store)
     return code

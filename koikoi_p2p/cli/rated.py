@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from koikoi_p2p.cli.cmd_ratings import safe, submit_text
+from koikoi_p2p.cli.i18n import tr
 
 
 def default_ratings(relay: str) -> str:
@@ -23,14 +24,15 @@ def default_ratings(relay: str) -> str:
 
 
 async def submit_after_match(say: Callable[[str], None], *, ratings: str, result: bytes | None = None,
-                             abandonment: bytes | None = None, path: str | None = None) -> bool:
+                             abandonment: bytes | None = None, path: str | None = None,
+                             lang: str = "en") -> bool:
     """Send what the match left (a co-signed result, else an abandonment file) to ``ratings``;
-    True when the service took it (counted now or before)."""
+    True when the service took it (counted now or before). The lines are in ``lang``."""
     from koikoi_p2p.ratings import client
 
     if result is None and abandonment is None:
         return False
-    what = "result" if result is not None else "abandonment claim"
+    what = tr(lang, "result") if result is not None else tr(lang, "abandonment claim")
     try:
         if result is not None:
             answer = await asyncio.to_thread(client.submit_result, ratings, result)
@@ -38,14 +40,22 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
             assert abandonment is not None
             answer = await asyncio.to_thread(client.submit_abandonment, ratings, abandonment)
     except (client.ServiceUnreachable, ValueError) as exc:
-        later = f" Send it later: koikoi ratings submit {path} --to {ratings}" if path and result else ""
-        say(f"The rating service did not take the {what}: {safe(exc)}.{later}")
+        later = tr(lang, " Send it later: koikoi ratings submit {path} --to {url}", path=path, url=ratings) \
+            if path and result else ""
+        if lang == "ja" and isinstance(exc, client.ServiceUnreachable):
+            # The reason is the operating system's English; the URL says which service did not answer.
+            problem = tr(lang, "no answer from {url}", url=safe(ratings))
+        else:
+            problem = safe(exc)
+        say(tr(lang, "The rating service did not take the {what}: {problem}.{later}", what=what,
+               problem=problem, later=later))
         return False
-    say(f"Rating service {safe(ratings)}: {submit_text(answer, what)}")
+    say(tr(lang, "Rating service {url}: {answer}", url=safe(ratings), answer=submit_text(answer, what, lang)))
     return answer.ok
 
 
-async def after_rated_match(say: Callable[[str], None], core: object, outcome: object) -> None:
+async def after_rated_match(say: Callable[[str], None], core: object, outcome: object,
+                            lang: str = "en") -> None:
     """After a crash-safe match (``net.resumable``): when its terms were rated, send the co-signed
     result, or our upheld abandonment claim, to the terms' service."""
     peer = getattr(core, "peer", None)
@@ -59,6 +69,7 @@ async def after_rated_match(say: Callable[[str], None], core: object, outcome: o
         path = str(Path(file).with_suffix(".result")) if file else None
         if result is None and path is not None and Path(path).exists():
             result = Path(path).read_bytes()
-        await submit_after_match(say, ratings=terms.ratings, result=result, path=path)
+        await submit_after_match(say, ratings=terms.ratings, result=result, path=path, lang=lang)
     elif status == "abandoned" and file:
-        await submit_after_match(say, ratings=terms.ratings, abandonment=Path(file).read_bytes(), path=file)
+        await submit_after_match(say, ratings=terms.ratings, abandonment=Path(file).read_bytes(), path=file,
+                                 lang=lang)

@@ -88,7 +88,7 @@ def choose_first_name(path: Path, screen: Screen) -> None:
             save_name(path, typed)
             return
         except BadName as exc:
-            screen.say(screen.t("{problem}; try again.", problem=exc))
+            screen.say(screen.t("{problem}; try again.", problem=exc.describe(screen.lang)))
 
 
 def command_lang(args: argparse.Namespace) -> str:

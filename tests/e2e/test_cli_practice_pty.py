@@ -74,7 +74,8 @@ def english_left(text: str) -> list[str]:
         r"\S*/\S*",  # paths
         # preset names (before command lines, so that koikoi-online is not read as "koikoi")
         r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",
-        r"koikoi(?: [a-z][a-z-]*)?(?: [A-Z]+(?![A-Za-z0-9]))?",  # command lines, as typed
+        # command lines, as typed (a command and its subcommand: koikoi ratings submit)
+        r"koikoi(?: [a-z][a-z-]*){0,2}(?: [A-Z]+(?![A-Za-z0-9]))?",
         r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints
         r"\d\d-[a-z]+\d?",  # card ids
         r"(?<![A-Za-z0-9])[A-Z0-9]{6}(?![A-Za-z0-9])", r"'[^']*'",  # room codes; what was typed, quoted back

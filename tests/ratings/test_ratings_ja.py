@@ -1,0 +1,77 @@
+"""The lines after a rated match and the refused-name texts on a Japanese screen (issue 16):
+against a real rating service on loopback, then with the service gone."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli.display_name import BadName, normalise
+from koikoi_p2p.cli.rated import submit_after_match
+from koikoi_p2p.protocol.identity import Identity
+from tests.e2e.test_cli_practice_pty import english_left
+from tests.e2e.test_cli_support import SCRIPT, env_for
+from tests.ratings.support import signed
+from tests.ratings.test_ratings_restart import start_service, stop
+
+ALICE, BOB = Identity.generate(), Identity.generate()
+
+
+def submit(url: str, lang: str, *, result: bytes | None = None, abandonment: bytes | None = None,
+           path: str | None = None) -> tuple[bool, list[str]]:
+    said: list[str] = []
+    ok = asyncio.run(submit_after_match(said.append, ratings=url, result=result, abandonment=abandonment,
+                                        path=path, lang=lang))
+    return ok, said
+
+
+def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path) -> None:
+    service, url = start_service(f"sqlite:///{tmp_path / 'r.sqlite3'}", tmp_path / "home")
+    try:
+        bad = signed(ALICE, BOB, names=("Alice\u200b", "Bob"))  # a format character: refused, bad_name
+        ok, said = submit(url, "ja", result=bad)
+        assert not ok and said == [f"評価サービス {url}: 受け付けられませんでした (400, bad_name)"], said
+        good = signed(ALICE, BOB, names=("Alice", "Bob"), winner=1)
+        ok, said = submit(url, "ja", result=good)
+        assert ok and said == [f"評価サービス {url}: 結果を集計しました (番号 1)"], said
+        ok, said = submit(url, "ja", result=good)
+        assert ok and said == [f"評価サービス {url}: 集計済みです (番号 1)。変更はありません"], said
+        ok, said = submit(url, "en", result=good)  # English as before
+        assert ok and said == [f"Rating service {url}: already counted (number 1): nothing changed"], said
+    finally:
+        stop(service)
+    later = tmp_path / "match.result"
+    ok, said = submit(url, "ja", result=good, path=str(later))
+    assert not ok and len(said) == 1 and "応答がありません" in said[0]
+    assert f"koikoi ratings submit {later} --to {url}" in said[0]
+    assert english_left(said[0]) == [], said
+    ok, said = submit(url, "ja", abandonment=b"claim", path=str(later))
+    assert not ok and said == [f"評価サービスは放棄の申し立てを受け取りませんでした: {url} から応答がありません。"], said
+
+
+@pytest.mark.parametrize("bad", [" padded", "x" * 33, "bell\x07", "rtl\u202e"])
+def test_a_refused_name_says_why_in_japanese(bad: str) -> None:
+    with pytest.raises(BadName) as refused:
+        normalise(bad)
+    assert str(refused.value).startswith("a display name has")  # English stays the default
+    text = refused.value.describe("ja")
+    assert text.startswith("表示名") and english_left(text) == [], text
+
+
+def test_koikoi_name_in_japanese(tmp_path: Path) -> None:
+    def name(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(SCRIPT), "name", "--lang", "ja", *args], env=env_for(tmp_path),
+                              capture_output=True, text=True, timeout=60, check=False)
+
+    done = name()  # env_for saved "no name" already
+    assert done.returncode == 0 and "(表示名なし)" in done.stdout and english_left(done.stdout) == []
+    done = name("x" * 33)
+    assert done.returncode == 2 and "表示名は32文字までです" in done.stderr
+    assert english_left(done.stderr) == [], done.stderr
+    done = name("花子")
+    assert done.returncode == 0 and done.stdout.startswith("表示名を 花子 (") and english_left(done.stdout) == []
+    done = name("")
+    assert done.returncode == 0 and done.stdout.startswith("表示名なし: ") and english_left(done.stdout) == []
