@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("only", nargs="*", metavar="MONTH|CLASS",
                         help="a month number (1-12) or a class (bright, animal, ribbon, plain)")
     parser.add_argument("--json", action="store_true", help="print the cards as a JSON list")
-    add_lang(parser)
+    add_lang(parser, remembered=False)
     parser.set_defaults(handler=_handle)
 
 

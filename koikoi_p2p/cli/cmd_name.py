@@ -19,7 +19,7 @@ def register(subparsers: Any) -> None:
                     "are not unique; the fingerprint is the identity. `koikoi name \"\"` clears it.",
     )
     parser.add_argument("name", nargs="?", default=None, metavar="NAME", help="the new name")
-    add_lang(parser)
+    add_lang(parser, remembered=False)
     parser.set_defaults(handler=_handle)
 
 

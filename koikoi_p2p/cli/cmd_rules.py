@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
                         help="change one switch of the preset (repeatable): true/false, a number, one of "
                              "the listed words, 10,8,7,5, teshi:6,kuttsuki:6, card ids or months, none")
     parser.add_argument("--json", action="store_true", help="print the profile and yaku table as JSON")
-    add_lang(parser)
+    add_lang(parser, remembered=False)
     parser.set_defaults(handler=_handle)
 
 
@@ -78,13 +78,14 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
         switch_value_ja,
         yaku_rules_ja,
     )
+    from koikoi_p2p.cli.terms_screen import rules_name
     from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
     from koikoi_p2p.rules.profile import PRESETS
 
     ja = lang == "ja"
-    # A custom profile's name ("board-game-custom") is an identifier: a Japanese screen says what it is.
-    name = (profile.name if not ja or profile.name in PRESETS
-            else tr(lang, "custom, based on {base}", base=based_on))
+    # A custom profile's name ("board-game-custom") is an identifier: a Japanese screen says what it
+    # is, as the terms screen does ("nintendo (任天堂版) の変更版").
+    name = rules_name(profile, lang) if ja else profile.name
     lines = [tr(lang, "rule profile {name} (presets: {presets})", name=name, presets=", ".join(PRESETS))]
     if changed:
         shown = [f"{SWITCH_LABEL_JA[k]}={switch_value_ja(profile, k)}" if ja else f"{k}={v}"

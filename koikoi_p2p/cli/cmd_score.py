@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
                         help='print {"yaku": {...}, "base": N, "round_score": N}')
     parser.add_argument("cards", nargs="*", metavar="CARD_ID",
                         help="captured cards: ids (koikoi cards lists them), indices 0-47 or names")
-    add_lang(parser)
+    add_lang(parser, remembered=False)
     parser.set_defaults(handler=_handle)
 
 

@@ -65,8 +65,21 @@ def own_name(profile: Profile) -> str:
 
 
 def difference_lines(profile: Profile, lang: str) -> list[str]:
+    if lang == "ja":
+        return _difference_lines_ja(profile)
     return [tr(lang, "{switch} = {value} (the preset has {base})", switch=key, value=value or '""',
                base=base or '""') for key, value, base in differences(profile)]
+
+
+def _difference_lines_ja(profile: Profile) -> list[str]:
+    """The same lines with the switches and their values in Japanese (cli/rules_ja.py)."""
+    from koikoi_p2p.cli.rules_ja import SWITCH_LABEL_JA, switch_value_ja
+    from koikoi_p2p.rules.profile import preset, with_rounds
+
+    base = with_rounds(preset(base_preset(profile)), profile.rounds)
+    return [tr("ja", "{switch} = {value} (the preset has {base})", switch=SWITCH_LABEL_JA[key],
+               value=switch_value_ja(profile, key), base=switch_value_ja(base, key))
+            for key, _value, _base in differences(profile)]
 
 
 def terms_lines(terms: MatchTerms, lang: str, me: int) -> list[str]:

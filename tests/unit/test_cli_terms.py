@@ -43,6 +43,12 @@ def test_the_terms_in_japanese() -> None:
     text = "\n".join(terms_lines(_terms(), "ja", 1))
     assert "ルール: nintendo (任天堂版) の変更版" in text and "長さ: 3回戦" in text
     assert "レーティング対象外" in text
+    # The changed switches in Japanese too (issue 16): what they are called and their values.
+    assert "流れたとき = 親権 (元の設定は 流れ (得点なし))" in text
+    assert "こいこいの回数 = 0 (元の設定は 1)" in text
+    from tests.e2e.test_cli_practice_pty import english_left
+
+    assert english_left(text.replace("Aiko", "")) == [], text  # the host's own name stays as chosen
 
 
 def test_a_preset_played_as_itself_is_named_plainly() -> None:
