@@ -81,11 +81,10 @@ def add_relay(parser: argparse.ArgumentParser) -> None:
 
 
 def add_lang(parser: argparse.ArgumentParser, *, remembered: bool = True) -> None:
-    parser.add_argument(
-        "--lang", choices=LANGUAGES, default=None,
-        help=("the language of the screens: en or ja (remembered; default: the last one, first en)" if remembered
-              else "the language of the output: en or ja (default: the one the last match used, first en)")
-    )
+    text = "the language of the screens: en or ja (remembered; default: the last one, first en)"
+    if not remembered:
+        text = "the language of the output: en or ja (default: the one the last match used, first en)"
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=text)
 
 
 def add_terms(parser: argparse.ArgumentParser) -> None:
