@@ -173,6 +173,11 @@ JA: dict[str, str] = {
     "accepted; the service is still checking it": "受け付けました。サービスが確認中です",
     "already counted (number {seq}): nothing changed": "集計済みです (番号 {seq})。変更はありません",
     "refused ({status}, {reason})": "受け付けられませんでした ({status}, {reason})",
+    "--switch {item}: {switch} does not take this value; it takes {allowed}":
+        "--switch {item}: {switch} にこの値は使えません。使えるのは {allowed}",
+    "--switch {item}: {switch} cannot take this value in these rules (koikoi rules --lang en says why)":
+        "--switch {item}: このルールでは {switch} にこの値は使えません (理由は koikoi rules --lang en で"
+        "表示)",
     # -- koikoi score and koikoi cards -------------------------------------------------------------
     "rules: {rules}": "ルール: {rules}",
     "rules: {rules}, month {month}": "ルール: {rules}、{month}月",

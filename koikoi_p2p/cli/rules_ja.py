@@ -129,6 +129,26 @@ VALUE_JA: dict[str, dict[str, str]] = {
 }
 
 
+def allowed_ja(key: str) -> str:
+    """What a switch takes, in Japanese; the words and ids to type stay as they are typed."""
+    from koikoi_p2p.rules.profile import HAND_YAKU_IDS, SWITCH_CHOICES, preset
+
+    value = getattr(preset("nintendo"), key, None)
+    if isinstance(value, bool):
+        return "true か false"
+    if isinstance(value, int):
+        return "0から10000までの整数"
+    if key in SWITCH_CHOICES:
+        return "次のどれか: " + ", ".join(SWITCH_CHOICES[key])
+    hand = "、".join(f"{k} ({yaku_name(k, 'ja')})" for k in HAND_YAKU_IDS)
+    return {
+        "name": "a-z、0-9、'-'、'_' の1〜40文字",
+        "bright_values": "五光,四光,雨四光,三光 の点 (1〜100) を4つ。例: 10,8,7,5",
+        "hand_yaku": f"none か、手役:点 の組。例: teshi:6,kuttsuki:6 (手役: {hand})",
+        "joker_card": "none か、09-cup 以外のタネ札のID",
+    }.get(key, "none か、カンマで区切った札のIDと月の番号。例: 11-rainman や 11,12")
+
+
 def switch_value_ja(profile: Profile, key: str) -> str:
     """One switch's value as a Japanese screen shows it; card ids, numbers and preset names stay."""
     value = getattr(profile, key)

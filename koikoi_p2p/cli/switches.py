@@ -28,13 +28,26 @@ PROBLEMS = (NOT_NAME_VALUE, NO_SUCH_SWITCH)
 class SwitchError(ValueError):
     """A --switch that cannot be applied; ``describe`` says why in words."""
 
-    def __init__(self, item: str, problem: str, suggestions: tuple[str, ...] = ()) -> None:
+    def __init__(self, item: str, problem: str, suggestions: tuple[str, ...] = (), key: str = "",
+                 clash: bool = False) -> None:
         super().__init__(item, problem)
         self.item = item
         self.problem = problem
         self.suggestions = suggestions
+        self.key = key  # the switch whose value was refused, when one alone was
+        self.clash = clash  # its value reads, but the profile refuses it (another switch, or its kind)
 
     def describe(self, lang: str = "en") -> str:
+        if lang == "ja" and self.key:
+            # The rules package explains in English; a Japanese screen says what the switch takes.
+            from koikoi_p2p.cli.rules_ja import SWITCH_LABEL_JA, allowed_ja
+
+            label = SWITCH_LABEL_JA.get(self.key, self.key)
+            if self.clash:
+                return tr(lang, "--switch {item}: {switch} cannot take this value in these rules "
+                                "(koikoi rules --lang en says why)", item=self.item, switch=label)
+            return tr(lang, "--switch {item}: {switch} does not take this value; it takes {allowed}",
+                      item=self.item, switch=label, allowed=allowed_ja(self.key))
         text = tr(lang, "--switch {item}: {problem}", item=self.item, problem=tr(lang, self.problem))
         if self.suggestions:
             text += tr(lang, " (did you mean {names}?)", names=", ".join(self.suggestions))
@@ -50,6 +63,26 @@ def split_switch(item: str) -> tuple[str, str]:
     if not sep or not key:
         raise SwitchError(item, NOT_NAME_VALUE)
     return key, raw
+
+
+def _refused(profile: Profile, items: Sequence[str]) -> tuple[str, bool]:
+    """The one switch refused on its own ("" when none or several are), and whether its value
+    reads but clashes with the profile's other switches."""
+    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import parse_switch
+
+    refused: list[tuple[str, bool]] = []
+    for item in items:
+        key, value = split_switch(item)
+        try:
+            profile.with_switches({key: value})
+        except RulesError:
+            try:
+                parse_switch(key, value)
+                refused.append((key, True))
+            except RulesError:
+                refused.append((key, False))
+    return refused[0] if len(refused) == 1 else ("", False)
 
 
 def apply_switches(profile: Profile, items: Sequence[str]) -> Profile:
@@ -69,7 +102,8 @@ def apply_switches(profile: Profile, items: Sequence[str]) -> Profile:
     try:
         changed = profile.with_switches(changes)
     except RulesError as exc:
-        raise SwitchError(", ".join(items), exc.message or exc.reason) from None
+        key, clash = _refused(profile, items)
+        raise SwitchError(", ".join(items), exc.message or exc.reason, key=key, clash=clash) from None
     if changed == profile:
         return profile
     base = profile.name.removesuffix("-custom")

@@ -99,3 +99,26 @@ def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> N
     done = run(tmp_path, "cards", "--lang", "ja", "thirteen")
     assert done.returncode == 2 and english_left(done.stderr.replace("thirteen", "")) == [], done.stderr
     assert run(tmp_path, "cards").stdout.splitlines()[0].split()[4:] == ["Crane", "and", "Sun", "松に鶴"]
+
+
+@pytest.mark.parametrize("switch", ["rounds=-1", "viewing=maybe", "hand_yaku=foo:3", "joker_card=xx",
+                                    "bright_values=1", "hanami_cancelled_by=zz", "cup_is_plain=maybe",
+                                    "cup_either=true"])
+def test_a_refused_switch_value_says_what_it_takes_in_japanese(switch: str) -> None:
+    from koikoi_p2p.cli.switches import SwitchError, apply_switches
+
+    with pytest.raises(SwitchError) as refused:
+        apply_switches(preset("nintendo"), [switch])
+    key = switch.split("=")[0]
+    english = refused.value.describe("en")
+    assert english.startswith(f"--switch {switch}: ")
+    assert any(word in english for word in ("expected", "needs", "joker_card is")), english
+    japanese = refused.value.describe("ja")
+    assert SWITCH_LABEL_JA[key] in japanese
+    # Left in Latin letters: only what is typed (the item, and the words and ids the switch takes).
+    from koikoi_p2p.rules.profile import HAND_YAKU_IDS
+
+    typed = {*switch.replace("=", " ").replace(":", " ").split(), *SWITCH_CHOICES.get(key, ()),
+             *HAND_YAKU_IDS, "true", "false", "none"}
+    left = english_left(japanese.replace("--lang en", ""))  # the command to type for the English reason
+    assert set(left) <= {w for t in typed for w in t.replace("_", " ").split()}, japanese
