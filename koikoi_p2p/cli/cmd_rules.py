@@ -32,9 +32,8 @@ def register(subparsers: Any) -> None:
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from koikoi_p2p.cli.cmd_score import parse_switches
+    from koikoi_p2p.cli.cmd_score import parse_switches, profile_problem
     from koikoi_p2p.cli.setup import command_lang
-    from koikoi_p2p.cli.switches import SwitchError
     from koikoi_p2p.rules.describe import summary, yaku_table
     from koikoi_p2p.rules.errors import RulesError
     from koikoi_p2p.rules.profile import PRESETS, differences
@@ -42,18 +41,8 @@ def _handle(args: argparse.Namespace) -> int:
     lang = "en" if args.json else command_lang(args)
     try:
         profile = parse_switches(args.preset, args.switch)
-    except SwitchError as exc:
-        print(f"koikoi rules: {exc.describe(lang)}", file=sys.stderr)
-        return 2
-    except RulesError as exc:
-        if exc.reason == "unknown_preset" or args.preset not in PRESETS:
-            print("koikoi rules: " + tr(lang, "unknown rules preset {name!r}: the presets are {presets}.",
-                                        name=args.preset, presets=", ".join(PRESETS)), file=sys.stderr)
-        else:
-            print(f"koikoi rules: {exc}", file=sys.stderr)
-        return 2
-    except ValueError as exc:
-        print(f"koikoi rules: {exc}", file=sys.stderr)
+    except (RulesError, ValueError) as exc:
+        print(f"koikoi rules: {profile_problem(exc, args.preset, lang)}", file=sys.stderr)
         return 2
     table = yaku_table(profile)
     changed = differences(profile, args.preset)

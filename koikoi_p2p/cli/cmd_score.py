@@ -53,6 +53,22 @@ def parse_switches(preset_name: str, items: list[str]) -> Any:
     return apply_switches(preset(preset_name), items)
 
 
+def profile_problem(exc: Exception, preset_name: str, lang: str) -> str:
+    """What was wrong with --rules/--switch (or another value), in ``lang``."""
+    from koikoi_p2p.cli.switches import SwitchError
+    from koikoi_p2p.rules.errors import RulesError
+    from koikoi_p2p.rules.profile import PRESETS
+
+    if isinstance(exc, SwitchError):
+        return exc.describe(lang)
+    if isinstance(exc, RulesError) and exc.reason == "unknown_preset":
+        return tr(lang, "unknown rules preset {name!r}: the presets are {presets}.", name=preset_name,
+                  presets=", ".join(PRESETS))
+    if isinstance(exc, RulesError):
+        return exc.message or exc.reason
+    return str(exc)
+
+
 def card_ref(text: str, lang: str = "en") -> int:
     """The card a person named: an id (03-curtain), an index (0-47) or a name in either language;
     a wrong one says which ids are nearest."""
@@ -89,7 +105,6 @@ def _unique(c: Any) -> bool:
 def _handle(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.setup import command_lang
     from koikoi_p2p.cli.style import display_width
-    from koikoi_p2p.cli.switches import SwitchError
     from koikoi_p2p.rules.errors import RulesError
     from koikoi_p2p.rules.profile import PRESETS
     from koikoi_p2p.rules.scoring import round_score, score_yaku
@@ -116,18 +131,8 @@ def _handle(args: argparse.Namespace) -> int:
         yaku = score_yaku(cards, profile, args.month)
         base = sum(yaku.values())
         total = round_score(base, calls, winner, profile)
-    except SwitchError as exc:
-        print(f"koikoi score: {exc.describe(lang)}", file=sys.stderr)
-        return 2
-    except RulesError as exc:
-        if exc.reason == "unknown_preset":
-            print("koikoi score: " + tr(lang, "unknown rules preset {name!r}: the presets are {presets}.",
-                                        name=args.rules, presets=", ".join(PRESETS)), file=sys.stderr)
-        else:
-            print(f"koikoi score: {exc.message or exc.reason}", file=sys.stderr)
-        return 2
-    except ValueError as exc:
-        print(f"koikoi score: {exc}", file=sys.stderr)
+    except (RulesError, ValueError) as exc:
+        print(f"koikoi score: {profile_problem(exc, args.rules, lang)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"yaku": yaku, "base": base, "round_score": total}, separators=(",", ":")))

@@ -122,3 +122,31 @@ def test_a_refused_switch_value_says_what_it_takes_in_japanese(switch: str) -> N
              *HAND_YAKU_IDS, "true", "false", "none"}
     left = english_left(japanese.replace("--lang en", ""))  # the command to type for the English reason
     assert set(left) <= {w for t in typed for w in t.replace("_", " ").split()}, japanese
+
+
+def test_both_languages_follow_every_switch_word_of_every_preset() -> None:
+    """The Japanese rendering is a parallel of describe.py: for each preset and each value of each
+    switch that takes words or true/false (and the hand yaku), the same lines and yaku rows."""
+    from koikoi_p2p.rules.errors import RulesError
+
+    values: dict[str, tuple[object, ...]] = {key: words for key, words in SWITCH_CHOICES.items()}
+    for key in SWITCHES:
+        if isinstance(getattr(preset("nintendo"), key), bool):
+            values[key] = (True, False)
+    values["hand_yaku"] = ({}, {"teshi": 6, "kuttsuki": 6}, {"tenho": 6, "double_tenho": 14})
+    values["monthly_yaku_points"] = (0, 4)
+    values["pool_start"] = (0, 30)
+    values["max_calls_per_round"] = (0, 1, 3)
+    tried = 0
+    for name in PRESETS:
+        for key, choices in values.items():
+            for value in choices:
+                try:
+                    profile = preset(name).with_switches(**{key: value})
+                except RulesError:
+                    continue  # a combination the rules refuse
+                tried += 1
+                assert len(summary_ja(profile)) == len(summary(profile)), (name, key, value)
+                assert list(yaku_rules_ja(profile)) == [row["id"] for row in yaku_table(profile)], (name, key)
+                assert english_left("\n".join(describe(profile, name, {}, "ja"))) == [], (name, key, value)
+    assert tried > 300
