@@ -77,3 +77,20 @@ def test_koikoi_name_in_japanese(tmp_path: Path) -> None:
     assert english_left(done.stdout) == [], done.stdout
     done = name("")
     assert done.returncode == 0 and done.stdout.startswith("表示名なし: ") and english_left(done.stdout) == []
+
+
+def test_the_first_run_name_question_refuses_in_japanese(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from koikoi_p2p.cli.play import make_screen
+    from koikoi_p2p.cli.setup import choose_first_name
+    from tests.ratings.test_ratings_cli import _Terminal
+
+    screen = make_screen("ja", ("あなた", "相手"))
+    monkeypatch.setattr(sys, "stdin", _Terminal("x\x07y\n花子\n"))
+    choose_first_name(tmp_path / "name.txt", screen)
+    assert (tmp_path / "name.txt").read_text(encoding="utf-8") == "花子\n"
+    out = capsys.readouterr().out
+    assert "表示名に制御文字・書式文字・未割り当ての文字は使えません" in out
+    assert english_left(out) == [], out
