@@ -122,6 +122,8 @@ def _handle(args: argparse.Namespace) -> int:
                                           "not {used}", rules=profile.name, limit=limit, used=used))
             raise ValueError(tr(lang, "{rules} allows {limit} koi-koi call(s) in a round, not {used}",
                                 rules=profile.name, limit=limit, used=used))
+        if args.month is not None and not 1 <= args.month <= 12:
+            raise ValueError(tr(lang, "--month is the round's month, 1..12, not {month}", month=args.month))
         winner = _seat(args.winner, lang)
         if not args.cards:
             return _list_cards(lang)

@@ -196,6 +196,8 @@ JA: dict[str, str] = {
     "{rules} allows {limit} koi-koi call(s) in a round, not {used}":
         "{rules} では1回戦に{limit}回までこいこいできます ({used}回ではなく)",
     "a card is named twice": "同じ札が2回書かれています",
+    "--month is the round's month, 1..12, not {month}":
+        "--month はその回戦の月 (1..12) です ({month} ではなく)",
     "name the captured cards by id (or index), e.g. koikoi score 01-crane 03-curtain 08-moon. The ids:":
         "取り札を札のID (または番号) で書いてください。例: koikoi score 01-crane 03-curtain 08-moon。"
         "札のID:",

@@ -88,6 +88,10 @@ def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> N
     done = run(tmp_path, "score", "--lang", "ja", "03-curtan")  # a wrong id: the nearest ones, in Japanese
     assert done.returncode == 2 and "03-curtain" in done.stderr
     assert english_left(done.stderr.replace("koikoi score:", "")) == [], done.stderr
+    for wrong in (["--month", "13"], ["--calls", "C"], ["--calls", "A,B"], ["99"], ["01-crane", "01-crane"]):
+        done = run(tmp_path, "score", "--lang", "ja", *wrong, "01-crane")
+        assert done.returncode == 2, done.stderr
+        assert english_left(done.stderr.replace("koikoi score:", "")) == [], done.stderr
     done = run(tmp_path, "score", "--lang", "ja")  # no cards: how to name them, and the list
     assert done.returncode == 2 and "松に鶴" in done.stdout
     assert english_left(done.stdout + done.stderr) == [], done.stdout + done.stderr
