@@ -167,8 +167,8 @@ JA: dict[str, str] = {
         " 後で送るには: koikoi ratings submit {path} --to {url}",
     "no answer from {url}": "{url} から応答がありません",
     "The rating service did not take the {what}: {problem}.{later}":
-        "評価サービスは{what}を受け取りませんでした: {problem}。{later}",
-    "Rating service {url}: {answer}": "評価サービス {url}: {answer}",
+        "レーティングサービスは{what}を受け取りませんでした: {problem}。{later}",
+    "Rating service {url}: {answer}": "レーティングサービス {url}: {answer}",
     "{what} counted (number {seq})": "{what}を集計しました (番号 {seq})",
     "accepted; the service is still checking it": "受け付けました。サービスが確認中です",
     "already counted (number {seq}): nothing changed": "集計済みです (番号 {seq})。変更はありません",

@@ -33,12 +33,13 @@ def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path) -> None:
     try:
         bad = signed(ALICE, BOB, names=("Alice\u200b", "Bob"))  # a format character: refused, bad_name
         ok, said = submit(url, "ja", result=bad)
-        assert not ok and said == [f"評価サービス {url}: 受け付けられませんでした (400, bad_name)"], said
+        refused = f"レーティングサービス {url}: 受け付けられませんでした (400, bad_name)"
+        assert not ok and said == [refused], said
         good = signed(ALICE, BOB, names=("Alice", "Bob"), winner=1)
         ok, said = submit(url, "ja", result=good)
-        assert ok and said == [f"評価サービス {url}: 結果を集計しました (番号 1)"], said
+        assert ok and said == [f"レーティングサービス {url}: 結果を集計しました (番号 1)"], said
         ok, said = submit(url, "ja", result=good)
-        assert ok and said == [f"評価サービス {url}: 集計済みです (番号 1)。変更はありません"], said
+        assert ok and said == [f"レーティングサービス {url}: 集計済みです (番号 1)。変更はありません"], said
         ok, said = submit(url, "en", result=good)  # English as before
         assert ok and said == [f"Rating service {url}: already counted (number 1): nothing changed"], said
     finally:
@@ -49,7 +50,7 @@ def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path) -> None:
     assert f"koikoi ratings submit {later} --to {url}" in said[0]
     assert english_left(said[0]) == [], said
     ok, said = submit(url, "ja", abandonment=b"claim", path=str(later))
-    gone = f"評価サービスは放棄の申し立てを受け取りませんでした: {url} から応答がありません。"
+    gone = f"レーティングサービスは放棄の申し立てを受け取りませんでした: {url} から応答がありません。"
     assert not ok and said == [gone], said
 
 
