@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -22,15 +23,16 @@ from koikoi_p2p.cli.style import Style
 
 
 class FirstKey(LineSource):
-    """Types a key of the menu just printed (the last entry that is not "resign")."""
+    """Types a key of the menu just printed (the first on a one-line menu, else the last line's; never "resign")."""
 
     def __init__(self, out: io.StringIO) -> None:
         self.out = out
 
     async def readline(self) -> str:
-        menu = self.out.getvalue().rsplit("\n> ", 1)[0]
-        entries = [e for e in menu.split("\n  [")[1:] if "resign" not in e.split("\n", 1)[0]]
-        return entries[-1].split("]", 1)[0]
+        menu = self.out.getvalue().rsplit("\n> ", 1)[0].rsplit("\n> ", 1)[-1]
+        lines = [line for line in menu.split("\n") if line.startswith("  [")]
+        rows = [keys for line in lines if (keys := re.findall(r"\[([^\]]+)\] (?!resign)", line))]
+        return rows[-1][0] if len(lines) == 1 else rows[-1][-1]
 
 
 def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Setup, io.StringIO]:
