@@ -23,7 +23,8 @@ from koikoi_p2p.cli.style import Style
 
 
 class FirstKey(LineSource):
-    """Types a key of the menu just printed (the first on a one-line menu, else the last line's; never "resign")."""
+    """Types a key of the menu just printed: the first on a one-line menu, else the last line's;
+    never "resign"."""
 
     def __init__(self, out: io.StringIO) -> None:
         self.out = out
