@@ -305,7 +305,12 @@ function route() {
   w.postMessage({ type: 'identity' });
 })();
 
-window.addEventListener('hashchange', () => { if (!game) route(); });
+// The report button draws its screen at once and sets #report too; the hashchange that follows
+// must not draw it again (a file chosen in between would go to the replaced input and be lost).
+window.addEventListener('hashchange', () => {
+  if (game || (location.hash === '#report' && app.querySelector('main.screen.report'))) return;
+  route();
+});
 if ('serviceWorker' in navigator && (location.protocol === 'https:' || location.hostname === '127.0.0.1' || location.hostname === 'localhost')) {
   navigator.serviceWorker.register('sw.js').catch(() => {});
 }
