@@ -58,13 +58,15 @@ def test_a_stranger_cannot_hold_the_rejoin_room_of_a_js_host(tmp_path: Path) -> 
             if phase == "playing" and not started[0]:
                 started[0] = True
                 loop = asyncio.get_running_loop()
-                tasks.append(loop.create_task(_stranger(url, joiner.inner, True, stop_event, seen, holds=True)))
+                held = _stranger(url, joiner.inner, True, stop_event, seen, holds=True)
+                tasks.append(loop.create_task(held))
                 tasks.append(loop.create_task(restart()))
 
         opts = DriverOptions(resend_after_s=0.5, linger_s=2.0, forget_secrets=False,
                              link={**FAST_LINK, "dead_after_s": 2.0, "give_up_s": None})
         try:
-            return await asyncio.wait_for(run_peer(StateStore(folder), joiner, options=opts, progress=progress), 150)
+            run = run_peer(StateStore(folder), joiner, options=opts, progress=progress)
+            return await asyncio.wait_for(run, 150)
         finally:
             stop_event.set()
             for task in tasks:
@@ -88,6 +90,7 @@ def test_a_stranger_cannot_hold_the_rejoin_room_of_a_js_host(tmp_path: Path) -> 
     # opened again after dropping that connection as silent.
     assert isinstance(end["repairs"], int) and end["repairs"] >= 2, end
     assert transcript_raws(py.file) == transcript_raws(str(js_file))
-    verified = subprocess.run([str(SCRIPT), "verify", str(js_file)], capture_output=True, text=True, timeout=120)
+    verified = subprocess.run([str(SCRIPT), "verify", str(js_file)], capture_output=True, text=True,
+                              timeout=120)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert js_verdicts([js_file])[0]["ok"]
