@@ -1,7 +1,10 @@
 // The retransmission link below the channel (spec/protocol.md §12.1), sans-I/O: it numbers,
 // acknowledges and re-sends frames so that a transport that drops, repeats, reorders or
 // reconnects delivers the channel an ordered stream. It adds no trust: every payload is still
-// opened and checked by the channel.
+// opened and checked by the channel. Link ids carry no proof either, so with `vouching` the driver
+// says which pairing is real after each payload (`vouch`/`reject`, §12.2): a stranger in a rejoin
+// room that answers HELLOs and PINGs and acknowledges every DATA frame, under an id of its own or
+// the real peer's, neither keeps the connection alive nor makes us forget a frame (§12.1 rule 5).
 //
 // Link frame: kind (1) || from (8) || to (8) || rest, integers big-endian:
 //   1 HELLO   nothing        2 DATA  n (u32) || payload      3 ACK  next (u32)
