@@ -89,6 +89,7 @@ def test_a_stranger_cannot_hold_the_rejoin_room_of_a_js_host(tmp_path: Path) -> 
     # The JavaScript host paired again twice: the rejoin room the stranger held, and the one it
     # opened again after dropping that connection as silent.
     assert isinstance(end["repairs"], int) and end["repairs"] >= 2, end
+    assert end["dropped"] == 0 and py.dropped == 0, (end, py)   # it never sent a payload
     assert transcript_raws(py.file) == transcript_raws(str(js_file))
     verified = subprocess.run([str(SCRIPT), "verify", str(js_file)], capture_output=True, text=True,
                               timeout=120)
