@@ -235,7 +235,9 @@ export class ReliableLink {
     }
     if ((f.kind === DATA || f.kind === ACK) && !toUs) return result;
     if (!this.peerId || !equal(f.from, this.peerId)) this.#adopt(f.from, now, result);
-    if (toUs) this.peerKnowsMe = true;
+    // Against our id now: adopting a displaced peer again gave us a fresh one it does not know.
+    const knowsMe = equal(f.to, this.id);
+    if (knowsMe) this.peerKnowsMe = true;
     if (this.live) {
       this.lastHeard = now;
       this.lastLive = now;
@@ -247,7 +249,7 @@ export class ReliableLink {
     const peer = /** @type {Uint8Array} */ (this.peerId);
     switch (f.kind) {
       case HELLO:
-        if (!toUs) result.out.push(this.#frame(HELLO, peer));
+        if (!knowsMe) result.out.push(this.#frame(HELLO, peer));
         break;
       case PING:
         result.out.push(this.#frame(PONG, peer));
