@@ -4,11 +4,13 @@
 // peer's handshake frames, or an old envelope that still opens). A stranger who once sat in a room
 // with the host (the public room before the joiner came, or an unbound rejoin room) holds such
 // frames: the host sends its outbox, or a repeat of its last frame, to whoever joins. Replayed to
-// the joiner in a room of the stranger's (the joiner looks for the unbound tag too), it makes that
-// pairing vouched and live: the host's id is retired, the stranger's ACKs are taken, and when the
-// joiner meets the host again neither link takes the other's frames (the joiner ignores the
-// retired id, the host ignores frames addressed to the stranger's id). Marked todo: the fix is a
-// wire change (a liveness proof bound to a fresh challenge and the session), see the review report.
+// the joiner in a room of the stranger's under the unbound tag (the joiner looks for it until the
+// host is known to hold the session: test/net/rejoin_fallback.test.js; so the window is now the
+// first exchange of the match), it makes that pairing vouched and live: the host's id is retired,
+// the stranger's ACKs are taken, and when the joiner meets the host again neither link takes the
+// other's frames (the joiner ignores the retired id, the host ignores frames addressed to the
+// stranger's id). Marked todo: the fix is a wire change (a liveness proof bound to a fresh
+// challenge and the session), see the review report.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import '../helpers.js';
