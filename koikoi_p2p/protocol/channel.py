@@ -53,6 +53,8 @@ STATE_FORMAT = 2
 _PEER_CACHE = 512  # recent peer envelopes kept in memory to attach to equivocation evidence
 _AEAD_INFO = b"koikoi-p2p/2 frame aead"
 _NONCE_INFO = b"koikoi-p2p/2 frame nonce"
+#: HKDF info of the link liveness key (spec/protocol.md §12.2 item 3).
+LIVENESS_INFO = b"koikoi-p2p/v2/link-liveness"
 
 
 def frame_header(seq: int) -> bytes:
@@ -228,6 +230,13 @@ class SecureChannel:
         header = frame[:HEADER_SIZE]
         nonce, sealed = frame[HEADER_SIZE:HEADER_SIZE + NONCE_SIZE], frame[HEADER_SIZE + NONCE_SIZE:]
         return primitives.open_sealed(self._recv_keys[0], nonce, sealed, header) is not None
+
+    def liveness_key(self) -> bytes:
+        """The key of the link's liveness proofs (spec/protocol.md §12.2 item 3): HKDF-SHA256 of
+        both direction secrets (seat 0's first), salted with the session id, so only the two
+        seats of this session can answer a link challenge."""
+        secrets = (self._send_key, self._recv_key) if self.seat == 0 else (self._recv_key, self._send_key)
+        return primitives.hkdf_sha256(secrets[0] + secrets[1], salt=self.session_id, info=LIVENESS_INFO)
 
     # -- helpers -------------------------------------------------------------------------------
 
