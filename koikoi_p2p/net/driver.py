@@ -332,7 +332,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
     def on_session() -> None:
         if not keyed[0] and core.peer is not None and link is not None:
-            # The session exists: liveness and vouching now need a proof bound to it (§12.2 item 3).
+            # The session exists: liveness and vouching now need a proof bound to it (§12.2 item 4).
             link.set_liveness_key(core.peer.channel.liveness_key())
             keyed[0] = True
         if not bound[0]:

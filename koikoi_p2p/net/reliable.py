@@ -42,7 +42,7 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
 - With ``confirm=True`` an ACK covers only frames the caller confirmed after saving them, so a
   sender that sees everything acknowledged knows the peer would still have it after a crash
   (the resumable driver relies on it before it exits at the end of a match).
-- Liveness proofs (spec/protocol.md §12.2 item 3): once the session exists the caller gives the
+- Liveness proofs (spec/protocol.md §12.2 item 4): once the session exists the caller gives the
   link a key only the two seats hold (``set_liveness_key``). From then on a payload that
   authenticates is delivered but proves nothing (a repeat of an old frame does authenticate);
   each connection's HELLO carries a fresh random challenge, the peer answers with
@@ -73,7 +73,7 @@ HELLO, DATA, ACK, PING, PONG, PROOF = 1, 2, 3, 4, 5, 6
 ID_BYTES = 8
 CHALLENGE_BYTES = 16
 PROOF_BYTES = 32
-#: Domain of the liveness MAC (spec/protocol.md §12.2 item 3).
+#: Domain of the liveness MAC (spec/protocol.md §12.2 item 4).
 LIVENESS_LABEL = b"koikoi-p2p/v2/link-liveness"
 NO_ID = bytes(ID_BYTES)
 _HEAD = struct.Struct(">B8s8s")
@@ -131,7 +131,7 @@ class LinkFrame:
 
 
 def liveness_proof(key: bytes, challenger: bytes, prover: bytes, challenge: bytes) -> bytes:
-    """The answer to ``challenger``'s HELLO challenge by ``prover`` (spec/protocol.md §12.2 item 3)."""
+    """The answer to ``challenger``'s HELLO challenge by ``prover`` (spec/protocol.md §12.2 item 4)."""
     return hmac.new(key, LIVENESS_LABEL + challenger + prover + challenge, hashlib.sha256).digest()
 
 
@@ -232,7 +232,7 @@ class ReliableLink:
         self._taken_connection = 0
         self._live = not vouching           # the peer proved itself on this connection
         self._peer_knows_me = False
-        self._liveness_key: bytes | None = None   # once the session exists (§12.2 item 3)
+        self._liveness_key: bytes | None = None   # once the session exists (§12.2 item 4)
         self._challenge = draw(CHALLENGE_BYTES)   # this connection's; fresh on every connection
         self._unacked: deque[tuple[int, bytes]] = deque()
         self._send_count = 0
@@ -301,7 +301,7 @@ class ReliableLink:
 
     def set_liveness_key(self, key: bytes) -> None:
         """The session exists: from now on only a liveness proof under ``key`` makes a connection
-        live and a pairing vouched (spec/protocol.md §12.2 item 3); payloads prove nothing."""
+        live and a pairing vouched (spec/protocol.md §12.2 item 4); payloads prove nothing."""
         if not isinstance(key, bytes) or len(key) != 32:
             raise ValueError("a liveness key is 32 bytes")
         if self._liveness_key == key:

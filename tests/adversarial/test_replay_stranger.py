@@ -1,4 +1,4 @@
-"""A stranger that replays a genuine frame of the host to the joiner (spec/protocol.md §12.2 item 3).
+"""A stranger that replays a genuine frame of the host to the joiner (spec/protocol.md §12.2 item 4).
 
 The stranger once sat in a room with the host and holds one of its frames; it now holds the
 joiner in a room of its own and replays that frame under a link id of its own. The frame still

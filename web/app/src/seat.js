@@ -298,7 +298,7 @@ export class Seat {
   #bindSession() {
     const ch = this.peer.channel;
     if (!ch) return;
-    // The session exists: liveness and vouching now need a proof bound to it (§12.2 item 3).
+    // The session exists: liveness and vouching now need a proof bound to it (§12.2 item 4).
     if (!this.keyed && this.transport?.setLivenessKey) {
       this.transport.setLivenessKey(ch.livenessKey);
       this.keyed = true;

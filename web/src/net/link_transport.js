@@ -82,7 +82,7 @@ export class LinkTransport {
   }
 
   /**
-   * The session exists: liveness and vouching now need a proof under its key (§12.2 item 3).
+   * The session exists: liveness and vouching now need a proof under its key (§12.2 item 4).
    * @param {Uint8Array} key
    */
   setLivenessKey(key) {

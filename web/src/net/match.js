@@ -116,7 +116,7 @@ export async function runMatch(transport, peerOptions, chooser) {
     const out = peer.receive(frame);
     if (!peer.failed) transport.vouch?.();
     if (!peer.channel || peer.channel.next > before) outbox = [];
-    // The session exists: liveness and vouching now need a proof bound to it (§12.2 item 3).
+    // The session exists: liveness and vouching now need a proof bound to it (§12.2 item 4).
     if (!keyed && peer.channel && transport.setLivenessKey) {
       transport.setLivenessKey(peer.channel.livenessKey);
       keyed = true;

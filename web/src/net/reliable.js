@@ -8,7 +8,7 @@
 // Once the session exists (`setLivenessKey`) a payload proves nothing (a repeat of an old frame
 // authenticates too): only a PROOF answering this connection's HELLO challenge, a MAC under a
 // key of the session over both link ids, makes the connection live and the pairing vouched
-// (§12.2 item 3). A bad proof is dropped and counted.
+// (§12.2 item 4). A bad proof is dropped and counted.
 //
 // Link frame: kind (1) || from (8) || to (8) || rest, integers big-endian:
 //   1 HELLO   challenge (16)   2 DATA  n (u32) || payload      3 ACK  next (u32)
@@ -24,7 +24,7 @@ export const PONG = 5;
 export const PROOF = 6;
 export const CHALLENGE_BYTES = 16;
 export const PROOF_BYTES = 32;
-/** Domain of the liveness MAC (spec/protocol.md §12.2 item 3). */
+/** Domain of the liveness MAC (spec/protocol.md §12.2 item 4). */
 export const LIVENESS_LABEL = new TextEncoder().encode('koikoi-p2p/v2/link-liveness');
 export const WINDOW = 4096;
 export const MAX_PAYLOAD = 1 << 20;
@@ -46,7 +46,7 @@ export function encodeLinkFrame(f) {
 }
 
 /**
- * The answer of `prover` to the HELLO challenge of `challenger` (spec/protocol.md §12.2 item 3).
+ * The answer of `prover` to the HELLO challenge of `challenger` (spec/protocol.md §12.2 item 4).
  * @param {Uint8Array} key @param {Uint8Array} challenger @param {Uint8Array} prover @param {Uint8Array} challenge
  */
 export function livenessProof(key, challenger, prover, challenge) {
@@ -140,7 +140,7 @@ export class ReliableLink {
     /** @type {number | null} */
     this.lastTick = null;
     this.stats = { rejected: 0, unproven: 0, stale: 0, resets: 0, dead: 0, badProofs: 0 };
-    /** @type {Uint8Array | null} the session's liveness key, once it exists (§12.2 item 3) */
+    /** @type {Uint8Array | null} the session's liveness key, once it exists (§12.2 item 4) */
     this.livenessKey = null;
     /** this connection's challenge: fresh on every connection */
     this.challenge = this.rng(CHALLENGE_BYTES);
@@ -148,7 +148,7 @@ export class ReliableLink {
 
   /**
    * The session exists: from now on only a liveness proof under `key` makes a connection live
-   * and a pairing vouched (§12.2 item 3). Returns a HELLO to send at once when the connection
+   * and a pairing vouched (§12.2 item 4). Returns a HELLO to send at once when the connection
    * is not live yet (it asks for a proof).
    * @param {Uint8Array} key
    * @returns {Uint8Array[]}

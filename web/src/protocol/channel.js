@@ -14,12 +14,12 @@ import { label } from './labels.js';
 export const MAX_FRAME = 1 << 20;
 const MIN_FRAME = 97;
 
-/** HKDF info of the link liveness key (spec/protocol.md §12.2 item 3). */
+/** HKDF info of the link liveness key (spec/protocol.md §12.2 item 4). */
 export const LIVENESS_INFO = utf8('koikoi-p2p/v2/link-liveness');
 
 /**
  * The key of the link's liveness proofs: HKDF-SHA-256 of both direction secrets (seat 0's
- * first), salted with the session id (spec/protocol.md §12.2 item 3).
+ * first), salted with the session id (spec/protocol.md §12.2 item 4).
  * @param {Uint8Array} sessionId @param {[Uint8Array, Uint8Array]} sendSecrets
  */
 export function livenessKey(sessionId, sendSecrets) {
@@ -78,7 +78,7 @@ export class Channel {
     this.sendKeys = frameKeys(hs.version, hs.sendSecrets[hs.seat]);
     this.receiveKeys = frameKeys(hs.version, hs.sendSecrets[this.peer]);
     this.names = hs.names;
-    /** the key of the link's liveness proofs (spec/protocol.md §12.2 item 3) */
+    /** the key of the link's liveness proofs (spec/protocol.md §12.2 item 4) */
     this.livenessKey = livenessKey(hs.sessionId, hs.sendSecrets);
     this.identity = identity;
     this.identityKeys = hs.identityKeys;

@@ -195,7 +195,7 @@ test('vouching: ACKs and keepalive frames count only on a connection where a pay
   assert.equal(a.tick(14).silent, true);
 });
 
-test('liveness proofs: once the session exists only a proof for this connection\'s challenge counts (§12.2 item 3)', () => {
+test('liveness proofs: once the session exists only a proof for this connection\'s challenge counts (§12.2 item 4)', () => {
   const a = new ReliableLink({ rng: vectorStream('link-proof'), retransmit: 1, keepalive: 4, vouching: true, period: 100 });
   const peer = Uint8Array.of(7, 7, 7, 7, 7, 7, 7, 7);
   const key = new Uint8Array(32).fill(1);
