@@ -1,4 +1,4 @@
-"""Generate spec/vectors/protocol/link_liveness.json: the link's liveness proofs (spec/protocol.md §12.2 item 4).
+"""Generate spec/vectors/protocol/link_liveness.json: link liveness proofs (spec/protocol.md §12.2 item 4).
 
 Run from the repository root:  python spec/vectors/generators/link_vectors.py [--check]
 With --check nothing is written; the exit status says whether the file on disk is current.
