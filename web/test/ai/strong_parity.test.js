@@ -58,6 +58,7 @@ describe('the JavaScript strong player chooses as the Python one', { skip }, () 
   test('python is available', () => assert.ok(python, 'CI=true: a Python with koikoi_p2p is required'));
   for (const name of PRESETS) {
     test(`${name}: every decision of ${MATCHES} seeded ${ROUNDS}-round self-play matches`, () => {
+      /** @type {{preset: string, seed: number, rounds: number, players: [number, number]}[]} */
       const requests = [];
       for (let m = 0; m < MATCHES; m++) requests.push({ preset: name, seed: 1000 + m, rounds: ROUNDS, players: [2 * m + 7, 2 * m + 8] });
       const answers = runDriver(requests);
@@ -66,7 +67,7 @@ describe('the JavaScript strong player chooses as the Python one', { skip }, () 
       /** @type {Record<string, number>} */
       const compared = {};
       answers.forEach((answer, m) => {
-        answer.players.forEach((/** @type {any[]} */ decisions, seat) => {
+        answer.players.forEach((/** @type {any[]} */ decisions, /** @type {number} */ seat) => {
           const player = new StrongPlayer(requests[m].players[seat], { profile });
           decisions.forEach((d, i) => {
             const options = d.options.map(actionFromDict);
