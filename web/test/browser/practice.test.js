@@ -30,6 +30,20 @@ test('a practice match against the worker finishes and its transcript verifies',
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.deepEqual(errors, []);
 
+    // The search player (master, the in-play budget: 1000 playouts, at most 1 s a decision) plays
+    // a 1-round practice match to its co-signed end.
+    await page.getByRole('button', { name: 'Home' }).click();
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await page.getByLabel('Rounds').fill('1');
+    await page.getByLabel('Computer').selectOption('master');
+    await page.getByRole('button', { name: 'Start' }).click();
+    assert.equal(await playToEnd(page), 'over');
+    await page.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+    const searched = spawnSync(KOIKOI, ['verify', await download(page, 'transcript')], { encoding: 'utf8' });
+    assert.equal(searched.status, 0, searched.stdout + searched.stderr);
+    assert.match(searched.stdout, /Computer: master \(search\)/);
+    assert.deepEqual(errors, []);
+
     // Resigning in practice: the computer countersigns the result naming it the winner.
     await page.getByRole('button', { name: 'Home' }).click();
     await page.getByRole('button', { name: 'Practice against the computer' }).click();
