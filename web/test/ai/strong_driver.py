@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from koikoi_p2p.ai.arena import play_local_match
@@ -29,7 +30,7 @@ class Recorder:
         self.player = player
         self.decisions: list[dict[str, Any]] = []
 
-    def choose(self, view: RoundView, options: tuple[Action, ...]) -> Action:
+    def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
         choice = self.player.choose(view, options)
         self.decisions.append({"view": view.to_dict(), "options": [o.to_dict() for o in options],
                                "choice": choice.to_dict()})
@@ -43,7 +44,8 @@ def main() -> None:
         req = json.loads(line)
         profile = preset(req["preset"])
         recorders = [Recorder(StrongPlayer(profile, seed)) for seed in req["players"]]
-        play_local_match(profile, recorders, random.Random(req["seed"]), rounds=req["rounds"])
+        play_local_match(profile, recorders, random.Random(req["seed"]),  # noqa: S311 - seeded deals
+                         rounds=req["rounds"])
         print(json.dumps({"players": [r.decisions for r in recorders]}), flush=True)
 
 
