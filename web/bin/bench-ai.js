@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node web/bin/bench-ai.js [--seconds S] [--simulations N] [--rules PRESET] [--pairs a-b,...] [--json]
+// node web/bin/bench-ai.js [--seconds S] [--simulations N] [--rules PRESET] [--pairs a-b,...] [--no-history] [--json]
 //
 // The JavaScript computer players' ladder, for reports (never a test): each pair (default
 // strong-greedy and master-strong) plays whole matches of the preset (12 rounds under nintendo)
@@ -11,6 +11,8 @@
 // round and each side's CPU milliseconds per decision (decisions with two or more options; one
 // process, one core). Compare the master's time per decision with the Python one's at the same
 // budget: `koikoi bench ai --pairs master-strong --matches 10 --master-simulations N`.
+// `--no-history` does not show the players the round's public history (`observe`: the master
+// then deals the unseen cards without its reading of the opponent's discards).
 
 import { createPlayer, playMatch } from '../src/ai/index.js';
 import { PRESETS, preset } from '../src/rules/index.js';
@@ -19,6 +21,7 @@ const args = process.argv.slice(2);
 /** @param {string} name @param {string} fallback */
 const opt = (name, fallback) => (args.includes(name) ? String(args[args.indexOf(name) + 1]) : fallback);
 const json = args.includes('--json');
+const history = !args.includes('--no-history');
 const seconds = Number(opt('--seconds', '180'));
 const simulations = Number(opt('--simulations', '150'));
 const rules = opt('--rules', 'nintendo');
@@ -38,7 +41,7 @@ class Timed {
     this.decisions = 0;
     // The same hooks as the wrapped player: the match context and the round's public history.
     if (inner.matchUpdate) this.matchUpdate = inner.matchUpdate.bind(inner);
-    if (inner.observe) this.observe = inner.observe.bind(inner);
+    if (inner.observe && history) this.observe = inner.observe.bind(inner);
   }
 
   /** @type {import('../src/ai/players.js').Player['choose']} */
@@ -86,7 +89,7 @@ const out = rows.map((r) => {
   return {
     name: `${rules}/${r.first}_vs_${r.second}`, matches: r.matches, win_rate: r.matches ? r.wins / r.matches : 0, ci: [lo, hi],
     draws: r.draws, points_per_round: r.rounds ? r.points / r.rounds : 0, ms_per_decision: { [r.first]: ms[0], [r.second]: ms[1] },
-    decisions: { [r.first]: r.decisions[0], [r.second]: r.decisions[1] }, master_simulations: simulations,
+    decisions: { [r.first]: r.decisions[0], [r.second]: r.decisions[1] }, master_simulations: simulations, history,
   };
 });
 if (json) {
@@ -97,5 +100,5 @@ if (json) {
     process.stdout.write(`${r.name}: ${r.matches} matches, win rate ${r.win_rate.toFixed(3)} ci=[${r.ci[0].toFixed(3)}, ${r.ci[1].toFixed(3)}], `
       + `draws ${r.draws}, points/round ${r.points_per_round >= 0 ? '+' : ''}${r.points_per_round.toFixed(2)}; per decision ${times}\n`);
   }
-  process.stdout.write(`wall ${wall.toFixed(0)} s, master at ${simulations} playouts per decision, no time cap\n`);
+  process.stdout.write(`wall ${wall.toFixed(0)} s, master at ${simulations} playouts per decision, no time cap${history ? '' : ', no round history shown'}\n`);
 }
