@@ -1,7 +1,8 @@
 """Play seeded matches between two Python strong players and print every decision they made.
 
 For the JavaScript parity test (web/test/ai/strong_parity.test.js). Reads one JSON request per
-line on stdin: {"preset": name, "seed": n, "rounds": r, "players": [seed0, seed1]}; prints one
+line on stdin: {"preset": name, "seed": n, "rounds": r, "players": [seed0, seed1]} (or "profile": a
+Profile.to_dict() instead of "preset", for house rules); prints one
 JSON line per request: {"players": [[decision, ...], [decision, ...]]}, each decision
 {"view": RoundView.to_dict(), "options": [action dict...], "choice": action dict}, in the order
 that player made them (the JavaScript player replays them in the same order, so its random
@@ -19,7 +20,7 @@ from typing import Any
 from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.rules.actions import Action
-from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.profile import Profile, preset
 from koikoi_p2p.rules.round import RoundView
 
 
@@ -42,7 +43,7 @@ def main() -> None:
         if not line.strip():
             continue
         req = json.loads(line)
-        profile = preset(req["preset"])
+        profile = Profile.from_dict(req["profile"]) if "profile" in req else preset(req["preset"])
         recorders = [Recorder(StrongPlayer(profile, seed)) for seed in req["players"]]
         play_local_match(profile, recorders, random.Random(req["seed"]),  # noqa: S311 - seeded deals
                          rounds=req["rounds"])
