@@ -7,53 +7,21 @@
 // excluded: both draw from the same generator (PyRandom is CPython's Mersenne Twister), so even
 // the tie-breaking jitter and the koi-koi rollouts agree.
 //
-// Without a Python that has koikoi_p2p installed the test is skipped; under CI=true it fails.
+// Without a Python that has koikoi_p2p installed the test is skipped; under CI=true it fails
+// (driver.js).
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { Profile, actionFromDict, actionToDict, preset } from '../../src/rules/index.js';
 import { StrongPlayer } from '../../src/ai/strong.js';
-import { Rng, findPython, randomProfile } from '../rules/support.js';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..', '..');
-const python = findPython();
-const skip = python === null && process.env.CI !== 'true'
-  ? 'no Python with koikoi_p2p installed (make .venv or set KOIKOI_PYTHON)' : false;
+import { Rng, randomProfile } from '../rules/support.js';
+import { python, runDriver, seatViewOf, skip } from './driver.js';
 
 /** Matches per preset (each of `ROUNDS` rounds): a few hundred decisions per preset. */
 const MATCHES = Number(process.env.KOIKOI_PARITY_MATCHES ?? 5);
 const ROUNDS = 6;
 const PRESETS = ['nintendo', 'koikoi-online', 'wikipedia', 'teaching-card', 'board-game', 'classic-variant'];
-
-/**
- * @param {object[]} requests
- * @returns {any[]}
- */
-function runDriver(requests) {
-  const input = requests.map((r) => JSON.stringify(r)).join('\n') + '\n';
-  const r = spawnSync(/** @type {string} */ (python), [path.join(HERE, 'strong_driver.py')], {
-    cwd: ROOT, input, encoding: 'utf8', maxBuffer: 1 << 30,
-  });
-  if (r.status !== 0) throw new Error(`strong_driver.py failed (${r.status}): ${r.stderr}`);
-  return r.stdout.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l));
-}
-
-/**
- * A Python RoundView.to_dict() as the view the JavaScript players read.
- * @param {any} v
- * @returns {import('../../src/ai/strong.js').SeatView}
- */
-function seatViewOf(v) {
-  return {
-    seat: v.seat, field: v.field, hand: v.hand, handPositions: v.hand_positions, opponentHandSize: v.opponent_hand_size,
-    piles: v.piles, calls: v.calls, month: v.month, pendingCard: v.pending_card,
-  };
-}
 
 describe('the JavaScript strong player chooses as the Python one', { skip }, () => {
   test('python is available', () => assert.ok(python, 'CI=true: a Python with koikoi_p2p is required'));
