@@ -1,6 +1,9 @@
 // The search player (`--level master`), a port of koikoi_p2p/ai/master.py: determinised
 // Monte-Carlo search over the rules engine, deterministic given its seed (the seeded Rng of
-// rng.js deals the samples; with no wall-time cap a seed fixes every choice).
+// rng.js deals the samples; with no wall-time cap a seed fixes every choice). Given a PyRandom
+// of the same integer seed instead, and no match context, it chooses exactly as the Python
+// master does (web/test/ai/master_parity.test.js); the match context differs a little, since
+// each language measures a profile's spread of round points with its own greedy players.
 //
 // At a decision it knows what its seat knows (the engine's view of its seat) and the round's
 // public history (`observe`). The unseen cards, the opponent's hand and the stock, are dealt at
@@ -253,10 +256,12 @@ export class MasterPlayer {
    * @param {boolean} [opts.yakuPlayouts]
    * @param {number} [opts.confidence]
    * @param {() => number} [opts.now] the clock in milliseconds (injected: the core does no I/O)
+   * @param {{shuffle: <T>(items: T[]) => T[]}} [opts.random] the source of the sampled deals (default
+   *   the seeded Rng; a PyRandom of the same integer seed deals exactly as the Python master does)
    */
   constructor(seed, {
     profile, simulations = DEFAULT_SIMULATIONS, maxSeconds = DEFAULT_MAX_SECONDS, candidates = 4, priorBonus = 0.2,
-    matchAware = true, horizon = 4, yakuPlayouts = false, confidence = 1.0, now = () => performance.now(),
+    matchAware = true, horizon = 4, yakuPlayouts = false, confidence = 1.0, now = () => performance.now(), random,
   } = {}) {
     if (!(Number.isInteger(simulations) && simulations >= 1)) throw new RangeError('simulations must be at least 1');
     this.name = 'master';
@@ -271,7 +276,7 @@ export class MasterPlayer {
     this.yakuPlayouts = yakuPlayouts;
     this.confidence = confidence;
     this.now = now;
-    this.rng = new Rng(`master-player/${seed}`);
+    this.rng = random ?? new Rng(`master-player/${seed}`);
     this.prior = new StrongPlayer(seed, { profile: this.profile });
     this.prospects = new Prospects(this.profile);
     /** @type {MatchContext | null} */

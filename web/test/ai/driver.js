@@ -41,8 +41,8 @@ export function seatViewOf(v) {
 }
 
 /**
- * A Python RoundView.to_dict() at an action as a JavaScript RoundView, enough for
- * RoundState.fromView: the opponent's hand at the first of its deal positions, where Python's
+ * A Python RoundView.to_dict() as a JavaScript RoundView, enough for RoundState.fromView and
+ * the master's reading: the opponent's hand at the first of its deal positions, where Python's
  * from_view puts it.
  * @param {any} v
  * @returns {import('../../src/rules/round.js').RoundView}
@@ -50,10 +50,20 @@ export function seatViewOf(v) {
 export function roundViewOf(v) {
   const opponent = /** @type {0 | 1} */ (1 - v.seat);
   return {
-    seat: v.seat, viewer: v.seat, phase: 'play', need: { type: 'action', seat: v.need.seat, kind: v.need.kind }, dealer: v.dealer,
+    seat: v.seat, viewer: v.seat, phase: 'play', need: needOf(v.need), dealer: v.dealer,
     turn: v.turn, month: v.month, roundIndex: v.round_index, field: v.field, handPositions: v.hand_positions, hand: v.hand,
     opponentHandPositions: dealLayout(v.dealer).hands[opponent].slice(0, v.opponent_hand_size),
     opponentHand: new Array(v.opponent_hand_size).fill(-1), piles: v.piles, yaku: v.yaku, bases: v.bases, calls: v.calls,
     stockCount: v.stock_count, pendingCard: v.pending_card, captureOptions: v.capture_options, result: null,
   };
+}
+
+/**
+ * @param {any} need a Python need as RoundView.to_dict() writes it
+ * @returns {import('../../src/rules/round.js').Need | null}
+ */
+function needOf(need) {
+  if (need === null) return null;
+  if ('reveal' in need) return { type: 'reveal', positions: need.reveal, to: need.to };
+  return { type: 'action', seat: need.seat, kind: need.kind };
 }

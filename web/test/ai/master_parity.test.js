@@ -3,14 +3,16 @@
 // deterministic given the full state, so at every decision of random play (the true hidden cards
 // staged as the deal) each option's playout value must be exactly the Python one, both cut after
 // the search's horizon of 4 turns and valued by the piles' prospects, and played to the end of
-// the round. The master's sampling differs by design (each language its own random source), so
-// this compares what a sampled deal is worth, the part that must be the same algorithm.
+// the round. Then the whole search: the JavaScript master's default source of deals is its own
+// (rng.js), but given a PyRandom of the Python master's seed it must make every choice the Python
+// master made in seeded matches (no match context, no wall-time cap: see the test).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { Prospects, playout } from '../../src/ai/master.js';
-import { RoundState, actionFromDict, preset } from '../../src/rules/index.js';
+import { MasterPlayer, Prospects, playout } from '../../src/ai/master.js';
+import { PyRandom } from '../../src/ai/pyrandom.js';
+import { RoundState, actionFromDict, actionToDict, preset } from '../../src/rules/index.js';
 import { python, roundViewOf, runDriver, skip } from './driver.js';
 
 describe('the JavaScript master plays out as the Python one', { skip }, () => {
@@ -34,6 +36,35 @@ describe('the JavaScript master plays out as the Python one', { skip }, () => {
       });
       assert.ok(compared >= 300, `only ${compared} options compared`);
       console.log(`# ${name}: ${compared} playout values agree`);
+    });
+  }
+
+  // The whole search, dealt from the same generator: with PyRandom of the Python master's seed
+  // the JavaScript master samples the very same deals, so (without the match context, whose
+  // spread each language measures with its own greedy players, and without a wall-time cap) it
+  // must make every choice the Python master made, shown the same public history.
+  for (const name of ['nintendo', 'koikoi-online', 'wikipedia']) {
+    test(`${name}: every decision of the Python master in seeded matches, the same deals`, () => {
+      const requests = [0, 1, 2, 3, 4].map((m) => ({ kind: 'master', preset: name, seed: 300 + m, rounds: 4, master: 41 + m, simulations: 80 }));
+      const logs = runDriver(requests);
+      const profile = preset(name);
+      let compared = 0;
+      logs.forEach((/** @type {any[]} */ log, /** @type {number} */ m) => {
+        const seed = requests[m].master;
+        const master = new MasterPlayer(seed, { profile, simulations: 80, maxSeconds: null, matchAware: false, random: new PyRandom(seed) });
+        log.forEach((entry, i) => {
+          if (entry[0] === 'observe') {
+            master.observe(roundViewOf(entry[1]));
+            return;
+          }
+          const [, view, options, choice] = entry;
+          const mine = master.chooseFrom(roundViewOf(view), options.map(actionFromDict));
+          assert.deepEqual(actionToDict(mine), choice, `match ${m}, entry ${i} (${view.need.kind})`);
+          if (options.length > 1) compared++;
+        });
+      });
+      assert.ok(compared >= 80, `only ${compared} decisions compared`);
+      console.log(`# ${name}: ${compared} master decisions agree`);
     });
   }
 });

@@ -14,6 +14,11 @@ for every option, the master's playout value (koikoi_p2p/ai/master.py ``_playout
 horizon of 4 turns and the prospects, and played to the end: the JavaScript master's playout
 policy must give the very same numbers (web/test/ai/master_parity.test.js). That one helper
 and ``Prospects`` are the only private names used.
+
+A request {"kind": "master", "preset": name, "seed": n, "rounds": r, "master": seed,
+"simulations": k} plays a match of a master (seat 0: no match context, no wall-time cap) against
+a strong player and prints the master's log in order: ["observe", view] for every view the
+arena showed it and ["choose", view, options, choice] for every decision.
 """
 
 from __future__ import annotations
@@ -25,8 +30,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from koikoi_p2p.ai.arena import play_local_match
-from koikoi_p2p.ai.master import Prospects, _playout
-from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.ai.master import MasterPlayer, Prospects, _playout
+from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.profile import Profile, preset
@@ -83,6 +88,36 @@ def playouts(req: dict[str, Any]) -> list[dict[str, Any]]:
     return records
 
 
+class MasterLog:
+    """A master that writes down what it was shown and what it chose."""
+
+    def __init__(self, player: MasterPlayer) -> None:
+        self.player = player
+        self.log: list[list[Any]] = []
+
+    def observe(self, view: RoundView) -> None:
+        self.log.append(["observe", view.to_dict()])
+        self.player.observe(view)
+
+    def match_update(self, context: MatchContext) -> None:
+        self.player.match_update(context)
+
+    def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
+        choice = self.player.choose(view, options)
+        self.log.append(["choose", view.to_dict(), [o.to_dict() for o in options], choice.to_dict()])
+        return choice
+
+
+def master_log(req: dict[str, Any]) -> list[list[Any]]:
+    """The master's log over one match (see the docstring)."""
+    profile = preset(req["preset"])
+    master = MasterLog(MasterPlayer(profile, req["master"], simulations=req["simulations"], max_seconds=None,
+                                    match_aware=False))
+    play_local_match(profile, [master, StrongPlayer(profile, req["master"] + 1)],
+                     random.Random(req["seed"]), rounds=req["rounds"])  # noqa: S311 - seeded deals
+    return master.log
+
+
 def _bits_of(mask: int) -> list[int]:
     return [i for i in range(48) if mask >> i & 1]
 
@@ -94,6 +129,9 @@ def main() -> None:
         req = json.loads(line)
         if req.get("kind") == "playouts":
             print(json.dumps(playouts(req)), flush=True)
+            continue
+        if req.get("kind") == "master":
+            print(json.dumps(master_log(req)), flush=True)
             continue
         profile = Profile.from_dict(req["profile"]) if "profile" in req else preset(req["preset"])
         recorders = [Recorder(StrongPlayer(profile, seed)) for seed in req["players"]]
