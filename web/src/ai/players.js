@@ -79,11 +79,13 @@ export class RandomPlayer {
 export class GreedyPlayer {
   /**
    * @param {string | number} seed
-   * @param {{stopAt?: number}} [opts] stopAt: a round score that is always banked (default 6)
+   * @param {{stopAt?: number, random?: {choice: <T>(items: readonly T[]) => T}}} [opts] stopAt: a round
+   *   score that is always banked (default 6); random: the source of tie-breaks (default a seeded
+   *   Rng; a PyRandom of the same integer seed breaks ties as koikoi_p2p/ai/greedy.py does)
    */
-  constructor(seed, { stopAt = 6 } = {}) {
+  constructor(seed, { stopAt = 6, random } = {}) {
     this.name = 'greedy';
-    this.rng = new Rng(`greedy-player/${seed}`);
+    this.rng = random ?? new Rng(`greedy-player/${seed}`);
     this.stopAt = stopAt;
   }
 

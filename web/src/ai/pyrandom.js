@@ -122,6 +122,17 @@ export class PyRandom {
   }
 
   /**
+   * One element of a non-empty array, as `random.choice`.
+   * @template T
+   * @param {readonly T[]} items
+   * @returns {T}
+   */
+  choice(items) {
+    if (items.length === 0) throw new RangeError('choice from an empty list');
+    return items[this.randbelow(items.length)];
+  }
+
+  /**
    * Shuffle in place as `random.shuffle` does, and return the array.
    * @template T
    * @param {T[]} items

@@ -8,7 +8,7 @@
 import { playRound } from '../rules/simulate.js';
 import { RoundState } from '../rules/round.js';
 import { GreedyPlayer } from './players.js';
-import { Rng } from './rng.js';
+import { PyRandom } from './pyrandom.js';
 
 /** @typedef {import('../rules/profile.js').Profile} Profile */
 
@@ -25,22 +25,55 @@ const SPREADS = new Map();
 const SPREAD_OF = new WeakMap();
 
 /**
- * The complementary error function, with fractional error below 1.2e-7 everywhere (W. H. Press
- * et al., Numerical Recipes, 2nd ed., §6.2, `erfcc`: a Chebyshev fit).
+ * The complementary error function to about 1e-15 relative (JavaScript has no Math.erfc): the
+ * Maclaurin series of erf below |x| = 1, where 1 - erf loses little, and the classic continued
+ * fraction of erfc beyond (Abramowitz and Stegun 7.1.5 and 7.1.14), evaluated by the modified
+ * Lentz method (W. H. Press et al., Numerical Recipes, 3rd ed., §5.2); erfc(-x) = 2 - erfc(x).
  * @param {number} x
+ * @returns {number}
  */
 export function erfc(x) {
-  const z = Math.abs(x);
-  const t = 1 / (1 + 0.5 * z);
-  const r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
-    + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-  return x >= 0 ? r : 2 - r;
+  if (Number.isNaN(x)) return NaN;
+  if (x < 0) return 2 - erfc(-x);
+  if (x < 1) {
+    // erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
+    let term = x;
+    let sum = x;
+    const x2 = x * x;
+    for (let n = 1; n < 100; n++) {
+      term *= -x2 / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  if (x > 27) return 0; // below the smallest double
+  // erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + ...)))))
+  const tiny = 1e-300;
+  let f = x;
+  let c = x;
+  let d = 0;
+  for (let k = 1; k < 5000; k++) {
+    const a = k / 2;
+    d = x + a * d;
+    d = Math.abs(d) < tiny ? tiny : d;
+    c = x + a / c;
+    c = Math.abs(c) < tiny ? tiny : c;
+    d = 1 / d;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
 }
 
 /**
- * (standard deviation of a round's point difference, mean points of a round), measured on 300
- * fixed deals played by two greedy players, so it follows the profile's scoring and multipliers,
- * house rules included, and is the same on every run.
+ * (standard deviation of a round's point difference, mean points of a round), measured once per
+ * profile on 300 fixed deals played by two greedy players (who call koi-koi now and then, as
+ * people do), so it follows the profile's scoring and multipliers, house rules included. The
+ * deals and the players' tie-breaks come from PyRandom with the seeds utility.py uses, so both
+ * languages measure the same numbers (web/test/ai/master_parity.test.js compares them).
  * @param {Profile} profile
  * @returns {[number, number]}
  */
@@ -50,12 +83,18 @@ export function spread(profile) {
   const key = JSON.stringify(profile.toDict());
   let found = SPREADS.get(key);
   if (found === undefined) {
-    const rng = new Rng('koikoi-p2p/ai/spread');
+    const rng = new PyRandom(20260101); // fixed simulated deals
     const outcomes = [];
     for (let i = 0; i < 300; i++) outcomes.push(greedyRound(profile, rng, i));
-    const mean = outcomes.reduce((a, b) => a + b, 0) / outcomes.length;
-    const sd = Math.sqrt(outcomes.reduce((a, x) => a + (x - mean) ** 2, 0) / outcomes.length);
-    const gain = outcomes.reduce((a, x) => a + Math.abs(x), 0) / outcomes.length;
+    let sum = 0;
+    for (const x of outcomes) sum += x;
+    const mean = sum / outcomes.length;
+    let squares = 0;
+    for (const x of outcomes) squares += (x - mean) ** 2;
+    const sd = Math.sqrt(squares / outcomes.length);
+    let gain = 0;
+    for (const x of outcomes) gain += Math.abs(x);
+    gain /= outcomes.length;
     if (SPREADS.size > 64) SPREADS.clear();
     found = [sd, gain];
     SPREADS.set(key, found);
@@ -67,13 +106,13 @@ export function spread(profile) {
 /**
  * One random deal between two greedy players: seat 0's points (negative: seat 1's).
  * @param {Profile} profile
- * @param {Rng} rng
+ * @param {PyRandom} rng
  * @param {number} i
  */
 function greedyRound(profile, rng, i) {
-  const players = [new GreedyPlayer(2 * i), new GreedyPlayer(2 * i + 1)];
+  const players = [2 * i, 2 * i + 1].map((seed) => new GreedyPlayer(seed, { random: new PyRandom(seed) }));
   const deck = rng.shuffle(Array.from({ length: 48 }, (_, k) => k));
-  const month = 1 + rng.below(12);
+  const month = 1 + rng.randbelow(12);
   const state = new RoundState({ profile, dealer: i % 2, viewer: null, roundIndex: 1, month });
   playRound(state, deck, (s) => {
     const need = /** @type {import('../rules/round.js').NeedAction} */ (s.need);

@@ -5,13 +5,14 @@
 // the search's horizon of 4 turns and valued by the piles' prospects, and played to the end of
 // the round. Then the whole search: the JavaScript master's default source of deals is its own
 // (rng.js), but given a PyRandom of the Python master's seed it must make every choice the Python
-// master made in seeded matches (no match context, no wall-time cap: see the test).
+// master made in seeded matches, match context included (no wall-time cap: see the test).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { MasterPlayer, Prospects, playout } from '../../src/ai/master.js';
 import { PyRandom } from '../../src/ai/pyrandom.js';
+import { spread } from '../../src/ai/utility.js';
 import { RoundState, actionFromDict, actionToDict, preset } from '../../src/rules/index.js';
 import { python, roundViewOf, runDriver, skip } from './driver.js';
 
@@ -40,19 +41,24 @@ describe('the JavaScript master plays out as the Python one', { skip }, () => {
   }
 
   // The whole search, dealt from the same generator: with PyRandom of the Python master's seed
-  // the JavaScript master samples the very same deals, so (without the match context, whose
-  // spread each language measures with its own greedy players, and without a wall-time cap) it
-  // must make every choice the Python master made, shown the same public history.
+  // the JavaScript master samples the very same deals, and told the same match context and shown
+  // the same public history (without a wall-time cap) it must make every choice the Python
+  // master made. (Its match-win estimate uses its own erfc, within 5e-15 of Python's math.erfc:
+  // a choice could differ only on a tie closer than that.)
   for (const name of ['nintendo', 'koikoi-online', 'wikipedia']) {
     test(`${name}: every decision of the Python master in seeded matches, the same deals`, () => {
       const requests = [0, 1, 2, 3, 4].map((m) => ({ kind: 'master', preset: name, seed: 300 + m, rounds: 4, master: 41 + m, simulations: 80 }));
       const logs = runDriver(requests);
-      const profile = preset(name);
       let compared = 0;
       logs.forEach((/** @type {any[]} */ log, /** @type {number} */ m) => {
         const seed = requests[m].master;
-        const master = new MasterPlayer(seed, { profile, simulations: 80, maxSeconds: null, matchAware: false, random: new PyRandom(seed) });
+        const profile = preset(name).withSwitches({ rounds: requests[m].rounds });
+        const master = new MasterPlayer(seed, { profile: preset(name), simulations: 80, maxSeconds: null, random: new PyRandom(seed) });
         log.forEach((entry, i) => {
+          if (entry[0] === 'match') {
+            master.matchUpdate({ scores: entry[1], roundsPlayed: entry[2], profile });
+            return;
+          }
           if (entry[0] === 'observe') {
             master.observe(roundViewOf(entry[1]));
             return;
@@ -67,4 +73,10 @@ describe('the JavaScript master plays out as the Python one', { skip }, () => {
       console.log(`# ${name}: ${compared} master decisions agree`);
     });
   }
+
+  test('the spread of round points each language measures for the match-win estimate', () => {
+    const names = ['nintendo', 'koikoi-online', 'wikipedia', 'board-game'];
+    const [theirs] = runDriver([{ kind: 'spread', presets: names }]);
+    assert.deepEqual(names.map((n) => spread(preset(n))), theirs);
+  });
 });

@@ -16,9 +16,11 @@ policy must give the very same numbers (web/test/ai/master_parity.test.js). That
 and ``Prospects`` are the only private names used.
 
 A request {"kind": "master", "preset": name, "seed": n, "rounds": r, "master": seed,
-"simulations": k} plays a match of a master (seat 0: no match context, no wall-time cap) against
-a strong player and prints the master's log in order: ["observe", view] for every view the
-arena showed it and ["choose", view, options, choice] for every decision.
+"simulations": k} plays a match of a master (seat 0, no wall-time cap) against a strong player
+and prints the master's log in order: ["match", scores, rounds_played] for the match context
+before each round, ["observe", view] for every view the arena showed it and
+["choose", view, options, choice] for every decision. {"kind": "spread", "presets": [...]}
+prints ``utility.spread`` of each preset.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.master import MasterPlayer, Prospects, _playout
 from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer
 from koikoi_p2p.ai.strong import StrongPlayer
+from koikoi_p2p.ai.utility import spread
 from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.profile import Profile, preset
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState, RoundView
@@ -100,6 +103,7 @@ class MasterLog:
         self.player.observe(view)
 
     def match_update(self, context: MatchContext) -> None:
+        self.log.append(["match", list(context.scores), context.rounds_played])
         self.player.match_update(context)
 
     def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
@@ -111,8 +115,7 @@ class MasterLog:
 def master_log(req: dict[str, Any]) -> list[list[Any]]:
     """The master's log over one match (see the docstring)."""
     profile = preset(req["preset"])
-    master = MasterLog(MasterPlayer(profile, req["master"], simulations=req["simulations"], max_seconds=None,
-                                    match_aware=False))
+    master = MasterLog(MasterPlayer(profile, req["master"], simulations=req["simulations"], max_seconds=None))
     play_local_match(profile, [master, StrongPlayer(profile, req["master"] + 1)],
                      random.Random(req["seed"]), rounds=req["rounds"])  # noqa: S311 - seeded deals
     return master.log
@@ -132,6 +135,9 @@ def main() -> None:
             continue
         if req.get("kind") == "master":
             print(json.dumps(master_log(req)), flush=True)
+            continue
+        if req.get("kind") == "spread":  # utility.spread of each preset, as [sd, mean gain]
+            print(json.dumps([list(spread(preset(name))) for name in req["presets"]]), flush=True)
             continue
         profile = Profile.from_dict(req["profile"]) if "profile" in req else preset(req["preset"])
         recorders = [Recorder(StrongPlayer(profile, seed)) for seed in req["players"]]
