@@ -5,8 +5,8 @@ the data folder (a menu when there are several), with the same board and prompts
 
 The state folder holds everything (identity, seeds, relay, rendezvous id, the log of accepted
 messages), so the command needs nothing else. ``--new`` first writes a fresh state for a
-computer-played seat, which is how tests and the soak benchmark start a peer they can kill -9
-and resume.
+computer-played seat (``--level``, random by default), which is how tests and the soak benchmark
+start a peer they can kill -9 and resume.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import json
 import sys
 from typing import Any
 
+from koikoi_p2p.ai.levels import LEVELS
 from koikoi_p2p.cli import exit_codes
 
 EXIT_BY_STATUS = {
@@ -59,6 +60,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--step-deadline", type=int, default=60, metavar="S", help=hidden)
     parser.add_argument("--turn-deadline", type=int, default=300, metavar="S", help=hidden)
     parser.add_argument("--strategy-seed", type=int, default=0, help=hidden)
+    parser.add_argument("--level", choices=LEVELS, default="easy", help=hidden)
     parser.add_argument("--dead-after", type=float, default=10.0, help=hidden)
     parser.add_argument("--resend-after", type=float, default=2.0, help=hidden)
     parser.set_defaults(handler=_handle)
@@ -100,7 +102,8 @@ def _handle(args: argparse.Namespace) -> int:
                 seat=args.seat, room=args.room, password=password, relay_url=args.relay,
                 rendezvous=args.rendezvous, rounds=args.rounds, profile=args.profile,
                 step_deadline=args.step_deadline, turn_deadline=args.turn_deadline,
-                handshake_deadline=args.step_deadline, strategy_seed=args.strategy_seed))
+                handshake_deadline=args.step_deadline, strategy_seed=args.strategy_seed,
+                level=args.level))
         setup, finished = read_state(store)
     except (ResumeError, OSError, IndexError) as exc:
         print(f"koikoi resume: cannot use {args.state}: {exc}", file=sys.stderr)

@@ -26,6 +26,8 @@ from typing import Any, cast
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
+from koikoi_p2p.ai.levels import LEVELS, computer_player
+from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError
 from koikoi_p2p.protocol.events import (
     ChoiceNeeded,
@@ -108,6 +110,7 @@ class PeerSetup:
     turn_deadline: int = 300
     handshake_deadline: int = 60
     strategy_seed: int = 0
+    level: str = "easy"                # the computer's level when no person decides (ai/levels.py)
     out_dir: str = ""                  # where the transcript / abandonment / evidence files go
     profile_data: dict[str, object] | None = None   # host: the exact profile (Profile.to_dict), else preset
     human: bool = False                # a person decides (koikoi host/join): resume asks them again
@@ -119,6 +122,8 @@ class PeerSetup:
     def __post_init__(self) -> None:
         if self.seat not in (0, 1) or len(self.identity) != 32 or len(self.seed) != 32:
             raise ResumeError("bad_state", "seat, identity or seed out of range")
+        if self.level not in LEVELS:
+            raise ResumeError("bad_state", f"unknown computer level {self.level!r}")
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -227,6 +232,21 @@ class PeerCore:
         self.inputs += 1
         self._emit(out)
         return out
+
+    def computer(self, n: int) -> Strategy:
+        """The computer player of this seat's ``n``-th decision at the setup's level.
+
+        A fresh player per decision, seeded by the setup and ``n``, so a restored peer decides
+        exactly as the original would have; no wall-time cap for the same reason. It plays the
+        agreed profile once the terms are known (a joiner learns them from the host).
+        """
+        seed = self.setup.strategy_seed * 1_000_003 + n
+        if self.setup.level == "easy":
+            return RandomPlayer(seed)
+        flow = self.peer.flow if self.peer is not None else None
+        terms = flow.terms if flow is not None else None
+        profile = terms.profile if terms is not None else preset(self.setup.profile)
+        return computer_player(self.setup.level, profile, seed, max_seconds=None)
 
     def decide_terms(self, accept: bool) -> list[bytes]:
         """The joiner's answer to the proposed terms (spec/game.md §2.5); a refusal fails the match

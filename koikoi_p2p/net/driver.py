@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
-from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.ai.strategy import Strategy
 from koikoi_p2p.net.core import (
     DECIDED,
     IDLE,
@@ -309,7 +309,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     def choose(n: int) -> Strategy:
         if strategy is not None:
             return strategy(n)
-        return RandomPlayer(core.setup.strategy_seed * 1_000_003 + n)
+        return core.computer(n)
 
     link: ReliableLink | None = None
 

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 from koikoi_p2p.ai.levels import computer_player
-from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.ai.strategy import Strategy
 from koikoi_p2p.net.core import PeerCore
 from koikoi_p2p.net.match import MatchOutcome, play_match
 from koikoi_p2p.net.memory import memory_pair
@@ -136,7 +136,7 @@ def play_cores(cores: tuple[PeerCore, PeerCore], choose: Callable[[int, int], St
     def player(seat: int, n: int) -> Strategy:
         if choose is not None:
             return choose(seat, n)
-        return RandomPlayer(cores[seat].setup.strategy_seed * 1_000_003 + n)
+        return cores[seat].computer(n)
 
     inbox: list[list[bytes]] = [list(cores[1].outbox), list(cores[0].outbox)]
     while not (cores[0].done and cores[1].done):

@@ -40,7 +40,7 @@ export async function main(argv, extra = {}) {
   if (resultFile && outcome.result) writeFileSync(resultFile, outcome.result);
   const failure = /** @type {any} */ (outcome.failure);
   process.stdout.write(`${JSON.stringify({
-    ok: outcome.ok, scores: outcome.scores, winner: outcome.winner, repairs: outcome.repairs,
+    ok: outcome.ok, scores: outcome.scores, winner: outcome.winner, repairs: outcome.repairs, dropped: outcome.dropped,
     failure: failure ? { reason: failure.reason, detail: failure.detail, blame: failure.blame, seq: failure.seq } : null,
   })}\n`);
   process.exit(outcome.ok ? 0 : 1);

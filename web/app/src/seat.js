@@ -21,7 +21,7 @@ const ZERO_HASH = toHex(new Uint8Array(32));
 /**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void,
- *   bind?: (sessionId: Uint8Array) => void}} Transport
+ *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, vouch?: () => void, reject?: () => void}} Transport
  */
 
 export class Seat {
@@ -43,6 +43,8 @@ export class Seat {
     this.transport = null;
     /** @type {Uint8Array[]} frames sent since the peer last proved it has what we sent (§12.3) */
     this.outbox = [];
+    /** @type {Uint8Array | null} the latest frame sent: a repeat the peer can vouch for (§12.1 rule 5) */
+    this.lastSent = null;
     /** @type {Promise<void>} inputs are applied and saved one at a time, in order */
     this.queue = Promise.resolve();
     this.replaying = false;
@@ -143,6 +145,7 @@ export class Seat {
     this.transport = transport;
     this.bound = false;
     transport.onRestart = () => this.#resend();
+    transport.onConnect = () => this.#resend();
     this.#bindSession();
     if (this.journal.state.inputs.length === 0 && this.record.count === 0 && this.record.setup.seat === 0 && this.journal.sent === 0) {
       await this.#step(() => this.journal.start(), null);
@@ -166,7 +169,11 @@ export class Seat {
       }
       await this.#enqueue(async () => {
         const before = this.#progress();
+        const dropped = this.journal.dropped;
         await this.#step(() => this.journal.receive(frame), { frame: toHex(frame) }, () => this.#progress() > before);
+        // Tell a vouching link whether the frame was the peer's (spec/protocol.md §12.2 item 2).
+        if (this.journal.dropped !== dropped) transport.reject?.();
+        else if (!this.peer.failed) transport.vouch?.();
       });
     }
     await this.queue;
@@ -293,8 +300,14 @@ export class Seat {
     this.bound = true;
   }
 
+  /**
+   * The outbox again; when it is empty, a repeat of the last frame sent, so that the peer's link
+   * can count this connection live at once (spec/protocol.md §12.1 rule 5; its channel ignores
+   * the repeat, §7.2 steps 1 and 6).
+   */
   #resend() {
-    for (const f of this.outbox) this.#send(f);
+    const frames = this.outbox.length ? this.outbox : this.lastSent ? [this.lastSent] : [];
+    for (const f of frames) this.#send(f);
   }
 
   /**
@@ -304,6 +317,7 @@ export class Seat {
   #absorb(out, peerAdvanced) {
     if (peerAdvanced && this.peer.channel) this.outbox = [];
     this.outbox.push(...out.frames);
+    if (out.frames.length) this.lastSent = out.frames[out.frames.length - 1];
     for (const ev of out.events) this.#event(ev);
   }
 

@@ -40,7 +40,7 @@ export async function playComputerSeat(o) {
   // With the link, a relay restart (or a client that cannot resume) pairs the seats again in a
   // rejoin room of the room code (spec/protocol.md §12.2), as the Python driver does.
   const connect = new RelayRendezvous(o.relay, /** @type {0 | 1} */ (seat), client.code, { first: client });
-  const transport = o.link ? new LinkTransport(await connect.connect(), { rng, connect, keepalive: 10 }) : client;
+  const transport = o.link ? new LinkTransport(await connect.connect(), { rng, connect, keepalive: 10, vouching: true }) : client;
   let asked = 0;
   const outcome = await runMatch(transport, {
     seat: /** @type {0 | 1} */ (seat), identity, room: client.code, password: o.password ?? null, rng, profile,

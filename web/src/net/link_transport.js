@@ -3,6 +3,9 @@
 // With a connector (`connect`, e.g. RelayRendezvous of §12.2) a failed or silent transport is
 // replaced by a freshly paired one, after which the link re-sends what is unacknowledged. A seat
 // resumed from its journal has no transport yet (`inner` null): the connector pairs it first.
+// With `vouching` the driver tells the link, after each payload, whether it authenticated
+// (`vouch`/`reject`): only the real peer then keeps a connection alive, and a stranger that
+// joined the rejoin room and answers the keepalive is dropped like silence (§12.1 rule 5, §12.2).
 import { ReliableLink } from './reliable.js';
 
 /**
@@ -13,14 +16,17 @@ export class LinkTransport {
   /**
    * @param {Transport | null} inner null: pair through `connect` first
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
-   *   tickMs?: number, onRestart?: () => void, now?: () => number, giveUpMs?: number,
-   *   onState?: (state: 'connected' | 'reconnecting') => void,
+   *   tickMs?: number, onRestart?: () => void, onConnect?: () => void, now?: () => number, giveUpMs?: number,
+   *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void,
    *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
    *   what the peer may have lost. `connect` pairs again when the transport fails (§12.2); its
    *   `bind` is offered to the driver (`bind`) once both seats hold the session. `onState` hears
    *   when pairing again starts and ends (a screen shows it); after `giveUpMs` of failed pairing
-   *   (default: never) the transport fails with the last error.
+   *   (default: never) the transport fails with the last error. `vouching`: the driver calls
+   *   `vouch` or `reject` after each payload it takes; `giveUpMs` then counts from the last frame
+   *   of a live connection, and `onConnect` (after every new connection) must send something the
+   *   peer can authenticate at once (its outbox, or a repeat of its last frame: §12.1 rule 5).
    */
   constructor(inner, options) {
     this.connector = options.connect ?? null;
@@ -34,10 +40,16 @@ export class LinkTransport {
     /** @type {Promise<void> | null} */
     this.repairing = null;
     this.now = options.now ?? (() => performance.now() / 1000);
-    this.link = new ReliableLink(options);
+    this.vouching = options.vouching ?? false;
+    this.link = new ReliableLink({ ...options, giveUp: this.giveUpMs / 1000, period: (options.tickMs ?? 200) / 1000 });
     this.onRestart = options.onRestart ?? (() => {});
-    /** @type {Uint8Array[]} */
+    this.onConnect = options.onConnect ?? (() => {});
+    /** @type {{payload: Uint8Array, tag: import('./reliable.js').LinkTag}[]} */
     this.inbox = [];
+    /** @type {import('./reliable.js').LinkTag | null} the pairing and connection of the payload last taken */
+    this.taken = null;
+    /** payloads the driver rejected (they did not authenticate: anyone could have sent them) */
+    this.rejected = 0;
     /** @type {{resolve: (v: Uint8Array) => void, reject: (e: unknown) => void}[]} */
     this.waiters = [];
     /** @type {unknown} */
@@ -50,8 +62,13 @@ export class LinkTransport {
     }
     this.timer = setInterval(() => {
       if (this.repairing) return;
-      const { out, silent } = this.link.tick(this.now());
+      const { out, silent, gaveUp } = this.link.tick(this.now());
       for (const f of out) this.#write(f);
+      if (gaveUp) {
+        // Every connection may have succeeded (a stranger is always there), but none was live.
+        this.#fail(Object.assign(new Error(`nothing authenticated from the peer for ${this.giveUpMs / 1000} s`), { reason: 'unreachable' }));
+        return;
+      }
       // §12.1 rule 5: a peer silent beyond the keepalive bound: drop the transport, pair again.
       if (silent && this.connector) this.#repair(new Error('the peer was silent'));
     }, options.tickMs ?? 200);
@@ -61,6 +78,24 @@ export class LinkTransport {
   /** The session both seats hold: the connector's rejoin tag derives from it (§12.2). @param {Uint8Array} sessionId */
   bind(sessionId) {
     this.connector?.bind?.(sessionId);
+  }
+
+  /**
+   * The payload last taken with `receive` authenticated: its pairing is the real peer, and its
+   * connection is live (spec/protocol.md §12.2 item 2, §12.1 rule 5).
+   */
+  vouch() {
+    if (this.taken) this.link.vouch(this.taken, this.now());
+  }
+
+  /**
+   * The payload last taken with `receive` did not authenticate. From a pairing not vouched for
+   * (a stranger in the room): the link retires that id, takes a fresh one, and we pair again.
+   */
+  reject() {
+    this.rejected += 1;
+    if (!this.taken || !this.link.reject(this.taken)) return;
+    if (this.connector) this.#repair(new Error('a stranger in the room'));
   }
 
   /** @param {Uint8Array} f */
@@ -88,13 +123,14 @@ export class LinkTransport {
       try { await old.close?.(); } catch { /* it failed already */ }
       let delay = 0.1;
       let paired = false;
-      const started = Date.now();
+      // With vouching the bound counts from the last frame of a live connection (§12.1 rule 5).
+      const started = this.vouching ? this.link.lastLive : this.now();
       while (!this.closed && !paired) {
         try {
           this.inner = await /** @type {{connect: () => Promise<Transport>}} */ (this.connector).connect();
           paired = true;
         } catch (e) {
-          if (Date.now() - started > this.giveUpMs) {
+          if ((this.now() - started) * 1000 > this.giveUpMs) {
             this.repairing = null;
             this.#fail(e);
             return;
@@ -112,7 +148,7 @@ export class LinkTransport {
       this.repairs += 1;
       this.onState('connected');
       for (const f of this.link.reconnected(this.now())) this.#write(f);
-      this.link.lastHeard = this.now();
+      this.onConnect(); // something the peer can vouch for on this connection
     })();
     return this.repairing;
   }
@@ -139,10 +175,12 @@ export class LinkTransport {
       const r = this.link.receive(data, this.now());
       for (const f of r.out) this.#write(f);
       if (r.restarted) this.onRestart();
-      for (const p of r.deliver) {
+      for (const payload of r.deliver) {
         const w = this.waiters.shift();
-        if (w) w.resolve(p);
-        else this.inbox.push(p);
+        if (w) {
+          this.taken = r.tag;
+          w.resolve(payload);
+        } else this.inbox.push({ payload, tag: r.tag });
       }
     }
   }
@@ -164,7 +202,10 @@ export class LinkTransport {
   /** @returns {Promise<Uint8Array>} */
   receive() {
     const next = this.inbox.shift();
-    if (next) return Promise.resolve(next);
+    if (next) {
+      this.taken = next.tag;
+      return Promise.resolve(next.payload);
+    }
     if (this.error) return Promise.reject(this.error);
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }

@@ -4,7 +4,10 @@ import { GamePeer } from '../protocol/peer.js';
 import { RelayClosed } from './relay_client.js';
 
 /**
- * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>}} Transport
+ * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>,
+ *   vouch?: () => void, reject?: () => void}} Transport
+ * `vouch`/`reject` (a link that vouches for pairings, spec/protocol.md §12.2): the payload last
+ * received authenticated, or did not.
  * @typedef {import('../protocol/peer.js').PeerEvent} PeerEvent
  * @typedef {{
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,
@@ -20,7 +23,8 @@ import { RelayClosed } from './relay_client.js';
  * then stop with an abandonment claim (`failure.reason` "abandoned", the file in `evidence`);
  * undefined: wait forever.
  * @typedef {{ok: boolean, scores: number[] | null, winner: number | null, transcript: Uint8Array | null,
- *   result: Uint8Array | null, failure: PeerEvent | null, evidence: Uint8Array | null}} Outcome
+ *   result: Uint8Array | null, failure: PeerEvent | null, evidence: Uint8Array | null, dropped: number}} Outcome
+ * `dropped`: frames that did not authenticate under the channel, dropped and counted (§12.2).
  */
 
 /**
@@ -34,11 +38,18 @@ export async function runMatch(transport, peerOptions, chooser) {
   // something; sent again when the peer's link says its process restarted.
   /** @type {Uint8Array[]} */
   let outbox = [];
-  if ('onRestart' in transport) {
-    /** @type {any} */ (transport).onRestart = () => {
-      for (const f of outbox) transport.send(f);
-    };
-  }
+  /** @type {Uint8Array | null} the latest frame sent: a repeat the peer can vouch for */
+  let lastSent = null;
+  let dropped = 0;
+  // After the peer's link restarted, and on every new connection, send something the peer can
+  // authenticate at once (§12.1 rule 5): the outbox, or when it is empty a repeat of the last
+  // frame (the peer's channel ignores it as a duplicate, §7.2 steps 1 and 6).
+  const prove = () => {
+    const frames = outbox.length ? outbox : lastSent ? [lastSent] : [];
+    for (const f of frames) transport.send(f);
+  };
+  if ('onRestart' in transport) /** @type {any} */ (transport).onRestart = prove;
+  if ('onConnect' in transport) /** @type {any} */ (transport).onConnect = prove;
   let bound = false;
   /** @type {PeerEvent | null} */
   let failure = null;
@@ -48,6 +59,7 @@ export async function runMatch(transport, peerOptions, chooser) {
   const handle = (out) => {
     for (const f of out.frames) {
       outbox.push(f);
+      lastSent = f;
       transport.send(f);
     }
     for (const ev of out.events) {
@@ -90,8 +102,16 @@ export async function runMatch(transport, peerOptions, chooser) {
       failure = Object.freeze({ type: 'failure', reason, detail: String(/** @type {Error} */ (e).message), blame: null, seq: null, evidence: null });
       break;
     }
+    if (peer.channel && !peer.channel.authenticates(frame)) {
+      // spec/protocol.md §12.2 item 1: not sealed by the peer (a stranger in the room, the relay,
+      // noise). It proves nothing against anyone: dropped, counted, never fatal.
+      dropped += 1;
+      transport.reject?.();
+      continue;
+    }
     const before = peer.channel ? peer.channel.next : -1;
     const out = peer.receive(frame);
+    if (!peer.failed) transport.vouch?.();
     if (!peer.channel || peer.channel.next > before) outbox = [];
     // spec/protocol.md §12.2: once we accepted an envelope of the other seat both hold the
     // session, and a transport that pairs again derives its rejoin tag from it.
@@ -110,6 +130,7 @@ export async function runMatch(transport, peerOptions, chooser) {
     result: done ? peer.resultFile() : null,
     failure,
     evidence: peer.evidence ?? /** @type {any} */ (failure)?.evidence ?? null,
+    dropped,
   };
 }
 

@@ -1,7 +1,10 @@
 // The retransmission link below the channel (spec/protocol.md §12.1), sans-I/O: it numbers,
 // acknowledges and re-sends frames so that a transport that drops, repeats, reorders or
 // reconnects delivers the channel an ordered stream. It adds no trust: every payload is still
-// opened and checked by the channel.
+// opened and checked by the channel. Link ids carry no proof either, so with `vouching` the driver
+// says which pairing is real after each payload (`vouch`/`reject`, §12.2): a stranger in a rejoin
+// room that answers HELLOs and PINGs and acknowledges every DATA frame, under an id of its own or
+// the real peer's, neither keeps the connection alive nor makes us forget a frame (§12.1 rule 5).
 //
 // Link frame: kind (1) || from (8) || to (8) || rest, integers big-endian:
 //   1 HELLO   nothing        2 DATA  n (u32) || payload      3 ACK  next (u32)
@@ -19,7 +22,7 @@ const NO_ID = new Uint8Array(8);
 
 /**
  * @typedef {{kind: number, from: Uint8Array, to: Uint8Array, n?: number, next?: number, payload?: Uint8Array}} LinkFrame
- * @typedef {{out: Uint8Array[], deliver: Uint8Array[], restarted: boolean}} LinkOutput
+ * @typedef {{out: Uint8Array[], deliver: Uint8Array[], restarted: boolean, tag: LinkTag}} LinkOutput
  */
 
 /** @param {LinkFrame} f */
@@ -52,20 +55,47 @@ export function decodeLinkFrame(data) {
 /** @param {Uint8Array} id */
 const key = (id) => Array.from(id).join(',');
 
+/** Displaced ids kept while a new pairing is unproven (older ones are retired), as the Python link. */
+export const MAX_DISPLACED = 8;
+
+/**
+ * Which pairing and which transport connection a delivered payload came on: the driver hands it
+ * back with `vouch` or `reject` once the channel has judged the payload (spec/protocol.md §12.2).
+ * @typedef {{generation: number, connection: number}} LinkTag
+ */
+
 export class ReliableLink {
   /**
-   * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number}} options
+   * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
+   *   vouching?: boolean, giveUp?: number, period?: number}} options
    *   times in seconds: first retransmission timeout (doubling up to maxRetransmit), and the
    *   keepalive bound (0: none) after which a silent peer makes the driver reconnect.
+   *   `vouching`: the driver says which pairing is real (`vouch`/`reject`, §12.2); only a
+   *   connection on which a payload authenticated counts as hearing from the peer, and ACKs on
+   *   any other are ignored (§12.1 rule 5). Without it any new id is trusted at once, as a bare
+   *   link over a private transport may. `giveUp` (with vouching and a keepalive): how long
+   *   without a live connection before `tick` says to give up. `period`: how often `tick` runs,
+   *   so that a longer gap (our own process stalled) is not taken for the peer's silence.
    */
   constructor(options) {
-    let id;
-    do id = options.rng(8); while (equal(id, NO_ID));
-    this.id = id;
+    this.rng = options.rng;
+    this.id = this.#freshId();
     /** @type {Uint8Array | null} */
     this.peerId = null;
     /** @type {Set<string>} */
     this.retired = new Set();
+    /** @type {Uint8Array[]} ids an unproven pairing displaced (not retired yet) */
+    this.displaced = [];
+    this.vouching = options.vouching ?? false;
+    /** the current pairing delivered a payload that authenticated */
+    this.vouched = false;
+    /** the peer proved itself on this connection (always, without vouching) */
+    this.live = !this.vouching;
+    /** pairing number and transport connection number, to tell stale deliveries apart */
+    this.generation = 0;
+    this.connection = 0;
+    /** the peer addressed a frame to our current id */
+    this.peerKnowsMe = false;
     this.sendNext = 0;
     this.recvNext = 0;
     /** @type {Map<number, Uint8Array>} our DATA not yet acknowledged, by n */
@@ -78,15 +108,42 @@ export class ReliableLink {
     this.maxTimeout = options.maxRetransmit ?? 8;
     this.timeout = this.baseTimeout;
     this.keepalive = options.keepalive ?? 0;
+    this.giveUp = options.giveUp ?? Infinity;
+    this.period = options.period ?? 0.2;
     this.lastProgress = 0;
     this.lastHeard = 0;
+    /** the last frame that counted for liveness (or the start) */
+    this.lastLive = 0;
     this.lastPing = 0;
+    /** @type {number | null} */
+    this.lastTick = null;
+    this.stats = { rejected: 0, unproven: 0, stale: 0, resets: 0, dead: 0 };
   }
 
-  /** The opening HELLO. @param {number} now */
+  #freshId() {
+    let id;
+    do id = this.rng(8); while (equal(id, NO_ID));
+    return id;
+  }
+
+  /** A fresh id of our own: the peer then starts a new pairing too (its counters restart). */
+  #newOwnId() {
+    this.retired.add(key(this.id));
+    this.id = this.#freshId();
+    this.generation += 1;
+    this.recvNext = 0;
+    this.held.clear();
+    this.peerKnowsMe = false;
+  }
+
+  /** The opening HELLO (the first connection). @param {number} now */
   start(now) {
     this.lastProgress = now;
     this.lastHeard = now;
+    this.lastLive = now;
+    this.lastTick = now;
+    this.connection = 1;
+    this.live = !this.vouching;
     return [this.#frame(HELLO, this.peerId ?? NO_ID)];
   }
 
@@ -111,6 +168,52 @@ export class ReliableLink {
     return [this.#frame(DATA, this.peerId, { n, payload })];
   }
 
+  /** The pairing and connection payloads delivered now belong to. @returns {LinkTag} */
+  get tag() {
+    return { generation: this.generation, connection: this.connection };
+  }
+
+  /**
+   * A new peer id (rule 2): the first pairing, the peer process restarted, or a stranger. With
+   * vouching the id it displaces is kept until the new pairing is vouched for (§12.2 item 2).
+   * @param {Uint8Array} peer @param {number} now @param {LinkOutput} result
+   */
+  #adopt(peer, now, result) {
+    const restarted = this.peerId !== null || this.displaced.length > 0;
+    const again = this.displaced.findIndex((d) => equal(d, peer));
+    if (again >= 0) {
+      // A peer we had paired with speaks again after an unproven pairing displaced it: it kept
+      // its counters for us, so both sides restart theirs under a fresh id of ours.
+      this.displaced.splice(again, 1);
+      this.#newOwnId();
+    }
+    if (this.peerId) {
+      if (this.vouching) {
+        this.displaced.push(this.peerId);
+        for (const old of this.displaced.splice(0, Math.max(0, this.displaced.length - MAX_DISPLACED))) this.retired.add(key(old));
+      } else this.retired.add(key(this.peerId));
+      this.stats.resets += 1;
+      // The driver re-sends what the peer may lack from its own records (its outbox); frames
+      // numbered for the old pairing may have reached the old incarnation and are out of place.
+      this.unacked.clear();
+    }
+    this.peerId = peer;
+    this.vouched = false;
+    this.live = !this.vouching; // a new id proves itself before it counts
+    this.peerKnowsMe = false;
+    this.generation += 1;
+    this.recvNext = 0;
+    this.held.clear();
+    this.timeout = this.baseTimeout;
+    this.lastProgress = now;
+    // Renumber what is still waiting (sent to a pairing that was rejected, or before any) in order.
+    const waiting = [...[...this.unacked.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p), ...this.queued.splice(0)];
+    this.unacked.clear();
+    this.sendNext = 0;
+    for (const p of waiting) result.out.push(...this.send(p));
+    result.restarted = restarted;
+  }
+
   /**
    * A frame from the transport (rules 1-3).
    * @param {Uint8Array} data @param {number} now
@@ -118,33 +221,35 @@ export class ReliableLink {
    */
   receive(data, now) {
     /** @type {LinkOutput} */
-    const result = { out: [], deliver: [], restarted: false };
+    const result = { out: [], deliver: [], restarted: false, tag: this.tag };
     const f = decodeLinkFrame(data);
-    if (!f) return result;
-    if (equal(f.from, this.id) || this.retired.has(key(f.from))) return result;
+    if (!f || equal(f.from, NO_ID)) return result;
+    if (equal(f.from, this.id) || this.retired.has(key(f.from))) {
+      this.stats.stale += 1; // our own frame reflected, or a restarted peer's old incarnation
+      return result;
+    }
     const toUs = equal(f.to, this.id);
-    if (!toUs && !equal(f.to, NO_ID)) return result;
+    if (!toUs && !equal(f.to, NO_ID)) {
+      this.stats.stale += 1; // addressed to an earlier incarnation of us
+      return result;
+    }
     if ((f.kind === DATA || f.kind === ACK) && !toUs) return result;
-    this.lastHeard = now;
-    if (!this.peerId || !equal(f.from, this.peerId)) {
-      // Rule 2: a new id starts a new pairing; the old one is retired.
-      if (this.peerId) {
-        this.retired.add(key(this.peerId));
-        result.restarted = true;
-      }
-      this.peerId = f.from;
-      this.sendNext = 0;
-      this.recvNext = 0;
-      this.unacked.clear();
-      this.held.clear();
-      this.timeout = this.baseTimeout;
-      this.lastProgress = now;
-      for (const p of this.queued.splice(0)) result.out.push(...this.send(p));
+    if (!this.peerId || !equal(f.from, this.peerId)) this.#adopt(f.from, now, result);
+    // Against our id now: adopting a displaced peer again gave us a fresh one it does not know.
+    const knowsMe = equal(f.to, this.id);
+    if (knowsMe) this.peerKnowsMe = true;
+    if (this.live) {
+      this.lastHeard = now;
+      this.lastLive = now;
+    } else if (f.kind === ACK) {
+      this.stats.unproven += 1; // not from a peer that proved itself here: it promises nothing
+      result.tag = this.tag;
+      return result;
     }
     const peer = /** @type {Uint8Array} */ (this.peerId);
     switch (f.kind) {
       case HELLO:
-        if (!toUs) result.out.push(this.#frame(HELLO, peer));
+        if (!knowsMe) result.out.push(this.#frame(HELLO, peer));
         break;
       case PING:
         result.out.push(this.#frame(PONG, peer));
@@ -178,35 +283,85 @@ export class ReliableLink {
       default:
         break;
     }
+    result.tag = this.tag;
     return result;
   }
 
   /**
+   * The payload delivered under `tag` authenticated (§12.2 item 2): the pairing is the real peer,
+   * the ids it displaced are retired (old incarnations of a restarted peer), and when it came on
+   * the current connection that connection is live (§12.1 rule 5).
+   * @param {LinkTag} tag @param {number} now
+   */
+  vouch(tag, now) {
+    if (tag.generation !== this.generation || !this.peerId) return;
+    if (tag.connection === this.connection && !this.live) {
+      this.live = true;
+      this.lastHeard = now;
+      this.lastLive = now;
+    }
+    if (this.vouched) return;
+    this.vouched = true;
+    for (const old of this.displaced.splice(0)) this.retired.add(key(old));
+  }
+
+  /**
+   * The payload delivered under `tag` did not authenticate. From an unproven pairing (a stranger
+   * in the room, or a forger) that id is retired and we take a fresh id of our own, so the real
+   * peer pairs with us again; returns true then (the caller drops the connection and pairs
+   * again). From a proven pairing (a relay forging the peer's id) it is only counted.
+   * @param {LinkTag} tag
+   */
+  reject(tag) {
+    this.stats.rejected += 1;
+    if (tag.generation !== this.generation || !this.peerId || this.vouched) return false;
+    this.retired.add(key(this.peerId));
+    this.peerId = null;
+    this.#newOwnId();
+    return true;
+  }
+
+  /**
    * Timers (rules 4 and 5): retransmit after a timeout without progress; keepalive pings. Returns
-   * the frames to send and whether the peer has been silent beyond the keepalive bound.
+   * the frames to send, whether the peer has been silent beyond the keepalive bound (the caller
+   * drops the connection and pairs again), and with vouching whether no connection was live for
+   * `giveUp` (the caller gives up).
    * @param {number} now
    */
   tick(now) {
     /** @type {Uint8Array[]} */
     const out = [];
+    if (this.lastTick !== null) {
+      const stall = now - this.lastTick - this.period;
+      if (stall > this.period) {
+        // Our own process did not run (a long computation, a loaded machine): frames the peer
+        // sent meanwhile may still wait unread, so that time is not the peer's silence (rule 5).
+        this.lastHeard += stall;
+        this.lastLive += stall;
+      }
+    }
+    this.lastTick = now;
     if (this.unacked.size && now - this.lastProgress >= this.timeout) {
       out.push(...this.retransmit());
       this.timeout = Math.min(this.maxTimeout, this.timeout * 2);
       this.lastProgress = now;
     }
-    if (!this.peerId && now - this.lastProgress >= this.timeout) {
-      out.push(this.#frame(HELLO, NO_ID));
+    if ((!this.peerId || !this.peerKnowsMe) && now - this.lastProgress >= this.timeout) {
+      out.push(this.#frame(HELLO, this.peerId ?? NO_ID));
       this.lastProgress = now;
     }
     let silent = false;
+    let gaveUp = false;
     if (this.keepalive > 0) {
+      if (this.vouching && now - this.lastLive >= this.giveUp) gaveUp = true;
       if (now - this.lastPing >= this.keepalive / 4) {
         out.push(this.#frame(PING, this.peerId ?? NO_ID));
         this.lastPing = now;
       }
       silent = now - this.lastHeard > this.keepalive;
+      if (silent) this.stats.dead += 1;
     }
-    return { out, silent };
+    return { out, silent, gaveUp };
   }
 
   /** Every unacknowledged DATA again (after a timeout, or at once after reconnecting). */
@@ -216,9 +371,17 @@ export class ReliableLink {
     return [...this.unacked.entries()].sort((a, b) => a[0] - b[0]).map(([n, payload]) => this.#frame(DATA, peer, { n, payload }));
   }
 
-  /** After the transport connected again: a HELLO and every unacknowledged DATA. @param {number} now */
+  /**
+   * After the transport connected again: a new connection, not live until the peer proves itself
+   * on it (with vouching); a HELLO and every unacknowledged DATA.
+   * @param {number} now
+   */
   reconnected(now) {
+    this.connection += 1;
+    this.live = !this.vouching;
     this.lastProgress = now;
+    this.lastHeard = now;
+    this.lastTick = now;
     return [this.#frame(HELLO, this.peerId ?? NO_ID), ...this.retransmit()];
   }
 }

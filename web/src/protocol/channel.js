@@ -180,6 +180,19 @@ export class Channel {
     return { seq: e.seq, sender: e.sender, type: e.type, body: e.body, envelope, signature, digest, frame };
   }
 
+  /**
+   * Whether `frame` could be the peer's: it repeats one of the peer's handshake frames, or it
+   * opens under the peer's direction key (spec/protocol.md §7.2 steps 1-3). Anyone on the path
+   * can send a frame that does not, so it proves nothing against the peer: the driver drops and
+   * counts it instead of failing the match (§12.2 item 1). No state changes.
+   * @param {Uint8Array} frame
+   */
+  authenticates(frame) {
+    if (frame[0] !== KIND.ENVELOPE) return this.handshakeReceived.some((f) => equal(f, frame));
+    if (frame.length > MAX_FRAME || frame.length < MIN_FRAME) return false;
+    return aeadOpen(this.receiveKeys.aead, frame.subarray(5, 17), frame.subarray(0, 5), frame.subarray(17)) !== null;
+  }
+
   /** The transcript entries so far: [signature, envelope] per envelope. */
   entries() {
     return this.accepted.map((a) => ({ signature: a.signature, envelope: a.envelope }));

@@ -50,6 +50,8 @@ export class Journal {
     /** @type {Uint8Array} */
     this.sentHash = fromHex(state.sentHash);
     this.sent = 0;
+    /** frames that did not authenticate under the channel: dropped, counted, never logged */
+    this.dropped = 0;
   }
 
   /** @param {Setup} setup */
@@ -88,10 +90,17 @@ export class Journal {
   }
 
   /**
-   * A frame from the transport; an exact repeat the peer ignored is not logged.
+   * A frame from the transport; an exact repeat the peer ignored is not logged. A frame the peer
+   * did not seal (a stranger in the rejoin room, the relay, noise) proves nothing against anyone:
+   * it is dropped and counted, never fatal (spec/protocol.md §12.2 item 1), and not logged.
    * @param {Uint8Array} frame
    */
   receive(frame) {
+    const channel = this.peer.channel;
+    if (channel && !this.peer.failed && !channel.authenticates(frame)) {
+      this.dropped += 1;
+      return { frames: [], events: [] };
+    }
     const before = this.#progress();
     const out = this.peer.receive(frame);
     if (this.#progress() !== before || out.frames.length || out.events.length) this.state.inputs.push({ frame: toHex(frame) });

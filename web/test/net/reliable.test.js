@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import '../helpers.js';
-import { ACK, DATA, HELLO, ReliableLink, decodeLinkFrame, encodeLinkFrame } from '../../src/net/reliable.js';
+import { ACK, DATA, HELLO, PING, ReliableLink, decodeLinkFrame, encodeLinkFrame } from '../../src/net/reliable.js';
 import { LinkTransport } from '../../src/net/link_transport.js';
 import { runMatch } from '../../src/net/match.js';
 import { Identity } from '../../src/protocol/identity.js';
@@ -101,4 +101,96 @@ test('a whole match over a lossy transport through the links', async () => {
   assert.ok(o0.ok && o1.ok, JSON.stringify([o0.failure, o1.failure]));
   assert.deepEqual(o0.transcript, o1.transcript);
   assert.equal(auditBytes(/** @type {Uint8Array} */ (o0.transcript)).ok, true);
+});
+
+test('vouching: a stranger that displaces the peer is rejected, the peer pairs again and nothing is lost', () => {
+  const rng = vectorStream('link-vouch');
+  const a = new ReliableLink({ rng, retransmit: 1, vouching: true });
+  const b = new ReliableLink({ rng, retransmit: 1, vouching: true });
+  const strangerId = Uint8Array.of(5, 5, 5, 5, 5, 5, 5, 5);
+  let now = 0;
+  /** @type {[Uint8Array[], Uint8Array[]]} frames on the way to a, to b */
+  const wires = [[], []];
+  /** @type {string[][]} payloads each side took (its driver vouches for every "p" one, rejects "junk") */
+  const got = [[], []];
+  const links = [a, b];
+  /** @type {Uint8Array[]} a's outbox: what its driver re-sends when b's link restarts */
+  const outbox = [];
+  const pump = () => {
+    for (let round = 0; round < 50 && (wires[0].length || wires[1].length); round++) {
+      for (const side of [0, 1]) {
+        for (const frame of wires[side].splice(0)) {
+          const r = links[side].receive(frame, now);
+          wires[1 - side].push(...r.out);
+          for (const p of r.deliver) {
+            const text = new TextDecoder().decode(p);
+            got[side].push(text);
+            if (text.startsWith('p')) links[side].vouch(r.tag, now);
+            else links[side].reject(r.tag);
+          }
+          if (r.restarted && side === 0) for (const p of outbox) wires[1].push(...a.send(p));
+        }
+      }
+    }
+  };
+  const say = (/** @type {string} */ text) => {
+    const p = new TextEncoder().encode(text);
+    outbox.push(p);
+    wires[1].push(...a.send(p));
+  };
+  wires[1].push(...a.start(now));
+  wires[0].push(...b.start(now));
+  pump();
+  say('p0');
+  pump();
+  assert.deepEqual(got[1], ['p0']);
+  assert.equal(b.live, true);
+  const aId = a.id;
+  // The stranger takes the room: b pairs with it, keeping a's id (displaced, not retired).
+  b.receive(encodeLinkFrame({ kind: HELLO, from: strangerId, to: new Uint8Array(8) }), now);
+  assert.deepEqual(b.peerId, strangerId);
+  assert.equal(b.live, false);
+  assert.equal(b.displaced.length, 1);
+  const junk = b.receive(encodeLinkFrame({ kind: DATA, from: strangerId, to: b.id, n: 0, payload: new TextEncoder().encode('junk') }), now);
+  assert.equal(b.reject(junk.tag), true); // an unproven pairing: the stranger's id is retired, b takes a fresh id
+  assert.equal(b.peerId, null);
+  say('p1');
+  now += 2;
+  wires[0].push(...b.tick(now).out); // b's HELLO from its fresh id: a pairs again, re-sends its outbox
+  pump();
+  assert.ok(got[1].includes('p1'), JSON.stringify(got[1]));
+  assert.equal(b.peerId && Array.from(b.peerId).join(), Array.from(a.id).join());
+  assert.equal(Array.from(a.id).join(), Array.from(aId).join()); // a kept its id; b restarted both counters
+  assert.equal(b.displaced.length, 0); // vouched again: the displaced ids are retired
+  // The stranger is retired for good: its frames are stale now.
+  const stale = b.stats.stale;
+  b.receive(encodeLinkFrame({ kind: PING, from: strangerId, to: b.id }), now);
+  assert.equal(b.stats.stale, stale + 1);
+  assert.equal(b.stats.rejected, 1);
+});
+
+test('vouching: ACKs and keepalive frames count only on a connection where a payload authenticated', () => {
+  const rng = vectorStream('link-live');
+  // (period: this test ticks at will, so no gap between ticks is taken for our own stall)
+  const a = new ReliableLink({ rng, retransmit: 1, keepalive: 4, vouching: true, period: 100 });
+  const peer = Uint8Array.of(7, 7, 7, 7, 7, 7, 7, 7);
+  a.start(0);
+  a.receive(encodeLinkFrame({ kind: HELLO, from: peer, to: new Uint8Array(8) }), 0);
+  a.send(Uint8Array.of(1));
+  a.receive(encodeLinkFrame({ kind: ACK, from: peer, to: a.id, next: 1 }), 1);
+  assert.equal(a.unacked.size, 1); // not live: the ACK is ignored
+  assert.equal(a.stats.unproven, 1);
+  for (let t = 1; t <= 5; t++) a.receive(encodeLinkFrame({ kind: PING, from: peer, to: a.id }), t);
+  assert.equal(a.tick(5).silent, true); // PINGs from an unproven connection are not the peer's voice
+  const r = a.receive(encodeLinkFrame({ kind: DATA, from: peer, to: a.id, n: 0, payload: Uint8Array.of(2) }), 5);
+  a.vouch(r.tag, 5);
+  a.receive(encodeLinkFrame({ kind: ACK, from: peer, to: a.id, next: 1 }), 6);
+  assert.equal(a.unacked.size, 0);
+  a.receive(encodeLinkFrame({ kind: PING, from: peer, to: a.id }), 8);
+  assert.equal(a.tick(9).silent, false);
+  // A new connection is not live until the peer proves itself on it again.
+  a.reconnected(9);
+  assert.equal(a.live, false);
+  a.receive(encodeLinkFrame({ kind: PING, from: peer, to: a.id }), 12);
+  assert.equal(a.tick(14).silent, true);
 });

@@ -1,0 +1,58 @@
+"""A crash-safe computer seat plays at the level its setup names, and a restored copy decides as
+the original did (a fresh seeded player per decision, no wall-time cap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.ai.greedy import GreedyPlayer
+from koikoi_p2p.ai.master import MasterPlayer
+from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.ai.strong import StrongPlayer
+from koikoi_p2p.net.core import PeerCore, PeerSetup, ResumeError
+from koikoi_p2p.net.driver import SavedCore, create_state, load_core
+from koikoi_p2p.net.selfplay import play_cores
+from tests.faults.resume_util import setup
+
+
+@pytest.mark.parametrize(("level", "kind"), [("easy", RandomPlayer), ("medium", GreedyPlayer),
+                                             ("strong", StrongPlayer), ("master", MasterPlayer)])
+def test_the_setup_names_the_player(level: str, kind: type) -> None:
+    core = PeerCore(setup(0, level=level))
+    assert isinstance(core.computer(3), kind)
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(ResumeError, match="level"):
+        setup(0, level="grandmaster")
+    data = setup(0).to_dict()
+    data.pop("level")   # a state written before levels existed plays as before: random
+    assert PeerSetup.from_dict(data).level == "easy"
+
+
+def test_a_restored_master_seat_decides_as_the_original(tmp_path: Path) -> None:
+    setups = (setup(0, level="master"), setup(1, level="strong"))
+    cores = (PeerCore(setups[0]), PeerCore(setups[1]))
+    saved = [SavedCore(cores[seat], create_state(tmp_path / f"s{seat}", setups[seat])) for seat in (0, 1)]
+    compared = [0]
+
+    def on_input(seat: int, kind: str, value: object, out: list[bytes]) -> None:
+        core = cores[seat]
+        saved[seat].commit(kind, value, out)
+        if seat == 0 and core.pending is not None and len(core.pending.options) > 1:
+            # A copy rebuilt from the journal at this point makes the same next decision.
+            restored = load_core(saved[seat].journal.folder)
+            event = core.pending
+            assert restored.pending is not None
+            mine = core.computer(core.decisions).choose(event.view, event.options)
+            theirs = restored.computer(restored.decisions).choose(restored.pending.view, restored.pending.options)
+            assert mine == theirs
+            compared[0] += 1
+
+    for journal in saved:
+        journal.journal.unlock()
+    play_cores(cores, on_input=on_input)
+    assert compared[0] >= 3
+    assert cores[0].done and cores[1].done
