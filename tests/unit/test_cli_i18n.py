@@ -7,7 +7,7 @@ import string
 from pathlib import Path
 
 import koikoi_p2p.cli as cli_package
-from koikoi_p2p.cli import display_name, lobby, online, play, summary, switches
+from koikoi_p2p.cli import cmd_verify, display_name, lobby, online, play, summary, switches
 from koikoi_p2p.cli.i18n import YAKU_EN, YAKU_JA, count, tr, yaku_name
 from koikoi_p2p.cli.ja import JA
 from koikoi_p2p.rules.scoring import YAKU_IDS
@@ -37,7 +37,7 @@ def tables() -> list[str]:
     """Sentences kept in tables and passed to tr() by variable."""
     return [play.LEGEND, *play.HELP.values(), *summary.ROUND_END.values(), *play.REASON_WORDS.values(),
             *online.RELAY_HINTS.values(), *online.REASON_HINTS.values(), *switches.PROBLEMS, *lobby.HEADINGS,
-            *display_name.PROBLEMS]
+            *display_name.PROBLEMS, *cmd_verify._ARTICLE.values(), *cmd_verify._HINTS.values()]
 
 
 def fields(template: str) -> set[str]:
