@@ -448,4 +448,39 @@ JA: dict[str, str] = {
     "player {seat} wins": "プレイヤー{seat}の勝ち",
     "final scores: player 0 {first} - {second} player 1 ({verdict})":
         "最終得点: プレイヤー0 {first} - {second} プレイヤー1 ({verdict})",
+    # -- koikoi ratings ---------------------------------------------------------------------------
+"{url} is not a relay or rating service URL":
+        "{url} は中継サーバーのアドレスでもレーティングサービスのアドレスでもありません",
+    "{url} answered {status}: {reason}": "{url} の応答 {status}: {reason}",
+    "{service}: {players} rated players, {results} co-signed results":
+        "{service}: レーティング対象のプレイヤー{players}人、双方署名の結果{results}件",
+    "rating": "レート",
+    "games": "対局",
+    "W-L-D": "勝-敗-分",
+    "aband.": "放棄",
+    "fingerprint": "指紋",
+    "name": "表示名",
+    "(no name)": "(表示名なし)",
+    "names are not unique: the fingerprint is the identity; 'aband.' counts abandonment claims, shown but "
+    "never rated":
+        "表示名は重なることがあります。本人を示すのは指紋です。「放棄」は放棄の申し立ての数で、表示"
+        "されますがレーティングには数えません",
+    "no such player": "そのプレイヤーはいません",
+    "{who}  {fp}: rating {rating} ± {deviation}, {games} games, {abandoned} abandonment claims":
+        "{who}  {fp}: レート {rating} ± {deviation}、{games}局、放棄の申し立て{abandoned}件",
+    "  #{seq} {outcome} against {who} ({opponent}...)  {before} -> {after}":
+        "  #{seq} {outcome} 相手 {who} ({opponent}...)  {before} → {after}",
+    "win": "勝ち",
+    "loss": "負け",
+    "draw": "分け",
+    "cannot open the rating store {db} (koikoi ratings serve --lang en says why)":
+        "レーティングのデータベース {db} を開けません (理由は koikoi ratings serve --lang en で表示)",
+    "ratings listening on {url} ({store})": "レーティングサービスを {url} で開始しました ({store})",
+    "cannot read {file}: not a JSON export (--lang en says why)":
+        "{file} を読めません: エクスポートのファイル形式ではありません (理由は --lang en で表示)",
+"the export cannot be replayed (--lang en says why)":
+        "エクスポートを再生できません (理由は --lang en で表示)",
+    "recomputed from {file}": "{file} から再計算",
+    "equal to the leaderboard of {url}: {results}": "{url} のランキングと一致: 結果{results}",
+    "DIFFERENT from the leaderboard of {url}": "{url} のランキングと一致しません",
 }

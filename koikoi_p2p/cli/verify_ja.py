@@ -151,6 +151,20 @@ PHRASES_JA: dict[str, str] = {
     "shows it never received":
         "{file} の申し立て (メッセージ{seq}) は、プレイヤー{seat}の記録では受け取っていないメッセージ"
         "{start}から{end}を前提にしています",
+    # -- ratings/board.py: a ratings export that cannot be replayed ------------------------------
+    "not a ratings export ({format})": "レーティングのエクスポートではありません ({format})",
+    "results and abandonments must be lists": "結果と放棄の申し立ては一覧でなければなりません",
+    "result {seq} counts session {session} a second time":
+        "結果{seq}はセッション {session} を2回数えています",
+    "claim {seq} is a second claim about session {session}":
+        "申し立て{seq}はセッション {session} についての2つ目の申し立てです",
+    "{field} number {expected} has seq {seq}: the export is not in order":
+        "{expected}番目の{field}の番号が{seq}です。エクスポートの順番が正しくありません",
+    "{field} {seq} does not pass the service's checks: {reason}: {message}":
+        "{field}{seq}はサービスの検査に通りません: {reason}",
+    "an export entry is {{'seq': int, '{field}': base64, ...}}":
+        "エクスポートの項目の形が正しくありません ({field})",
+    "entry {seq}: {field} is not base64": "項目{seq}: {field}の符号化が正しくありません",
 }
 
 # Message types (spec/game.md §3) and failure reasons (spec/game.md §9, protocol.md §2.4, §8, §9.1,
@@ -200,6 +214,16 @@ WORDS_JA: dict[str, str] = {
     "bad_share_proof": "シェアの証明が通らない", "wrong_key": "公開鍵と合わない秘密鍵",
     "not_a_card": "どの札でもない復号", "not_a_permutation": "並べ替えになっていない",
     "audit_failed": "回戦末の検査に失敗",
+    # the entries of a ratings export (ratings/board.py)
+    "result": "結果", "claim": "申し立て",
+    # a rating service's refusals (spec/ratings.md)
+    "busy": "混雑中", "claim_not_upheld": "成り立たない申し立て", "internal": "サービス内部の障害",
+    "method_not_allowed": "使えない要求", "not_a_claim": "放棄の申し立てではない",
+    "not_a_result": "双方署名の結果ではない", "not_found": "見つからない", "not_json": "読めない応答",
+    "replayed": "別の結果で集計済みのセッション", "same_key": "両者が同じ鍵",
+    "store_unavailable": "データベースが使えない", "too_large": "大きすぎる",
+    "unknown_player": "記録にないプレイヤー",
+    "unrated": "レーティング対象外の対局",
 }
 
 

@@ -173,8 +173,9 @@ def _fields(template: str) -> set[str]:
 
 def test_every_phrase_of_the_audit_has_a_translation() -> None:
     import koikoi_p2p.cli as cli_package
+    import koikoi_p2p.ratings as ratings_package
 
-    found = {**_phrases_in(audit_package), **_phrases_in(cli_package)}
+    found = {**_phrases_in(audit_package), **_phrases_in(cli_package), **_phrases_in(ratings_package)}
     assert len(found) > 40  # the walk really sees the audit's sentences
     missing = [f"{where}: {text!r}" for text, where in found.items() if text not in PHRASES_JA]
     assert not missing, "untranslated:\n" + "\n".join(missing)
