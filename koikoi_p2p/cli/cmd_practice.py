@@ -26,9 +26,23 @@ def register(subparsers: Any) -> None:
         help=f"the computer's strength: {LEVEL_HELP} (remembered; default: {FIRST_LEVEL} for a first "
              "match, then the last one)"
     )
+    parser.add_argument(
+        "--think", type=_seconds, default=None, metavar="SECONDS",
+        help="master only: the longest it may think about one move (default 1 second; its 1000 "
+             "playouts a move usually take well under that)")
     add_lang(parser)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(handler=_handle)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0.05 <= value <= 60:
+        raise argparse.ArgumentTypeError("expected between 0.05 and 60 seconds")
+    return value
 
 
 def _handle(args: argparse.Namespace) -> int:

@@ -32,16 +32,18 @@ def practice(args: argparse.Namespace) -> int:
         return exit_codes.INTERRUPTED
 
 
-def computer_player(level: str, profile: Profile, seed: int | None) -> Strategy:
+def computer_player(level: str, profile: Profile, seed: int | None, think: float | None = None) -> Strategy:
     from koikoi_p2p.ai.levels import computer_player as make
+    from koikoi_p2p.ai.master import DEFAULT_MAX_SECONDS
 
-    return make(level, profile, seed)
+    return make(level, profile, seed, max_seconds=DEFAULT_MAX_SECONDS if think is None else think)
 
 
 async def _practice(args: argparse.Namespace, setup: Setup) -> int:
     from koikoi_p2p.cli.prompt import StdinLines
 
-    return await practice_match(setup, StdinLines(), level=args.level or setup.settings.level, seed=args.seed)
+    return await practice_match(setup, StdinLines(), level=args.level or setup.settings.level, seed=args.seed,
+                                think=getattr(args, "think", None))
 
 
 async def practice_match(
@@ -50,6 +52,7 @@ async def practice_match(
     *,
     level: str = "strong",
     seed: int | None = None,
+    think: float | None = None,
     tamper: Tamper | None = None,
     computer_gone_after: int | None = None,
 ) -> int:
@@ -68,7 +71,7 @@ async def practice_match(
     # which means nothing against a computer running in this very process.
     room = "practice-" + secrets.token_hex(3)
     password = secrets.token_urlsafe(12)
-    strategy = computer_player(level, setup.profile, seed)
+    strategy = computer_player(level, setup.profile, seed, think)
     seen = 0
 
     def on_event(_: object) -> None:

@@ -19,16 +19,9 @@ from typing import Any
 import pytest
 
 from koikoi_p2p.net.reliable import (
-    ACK,
-    DATA,
-    HELLO,
-    PING,
-    PONG,
-    LinkFrame,
     ReliableLink,
-    decode_link_frame,
-    encode_link_frame,
 )
+from tests.adversarial.link_impostor import impersonate_live_peer
 from tests.faults.hub import Hub, HubEnd
 
 FAST = {"retransmit_s": 0.02, "max_retransmit_s": 0.1, "reconnect_min_s": 0.005, "reconnect_max_s": 0.05}
@@ -96,25 +89,7 @@ def _cut(hub: Hub, side: int) -> None:
 async def _stranger(end: HubEnd, own_id: bytes, victim: ReliableLink) -> None:
     """Answer every HELLO, PING and DATA as a live peer would, and ping on its own, never sending
     a payload that could authenticate."""
-
-    async def answer() -> None:
-        while True:
-            frame = decode_link_frame(await end.recv())
-            if frame is None:
-                continue
-            if frame.kind == HELLO:
-                await end.send(encode_link_frame(LinkFrame(HELLO, own_id, frame.sender)))
-            elif frame.kind == PING:
-                await end.send(encode_link_frame(LinkFrame(PONG, own_id, frame.sender)))
-            elif frame.kind == DATA:
-                await end.send(encode_link_frame(LinkFrame(ACK, own_id, frame.sender, frame.count + 1)))
-
-    async def ping() -> None:
-        while True:
-            await end.send(encode_link_frame(LinkFrame(PING, own_id, victim.link_id)))
-            await asyncio.sleep(DEAD / 6)
-
-    await asyncio.gather(answer(), ping())
+    await impersonate_live_peer(end.recv, end.send, own_id, lambda: victim.link_id, DEAD / 6)
 
 
 @pytest.mark.parametrize("forged", [False, True], ids=["own_id", "the_peers_id"])

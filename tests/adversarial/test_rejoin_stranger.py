@@ -21,11 +21,8 @@ import pytest
 from koikoi_p2p.bench.soak import RelayProcess
 from koikoi_p2p.net.relay_client import RelayClient, list_rooms
 from koikoi_p2p.net.reliable import (
-    ACK,
     DATA,
     HELLO,
-    PING,
-    PONG,
     LinkFrame,
     decode_link_frame,
     encode_link_frame,
@@ -34,6 +31,7 @@ from koikoi_p2p.net.rendezvous import META_KEY, RelayRendezvous
 from koikoi_p2p.net.resumable import DriverOptions, create_state, run_peer
 from koikoi_p2p.net.state_store import StateStore
 from koikoi_p2p.protocol.channel import FRAME_ENVELOPE
+from tests.adversarial.link_impostor import impersonate_live_peer
 from tests.faults.resume_util import FAST_LINK, setup, transcript_raws
 
 LINK = {**FAST_LINK, "dead_after_s": 2.0, "give_up_s": None}
@@ -62,34 +60,18 @@ async def _hold(client: RelayClient, stranger_id: bytes, host_id: bytes, stop: a
     """Behave as a live peer at the link level (HELLO, PONG, ACK, PINGs of its own) without ever
     sending a payload, until the host drops the connection."""
 
-    async def answer() -> None:
-        while True:
-            frame = decode_link_frame(await client.recv())
-            if frame is None:
-                continue
-            if frame.kind == HELLO:
-                await client.send(encode_link_frame(LinkFrame(HELLO, stranger_id, frame.sender)))
-            elif frame.kind == PING:
-                await client.send(encode_link_frame(LinkFrame(PONG, stranger_id, frame.sender)))
-            elif frame.kind == DATA:
-                ack = LinkFrame(ACK, stranger_id, frame.sender, frame.count + 1)
-                await client.send(encode_link_frame(ack))
+    def pinged() -> None:
+        seen["pings"] += 1
 
-    async def ping() -> None:
-        while True:
-            await client.send(encode_link_frame(LinkFrame(PING, stranger_id, host_id)))
-            seen["pings"] += 1
-            await asyncio.sleep(0.2)
-
-    tasks = [asyncio.create_task(answer()), asyncio.create_task(ping())]
+    impostor = asyncio.create_task(
+        impersonate_live_peer(client.recv, client.send, stranger_id, lambda: host_id, 0.2, pinged))
+    stopped = asyncio.create_task(stop.wait())
     try:
-        stopped = asyncio.create_task(stop.wait())
-        await asyncio.wait([*tasks, stopped], return_when=asyncio.FIRST_COMPLETED)
-        stopped.cancel()
+        await asyncio.wait([impostor, stopped], return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in tasks:
+        for task in (impostor, stopped):
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(impostor, stopped, return_exceptions=True)
 
 
 async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyncio.Event,

@@ -44,10 +44,10 @@ def test_a_restored_master_seat_decides_as_the_original(tmp_path: Path) -> None:
         if seat == 0 and core.pending is not None and len(core.pending.options) > 1:
             # A copy rebuilt from the journal at this point makes the same next decision.
             restored = load_core(saved[seat].journal.folder)
-            event = core.pending
-            assert restored.pending is not None
+            event, again = core.pending, restored.pending
+            assert again is not None
             mine = core.computer(core.decisions).choose(event.view, event.options)
-            theirs = restored.computer(restored.decisions).choose(restored.pending.view, restored.pending.options)
+            theirs = restored.computer(restored.decisions).choose(again.view, again.options)
             assert mine == theirs
             compared[0] += 1
 

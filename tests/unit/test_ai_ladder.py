@@ -373,3 +373,22 @@ def test_practice_offers_every_level() -> None:
         assert parser.parse_args(["practice", "--level", level]).level == level
     with pytest.raises(SystemExit):
         parser.parse_args(["practice", "--level", "grandmaster"])
+
+
+def test_practice_think_sets_the_masters_time_cap() -> None:
+    import argparse
+
+    from koikoi_p2p.cli import cmd_practice
+    from koikoi_p2p.cli.practice import computer_player
+
+    parser = argparse.ArgumentParser()
+    cmd_practice.register(parser.add_subparsers())
+    assert parser.parse_args(["practice", "--think", "2.5"]).think == 2.5
+    assert parser.parse_args(["practice"]).think is None
+    for bad in ("0", "-1", "many", "1000"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["practice", "--think", bad])
+    master = computer_player("master", preset("nintendo"), 1, 2.5)
+    assert isinstance(master, MasterPlayer) and master.budget.max_seconds == 2.5
+    default = computer_player("master", preset("nintendo"), 1)
+    assert isinstance(default, MasterPlayer) and default.budget.max_seconds == 1.0
