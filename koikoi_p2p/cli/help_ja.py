@@ -166,6 +166,10 @@ HELP_JA: dict[str, str] = {
     "move) (remembered; default: medium for a first match, then the last one)":
         "コンピューターの強さ: easy (やさしい: ランダム)、medium (ふつう: 貪欲)、strong (強い)、master (名"
         "人: 探索、1手に最大1秒) (覚えておきます。既定: 最初の対局は medium、その後は前回の強さ)",
+    "master only: the longest it may think about one move (default 1 second; its 1000 playouts a move "
+    "usually take well under that)":
+        "master のみ: 1手に考える最長の時間 (既定 1秒。1手あたり1000回の試行はたいていそれよりずっと"
+        "短く済みます)",
     "the language of the screens: en or ja (remembered; default: the last one, first en)":
         "画面の言語: en か ja (覚えておきます。既定: 前回の言語、最初は en)",
     "Open a room on a relay, print its code and a line to send to a friend, and play them. Without a "
