@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from koikoi_p2p.audit.core import AuditReport, Deviation, Replayer, deviation_of, disclosed_keys
 from koikoi_p2p.audit.errors import AuditError
-from koikoi_p2p.audit.phrase import Phrase, Word
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, Abandonment, AbandonmentClaim, decode_abandonment
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from koikoi_p2p.audit.abandonment import audit_abandonment
 from koikoi_p2p.audit.core import AuditReport, Deviation
 from koikoi_p2p.audit.errors import AuditError
-from koikoi_p2p.audit.phrase import Phrase, Word
 from koikoi_p2p.audit.replay import audit_evidence, audit_transcript
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, AbandonmentClaim, decode_abandonment
 from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.errors import ProtocolError

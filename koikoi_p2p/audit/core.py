@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from koikoi_p2p.audit.phrase import Phrase, detail
+from koikoi_p2p.phrase import Phrase, detail
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation

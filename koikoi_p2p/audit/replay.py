@@ -17,7 +17,7 @@ from koikoi_p2p.audit.core import (
     disclosed_keys,
     reporter_keys,
 )
-from koikoi_p2p.audit.phrase import Phrase, Word
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.transcript import Evidence, Transcript

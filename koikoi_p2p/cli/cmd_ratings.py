@@ -10,9 +10,9 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from koikoi_p2p.audit.phrase import Phrase
 from koikoi_p2p.cli.i18n import count, tr
 from koikoi_p2p.cli.settings import LANGUAGES
+from koikoi_p2p.phrase import Phrase
 
 DEFAULT_PORT = 8766
 

@@ -129,7 +129,7 @@ def _handle(args: argparse.Namespace) -> int:
 def failure(reason: str, message: str) -> str:
     """``reason: message`` as the report prints a file's failure (a phrase: a Japanese screen names
     the reason in words and leaves the protocol's English detail to --lang en and --json)."""
-    from koikoi_p2p.audit.phrase import Phrase, Word
+    from koikoi_p2p.phrase import Phrase, Word
 
     return Phrase("{reason}: {message}", reason=Word(reason), message=message)
 

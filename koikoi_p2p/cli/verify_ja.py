@@ -1,7 +1,7 @@
 """``koikoi verify`` in Japanese: the audit's own sentences and the machine words inside them.
 
 The audit package writes its notes and verdicts as ``Phrase`` objects (English strings that keep
-their template and values, audit/phrase.py). ``say`` renders one in the screen's language from
+their template and values, koikoi_p2p/phrase.py). ``say`` renders one in the screen's language from
 ``PHRASES_JA``, translating nested phrases and ``Word`` values (reason codes, message types)
 through ``WORDS_JA``. A field named ``message`` holds the protocol's own English detail of a
 failure: a Japanese template may leave it out, since the reason it follows is named in words (the
@@ -12,7 +12,7 @@ that every reason code the spec lists has a Japanese name.
 
 from __future__ import annotations
 
-from koikoi_p2p.audit.phrase import Phrase, Word
+from koikoi_p2p.phrase import Phrase, Word
 
 PHRASES_JA: dict[str, str] = {
     # -- audit/core.py: who deviated ------------------------------------------------------------

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from koikoi_p2p.audit.phrase import Phrase, Word
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.identity import fingerprint
 from koikoi_p2p.ratings.checks import check_abandonment, check_result
 from koikoi_p2p.ratings.errors import Refused

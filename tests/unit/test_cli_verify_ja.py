@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 import koikoi_p2p.audit as audit_package
-from koikoi_p2p.audit.phrase import Phrase, Word
 from koikoi_p2p.cli import cmd_verify
 from koikoi_p2p.cli.verify_ja import PHRASES_JA, WORDS_JA, say
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.transcript import decode_transcript, encode_transcript
 from tests.e2e.test_cli_practice_pty import english_left
@@ -157,9 +157,10 @@ def test_abandonment_claims_and_two_accounts_in_japanese(claims: dict[str, Path]
 
 
 def _phrases_in(package: Any) -> dict[str, str]:
-    """Every template handed to Phrase(...) in a package's source."""
+    """Every template handed to Phrase(...) in a package's source (or a module's)."""
     found: dict[str, str] = {}
-    for path in sorted(Path(package.__file__).parent.glob("*.py")):
+    where = Path(package.__file__)
+    for path in sorted(where.parent.glob("*.py")) if where.name == "__init__.py" else [where]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Phrase" and node.args
                     and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
@@ -173,9 +174,11 @@ def _fields(template: str) -> set[str]:
 
 def test_every_phrase_of_the_audit_has_a_translation() -> None:
     import koikoi_p2p.cli as cli_package
+    import koikoi_p2p.phrase as phrase_module
     import koikoi_p2p.ratings as ratings_package
 
-    found = {**_phrases_in(audit_package), **_phrases_in(cli_package), **_phrases_in(ratings_package)}
+    found = {**_phrases_in(audit_package), **_phrases_in(cli_package), **_phrases_in(ratings_package),
+             **_phrases_in(phrase_module)}
     assert len(found) > 40  # the walk really sees the audit's sentences
     missing = [f"{where}: {text!r}" for text, where in found.items() if text not in PHRASES_JA]
     assert not missing, "untranslated:\n" + "\n".join(missing)

@@ -1,4 +1,4 @@
-"""Sentences of an audit report that a screen can say in another language.
+"""Sentences a screen can say in another language (the audit's reports, the rules descriptions).
 
 A report's notes and verdicts are English strings everywhere they travel (the JSON report, the
 rating service's refusals, the soak benchmark). A ``Phrase`` is such a string that also remembers
