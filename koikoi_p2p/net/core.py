@@ -27,7 +27,7 @@ from typing import Any, cast
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 from koikoi_p2p.ai.levels import LEVELS, computer_player
-from koikoi_p2p.ai.strategy import RandomPlayer, Strategy
+from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, tell_match
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError
 from koikoi_p2p.protocol.events import (
     ChoiceNeeded,
@@ -238,7 +238,9 @@ class PeerCore:
 
         A fresh player per decision, seeded by the setup and ``n``, so a restored peer decides
         exactly as the original would have; no wall-time cap for the same reason. It plays the
-        agreed profile once the terms are known (a joiner learns them from the host).
+        agreed profile once the terms are known (a joiner learns them from the host), and is told
+        the match so far (scores, rounds played: part of the saved state) as a long-lived player
+        is by net/match.py, else the master and the greedy player ignore the score.
         """
         seed = self.setup.strategy_seed * 1_000_003 + n
         if self.setup.level == "easy":
@@ -246,7 +248,12 @@ class PeerCore:
         flow = self.peer.flow if self.peer is not None else None
         terms = flow.terms if flow is not None else None
         profile = terms.profile if terms is not None else preset(self.setup.profile)
-        return computer_player(self.setup.level, profile, seed, max_seconds=None)
+        player = computer_player(self.setup.level, profile, seed, max_seconds=None)
+        match = flow.match if flow is not None else None
+        if match is not None:
+            tell_match(player, MatchContext(profile=profile, scores=match.scores,
+                                            rounds_played=match.rounds_played))
+        return player
 
     def decide_terms(self, accept: bool) -> list[bytes]:
         """The joiner's answer to the proposed terms (spec/game.md §2.5); a refusal fails the match

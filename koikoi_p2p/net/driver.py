@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -327,11 +327,13 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
     link = ReliableLink(connect, on_reset=lambda: resend(proof=True), on_connect=lambda: resend(proof=True),
                         confirm=True, vouching=True, **opts.link)
-    bound = [False]
+    bound = [False, False]   # we hold the session; the other seat is known to hold it too
 
     def on_session() -> None:
         if not bound[0]:
             bound[0] = _bind(connect, core)
+        if bound[0] and not bound[1]:
+            bound[1] = _peer_bound(connect, core)
 
     on_session()
     await link.start()
@@ -571,6 +573,31 @@ def _bind(connect: Connector | None, core: PeerCore) -> bool:
         return False
     bind(peer.channel.session_id)
     return True
+
+
+def _peer_bound(connect: Connector | None, core: PeerCore) -> bool:
+    """Once an envelope of the peer follows one of ours in the transcript, the peer accepted ours,
+    so it holds the session and pairs only under the bound tag: the connector drops the unbound
+    one (spec/protocol.md §12.2). True once told."""
+    settle = getattr(connect, "peer_bound", None)
+    if not callable(settle):
+        return True
+    if core.peer is None or not peer_holds_session([env.sender for env in core.peer.transcript],
+                                                   core.setup.seat):
+        return False
+    settle()
+    return True
+
+
+def peer_holds_session(senders: Sequence[int], seat: int) -> bool:
+    """Whether, in transcript order, an envelope of the other seat follows one of ``seat``'s."""
+    mine = False
+    for sender in senders:
+        if sender == seat:
+            mine = True
+        elif mine:
+            return True
+    return False
 
 
 # --- result files --------------------------------------------------------------------------------

@@ -64,6 +64,13 @@ class RelayRendezvous:
             self.fallback = self.tag if self.seat == 1 else None
             self.tag = tag
 
+    def peer_bound(self) -> None:
+        """The other seat holds the session too (we accepted an envelope of it chained after one
+        of ours): it only ever opens rooms with the bound tag now, so the joiner stops looking for
+        the unbound one, which anyone who knows the rendezvous id can put on a room
+        (spec/protocol.md §12.2)."""
+        self.fallback = None
+
     async def __call__(self) -> Transport:
         if self._first is not None:
             first, self._first = self._first, None

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-49bb2d24930bde2e';
-const FILES = ["./","app-abda1223fe25.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-77f1626de6f1.js"];
+const CACHE = 'koikoi-ae4ffe2532cf342e';
+const FILES = ["./","app-abda1223fe25.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-f9071cb00555.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -9,7 +9,7 @@ import pytest
 
 from koikoi_p2p.ai.greedy import GreedyPlayer
 from koikoi_p2p.ai.master import MasterPlayer
-from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.net.core import PeerCore, PeerSetup, ResumeError
 from koikoi_p2p.net.driver import SavedCore, create_state, load_core
@@ -56,3 +56,26 @@ def test_a_restored_master_seat_decides_as_the_original(tmp_path: Path) -> None:
     play_cores(cores, on_input=on_input)
     assert compared[0] >= 3
     assert cores[0].done and cores[1].done
+
+
+@pytest.mark.parametrize("level", ["medium", "master"])
+def test_a_crash_safe_computer_is_told_the_match(tmp_path: Path, level: str) -> None:
+    # The match context (scores, rounds played) is part of the seat's state, so a fresh player per
+    # decision can be told it, as a long-lived one is (net/match.py): without it the master plays
+    # for round points only, whatever the score (ai/master.py ``_worth``).
+    setups = (setup(0, level=level, rounds=2), setup(1, level="easy", rounds=2))
+    cores = (PeerCore(setups[0]), PeerCore(setups[1]))
+    told: list[MatchContext | None] = []
+
+    def on_input(seat: int, kind: str, value: object, out: list[bytes]) -> None:
+        core = cores[seat]
+        flow = core.peer.flow if core.peer is not None else None
+        if seat == 0 and core.pending is not None and flow is not None and flow.match is not None:
+            player = core.computer(core.decisions)
+            told.append(getattr(player, "_context", None))
+            match = flow.match
+            assert told[-1] == MatchContext(profile=flow.terms.profile, scores=match.scores,
+                                            rounds_played=match.rounds_played)
+
+    play_cores(cores, on_input=on_input)
+    assert told and any(c is not None and c.rounds_played == 1 for c in told)

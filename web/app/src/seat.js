@@ -11,6 +11,7 @@ import { JOURNAL_VERSION, Journal } from '../../src/protocol/journal.js';
 import { actionFromDict } from '../../src/rules/actions.js';
 import { createPlayer } from '../../src/ai/players.js';
 import { toHex } from '../../src/bytes.js';
+import { peerHoldsSession } from '../../src/net/rendezvous.js';
 import { appendInput, deleteSeat, loadInputs, loadSeat, saveSeat, setValue } from './store.js';
 import { askOf, koikoiHint, roundTable } from './table.js';
 import { LocalError } from '../../src/protocol/errors.js';
@@ -20,7 +21,7 @@ const ZERO_HASH = toHex(new Uint8Array(32));
 /**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void,
- *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, vouch?: () => void, reject?: () => void}} Transport
+ *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void, vouch?: () => void, reject?: () => void}} Transport
  */
 
 export class Seat {
@@ -55,6 +56,7 @@ export class Seat {
     this.finished = false;
     /** whether the link's rejoin tag is bound to the session (spec/protocol.md §12.2) */
     this.bound = false;
+    this.settled = false;
     /** the round engine the board shows @type {any} */
     this.shown = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -140,6 +142,7 @@ export class Seat {
   async run(transport) {
     this.transport = transport;
     this.bound = false;
+    this.settled = false;
     transport.onRestart = () => this.#resend();
     transport.onConnect = () => this.#resend();
     this.#bindSession();
@@ -291,9 +294,18 @@ export class Seat {
    */
   #bindSession() {
     const ch = this.peer.channel;
-    if (this.bound || !this.transport?.bind || !ch || !ch.accepted.some((a) => a.sender !== this.peer.seat)) return;
-    this.transport.bind(ch.sessionId);
-    this.bound = true;
+    if (!ch) return;
+    if (!this.bound && this.transport?.bind && ch.accepted.some((a) => a.sender !== this.peer.seat)) {
+      this.transport.bind(ch.sessionId);
+      this.bound = true;
+    }
+    // Once an envelope of the other seat follows one of ours it holds the session too: the joiner
+    // stops looking for rooms under the unbound tag (spec/protocol.md §12.2).
+    if (this.bound && !this.settled && this.transport?.peerBound
+        && peerHoldsSession(ch.accepted.map((a) => a.sender), this.peer.seat)) {
+      this.transport.peerBound();
+      this.settled = true;
+    }
   }
 
   /**

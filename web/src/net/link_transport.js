@@ -18,7 +18,8 @@ export class LinkTransport {
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
    *   tickMs?: number, onRestart?: () => void, onConnect?: () => void, now?: () => number, giveUpMs?: number,
    *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void,
-   *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, close?: () => Promise<void>}}} options
+   *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void,
+   *     close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
    *   what the peer may have lost. `connect` pairs again when the transport fails (§12.2); its
    *   `bind` is offered to the driver (`bind`) once both seats hold the session. `onState` hears
@@ -78,6 +79,11 @@ export class LinkTransport {
   /** The session both seats hold: the connector's rejoin tag derives from it (§12.2). @param {Uint8Array} sessionId */
   bind(sessionId) {
     this.connector?.bind?.(sessionId);
+  }
+
+  /** The other seat holds the session too: the connector drops the unbound tag (§12.2). */
+  peerBound() {
+    this.connector?.peerBound?.();
   }
 
   /**

@@ -2,6 +2,7 @@
 // in-memory pair), with a chooser for the decisions. Node and the browser both run it.
 import { GamePeer } from '../protocol/peer.js';
 import { RelayClosed } from './relay_client.js';
+import { peerHoldsSession } from './rendezvous.js';
 
 /**
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>,
@@ -51,6 +52,7 @@ export async function runMatch(transport, peerOptions, chooser) {
   if ('onRestart' in transport) /** @type {any} */ (transport).onRestart = prove;
   if ('onConnect' in transport) /** @type {any} */ (transport).onConnect = prove;
   let bound = false;
+  let settled = false;
   /** @type {PeerEvent | null} */
   let failure = null;
   /** @type {PeerEvent | null} */
@@ -118,6 +120,13 @@ export async function runMatch(transport, peerOptions, chooser) {
     if (!bound && before >= 0 && peer.channel && peer.channel.next > before && 'bind' in transport) {
       /** @type {any} */ (transport).bind(peer.channel.sessionId);
       bound = true;
+    }
+    // Once an envelope of the other seat follows one of ours it holds the session too: the joiner
+    // stops looking for rooms under the unbound tag (§12.2).
+    if (bound && !settled && peer.channel && 'peerBound' in transport
+        && peerHoldsSession(peer.channel.accepted.map((/** @type {any} */ a) => a.sender), peer.seat)) {
+      /** @type {any} */ (transport).peerBound();
+      settled = true;
     }
     handle(out);
   }

@@ -25,6 +25,20 @@ export function rendezvousTag(rendezvous, sessionId) {
   return toHex(sha256(concat(...parts))).slice(0, 32);
 }
 
+/**
+ * Whether, in transcript order, an envelope of the other seat follows one of `seat`'s: the other
+ * seat then accepted ours, so it holds the session (spec/protocol.md §12.2).
+ * @param {readonly number[]} senders @param {number} seat
+ */
+export function peerHoldsSession(senders, seat) {
+  let mine = false;
+  for (const sender of senders) {
+    if (sender === seat) mine = true;
+    else if (mine) return true;
+  }
+  return false;
+}
+
 const RETRY_REASONS = new Set(['room_full', 'room_not_found', 'room_closed']);
 
 /** A connector for LinkTransport: each call returns a freshly paired relay client. */
@@ -62,6 +76,15 @@ export class RelayRendezvous {
     if (tag === this.tag) return;
     this.fallback = this.seat === 1 ? this.tag : null;
     this.tag = tag;
+  }
+
+  /**
+   * The other seat holds the session too (we accepted an envelope of it chained after one of
+   * ours): it opens rooms under the bound tag only, so the joiner stops looking for the unbound
+   * one, which anyone who knows the rendezvous id can put on a room (spec/protocol.md §12.2).
+   */
+  peerBound() {
+    this.fallback = null;
   }
 
   /** @returns {Promise<RelayClient>} */
