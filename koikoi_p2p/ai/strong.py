@@ -80,6 +80,7 @@ class StrongPlayer:
 
     def capture_values(self, view: RoundView, options: Sequence[Action]) -> list[float]:
         """The heuristic worth of each capture option (what it gains, minus what it leaves)."""
+        self._month = view.month   # the master calls this directly: this round's monthly yaku
         mine, theirs = self._piles(view)
         pending = _pending_card(view)
         values: list[float] = []

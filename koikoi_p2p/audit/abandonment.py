@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from koikoi_p2p.audit.core import AuditReport, Deviation, Replayer, deviation_of, disclosed_keys
 from koikoi_p2p.audit.errors import AuditError
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, Abandonment, AbandonmentClaim, decode_abandonment
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 
@@ -31,54 +32,59 @@ def audit_abandonment(abandonment: Abandonment) -> AuditReport:
     if stuck is not None:
         # The replay could not reach message N (spec/protocol.md §9.1 step 5): nobody deviated,
         # and nothing shows whose turn message N was.
-        why = f"the replay cannot reach message {claim.seq}: {stuck}"
+        why = Phrase("the replay cannot reach message {seq}: {detail}", seq=claim.seq, detail=stuck)
         return replace(report, kind=KIND, ok=False,
                        deviation=Deviation(seat=None, seq=claim.seq, reason="unproven_claim", message=why),
-                       notes=(*report.notes, f"the claim proves nothing: {why}"))
+                       notes=(*report.notes, Phrase("the claim proves nothing: {detail}", detail=why)))
     if report.deviation is not None:
         # Someone deviated before the silence: that, not the silence, is the finding.
         return replace(report, kind=KIND, ok=False,
-                       notes=(*report.notes, "the claim is moot: the transcript shows an earlier deviation"))
+                       notes=(*report.notes,
+                              Phrase("the claim is moot: the transcript shows an earlier deviation")))
     problem = _false(claim, report)
     if problem is not None:
         return replace(report, kind=KIND, ok=False,
                        deviation=Deviation(seat=claim.claimant, seq=claim.seq, reason="false_claim",
                                            message=problem),
-                       notes=(*report.notes, f"the claim is false: {problem}"))
+                       notes=(*report.notes, Phrase("the claim is false: {detail}", detail=problem)))
     envelopes = abandonment.transcript.envelopes
     last = max((env.seq for env in envelopes if env.sender == claim.absent), default=None)
     if last is None:
-        why = (f"player {claim.absent} signed no envelope of this session, so nothing shows that it "
-               "ever took part in the match")
+        why = Phrase("player {seat} signed no envelope of this session, so nothing shows that it ever took "
+                     "part in the match", seat=claim.absent)
         return replace(report, kind=KIND, ok=False,
                        deviation=Deviation(seat=None, seq=claim.seq, reason="unproven_claim", message=why),
-                       notes=(*report.notes, f"the claim proves nothing: {why}"))
+                       notes=(*report.notes, Phrase("the claim proves nothing: {detail}", detail=why)))
     deviation = Deviation(seat=claim.absent, seq=claim.seq, reason="abandoned",
-                          message=f"no {claim.expected} within the {claim.deadline} s deadline; "
-                                  f"claimed by player {claim.claimant}")
-    spoke = f"player {claim.absent} last signed message {last}"
-    return replace(report, kind=KIND, ok=True, deviation=deviation,
-                   notes=(claim.describe(), spoke, *report.notes))
+                          message=Phrase("no {expected} within the {deadline} s deadline; claimed by "
+                                         "player {claimant}", expected=Word(claim.expected),
+                                         deadline=claim.deadline, claimant=claim.claimant))
+    # the claim in words (AbandonmentClaim.describe), as a phrase a screen can translate
+    said = Phrase("abandoned by player {seat} at message {seq}", seat=claim.absent, seq=claim.seq)
+    spoke = Phrase("player {seat} last signed message {last}", seat=claim.absent, last=last)
+    return replace(report, kind=KIND, ok=True, deviation=deviation, notes=(said, spoke, *report.notes))
 
 
-def _false(claim: AbandonmentClaim, report: AuditReport) -> str | None:
+def _false(claim: AbandonmentClaim, report: AuditReport) -> Phrase | None:
     """What in the claim the replay contradicts, or None (spec/protocol.md §9.1)."""
     if report.complete:
-        return "the match is complete"
+        return Phrase("the match is complete")
     if report.waiting is None:
-        return "the replay waits for no one"
+        return Phrase("the replay waits for no one")
     seat, expected, deadline = report.waiting
     if seat != claim.absent:
-        return f"at message {claim.seq} player {seat} was to speak, not player {claim.absent}"
+        return Phrase("at message {seq} player {seat} was to speak, not player {absent}", seq=claim.seq,
+                      seat=seat, absent=claim.absent)
     if claim.expected != expected:
-        return f"at message {claim.seq} the match waits for {expected}, not {claim.expected}"
+        return Phrase("at message {seq} the match waits for {expected}, not {claimed}", seq=claim.seq,
+                      expected=Word(expected), claimed=Word(claim.expected))
     if claim.deadline != deadline:
-        return (f"the terms give {expected} a deadline of {deadline} s, not the {claim.deadline} s "
-                "the claim names")
+        return Phrase("the terms give {expected} a deadline of {deadline} s, not the {claimed} s the claim "
+                      "names", expected=Word(expected), deadline=deadline, claimed=claim.deadline)
     return None
 
 
-def _replay(abandonment: Abandonment) -> tuple[AuditReport, str | None]:
+def _replay(abandonment: Abandonment) -> tuple[AuditReport, Phrase | None]:
     """Replay the transcript; the interrupted deal as the claimant saw it (with its round secret),
     as for evidence files: nobody disclosed that deal's keys, so no one sees every card of it.
     Also returns why the replay stopped short of the head without anyone's fault (a deal whose
@@ -99,10 +105,11 @@ def _replay(abandonment: Abandonment) -> tuple[AuditReport, str | None]:
             return auditor.summary(KIND, len(envelopes), ok=False, deviation=deviation_of(exc, env)), None
         except ProtocolError as exc:
             if exc.reason == "deck_state":
-                stuck = (f"deal {auditor.flow.deal} cannot be checked from message {env.seq} on without "
-                         "a round secret the file does not carry")
+                stuck = Phrase("deal {deal} cannot be checked from message {seq} on without a round secret "
+                               "the file does not carry", deal=auditor.flow.deal, seq=env.seq)
             else:
-                stuck = f"message {env.seq}: {exc.reason}: {exc.message}"
+                stuck = Phrase("message {seq}: {reason}: {message}", seq=env.seq, reason=Word(exc.reason),
+                               message=exc.message)
             return auditor.summary(KIND, len(envelopes), ok=False), stuck
     return auditor.summary(KIND, len(envelopes), ok=False), None
 

@@ -21,6 +21,7 @@ from koikoi_p2p.audit.abandonment import audit_abandonment
 from koikoi_p2p.audit.core import AuditReport, Deviation
 from koikoi_p2p.audit.errors import AuditError
 from koikoi_p2p.audit.replay import audit_evidence, audit_transcript
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, AbandonmentClaim, decode_abandonment
 from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.errors import ProtocolError
@@ -85,15 +86,16 @@ class Comparison:
         return self.status != CONFLICT
 
     def lines(self) -> list[str]:
-        """The verdict in words, first line first."""
+        """The verdict in words, first line first (each a ``Phrase``)."""
         out: list[str] = []
         if self.status == STANDS and self.stands is not None:
-            out.append(f"the account of {self.accounts[self.stands].name} stands; "
-                       f"{self.accounts[1 - self.stands].name} is refuted")
+            out.append(Phrase("the account of {stands} stands; {refuted} is refuted",
+                              stands=self.accounts[self.stands].name,
+                              refuted=self.accounts[1 - self.stands].name))
         elif self.status == AGREE:
-            out.append("the two files agree")
+            out.append(Phrase("the two files agree"))
         else:
-            out.append("the two files CONFLICT: they cannot both be true and cannot show which is")
+            out.append(Phrase("the two files CONFLICT: they cannot both be true and cannot show which is"))
         if self.finding is not None:
             out.append(self.finding.describe())
         out.extend(self.notes)
@@ -154,15 +156,17 @@ def compare(a: Account, b: Account) -> Comparison:
         report = accounts[good].report
         return Comparison(STANDS, accounts, stands=good,
                           finding=report.deviation if report is not None else None,
-                          notes=(f"{bad.name} does not verify ({bad.error.reason}: {bad.error.message}): "
-                                 "it is no account", ))
+                          notes=(Phrase("{file} does not verify ({reason}: {message}): it is no account",
+                                        file=bad.name, reason=Word(bad.error.reason),
+                                        message=bad.error.message), ))
     if a.session_id != b.session_id:
         raise AuditError("different_sessions", "the two files belong to different sessions")
     forked = _fork(a.envelopes, b.envelopes)
     if forked is not None:
         return Comparison(AGREE, accounts, finding=forked,
-                          notes=("the two files hold two different envelopes, both signed by that "
-                                 f"player, for message {forked.seq}: together they prove it",))
+                          notes=(Phrase("the two files hold two different envelopes, both signed by that "
+                                        "player, for message {seq}: together they prove it",
+                                        seq=forked.seq),))
     proven = _earliest_deviation(accounts)
     if proven is not None:
         return proven
@@ -177,21 +181,24 @@ def compare(a: Account, b: Account) -> Comparison:
     if failed and not holding:
         other = 1 - failed[0] if len(failed) == 1 else None
         if other is None:
-            return Comparison(AGREE, accounts, notes=("neither claim holds on its own",))
+            return Comparison(AGREE, accounts, notes=(Phrase("neither claim holds on its own"),))
         report = accounts[failed[0]].report
         assert report is not None
         return Comparison(STANDS, accounts, stands=other, finding=report.deviation,
-                          notes=(f"the claim in {accounts[failed[0]].name} does not hold on its own",))
+                          notes=(Phrase("the claim in {file} does not hold on its own",
+                                        file=accounts[failed[0]].name),))
     if len(holding) == 2:
         return _two_claims(accounts)
     if len(holding) == 1:
         return _claim_against(accounts, holding[0])
     longer = max(accounts, key=lambda acc: len(acc.envelopes))
     waiting = longer.report.waiting if longer.report is not None else None
-    note = f"the longer account stops at message {len(longer.envelopes)}"
+    note = Phrase("the longer account stops at message {seq}", seq=len(longer.envelopes))
     if waiting is not None:
-        note += f", waiting for player {waiting[0]} ({waiting[1]})"
-    return Comparison(AGREE, accounts, notes=("neither file proves a deviation or an abandonment", note))
+        note = Phrase("the longer account stops at message {seq}, waiting for player {seat} ({expected})",
+                      seq=len(longer.envelopes), seat=waiting[0], expected=Word(waiting[1]))
+    return Comparison(AGREE, accounts, notes=(Phrase("neither file proves a deviation or an abandonment"),
+                                              note))
 
 
 def _fork(first: Sequence[SignedEnvelope], second: Sequence[SignedEnvelope]) -> Deviation | None:
@@ -200,7 +207,7 @@ def _fork(first: Sequence[SignedEnvelope], second: Sequence[SignedEnvelope]) -> 
         if x.raw != y.raw:
             if x.sender == y.sender:
                 return Deviation(seat=x.sender, seq=x.seq, reason="equivocation",
-                                 message="a different signed envelope for this number in each file")
+                                 message=Phrase("a different signed envelope for this number in each file"))
             return None
     return None
 
@@ -215,11 +222,11 @@ def _earliest_deviation(accounts: tuple[Account, Account]) -> Comparison | None:
     if len(found) == 2 and found[1][0] == deviation:
         return Comparison(AGREE, accounts, finding=deviation)
     other = accounts[1 - index]
-    notes = [f"{accounts[index].name} proves it"]
+    notes: list[str] = [Phrase("{file} proves it", file=accounts[index].name)]
     if len(found) == 2:
-        notes.append(f"the deviation {other.name} shows comes later, after this one")
+        notes.append(Phrase("the deviation {file} shows comes later, after this one", file=other.name))
     elif other.kind == "abandonment":
-        notes.append(f"the claim in {other.name} comes after the deviation or rests on it")
+        notes.append(Phrase("the claim in {file} comes after the deviation or rests on it", file=other.name))
     return Comparison(STANDS, accounts, stands=index, finding=deviation, notes=tuple(notes))
 
 
@@ -232,36 +239,39 @@ def _resignation(accounts: tuple[Account, Account]) -> Comparison | None:
         return None
     seq, index, seat = found[0]
     finding = Deviation(seat=seat, seq=seq, reason="resigned",
-                        message="its signed match result names the other player the winner")
+                        message=Phrase("its signed match result names the other player the winner"))
     if len(found) == 2 and found[1][0] == seq:
         return Comparison(AGREE, accounts, finding=finding)
-    notes = [f"{accounts[index].name} holds player {seat}'s resignation"]
+    notes: list[str] = [Phrase("{file} holds player {seat}'s resignation", file=accounts[index].name,
+                               seat=seat)]
     other = accounts[1 - index]
     if other.claim is not None and other.claim.seq > seq:
-        notes.append(f"the claim in {other.name} comes after the match ended by resignation")
+        notes.append(Phrase("the claim in {file} comes after the match ended by resignation",
+                            file=other.name))
     return Comparison(STANDS if other.claim is not None else AGREE, accounts,
                       stands=index if other.claim is not None else None, finding=finding, notes=tuple(notes))
 
 
 def _with_finished(accounts: tuple[Account, Account], finished: list[int]) -> Comparison:
     if len(finished) == 2:
-        return Comparison(AGREE, accounts, notes=("both files hold the finished, co-signed match",))
+        return Comparison(AGREE, accounts, notes=(Phrase("both files hold the finished, co-signed match"),))
     done = finished[0]
     other = accounts[1 - done]
     full = accounts[done].envelopes
     if other.claim is not None:
         claim = other.claim
         answer = full[claim.seq] if claim.seq < len(full) else None
-        notes = [f"the match is finished and co-signed in {accounts[done].name}"]
+        notes: list[str] = [Phrase("the match is finished and co-signed in {file}", file=accounts[done].name)]
         if answer is not None:
-            notes.append(f"player {answer.sender} signed message {claim.seq} ({answer.type}), which the "
-                         f"claim in {other.name} says never came")
+            notes.append(Phrase("player {seat} signed message {seq} ({type}), which the claim in {file} says "
+                                "never came", seat=answer.sender, seq=claim.seq, type=Word(answer.type),
+                                file=other.name))
         later = _own_later(full, claim)
         if later is not None:
-            notes.append(f"player {claim.claimant} itself signed message {later} after it, so it had "
-                         f"received message {claim.seq}")
+            notes.append(Phrase("player {seat} itself signed message {later} after it, so it had received "
+                                "message {seq}", seat=claim.claimant, later=later, seq=claim.seq))
         return Comparison(STANDS, accounts, stands=done, notes=tuple(notes))
-    return Comparison(AGREE, accounts, notes=(f"{other.name} is the same match cut short",))
+    return Comparison(AGREE, accounts, notes=(Phrase("{file} is the same match cut short", file=other.name),))
 
 
 def _own_later(chain: Sequence[SignedEnvelope], claim: AbandonmentClaim) -> int | None:
@@ -280,20 +290,23 @@ def _claim_against(accounts: tuple[Account, Account], index: int) -> Comparison:
     later = _own_later(other.envelopes, claim)
     if later is not None:
         finding = Deviation(seat=claim.claimant, seq=claim.seq, reason="false_claim",
-                            message=f"player {claim.claimant} signed message {later} after it, in "
-                                    f"{other.name}, so it had received message {claim.seq}")
+                            message=Phrase("player {seat} signed message {later} after it, in {file}, so it "
+                                           "had received message {seq}", seat=claim.claimant, later=later,
+                                           file=other.name, seq=claim.seq))
         return Comparison(STANDS, accounts, stands=1 - index, finding=finding,
-                          notes=(f"the claim in {claimant_file.name} is contradicted by its own "
-                                 "claimant's signature",))
-    notes = [f"the claim in {claimant_file.name} holds, and {other.name} does not contradict it"]
+                          notes=(Phrase("the claim in {file} is contradicted by its own claimant's "
+                                        "signature", file=claimant_file.name),))
+    notes: list[str] = [Phrase("the claim in {file} holds, and {other} does not contradict it",
+                               file=claimant_file.name, other=other.name)]
     status = AGREE
     if len(other.envelopes) > claim.seq:
         answer = other.envelopes[claim.seq]
         status = STANDS
-        notes = [f"player {answer.sender} did sign message {claim.seq} ({answer.type}), in "
-                 f"{other.name}, but nothing shows player {claim.claimant} ever received it: it came "
-                 "after the deadline or was lost on the way, which no file can tell apart (the "
-                 "protocol has no trusted clock)"]
+        notes = [Phrase("player {seat} did sign message {seq} ({type}), in {file}, but nothing shows player "
+                        "{claimant} ever received it: it came after the deadline or was lost on the way, "
+                        "which no file can tell apart (the protocol has no trusted clock)",
+                        seat=answer.sender, seq=claim.seq, type=Word(answer.type), file=other.name,
+                        claimant=claim.claimant)]
     return Comparison(status, accounts, stands=index if status == STANDS else None,
                       finding=claimant_file.report.deviation, notes=tuple(notes))
 
@@ -308,17 +321,20 @@ def _two_claims(accounts: tuple[Account, Account]) -> Comparison:
     later = _own_later(accounts[second].envelopes, c1)
     if later is not None:
         return Comparison(STANDS, accounts, stands=second, finding=_finding(accounts[second]), notes=(
-            f"the claim in {accounts[first].name} (message {c1.seq}) is contradicted by player "
-            f"{c1.claimant}'s own message {later} in {accounts[second].name}",))
+            Phrase("the claim in {file} (message {seq}) is contradicted by player {seat}'s own message "
+                   "{later} in {other}", file=accounts[first].name, seq=c1.seq, seat=c1.claimant, later=later,
+                   other=accounts[second].name),))
     if c1.claimant == c2.claimant:
         return Comparison(CONFLICT, accounts, notes=(
-            f"player {c1.claimant} signed two claims, at messages {c1.seq} and {c2.seq}",))
+            Phrase("player {seat} signed two claims, at messages {first} and {second}", seat=c1.claimant,
+                   first=c1.seq, second=c2.seq),))
     return Comparison(STANDS, accounts, stands=first, finding=_finding(accounts[first]), notes=(
-        f"player {c2.claimant} signed message {c1.seq} only after player {c1.claimant} had stopped "
-        f"waiting for it, or it was lost on the way: no file can tell which (the protocol has no "
-        f"trusted clock)",
-        f"the claim in {accounts[second].name} (message {c2.seq}) rests on messages "
-        f"{c1.seq} to {c2.seq - 1} that player {c1.claimant}'s account shows it never received",
+        Phrase("player {late} signed message {seq} only after player {seat} had stopped waiting for it, or "
+               "it was lost on the way: no file can tell which (the protocol has no trusted clock)",
+               late=c2.claimant, seq=c1.seq, seat=c1.claimant),
+        Phrase("the claim in {file} (message {seq}) rests on messages {start} to {end} that player {seat}'s "
+               "account shows it never received", file=accounts[second].name, seq=c2.seq, start=c1.seq,
+               end=c2.seq - 1, seat=c1.claimant),
     ))
 
 

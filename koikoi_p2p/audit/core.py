@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from koikoi_p2p.phrase import Phrase, detail
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
@@ -32,16 +33,27 @@ class Deviation:
     reason: str
     message: str
 
-    def describe(self) -> str:
-        where = f" at message {self.seq}" if self.seq is not None else ""
-        detail = f"{self.reason}" + (f" ({self.message})" if self.message else "")
+    def describe(self) -> Phrase:
+        seq = self.seq
         if self.reason == "resigned" and self.seat is not None:
-            return f"resigned by player {self.seat}{where}"
+            if seq is None:
+                return Phrase("resigned by player {seat}", seat=self.seat)
+            return Phrase("resigned by player {seat} at message {seq}", seat=self.seat, seq=seq)
+        if self.reason == "abandoned" and self.seat is not None and not self.message:
+            return Phrase("abandoned by player {seat} at message {seq}", seat=self.seat, seq=seq)
         if self.reason == "abandoned" and self.seat is not None:
-            return f"abandoned by player {self.seat}{where}" + (f" ({self.message})" if self.message else "")
+            if seq is None:
+                return Phrase("abandoned by player {seat} ({detail})", seat=self.seat, detail=self.message)
+            return Phrase("abandoned by player {seat} at message {seq} ({detail})", seat=self.seat, seq=seq,
+                          detail=self.message)
+        why = detail(self.reason, self.message)
         if self.seat is None:
-            return f"no player is shown to have deviated{where}: {detail}"
-        return f"player {self.seat} deviated{where}: {detail}"
+            if seq is None:
+                return Phrase("no player is shown to have deviated: {why}", why=why)
+            return Phrase("no player is shown to have deviated at message {seq}: {why}", seq=seq, why=why)
+        if seq is None:
+            return Phrase("player {seat} deviated: {why}", seat=self.seat, why=why)
+        return Phrase("player {seat} deviated at message {seq}: {why}", seat=self.seat, seq=seq, why=why)
 
     def to_json(self) -> dict[str, object]:
         return {"seat": self.seat, "seq": self.seq, "reason": self.reason, "message": self.message,
@@ -175,10 +187,12 @@ class Replayer:
         complete = flow.phase is Phase.DONE and flow.cosigned is not None
         result = flow.cosigned.encode() if flow.cosigned is not None else None
         waiting = None if complete or flow.phase is Phase.FAILED else flow.waiting_for()
-        blind = tuple(f"deal {deal} was replayed without its round keys: its public moves were checked, "
-                      "not the rules that need the hidden hands" for deal in sorted(flow.blind))
+        blind: tuple[str, ...] = tuple(
+            Phrase("deal {deal} was replayed without its round keys: its public moves were checked, not "
+                   "the rules that need the hidden hands", deal=deal) for deal in sorted(flow.blind))
         if flow.resigned is not None:
-            blind = (f"resigned by player {flow.resigned[0]} at message {flow.resigned[1]}", *blind)
+            blind = (Phrase("resigned by player {seat} at message {seq}", seat=flow.resigned[0],
+                            seq=flow.resigned[1]), *blind)
         notes = (*notes, *blind)
         return AuditReport(
             kind=kind, ok=ok, complete=complete, messages=messages,

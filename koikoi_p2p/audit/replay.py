@@ -17,6 +17,7 @@ from koikoi_p2p.audit.core import (
     disclosed_keys,
     reporter_keys,
 )
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.errors import ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.transcript import Evidence, Transcript
@@ -37,19 +38,21 @@ def audit_transcript(transcript: Transcript, *, observer: type[DeckObserver] = D
             # Not a deviation: the auditor cannot go on. A deal cut short before its round keys
             # were disclosed hides its hands, so its moves cannot be replayed from the transcript.
             if exc.reason == "deck_state":
-                note = (f"deal {auditor.flow.deal} stops before its round keys were disclosed: its hidden "
-                        f"cards and moves cannot be checked from message {env.seq} on")
+                note = Phrase("deal {deal} stops before its round keys were disclosed: its hidden cards and "
+                              "moves cannot be checked from message {seq} on", deal=auditor.flow.deal,
+                              seq=env.seq)
             else:
-                note = f"the replay cannot go on at message {env.seq}: {exc.reason}: {exc.message}"
+                note = Phrase("the replay cannot go on at message {seq}: {reason}: {message}", seq=env.seq,
+                              reason=Word(exc.reason), message=exc.message)
             return auditor.summary("transcript", len(envelopes), ok=False, notes=(note,))
     flow = auditor.flow
     complete = flow.phase is Phase.DONE
     notes: list[str] = []
     if not complete:
-        notes.append("the match did not finish: the transcript stops while waiting for "
-                     f"player {flow.expect[0]} ({flow.expect[1]})")
+        notes.append(Phrase("the match did not finish: the transcript stops while waiting for player {seat} "
+                            "({expected})", seat=flow.expect[0], expected=Word(flow.expect[1])))
     if complete and not transcript.closed:
-        notes.append("the transcript has no closing marker")
+        notes.append(Phrase("the transcript has no closing marker"))
     return auditor.summary("transcript", len(envelopes), ok=complete and transcript.closed,
                            notes=tuple(notes))
 
@@ -76,19 +79,21 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
             dev = deviation_of(exc, env)
             if isinstance(exc, RemoteViolation) and dev.seat == accused:
                 return auditor.summary("evidence", count, ok=True, deviation=dev,
-                                       notes=("found before the reported offence, with the disclosed keys",))
+                                       notes=(Phrase("found before the reported offence, with the "
+                                                     "disclosed keys"),))
             return auditor.summary("evidence", count, ok=False, deviation=dev,
-                                   notes=("the transcript before the offence does not replay cleanly",))
+                                   notes=(Phrase("the transcript before the offence does not replay "
+                                                 "cleanly"),))
     finding = evidence.finding
     if finding.proven and finding.envelope is not None:
         dev = Deviation(seat=accused, seq=finding.envelope.seq, reason=evidence.reason,
-                        message="a second signed envelope, or one that breaks the chain")
+                        message=Phrase("a second signed envelope, or one that breaks the chain"))
         return auditor.summary("evidence", count, ok=True, deviation=dev)
     if not finding.signed or finding.envelope is None:
         dev = Deviation(seat=None, seq=finding.index, reason=evidence.reason,
-                        message="the offending frame carries no valid signature of the accused: "
-                                "the relay or the network may have sent it")
-        return auditor.summary("evidence", count, ok=False, deviation=dev, notes=("unattributable",))
+                        message=Phrase("the offending frame carries no valid signature of the accused: "
+                                       "the relay or the network may have sent it"))
+        return auditor.summary("evidence", count, ok=False, deviation=dev, notes=(Phrase("unattributable"),))
     env = finding.envelope
     head = evidence.envelopes[-1].digest() if evidence.envelopes else session.handshake_hash
     if env.seq != count or env.prev != head:
@@ -96,15 +101,16 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
         # relay dropped, or another history shown to the accused by the reporter, explains it
         # as well as a deviation does (spec/protocol.md §9). The game cannot judge it here.
         dev = Deviation(seat=None, seq=finding.index, reason=evidence.reason,
-                        message=f"the accused's signed envelope {env.seq} does not continue the "
-                                f"reporter's chain at message {count}: it proves no deviation")
-        return auditor.summary("evidence", count, ok=False, deviation=dev, notes=("disputed",))
+                        message=Phrase("the accused's signed envelope {seq} does not continue the "
+                                       "reporter's chain at message {count}: it proves no deviation",
+                                       seq=env.seq, count=count))
+        return auditor.summary("evidence", count, ok=False, deviation=dev, notes=(Phrase("disputed"),))
     try:
         auditor.feed(env)
     except ProtocolError as exc:
         dev = deviation_of(exc, env)
         return auditor.summary("evidence", count + 1, ok=dev.seat == accused, deviation=dev)
-    note = "the offending envelope replays without fault: the evidence proves nothing"
+    note = Phrase("the offending envelope replays without fault: the evidence proves nothing")
     return auditor.summary("evidence", count + 1, ok=False, notes=(note,))
 
 

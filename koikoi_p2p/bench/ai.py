@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.greedy import GreedyPlayer
 from koikoi_p2p.ai.master import MasterPlayer
-from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, tell_match
+from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, show_round, tell_match
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.bench.report import Measurement
 from koikoi_p2p.rules.actions import Action
@@ -73,6 +73,11 @@ class Timed:
 
     def match_update(self, context: MatchContext) -> None:
         tell_match(self.inner, context)
+
+    def observe(self, view: RoundView) -> None:
+        # The round's public history, as a player at the table sees it (the master reads the
+        # opponent's discards from it); not timed, like the reveals themselves.
+        show_round(self.inner, view)
 
     def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
         if len(options) < 2:

@@ -10,6 +10,10 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from koikoi_p2p.cli.i18n import count, tr
+from koikoi_p2p.cli.settings import LANGUAGES
+from koikoi_p2p.phrase import Phrase
+
 DEFAULT_PORT = 8766
 
 
@@ -35,6 +39,7 @@ def register(subparsers: Any) -> None:
         help="show one player's history (a fingerprint, or the key in hex)",
     )
     parser.add_argument("--json", action="store_true", help="print the service's JSON")
+    add_lang(parser)
     parser.set_defaults(handler=_show)
     commands = parser.add_subparsers(dest="ratings_command", metavar="COMMAND")
 
@@ -58,6 +63,7 @@ def register(subparsers: Any) -> None:
         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_lang(serve, default=argparse.SUPPRESS)
     serve.set_defaults(handler=_serve)
 
     recompute = commands.add_parser(
@@ -75,6 +81,7 @@ def register(subparsers: Any) -> None:
         help="the relay or rating service whose leaderboard must be equal",
     )
     recompute.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+    add_lang(recompute, default=argparse.SUPPRESS)
     recompute.set_defaults(handler=_recompute)
 
     submit = commands.add_parser(
@@ -91,7 +98,23 @@ def register(subparsers: Any) -> None:
         help="the relay or rating service (default: $KOIKOI_RELAY or the local relay)",
     )
     submit.add_argument("--json", action="store_true", help="print the service's answer as JSON")
+    add_lang(submit, default=argparse.SUPPRESS)
     submit.set_defaults(handler=_submit)
+
+
+def add_lang(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """--lang on ``koikoi ratings`` and on each subcommand (whose default leaves the command's
+    own --lang, given before the subcommand, in place)."""
+    parser.add_argument("--lang", choices=LANGUAGES, default=default,
+                        help="the language of the output: en or ja (default: the one the last match used, "
+                             "first en)")
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """The output's language: --lang, else the remembered one; JSON is always the service's own."""
+    from koikoi_p2p.cli.setup import command_lang
+
+    return "en" if getattr(args, "json", False) else command_lang(args)
 
 
 def default_db() -> str:
@@ -109,34 +132,51 @@ def _service(args: argparse.Namespace) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.verify_ja import word_ja
     from koikoi_p2p.ratings.client import ServiceUnreachable, history, leaderboard
 
+    lang = _lang(args)
     try:
         service = _service(args)
         answer = history(service, args.player) if args.player else leaderboard(service)
     except ValueError as exc:
-        print(f"koikoi ratings: {exc}", file=sys.stderr)
+        _problem("koikoi ratings", lang, exc, "{url} is not a relay or rating service URL", url=args.relay)
         return 2
     except ServiceUnreachable as exc:
-        print(f"koikoi ratings: {exc}", file=sys.stderr)
+        _problem("koikoi ratings", lang, exc, "no answer from {url}", url=service)
         return 3
     if args.json:
         print(json.dumps(answer.body, indent=2, ensure_ascii=False))
         return 0 if answer.ok else 1
     if not answer.ok:
-        print(
-            f"koikoi ratings: {service} answered {answer.status}: "
-            f"{safe(answer.body.get('reason'))}: {safe(answer.body.get('message'))}",
-            file=sys.stderr,
-        )
+        reason, message = safe(answer.body.get("reason")), safe(answer.body.get("message"))
+        # The service's message is English; a Japanese screen keeps its machine-readable reason.
+        text = (tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
+                   reason=word_ja(reason))
+                if lang == "ja" else f"{service} answered {answer.status}: {reason}: {message}")
+        print(f"koikoi ratings: {text}", file=sys.stderr)
         return 1
-    print(player_text(answer.body) if args.player else board_text(answer.body, service))
+    print(player_text(answer.body, lang) if args.player else board_text(answer.body, service, lang))
     return 0
+
+
+def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: object) -> None:
+    """An error on standard error: the exception's own (English) words, or ``japanese`` (an
+    English template of the catalogue) on a Japanese screen."""
+    from koikoi_p2p.cli.verify_ja import say
+
+    text = str(exc)
+    if lang == "ja":
+        text = say(lang, exc.args[0]) if exc.args and isinstance(exc.args[0], Phrase) else tr(lang, japanese,
+                                                                                              **values)
+    print(f"{command}: {text}", file=sys.stderr)
 
 
 def safe(value: object, width: int | None = None) -> str:
     """Text from a service, made harmless for a terminal (no control or format characters)."""
-    text = "".join(ch if not unicodedata.category(ch).startswith("C") else "?" for ch in str(value or ""))
+    # 0 is shown as 0 (a player with no wins, no abandonment claims), only None as nothing.
+    text = "".join(ch if not unicodedata.category(ch).startswith("C") else "?"
+                   for ch in ("" if value is None else str(value)))
     return text if width is None else text[:width]
 
 
@@ -144,51 +184,68 @@ def _num(value: object) -> float:
     return float(value) if isinstance(value, (int, float)) else 0.0
 
 
-def board_text(board: dict[str, object], service: str) -> str:
+def board_text(board: dict[str, object], service: str, lang: str = "en") -> str:
+    from koikoi_p2p.cli.cmd_rules import pad
+
     players = board.get("players")
     rows = players if isinstance(players, list) else []
-    lines = [f"{safe(service)}: {len(rows)} rated players, {safe(board.get('results'))} co-signed results"]
+    lines = [tr(lang, "{service}: {players} rated players, {results} co-signed results",
+                service=safe(service), players=len(rows), results=safe(board.get("results")))]
     if rows:
-        lines.append(
-            f"{'#':>4}  {'rating':>11}  {'games':>5}  {'W-L-D':<11} {'aband.':>6}  fingerprint          name"
-        )
+        head = [tr(lang, word) for word in BOARD_HEADINGS]
+        lines.append(f"{'#':>4}  {lpad(head[0], 11)}  {lpad(head[1], 5)}  {pad(head[2], 11)} "
+                     f"{lpad(head[3], 6)}  {pad(head[4], 19)}  {head[5]}")
     for entry in rows:
         if not isinstance(entry, dict):
             continue
         wld = f"{safe(entry.get('wins'))}-{safe(entry.get('losses'))}-{safe(entry.get('draws'))}"
-        name = safe(entry.get("name"), 32) or "(no name)"
+        name = safe(entry.get("name"), 32) or tr(lang, "(no name)")
         lines.append(
             f"{safe(entry.get('rank')):>4}  {_num(entry.get('rating')):>5.0f} "
             f"±{_num(entry.get('deviation')):>4.0f}"
             f"  {safe(entry.get('games')):>5}  {wld:<11} {safe(entry.get('abandoned')):>6}  "
             f"{safe(entry.get('fingerprint'), 19):<19}  {name}"
         )
-    lines.append(
-        "names are not unique: the fingerprint is the identity; 'aband.' counts abandonment "
-        "claims, shown but never rated"
-    )
+    lines.append(tr(lang, "names are not unique: the fingerprint is the identity; 'aband.' counts "
+                          "abandonment claims, shown but never rated"))
     return "\n".join(lines)
 
 
-def player_text(found: dict[str, object]) -> str:
+def lpad(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal columns (a kanji takes two)."""
+    from koikoi_p2p.cli.style import display_width
+
+    return " " * max(0, width - display_width(text)) + text
+
+
+def player_text(found: dict[str, object], lang: str = "en") -> str:
+    from koikoi_p2p.cli.cmd_rules import pad
+
     player = found.get("player")
     if not isinstance(player, dict):
-        return "no such player"
-    lines = [
-        f"{safe(player.get('name'), 32) or '(no name)'}  {safe(player.get('fingerprint'), 19)}: rating "
-        f"{_num(player.get('rating')):.0f} ± {_num(player.get('deviation')):.0f}, "
-        f"{safe(player.get('games'))} games, {safe(player.get('abandoned'))} abandonment claims"
-    ]
+        return tr(lang, "no such player")
+    lines = [tr(lang, "{who}  {fp}: rating {rating} ± {deviation}, {games} games, {abandoned} abandonment "
+                      "claims", who=safe(player.get("name"), 32) or tr(lang, "(no name)"),
+                fp=safe(player.get("fingerprint"), 19),
+                rating=f"{_num(player.get('rating')):.0f}", deviation=f"{_num(player.get('deviation')):.0f}",
+                games=safe(player.get("games")), abandoned=safe(player.get("abandoned")))]
     history = found.get("history")
     for line in history if isinstance(history, list) else []:
         if isinstance(line, dict):
-            lines.append(
-                f"  #{safe(line.get('seq')):<6} {safe(line.get('outcome')):<5} against "
-                f"{safe(line.get('opponent_name'), 32) or '(no name)'} "
-                f"({safe(line.get('opponent'), 16)}...)  {_num(line.get('rating_before')):.0f} -> "
-                f"{_num(line.get('rating_after')):.0f}"
-            )
+            outcome = safe(line.get("outcome"))
+            lines.append(tr(lang, "  #{seq} {outcome} against {who} ({opponent}...)  {before} -> {after}",
+                            seq=f"{safe(line.get('seq')):<6}",
+                            outcome=pad(tr(lang, OUTCOMES.get(outcome, outcome)), 5),
+                            who=safe(line.get("opponent_name"), 32) or tr(lang, "(no name)"),
+                            opponent=safe(line.get("opponent"), 16),
+                            before=f"{_num(line.get('rating_before')):.0f}",
+                            after=f"{_num(line.get('rating_after')):.0f}"))
     return "\n".join(lines)
+
+
+# A history line's outcome (ratings.ledger) and the leaderboard's headings, passed to tr() by variable.
+OUTCOMES = {"win": "win", "loss": "loss", "draw": "draw"}
+BOARD_HEADINGS = ("rating", "games", "W-L-D", "aband.", "fingerprint", "name")
 
 
 def open_service(db: str) -> Any:
@@ -214,20 +271,20 @@ def _serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
+    lang = _lang(args)
     db = args.db or default_db()
     try:
         app = open_service(db)
     except StoreError as exc:
-        print(f"koikoi ratings serve: {exc}", file=sys.stderr)
+        _problem("koikoi ratings serve", lang, exc, "cannot open the rating store {db} (koikoi ratings serve "
+                                                    "--lang en says why)", db=db)
         return 1
 
     async def run() -> None:
         server = await serve_http(app.handle_raw, args.host, args.port, max_body=MAX_BODY)
         port = server.sockets[0].getsockname()[1]
-        print(
-            f"ratings listening on http://{args.host}:{port}/ratings ({app.service.store.description})",
-            flush=True,
-        )
+        print(tr(lang, "ratings listening on {url} ({store})", url=f"http://{args.host}:{port}/ratings",
+                 store=app.service.store.description), flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -263,20 +320,25 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
 def _submit(args: argparse.Namespace) -> int:
     from koikoi_p2p.ratings.client import ServiceUnreachable, submit_result
 
+    lang = _lang(args)
     try:
         data = Path(args.file).read_bytes()
     except OSError as exc:
-        print(f"koikoi ratings submit: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        print("koikoi ratings submit: " + tr(lang, "cannot read {file}: {problem}", file=args.file,
+                                             problem=exc.strerror), file=sys.stderr)
         return 2
     try:
-        answer = submit_result(_service(argparse.Namespace(relay=args.to)), data)
+        service = _service(argparse.Namespace(relay=args.to))
+        answer = submit_result(service, data)
     except ValueError as exc:
-        print(f"koikoi ratings submit: {exc}", file=sys.stderr)
+        _problem("koikoi ratings submit", lang, exc, "{url} is not a relay or rating service URL",
+                 url=args.to)
         return 2
     except ServiceUnreachable as exc:
-        print(f"koikoi ratings submit: {exc}", file=sys.stderr)
+        _problem("koikoi ratings submit", lang, exc, "no answer from {url}", url=service)
         return 3
-    print(json.dumps(answer.body, indent=2, ensure_ascii=False) if args.json else submit_text(answer))
+    print(json.dumps(answer.body, indent=2, ensure_ascii=False) if args.json
+          else submit_text(answer, tr(lang, "result"), lang))
     return 0 if answer.ok else 1
 
 
@@ -284,30 +346,37 @@ def _recompute(args: argparse.Namespace) -> int:
     from koikoi_p2p.ratings.board import ExportError, recompute
     from koikoi_p2p.ratings.client import ServiceUnreachable, leaderboard
 
+    lang = _lang(args)
+    command = "koikoi ratings recompute"
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
         export = json.loads(text)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        print(f"koikoi ratings recompute: cannot read {args.file}: {exc}", file=sys.stderr)
+        _problem(command, lang, ValueError(f"cannot read {args.file}: {exc}"),
+                 "cannot read {file}: not a JSON export (--lang en says why)", file=args.file)
         return 2
     try:
         rebuilt = recompute(export if isinstance(export, dict) else {})
     except ExportError as exc:
-        print(f"koikoi ratings recompute: {exc}", file=sys.stderr)
+        _problem(command, lang, exc, "the export cannot be replayed (--lang en says why)")
         return 1
     if args.json:
         print(json.dumps(rebuilt.board, indent=2, ensure_ascii=False))
     else:
-        print(board_text(rebuilt.board, f"recomputed from {args.file}"))
+        print(board_text(rebuilt.board, tr(lang, "recomputed from {file}", file=args.file), lang))
     if args.compare is None:
         return 0
     try:
         answer = leaderboard(_service(argparse.Namespace(relay=args.compare)))
-    except (ValueError, ServiceUnreachable) as exc:
-        print(f"koikoi ratings recompute: {exc}", file=sys.stderr)
+    except ValueError as exc:
+        _problem(command, lang, exc, "{url} is not a relay or rating service URL", url=args.compare)
+        return 3
+    except ServiceUnreachable as exc:
+        _problem(command, lang, exc, "no answer from {url}", url=args.compare)
         return 3
     if answer.body == rebuilt.board:
-        print(f"equal to the leaderboard of {args.compare}: {rebuilt.results} results", file=sys.stderr)
+        print(tr(lang, "equal to the leaderboard of {url}: {results}", url=args.compare,
+                 results=count(rebuilt.results, "result", lang)), file=sys.stderr)
         return 0
-    print(f"DIFFERENT from the leaderboard of {args.compare}", file=sys.stderr)
+    print(tr(lang, "DIFFERENT from the leaderboard of {url}", url=args.compare), file=sys.stderr)
     return 1

@@ -12,8 +12,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from koikoi_p2p.cli.i18n import count, tr
+
 
 def register(subparsers: Any) -> None:
+    from koikoi_p2p.cli.options import add_lang
+
     parser = subparsers.add_parser(
         "verify",
         help="replay a transcript or evidence file, or check a co-signed result",
@@ -33,6 +37,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--html", metavar="OUT",
                         help="also write the match report (every deal step by step, verified again in the "
                              "browser) as one self-contained HTML file with the transcript inside")
+    add_lang(parser, remembered=False)
     parser.set_defaults(handler=_handle)
 
 
@@ -41,16 +46,21 @@ def _handle(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from koikoi_p2p.audit import AuditError, audit_bytes
+    from koikoi_p2p.cli.setup import command_lang
+    from koikoi_p2p.cli.verify_ja import say
 
+    # The JSON report is a machine format: English keys and texts whatever the language.
+    lang = args.lang = "en" if args.json else command_lang(args)
     try:
         data = Path(args.file).read_bytes()
         other = Path(args.other).read_bytes() if args.other is not None else None
     except OSError as exc:
-        print(f"koikoi verify: cannot read {exc.filename}: {exc.strerror}")
+        print("koikoi verify: " + tr(lang, "cannot read {file}: {problem}", file=exc.filename,
+                                     problem=exc.strerror))
         return 2
     if other is not None:
         if args.result:
-            print("koikoi verify: --result takes one file")
+            print("koikoi verify: " + tr(lang, "--result takes one file"))
             return 2
         return _compare(args, data, other)
     kind = file_kind(data)
@@ -60,69 +70,86 @@ def _handle(args: argparse.Namespace) -> int:
         try:
             Path(args.html).write_bytes(report_html(data))
         except OSError as exc:
-            print(f"koikoi verify: cannot write {args.html}: {exc.strerror}")
+            print("koikoi verify: " + tr(lang, "cannot write {file}: {problem}", file=args.html,
+                                         problem=exc.strerror))
             return 2
     if args.result and kind != "result" and not args.json:
-        print(f"note: {args.file} is {_ARTICLE[kind]}, not a co-signed result: checking it as one")
+        print(tr(lang, "note: {file} is {kind}, not a co-signed result: checking it as one", file=args.file,
+                 kind=tr(lang, _ARTICLE[kind])))
     if kind == "result":
         return _verify_result(args, data)
     try:
         report = audit_bytes(data)
     except AuditError as exc:
-        where = f" at message {exc.index}" if exc.index is not None else ""
-        hint = _HINTS.get(exc.reason, "")
+        why = say(lang, failure(exc.reason, exc.message))
+        hint = _HINTS.get(exc.reason)
+        text = (tr(lang, "INVALID file at message {index}: {why}", index=exc.index, why=why)
+                if exc.index is not None else tr(lang, "INVALID file: {why}", why=why))
         _say(args.json, {"ok": False, "reason": exc.reason, "message": exc.message, "index": exc.index},
-             f"INVALID file{where}: {exc.reason}: {exc.message}" + (f" ({hint})" if hint else ""))
+             text + (tr(lang, " ({hint})", hint=tr(lang, hint)) if hint else ""))
         return 1
     me = own_key()
     names = file_names(data)
     if args.json:
         print(json.dumps(labelled(report.to_json(), report.keys, me, names), indent=2))
         return 0 if report.ok else 1
-    for line in players(report.keys, me, names):
+    for line in players(report.keys, me, names, lang):
         print(line)
     if report.kind == "abandonment":
         for note in report.notes:
-            print(note)
-        print("the claim holds" if report.ok else "the claim does NOT hold")
+            print(say(lang, note))
+        print(tr(lang, "the claim holds") if report.ok else tr(lang, "the claim does NOT hold"))
         return 0 if report.ok else 1
     if report.kind == "evidence":
         if report.deviation is not None:
-            print(report.deviation.describe())
+            print(say(lang, report.deviation.describe()))
         for note in report.notes:
-            print(note)
-        print("the evidence proves the deviation" if report.ok else "the evidence does NOT prove a deviation")
+            print(say(lang, note))
+        print(tr(lang, "the evidence proves the deviation") if report.ok
+              else tr(lang, "the evidence does NOT prove a deviation"))
         return 0 if report.ok else 1
     if report.deviation is not None:
-        print(f"INVALID transcript: {report.deviation.describe()}")
+        print(tr(lang, "INVALID transcript: {finding}", finding=say(lang, report.deviation.describe())))
         return 1
     for note in report.notes:
-        print(note)
+        print(say(lang, note))
     if not report.ok:
-        print(f"INCOMPLETE transcript: not a finished, verified match ({report.messages} messages)")
+        print(tr(lang, "INCOMPLETE transcript: not a finished, verified match ({messages})",
+                 messages=_count(report.messages, "message", lang)))
         return 1
     assert report.scores is not None
-    print(f"valid transcript: {report.profile}, {_count(len(report.rounds), 'round')}, "
-          f"{_count(report.messages, 'message')}; result co-signed by both")
-    for line in _outcome(report.rounds, report.scores, report.winner):
+    print(tr(lang, "valid transcript: {rules}, {rounds}, {messages}; result co-signed by both",
+             rules=report.profile, rounds=_count(len(report.rounds), "round", lang),
+             messages=_count(report.messages, "message", lang)))
+    for line in _outcome(report.rounds, report.scores, report.winner, lang):
         print(line)
     return 0
 
 
+def failure(reason: str, message: str) -> str:
+    """``reason: message`` as the report prints a file's failure (a phrase: a Japanese screen names
+    the reason in words and leaves the protocol's English detail to --lang en and --json)."""
+    from koikoi_p2p.phrase import Phrase, Word
+
+    return Phrase("{reason}: {message}", reason=Word(reason), message=message)
+
+
 def _verify_result(args: argparse.Namespace, data: bytes) -> int:
     from koikoi_p2p.audit import AuditError, verify_result
+    from koikoi_p2p.cli.verify_ja import say
 
+    lang = args.lang
     try:
         result = verify_result(data)
     except AuditError as exc:
         if not args.result and exc.reason == "bad_result":
             # No magic and no result: not a file of this program at all.
             _say(args.json, {"ok": False, "reason": "unknown_file", "message": exc.message},
-                 f"INVALID file: {args.file} is no transcript, evidence, abandonment file or co-signed "
-                 f"result ({_HINTS['bad_magic']})")
+                 tr(lang, "INVALID file: {file} is no transcript, evidence, abandonment file or co-signed "
+                          "result ({hint})", file=args.file, hint=tr(lang, _HINTS["bad_magic"])))
             return 1
         _say(args.json, {"ok": False, "reason": exc.reason, "message": exc.message},
-             f"INVALID co-signed result: {exc.reason}: {exc.message}")
+             tr(lang, "INVALID co-signed result: {why}", why=say(lang, failure(exc.reason, exc.message))))
         return 1
     me = own_key()
     if args.json:
@@ -135,16 +162,17 @@ def _verify_result(args: argparse.Namespace, data: bytes) -> int:
                              "session": result.session_id.hex(), "terms": result.terms_digest.hex(),
                              "head": result.head.hex()}, result.keys, me, result.names), "")
         return 0
-    for line in players(result.keys, me, result.names):
+    for line in players(result.keys, me, result.names, lang):
         print(line)
-    print(f"valid co-signed result: {result.profile}, {_count(len(result.rounds), 'round')}; signed by both "
-          "players' keys (this shows who agreed to the outcome, not that the match was played by the rules: "
-          "the transcript shows that)")
-    for line in _outcome(result.rounds, result.scores, result.winner):
+    print(tr(lang, "valid co-signed result: {rules}, {rounds}; signed by both players' keys (this shows who "
+                   "agreed to the outcome, not that the match was played by the rules: the transcript shows "
+                   "that)", rules=result.profile, rounds=_count(len(result.rounds), "round", lang)))
+    for line in _outcome(result.rounds, result.scores, result.winner, lang):
         print(line)
     if result.resigned is not None:
-        print(f"player {result.resigned} resigned")
-    print("rated: the players agreed to send it to a rating service" if result.rated else "not rated")
+        print(tr(lang, "player {seat} resigned", seat=result.resigned))
+    print(tr(lang, "rated: the players agreed to send it to a rating service") if result.rated
+          else tr(lang, "not rated"))
     return 0
 
 
@@ -160,7 +188,7 @@ def file_kind(data: bytes) -> str:
     return "result"
 
 
-_ARTICLE = {"transcript": "a transcript", "evidence": "an evidence file",
+_ARTICLE = {"transcript": "a transcript", "evidence": "an evidence file",   # tr() at the call
             "abandonment": "an abandonment file", "result": "a co-signed result"}
 _HINTS = {"bad_magic": "koikoi verify reads transcripts, evidence and abandonment files, and co-signed "
                        ".result files"}
@@ -181,16 +209,18 @@ def own_key() -> bytes | None:
         return None
 
 
-def players(keys: tuple[bytes, bytes], me: bytes | None, names: tuple[str, str] = ("", "")) -> list[str]:
-    """``player 0 (host): Hanako mfrg-gzdf-mztw-q2lk (you)``, one line per seat: the display name
-    (signed by its key in the handshake, spec/game.md §2.2) beside the fingerprint, which stays
-    the identity."""
+def players(keys: tuple[bytes, bytes], me: bytes | None, names: tuple[str, str] = ("", ""),
+            lang: str = "en") -> list[str]:
+    """``player 0 (host): Hanako (mfrg-gzdf-mztw-q2lk) (you)``, one line per seat: the display
+    name (signed by its key in the handshake, spec/game.md §2.2) beside the fingerprint, which
+    stays the identity."""
     from koikoi_p2p.cli.display_name import shown
     from koikoi_p2p.protocol.identity import fingerprint
 
-    role = ("host", "joined")
-    return [f"player {seat} ({role[seat]}): {shown(names[seat], fingerprint(key))}"
-            + (" (you)" if key == me else "") for seat, key in enumerate(keys)]
+    role = (tr(lang, "host"), tr(lang, "joined"))
+    return [tr(lang, "player {seat} ({role}): {who}", seat=seat, role=role[seat],
+               who=shown(names[seat], fingerprint(key))) + (tr(lang, " (you)") if key == me else "")
+            for seat, key in enumerate(keys)]
 
 
 def file_names(data: bytes) -> tuple[str, str]:
@@ -230,17 +260,21 @@ def labelled(data: dict[str, Any], keys: tuple[bytes, bytes], me: bytes | None,
 
 
 def _outcome(rounds: tuple[tuple[int, int | None, int], ...], scores: tuple[int, int],
-             winner: int | None) -> list[str]:
+             winner: int | None, lang: str = "en") -> list[str]:
     lines = []
     for index, who, points in rounds:
-        won = "drawn" if who is None else f"player {who} won {_count(points, 'point')}"
-        lines.append(f"  round {index}: {won}")
-    verdict = "a draw" if winner is None else f"player {winner} wins"
-    lines.append(f"final scores: player 0 {scores[0]} - {scores[1]} player 1 ({verdict})")
+        won = (tr(lang, "drawn") if who is None
+               else tr(lang, "player {seat} won {points}", seat=who, points=_count(points, "point", lang)))
+        lines.append(tr(lang, "  round {n}: {won}", n=index, won=won))
+    verdict = tr(lang, "a draw") if winner is None else tr(lang, "player {seat} wins", seat=winner)
+    lines.append(tr(lang, "final scores: player 0 {first} - {second} player 1 ({verdict})", first=scores[0],
+                    second=scores[1], verdict=verdict))
     return lines
 
 
-def _count(n: int, noun: str) -> str:
+def _count(n: int, noun: str, lang: str = "en") -> str:
+    if lang == "ja":
+        return count(n, noun, lang)
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
@@ -250,12 +284,14 @@ def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
 
     from koikoi_p2p.audit import AuditError
     from koikoi_p2p.audit.compare import compare_bytes
+    from koikoi_p2p.cli.verify_ja import say
 
+    lang = args.lang
     try:
         comparison = compare_bytes(data, other, (args.file, args.other))
     except AuditError as exc:
         _say(args.json, {"ok": False, "reason": exc.reason, "message": exc.message},
-             f"cannot compare the two files: {exc.reason}: {exc.message}")
+             tr(lang, "cannot compare the two files: {why}", why=say(lang, failure(exc.reason, exc.message))))
         return 1
     keys = next((a.report.keys for a in comparison.accounts if a.report is not None), None)
     me = own_key()
@@ -264,9 +300,9 @@ def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
         verdict = comparison.to_json()
         print(json.dumps(labelled(verdict, keys, me, names) if keys is not None else verdict, indent=2))
     else:
-        for line in players(keys, me, names) if keys is not None else []:
+        for line in players(keys, me, names, lang) if keys is not None else []:
             print(line)
-        print("\n".join(comparison.lines()))
+        print("\n".join(say(lang, line) for line in comparison.lines()))
     return 0 if comparison.ok else 1
 
 

@@ -55,9 +55,11 @@ def side_names(lang: str, other: str) -> tuple[str, str]:
 
 
 def count(n: int, noun: str, lang: str) -> str:
-    """``n`` of a noun, e.g. "1 card", "3 cards", "3枚"; nouns: card, round, point, second, call."""
+    """``n`` of a noun, e.g. "1 card", "3 cards", "3枚"; nouns: card, round, point, second, call,
+    match, message, result."""
     if lang == "ja":
-        unit = {"card": "枚", "round": "回戦", "point": "点", "second": "秒", "call": "回", "match": "試合"}
+        unit = {"card": "枚", "round": "回戦", "point": "点", "second": "秒", "call": "回", "match": "試合",
+                "message": "通", "result": "件"}
         return f"{n}{unit.get(noun, '')}"
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 

@@ -399,4 +399,88 @@ JA: dict[str, str] = {
         "--ratings {url} はレーティングサービスの URL ではありません: http(s)://HOST[:PORT]、200文字まで",
     "Rated match: the result goes to {url} (your friend sees it first).":
         "レーティング対象の対局: 結果は {url} に送られます (相手には対局前に表示されます)。",
+    # -- koikoi verify (the audit's own sentences: cli/verify_ja.py) -----------------------------
+    "cannot read {file}: {problem}": "{file} を読めません: {problem}",
+    "cannot write {file}: {problem}": "{file} に書き込めません: {problem}",
+    "--result takes one file": "--result に渡せるファイルは1つです",
+    "note: {file} is {kind}, not a co-signed result: checking it as one":
+        "注意: {file} は双方署名の結果ではなく{kind}です。{kind}として確かめます",
+    "a transcript": "対局の記録",
+    "an evidence file": "証拠ファイル",
+    "an abandonment file": "放棄の申し立てファイル",
+    "a co-signed result": "双方署名の結果",
+    "koikoi verify reads transcripts, evidence and abandonment files, and co-signed .result files":
+        "koikoi verify が読むのは対局の記録、証拠ファイル、放棄の申し立てファイルと双方署名の結果ファイル"
+        "です",
+    "INVALID file at message {index}: {why}": "無効なファイル (メッセージ{index}): {why}",
+    "INVALID file: {why}": "無効なファイル: {why}",
+    " ({hint})": " ({hint})",
+    "INVALID file: {file} is no transcript, evidence, abandonment file or co-signed result ({hint})":
+        "無効なファイル: {file} は対局の記録でも証拠ファイルでも放棄の申し立てファイルでも双方署名の結果"
+        "でもありません ({hint})",
+    "INVALID co-signed result: {why}": "無効な双方署名の結果: {why}",
+    "cannot compare the two files: {why}": "2つのファイルを比べられません: {why}",
+    "the claim holds": "申し立ては成り立ちます",
+    "the claim does NOT hold": "申し立ては成り立ちません",
+    "the evidence proves the deviation": "証拠は違反を証明しています",
+    "the evidence does NOT prove a deviation": "証拠は違反を証明していません",
+    "INVALID transcript: {finding}": "無効な記録: {finding}",
+    "INCOMPLETE transcript: not a finished, verified match ({messages})":
+        "未完の記録: 最後まで終わり確かめられた対局ではありません (メッセージ{messages})",
+    "valid transcript: {rules}, {rounds}, {messages}; result co-signed by both":
+        "正しい記録: {rules}、{rounds}、メッセージ{messages}。結果には双方が署名しています",
+    "valid co-signed result: {rules}, {rounds}; signed by both players' keys (this shows who agreed to the "
+    "outcome, not that the match was played by the rules: the transcript shows that)":
+        "正しい双方署名の結果: {rules}、{rounds}。両プレイヤーの鍵で署名されています (誰が結果に同意したかを"
+        "示すもので、対局がルール通りだったことは示しません。それを示すのは対局の記録です)",
+    "player {seat} resigned": "プレイヤー{seat}が投了",
+"rated: the players agreed to send it to a rating service":
+        "レーティング対象: 両者がレーティングサービスへ送ることに同意しています",
+    "not rated": "レーティング対象外",
+    "host": "ホスト",
+    "joined": "参加者",
+    "player {seat} ({role}): {who}": "プレイヤー{seat} ({role}): {who}",
+    " (you)": " (あなた)",
+    "drawn": "引き分け",
+    "player {seat} won {points}": "プレイヤー{seat}の勝ち {points}",
+    "  round {n}: {won}": "  {n}回戦: {won}",
+    "a draw": "引き分け",
+    "player {seat} wins": "プレイヤー{seat}の勝ち",
+    "final scores: player 0 {first} - {second} player 1 ({verdict})":
+        "最終得点: プレイヤー0 {first} - {second} プレイヤー1 ({verdict})",
+    # -- koikoi ratings ---------------------------------------------------------------------------
+"{url} is not a relay or rating service URL":
+        "{url} は中継サーバーのアドレスでもレーティングサービスのアドレスでもありません",
+    "{url} answered {status}: {reason}": "{url} の応答 {status}: {reason}",
+    "{service}: {players} rated players, {results} co-signed results":
+        "{service}: レーティング対象のプレイヤー{players}人、双方署名の結果{results}件",
+    "rating": "レート",
+    "games": "対局",
+    "W-L-D": "勝-敗-分",
+    "aband.": "放棄",
+    "fingerprint": "指紋",
+    "name": "表示名",
+    "(no name)": "(表示名なし)",
+    "names are not unique: the fingerprint is the identity; 'aband.' counts abandonment claims, shown but "
+    "never rated":
+        "表示名は重なることがあります。本人を示すのは指紋です。「放棄」は放棄の申し立ての数で、表示"
+        "されますがレーティングには数えません",
+    "no such player": "そのプレイヤーはいません",
+    "{who}  {fp}: rating {rating} ± {deviation}, {games} games, {abandoned} abandonment claims":
+        "{who}  {fp}: レート {rating} ± {deviation}、{games}局、放棄の申し立て{abandoned}件",
+    "  #{seq} {outcome} against {who} ({opponent}...)  {before} -> {after}":
+        "  #{seq} {outcome} 相手 {who} ({opponent}...)  {before} → {after}",
+    "win": "勝ち",
+    "loss": "負け",
+    "draw": "分け",
+    "cannot open the rating store {db} (koikoi ratings serve --lang en says why)":
+        "レーティングのデータベース {db} を開けません (理由は koikoi ratings serve --lang en で表示)",
+    "ratings listening on {url} ({store})": "レーティングサービスを {url} で開始しました ({store})",
+    "cannot read {file}: not a JSON export (--lang en says why)":
+        "{file} を読めません: エクスポートのファイル形式ではありません (理由は --lang en で表示)",
+"the export cannot be replayed (--lang en says why)":
+        "エクスポートを再生できません (理由は --lang en で表示)",
+    "recomputed from {file}": "{file} から再計算",
+    "equal to the leaderboard of {url}: {results}": "{url} のランキングと一致: 結果{results}",
+    "DIFFERENT from the leaderboard of {url}": "{url} のランキングと一致しません",
 }

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from koikoi_p2p import __version__
+from koikoi_p2p.cli.settings import LANGUAGES
 
 COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_bench",
@@ -33,12 +34,19 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """Every command's parser; with ``lang`` "ja" their --help is in Japanese (cli/help_text.py)."""
+    from koikoi_p2p.cli.help_text import parser_class
+
+    parser = parser_class(lang)(
         prog="koikoi",
         description="Play Koi-Koi peer to peer with no one to trust: not the opponent, not the relay.",
     )
     parser.add_argument("--version", action="version", version=f"koikoi {__version__}")
+    # Also before the command (`koikoi --lang ja --help`); a command's own --lang wins (main()).
+    parser.add_argument("--lang", dest="main_lang", choices=LANGUAGES, default=None,
+                        help="the language of the screens and of --help: en or ja (default: the remembered "
+                             "one, first en)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         module = importlib.import_module(name)
@@ -56,12 +64,16 @@ def _subparser(parser: argparse.ArgumentParser, command: str | None) -> argparse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    from koikoi_p2p.cli.help_text import lang_of
+
+    parser = build_parser(lang_of(argv))
     args, extra = parser.parse_known_args(argv)
     if extra:
         # "koikoi host --bogus" shows host's usage, not the top-level one (exit 2).
         _subparser(parser, getattr(args, "command", None)).error(
             f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "lang", None) is None and args.main_lang is not None:
+        args.lang = args.main_lang
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -1,8 +1,9 @@
 """``koikoi rules --lang ja``: the rule descriptions of ``rules/describe.py`` in Japanese.
 
 The rules package stays pure and English (its sentences are also checked against spec/rules.md);
-this module is the CLI's parallel table, keyed by switch name and value, and renders the same
-structure (summary sentences, switch list, yaku table) from the profile's switches. A unit test
+its summary and yaku rules are ``Phrase`` parts, which this module says from ``RULES_JA`` (so the
+two languages are built from the same parts and cannot drift); the switches are a table keyed by
+switch name and value. A unit test
 checks that every switch and every listed value has a Japanese entry and that both languages
 produce the same lines and yaku rows for every preset.
 """
@@ -10,6 +11,7 @@ produce the same lines and yaku rows for every preset.
 from __future__ import annotations
 
 from koikoi_p2p.cli.i18n import yaku_name
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.rules.profile import PRESETS, Profile
 
 # What each switch is called on a Japanese screen (the switch names stay typed in English).
@@ -165,140 +167,149 @@ def switch_value_ja(profile: Profile, key: str) -> str:
     return "なし" if text == "none" else text
 
 
-def _cards(ids: tuple[str, ...]) -> str:
-    return "、".join(ids)
+# The parts of rules/describe.py's sentences (each an English template, as a ``Phrase`` carries it)
+# and their Japanese; yaku ids inside them (``Word``) are said by their usual names.
+RULES_JA: dict[str, str] = {
+    "": "",
+    "{first}, {rest}": "{first}、{rest}",
+    # -- the yaku table ---------------------------------------------------------------------------
+    "all five brights": "光札5枚すべて",
+    "the four brights other than the rain man": "柳に小野道風以外の光札4枚",
+    "the rain man and three other brights": "柳に小野道風とほかの光札3枚",
+    "{which} (bright yaku add up: five brights score all four)":
+        "{which} (光札の役は重ねて数え、五光は4つとも得点)",
+    "any three brights": "どの光札でも3枚",
+    "three brights other than the rain man": "柳に小野道風以外の光札3枚",
+    "four brights without the rain man": "柳に小野道風を含まない光札4枚",
+    "four brights with the rain man": "柳に小野道風を含む光札4枚",
+    "{which} (only the highest bright yaku counts)": "{which} (最も高い光札の役だけを数える)",
+    "three brights, the rain man included or not": "柳に小野道風を含んでも含まなくても光札3枚",
+    "three brights without the rain man": "柳に小野道風を含まない光札3枚",
+    " (only beside a basic yaku)": " (ほかの役があるときだけ)",
+    "cherry curtain and sake cup{cond}{cancelled}": "桜に幕と菊に盃{cond}{cancelled}",
+    "full moon and sake cup{cond}{cancelled}": "芒に月と菊に盃{cond}{cancelled}",
+    "; not with {cards} in the pile": "。{cards}が取り札にあれば不成立",
+    "; not with any of {cards} in the pile": "。いずれかの札 {cards}が取り札にあれば不成立",
+    ", +1 per other ribbon": "、ほかの短冊1枚ごとに+1",
+    "boar, deer, butterflies{plus}": "萩に猪、紅葉に鹿、牡丹に蝶{plus}",
+    ", +1 per other animal": "、ほかのタネ1枚ごとに+1",
+    "the three poetry ribbons{plus}": "赤短 (文字入りの赤い短冊) 3枚{plus}",
+    "the three blue ribbons{plus}": "青短3枚{plus}",
+    "all six poetry and blue ribbons, instead of akatan and aotan{plus}":
+        "赤短と青短の6枚すべて (赤短と青短の代わり){plus}",
+    "the three blue ribbons (with akatan: both count){plus}": "青短3枚 (赤短もあれば両方とも数える){plus}",
+    " (the sake cup included, or counted as a plain if that scores more)":
+        " (菊に盃を含む。カスに数える方が高ければカス)",
+    " (the sake cup included)": " (菊に盃を含む)",
+    "five animals{cup}, +1 per extra{beside}{joker}": "タネ5枚{cup}、1枚増えるごとに+1{beside}{joker}",
+    "; not beside inoshikacho": "。猪鹿蝶があるときは数えない",
+    "; {card} may count here or as a plain": "。{card}はここかカスに数えてよい",
+    "five ribbons, +1 per extra{beside}": "短冊5枚、1枚増えるごとに+1{beside}",
+    "; not beside akatan, aotan, akatan_aotan": "。赤短・青短・赤短青短があるときは数えない",
+    "ten plains, +1 per extra{cup}": "カス10枚、1枚増えるごとに+1{cup}",
+    "; the sake cup is a plain too": "。菊に盃もカスになる",
+    "all four cards of the round's month": "その回戦の月の4枚すべて",
+    "all four cards of any month (each)": "どの月でも同じ月の4枚すべて (月ごとに)",
+    "dealt hand: all four cards of a month": "配られた手札: 同じ月の4枚",
+    "dealt hand: four pairs of different months": "配られた手札: 違う月の2枚ずつ4組",
+    "dealt hand: four cards of a month, or four pairs": "配られた手札: 同じ月の4枚、または2枚ずつ4組",
+    "dealt hand: two months of four": "配られた手札: 同じ月の4枚が2組",
+    "{hand}; ends the round, never multiplied": "{hand}。その回戦は終わり、倍率はかからない",
+    "dealer's points when the hands run out{unless}": "手札が尽きたときの親の点{unless}",
+    " and nobody called": " (誰もこいこいしていないとき)",
+    # -- the summary ------------------------------------------------------------------------------
+    "Playing: a hand card that matches the field must be played when you hold one.":
+        "札の出し方: 場と合う手札があれば、それを出さなければならない。",
+    "Playing: any hand card may be played; a card that matches the field captures.":
+        "札の出し方: どの手札を出してもよく、場と合う札を出せば取れる。",
+    "one koi-koi call per player per round": "1回戦に1人1回まで",
+    "one koi-koi call per round": "1回戦に双方合わせて1回まで",
+    "{n} koi-koi calls per player per round": "1回戦に1人{n}回まで",
+    "{n} koi-koi calls per round": "1回戦に双方合わせて{n}回まで",
+    "any number of koi-koi calls by either player": "双方とも何回でも宣言できる",
+    "the next yaku made or raised by either player ends the round":
+        "次にどちらかが役を作るか上げたら、その回戦は終わり",
+    "the round goes on until someone stops": "誰かが勝負するまで回戦は続く",
+    "; on the last turn only stop is offered": "。最後の番では勝負しか選べない",
+    "Koi-koi: {limit}; after a call {after}{last}.": "こいこい: {limit}。宣言の後は、{after}{last}。",
+    "a base of {n} or more doubles": "基本点が{n}点以上なら2倍",
+    "no doubling for a high base": "高い基本点でも倍付けなし",
+    "x2 when the winner's opponent had called (own calls never multiply)":
+        "勝者の相手がこいこいしていれば2倍 (自分の宣言では倍にならない)",
+    "x(1 + all calls by both players), whoever wins": "勝敗にかかわらず (1 + 双方の宣言数) 倍",
+    "x2 for each call by the winner; nothing extra for beating a caller":
+        "勝者の宣言ごとに2倍。宣言した相手に勝っても加点なし",
+    "calls multiply nothing": "宣言による倍率なし",
+    "the base (the single highest yaku)": "基本点 (最も高い役1つ)",
+    "the base (sum of yaku)": "基本点 (役の合計)",
+    "; a loser who called pays that times the number of its calls":
+        "。宣言して負けた方は、その点に宣言数を掛けて払う",
+    "; a loser who called pays that doubled for each of its calls":
+        "。宣言して負けた方は、宣言ごとに2倍にして払う",
+    "Round score: {base}; {doubling}; then {multiplier}{pays}.":
+        "回戦の得点: {base}。{doubling}。さらに{multiplier}{pays}。",
+    "nobody scores": "誰も得点しない",
+    "the dealer scores {n} (oya-ken), even against a caller":
+        "親が{n}点を得る (親権。相手がこいこいしていても)",
+    "the last caller scores their yaku; with no call the dealer scores {n} (oya-ken)":
+        "最後に宣言した方が役の点を得る。宣言がなければ親が{n}点を得る (親権)",
+    "the same dealer deals again": "同じ親がもう一度配る",
+    "the other player deals": "もう一方が親になる",
+    "Hands run out: {exhaustion}. The winner deals next; after a round nobody won, {after}.":
+        "手札が尽きたとき: {exhaustion}。勝った方が次の親。誰も勝たなかった回戦の後は{after}。",
+    "{yaku} {points}": "{yaku} {points}点",
+    "the deal is void and dealt again": "その配りは無効で配り直す",
+    "the dealer's counts": "親の手役を数える",
+    "Dealt hands: {named} end the round at once, never multiplied; if both players hold one, {both}.":
+        "手役: {named}はその場で回戦が終わり、倍率はかからない。双方にあれば{both}。",
+    "Deal: a field of four pairs is dealt again{month}": "配り: 場が2枚ずつ4組なら配り直す{month}",
+    ", as is a field holding a whole month.": "。場に同じ月の4枚があるときも同じ。",
+    ".": "。",
+    "Scores: each player starts with a pool of {n}; the loser pays the winner{cap}{bust}.":
+        "得点: 双方{n}点の持ち点で始め、負けた方が勝った方に払う{cap}{bust}。",
+    ", at most what they have left": "。払うのは残りの持ち点まで",
+    "; a player who reaches 0 loses at once": "。持ち点が0になった方はすぐに負け",
+    "Scores: from 0; the winner's points are also taken off the loser (scores may go below 0).":
+        "得点: 0から始め、勝った方の点を負けた方からも引く (0より下になることもある)。",
+    "Scores: round scores add up from 0.": "得点: 回戦の得点を0から足していく。",
+    "after 1 round the higher score wins": "1回戦の後、得点の高い方の勝ち",
+    "after {n} rounds the higher score wins": "{n}回戦の後、得点の高い方の勝ち",
+    "the first player to reach {n} points wins": "先に{n}点に達した方の勝ち",
+    "equal scores are a drawn match": "同点なら引き分け",
+    "equal scores play extra rounds": "同点なら延長の回戦",
+    "each player draws a card from the shuffled deck and the earlier month deals first{tie}; equal draws "
+    "draw again":
+        "二人で切った山から1枚ずつ引き、月の早い方が最初の親{tie}。同じなら引き直す",
+    "; in one month the higher class": "。同じ月なら札の格が高い方",
+    "a fair coin from the jointly shuffled deck picks the first dealer":
+        "二人で切った山から作る公平なコインで最初の親を決める",
+    "the host deals first": "ホストが最初の親",
+    "the joiner deals first": "参加者が最初の親",
+    "{first}; {second}": "{first}。{second}",
+    "Match: {end}; {tie}; {first}.": "試合: {end}。{tie}。{first}。",
+}
+
+
+def rules_ja(text: object) -> str:
+    """A part of describe.py's sentences in Japanese (nested parts too; yaku ids by their names)."""
+    if isinstance(text, Word):
+        return yaku_name(text, "ja")
+    if not isinstance(text, Phrase):
+        return str(text)
+    values = {name: rules_ja(value) if isinstance(value, str) else value
+              for name, value in text.values.items()}
+    return RULES_JA[text.template].format(**values)
 
 
 def yaku_rules_ja(profile: Profile) -> dict[str, str]:
     """Each yaku the profile scores and its rule in Japanese (the rows of describe.yaku_table)."""
-    p = profile
-    y = {key: yaku_name(key, "ja") for key in ("goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "akatan",
-                                               "aotan", "akatan_aotan")}
-    ext = p.named_extension
-    rules: dict[str, str] = {"goko": "光札5枚すべて"}
-    if p.brights_add:
-        rules["shiko"] = "柳に小野道風以外の光札4枚"
-        rules["ame_shiko"] = "柳に小野道風とほかの光札3枚"
-        rules["sanko"] = ("どの光札でも3枚" if p.sanko_with_rain else "柳に小野道風以外の光札3枚") \
-            + " (光札の役は重ねて数え、五光は4つとも得点)"
-    else:
-        rules["shiko"] = "柳に小野道風を含まない光札4枚"
-        rules["ame_shiko"] = "柳に小野道風を含む光札4枚"
-        rules["sanko"] = ("柳に小野道風を含んでも含まなくても光札3枚" if p.sanko_with_rain
-                          else "柳に小野道風を含まない光札3枚") + " (最も高い光札の役だけを数える)"
-    if p.viewing != "off":
-        cond = " (ほかの役があるときだけ)" if p.viewing == "bonus_only" else ""
-        rules["hanami"] = "桜に幕と菊に盃" + cond + _cancelled_ja(p.hanami_cancelled_by)
-        rules["tsukimi"] = "芒に月と菊に盃" + cond + _cancelled_ja(p.tsukimi_cancelled_by)
-    rules["inoshikacho"] = "萩に猪、紅葉に鹿、牡丹に蝶" + ("、ほかのタネ1枚ごとに+1" if ext else "")
-    plus_r = "、ほかの短冊1枚ごとに+1" if ext else ""
-    rules["akatan"] = "赤短 (文字入りの赤い短冊) 3枚" + plus_r
-    if p.ribbon_pair == "chofuku_10":
-        rules["aotan"] = "青短3枚" + plus_r
-        rules["akatan_aotan"] = f"赤短と青短の6枚すべて ({y['akatan']}と{y['aotan']}の代わり)" + plus_r
-    else:
-        rules["aotan"] = f"青短3枚 ({y['akatan']}もあれば両方とも数える)" + plus_r
-    cup = (" (菊に盃を含む。カスに数える方が高ければカス)" if p.cup_either else " (菊に盃を含む)")
-    rules["tane"] = ("タネ5枚" + cup + "、1枚増えるごとに+1"
-                     + ("" if p.tane_with_inoshikacho else f"。{y['inoshikacho']}があるときは数えない")
-                     + (f"。{p.joker_card}はここかカスに数えてよい" if p.joker_card else ""))
-    rules["tan"] = ("短冊5枚、1枚増えるごとに+1"
-                    + ("" if p.tan_with_ribbon_yaku
-                       else f"。{y['akatan']}・{y['aotan']}・{y['akatan_aotan']}があるときは数えない"))
-    rules["kasu"] = "カス10枚、1枚増えるごとに+1" + ("。菊に盃もカスになる" if p.cup_is_plain else "")
-    if p.monthly_yaku_points:
-        rules["tsukifuda"] = ("その回戦の月の4枚すべて" if p.monthly_yaku_scope == "current_month"
-                              else "どの月でも同じ月の4枚すべて (月ごとに)")
-    hand_rules = {
-        "teshi": "配られた手札: 同じ月の4枚",
-        "kuttsuki": "配られた手札: 違う月の2枚ずつ4組",
-        "tenho": "配られた手札: 同じ月の4枚、または2枚ずつ4組",
-        "double_tenho": "配られた手札: 同じ月の4枚が2組",
-    }
-    for yaku, _points in p.hand_yaku:
-        rules[yaku] = hand_rules[yaku] + "。その回戦は終わり、倍率はかからない"
-    if p.exhaustion != "draw":
-        rules["oya_ken"] = "手札が尽きたときの親の点" + (
-            " (誰もこいこいしていないとき)" if p.exhaustion == "last_caller_scores_else_oya_ken" else "")
-    return rules
+    from koikoi_p2p.rules.describe import yaku_table
 
-
-def _cancelled_ja(ids: tuple[str, ...]) -> str:
-    """"。11-rainmanが取り札にあれば不成立" for a viewing yaku's cancelling cards."""
-    if not ids:
-        return ""
-    return "。" + ("" if len(ids) == 1 else "いずれかの札 ") + _cards(ids) + "が取り札にあれば不成立"
+    return {str(row["id"]): rules_ja(row["rule"]) for row in yaku_table(profile)}
 
 
 def summary_ja(profile: Profile) -> list[str]:
     """The sentences of describe.summary in Japanese, one per line, in the same order."""
-    p = profile
-    oya_ken = yaku_name("oya_ken", "ja")
-    lines: list[str] = []
-    if p.hand_capture == "compulsory":
-        lines.append("札の出し方: 場と合う手札があれば、それを出さなければならない。")
-    else:
-        lines.append("札の出し方: どの手札を出してもよく、場と合う札を出せば取れる。")
-    per = "1回戦に1人" if p.call_limit == "per_seat" else "1回戦に双方合わせて"
-    limit = (f"{per}{p.max_calls_per_round}回まで" if p.max_calls_per_round
-             else "双方とも何回でも宣言できる")
-    after = ("次にどちらかが役を作るか上げたら、その回戦は終わり"
-             if p.after_call == "next_improvement_ends_round" else "誰かが勝負するまで回戦は続く")
-    last = "。最後の番では勝負しか選べない" if p.last_turn_stop_only else ""
-    lines.append(f"こいこい: {limit}。宣言の後は、{after}{last}。")
-    doubling = (f"基本点が{p.double_threshold}点以上なら2倍" if p.double_threshold
-                else "高い基本点でも倍付けなし")
-    multiplier = {
-        "opponent_flat_x2": "勝者の相手がこいこいしていれば2倍 (自分の宣言では倍にならない)",
-        "shared_one_plus_calls": "勝敗にかかわらず (1 + 双方の宣言数) 倍",
-        "winner_pow2": "勝者の宣言ごとに2倍。宣言した相手に勝っても加点なし",
-        "none": "宣言による倍率なし",
-    }[p.koikoi_multiplier]
-    base = "基本点 (最も高い役1つ)" if p.single_yaku else "基本点 (役の合計)"
-    pays = {
-        "off": "",
-        "times_calls": "。宣言して負けた方は、その点に宣言数を掛けて払う",
-        "doubled_per_call": "。宣言して負けた方は、宣言ごとに2倍にして払う",
-    }[p.caller_pays_more]
-    lines.append(f"回戦の得点: {base}。{doubling}。さらに{multiplier}{pays}。")
-    exhaustion = {
-        "draw": "誰も得点しない",
-        "oya_ken": f"親が{p.oya_ken_points}点を得る ({oya_ken}。相手がこいこいしていても)",
-        "last_caller_scores_else_oya_ken":
-            f"最後に宣言した方が役の点を得る。宣言がなければ親が{p.oya_ken_points}点を得る ({oya_ken})",
-    }[p.exhaustion]
-    after_draw = "同じ親がもう一度配る" if p.dealer_after_draw == "same" else "もう一方が親になる"
-    lines.append(f"手札が尽きたとき: {exhaustion}。勝った方が次の親。"
-                 f"誰も勝たなかった回戦の後は{after_draw}。")
-    if p.hand_yaku:
-        named = "、".join(f"{yaku_name(key, 'ja')} {points}点" for key, points in p.hand_yaku)
-        both = "その配りは無効で配り直す" if p.hand_yaku_both == "void_redeal" else "親の手役を数える"
-        lines.append(f"手役: {named}はその場で回戦が終わり、倍率はかからない。双方にあれば{both}。")
-    if p.field_four_pairs == "redeal":
-        lines.append("配り: 場が2枚ずつ4組なら配り直す"
-                     + ("。場に同じ月の4枚があるときも同じ。" if p.field_whole_month == "redeal" else "。"))
-    if p.pool_start:
-        pool = (f"得点: 双方{p.pool_start}点の持ち点で始め、負けた方が勝った方に払う"
-                + ("。払うのは残りの持ち点まで" if p.transfer_cap else "")
-                + ("。持ち点が0になった方はすぐに負け" if p.bust_ends_game else "") + "。")
-    elif p.subtract_from_opponent:
-        pool = "得点: 0から始め、勝った方の点を負けた方からも引く (0より下になることもある)。"
-    else:
-        pool = "得点: 回戦の得点を0から足していく。"
-    lines.append(pool)
-    end = []
-    if p.rounds:
-        end.append(f"{p.rounds}回戦の後、得点の高い方の勝ち")
-    if p.target_score:
-        end.append(f"先に{p.target_score}点に達した方の勝ち")
-    tie = "同点なら引き分け" if p.match_tie == "draw" else "同点なら延長の回戦"
-    first = {
-        "card_draw": "二人で切った山から1枚ずつ引き、月の早い方が最初の親"
-                     + ("" if p.first_dealer_tie == "redraw" else "。同じ月なら札の格が高い方")
-                     + "。同じなら引き直す",
-        "coin": "二人で切った山から作る公平なコインで最初の親を決める",
-        "host": "ホストが最初の親",
-        "joiner": "参加者が最初の親",
-    }[p.first_dealer]
-    lines.append(f"試合: {'。'.join(end)}。{tie}。{first}。")
-    return lines
+    from koikoi_p2p.rules.describe import summary
+
+    return [rules_ja(line) for line in summary(profile)]

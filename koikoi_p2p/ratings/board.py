@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol.identity import fingerprint
 from koikoi_p2p.ratings.checks import check_abandonment, check_result
 from koikoi_p2p.ratings.errors import Refused
@@ -110,15 +111,16 @@ def recompute(export: Mapping[str, object]) -> Recomputed:
     (a replay of its transcript) and counted as §6.2 says."""
 
     if export.get("format") != EXPORT_FORMAT:
-        raise ExportError(f"not a ratings export ({EXPORT_FORMAT})")
+        raise ExportError(Phrase("not a ratings export ({format})", format=EXPORT_FORMAT))
     entries, claims = export.get("results"), export.get("abandonments", [])
     if not isinstance(entries, list) or not isinstance(claims, list):
-        raise ExportError("results and abandonments must be lists")
+        raise ExportError(Phrase("results and abandonments must be lists"))
     players: dict[bytes, Player] = {}
     sessions: set[bytes] = set()
     for seq, rated in _checked(entries, "result", check_result):
         if rated.session in sessions:
-            raise ExportError(f"result {seq} counts session {rated.session.hex()} a second time")
+            raise ExportError(Phrase("result {seq} counts session {session} a second time", seq=seq,
+                                     session=rated.session.hex()))
         sessions.add(rated.session)
         keys = rated.result.keys
         after, _ = apply(rated.result, seq, (players.get(keys[0]), players.get(keys[1])))
@@ -127,7 +129,8 @@ def recompute(export: Mapping[str, object]) -> Recomputed:
     claimed: set[bytes] = set()
     for seq, claim in _checked(claims, "claim", check_abandonment):
         if claim.session in claimed:
-            raise ExportError(f"claim {seq} is a second claim about session {claim.session.hex()}")
+            raise ExportError(Phrase("claim {seq} is a second claim about session {session}", seq=seq,
+                                     session=claim.session.hex()))
         claimed.add(claim.session)
         if claim.session not in sessions:
             abandoned[claim.absent] = abandoned.get(claim.absent, 0) + 1
@@ -143,13 +146,14 @@ def _checked(entries: list[object], field: str, check: Callable[[bytes], T]) -> 
     for expected, entry in enumerate(entries, start=1):
         seq, data = _entry(entry, field)
         if seq != expected:
-            raise ExportError(f"{field} number {expected} has seq {seq}: the export is not in order")
+            raise ExportError(Phrase("{field} number {expected} has seq {seq}: the export is not in order",
+                                     field=Word(field), expected=expected, seq=seq))
         try:
             yield seq, check(data)
         except Refused as exc:
-            raise ExportError(
-                f"{field} {seq} does not pass the service's checks: {exc.reason}: {exc.message}"
-            ) from None
+            raise ExportError(Phrase("{field} {seq} does not pass the service's checks: {reason}: {message}",
+                                     field=Word(field), seq=seq, reason=Word(exc.reason),
+                                     message=exc.message)) from None
 
 
 def _entry(entry: object, field: str) -> tuple[int, bytes]:
@@ -158,11 +162,13 @@ def _entry(entry: object, field: str) -> tuple[int, bytes]:
         or type(entry.get("seq")) is not int
         or not isinstance(entry.get(field), str)
     ):
-        raise ExportError(f"an export entry is {{'seq': int, '{field}': base64, ...}}")
+        raise ExportError(Phrase("an export entry is {{'seq': int, '{field}': base64, ...}}",
+                                 field=Word(field)))
     try:
         return entry["seq"], base64.b64decode(entry[field], validate=True)
     except (binascii.Error, ValueError):
-        raise ExportError(f"entry {entry['seq']}: {field} is not base64") from None
+        raise ExportError(Phrase("entry {seq}: {field} is not base64", seq=entry["seq"],
+                                 field=Word(field))) from None
 
 
 def _b64(data: bytes) -> str:

@@ -5,6 +5,8 @@ Used by ``koikoi rules`` and to check that spec/rules.md lists every switch.
 
 from __future__ import annotations
 
+from koikoi_p2p.phrase import Phrase, Word
+from koikoi_p2p.phrase import Phrase as P
 from koikoi_p2p.rules.profile import Profile
 
 __all__ = ["SWITCH_HELP", "summary", "yaku_table"]
@@ -59,146 +61,176 @@ SWITCH_HELP: dict[str, str] = {
 
 
 def yaku_table(profile: Profile) -> list[dict[str, object]]:
-    """Every yaku the profile scores: id, points (base), and the rule in words."""
+    """Every yaku the profile scores: id, points (base), and the rule in words (a ``Phrase``: the
+    English text, which a screen may render from its own catalogue, cli/rules_ja.py)."""
     p = profile
     goko, shiko, ame, sanko = p.bright_values
     ext = p.named_extension
     if p.brights_add:
         rows: list[tuple[str, int, str]] = [
-            ("goko", goko, "all five brights"),
-            ("shiko", shiko, "the four brights other than the rain man"),
-            ("ame_shiko", ame, "the rain man and three other brights"),
-            ("sanko", sanko, ("any three brights" if p.sanko_with_rain
-                              else "three brights other than the rain man")
-             + " (bright yaku add up: five brights score all four)"),
+            ("goko", goko, P("all five brights")),
+            ("shiko", shiko, P("the four brights other than the rain man")),
+            ("ame_shiko", ame, P("the rain man and three other brights")),
+            ("sanko", sanko, P("{which} (bright yaku add up: five brights score all four)",
+                               which=P("any three brights") if p.sanko_with_rain
+                               else P("three brights other than the rain man"))),
         ]
     else:
         rows = [
-            ("goko", goko, "all five brights"),
-            ("shiko", shiko, "four brights without the rain man"),
-            ("ame_shiko", ame, "four brights with the rain man"),
-            ("sanko", sanko, ("three brights, the rain man included or not" if p.sanko_with_rain
-                              else "three brights without the rain man")
-             + " (only the highest bright yaku counts)"),
+            ("goko", goko, P("all five brights")),
+            ("shiko", shiko, P("four brights without the rain man")),
+            ("ame_shiko", ame, P("four brights with the rain man")),
+            ("sanko", sanko, P("{which} (only the highest bright yaku counts)",
+                               which=P("three brights, the rain man included or not") if p.sanko_with_rain
+                               else P("three brights without the rain man"))),
         ]
     if p.viewing != "off":
-        cond = " (only beside a basic yaku)" if p.viewing == "bonus_only" else ""
-        rows.append(("hanami", 5, "cherry curtain and sake cup" + cond + _cancelled(p.hanami_cancelled_by)))
-        rows.append(("tsukimi", 5, "full moon and sake cup" + cond + _cancelled(p.tsukimi_cancelled_by)))
-    rows.append(("inoshikacho", 5, "boar, deer, butterflies" + (", +1 per other animal" if ext else "")))
-    plus_r = ", +1 per other ribbon" if ext else ""
+        cond = P(" (only beside a basic yaku)") if p.viewing == "bonus_only" else P("")
+        rows.append(("hanami", 5, P("cherry curtain and sake cup{cond}{cancelled}", cond=cond,
+                                    cancelled=_cancelled(p.hanami_cancelled_by))))
+        rows.append(("tsukimi", 5, P("full moon and sake cup{cond}{cancelled}", cond=cond,
+                                     cancelled=_cancelled(p.tsukimi_cancelled_by))))
+    plus_r = P(", +1 per other ribbon") if ext else P("")
+    rows.append(("inoshikacho", 5, P("boar, deer, butterflies{plus}",
+                                     plus=P(", +1 per other animal") if ext else P(""))))
+    rows.append(("akatan", 5, P("the three poetry ribbons{plus}", plus=plus_r)))
     if p.ribbon_pair == "chofuku_10":
-        rows.append(("akatan", 5, "the three poetry ribbons" + plus_r))
-        rows.append(("aotan", 5, "the three blue ribbons" + plus_r))
-        rows.append(("akatan_aotan", 10, "all six poetry and blue ribbons, instead of akatan and aotan"
-                     + (", +1 per other ribbon" if ext else "")))
+        rows.append(("aotan", 5, P("the three blue ribbons{plus}", plus=plus_r)))
+        rows.append(("akatan_aotan", 10, P("all six poetry and blue ribbons, instead of akatan and "
+                                           "aotan{plus}", plus=plus_r)))
     else:
-        rows.append(("akatan", 5, "the three poetry ribbons" + plus_r))
-        rows.append(("aotan", 5, "the three blue ribbons (with akatan: both count)" + plus_r))
-    cup = (" (the sake cup included, or counted as a plain if that scores more)" if p.cup_either
-           else " (the sake cup included)")
-    rows.append(("tane", 1, "five animals" + cup + ", +1 per extra"
-                 + ("" if p.tane_with_inoshikacho else "; not beside inoshikacho")
-                 + (f"; {p.joker_card} may count here or as a plain" if p.joker_card else "")))
-    rows.append(("tan", 1, "five ribbons, +1 per extra"
-                 + ("" if p.tan_with_ribbon_yaku else "; not beside akatan, aotan, akatan_aotan")))
-    cup_plain = "; the sake cup is a plain too" if p.cup_is_plain else ""
-    rows.append(("kasu", 1, "ten plains, +1 per extra" + cup_plain))
+        rows.append(("aotan", 5, P("the three blue ribbons (with akatan: both count){plus}", plus=plus_r)))
+    cup = (P(" (the sake cup included, or counted as a plain if that scores more)") if p.cup_either
+           else P(" (the sake cup included)"))
+    rows.append(("tane", 1, P("five animals{cup}, +1 per extra{beside}{joker}", cup=cup,
+                              beside=P("") if p.tane_with_inoshikacho else P("; not beside inoshikacho"),
+                              joker=P("; {card} may count here or as a plain", card=p.joker_card)
+                              if p.joker_card else P(""))))
+    rows.append(("tan", 1, P("five ribbons, +1 per extra{beside}",
+                             beside=P("") if p.tan_with_ribbon_yaku
+                             else P("; not beside akatan, aotan, akatan_aotan"))))
+    rows.append(("kasu", 1, P("ten plains, +1 per extra{cup}",
+                              cup=P("; the sake cup is a plain too") if p.cup_is_plain else P(""))))
     if p.monthly_yaku_points:
-        scope = "of the round's month" if p.monthly_yaku_scope == "current_month" else "of any month (each)"
-        rows.append(("tsukifuda", p.monthly_yaku_points, "all four cards " + scope))
+        rows.append(("tsukifuda", p.monthly_yaku_points,
+                     P("all four cards of the round's month") if p.monthly_yaku_scope == "current_month"
+                     else P("all four cards of any month (each)")))
     hand_rules = {
-        "teshi": "dealt hand: all four cards of a month",
-        "kuttsuki": "dealt hand: four pairs of different months",
-        "tenho": "dealt hand: four cards of a month, or four pairs",
-        "double_tenho": "dealt hand: two months of four",
+        "teshi": P("dealt hand: all four cards of a month"),
+        "kuttsuki": P("dealt hand: four pairs of different months"),
+        "tenho": P("dealt hand: four cards of a month, or four pairs"),
+        "double_tenho": P("dealt hand: two months of four"),
     }
     for yaku, points in p.hand_yaku:
-        rows.append((yaku, points, hand_rules[yaku] + "; ends the round, never multiplied"))
+        rows.append((yaku, points, P("{hand}; ends the round, never multiplied", hand=hand_rules[yaku])))
     if p.exhaustion != "draw":
-        rows.append(("oya_ken", p.oya_ken_points, "dealer's points when the hands run out"
-                     + (" and nobody called" if p.exhaustion == "last_caller_scores_else_oya_ken" else "")))
+        rows.append(("oya_ken", p.oya_ken_points, P("dealer's points when the hands run out{unless}",
+                                                    unless=P(" and nobody called")
+                                                    if p.exhaustion == "last_caller_scores_else_oya_ken"
+                                                    else P(""))))
     return [{"id": yaku, "points": points, "rule": rule} for yaku, points, rule in rows]
 
 
-def _cancelled(ids: tuple[str, ...]) -> str:
-    """", not with 11-rainman in the pile" for a viewing yaku's cancelling cards."""
+def _cancelled(ids: tuple[str, ...]) -> Phrase:
+    """"; not with 11-rainman in the pile" for a viewing yaku's cancelling cards."""
     if not ids:
-        return ""
-    return "; not with " + (ids[0] if len(ids) == 1 else "any of " + ", ".join(ids)) + " in the pile"
+        return P("")
+    if len(ids) == 1:
+        return P("; not with {cards} in the pile", cards=ids[0])
+    return P("; not with any of {cards} in the pile", cards=_listed(list(ids)))
+
+
+def _listed(items: list[str]) -> str:
+    """``a, b, c`` as nested phrases (a translation joins them its own way)."""
+    if len(items) == 1:
+        return items[0]
+    return P("{first}, {rest}", first=items[0], rest=_listed(items[1:]))
 
 
 def summary(profile: Profile) -> list[str]:
-    """How a match under ``profile`` plays and scores, in a few plain sentences (koikoi rules)."""
+    """How a match under ``profile`` plays and scores, in a few plain sentences (koikoi rules);
+    each a ``Phrase`` built from the same parts a translation renders (cli/rules_ja.py)."""
     p = profile
     lines: list[str] = []
     if p.hand_capture == "compulsory":
-        lines.append("Playing: a hand card that matches the field must be played when you hold one.")
+        lines.append(P("Playing: a hand card that matches the field must be played when you hold one."))
     else:
-        lines.append("Playing: any hand card may be played; a card that matches the field captures.")
-    per = "per player per round" if p.call_limit == "per_seat" else "per round"
-    limit = (f"one koi-koi call {per}" if p.max_calls_per_round == 1
-             else f"{p.max_calls_per_round} koi-koi calls {per}" if p.max_calls_per_round
-             else "any number of koi-koi calls by either player")
-    after = ("the next yaku made or raised by either player ends the round"
-             if p.after_call == "next_improvement_ends_round" else "the round goes on until someone stops")
-    last = "; on the last turn only stop is offered" if p.last_turn_stop_only else ""
-    lines.append(f"Koi-koi: {limit}; after a call {after}{last}.")
-    doubling = (f"a base of {p.double_threshold} or more doubles" if p.double_threshold
-                else "no doubling for a high base")
+        lines.append(P("Playing: any hand card may be played; a card that matches the field captures."))
+    if p.max_calls_per_round == 1:
+        limit = (P("one koi-koi call per player per round") if p.call_limit == "per_seat"
+                 else P("one koi-koi call per round"))
+    elif p.max_calls_per_round:
+        limit = (P("{n} koi-koi calls per player per round", n=p.max_calls_per_round)
+                 if p.call_limit == "per_seat"
+                 else P("{n} koi-koi calls per round", n=p.max_calls_per_round))
+    else:
+        limit = P("any number of koi-koi calls by either player")
+    after = (P("the next yaku made or raised by either player ends the round")
+             if p.after_call == "next_improvement_ends_round" else P("the round goes on until someone stops"))
+    last = P("; on the last turn only stop is offered") if p.last_turn_stop_only else P("")
+    lines.append(P("Koi-koi: {limit}; after a call {after}{last}.", limit=limit, after=after, last=last))
+    doubling = (P("a base of {n} or more doubles", n=p.double_threshold) if p.double_threshold
+                else P("no doubling for a high base"))
     multiplier = {
-        "opponent_flat_x2": "x2 when the winner's opponent had called (own calls never multiply)",
-        "shared_one_plus_calls": "x(1 + all calls by both players), whoever wins",
-        "winner_pow2": "x2 for each call by the winner; nothing extra for beating a caller",
-        "none": "calls multiply nothing",
+        "opponent_flat_x2": P("x2 when the winner's opponent had called (own calls never multiply)"),
+        "shared_one_plus_calls": P("x(1 + all calls by both players), whoever wins"),
+        "winner_pow2": P("x2 for each call by the winner; nothing extra for beating a caller"),
+        "none": P("calls multiply nothing"),
     }[p.koikoi_multiplier]
-    base = "the base (the single highest yaku)" if p.single_yaku else "the base (sum of yaku)"
+    base = P("the base (the single highest yaku)") if p.single_yaku else P("the base (sum of yaku)")
     pays = {
-        "off": "",
-        "times_calls": "; a loser who called pays that times the number of its calls",
-        "doubled_per_call": "; a loser who called pays that doubled for each of its calls",
+        "off": P(""),
+        "times_calls": P("; a loser who called pays that times the number of its calls"),
+        "doubled_per_call": P("; a loser who called pays that doubled for each of its calls"),
     }[p.caller_pays_more]
-    lines.append(f"Round score: {base}; {doubling}; then {multiplier}{pays}.")
+    lines.append(P("Round score: {base}; {doubling}; then {multiplier}{pays}.", base=base, doubling=doubling,
+                   multiplier=multiplier, pays=pays))
     exhaustion = {
-        "draw": "nobody scores",
-        "oya_ken": f"the dealer scores {p.oya_ken_points} (oya-ken), even against a caller",
+        "draw": P("nobody scores"),
+        "oya_ken": P("the dealer scores {n} (oya-ken), even against a caller", n=p.oya_ken_points),
         "last_caller_scores_else_oya_ken":
-            f"the last caller scores their yaku; with no call the dealer scores {p.oya_ken_points} (oya-ken)",
+            P("the last caller scores their yaku; with no call the dealer scores {n} (oya-ken)",
+              n=p.oya_ken_points),
     }[p.exhaustion]
-    after_draw = "the same dealer deals again" if p.dealer_after_draw == "same" else "the other player deals"
-    lines.append(f"Hands run out: {exhaustion}. The winner deals next; after a round nobody won, "
-                 f"{after_draw}.")
+    after_draw = (P("the same dealer deals again") if p.dealer_after_draw == "same"
+                  else P("the other player deals"))
+    lines.append(P("Hands run out: {exhaustion}. The winner deals next; after a round nobody won, {after}.",
+                   exhaustion=exhaustion, after=after_draw))
     if p.hand_yaku:
-        named = ", ".join(f"{key} {points}" for key, points in p.hand_yaku)
-        both = ("the deal is void and dealt again" if p.hand_yaku_both == "void_redeal"
-                else "the dealer's counts")
-        lines.append(f"Dealt hands: {named} end the round at once, never multiplied; if both players hold "
-                     f"one, {both}.")
+        named = _listed([P("{yaku} {points}", yaku=Word(key), points=points) for key, points in p.hand_yaku])
+        both = (P("the deal is void and dealt again") if p.hand_yaku_both == "void_redeal"
+                else P("the dealer's counts"))
+        lines.append(P("Dealt hands: {named} end the round at once, never multiplied; if both players hold "
+                       "one, {both}.", named=named, both=both))
     if p.field_four_pairs == "redeal":
-        lines.append("Deal: a field of four pairs is dealt again"
-                     + (", as is a field holding a whole month." if p.field_whole_month == "redeal" else "."))
+        lines.append(P("Deal: a field of four pairs is dealt again{month}",
+                       month=P(", as is a field holding a whole month.") if p.field_whole_month == "redeal"
+                       else P(".")))
     if p.pool_start:
-        pool = (f"Scores: each player starts with a pool of {p.pool_start}; the loser pays the winner"
-                + (", at most what they have left" if p.transfer_cap else "")
-                + ("; a player who reaches 0 loses at once" if p.bust_ends_game else "") + ".")
+        pool = P("Scores: each player starts with a pool of {n}; the loser pays the winner{cap}{bust}.",
+                 n=p.pool_start, cap=P(", at most what they have left") if p.transfer_cap else P(""),
+                 bust=P("; a player who reaches 0 loses at once") if p.bust_ends_game else P(""))
     elif p.subtract_from_opponent:
-        pool = "Scores: from 0; the winner's points are also taken off the loser (scores may go below 0)."
+        pool = P("Scores: from 0; the winner's points are also taken off the loser (scores may go below 0).")
     else:
-        pool = "Scores: round scores add up from 0."
+        pool = P("Scores: round scores add up from 0.")
     lines.append(pool)
-    end = []
+    end: list[Phrase] = []
     if p.rounds:
-        end.append(f"after {p.rounds} round{'' if p.rounds == 1 else 's'} the higher score wins")
+        end.append(P("after 1 round the higher score wins") if p.rounds == 1
+                   else P("after {n} rounds the higher score wins", n=p.rounds))
     if p.target_score:
-        end.append(f"the first player to reach {p.target_score} points wins")
-    tie = "equal scores are a drawn match" if p.match_tie == "draw" else "equal scores play extra rounds"
+        end.append(P("the first player to reach {n} points wins", n=p.target_score))
+    tie = (P("equal scores are a drawn match") if p.match_tie == "draw"
+           else P("equal scores play extra rounds"))
     first = {
-        "card_draw": "each player draws a card from the shuffled deck and the earlier month deals first"
-                     + ("" if p.first_dealer_tie == "redraw" else "; in one month the higher class")
-                     + "; equal draws draw again",
-        "coin": "a fair coin from the jointly shuffled deck picks the first dealer",
-        "host": "the host deals first",
-        "joiner": "the joiner deals first",
+        "card_draw": P("each player draws a card from the shuffled deck and the earlier month deals "
+                       "first{tie}; equal draws draw again",
+                       tie=P("") if p.first_dealer_tie == "redraw" else P("; in one month the higher class")),
+        "coin": P("a fair coin from the jointly shuffled deck picks the first dealer"),
+        "host": P("the host deals first"),
+        "joiner": P("the joiner deals first"),
     }[p.first_dealer]
-    lines.append(f"Match: {'; '.join(end)}; {tie}; {first}.")
+    ends = P("{first}; {second}", first=end[0], second=end[1]) if len(end) == 2 else end[0] if end else P("")
+    lines.append(P("Match: {end}; {tie}; {first}.", end=ends, tie=tie, first=first))
     return lines

@@ -4,10 +4,15 @@ and as a table, with the Wilson interval in each row's note and the targets chec
 from __future__ import annotations
 
 import json
+import random
 import re
+from collections.abc import Sequence
 
 import pytest
 
+from koikoi_p2p.ai.arena import play_local_match
+from koikoi_p2p.ai.strategy import RandomPlayer
+from koikoi_p2p.bench import ai
 from koikoi_p2p.bench.ai import pairs, wilson
 from koikoi_p2p.cli.main import main
 
@@ -61,3 +66,31 @@ def test_bench_ai_table(capsys: pytest.CaptureFixture[str]) -> None:
                  "--pairs", "strong-random"]) == 0
     out = capsys.readouterr().out
     assert "koikoi-online/strong_vs_random" in out and "ci=[" in out
+
+
+def test_the_timed_wrapper_shows_the_round_and_the_match() -> None:
+    """The bench measures each player as it plays: told the match and shown the round's history
+    (the master reads the opponent's discards from it)."""
+    from koikoi_p2p.ai.strategy import MatchContext, RoundObserver, tell_match
+    from koikoi_p2p.rules.profile import preset
+
+    class Watcher:
+        def __init__(self) -> None:
+            self.views = 0
+            self.contexts = 0
+
+        def observe(self, view: object) -> None:
+            self.views += 1
+
+        def match_update(self, context: MatchContext) -> None:
+            self.contexts += 1
+
+        def choose(self, view: object, options: Sequence[object]) -> object:
+            return options[0]
+
+    inner = Watcher()
+    timed = ai.Timed(inner)  # type: ignore[arg-type]
+    assert isinstance(timed, RoundObserver)
+    tell_match(timed, MatchContext(profile=preset("nintendo"), scores=(0, 0), rounds_played=0))
+    play_local_match(preset("nintendo"), (timed, RandomPlayer(1)), random.Random(3), rounds=1)
+    assert inner.contexts >= 1 and inner.views > 5

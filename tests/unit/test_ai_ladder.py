@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -392,3 +393,24 @@ def test_practice_think_sets_the_masters_time_cap() -> None:
     assert isinstance(master, MasterPlayer) and master.budget.max_seconds == 2.5
     default = computer_player("master", preset("nintendo"), 1)
     assert isinstance(default, MasterPlayer) and default.budget.max_seconds == 1.0
+
+
+def test_strong_capture_values_use_this_rounds_month() -> None:
+    """The master asks strong's capture values directly, before any play of the round: the
+    monthly yaku must be those of this round's month, not the last one strong saw."""
+    profile = preset("wikipedia")
+    strong = StrongPlayer(profile, 1)
+    rng = random.Random(5)
+    seen: list[int] = []
+
+    class Spy:
+        def choose(self, view: RoundView, options: Sequence[Action]) -> Action:
+            if isinstance(options[0], Capture):
+                strong.capture_values(view, options)
+                seen.append(view.month)
+                assert strong._month == view.month
+            return options[0]
+
+    for _ in range(6):
+        play_local_match(profile, (Spy(), RandomPlayer(2)), rng, rounds=2)
+    assert len(set(seen)) > 1

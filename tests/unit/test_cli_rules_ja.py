@@ -3,6 +3,7 @@ structure as the English screen, and a Japanese entry for every switch and every
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -154,3 +155,32 @@ def test_both_languages_follow_every_switch_word_of_every_preset() -> None:
                 assert list(yaku_rules_ja(profile)) == [row["id"] for row in yaku_table(profile)], (name, key)
                 assert english_left("\n".join(describe(profile, name, {}, "ja"))) == [], (name, key, value)
     assert tried > 300
+
+
+def test_the_japanese_rules_are_said_from_the_english_parts() -> None:
+    """describe.py's summary and yaku rules are Phrase parts; the Japanese screen renders the same
+    parts from its catalogue, so a new or changed English part without its Japanese fails here."""
+    import ast
+    import string
+
+    import koikoi_p2p.rules.describe as describe_module
+    from koikoi_p2p.cli.rules_ja import RULES_JA, rules_ja
+
+    source = ast.parse(Path(describe_module.__file__).read_text(encoding="utf-8"))
+    templates = {node.args[0].value for node in ast.walk(source)
+                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "P" and node.args
+                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+    assert len(templates) > 80
+    assert sorted(templates - set(RULES_JA)) == [] and sorted(set(RULES_JA) - templates) == []
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    assert all(fields(en) == fields(ja) for en, ja in RULES_JA.items())
+    for name in PRESETS:
+        profile = preset(name)
+        for line in summary(profile):
+            assert english_left(rules_ja(line)) == [], line
+        for row in yaku_table(profile):
+            said = rules_ja(row["rule"])
+            assert english_left(re.sub(r"\d\d-[a-z]+\d?", " ", said)) == [], said

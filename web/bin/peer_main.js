@@ -15,7 +15,7 @@ export async function main(argv, extra = {}) {
   };
   const role = argv[0];
   if (role !== 'host' && role !== 'join') {
-    process.stderr.write('usage: node web/bin/peer.js host|join [CODE] --relay URL [--password PW] [--rules PRESET] [--rounds N] [--strategy random|greedy] [--seed S] [--transcript FILE] [--result FILE] [--link] [--public] [--resign-at N] [--stall-at N]\n');
+    process.stderr.write('usage: node web/bin/peer.js host|join [CODE] --relay URL [--password PW] [--rules PRESET] [--rounds N] [--strategy random|greedy|strong|master] [--seed S] [--transcript FILE] [--result FILE] [--link] [--public] [--resign-at N] [--stall-at N]\n');
     process.exit(2);
   }
   await ready();

@@ -8,6 +8,8 @@ import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 
 const CURRENT = 'koikoi.current';
+/** The text of each computer level (createPlayer's kinds). @type {{[level: string]: 'levelEasy' | 'levelMedium' | 'levelStrong' | 'levelMaster'}} */
+const LEVEL_LABELS = { random: 'levelEasy', greedy: 'levelMedium', strong: 'levelStrong', master: 'levelMaster' };
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
 /** @returns {{id: string, mode: string, computer?: string} | null} */
@@ -94,7 +96,7 @@ export class Game {
     this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
     this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, ...common, port: channel.port1 }, [channel.port1]);
-    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')}: ${o.level === 'greedy' ? t('levelMedium') : t('levelEasy')}`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
+    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')}: ${t(LEVEL_LABELS[o.level] ?? 'levelEasy')}`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
   }
 
   /**

@@ -159,7 +159,9 @@ function practiceForm() {
     h('h2', {}, t('practice')),
     field(t('level'), h('select', { name: 'level' }, [
       h('option', { value: 'random', selected: settings.level === 'random' }, t('levelEasy')),
-      h('option', { value: 'greedy', selected: settings.level === 'greedy' }, t('levelMedium'))])),
+      h('option', { value: 'greedy', selected: settings.level === 'greedy' }, t('levelMedium')),
+      h('option', { value: 'strong', selected: settings.level === 'strong' }, t('levelStrong')),
+      h('option', { value: 'master', selected: settings.level === 'master' }, t('levelMaster'))])),
     field(t('rules'), rulesSelect()),
     field(t('rounds'), h('input', { name: 'rounds', type: 'number', min: 1, max: 12, value: settings.rounds })),
     field(t('switches'), h('textarea', { name: 'switches', rows: 2, spellcheck: 'false', placeholder: 'koikoi_multiplier=none' })),

@@ -10,6 +10,7 @@
 import { JOURNAL_VERSION, Journal } from '../../src/protocol/journal.js';
 import { actionFromDict } from '../../src/rules/actions.js';
 import { createPlayer } from '../../src/ai/players.js';
+import { RoundFollower } from '../../src/ai/follow.js';
 import { toHex } from '../../src/bytes.js';
 import { peerHoldsSession } from '../../src/net/rendezvous.js';
 import { appendInput, deleteSeat, loadInputs, loadSeat, saveSeat, setValue } from './store.js';
@@ -36,7 +37,10 @@ export class Seat {
     this.post = io.post;
     this.useDeadlines = io.deadlines ?? false;
     this.computerDelayMs = io.computerDelayMs ?? 0;
+    // The level is kept in the saved record, so a resumed practice match keeps its computer.
     this.player = record.role === 'computer' ? createPlayer(/** @type {any} */ (record.meta.level ?? 'random'), String(record.meta.playerSeed ?? record.id)) : null;
+    /** tells the computer the round's public history (the master reads the opponent's discards) */
+    this.follower = this.player ? new RoundFollower(this.player, /** @type {0 | 1} */ (record.setup.seat)) : null;
     /** @type {Transport | null} */
     this.transport = null;
     /** @type {Uint8Array[]} frames sent since the peer last proved it has what we sent (§12.3) */
@@ -339,6 +343,7 @@ export class Seat {
 
   /** @param {any} ev */
   #event(ev) {
+    this.follower?.see(ev);
     const info = this.info;
     switch (ev.type) {
       case 'paired':
@@ -382,7 +387,9 @@ export class Seat {
     }
     if (peer.legalActions().length && this.player) {
       if (this.computerDelayMs) await new Promise((r) => setTimeout(r, this.computerDelayMs));
-      const action = this.player.choose(liveEngine(peer.flow), peer.seat);
+      const engine = liveEngine(peer.flow);
+      // The match so far, as the Python driver tells its strategies (scores, rounds played).
+      const action = this.player.choose(engine, peer.seat, RoundFollower.context(/** @type {any} */ (peer.flow), engine.profile));
       await this.#step(() => this.journal.decide(action), true);
     }
   }

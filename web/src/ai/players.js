@@ -1,5 +1,6 @@
-// Computer players for the JavaScript peer: a random one and a greedy rule-based one. Both are
-// deterministic given their seed and read only what their seat may know (knowledge.js).
+// Computer players for the JavaScript peer: a random one and a greedy rule-based one here, the
+// strong one (strong.js) and the search player (master.js) beside; `createPlayer` names them all.
+// All are deterministic given their seed and read only what their seat may know.
 //
 // The greedy player, move by move:
 // - hand yaku: a held hand yaku must be claimed (spec/rules.md §9.7); it makes the legal claim.
@@ -19,6 +20,10 @@ import { monthOf } from '../rules/cards.js';
 import { roundScore, scorePile } from '../rules/scoring.js';
 import { knowledgeOf, nearestYaku, targetsOf, usefulness } from './knowledge.js';
 import { Rng } from './rng.js';
+// strong.js and master.js import nothing of this module at load time (utility.js uses GreedyPlayer
+// only when called), so this cycle of imports is harmless.
+import { MasterPlayer } from './master.js';
+import { StrongPlayer } from './strong.js';
 
 /** @typedef {import('../rules/round.js').RoundState} RoundState */
 /** @typedef {import('../rules/actions.js').Action} Action */
@@ -26,12 +31,17 @@ import { Rng } from './rng.js';
 /**
  * @typedef {object} MatchContext what a player may know of the match around the round
  * @property {[number, number]} scores the match scores (or pools) of seat 0 and seat 1
+ * @property {number} [roundsPlayed] rounds already played (spec/rules.md §11.1)
+ * @property {import('../rules/profile.js').Profile} [profile] the agreed rules
  */
 
 /**
  * @typedef {object} Player
  * @property {string} name
  * @property {(state: RoundState, seat: 0 | 1, context?: MatchContext) => Action} choose the action for the need of `seat`
+ * @property {(context: MatchContext) => void} [matchUpdate] told the match context before each round
+ * @property {(view: import('../rules/round.js').RoundView) => void} [observe] shown the seat's view after
+ *   every public change of the round, in order
  */
 
 /**
@@ -69,11 +79,13 @@ export class RandomPlayer {
 export class GreedyPlayer {
   /**
    * @param {string | number} seed
-   * @param {{stopAt?: number}} [opts] stopAt: a round score that is always banked (default 6)
+   * @param {{stopAt?: number, random?: {choice: <T>(items: readonly T[]) => T}}} [opts] stopAt: a round
+   *   score that is always banked (default 6); random: the source of tie-breaks (default a seeded
+   *   Rng; a PyRandom of the same integer seed breaks ties as koikoi_p2p/ai/greedy.py does)
    */
-  constructor(seed, { stopAt = 6 } = {}) {
+  constructor(seed, { stopAt = 6, random } = {}) {
     this.name = 'greedy';
-    this.rng = new Rng(`greedy-player/${seed}`);
+    this.rng = random ?? new Rng(`greedy-player/${seed}`);
     this.stopAt = stopAt;
   }
 
@@ -169,14 +181,29 @@ export class GreedyPlayer {
   }
 }
 
+/** The computer's levels, weakest first, by player kind (Python's easy, medium, strong, master). */
+export const PLAYER_KINDS = Object.freeze(['random', 'greedy', 'strong', 'master']);
+
+/**
+ * @typedef {object} PlayerOptions
+ * @property {import('../rules/profile.js').Profile} [profile] the rules the player expects (strong, master)
+ * @property {number} [simulations] master: playouts per decision (default DEFAULT_SIMULATIONS)
+ * @property {number | null} [maxSeconds] master: wall-time cap per decision (default DEFAULT_MAX_SECONDS; null: none)
+ */
+
 /**
  * A player by name.
- * @param {'random' | 'greedy'} kind
+ * @param {'random' | 'greedy' | 'strong' | 'master'} kind
  * @param {string | number} seed
+ * @param {PlayerOptions} [options]
  * @returns {Player}
  */
-export function createPlayer(kind, seed) {
+export function createPlayer(kind, seed, options = {}) {
   if (kind === 'random') return new RandomPlayer(seed);
   if (kind === 'greedy') return new GreedyPlayer(seed);
+  if (kind === 'strong') return new StrongPlayer(seed, { profile: options.profile });
+  if (kind === 'master') {
+    return new MasterPlayer(seed, { profile: options.profile, simulations: options.simulations, maxSeconds: options.maxSeconds });
+  }
   throw new Error(`unknown player ${kind}`);
 }

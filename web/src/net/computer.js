@@ -1,5 +1,5 @@
-// A computer seat over a relay: the whole match unattended with a js-rules strategy (random or
-// greedy). Used by web/bin/peer.js and the interop tests; the browser's worker plays the same way.
+// A computer seat over a relay: the whole match unattended with a computer player of web/src/ai
+// (random, greedy, strong or master). Used by web/bin/peer.js and the interop tests; the browser's worker plays the same way.
 import { RelayClient } from './relay_client.js';
 import { LinkTransport } from './link_transport.js';
 import { RelayRendezvous } from './rendezvous.js';
@@ -8,11 +8,12 @@ import { Identity } from '../protocol/identity.js';
 import { systemRandom, vectorStream } from '../mentalpoker/rng.js';
 import { preset, withRounds } from '../rules/profile.js';
 import { createPlayer } from '../ai/players.js';
+import { RoundFollower } from '../ai/follow.js';
 import { toHex } from '../bytes.js';
 
 /**
  * @typedef {{role: 'host' | 'join', relay: string, code?: string, password?: string | null, rules?: string,
- *   rounds?: number, strategy?: 'random' | 'greedy', seed?: string, link?: boolean, public?: boolean, resignAt?: number, stallAt?: number,
+ *   rounds?: number, strategy?: 'random' | 'greedy' | 'strong' | 'master', seed?: string, link?: boolean, public?: boolean, resignAt?: number, stallAt?: number,
  *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any},
  *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void}} SeatOptions
  */
@@ -26,9 +27,11 @@ export async function playComputerSeat(o) {
   // A seed makes identities, every draw and every choice reproducible: test use only.
   const rng = o.seed ? vectorStream(`js-peer/${o.seed}/${seat}`) : systemRandom;
   const identity = Identity.generate(rng);
-  const player = createPlayer(o.strategy ?? 'random', o.seed ? `${o.seed}/${seat}` : toHex(systemRandom(8)));
   const rules = o.rules ?? 'nintendo';
   const profile = o.rounds ? withRounds(preset(rules), o.rounds) : preset(rules);
+  const player = createPlayer(o.strategy ?? 'random', o.seed ? `${o.seed}/${seat}` : toHex(systemRandom(8)), { profile });
+  // The match context and the round's public history, as the Python driver tells its strategies.
+  const follower = new RoundFollower(player, /** @type {0 | 1} */ (seat));
   const client = o.role === 'host'
     ? await RelayClient.create(o.relay, { public: o.public ?? false, meta: { rules } })
     : await RelayClient.join(o.relay, /** @type {string} */ (o.code));
@@ -43,8 +46,11 @@ export async function playComputerSeat(o) {
     seat: /** @type {0 | 1} */ (seat), identity, room: client.code, password: o.password ?? null, rng, profile,
     autoAccept: true, tamper: o.tamper,
   }, {
-    choose: (peer) => player.choose(/** @type {any} */ (peer.flow).live.engine, /** @type {0 | 1} */ (seat)),
-    onEvent: o.onEvent,
+    choose: (peer) => {
+      const engine = /** @type {any} */ (peer.flow).live.engine;
+      return player.choose(engine, /** @type {0 | 1} */ (seat), RoundFollower.context(/** @type {any} */ (peer.flow), engine.profile));
+    },
+    onEvent: (ev) => { follower.see(/** @type {any} */ (ev)); o.onEvent?.(ev); },
     // Stall at (never answer) the stallAt-th decision, resign at the resignAt-th (tests of
     // spec/protocol.md §12.4 and spec/game.md §6.3).
     resign: () => asked === o.resignAt,

@@ -175,6 +175,84 @@ export class RoundState {
     return /** @type {RoundState} */ (c);
   }
 
+  /**
+   * A fully known state (viewer null) that agrees with a seat's view and a guess of its hidden
+   * cards, for computer players that search (a *determinisation*), as Python's
+   * `RoundState.from_view`. `hidden` is every card the view's seat has not seen: the opponent's
+   * remaining hand first (one card per position of `view.opponentHandPositions`, in that order),
+   * then the stock in draw order. Only play, capture and decide needs can be staged. The state
+   * then plays on like any other: `legalActions`, `apply`, reveals from `deck` (`revealKnown`).
+   * @param {RoundView} view
+   * @param {Profile} profile
+   * @param {readonly number[]} hidden
+   * @returns {RoundState}
+   * @throws {RulesError} `bad_view` for another need, or when `hidden` is not exactly the unseen cards
+   */
+  static fromView(view, profile, hidden) {
+    const need = view.need;
+    if (need === null || need.type !== 'action' || !['play', 'capture', 'decide'].includes(need.kind)) {
+      throw new RulesError('bad_view', 'only a play, capture or decide need can be staged');
+    }
+    const seat = view.seat;
+    const seen = new Set([...view.hand, ...view.field, ...view.piles[0], ...view.piles[1]]);
+    const pendingCard = need.kind === 'capture' ? view.pendingCard : null;
+    if (pendingCard !== null) seen.add(pendingCard);
+    const opponentPositions = view.opponentHandPositions;
+    const n = opponentPositions.length;
+    const hiddenSet = new Set(hidden);
+    if (view.hand.some((c) => c < 0) || hidden.length !== n + view.stockCount || hiddenSet.size !== hidden.length
+        || hidden.some((c) => !Number.isInteger(c) || c < 0 || c > 47 || seen.has(c)) || seen.size + hiddenSet.size !== 48) {
+      throw new RulesError('bad_view', 'hidden must be exactly the cards the seat has not seen');
+    }
+    const state = new RoundState({ profile, dealer: view.dealer, viewer: null, roundIndex: view.roundIndex, month: view.month });
+    const stockNext = 24 - view.stockCount;
+    const places = [...opponentPositions, ...state.layout.stock.slice(stockNext)];
+    /** @type {(p: number, c: number) => void} */
+    const place = (p, c) => { state.deck[p] = c; state.where[c] = p; };
+    view.handPositions.forEach((p, i) => place(p, view.hand[i]));
+    places.forEach((p, i) => place(p, hidden[i]));
+    /** @type {[number[], number[]]} */
+    const hands = [[], []];
+    hands[seat] = view.handPositions.slice();
+    hands[1 - seat] = opponentPositions.slice();
+    state.hands = hands;
+    state.field = view.field.slice().sort((a, b) => a - b);
+    state.piles = [view.piles[0].slice().sort((a, b) => a - b), view.piles[1].slice().sort((a, b) => a - b)];
+    state.bases = [view.bases[0], view.bases[1]];
+    state.calls = view.calls.slice();
+    state.stockNext = stockNext;
+    state.turn = view.turn;
+    state.awaiting = [];
+    if (need.kind === 'play') {
+      state._askAction('play', need.seat, 'play');
+    } else if (need.kind === 'capture') {
+      if (pendingCard === null) throw new RulesError('bad_view', 'a capture need without its pending card');
+      // The played card's choice comes before the turn's draw: count the draws made so far.
+      const played = 16 - view.hand.length - n;
+      state.pending = pendingCard;
+      state.options = view.captureOptions.slice();
+      state._askAction(view.stockCount === 24 - played + 1 ? 'play_capture' : 'draw_capture', need.seat, 'capture');
+    } else {
+      state._askAction('decide', need.seat, 'decide');
+    }
+    return state;
+  }
+
+  /**
+   * Answer the pending reveal from the cards this engine already holds at those positions (the
+   * fast path of a simulation over a fully known deck, `fromView`): the same as `reveal(p, deck[p])`
+   * for every awaited position. False, and nothing changes, when a position is still unknown.
+   * @returns {boolean}
+   * @throws {RulesError} `unexpected_reveal` when no reveal is awaited
+   */
+  revealKnown() {
+    const need = this.need;
+    if (need === null || need.type !== 'reveal') throw new RulesError('unexpected_reveal', 'no reveal is awaited');
+    for (const p of this.awaiting) if (this.deck[p] < 0) return false;
+    for (const p of this.awaiting.slice()) this.reveal(p, this.deck[p]);
+    return true;
+  }
+
   /** Whether the round is over (then `result` is set and `need` is null). */
   get over() {
     return this.phase === 'over';

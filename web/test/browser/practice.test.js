@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { KOIKOI } from '../python.js';
-import { browserMissing, download, launch, openPage, playToEnd, startWebRelay } from './support.js';
+import { browserMissing, download, launch, openPage, playToEnd, startWebRelay, step } from './support.js';
 
 const skip = browserMissing();
 
@@ -28,6 +28,27 @@ test('a practice match against the worker finishes and its transcript verifies',
     const result = await download(page, 'result');
     const r = spawnSync(KOIKOI, ['verify', '--result', result], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.deepEqual(errors, []);
+
+    // The search player (master, the in-play budget: 1000 playouts, at most 1 s a decision) plays
+    // a 1-round practice match to its co-signed end; a reload after our first move resumes both
+    // seats from IndexedDB, the computer at the level its saved record names.
+    await page.getByRole('button', { name: 'Home' }).click();
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await page.getByLabel('Rounds').fill('1');
+    await page.getByLabel('Computer').selectOption('master');
+    await page.getByRole('button', { name: 'Start' }).click();
+    let moved = '';
+    while (!['play', 'over', 'failed'].includes(moved)) moved = await step(page);
+    assert.notEqual(moved, 'failed');
+    if (moved === 'play') {
+      await page.reload();
+      assert.equal(await playToEnd(page), 'over');
+    }
+    await page.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+    const searched = spawnSync(KOIKOI, ['verify', await download(page, 'transcript')], { encoding: 'utf8' });
+    assert.equal(searched.status, 0, searched.stdout + searched.stderr);
+    assert.match(searched.stdout, /Computer: master \(search\)/);
     assert.deepEqual(errors, []);
 
     // Resigning in practice: the computer countersigns the result naming it the winner.
