@@ -10,7 +10,8 @@ frames and outside the channel.
 Theory of operation (spec/protocol.md, "Faults and recovery"):
 
 - Each link instance draws a random 8-byte id when it starts. A pairing is (my id, peer id).
-- Link frames: ``HELLO(from, to)``, ``DATA(from, to, n, payload)``, ``ACK(from, to, next)``.
+- Link frames: ``HELLO(from, to, challenge)``, ``DATA(from, to, n, payload)``, ``ACK(from, to, next)``,
+  ``PING``/``PONG(from, to)``, ``PROOF(from, to, mac)``.
   ``n`` counts DATA frames of one direction of one pairing from 0; ``next`` is cumulative.
 - The sender keeps every DATA frame until it is acknowledged, retransmits the unacknowledged ones
   when no acknowledgement progressed for a while (exponential backoff) and at once after a
