@@ -328,8 +328,13 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     link = ReliableLink(connect, on_reset=lambda: resend(proof=True), on_connect=lambda: resend(proof=True),
                         confirm=True, vouching=True, **opts.link)
     bound = [False, False]   # we hold the session; the other seat is known to hold it too
+    keyed = [False]          # the link has the session's liveness key
 
     def on_session() -> None:
+        if not keyed[0] and core.peer is not None and link is not None:
+            # The session exists: liveness and vouching now need a proof bound to it (§12.2 item 4).
+            link.set_liveness_key(core.peer.channel.liveness_key())
+            keyed[0] = True
         if not bound[0]:
             bound[0] = _bind(connect, core)
         if bound[0] and not bound[1]:

@@ -10,7 +10,8 @@ frames and outside the channel.
 Theory of operation (spec/protocol.md, "Faults and recovery"):
 
 - Each link instance draws a random 8-byte id when it starts. A pairing is (my id, peer id).
-- Link frames: ``HELLO(from, to)``, ``DATA(from, to, n, payload)``, ``ACK(from, to, next)``.
+- Link frames: ``HELLO(from, to, challenge)``, ``DATA(from, to, n, payload)``, ``ACK(from, to, next)``,
+  ``PING``/``PONG(from, to)``, ``PROOF(from, to, mac)``.
   ``n`` counts DATA frames of one direction of one pairing from 0; ``next`` is cumulative.
 - The sender keeps every DATA frame until it is acknowledged, retransmits the unacknowledged ones
   when no acknowledgement progressed for a while (exponential backoff) and at once after a
@@ -42,6 +43,13 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
 - With ``confirm=True`` an ACK covers only frames the caller confirmed after saving them, so a
   sender that sees everything acknowledged knows the peer would still have it after a crash
   (the resumable driver relies on it before it exits at the end of a match).
+- Liveness proofs (spec/protocol.md §12.2 item 4): once the session exists the caller gives the
+  link a key only the two seats hold (``set_liveness_key``). From then on a payload that
+  authenticates is delivered but proves nothing (a repeat of an old frame does authenticate);
+  each connection's HELLO carries a fresh random challenge, the peer answers with
+  ``PROOF = HMAC-SHA-256(key, label || challenger id || prover id || challenge)``, and only a
+  valid proof for our current challenge makes the connection live and the pairing vouched. A
+  bad proof is dropped and counted, never fatal.
 - Link frames carry no signature: a relay can forge or withhold them, which costs liveness only
   (it could drop everything anyway). Integrity stays with the channel above.
 """
@@ -50,6 +58,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import random
 import secrets
 import struct
@@ -60,8 +70,12 @@ from dataclasses import asdict, dataclass
 
 from koikoi_p2p.protocol.transport import Transport, TransportClosed
 
-HELLO, DATA, ACK, PING, PONG = 1, 2, 3, 4, 5
+HELLO, DATA, ACK, PING, PONG, PROOF = 1, 2, 3, 4, 5, 6
 ID_BYTES = 8
+CHALLENGE_BYTES = 16
+PROOF_BYTES = 32
+#: Domain of the liveness MAC (spec/protocol.md §12.2 item 4).
+LIVENESS_LABEL = b"koikoi-p2p/v2/link-liveness"
 NO_ID = bytes(ID_BYTES)
 _HEAD = struct.Struct(">B8s8s")
 _COUNT = struct.Struct(">I")
@@ -100,6 +114,7 @@ class LinkStats:
     reconnects: int = 0
     resets: int = 0
     dead: int = 0
+    bad_proofs: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -113,12 +128,19 @@ class LinkFrame:
     sender: bytes
     to: bytes
     count: int = 0
-    payload: bytes = b""
+    payload: bytes = b""      # DATA: the payload; HELLO: the challenge; PROOF: the MAC
+
+
+def liveness_proof(key: bytes, challenger: bytes, prover: bytes, challenge: bytes) -> bytes:
+    """The answer to ``challenger``'s HELLO challenge by ``prover`` (spec/protocol.md §12.2 item 4)."""
+    return hmac.new(key, LIVENESS_LABEL + challenger + prover + challenge, hashlib.sha256).digest()
 
 
 def encode_link_frame(frame: LinkFrame) -> bytes:
     head = _HEAD.pack(frame.kind, frame.sender, frame.to)
-    if frame.kind in (HELLO, PING, PONG):
+    if frame.kind in (HELLO, PROOF):
+        return head + frame.payload
+    if frame.kind in (PING, PONG):
         return head
     if frame.kind == ACK:
         return head + _COUNT.pack(frame.count)
@@ -133,8 +155,14 @@ def decode_link_frame(raw: bytes) -> LinkFrame | None:
     rest = raw[_HEAD.size:]
     if sender == NO_ID:
         return None
-    if kind in (HELLO, PING, PONG):
+    if kind in (PING, PONG):
         return LinkFrame(kind, sender, to) if not rest else None
+    if kind == HELLO:
+        return LinkFrame(HELLO, sender, to, payload=rest) if len(rest) == CHALLENGE_BYTES else None
+    if kind == PROOF:
+        if len(rest) != PROOF_BYTES or to == NO_ID:
+            return None
+        return LinkFrame(PROOF, sender, to, payload=rest)
     if kind == ACK:
         if len(rest) != _COUNT.size or to == NO_ID:
             return None
@@ -205,6 +233,8 @@ class ReliableLink:
         self._taken_connection = 0
         self._live = not vouching           # the peer proved itself on this connection
         self._peer_knows_me = False
+        self._liveness_key: bytes | None = None   # once the session exists (§12.2 item 4)
+        self._challenge = draw(CHALLENGE_BYTES)   # this connection's; fresh on every connection
         self._unacked: deque[tuple[int, bytes]] = deque()
         self._send_count = 0
         self._expected = 0
@@ -270,14 +300,36 @@ class ReliableLink:
         self._taken_generation, self._taken_connection = item[0], item[1]
         return item[2]
 
+    def set_liveness_key(self, key: bytes) -> None:
+        """The session exists: from now on only a liveness proof under ``key`` makes a connection
+        live and a pairing vouched (spec/protocol.md §12.2 item 4); payloads prove nothing."""
+        if not isinstance(key, bytes) or len(key) != 32:
+            raise ValueError("a liveness key is 32 bytes")
+        if self._liveness_key == key:
+            return
+        self._liveness_key = key
+        if self._vouching and not self._live and self._transport is not None:
+            self._hello()                     # ask for a proof now rather than at the next tick
+
     def vouch(self) -> None:
-        """The payload last returned by ``recv`` authenticated: the current pairing is the real
-        peer, and the ids it displaced are retired (old incarnations of a restarted peer)."""
+        """The payload last returned by ``recv`` authenticated. Before the session exists this
+        makes the current pairing the real peer (the ids it displaced are retired: old
+        incarnations of a restarted peer); afterwards a repeat of an old frame authenticates too,
+        so only a liveness proof does that and this does nothing."""
         if self._taken_generation != self._generation or self.peer_id is None:
             return
-        if self._taken_connection == self._connection and not self._live:
+        if self._liveness_key is not None:
+            return
+        if self._taken_connection == self._connection:
+            self._prove_live()
+        self._prove_pairing()
+
+    def _prove_live(self) -> None:
+        if not self._live:
             self._live = True                 # the real peer is on this connection
             self._last_heard = self._last_live = self._clock()
+
+    def _prove_pairing(self) -> None:
         if self._vouched:
             return
         self._vouched = True
@@ -358,7 +410,7 @@ class ReliableLink:
         self._out.put_nowait(encode_link_frame(frame))
 
     def _hello(self) -> None:
-        self._emit(LinkFrame(HELLO, self.link_id, self.peer_id or NO_ID))
+        self._emit(LinkFrame(HELLO, self.link_id, self.peer_id or NO_ID, payload=self._challenge))
 
     def _retransmit(self, limit: int = 256, *, first: bool = False) -> None:
         if self.peer_id is None:
@@ -385,6 +437,7 @@ class ReliableLink:
             self._last_heard = self._clock()
             self._connection += 1
             self._live = not self._vouching
+            self._challenge = self._draw(CHALLENGE_BYTES)   # an old proof answers an old challenge
             self._hello()
             if not first:
                 self._retransmit()
@@ -460,8 +513,9 @@ class ReliableLink:
                 self._last_live += stall
             if self._transport is None or self._broken.is_set():
                 continue
-            if self.peer_id is None or not self._peer_knows_me:
-                self._hello()
+            if (self.peer_id is None or not self._peer_knows_me
+                    or (self._liveness_key is not None and not self._live)):
+                self._hello()                 # until the peer knows us, or proved itself here
             if (self._vouching and self._dead_after_s is not None and self._give_up_s is not None
                     and now - self._last_live >= self._give_up_s):
                 self._fail("unreachable", f"nothing authenticated from the peer for {self._give_up_s:g} s")
@@ -546,11 +600,28 @@ class ReliableLink:
         if frame.kind == HELLO:
             if frame.to != self.link_id:
                 self._hello()  # the peer does not know us yet
+            if self._liveness_key is not None:
+                proof = liveness_proof(self._liveness_key, frame.sender, self.link_id, frame.payload)
+                self._emit(LinkFrame(PROOF, self.link_id, frame.sender, payload=proof))
+            return
+        if frame.kind == PROOF:
+            self._check_proof(frame)
             return
         if frame.kind == ACK:
             self._acknowledge(frame.count)
             return
         self._receive(frame.count, frame.payload)
+
+    def _check_proof(self, frame: LinkFrame) -> None:
+        """Only a proof for this connection's challenge, by the current pairing, counts (§12.2)."""
+        key = self._liveness_key
+        if (key is None or frame.to != self.link_id
+                or not hmac.compare_digest(frame.payload,
+                                           liveness_proof(key, self.link_id, frame.sender, self._challenge))):
+            self.stats.bad_proofs += 1      # a stale or forged proof: dropped, never fatal
+            return
+        self._prove_live()
+        self._prove_pairing()
 
     def _acknowledge(self, next_count: int) -> None:
         progressed = False
@@ -587,10 +658,12 @@ __all__ = [
     "HELLO",
     "PING",
     "PONG",
+    "PROOF",
     "LinkClosed",
     "LinkFrame",
     "LinkStats",
     "ReliableLink",
     "decode_link_frame",
     "encode_link_frame",
+    "liveness_proof",
 ]

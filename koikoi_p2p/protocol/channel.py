@@ -53,6 +53,8 @@ STATE_FORMAT = 2
 _PEER_CACHE = 512  # recent peer envelopes kept in memory to attach to equivocation evidence
 _AEAD_INFO = b"koikoi-p2p/2 frame aead"
 _NONCE_INFO = b"koikoi-p2p/2 frame nonce"
+#: HKDF info of the link liveness key (spec/protocol.md §12.2 item 4).
+LIVENESS_INFO = b"koikoi-p2p/v2/link-liveness"
 
 
 def frame_header(seq: int) -> bytes:
@@ -63,6 +65,11 @@ def frame_keys(direction_secret: bytes) -> tuple[bytes, bytes]:
     """(AEAD key, nonce key) of one direction: HKDF-Expand of its secret K("send s") (§7.1)."""
     return (primitives.hkdf_expand_sha256(direction_secret, _AEAD_INFO),
             primitives.hkdf_expand_sha256(direction_secret, _NONCE_INFO))
+
+
+def liveness_key(session_id: bytes, send0: bytes, send1: bytes) -> bytes:
+    """K_live = HKDF-SHA256(K("send 0") || K("send 1"), salt = session id) (spec/protocol.md §12.2 item 4)."""
+    return primitives.hkdf_sha256(send0 + send1, salt=session_id, info=LIVENESS_INFO)
 
 
 def frame_nonce(nonce_key: bytes, header: bytes, plaintext: bytes) -> bytes:
@@ -228,6 +235,13 @@ class SecureChannel:
         header = frame[:HEADER_SIZE]
         nonce, sealed = frame[HEADER_SIZE:HEADER_SIZE + NONCE_SIZE], frame[HEADER_SIZE + NONCE_SIZE:]
         return primitives.open_sealed(self._recv_keys[0], nonce, sealed, header) is not None
+
+    def liveness_key(self) -> bytes:
+        """The key of the link's liveness proofs (spec/protocol.md §12.2 item 4): HKDF-SHA256 of
+        both direction secrets (seat 0's first), salted with the session id, so only the two
+        seats of this session can answer a link challenge."""
+        secrets = (self._send_key, self._recv_key) if self.seat == 0 else (self._recv_key, self._send_key)
+        return liveness_key(self.session_id, *secrets)
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ async def impersonate_live_peer(recv: Callable[[], Awaitable[bytes]],
             if frame is None:
                 continue
             if frame.kind == HELLO:
-                await send(encode_link_frame(LinkFrame(HELLO, own_id, frame.sender)))
+                await send(encode_link_frame(LinkFrame(HELLO, own_id, frame.sender, payload=bytes(16))))
             elif frame.kind == PING:
                 await send(encode_link_frame(LinkFrame(PONG, own_id, frame.sender)))
             elif frame.kind == DATA:

@@ -103,7 +103,8 @@ async def _stranger(url: str, host: RelayRendezvous, knows_tag: bool, stop: asyn
                                     stop, seen)
                         return
                     garbage = bytes([FRAME_ENVELOPE]) + (7).to_bytes(4, "big") + os.urandom(200)
-                    await client.send(encode_link_frame(LinkFrame(HELLO, stranger_id, frame.sender)))
+                    hello = LinkFrame(HELLO, stranger_id, frame.sender, payload=bytes(16))
+                    await client.send(encode_link_frame(hello))
                     data = LinkFrame(DATA, stranger_id, frame.sender, 0, garbage)
                     await client.send(encode_link_frame(data))
                     seen["sent"] += 1

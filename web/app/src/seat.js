@@ -22,7 +22,8 @@ const ZERO_HASH = toHex(new Uint8Array(32));
 /**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void,
- *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void, vouch?: () => void, reject?: () => void}} Transport
+ *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void, vouch?: () => void, reject?: () => void,
+ *   setLivenessKey?: (key: Uint8Array) => void}} Transport
  */
 
 export class Seat {
@@ -61,6 +62,7 @@ export class Seat {
     /** whether the link's rejoin tag is bound to the session (spec/protocol.md §12.2) */
     this.bound = false;
     this.settled = false;
+    this.keyed = false;
     /** the round engine the board shows @type {any} */
     this.shown = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -147,6 +149,7 @@ export class Seat {
     this.transport = transport;
     this.bound = false;
     this.settled = false;
+    this.keyed = false;
     transport.onRestart = () => this.#resend();
     transport.onConnect = () => this.#resend();
     this.#bindSession();
@@ -299,6 +302,11 @@ export class Seat {
   #bindSession() {
     const ch = this.peer.channel;
     if (!ch) return;
+    // The session exists: liveness and vouching now need a proof bound to it (§12.2 item 4).
+    if (!this.keyed && this.transport?.setLivenessKey) {
+      this.transport.setLivenessKey(ch.livenessKey);
+      this.keyed = true;
+    }
     if (!this.bound && this.transport?.bind && ch.accepted.some((a) => a.sender !== this.peer.seat)) {
       this.transport.bind(ch.sessionId);
       this.bound = true;

@@ -81,6 +81,14 @@ export class LinkTransport {
     this.connector?.bind?.(sessionId);
   }
 
+  /**
+   * The session exists: liveness and vouching now need a proof under its key (§12.2 item 4).
+   * @param {Uint8Array} key
+   */
+  setLivenessKey(key) {
+    for (const f of this.link.setLivenessKey(key)) this.#write(f);
+  }
+
   /** The other seat holds the session too: the connector drops the unbound tag (§12.2). */
   peerBound() {
     this.connector?.peerBound?.();

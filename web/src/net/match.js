@@ -6,7 +6,7 @@ import { peerHoldsSession } from './rendezvous.js';
 
 /**
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>,
- *   vouch?: () => void, reject?: () => void}} Transport
+ *   vouch?: () => void, reject?: () => void, setLivenessKey?: (key: Uint8Array) => void}} Transport
  * `vouch`/`reject` (a link that vouches for pairings, spec/protocol.md §12.2): the payload last
  * received authenticated, or did not.
  * @typedef {import('../protocol/peer.js').PeerEvent} PeerEvent
@@ -53,6 +53,7 @@ export async function runMatch(transport, peerOptions, chooser) {
   if ('onConnect' in transport) /** @type {any} */ (transport).onConnect = prove;
   let bound = false;
   let settled = false;
+  let keyed = false;
   /** @type {PeerEvent | null} */
   let failure = null;
   /** @type {PeerEvent | null} */
@@ -115,6 +116,11 @@ export async function runMatch(transport, peerOptions, chooser) {
     const out = peer.receive(frame);
     if (!peer.failed) transport.vouch?.();
     if (!peer.channel || peer.channel.next > before) outbox = [];
+    // The session exists: liveness and vouching now need a proof bound to it (§12.2 item 4).
+    if (!keyed && peer.channel && transport.setLivenessKey) {
+      transport.setLivenessKey(peer.channel.livenessKey);
+      keyed = true;
+    }
     // spec/protocol.md §12.2: once we accepted an envelope of the other seat both hold the
     // session, and a transport that pairs again derives its rejoin tag from it.
     if (!bound && before >= 0 && peer.channel && peer.channel.next > before && 'bind' in transport) {

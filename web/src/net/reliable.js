@@ -5,23 +5,34 @@
 // says which pairing is real after each payload (`vouch`/`reject`, §12.2): a stranger in a rejoin
 // room that answers HELLOs and PINGs and acknowledges every DATA frame, under an id of its own or
 // the real peer's, neither keeps the connection alive nor makes us forget a frame (§12.1 rule 5).
+// Once the session exists (`setLivenessKey`) a payload proves nothing (a repeat of an old frame
+// authenticates too): only a PROOF answering this connection's HELLO challenge, a MAC under a
+// key of the session over both link ids, makes the connection live and the pairing vouched
+// (§12.2 item 4). A bad proof is dropped and counted.
 //
 // Link frame: kind (1) || from (8) || to (8) || rest, integers big-endian:
-//   1 HELLO   nothing        2 DATA  n (u32) || payload      3 ACK  next (u32)
-//   4 PING    nothing        5 PONG  nothing
+//   1 HELLO   challenge (16)   2 DATA  n (u32) || payload      3 ACK  next (u32)
+//   4 PING    nothing          5 PONG  nothing                 6 PROOF mac (32)
 import { concat, equal, readU32be, u32be, u8 } from '../bytes.js';
+import { hmac, macEqual } from '../protocol/primitives.js';
 
 export const HELLO = 1;
 export const DATA = 2;
 export const ACK = 3;
 export const PING = 4;
 export const PONG = 5;
+export const PROOF = 6;
+export const CHALLENGE_BYTES = 16;
+export const PROOF_BYTES = 32;
+/** Domain of the liveness MAC (spec/protocol.md §12.2 item 4). */
+export const LIVENESS_LABEL = new TextEncoder().encode('koikoi-p2p/v2/link-liveness');
 export const WINDOW = 4096;
 export const MAX_PAYLOAD = 1 << 20;
 const NO_ID = new Uint8Array(8);
 
 /**
  * @typedef {{kind: number, from: Uint8Array, to: Uint8Array, n?: number, next?: number, payload?: Uint8Array}} LinkFrame
+ *   payload: DATA's payload, HELLO's challenge, PROOF's MAC
  * @typedef {{out: Uint8Array[], deliver: Uint8Array[], restarted: boolean, tag: LinkTag}} LinkOutput
  */
 
@@ -30,7 +41,16 @@ export function encodeLinkFrame(f) {
   const head = concat(u8(f.kind), f.from, f.to);
   if (f.kind === DATA) return concat(head, u32be(/** @type {number} */ (f.n)), /** @type {Uint8Array} */ (f.payload));
   if (f.kind === ACK) return concat(head, u32be(/** @type {number} */ (f.next)));
+  if (f.kind === HELLO || f.kind === PROOF) return concat(head, /** @type {Uint8Array} */ (f.payload));
   return head;
+}
+
+/**
+ * The answer of `prover` to the HELLO challenge of `challenger` (spec/protocol.md §12.2 item 4).
+ * @param {Uint8Array} key @param {Uint8Array} challenger @param {Uint8Array} prover @param {Uint8Array} challenge
+ */
+export function livenessProof(key, challenger, prover, challenge) {
+  return hmac(key, concat(LIVENESS_LABEL, challenger, prover, challenge));
 }
 
 /**
@@ -43,7 +63,9 @@ export function decodeLinkFrame(data) {
   const kind = data[0];
   const from = data.slice(1, 9);
   const to = data.slice(9, 17);
-  if (kind === HELLO || kind === PING || kind === PONG) return data.length === 17 ? { kind, from, to } : null;
+  if (kind === PING || kind === PONG) return data.length === 17 ? { kind, from, to } : null;
+  if (kind === HELLO) return data.length === 17 + CHALLENGE_BYTES ? { kind, from, to, payload: data.slice(17) } : null;
+  if (kind === PROOF) return data.length === 17 + PROOF_BYTES && !equal(to, NO_ID) ? { kind, from, to, payload: data.slice(17) } : null;
   if (kind === DATA) {
     if (data.length < 21 || data.length - 21 > MAX_PAYLOAD) return null;
     return { kind, from, to, n: readU32be(data, 17), payload: data.slice(21) };
@@ -117,7 +139,43 @@ export class ReliableLink {
     this.lastPing = 0;
     /** @type {number | null} */
     this.lastTick = null;
-    this.stats = { rejected: 0, unproven: 0, stale: 0, resets: 0, dead: 0 };
+    this.stats = { rejected: 0, unproven: 0, stale: 0, resets: 0, dead: 0, badProofs: 0 };
+    /** @type {Uint8Array | null} the session's liveness key, once it exists (§12.2 item 4) */
+    this.livenessKey = null;
+    /** this connection's challenge: fresh on every connection */
+    this.challenge = this.rng(CHALLENGE_BYTES);
+  }
+
+  /**
+   * The session exists: from now on only a liveness proof under `key` makes a connection live
+   * and a pairing vouched (§12.2 item 4). Returns a HELLO to send at once when the connection
+   * is not live yet (it asks for a proof).
+   * @param {Uint8Array} key
+   * @returns {Uint8Array[]}
+   */
+  setLivenessKey(key) {
+    if (!(key instanceof Uint8Array) || key.length !== 32) throw new TypeError('a liveness key is 32 bytes');
+    if (this.livenessKey && equal(this.livenessKey, key)) return [];
+    this.livenessKey = key;
+    return this.vouching && !this.live ? [this.#hello()] : [];
+  }
+
+  #hello() {
+    return this.#frame(HELLO, this.peerId ?? NO_ID, { payload: this.challenge });
+  }
+
+  /** @param {number} now */
+  #proveLive(now) {
+    if (this.live) return;
+    this.live = true;
+    this.lastHeard = now;
+    this.lastLive = now;
+  }
+
+  #provePairing() {
+    if (this.vouched) return;
+    this.vouched = true;
+    for (const old of this.displaced.splice(0)) this.retired.add(key(old));
   }
 
   #freshId() {
@@ -144,7 +202,7 @@ export class ReliableLink {
     this.lastTick = now;
     this.connection = 1;
     this.live = !this.vouching;
-    return [this.#frame(HELLO, this.peerId ?? NO_ID)];
+    return [this.#hello()];
   }
 
   /** @param {number} kind @param {Uint8Array} to @param {Partial<LinkFrame>} [rest] */
@@ -249,8 +307,23 @@ export class ReliableLink {
     const peer = /** @type {Uint8Array} */ (this.peerId);
     switch (f.kind) {
       case HELLO:
-        if (!knowsMe) result.out.push(this.#frame(HELLO, peer));
+        if (!knowsMe) result.out.push(this.#hello());
+        if (this.livenessKey) {
+          const mac = livenessProof(this.livenessKey, f.from, this.id, /** @type {Uint8Array} */ (f.payload));
+          result.out.push(this.#frame(PROOF, peer, { payload: mac }));
+        }
         break;
+      case PROOF: {
+        // Only a proof for this connection's challenge, by the current pairing, counts (§12.2).
+        const k = this.livenessKey;
+        if (!k || !knowsMe || !macEqual(/** @type {Uint8Array} */ (f.payload), livenessProof(k, this.id, f.from, this.challenge))) {
+          this.stats.badProofs += 1; // stale or forged: dropped, never fatal
+          break;
+        }
+        this.#proveLive(now);
+        this.#provePairing();
+        break;
+      }
       case PING:
         result.out.push(this.#frame(PONG, peer));
         break;
@@ -295,14 +368,10 @@ export class ReliableLink {
    */
   vouch(tag, now) {
     if (tag.generation !== this.generation || !this.peerId) return;
-    if (tag.connection === this.connection && !this.live) {
-      this.live = true;
-      this.lastHeard = now;
-      this.lastLive = now;
-    }
-    if (this.vouched) return;
-    this.vouched = true;
-    for (const old of this.displaced.splice(0)) this.retired.add(key(old));
+    // Once the session exists a repeat of an old frame authenticates too: only a proof counts.
+    if (this.livenessKey) return;
+    if (tag.connection === this.connection) this.#proveLive(now);
+    this.#provePairing();
   }
 
   /**
@@ -346,8 +415,9 @@ export class ReliableLink {
       this.timeout = Math.min(this.maxTimeout, this.timeout * 2);
       this.lastProgress = now;
     }
-    if ((!this.peerId || !this.peerKnowsMe) && now - this.lastProgress >= this.timeout) {
-      out.push(this.#frame(HELLO, this.peerId ?? NO_ID));
+    const unproven = this.livenessKey !== null && !this.live;
+    if ((!this.peerId || !this.peerKnowsMe || unproven) && now - this.lastProgress >= this.timeout) {
+      out.push(this.#hello()); // until the peer knows us, or proved itself on this connection
       this.lastProgress = now;
     }
     let silent = false;
@@ -379,9 +449,10 @@ export class ReliableLink {
   reconnected(now) {
     this.connection += 1;
     this.live = !this.vouching;
+    this.challenge = this.rng(CHALLENGE_BYTES); // an old proof answers an old challenge
     this.lastProgress = now;
     this.lastHeard = now;
     this.lastTick = now;
-    return [this.#frame(HELLO, this.peerId ?? NO_ID), ...this.retransmit()];
+    return [this.#hello(), ...this.retransmit()];
   }
 }

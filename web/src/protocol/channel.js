@@ -7,12 +7,24 @@
 import { concat, equal, readU32be, u32be, u8, utf8 } from '../bytes.js';
 import { decodeEnvelope, encodeEnvelope, envelopeDigest, EnvelopeError } from './envelope.js';
 import { LocalError, RemoteViolation } from './errors.js';
-import { aeadOpen, aeadSeal, ed25519Verify, hkdfExpand, hmac } from './primitives.js';
+import { aeadOpen, aeadSeal, ed25519Verify, hkdf, hkdfExpand, hmac } from './primitives.js';
 import { KIND } from './handshake.js';
 import { label } from './labels.js';
 
 export const MAX_FRAME = 1 << 20;
 const MIN_FRAME = 97;
+
+/** HKDF info of the link liveness key (spec/protocol.md §12.2 item 4). */
+export const LIVENESS_INFO = utf8('koikoi-p2p/v2/link-liveness');
+
+/**
+ * The key of the link's liveness proofs: HKDF-SHA-256 of both direction secrets (seat 0's
+ * first), salted with the session id (spec/protocol.md §12.2 item 4).
+ * @param {Uint8Array} sessionId @param {[Uint8Array, Uint8Array]} sendSecrets
+ */
+export function livenessKey(sessionId, sendSecrets) {
+  return hkdf(concat(sendSecrets[0], sendSecrets[1]), sessionId, LIVENESS_INFO, 32);
+}
 
 /**
  * The two keys of one direction from its channel secret (spec/protocol.md §7.1).
@@ -66,6 +78,8 @@ export class Channel {
     this.sendKeys = frameKeys(hs.version, hs.sendSecrets[hs.seat]);
     this.receiveKeys = frameKeys(hs.version, hs.sendSecrets[this.peer]);
     this.names = hs.names;
+    /** the key of the link's liveness proofs (spec/protocol.md §12.2 item 4) */
+    this.livenessKey = livenessKey(hs.sessionId, hs.sendSecrets);
     this.identity = identity;
     this.identityKeys = hs.identityKeys;
     this.peerKey = hs.identityKeys[this.peer];

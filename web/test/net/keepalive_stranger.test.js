@@ -154,7 +154,7 @@ async function stranger(end, ownId, victimId, stop) {
     const f = raw && decodeLinkFrame(raw);
     if (!f) continue;
     try {
-      if (f.kind === HELLO) end.send(frame(HELLO, f.from));
+      if (f.kind === HELLO) end.send(frame(HELLO, f.from, { payload: new Uint8Array(16) }));
       else if (f.kind === PING) end.send(frame(PONG, f.from));
       else if (f.kind === DATA) end.send(frame(ACK, f.from, { next: /** @type {number} */ (f.n) + 1 }));
     } catch {

@@ -87,7 +87,7 @@ async function stranger(url, host, holds, stop, seen) {
         const garbage = new Uint8Array(205);
         garbage.set(systemRandom(205));
         garbage[0] = 0x10; // an ENVELOPE frame's kind: it reaches the channel, which cannot open it
-        client.send(frame(HELLO));
+        client.send(frame(HELLO, { payload: new Uint8Array(16) }));
         client.send(frame(DATA, { n: 0, payload: garbage }));
         await sleep(500);
         return;
@@ -108,7 +108,7 @@ async function stranger(url, host, holds, stop, seen) {
         }
         const f = raw && decodeLinkFrame(raw);
         if (!f) continue;
-        if (f.kind === HELLO) client.send(frame(HELLO));
+        if (f.kind === HELLO) client.send(frame(HELLO, { payload: new Uint8Array(16) }));
         else if (f.kind === PING) client.send(frame(PONG));
         else if (f.kind === DATA) client.send(frame(ACK, { next: /** @type {number} */ (f.n) + 1 }));
       }

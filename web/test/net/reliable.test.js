@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import '../helpers.js';
-import { ACK, DATA, HELLO, PING, ReliableLink, decodeLinkFrame, encodeLinkFrame } from '../../src/net/reliable.js';
+import { ACK, DATA, HELLO, PING, PROOF, ReliableLink, decodeLinkFrame, encodeLinkFrame, livenessProof } from '../../src/net/reliable.js';
 import { LinkTransport } from '../../src/net/link_transport.js';
 import { runMatch } from '../../src/net/match.js';
 import { Identity } from '../../src/protocol/identity.js';
@@ -14,7 +14,7 @@ import { auditBytes } from '../../src/audit/replay.js';
 test('link frames round-trip and malformed ones are ignored', () => {
   const id = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
   const to = Uint8Array.of(8, 7, 6, 5, 4, 3, 2, 1);
-  for (const f of [{ kind: HELLO, from: id, to }, { kind: DATA, from: id, to, n: 7, payload: Uint8Array.of(9) }, { kind: ACK, from: id, to, next: 3 }]) {
+  for (const f of [{ kind: HELLO, from: id, to, payload: new Uint8Array(16).fill(3) }, { kind: PROOF, from: id, to, payload: new Uint8Array(32).fill(4) }, { kind: DATA, from: id, to, n: 7, payload: Uint8Array.of(9) }, { kind: ACK, from: id, to, next: 3 }]) {
     assert.deepEqual(decodeLinkFrame(encodeLinkFrame(f)), f);
   }
   assert.equal(decodeLinkFrame(Uint8Array.of(2, 0)), null);
@@ -147,7 +147,7 @@ test('vouching: a stranger that displaces the peer is rejected, the peer pairs a
   assert.equal(b.live, true);
   const aId = a.id;
   // The stranger takes the room: b pairs with it, keeping a's id (displaced, not retired).
-  b.receive(encodeLinkFrame({ kind: HELLO, from: strangerId, to: new Uint8Array(8) }), now);
+  b.receive(encodeLinkFrame({ kind: HELLO, from: strangerId, to: new Uint8Array(8), payload: new Uint8Array(16) }), now);
   assert.deepEqual(b.peerId, strangerId);
   assert.equal(b.live, false);
   assert.equal(b.displaced.length, 1);
@@ -175,7 +175,7 @@ test('vouching: ACKs and keepalive frames count only on a connection where a pay
   const a = new ReliableLink({ rng, retransmit: 1, keepalive: 4, vouching: true, period: 100 });
   const peer = Uint8Array.of(7, 7, 7, 7, 7, 7, 7, 7);
   a.start(0);
-  a.receive(encodeLinkFrame({ kind: HELLO, from: peer, to: new Uint8Array(8) }), 0);
+  a.receive(encodeLinkFrame({ kind: HELLO, from: peer, to: new Uint8Array(8), payload: new Uint8Array(16) }), 0);
   a.send(Uint8Array.of(1));
   a.receive(encodeLinkFrame({ kind: ACK, from: peer, to: a.id, next: 1 }), 1);
   assert.equal(a.unacked.size, 1); // not live: the ACK is ignored
@@ -193,4 +193,36 @@ test('vouching: ACKs and keepalive frames count only on a connection where a pay
   assert.equal(a.live, false);
   a.receive(encodeLinkFrame({ kind: PING, from: peer, to: a.id }), 12);
   assert.equal(a.tick(14).silent, true);
+});
+
+test('liveness proofs: once the session exists only a proof for this connection\'s challenge counts (§12.2 item 4)', () => {
+  const a = new ReliableLink({ rng: vectorStream('link-proof'), retransmit: 1, keepalive: 4, vouching: true, period: 100 });
+  const peer = Uint8Array.of(7, 7, 7, 7, 7, 7, 7, 7);
+  const key = new Uint8Array(32).fill(1);
+  const hello = decodeLinkFrame(a.start(0)[0]);
+  assert.ok(hello && hello.kind === HELLO && hello.payload && hello.payload.length === 16);
+  assert.equal(a.setLivenessKey(key).length, 1); // not live: it asks for a proof at once
+  const r = a.receive(encodeLinkFrame({ kind: DATA, from: peer, to: a.id, n: 0, payload: Uint8Array.of(2) }), 0);
+  a.vouch(r.tag, 0);
+  assert.equal(a.live || a.vouched, false); // a payload proves nothing now (a repeat authenticates)
+  const proof = (/** @type {Uint8Array} */ k, /** @type {Uint8Array} */ challenge) =>
+    encodeLinkFrame({ kind: PROOF, from: peer, to: a.id, payload: livenessProof(k, a.id, peer, challenge) });
+  a.receive(proof(new Uint8Array(32).fill(2), a.challenge), 1); // under another key
+  a.receive(proof(key, new Uint8Array(16)), 1); // for another challenge
+  assert.equal(a.live, false);
+  assert.equal(a.stats.badProofs, 2);
+  const old = a.challenge;
+  a.receive(proof(key, old), 1);
+  assert.ok(a.live && a.vouched);
+  // A new connection has a fresh challenge: the old proof (replayed) proves nothing there.
+  a.reconnected(2);
+  assert.notDeepEqual(a.challenge, old);
+  a.receive(proof(key, old), 2);
+  assert.equal(a.live, false);
+  assert.equal(a.stats.badProofs, 3);
+  // The prover's side: a HELLO is answered with the proof for its challenge.
+  const answer = a.receive(encodeLinkFrame({ kind: HELLO, from: peer, to: a.id, payload: new Uint8Array(16).fill(5) }), 3);
+  const p = answer.out.map(decodeLinkFrame).find((f) => f && f.kind === PROOF);
+  assert.ok(p && p.payload);
+  assert.deepEqual(p.payload, livenessProof(key, peer, a.id, new Uint8Array(16).fill(5)));
 });

@@ -1,16 +1,13 @@
 // A stranger that replays a frame the real peer once sent it (review finding, spec/protocol.md
-// §12.1 rule 5, §12.2 item 2). The drivers vouch for a pairing after any payload that
-// authenticates, and a repeat authenticates (channel.authenticates: an exact repeat of one of the
-// peer's handshake frames, or an old envelope that still opens). A stranger who once sat in a room
-// with the host (the public room before the joiner came, or an unbound rejoin room) holds such
-// frames: the host sends its outbox, or a repeat of its last frame, to whoever joins. Replayed to
-// the joiner in a room of the stranger's under the unbound tag (the joiner looks for it until the
-// host is known to hold the session: test/net/rejoin_fallback.test.js; so the window is now the
-// first exchange of the match), it makes that pairing vouched and live: the host's id is retired,
-// the stranger's ACKs are taken, and when the joiner meets the host again neither link takes the
-// other's frames (the joiner ignores the retired id, the host ignores frames addressed to the
-// stranger's id). Marked todo: the fix is a wire change (a liveness proof bound to a fresh
-// challenge and the session), see the review report.
+// §12.2 items 2 and 3). A repeat authenticates (channel.authenticates: an exact repeat of one of
+// the peer's handshake frames, or an old envelope that still opens). A stranger who once sat in a
+// room with the host (the public room before the joiner came, or an unbound rejoin room) holds
+// such frames: the host sends its outbox, or a repeat of its last frame, to whoever joins.
+// Replayed to the joiner in a room of the stranger's, it used to make that pairing vouched and
+// live: the host's id was retired, the stranger's ACKs taken, and the two seats never met again.
+// Once the session exists only a proof answering this connection's HELLO challenge, under the
+// session's liveness key, counts; the replay is delivered (the channel ignores the duplicate) and
+// proves nothing.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import '../helpers.js';
@@ -41,7 +38,7 @@ function pass(to, frames, genuine, now) {
   return out;
 }
 
-test('a replayed genuine frame does not make a stranger the peer', { todo: 'review-4 finding: needs a liveness proof bound to the session' }, () => {
+test('a replayed genuine frame does not make a stranger the peer', () => {
   const host = link('host');
   const joiner = link('joiner');
   const payload = new Uint8Array([7, 7, 7]); // stands for the host's first handshake frame
@@ -54,6 +51,16 @@ test('a replayed genuine frame does not make a stranger the peer', { todo: 'revi
     toJoiner = pass(host, toHost, [], 0);
   }
   assert.ok(joiner.vouched && joiner.peerId !== null && equal(joiner.peerId, host.id));
+  // The session exists on both sides: the links get its liveness key.
+  const key = new Uint8Array(32).fill(9);
+  toJoiner = host.setLivenessKey(key);
+  toHost = joiner.setLivenessKey(key);
+  for (let i = 0; i < 3; i++) {
+    toHost = pass(joiner, toJoiner, genuine, 0).concat(toHost);
+    toJoiner = pass(host, toHost, [], 0);
+    toHost = [];
+  }
+  assert.ok(host.live && host.vouched, 'the joiner proved itself to the host');
   // The stranger saw the host's payload when it sat in a room with the host, and now holds the
   // joiner in a room of its own: it replays the payload under an id of its own.
   joiner.reconnected(1);
@@ -67,8 +74,10 @@ test('a replayed genuine frame does not make a stranger the peer', { todo: 'revi
   // The joiner meets the host again: they must pair again.
   joiner.reconnected(2);
   const hello = joiner.reconnected(2);
-  const heard = pass(host, hello, [], 2).concat(host.reconnected(2));
-  pass(joiner, heard, genuine, 2);
+  let heard = pass(host, hello, [], 2).concat(host.reconnected(2));
+  for (let i = 0; i < 4; i++) heard = pass(host, pass(joiner, heard, genuine, 2), [], 2);
   assert.ok(joiner.peerId !== null && equal(joiner.peerId, host.id), 'the joiner no longer takes the host');
+  assert.ok(joiner.live && joiner.vouched, 'the host proved itself on the new connection');
+  assert.equal(joiner.stats.badProofs, 0);
   assert.ok(decodeLinkFrame(hello[0]) !== null);
 });
