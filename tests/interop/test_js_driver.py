@@ -75,7 +75,9 @@ def test_the_crash_safe_driver_claims_abandonment_by_a_silent_js_peer(tmp_path: 
     relay, url = start_relay()
     procs: list[subprocess.Popen[bytes] | subprocess.Popen[str]] = []
     try:
-        py, console = _spawn(tmp_path / "py", "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
+        # Two rounds, though the stall ends the match in the first: a dealt hand yaku can end a
+        # round before the joiner's second decision (the deal comes from fresh keys).
+        py, console = _spawn(tmp_path / "py", "host", "--relay", url, "--rounds", "2", "--rules", "wikipedia",
                              "--timeout", "8")
         procs.append(py)
         code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)

@@ -60,7 +60,10 @@ def test_cheat_refused_with_the_same_reason(tmp_path: Path, cheat: str, cheater:
     reason, blames seat 0, and writes evidence that both auditors find proves it."""
     node = require_node()
     cheat_file, honest_file = tmp_path / "cheater.bin", tmp_path / "honest.bin"
-    common = ["--rounds", "1", "--seed", "4"]
+    # Three rounds, though every cheat ends the match at once: the act cheats wait for the
+    # cheater's first act, and a dealt hand yaku (teshi, kuttsuki) can end a round before it has
+    # one; the deal comes from fresh keys, so one round left the cheat unplayed now and then.
+    common = ["--rounds", "3", "--seed", "4"]
     cheating = [*common, "--cheat", cheat, "--transcript", str(cheat_file)]
     honest_args = [*common, "--transcript", str(honest_file)]
     with relay_process() as relay:
