@@ -275,9 +275,11 @@ JA: dict[str, str] = {
     "Scores": "得点",
     # -- prompts ------------------------------------------------------------------------------
     "Type the key in brackets, or the start of the choice's name (a card's month and mark such as 04R, its "
-    "name, or its id such as 04-ribbon), and press Enter:":
+    "name, or its id such as 04-ribbon), and press Enter. A number alone is a month (4 or 04 is April), "
+    "never a place in the list:":
         "[ ] の中のキー、または選択肢の名前の始め (04R のような札の月と印、札の名前、04-ribbon のような札の"
-        "ID) を入力して Enter を押してください:",
+        "ID) を入力して Enter を押してください。数字だけなら月を表します (4 または 04 は四月)。"
+        "一覧の何番目かではありません:",
     "Only the choices listed are legal here. Ctrl-C leaves the match.":
         "ここで選べるのは表示された選択肢だけです。Ctrl-C で対局を離れます。",
     "'{answer}' could be {options}: type its key.\n":

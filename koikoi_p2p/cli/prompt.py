@@ -8,7 +8,11 @@ What a person may type at a menu (the help says the same): the key in brackets (
 the start of a choice's label, or the start of one of its other names (a card's id such as
 ``04-plain1``, or its name in either language). Labels are compared without their colour codes.
 An answer that fits two choices is never guessed: the prompt names both and asks again. Keys are
-letters, not numbers, because card labels start with their month number (``04`` is April).
+letters, not numbers, because card labels start with their month number.
+
+A bare number means one thing everywhere: a month. ``4`` and ``04`` are April, and pick the card
+of April when there is exactly one; ``1`` is January, never the start of ``11A`` (November) and
+never the first line of the menu.
 """
 
 from __future__ import annotations
@@ -136,10 +140,26 @@ def candidates(answer: str, choices: Sequence[Choice[T]]) -> list[Choice[T]]:
     for choice in choices:
         if normalise(choice.key) == text:
             return [choice]
+    if text.isascii() and text.isdigit():
+        return _month_choices(int(text), choices)
     exact = [c for c in choices if any(normalise(n) == text for n in (c.label, *c.aliases))]
     if exact:
         return exact
     return [c for c in choices if any(normalise(n).startswith(text) for n in (c.label, *c.aliases))]
+
+
+def _month_choices(month: int, choices: Sequence[Choice[T]]) -> list[Choice[T]]:
+    """The card choices of one month: their code (``04R``, shown first in a card's label) has
+    exactly that month; a bare number is never a prefix of another code."""
+    if not 1 <= month <= 12:
+        return []
+    code = f"{month:02d}"
+
+    def of_month(name: str) -> bool:
+        plain = normalise(name)
+        return plain.startswith(code) and (len(plain) == 2 or not plain[2].isdigit())
+
+    return [c for c in choices if any(of_month(n) for n in (c.label, *c.aliases))]
 
 
 def match_choice(answer: str, choices: Sequence[Choice[T]]) -> Choice[T] | None:
@@ -264,7 +284,8 @@ class Prompter:
                  ] if help_text else []
         lines.append(tr(self.lang, "Type the key in brackets, or the start of the choice's name (a card's "
                                    "month and mark such as 04R, its name, or its id such as 04-ribbon), "
-                                   "and press Enter:"))
+                                   "and press Enter. A number alone is a month (4 or 04 is April), never "
+                                   "a place in the list:"))
         lines[-1:] = fold(lines[-1], self.width)
         lines.extend(f"  {c.key:>3}  {c.label}" for c in choices)
         lines.extend(fold(tr(self.lang, "Only the choices listed are legal here. Ctrl-C leaves the match."),

@@ -192,3 +192,30 @@ def test_a_month_number_plays_a_card_of_that_month(tmp_path: Path) -> None:
         proc.kill()
         proc.wait()
         os.close(master)
+
+
+def test_a_bare_one_is_january_never_the_start_of_a_november_code(tmp_path: Path) -> None:
+    """Issue 29 item 3: typing ``1`` played 11A (Swallow), the start of its code. A number alone is a
+    month: it plays January's card, asks which of two January cards, or is refused; never 10-12."""
+    proc, console, master = spawn_practice(tmp_path, "--rounds", "1", "--rules", "wikipedia", "--lang", "en")
+    try:
+        console.expect(r"Your turn: which card do you play\?", 120)
+        prompt = console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+        lines = console.text[:prompt.start()].split("\n")
+        menu: list[str] = []
+        while lines and lines[-1].startswith("  ["):
+            menu.insert(0, lines.pop())
+        entries = [e for line in menu for e in ENTRY.findall(line.strip()) if e[0] != "r"]
+        january = {label for _, label in entries if label.startswith("01")}
+        console.type_line("1")
+        reply = console.expect(r"You play (\d\d)|'1' could be (.*)|'1' is not one of the choices", 30)
+        if reply.group(1):
+            assert reply.group(1) == "01" and len(january) == 1, console.text[-2000:]
+        elif reply.group(2) is not None:
+            assert len(january) > 1 and re.findall(r"\] (\d\d)", reply.group(2)) == ["01"] * len(january)
+        else:
+            assert not january, console.text[-2000:]
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)

@@ -80,6 +80,34 @@ def test_a_month_number_that_fits_two_cards_asks_again() -> None:
     assert value == 16  # "05": the only May card
 
 
+def test_a_bare_number_is_a_month_never_a_prefix_or_a_place() -> None:
+    """Issue 29 item 3: "1" played 11A (Swallow), the start of its code. A number alone is a month
+    everywhere: "1" and "01" are January, "11" is November, and a month with no card is refused."""
+    from koikoi_p2p.cli.cardnames import card_aliases, card_label
+    from koikoi_p2p.cli.style import Style
+
+    plain = Style(False)
+    swallow, pine_plain, deer = 41, 2, 36  # 11A, 01., 10A
+    choices = [Choice(k, card_label(c, "en", plain), c, card_aliases(c)) for k, c in
+               (("a", swallow), ("b", deer))]
+    assert choices[0].label.startswith("11A")
+    assert match_choice("1", choices) is None  # no January card: not the Swallow
+    assert match_choice("11", choices) is choices[0]
+    assert match_choice("１１", choices) is choices[0]  # full-width digits fold
+    assert match_choice("10", choices) is choices[1]
+    assert match_choice("13", choices) is None and match_choice("0", choices) is None
+    pine = Choice("c", card_label(pine_plain, "en", plain), pine_plain, card_aliases(pine_plain))
+    with_pine = [*choices, pine]
+    assert match_choice("1", with_pine) is with_pine[2]
+    assert match_choice("01", with_pine) is with_pine[2]
+    out: list[str] = []
+    value = asyncio.run(Prompter(ScriptedLines(["1", "?", "a"]), out.append).choose("Which?", choices))
+    text = "".join(out)
+    assert value == swallow
+    assert "'1' is not one of the choices" in text
+    assert "A number alone is a month" in text  # the help says so
+
+
 def test_end_of_input_raises() -> None:
     with pytest.raises(InputClosed):
         run(["9"])
