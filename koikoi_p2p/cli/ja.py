@@ -287,6 +287,9 @@ JA: dict[str, str] = {
     "'{answer}' is not one of the choices ({keys}); type ? for help.\n":
         "「{answer}」は選択肢にありません ({keys})。? でヘルプ。\n",
     " or ": " / ",
+    "Press Enter to go on.": "Enter を押すと続きます。",
+    "The next question is waiting and its clock runs: press Enter.":
+        "次の質問が待っていて、持ち時間が減っています。Enter を押してください。",
     # -- setting up ---------------------------------------------------------------------------
     "Made your identity key ({path}).": "あなたの識別鍵を作りました ({path})。",
     "Your fingerprint: {fp}": "あなたの指紋: {fp}",

@@ -14,9 +14,10 @@ import os
 import shutil
 import sys
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.board import BoardModel, fold, render_board
@@ -130,6 +131,8 @@ class Table:
     interim: RoundView | None = None  # our own move's board, drawn if the answer is slow
     timed_out: bool = False
     accept_terms: bool = False  # --accept: the proposed terms are shown and taken without asking
+    practice: bool = False  # the opponent is the computer in this process
+    hold_summaries: bool = False  # a round's summary waits for Enter (a person at a terminal)
 
 
 LEGEND = "Cards read MM+mark: the month (01-12) and the class: * bright, A animal, R ribbon, . plain."
@@ -152,15 +155,20 @@ OWN_MARGIN = 2.0
 
 async def drive(
     match: MatchLike, screen: Screen, lines: LineSource, *, me: int, timeout: float, password: bool = False,
-    accept_terms: bool = False,
+    accept_terms: bool = False, practice: bool = False,
 ) -> int:
     """Run the match to its end on this screen; returns the exit code.
 
     ``password``: the room has one, so a connection lost during the handshake most likely means
     the two passwords differ (the side that finds out first hangs up). ``accept_terms``: the
-    joiner takes the proposed terms without being asked (they are still shown).
+    joiner takes the proposed terms without being asked (they are still shown). ``practice``: the
+    opponent is the computer on this machine (its key means nothing to the person).
+
+    On a terminal whose input is the person's keyboard, a round's summary stays until Enter is
+    pressed; a script (``--accept``, or input that is not a terminal) is not held there.
     """
-    table = Table(me=me, password=password, accept_terms=accept_terms)
+    table = Table(me=me, password=password, accept_terms=accept_terms, practice=practice,
+                  hold_summaries=screen.live and reads_a_terminal(lines) and not accept_terms)
     prompter = Prompter(lines, screen.write, lang=screen.lang, live=screen.live, width=screen.width)
     events = match.events().__aiter__()
     try:
@@ -176,12 +184,15 @@ async def _run(
     events: AsyncIterator[Event], match: MatchLike, screen: Screen, prompter: Prompter, table: Table,
     timeout: float,
 ) -> int:
+    from koikoi_p2p.protocol import events as ev
     from koikoi_p2p.protocol.transport import TransportClosed
 
+    held: deque[asyncio.Future[Event]] = deque()  # events pulled while a round's summary was held
     while True:
         try:
+            following = held.popleft() if held else asyncio.ensure_future(events.__anext__())
             event = await with_countdown(
-                events.__anext__(), write=screen.write, limit=_deadline(match, timeout), live=screen.live,
+                following, write=screen.write, limit=_deadline(match, timeout), live=screen.live,
                 label=lambda: _waiting_label(screen, table), on_idle=lambda: _show_interim(screen, table),
                 unit=screen.t("s"))
         except StopAsyncIteration:
@@ -212,6 +223,72 @@ async def _run(
             return code
         if code is not None:
             return code
+        if isinstance(event, ev.RoundOver) and table.hold_summaries:
+            try:
+                await _hold_summary(events, held, match, screen, prompter)
+            except InputClosed:
+                table.hold_summaries = False  # no one left to press Enter: the events say the rest
+
+
+def reads_a_terminal(lines: LineSource) -> bool:
+    """Whether the answers come from a person's terminal (not a pipe, a file or a script)."""
+    is_terminal = getattr(lines, "is_terminal", None)
+    return bool(is_terminal()) if callable(is_terminal) else False
+
+
+async def _hold_summary(events: AsyncIterator[Event], held: deque[asyncio.Future[Event]],
+                        match: MatchLike, screen: Screen, prompter: Prompter) -> None:
+    """Keep the round's summary on the screen until the person presses Enter.
+
+    The match goes on underneath (the next deal's shuffle and keys are exchanged meanwhile, so the
+    opponent never waits on our reading): events are pulled and held, and shown once the person is
+    back. If the next question arrives first, the person's clock for it runs: the hold ends at that
+    question's own deadline, so the time is never lost silently.
+    """
+    screen.say(screen.t("Press Enter to go on."))
+    prompter.forget_typed_ahead()
+    enter = asyncio.ensure_future(prompter.line())
+    pulling: asyncio.Future[Event] | None = None
+    deadline: float | None = None
+    try:
+        while not enter.done():
+            if pulling is None and deadline is None and not _waits_for_person(held):
+                pulling = asyncio.ensure_future(events.__anext__())
+            waiting: set[asyncio.Future[Any]] = {enter}
+            if pulling is not None:
+                waiting.add(pulling)
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            done, _ = await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if not done:
+                break  # the question's own deadline: go to it (it says the time is up)
+            if pulling is not None and pulling in done:
+                held.append(pulling)
+                pulling = None
+                if _waits_for_person(held):
+                    deadline = _own_deadline(match, _question_started(match))
+                    if deadline is not None:
+                        screen.say(screen.t("The next question is waiting and its clock runs: press Enter."))
+        if enter.done():
+            enter.result()  # InputClosed: the input ended
+    finally:
+        if not enter.done():
+            enter.cancel()
+        if pulling is not None:
+            held.append(pulling)  # pulled on by the main loop, never cancelled (it is the match)
+
+
+def _waits_for_person(held: deque[asyncio.Future[Event]]) -> bool:
+    """Whether the last held event is one after which nothing comes until the person acts (a
+    question), or the last of all (the match's end, a failure, the end of the events)."""
+    from koikoi_p2p.protocol import events as ev
+
+    if not held or not held[-1].done():
+        return False
+    last = held[-1]
+    if last.exception() is not None:
+        return True
+    return isinstance(last.result(), ev.YourTurn | ev.ChoiceNeeded | ev.TermsProposed | ev.MatchOver
+                      | ev.Failure | ev.TimeUp)
 
 
 def _say_time_up(screen: Screen, seq: int | None) -> None:
@@ -483,7 +560,9 @@ async def _paired(event: object, match: MatchLike, screen: Screen, prompter: Pro
     table.paired = True
     fingerprint = getattr(event, "peer_fingerprint", "")
     peer_name = getattr(event, "peer_name", "") or ""
-    if peer_name:
+    if table.practice:
+        pass  # the computer's key is made afresh in this process: its fingerprint tells nothing
+    elif peer_name:
         screen.say(screen.t("Opponent: {name}, key fingerprint {fp}", name=peer_name, fp=fingerprint))
     else:
         screen.say(screen.t("Opponent's key fingerprint: {fp}", fp=fingerprint))

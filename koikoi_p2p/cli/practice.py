@@ -97,7 +97,7 @@ async def practice_match(
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
     code: int | None = None
     try:
-        code = await drive(match, setup.screen, lines, me=0, timeout=COMPUTER_TIMEOUT)
+        code = await drive(match, setup.screen, lines, me=0, timeout=COMPUTER_TIMEOUT, practice=True)
         return code
     finally:
         if not computer.done():

@@ -102,6 +102,13 @@ class StdinLines(LineSource):
             raise InputClosed("input closed")
         return line.rstrip("\r\n")
 
+    def is_terminal(self) -> bool:
+        """Whether the lines come from a terminal (a person), not a pipe or a file."""
+        try:
+            return bool(self._stream.isatty())
+        except (OSError, ValueError, AttributeError):
+            return False
+
     def discard_pending(self) -> None:
         """Forget lines typed before the question was asked (type-ahead answers nothing)."""
         if self._queue is None:
@@ -201,9 +208,7 @@ class Prompter:
                      deadline: float | None = None) -> T:
         if not choices:
             raise ValueError("a prompt needs at least one choice")
-        discard = getattr(self._lines, "discard_pending", None)
-        if self.live and callable(discard):
-            discard()  # on a terminal, a line typed before the question is no answer to it
+        self.forget_typed_ahead()
         menu = self.menu(choices)
         while True:
             self._write(f"{question}\n{menu}\n")
@@ -226,6 +231,17 @@ class Prompter:
                 keys = ", ".join(c.key for c in choices)
                 self._say(tr(self.lang, "'{answer}' is not one of the choices ({keys}); type ? for help.\n",
                              answer=shown, keys=keys))
+
+    def forget_typed_ahead(self) -> None:
+        """On a terminal, a line typed before the question is no answer to it."""
+        discard = getattr(self._lines, "discard_pending", None)
+        if self.live and callable(discard):
+            discard()
+
+    async def line(self) -> str:
+        """One line, whatever it says (``Press Enter``)."""
+        self._write("> ")
+        return await self._lines.readline()
 
     def _say(self, text: str) -> None:
         from koikoi_p2p.cli.board import fold

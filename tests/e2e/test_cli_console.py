@@ -18,6 +18,9 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\x1b[78]")
 KEY = re.compile(r"\[([^\]\s]+)\]")
 CLOCK_REWRITE = re.compile(r"\r\[\d+:\d\d\](?! >)")
 PROMPT = re.compile(r"\n(?:\[\d+:\d\d\] )?> ")
+# The line before a prompt that takes any answer: a round's summary held until Enter.
+PAUSE = re.compile(r"(?:Press Enter to go on\.|Enter を押すと続きます。|press Enter\.|"
+                   r"Enter を押してください。)$")
 # The last line of the help, in either language.
 HELP_END = r"Only the choices listed are legal|ここで選べるのは表示された選択肢だけです"
 
@@ -93,6 +96,12 @@ class Console:
                 menu_lines: list[str] = []
                 while lines and lines[-1].startswith("  ["):
                     menu_lines.insert(0, lines.pop())
+                if not menu_lines and lines and PAUSE.search(lines[-1]):
+                    self.offset = found.end()
+                    self.answered = found.end()
+                    self.type_line("")
+                    self.log.append("")
+                    continue
                 keys = [KEY.findall(line)[0] for line in menu_lines if KEY.findall(line)]
                 menu = "\n".join(menu_lines)
                 assert keys, f"a prompt without choices: {menu!r}"

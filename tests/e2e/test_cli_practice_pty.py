@@ -11,6 +11,7 @@ import re
 import struct
 import subprocess
 import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -219,3 +220,31 @@ def test_a_bare_one_is_january_never_the_start_of_a_november_code(tmp_path: Path
         proc.kill()
         proc.wait()
         os.close(master)
+
+
+def test_the_round_summary_waits_for_enter_and_practice_shows_no_computer_key(tmp_path: Path) -> None:
+    """Issue 29 items 1 and 5: at 80x24 the round's result scrolled away under the next deal; it now
+    stays until Enter (the match goes on underneath). Practice prints no "Opponent's key
+    fingerprint": the computer's key is made afresh and means nothing to the person."""
+    proc, console, master = spawn_practice(tmp_path, "--rounds", "2", "--rules", "wikipedia", "--lang", "en",
+                                           "--level", "easy")
+    try:
+        console.autoplay(timeout=240, done=r"Round 1 over:")
+        console.expect(r"Press Enter to go on\.\n(?:\[\d+:\d\d\] )?> ", 30)
+        held = console.offset
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:  # the computer is quick: nothing may be shown meanwhile
+            console.pump(0.2)
+        assert "--- Round 2" not in console.text[held:], console.text[held:]
+        assert console.text[held:].strip() == "", console.text[held:]
+        console.type_line("")
+        console.expect(r"--- Round 2", 30)
+        final = console.autoplay(timeout=240, ask_help=False)
+        assert "Final score" in final
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert "fingerprint" not in console.text.replace("Your fingerprint:", ""), console.text[:1500]
