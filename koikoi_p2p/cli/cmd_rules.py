@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from typing import TYPE_CHECKING, Any
 
+from koikoi_p2p.cli.board import fold
 from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.options import add_lang
 from koikoi_p2p.cli.style import display_width
@@ -52,13 +54,22 @@ def _handle(args: argparse.Namespace) -> int:
                           "encoding": profile.encode().decode(), "presets": list(PRESETS)},
                          indent=2, ensure_ascii=False))
         return 0
-    for line in describe(profile, args.preset, changed, lang):
+    for line in describe(profile, args.preset, changed, lang, width=_width()):
         print(line)
     return 0
 
 
-def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str) -> list[str]:
-    """The screen of ``koikoi rules``: summary, switches and yaku table, in ``lang``."""
+def _width() -> int:
+    """The terminal's width, or 80 columns when the output is not a terminal (a pipe, a file)."""
+    if sys.stdout.isatty():
+        return max(40, shutil.get_terminal_size((80, 24)).columns)
+    return 80
+
+
+def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str,
+             width: int | None = None) -> list[str]:
+    """The screen of ``koikoi rules``: summary, switches and yaku table, in ``lang``; folded to
+    ``width`` columns when given (table rows keep their columns, the text after them wraps)."""
     from koikoi_p2p.cli.i18n import yaku_name
     from koikoi_p2p.cli.rules_ja import (
         SWITCH_HELP_JA,
@@ -82,19 +93,21 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
         lines.append(tr(lang, "custom, based on {base}: {changes}", base=based_on,
                         changes=(", " if not ja else "、").join(shown)))
     lines += ["", *(summary_ja(profile) if ja else summary(profile)), ""]
+    lines = [part for line in lines for part in fold(line, width)]
     lines.append(tr(lang, "switches (* = changed from the preset):"))
     keys = list(profile.every_switch())
     names = {k: SWITCH_LABEL_JA[k] if ja else k for k in keys}
     values = {k: switch_value_ja(profile, k) if ja else profile.switch_text(k) for k in keys}
     helps = SWITCH_HELP_JA if ja else SWITCH_HELP
-    width = max(display_width(n) for n in names.values())
+    nwidth = max(display_width(n) for n in names.values())
     vwidth = max(28, *(display_width(v) for v in values.values())) if ja else 28
     for key in keys:
         mark = "*" if key in changed else " "
-        lines.append(f" {mark}{pad(names[key], width)}  {pad(values[key], vwidth)} {helps.get(key, '')}")
+        head = f" {mark}{pad(names[key], nwidth)}  {pad(values[key], vwidth)} "
+        lines += table_row(head, helps.get(key, ""), width)
     if ja:
-        lines.append(tr(lang, "(The switch names that --switch NAME=VALUE takes are on the English screen "
-                              "and in --json.)"))
+        lines += fold(tr(lang, "(The switch names that --switch NAME=VALUE takes are on the English screen "
+                               "and in --json.)"), width)
     lines += ["", tr(lang, "yaku:")]
     table = yaku_table(profile)
     rules_ja = yaku_rules_ja(profile) if ja else {}
@@ -102,8 +115,25 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     ywidth = max(display_width(n) for n in ynames.values())
     for row in table:
         rule = rules_ja[str(row["id"])] if ja else row["rule"]
-        lines.append(f"  {pad(ynames[str(row['id'])], ywidth)}  {row['points']!s:>3}  {rule}")
+        lines += table_row(f"  {pad(ynames[str(row['id'])], ywidth)}  {row['points']!s:>3}  ", rule, width)
     return lines
+
+
+# Narrower than this, the text after a table row goes on lines of its own below the row.
+_MIN_TEXT_COLUMN = 24
+
+
+def table_row(head: str, text: str, width: int | None) -> list[str]:
+    """A table row: ``head`` (its fixed columns) then ``text``, which wraps under itself when the row
+    is wider than ``width``, or starts on the next line when the columns leave too little room."""
+    line = (head + text).rstrip()
+    if width is None or display_width(line) <= width:
+        return [line]
+    room = width - display_width(head)
+    if room >= _MIN_TEXT_COLUMN:
+        parts = [part.rstrip() for part in fold(text, room)]
+        return [head + parts[0], *(" " * display_width(head) + part for part in parts[1:])]
+    return [head.rstrip(), *fold("      " + text, width)]
 
 
 def pad(text: str, width: int) -> str:

@@ -10,6 +10,8 @@ fingerprint the game screens show, and the seat whose key is this user's identit
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
 
 from koikoi_p2p.cli.i18n import count, tr
@@ -43,7 +45,6 @@ def register(subparsers: Any) -> None:
 
 def _handle(args: argparse.Namespace) -> int:
     import json
-    from pathlib import Path
 
     from koikoi_p2p.audit import AuditError, audit_bytes
     from koikoi_p2p.cli.setup import command_lang
@@ -73,6 +74,9 @@ def _handle(args: argparse.Namespace) -> int:
             print("koikoi verify: " + tr(lang, "cannot write {file}: {problem}", file=args.html,
                                          problem=exc.strerror))
             return 2
+        # Say where the report went (on stderr under --json, whose stdout is one JSON document).
+        print(tr(lang, "Wrote the match report to {file} (open it in a browser).",
+                 file=Path(args.html).resolve()), file=sys.stderr if args.json else sys.stdout)
     if args.result and kind != "result" and not args.json:
         print(tr(lang, "note: {file} is {kind}, not a co-signed result: checking it as one", file=args.file,
                  kind=tr(lang, _ARTICLE[kind])))

@@ -288,6 +288,9 @@ JA: dict[str, str] = {
         "「{answer}」は選択肢にありません ({keys})。? でヘルプ。\n",
     " or ": " / ",
     "Press Enter to go on.": "Enter を押すと続きます。",
+    "The language is remembered for every koikoi command from now on; --lang {other} switches back.":
+        "この言語を記憶しました。これからはすべての koikoi コマンドが日本語になります。"
+        "--lang {other} で元に戻ります。",
     "The next question is waiting and its clock runs: press Enter.":
         "次の質問が待っていて、持ち時間が減っています。Enter を押してください。",
     # -- setting up ---------------------------------------------------------------------------
@@ -407,6 +410,8 @@ JA: dict[str, str] = {
     # -- koikoi verify (the audit's own sentences: cli/verify_ja.py) -----------------------------
     "cannot read {file}: {problem}": "{file} を読めません: {problem}",
     "cannot write {file}: {problem}": "{file} に書き込めません: {problem}",
+    "Wrote the match report to {file} (open it in a browser).":
+        "対局の報告を {file} に書きました (ブラウザで開いてください)。",
     "--result takes one file": "--result に渡せるファイルは1つです",
     "note: {file} is {kind}, not a co-signed result: checking it as one":
         "注意: {file} は双方署名の結果ではなく{kind}です。{kind}として確かめます",

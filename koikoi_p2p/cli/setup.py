@@ -137,13 +137,18 @@ def prepare(args: argparse.Namespace, *, terms: bool = True, opponent: str = "op
     # Everything the client writes (transcripts, states, evidence) is for this user's eyes.
     os.umask(0o077)
     where = folders().ensure()
-    settings = remember(where.settings_file, lang=getattr(args, "lang", None),
-                        level=getattr(args, "level", None))
+    asked_lang = getattr(args, "lang", None)
+    before = load_settings(where.settings_file).lang
+    settings = remember(where.settings_file, lang=asked_lang, level=getattr(args, "level", None))
     lang = settings.lang
     profile = choose_profile(args, lang) if terms else preset("nintendo")
     if profile is None:
         return None
     screen = make_screen(lang, opponent)
+    if asked_lang is not None and asked_lang != before:
+        # --lang changes every later command too (--help included): say so the first time.
+        screen.say(screen.t("The language is remembered for every koikoi command from now on; "
+                            "--lang {other} switches back.", other=before))
     try:
         identity = load_or_create_identity(where.identity_file)
     except IdentityFileError as exc:

@@ -1,0 +1,65 @@
+"""The terminal client's second pass (issue 29), each item driven through the real command."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli.style import display_width
+from koikoi_p2p.rules.profile import PRESETS
+from tests.e2e.test_cli_support import SCRIPT, env_for
+
+
+def koikoi(home: Path, *args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), *args], input=stdin, capture_output=True, text=True,
+                          env=env_for(home), timeout=timeout)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_rules_fit_80_columns_when_not_a_terminal(tmp_path: Path, lang: str) -> None:
+    """Item 7: `koikoi rules` printed lines of about 150 columns; piped, it folds to 80, and every
+    word of the unfolded screen is still there."""
+    for name in PRESETS:
+        done = koikoi(tmp_path, "rules", name, "--lang", lang, "--switch", "monthly_yaku_points=4")
+        assert done.returncode == 0, done.stderr
+        wide = [line for line in done.stdout.split("\n") if display_width(line) > 80]
+        assert not wide, (name, wide)
+    from koikoi_p2p.cli.cmd_rules import describe
+    from koikoi_p2p.rules.profile import differences, preset
+
+    profile = preset("nintendo")
+    unfolded = describe(profile, "nintendo", differences(profile, "nintendo"), lang)
+    folded = koikoi(tmp_path, "rules", "nintendo", "--lang", lang).stdout
+    assert "".join("".join(unfolded).split()) == "".join(folded.split())
+
+
+def test_verify_html_says_where_it_wrote(tmp_path: Path) -> None:
+    """Item 8: `koikoi verify FILE --html OUT` wrote the report silently."""
+    import json
+
+    transcript, out = tmp_path / "m.transcript", tmp_path / "report.html"
+    made = koikoi(tmp_path, "selfplay", "--rounds", "1", "--seed", "4", "--transcript", str(transcript))
+    assert made.returncode == 0, made.stderr
+    done = koikoi(tmp_path, "verify", str(transcript), "--html", str(out))
+    assert done.returncode == 0 and out.exists()
+    assert f"Wrote the match report to {out.resolve()}" in done.stdout
+    ja = koikoi(tmp_path, "verify", str(transcript), "--html", str(out), "--lang", "ja")
+    assert f"対局の報告を {out.resolve()} に書きました" in ja.stdout
+    machine = koikoi(tmp_path, "verify", str(transcript), "--html", str(out), "--json")
+    assert json.loads(machine.stdout)["ok"] is True  # stdout stays one JSON document
+    assert str(out.resolve()) in machine.stderr
+
+
+def test_lang_says_it_is_remembered_the_first_time(tmp_path: Path) -> None:
+    """Item 6: `--lang ja` once made every later command Japanese without saying so."""
+    first = koikoi(tmp_path, "practice", "--lang", "ja", "--rounds", "1")  # no input: it stops at once
+    assert "この言語を記憶しました" in first.stdout and "--lang en で元に戻ります" in first.stdout
+    again = koikoi(tmp_path, "practice", "--lang", "ja", "--rounds", "1")
+    assert "記憶しました" not in again.stdout  # said once, when it changed
+    back = koikoi(tmp_path, "practice", "--lang", "en", "--rounds", "1")
+    assert "The language is remembered for every koikoi command" in back.stdout
+    assert "--lang ja switches back" in back.stdout
+    plain = koikoi(tmp_path, "practice", "--rounds", "1")
+    assert "remembered for every" not in plain.stdout
