@@ -114,7 +114,7 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     ynames = {str(row["id"]): yaku_name(str(row["id"]), "ja") if ja else str(row["id"]) for row in table}
     ywidth = max(display_width(n) for n in ynames.values())
     for row in table:
-        rule = rules_ja[str(row["id"])] if ja else row["rule"]
+        rule = str(rules_ja[str(row["id"])] if ja else row["rule"])
         lines += table_row(f"  {pad(ynames[str(row['id'])], ywidth)}  {row['points']!s:>3}  ", rule, width)
     return lines
 

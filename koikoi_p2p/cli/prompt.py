@@ -210,6 +210,7 @@ class Prompter:
             raise ValueError("a prompt needs at least one choice")
         self.forget_typed_ahead()
         menu = self.menu(choices)
+        question = self._folded(question)  # never cut mid-word by the terminal ("300 seco|nds")
         while True:
             self._write(f"{question}\n{menu}\n")
             answer = await self._answer(deadline)
@@ -243,11 +244,13 @@ class Prompter:
         self._write("> ")
         return await self._lines.readline()
 
-    def _say(self, text: str) -> None:
+    def _folded(self, text: str) -> str:
         from koikoi_p2p.cli.board import fold
 
-        lines = text.rstrip("\n").split("\n")
-        self._write("\n".join(part for line in lines for part in fold(line, self.width)) + "\n")
+        return "\n".join(part for line in text.split("\n") for part in fold(line, self.width))
+
+    def _say(self, text: str) -> None:
+        self._write(self._folded(text.rstrip("\n")) + "\n")
 
     def menu(self, choices: Sequence[Choice[T]]) -> str:
         """``[key] label`` entries: on one line when short, else one a line (two columns when

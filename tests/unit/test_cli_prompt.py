@@ -108,6 +108,20 @@ def test_a_bare_number_is_a_month_never_a_prefix_or_a_place() -> None:
     assert "A number alone is a month" in text  # the help says so
 
 
+def test_a_long_question_folds_at_words_for_the_terminal() -> None:
+    """Issue 29 item 4: the question with its clock wrapped mid-word ("300 seco" / "nds")."""
+    from koikoi_p2p.cli.style import display_width
+
+    out: list[str] = []
+    question = "You made a yaku: stop now or call koi-koi and play on? (you have 300 seconds)"
+    prompter = Prompter(ScriptedLines(["k"]), out.append, width=40)
+    assert asyncio.run(prompter.choose(question, CHOICES)) == "c"
+    lines = "".join(out).split("\n")
+    assert all(display_width(line) <= 40 for line in lines), lines
+    words = [word for line in lines for word in line.split()]
+    assert words[:words.index("seconds)") + 1] == question.split(), lines  # folded at spaces only
+
+
 def test_end_of_input_raises() -> None:
     with pytest.raises(InputClosed):
         run(["9"])
