@@ -163,8 +163,8 @@ JA: dict[str, str] = {
     "no name: you are shown as {fp}": "表示名なし: {fp} と表示されます",
     "result": "結果",
     "abandonment claim": "放棄の申し立て",
-    " Send it later: koikoi ratings submit {path} --to {url}":
-        " 後で送るには: koikoi ratings submit {path} --to {url}",
+    " Send it later: {koikoi} ratings submit {path} --to {url}":
+        " 後で送るには: {koikoi} ratings submit {path} --to {url}",
     "no answer from {url}": "{url} から応答がありません",
     "The rating service did not take the {what}: {problem}.{later}":
         "レーティングサービスは{what}を受け取りませんでした: {problem}。{later}",
@@ -250,8 +250,8 @@ JA: dict[str, str] = {
     "{Them} wins the match.": "{Them}の勝ちです。",
     "=== Final score: {me} {mine} - {theirs} {them}. {verdict} ===":
         "=== 最終得点: {me} {mine} - {theirs} {them}。{verdict} ===",
-    "Transcript: {path}  (check it with: koikoi verify FILE)":
-        "記録: {path}  (確かめるには: koikoi verify FILE)",
+    "Transcript: {path}  (check it with: {koikoi} verify FILE)":
+        "記録: {path}  (確かめるには: {koikoi} verify FILE)",
     "Transcript: {path}": "記録: {path}",
     # -- round summary ------------------------------------------------------------------------
     "stopped (shobu)": "勝負",
@@ -323,8 +323,8 @@ JA: dict[str, str] = {
     "{code!r} is not a room code: a code is six letters and digits, like K7QX2M (the host's screen shows "
     "it).": "{code!r} は部屋コードではありません。コードは K7QX2M のような英数字6文字です (ホストの画面に"
             "表示されます)。",
-    "The match is saved after every message in {folder} (if this stops, continue with: koikoi resume).":
-        "対局はやりとりのたびに {folder} に保存されます (止まったら koikoi resume で続けられます)。",
+    "The match is saved after every message in {folder} (if this stops, continue with: {koikoi} resume).":
+        "対局はやりとりのたびに {folder} に保存されます (止まったら {koikoi} resume で続けられます)。",
     "no interrupted match in {folder}": "{folder} に中断した対局はありません",
     "room {room} (you hosted)": "部屋 {room} (あなたがホスト)",
     "room {room} (you joined)": "部屋 {room} (あなたが参加)",
@@ -332,8 +332,8 @@ JA: dict[str, str] = {
     "The newest is listed first.": "新しいものから順に並んでいます。",
     "Resuming the match saved in {folder}.": "{folder} に保存した対局を再開します。",
     "cannot use the saved match in {folder}: {problem}": "{folder} の保存された対局は使えません: {problem}",
-    "The match is saved in {folder}: continue it with koikoi resume.":
-        "対局は {folder} に保存されています。koikoi resume で続けられます。",
+    "The match is saved in {folder}: continue it with {koikoi} resume.":
+        "対局は {folder} に保存されています。{koikoi} resume で続けられます。",
     "no terminal to ask for the password: use --password-file or KOIKOI_PASSWORD":
         "パスワードを尋ねる端末がありません。--password-file か KOIKOI_PASSWORD を使ってください",
     "room password: ": "部屋のパスワード: ",

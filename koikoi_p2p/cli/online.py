@@ -20,6 +20,7 @@ from koikoi_p2p.cli.options import (
     read_password,
     relay_url,
 )
+from koikoi_p2p.cli.paths import own_command
 from koikoi_p2p.cli.setup import Setup, error, prepare
 
 if TYPE_CHECKING:
@@ -216,7 +217,8 @@ async def _play(
         error(setup.screen.lang, "{problem}", problem=exc.message or exc)
         return exit_codes.ERROR
     setup.screen.say(setup.screen.t("The match is saved after every message in {folder} (if this stops, "
-                                    "continue with: koikoi resume).", folder=store.folder))
+                                    "continue with: {koikoi} resume).", folder=store.folder,
+                                    koikoi=own_command()))
     known = setup.folders.known_peers_file if peer_name else None
     return await play_saved(store, setup.screen, first=client, peer_name=peer_name, known_peers=known,
                             accept=accept)
@@ -328,8 +330,8 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         # Nothing to continue when the handshake failed or a changed key was refused.
         nothing_left = match.left_in_handshake or (code == exit_codes.WRONG_PASSWORD and not match.ended)
         if match.outcome is None and not nothing_left and not match.timed_out:  # also on Ctrl-C
-            screen.say("\n" + screen.t("The match is saved in {folder}: continue it with koikoi resume.",
-                                       folder=store.folder))
+            screen.say("\n" + screen.t("The match is saved in {folder}: continue it with {koikoi} resume.",
+                                       folder=store.folder, koikoi=own_command()))
     if match.outcome is not None or nothing_left:  # over: its state (every key's seed) goes
         from koikoi_p2p.cli.rated import after_rated_match
         from koikoi_p2p.net.resumable import forget

@@ -58,3 +58,29 @@ def folders(environ: Mapping[str, str] | None = None) -> Folders:
     config_root = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else home / ".config"
     data_root = Path(env["XDG_DATA_HOME"]) if env.get("XDG_DATA_HOME") else home / ".local" / "share"
     return Folders(config=config_root / "koikoi", data=data_root / "koikoi")
+
+
+def own_command(argv0: str | None = None, search: str | None = None) -> str:
+    """How this person can run koikoi again, for the hints the screens print ("check it with:
+    koikoi verify FILE"): ``koikoi`` when that name on the PATH is this very program, else the path
+    that started it (``.venv/bin/koikoi`` after the README's quick start, with no environment
+    activated). Anything else (``python -m ...``) keeps the plain name."""
+    import shlex
+    import shutil
+    import sys
+
+    started = Path(argv0 if argv0 is not None else sys.argv[0])
+    if started.name != "koikoi":
+        return "koikoi"
+    found = shutil.which("koikoi", path=search)
+    try:
+        if found is not None and os.path.samefile(found, started):
+            return "koikoi"
+    except OSError:
+        pass
+    try:
+        shown = str(started.resolve().relative_to(Path.cwd()))
+        shown = shown if "/" in shown else f"./{shown}"
+    except (OSError, ValueError):
+        shown = str(started.resolve())
+    return shlex.quote(shown)

@@ -32,6 +32,7 @@ from koikoi_p2p.cli.choices import (
 from koikoi_p2p.cli.countdown import with_countdown
 from koikoi_p2p.cli.i18n import capitalised, count, side_names, tr
 from koikoi_p2p.cli.narrate import after_their_call, narrate, stakes
+from koikoi_p2p.cli.paths import own_command
 from koikoi_p2p.cli.prompt import Choice, InputClosed, LineSource, Prompter, TimeUp
 from koikoi_p2p.cli.style import Style
 from koikoi_p2p.cli.summary import ROUND_END, summary_lines
@@ -451,8 +452,8 @@ async def _handle(
             screen.say(screen.t("You resigned.") if resigned == me else
                        screen.t("{Them} resigned.", Them=capitalised(name[1])))
         if event.transcript_path:
-            screen.say(screen.t("Transcript: {path}  (check it with: koikoi verify FILE)",
-                                path=event.transcript_path))
+            screen.say(screen.t("Transcript: {path}  (check it with: {koikoi} verify FILE)",
+                                path=event.transcript_path, koikoi=own_command()))
         return exit_codes.OK
     elif isinstance(event, ev.Failure):
         if table.timed_out and event.reason == "own_timeout":

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from koikoi_p2p.cli.cmd_ratings import safe, submit_text
 from koikoi_p2p.cli.i18n import tr
+from koikoi_p2p.cli.paths import own_command
 
 
 def default_ratings(relay: str) -> str:
@@ -40,7 +41,8 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
             assert abandonment is not None
             answer = await asyncio.to_thread(client.submit_abandonment, ratings, abandonment)
     except (client.ServiceUnreachable, ValueError) as exc:
-        later = tr(lang, " Send it later: koikoi ratings submit {path} --to {url}", path=path, url=ratings) \
+        later = tr(lang, " Send it later: {koikoi} ratings submit {path} --to {url}", path=path, url=ratings,
+                   koikoi=own_command()) \
             if path and result else ""
         if lang == "ja" and isinstance(exc, client.ServiceUnreachable):
             # The reason is the operating system's English; the URL says which service did not answer.

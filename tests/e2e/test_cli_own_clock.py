@@ -108,7 +108,7 @@ def test_the_drivers_deadline_takes_the_question_back_after_a_resume(tmp_path: P
     # ... and taken back when the driver's deadline passes.
     assert "Your time for this decision ran out: no more input is taken." in after, after
     assert "may now sign a claim that you abandoned the match at message" in after, after
-    for wrong in ("opponent left", "stopped answering", "continue it with koikoi resume", "Match stopped"):
+    for wrong in ("opponent left", "stopped answering", "continue it with", "Match stopped"):
         assert wrong not in after, after
     # The countdown ran live in front of the answer, a second at a time.
     ticks = set(re.findall(r"\r\[0:(\d\d)\]", console.raw.decode("utf-8", "replace")))

@@ -63,3 +63,31 @@ def test_lang_says_it_is_remembered_the_first_time(tmp_path: Path) -> None:
     assert "--lang ja switches back" in back.stdout
     plain = koikoi(tmp_path, "practice", "--rounds", "1")
     assert "remembered for every" not in plain.stdout
+
+
+def test_hints_print_a_command_the_player_can_run(tmp_path: Path) -> None:
+    """Item 9: after the quick start (no environment activated) `koikoi` is not on the PATH, yet the
+    end-of-match hint said "koikoi verify FILE". It now names the program as it was started."""
+    import os
+    import re
+    import shlex
+
+    env = env_for(tmp_path)
+    env["PATH"] = "/usr/bin:/bin"  # the quick start's .venv/bin is not on it
+    done = subprocess.run([str(SCRIPT), "practice", "--rounds", "1", "--level", "easy"], input="a\ns\n" * 400,
+                          capture_output=True, text=True, env=env, timeout=240, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    hint = re.search(r"Transcript: (\S+)  \(check it with: (.+) verify FILE\)", done.stdout)
+    assert hint is not None, done.stdout[-1500:]
+    command = shlex.split(hint.group(2))
+    assert command != ["koikoi"]
+    checked = subprocess.run([*command, "verify", hint.group(1)], capture_output=True, text=True, env=env,
+                             timeout=120, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    # With the environment activated the hint is the plain name.
+    env["PATH"] = f"{SCRIPT.parent}{os.pathsep}/usr/bin:/bin"
+    from koikoi_p2p.cli.paths import own_command
+
+    assert own_command(str(SCRIPT), env["PATH"]) == "koikoi"
+    assert own_command(str(SCRIPT), "/usr/bin:/bin") != "koikoi"
+    assert own_command("/usr/lib/python3/dist-packages/x/__main__.py", "/usr/bin") == "koikoi"
