@@ -128,7 +128,7 @@ class Table:
     told_compulsory: bool = False  # the compulsory-matching note is said once a match
     transcripts: list[str] = field(default_factory=list)
     mark_next: bool = False  # the next line about the opponent starts what must fit one screen
-    own_move: bool = False  # the next Board is our own move, shown before the opponent answers
+    own_move: bool = False  # Boards until the opponent's move are our own move, shown before it answers
     interim: RoundView | None = None  # our own move's board, drawn if the answer is slow
     timed_out: bool = False
     accept_terms: bool = False  # --accept: the proposed terms are shown and taken without asking
@@ -391,10 +391,15 @@ async def _handle(
         screen.say(screen.style.bold(screen.t("--- Round {n} (deal {deal}), dealer: {who} ---",
                                               n=event.round_index, deal=event.deal, who=dealer)))
     elif isinstance(event, ev.Board | ev.OpponentMoved):
+        # Every board from our decision on (the play, then our draw and what it took) is ours, and
+        # the last of them is the one drawn while the opponent is awaited; their move ends it.
         own = table.own_move and isinstance(event, ev.Board)
-        table.own_move = False
+        if not own:
+            table.own_move = False
+            table.interim = None
         _show_changes(event.view, screen, table, interim=own)
     elif isinstance(event, ev.YourTurn):
+        table.own_move, table.interim = False, None
         asked = _question_started(match)
         _show_changes(event.view, screen, table, quiet=True)
         note = None
@@ -411,6 +416,7 @@ async def _handle(
         else:
             return await _resign(match, screen, table)
     elif isinstance(event, ev.ChoiceNeeded):
+        table.own_move, table.interim = False, None
         asked = _question_started(match)
         only = forced_choice(event.kind, event.options, event.view, screen)
         if only is None and event.kind == "capture" and interchangeable(event.options):
@@ -434,6 +440,7 @@ async def _handle(
         else:
             return await _resign(match, screen, table)
     elif isinstance(event, ev.RoundOver):
+        table.own_move, table.interim = False, None
         table.scores = event.scores
         _round_summary(event, screen, table)
     elif isinstance(event, ev.MatchOver):

@@ -24,8 +24,9 @@ PROFILE = preset("nintendo")
 class EngineMatch:
     """Seat 0 is the person at the terminal, seat 1 the strong player; one round, cards known."""
 
-    def __init__(self, seed: int, *, slow: float = 0.0) -> None:
+    def __init__(self, seed: int, *, slow: float = 0.0, slow_reply: float = 0.0) -> None:
         self.slow = slow  # seconds the opponent's share for our draw takes (an online opponent)
+        self.slow_reply = slow_reply  # seconds the opponent thinks before each of its plays
         self.rng = random.Random(seed)
         self.answer: asyncio.Queue[Action] = asyncio.Queue()
         self.offered: list[tuple[Action, ...]] = []
@@ -57,6 +58,8 @@ class EngineMatch:
             assert isinstance(need, NeedAction)
             options = state.legal_actions()
             if need.seat == 1:
+                if self.slow_reply and need.kind == "play":
+                    await asyncio.sleep(self.slow_reply)
                 action = computer.choose(state.view(1), options)
                 state.apply(1, action)
                 self.moves.append(action)
@@ -281,6 +284,37 @@ def test_our_own_move_is_on_the_board_before_a_slow_opponent_answers() -> None:
     assert asyncio.run(drive(EngineMatch(2), screen, Typist(quick), me=0, timeout=30)) == exit_codes.OK
     played = quick.getvalue().index("You play ")
     assert "waiting for" not in quick.getvalue()[played:played + 2000]
+
+
+def test_the_board_drawn_while_waiting_includes_our_draw() -> None:
+    """Issue 29 item 2: online, our draw waits for the opponent's share and the opponent then thinks.
+    After "You draw 10. Maple Plain and take 10. Maple Plain." the board drawn while waiting was
+    the one from before the draw: that card still on the field, neither card in our pile."""
+    import re
+
+    checked = 0
+    for seed in (1, 2, 3):
+        out = io.StringIO()
+        screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "opponent"))
+        match = EngineMatch(seed, slow=0.5, slow_reply=0.5)
+        assert asyncio.run(drive(match, screen, Typist(out), me=0, timeout=30)) == exit_codes.OK
+        text = out.getvalue()
+        for drew in re.finditer(r"You draw (\d\d\S) [^\n]*?(?:and take (\d\d\S) |(goes to the field))", text):
+            after = text[drew.end():]
+            if "Opponent plays" not in after:
+                continue  # the round's last draw
+            shown = after[:after.index("Opponent plays")]
+            if "Field: " not in shown:
+                continue  # a question followed at once (a capture choice): asked with its own board
+            field = shown.rsplit("Field: ", 1)[1].split("\n", 1)[0]
+            mine = shown.rsplit("Your captures", 1)[1].split("Opponent", 1)[0]
+            drawn, taken = drew.group(1), drew.group(2)
+            if taken:
+                assert drawn in mine and taken in mine and taken not in field, (seed, drew.group(0), shown)
+            else:
+                assert drawn in field, (seed, drew.group(0), shown)
+            checked += 1
+    assert checked >= 3
 
 
 def test_the_wait_says_what_the_opponent_is_deciding() -> None:
