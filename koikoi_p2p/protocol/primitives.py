@@ -1,7 +1,8 @@
 """The primitives of the session (spec/protocol.md §4.1): SHA-256, HMAC-SHA256, HKDF-SHA256 and
 ChaCha20-Poly1305 with a 12-byte nonce from ``cryptography``; Ed25519 verification from libsodium
-(PyNaCl), the rule the JavaScript implementation applies too. Kept in one place so the spec's
-definitions map to exactly one function each.
+(PyNaCl), the rule the JavaScript implementation applies too; and, for the identity file
+(spec/identity.md §3), Argon2id and XChaCha20-Poly1305 from libsodium. Kept in one place so the
+spec's definitions map to exactly one function each.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import constant_time, hashes, hmac
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF, HKDFExpand
+from nacl import bindings
 from nacl.exceptions import CryptoError
 from nacl.signing import VerifyKey
 
@@ -75,3 +77,23 @@ def ed25519_verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
     except (CryptoError, ValueError, TypeError):
         return False
     return True
+
+
+def argon2id(password: bytes, salt: bytes, *, opslimit: int, memlimit: int, length: int = KEY_SIZE) -> bytes:
+    """Argon2id v1.3 (RFC 9106) with parallelism 1, as libsodium's ``crypto_pwhash`` computes it;
+    ``memlimit`` in bytes. The caller bounds the parameters (spec/identity.md §4)."""
+    return bytes(bindings.crypto_pwhash_alg(length, password, salt, opslimit, memlimit,
+                                            bindings.crypto_pwhash_ALG_ARGON2ID13))
+
+
+def xchacha_seal(key: bytes, nonce: bytes, plaintext: bytes, aad: bytes) -> bytes:
+    """XChaCha20-Poly1305 (IETF) encryption with a 24-byte nonce: ciphertext || 16-byte tag."""
+    return bytes(bindings.crypto_aead_xchacha20poly1305_ietf_encrypt(plaintext, aad, nonce, key))
+
+
+def xchacha_open(key: bytes, nonce: bytes, sealed: bytes, aad: bytes) -> bytes | None:
+    """XChaCha20-Poly1305 (IETF) decryption, or None when the tag does not verify."""
+    try:
+        return bytes(bindings.crypto_aead_xchacha20poly1305_ietf_decrypt(sealed, aad, nonce, key))
+    except CryptoError:
+        return None
