@@ -284,6 +284,31 @@ HELP_JA: dict[str, str] = {
         "識別鍵が対局ごとに署名する表示名を表示・設定します。32文字まで、対戦相手とランキングに指紋と並べて"
         '表示されます。表示名は重なることがあり、本人を示すのは指紋です。koikoi name "" で消せます。',
     "the new name": "新しい表示名",
+    "show, export or import your identity (your key and display name)":
+        "あなたの身元 (鍵と表示名) を表示・書き出し・読み込みする",
+    "Your identity is a key, kept on this device. Export it to a file sealed under a passphrase, and import "
+    "that file on another device or in the browser: the same fingerprint, name and rating everywhere, and a "
+    "lost device loses nothing.":
+        "あなたの身元はこの端末にある鍵です。パスフレーズで封をしたファイルに書き出し、別の端末やブラウザで"
+        "読み込めば、どこでも同じ指紋・表示名・レーティングで遊べ、端末をなくしても何も失いません。",
+    "print your fingerprint and display name": "指紋と表示名を表示する",
+    "Print this device's identity: its fingerprint and display name.":
+        "この端末の身元 (指紋と表示名) を表示します。",
+    "write your identity to FILE, sealed under a passphrase": "身元をパスフレーズで封をして FILE に書き出す",
+    "replace this device's identity with the one in FILE": "この端末の身元を FILE の身元に置き換える",
+    "Write the identity key and display name to FILE, sealed under a passphrase of at least 8 characters "
+    "(asked twice at a terminal).":
+        "身元の鍵と表示名を、8文字以上のパスフレーズで封をして FILE に書き出します (端末では2回尋ねます)。",
+    "Read an identity file made by koikoi identity export or the browser. The identity it replaces is kept "
+    "beside it as a backup.":
+        "koikoi identity export やブラウザで作った身元ファイルを読み込みます。置き換えられる身元は控えとして"
+        "隣に残します。",
+    "the identity file": "身元ファイル",
+    "read the passphrase from the first line of PFILE (or set $KOIKOI_PASSPHRASE)":
+        "パスフレーズを PFILE の1行目から読む ($KOIKOI_PASSPHRASE でも可)",
+    "replace an existing identity without asking (it is still backed up)":
+        "今の身元を尋ねずに置き換える (控えは残る)",
+    "overwrite FILE if it exists": "FILE がすでにあれば上書きする",
     "Continue a match interrupted by a crash, a kill or a lost connection, with the same board and prompts."
     " Without --state: the interrupted koikoi host/join match saved in the data folder (a menu when there "
     "are several). The finished transcript is the one the match would have had without the interruption.":

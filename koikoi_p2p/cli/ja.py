@@ -288,6 +288,46 @@ JA: dict[str, str] = {
         "「{answer}」は選択肢にありません ({keys})。? でヘルプ。\n",
     " or ": " / ",
     "Press Enter to go on.": "Enter を押すと続きます。",
+    # -- koikoi identity ------------------------------------------------------------------------
+    "Fingerprint: {fp}": "指紋: {fp}",
+    "Name: {name}": "表示名: {name}",
+    "Name: (none)": "表示名: (なし)",
+    "Key file: {path}": "鍵のファイル: {path}",
+    "cannot read the passphrase file {file}: {problem}":
+        "パスフレーズのファイル {file} を読めません: {problem}",
+    "the passphrase file {file} is empty": "パスフレーズのファイル {file} が空です",
+    "no terminal to ask for the passphrase: use --passphrase-file or KOIKOI_PASSPHRASE":
+        "パスフレーズを尋ねる端末がありません。--passphrase-file か KOIKOI_PASSPHRASE を使ってください",
+    "passphrase: ": "パスフレーズ: ",
+    "the same passphrase again: ": "もう一度同じパスフレーズ: ",
+    "the two passphrases differ: nothing was written": "2回のパスフレーズが違います。何も書いていません",
+    "no terminal to ask for the passphrase; use --passphrase-file":
+        "パスフレーズを尋ねる端末がありません。--passphrase-file を使ってください",
+    "{file} exists: choose another name, or add --force":
+        "{file} はすでにあります。別の名前にするか --force を付けてください",
+    "a passphrase has at least {n} characters: nothing was written":
+        "パスフレーズは{n}文字以上です。何も書いていません",
+    "Wrote your identity ({fp}) to {file}. Keep the file and the passphrase apart: together they are you.":
+        "あなたの身元 ({fp}) を {file} に書きました。ファイルとパスフレーズは別々に保管してください。"
+        "両方そろえば、誰でもあなたとして対局できます。",
+    "This device already has that identity ({fp}); its name is now the file's.":
+        "この端末はすでにその身元 ({fp}) です。表示名をファイルのものにしました。",
+    "Nothing changed.": "何も変えていません。",
+    "Kept the identity it replaces in {file}.": "置き換える前の身元を {file} に残しました。",
+    "This device now plays as {fp}{name}.": "この端末はこれから {fp}{name} として対局します。",
+    "{file} is not a koikoi identity file": "{file} は koikoi の身元ファイルではありません",
+    "{file} is an identity file of a newer version than this client reads":
+        "{file} はこのクライアントが読めない新しい版の身元ファイルです",
+    "{file} is damaged (cut short, or bytes were changed)":
+        "{file} は壊れています (途中で切れているか、書き換えられています)",
+    "the passphrase does not open {file} (or the file was altered)":
+        "このパスフレーズでは {file} を開けません (またはファイルが書き換えられています)",
+    "{file} opens but holds no valid identity": "{file} は開けましたが、正しい身元が入っていません",
+    "this device already has an identity ({fp}): add --replace to replace it (it is kept as a backup)":
+        "この端末にはすでに身元 ({fp}) があります。置き換えるには --replace を付けてください (元の身元は控え"
+        "として残ります)",
+    "This device already has an identity ({fp}); replace it? It is kept as a backup. [y/N] ":
+        "この端末にはすでに身元 ({fp}) があります。置き換えますか? 元の身元は控えとして残ります。[y/N] ",
     "The language is remembered for every koikoi command from now on; --lang {other} switches back.":
         "この言語を記憶しました。これからはすべての koikoi コマンドが日本語になります。"
         "--lang {other} で元に戻ります。",

@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_relay",
     "koikoi_p2p.cli.cmd_ratings",
     "koikoi_p2p.cli.cmd_name",
+    "koikoi_p2p.cli.cmd_identity",
     "koikoi_p2p.cli.cmd_resume",
     "koikoi_p2p.cli.cmd_selfplay",
     "koikoi_p2p.cli.cmd_verify",

@@ -7,7 +7,17 @@ import string
 from pathlib import Path
 
 import koikoi_p2p.cli as cli_package
-from koikoi_p2p.cli import cmd_ratings, cmd_verify, display_name, lobby, online, play, summary, switches
+from koikoi_p2p.cli import (
+    cmd_identity,
+    cmd_ratings,
+    cmd_verify,
+    display_name,
+    lobby,
+    online,
+    play,
+    summary,
+    switches,
+)
 from koikoi_p2p.cli.i18n import YAKU_EN, YAKU_JA, count, tr, yaku_name
 from koikoi_p2p.cli.ja import JA
 from koikoi_p2p.rules.scoring import YAKU_IDS
@@ -38,7 +48,8 @@ def tables() -> list[str]:
     return [play.LEGEND, *play.HELP.values(), *summary.ROUND_END.values(), *play.REASON_WORDS.values(),
             *online.RELAY_HINTS.values(), *online.REASON_HINTS.values(), *switches.PROBLEMS, *lobby.HEADINGS,
             *display_name.PROBLEMS, *cmd_verify._ARTICLE.values(), *cmd_verify._HINTS.values(),
-            *cmd_ratings.OUTCOMES.values(), *cmd_ratings.BOARD_HEADINGS]
+            *cmd_ratings.OUTCOMES.values(), *cmd_ratings.BOARD_HEADINGS,
+            *cmd_identity.IMPORT_PROBLEMS.values()]
 
 
 def fields(template: str) -> set[str]:
