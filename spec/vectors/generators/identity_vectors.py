@@ -102,6 +102,8 @@ def invalid(base: bytes, passphrase: str) -> list[dict[str, object]]:
          "bad_identity_file"),
         ("name with a control character", forged(seed + b"\x03a\x07b", passphrase, "control"), passphrase,
          "bad_identity_file"),
+        ("name starting with a byte-order mark", forged(seed + b"\x04\xef\xbb\xbfa", passphrase, "bom"),
+         passphrase, "bad_identity_file"),
         ("name of 33 characters", forged(seed + bytes([33]) + b"a" * 33, passphrase, "33"), passphrase,
          "bad_identity_file"),
     ]

@@ -81,6 +81,39 @@ export function aeadOpen(key, nonce, ad, sealed) {
 }
 
 /**
+ * Argon2id v1.3 (RFC 9106), parallelism 1, as libsodium's crypto_pwhash computes it
+ * (spec/identity.md §3); the caller bounds the parameters.
+ * @param {Uint8Array} password @param {Uint8Array} salt 16 bytes
+ * @param {number} opslimit @param {number} memlimit in bytes @param {number} [length]
+ */
+export function argon2id(password, salt, opslimit, memlimit, length = 32) {
+  const s = sodium();
+  return s.crypto_pwhash(length, password, salt, opslimit, memlimit, s.crypto_pwhash_ALG_ARGON2ID13);
+}
+
+/**
+ * XChaCha20-Poly1305 (IETF) with a 24-byte nonce: ciphertext || 16-byte tag.
+ * @param {Uint8Array} key @param {Uint8Array} nonce @param {Uint8Array} ad @param {Uint8Array} plaintext
+ */
+export function xchachaSeal(key, nonce, ad, plaintext) {
+  return sodium().crypto_aead_xchacha20poly1305_ietf_encrypt(plaintext, ad, null, nonce, key);
+}
+
+/**
+ * Open an XChaCha20-Poly1305 box; null when it does not authenticate.
+ * @param {Uint8Array} key @param {Uint8Array} nonce @param {Uint8Array} ad @param {Uint8Array} sealed
+ * @returns {Uint8Array | null}
+ */
+export function xchachaOpen(key, nonce, ad, sealed) {
+  if (sealed.length < 16) return null;
+  try {
+    return sodium().crypto_aead_xchacha20poly1305_ietf_decrypt(null, sealed, ad, nonce, key);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The X25519 public key of a 32-byte secret.
  * @param {Uint8Array} secret
  */
