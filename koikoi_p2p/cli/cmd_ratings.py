@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from koikoi_p2p.cli.i18n import count, tr
+from koikoi_p2p.cli.options import add_cafile
 from koikoi_p2p.cli.settings import LANGUAGES
 from koikoi_p2p.phrase import Phrase
 
@@ -40,6 +41,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the service's JSON")
     add_lang(parser)
+    add_cafile(parser)
     parser.set_defaults(handler=_show)
     commands = parser.add_subparsers(dest="ratings_command", metavar="COMMAND")
 
@@ -82,6 +84,7 @@ def register(subparsers: Any) -> None:
     )
     recompute.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     add_lang(recompute, default=argparse.SUPPRESS)
+    add_cafile(recompute, default=argparse.SUPPRESS)
     recompute.set_defaults(handler=_recompute)
 
     submit = commands.add_parser(
@@ -99,6 +102,7 @@ def register(subparsers: Any) -> None:
     )
     submit.add_argument("--json", action="store_true", help="print the service's answer as JSON")
     add_lang(submit, default=argparse.SUPPRESS)
+    add_cafile(submit, default=argparse.SUPPRESS)
     submit.set_defaults(handler=_submit)
 
 
