@@ -124,6 +124,25 @@ def test_the_units_are_valid_and_hardened(tmp_path: Path) -> None:
         assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr
 
 
+def test_the_readme_section_names_what_deploy_holds() -> None:
+    """The steps of README "Running a public relay" use the files, names, ports and paths that
+    deploy/ (and so this test's deployment) uses."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Running a public relay"):]
+    section = section[:section.index("\n## ", 10)]
+    for file in ("koikoi-relay@.service", "koikoi-ratings.service", "haproxy.cfg", "haproxy-cert-hook"):
+        assert f"deploy/{file}" in section, file
+    units = (DEPLOY / "koikoi-relay@.service").read_text() + (DEPLOY / "koikoi-ratings.service").read_text()
+    config, hook = (DEPLOY / "haproxy.cfg").read_text(), (DEPLOY / "haproxy-cert-hook").read_text()
+    deployed = units + config + hook
+    for shared in ("/etc/koikoi/pgpass", "/opt/koikoi", "127.0.0.1:8801", "127.0.0.1:8802", "127.0.0.1:8790",
+                   "127.0.0.1:8888", "/etc/haproxy/certs/koikoi.pem", "/etc/koikoi/haproxy-cert-hook",
+                   "127.0.0.1:6379", "koikoi-relay@8801"):
+        assert shared in deployed and shared in section, shared
+    assert "CREATE ROLE ratings LOGIN" in section and "createdb --owner ratings ratings" in section
+    assert "127.0.0.1:5432:ratings:ratings:" in section
+
+
 # -- the services ------------------------------------------------------------------------------
 
 def need_browser() -> None:
