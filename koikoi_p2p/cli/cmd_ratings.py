@@ -137,7 +137,7 @@ def _service(args: argparse.Namespace) -> str:
 
 def _show(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.verify_ja import word_ja
-    from koikoi_p2p.ratings.client import ServiceUnreachable, history, leaderboard
+    from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, history, leaderboard
 
     lang = _lang(args)
     try:
@@ -146,6 +146,10 @@ def _show(args: argparse.Namespace) -> int:
     except ValueError as exc:
         _problem("koikoi ratings", lang, exc, "{url} is not a relay or rating service URL", url=args.relay)
         return 2
+    except CertificateRefused as exc:
+        _problem("koikoi ratings", lang, exc, "the certificate of {url} is not trusted (--lang en says why)",
+                 url=service)
+        return 3
     except ServiceUnreachable as exc:
         _problem("koikoi ratings", lang, exc, "no answer from {url}", url=service)
         return 3
@@ -322,7 +326,7 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    from koikoi_p2p.ratings.client import ServiceUnreachable, submit_result
+    from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, submit_result
 
     lang = _lang(args)
     try:
@@ -338,6 +342,10 @@ def _submit(args: argparse.Namespace) -> int:
         _problem("koikoi ratings submit", lang, exc, "{url} is not a relay or rating service URL",
                  url=args.to)
         return 2
+    except CertificateRefused as exc:
+        _problem("koikoi ratings submit", lang, exc,
+                 "the certificate of {url} is not trusted (--lang en says why)", url=service)
+        return 3
     except ServiceUnreachable as exc:
         _problem("koikoi ratings submit", lang, exc, "no answer from {url}", url=service)
         return 3
@@ -348,7 +356,7 @@ def _submit(args: argparse.Namespace) -> int:
 
 def _recompute(args: argparse.Namespace) -> int:
     from koikoi_p2p.ratings.board import ExportError, recompute
-    from koikoi_p2p.ratings.client import ServiceUnreachable, leaderboard
+    from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, leaderboard
 
     lang = _lang(args)
     command = "koikoi ratings recompute"
@@ -374,6 +382,10 @@ def _recompute(args: argparse.Namespace) -> int:
         answer = leaderboard(_service(argparse.Namespace(relay=args.compare)))
     except ValueError as exc:
         _problem(command, lang, exc, "{url} is not a relay or rating service URL", url=args.compare)
+        return 3
+    except CertificateRefused as exc:
+        _problem(command, lang, exc, "the certificate of {url} is not trusted (--lang en says why)",
+                 url=args.compare)
         return 3
     except ServiceUnreachable as exc:
         _problem(command, lang, exc, "no answer from {url}", url=args.compare)

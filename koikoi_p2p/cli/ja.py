@@ -166,6 +166,8 @@ JA: dict[str, str] = {
     " Send it later: koikoi ratings submit {path} --to {url}":
         " 後で送るには: koikoi ratings submit {path} --to {url}",
     "no answer from {url}": "{url} から応答がありません",
+    "the certificate of {url} is not trusted (--lang en says why)":
+        "{url} の証明書は信頼できません (--lang en で理由を表示)",
     "The rating service did not take the {what}: {problem}.{later}":
         "レーティングサービスは{what}を受け取りませんでした: {problem}。{later}",
     "Rating service {url}: {answer}": "レーティングサービス {url}: {answer}",

@@ -105,6 +105,11 @@ def test_client_commands_verify_the_relays_certificate(tls_relay: TLSRelay) -> N
         bad = koikoi(home, "web", "--check", relay.https, *extra)
         assert bad.returncode != 0 and "is not trusted" in bad.stderr, bad.stderr
         assert "Traceback" not in bad.stderr
+    # The same in Japanese: the certificate, not "no answer".
+    bad = koikoi(home, "lobby", "--relay", relay.wss, "--lang", "ja")
+    assert bad.returncode == 3 and "信頼できません" in bad.stderr, bad.stderr
+    bad = koikoi(home, "ratings", "--relay", relay.wss, "--lang", "ja")
+    assert bad.returncode == 3 and "証明書は信頼できません" in bad.stderr, bad.stderr
     bad = koikoi(home, "lobby", "--relay", relay.wss, "--cafile", str(home / "missing.pem"))
     assert bad.returncode == 2 and "cannot use" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
     # The app over https:// is this release, file for file.
