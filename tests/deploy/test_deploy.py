@@ -139,6 +139,10 @@ def test_the_readme_section_names_what_deploy_holds() -> None:
                    "127.0.0.1:8888", "/etc/haproxy/certs/koikoi.pem", "/etc/koikoi/haproxy-cert-hook",
                    "127.0.0.1:6379", "koikoi-relay@8801"):
         assert shared in deployed and shared in section, shared
+    # /v1 is routed as spec/relay.md §13.8 routes it (tests/e2e/test_relay_balancer.py runs that).
+    relay = config[config.index("\nbackend relay"):config.index("\nbackend app")]
+    for line in ("balance url_param room", "hash-type consistent", "option httpchk GET /healthz"):
+        assert line in relay, line
     assert "CREATE ROLE ratings LOGIN" in section and "createdb --owner ratings ratings" in section
     assert "127.0.0.1:5432:ratings:ratings:" in section
 
