@@ -8,7 +8,10 @@ leaves the running certificate in place (the error is logged).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import ssl
+from collections.abc import Iterator
 
 
 class TLSFilesError(ValueError):
@@ -42,8 +45,36 @@ class ServerTLS:
         self.reloads = 0
 
     def reload(self) -> None:
-        """Load the files again. They are first tried in a scratch context, so a bad pair raises
-        TLSFilesError and the live context keeps serving the previous certificate."""
-        _context(self.cert, self.key)
-        _load(self.context, self.cert, self.key)
+        """Load the files again. Both are read once, into memory, and that copy is first tried in a
+        scratch context and then loaded into the live one: a bad pair raises TLSFilesError and the
+        live context keeps serving the previous certificate, and a file rewritten meanwhile (by a
+        renewal) cannot leave the live context with a certificate and a key that do not match."""
+        with _snapshot(self.cert) as cert, _snapshot(self.key) as key:
+            try:
+                _context(cert, key)
+            except TLSFilesError as exc:   # named by the files, not by the copies
+                raise TLSFilesError(str(exc).replace(cert, self.cert).replace(key, self.key)) from None
+            _load(self.context, cert, key)
         self.reloads += 1
+
+
+@contextlib.contextmanager
+def _snapshot(path: str) -> Iterator[str]:
+    """A name under which the bytes ``path`` holds now stay readable while the block runs: a
+    memory-only file (memfd, never on disk), or on a system without memfd the file itself."""
+    if not hasattr(os, "memfd_create"):
+        yield path
+        return
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as exc:
+        raise TLSFilesError(f"cannot read {path}: {exc.strerror or exc}") from None
+    fd = os.memfd_create("koikoi-relay-tls", os.MFD_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        yield f"/proc/self/fd/{fd}"
+    finally:
+        os.close(fd)

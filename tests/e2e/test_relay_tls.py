@@ -180,6 +180,7 @@ def test_sighup_gives_new_connections_the_new_certificate(tls_relay: TLSRelay) -
     relay.proc.send_signal(signal.SIGTERM)
     _, err = relay.proc.communicate(timeout=15)
     assert "event=tls_reloaded" in err and "event=tls_reload_failed" in err, err
+    assert f"cannot use {relay.leaf.cert} with {relay.leaf.key}" in err, err
 
 
 def test_relay_refuses_unusable_tls_files(tmp_path: Path) -> None:
