@@ -359,8 +359,8 @@ HELP_JA: dict[str, str] = {
     "another error (the message says which), your input ended or your time ran out":
         "その他のエラー (内容はメッセージに表示)、入力の終わり、または持ち時間切れ",
     "bad command line": "コマンドラインの誤り",
-    "no relay reachable at the URL (check it, or start one: koikoi relay)":
-        "その URL に中継サーバーが見つからない (確かめるか、koikoi relay で起動)",
+    "no relay reachable at the URL, or its certificate is not trusted":
+        "その URL に中継サーバーが見つからないか、その証明書が信頼できない",
     "room not found (check the code, or ask the host for a new one)":
         "部屋が見つからない (コードを確かめるか、ホストに新しいコードを頼む)",
     "room full (someone else joined first)": "部屋が満員 (先に誰かが参加した)",
