@@ -21,6 +21,7 @@ import secrets
 import shlex
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -377,6 +378,17 @@ def test_a_public_relay_as_deployed_plays_rated_matches_over_tls(site: Site) -> 
                              capture_output=True, text=True, env={**env, "SSL_CERT_FILE": str(other.path)},
                              timeout=60)
     assert refused.returncode != 0 and "not trusted" in refused.stdout + refused.stderr
+
+    # One address may hold 100 connections open; the 101st is refused by the proxy.
+    with contextlib.ExitStack() as held:
+        for _ in range(100):
+            raw = held.enter_context(socket.create_connection(("127.0.0.1", site.front), timeout=10))
+            held.enter_context(site.context.wrap_socket(raw, server_hostname="127.0.0.1"))
+        with pytest.raises(OSError), socket.create_connection(("127.0.0.1", site.front), timeout=10) as raw, \
+                site.context.wrap_socket(raw, server_hostname="127.0.0.1") as extra:
+            extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            if not extra.recv(100):
+                raise ConnectionResetError("closed by the proxy")
 
 
 if __name__ == "__main__":   # pragma: no cover
