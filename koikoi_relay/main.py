@@ -17,6 +17,7 @@ from koikoi_relay.logs import configure, log_event
 
 if TYPE_CHECKING:
     from koikoi_relay.divert import Diversion
+    from koikoi_relay.tls import ServerTLS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", action="store_true",
                         help="also serve the browser app at / (beside the protocol at /v1), with a strict "
                              "Content-Security-Policy; the page connects only to this relay")
+    secure = parser.add_argument_group("TLS (spec/relay.md §14)")
+    secure.add_argument("--tls-cert", metavar="FILE", default=None,
+                        help="serve wss:// and https:// with this PEM certificate chain (needs --tls-key; "
+                             "SIGHUP reads both files again for new connections)")
+    secure.add_argument("--tls-key", metavar="FILE", default=None, help="the PEM private key of --tls-cert")
     cluster = parser.add_argument_group("cluster (spec/relay.md §13)")
     cluster.add_argument(
         "--redis", metavar="URL", default=os.environ.get("KOIKOI_RELAY_REDIS") or None,
@@ -70,20 +76,52 @@ async def serve_until_signalled(args: argparse.Namespace, divert: Diversion | No
                 "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
+    secure = server_tls(args)
     web = web_handler() if getattr(args, "web", False) else None
-    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert)
+    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert,
+                         ssl=None if secure is None else secure.context)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
-    print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)
+    ws, http = ("wss", "https") if secure is not None else ("ws", "http")
+    print(f"relay listening on {ws}://{args.host}:{server.port}/v1", flush=True)
     if getattr(args, "web", False):
-        print(f"web app at http://{args.host}:{server.port}/", flush=True)
+        print(f"web app at {http}://{args.host}:{server.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    if secure is not None:
+        loop.add_signal_handler(signal.SIGHUP, reload_tls, secure)
     await stop.wait()
     log_event("signal_received")
     await server.shutdown()
+
+
+def server_tls(args: argparse.Namespace) -> ServerTLS | None:
+    """The server context of --tls-cert/--tls-key, or None for plain ws:// and http://."""
+    cert, key = getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise SystemExit("koikoi relay: --tls-cert and --tls-key go together")
+    from koikoi_relay.tls import ServerTLS, TLSFilesError
+
+    try:
+        return ServerTLS(cert, key)
+    except TLSFilesError as exc:
+        raise SystemExit(f"koikoi relay: {exc}") from None
+
+
+def reload_tls(secure: ServerTLS) -> None:
+    """SIGHUP: new connections get the certificate now in the files; a bad pair keeps the old one."""
+    from koikoi_relay.tls import TLSFilesError
+
+    try:
+        secure.reload()
+    except TLSFilesError as exc:
+        log_event("tls_reload_failed", logging.ERROR, problem=str(exc))
+        return
+    log_event("tls_reloaded", reloads=secure.reloads)
 
 
 def web_handler() -> Callable[[str], tuple[int, list[tuple[str, str]], bytes] | None]:

@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from ssl import SSLContext
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -50,6 +51,7 @@ from koikoi_relay.state import Connection, Registry
 
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
+TLS_HANDSHAKE_TIMEOUT = 10.0
 
 # An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
 # one that serves the browser app): request path -> (status, headers, body), or None for 404.
@@ -70,9 +72,12 @@ class RelayServer:
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
         http: HttpHandler | None = None,
         divert: Diversion | None = None,
+        ssl: SSLContext | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.http = http
+        # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
+        self.ssl = ssl
         # Requests another service of this process takes from our port, whole (divert.py).
         self.divert = divert
         self.metrics = Metrics()
@@ -115,6 +120,9 @@ class RelayServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             server_header=None,
+            ssl=self.ssl,
+            # A TLS handshake that has not finished by then is dropped (asyncio's default is 60 s).
+            ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT if self.ssl is not None else None,
             create_connection=None if self.divert is None else diverting_connection(self.divert),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from koikoi_p2p.cli.i18n import count, tr
+from koikoi_p2p.cli.options import add_cafile
 from koikoi_p2p.cli.settings import LANGUAGES
 from koikoi_p2p.phrase import Phrase
 
@@ -40,6 +41,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the service's JSON")
     add_lang(parser)
+    add_cafile(parser)
     parser.set_defaults(handler=_show)
     commands = parser.add_subparsers(dest="ratings_command", metavar="COMMAND")
 
@@ -82,6 +84,7 @@ def register(subparsers: Any) -> None:
     )
     recompute.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     add_lang(recompute, default=argparse.SUPPRESS)
+    add_cafile(recompute, default=argparse.SUPPRESS)
     recompute.set_defaults(handler=_recompute)
 
     submit = commands.add_parser(
@@ -99,6 +102,7 @@ def register(subparsers: Any) -> None:
     )
     submit.add_argument("--json", action="store_true", help="print the service's answer as JSON")
     add_lang(submit, default=argparse.SUPPRESS)
+    add_cafile(submit, default=argparse.SUPPRESS)
     submit.set_defaults(handler=_submit)
 
 
@@ -133,7 +137,7 @@ def _service(args: argparse.Namespace) -> str:
 
 def _show(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.verify_ja import word_ja
-    from koikoi_p2p.ratings.client import ServiceUnreachable, history, leaderboard
+    from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, history, leaderboard
 
     lang = _lang(args)
     try:
@@ -142,6 +146,10 @@ def _show(args: argparse.Namespace) -> int:
     except ValueError as exc:
         _problem("koikoi ratings", lang, exc, "{url} is not a relay or rating service URL", url=args.relay)
         return 2
+    except CertificateRefused as exc:
+        _problem("koikoi ratings", lang, exc, "the certificate of {url} is not trusted (--lang en says why)",
+                 url=service)
+        return 3
     except ServiceUnreachable as exc:
         _problem("koikoi ratings", lang, exc, "no answer from {url}", url=service)
         return 3
@@ -318,7 +326,7 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    from koikoi_p2p.ratings.client import ServiceUnreachable, submit_result
+    from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, submit_result
 
     lang = _lang(args)
     try:
@@ -334,6 +342,10 @@ def _submit(args: argparse.Namespace) -> int:
         _problem("koikoi ratings submit", lang, exc, "{url} is not a relay or rating service URL",
                  url=args.to)
         return 2
+    except CertificateRefused as exc:
+        _problem("koikoi ratings submit", lang, exc,
+                 "the certificate of {url} is not trusted (--lang en says why)", url=service)
+        return 3
     except ServiceUnreachable as exc:
         _problem("koikoi ratings submit", lang, exc, "no answer from {url}", url=service)
         return 3
@@ -344,7 +356,7 @@ def _submit(args: argparse.Namespace) -> int:
 
 def _recompute(args: argparse.Namespace) -> int:
     from koikoi_p2p.ratings.board import ExportError, recompute
-    from koikoi_p2p.ratings.client import ServiceUnreachable, leaderboard
+    from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, leaderboard
 
     lang = _lang(args)
     command = "koikoi ratings recompute"
@@ -370,6 +382,10 @@ def _recompute(args: argparse.Namespace) -> int:
         answer = leaderboard(_service(argparse.Namespace(relay=args.compare)))
     except ValueError as exc:
         _problem(command, lang, exc, "{url} is not a relay or rating service URL", url=args.compare)
+        return 3
+    except CertificateRefused as exc:
+        _problem(command, lang, exc, "the certificate of {url} is not trusted (--lang en says why)",
+                 url=args.compare)
         return 3
     except ServiceUnreachable as exc:
         _problem(command, lang, exc, "no answer from {url}", url=args.compare)

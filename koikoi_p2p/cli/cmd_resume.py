@@ -18,6 +18,7 @@ from typing import Any
 
 from koikoi_p2p.ai.levels import LEVELS
 from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.options import add_cafile
 
 EXIT_BY_STATUS = {
     "completed": exit_codes.OK,
@@ -43,6 +44,7 @@ def register(subparsers: Any) -> None:
                         help="the match's state folder (default: the interrupted host/join match in the "
                              "data folder)")
     parser.add_argument("--lang", choices=("en", "ja"), help="the language of the screens (remembered)")
+    add_cafile(parser)
     hidden = argparse.SUPPRESS
     # For tests and the soak benchmark (a computer-played seat they can kill -9 and resume):
     # not something a player needs, so not in --help.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS
+from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, add_cafile
 
 PRESETS = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
 
@@ -26,6 +26,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--transcript", metavar="FILE", default=None, help="write seat 0's transcript here")
     parser.add_argument("--result", metavar="FILE", default=None, help="write the co-signed result here")
     parser.add_argument("--relay", metavar="URL", default=None, help="play through this relay")
+    add_cafile(parser)
     parser.add_argument("--level", type=_levels, default=("easy", "easy"), metavar="LEVEL[,LEVEL]",
                         help="the computer players, one level for both seats or seat 0's,seat 1's: "
                              + LEVEL_HELP + " (default easy)")
@@ -66,9 +67,16 @@ def _handle(args: argparse.Namespace) -> int:
         from koikoi_p2p.cli.options import relay_url
 
         join_relay = relay_url(join_relay)
+    from koikoi_p2p.net.relay_client import RelayError
+
     start = time.perf_counter()
-    played = asyncio.run(selfplay(rounds=args.rounds, seed=args.seed, rules=args.rules, relay=relay,
-                                  levels=args.level, join_relay=join_relay))
+    try:
+        played = asyncio.run(selfplay(rounds=args.rounds, seed=args.seed, rules=args.rules, relay=relay,
+                                      levels=args.level, join_relay=join_relay))
+    except RelayError as exc:
+        from koikoi_p2p.cli.online import relay_failure
+
+        return relay_failure(exc, str(relay))
     elapsed = time.perf_counter() - start
     out0, out1 = played.outcomes
     same = played.transcripts[0] == played.transcripts[1] and out0.result == out1.result

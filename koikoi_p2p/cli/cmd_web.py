@@ -17,6 +17,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from koikoi_p2p.cli.options import add_cafile
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -32,6 +34,7 @@ def register(subparsers: Any) -> None:
                         help="the relay the page suggests, e.g. wss://relay.example/v1")
     parser.add_argument("--check", metavar="URL",
                         help="compare the app served at URL with this release and exit")
+    add_cafile(parser, metavar="CA")  # FILE would make the Japanese usage line wider than 80 columns
     parser.set_defaults(handler=_handle)
 
 
@@ -109,6 +112,16 @@ def check(url: str) -> int:
 
 
 def _get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=20) as response:  # noqa: S310 (http(s) checked above)
-        body: bytes = response.read()
-        return body
+    from koikoi_p2p.net import tls
+
+    secure = tls.client_context() if url.startswith("https://") else None
+    try:
+        with urllib.request.urlopen(url, timeout=20, context=secure) as response:  # noqa: S310 (http(s) checked)
+            body: bytes = response.read()
+            return body
+    except OSError as exc:
+        problem = tls.certificate_problem(exc)
+        if problem is not None:
+            host = urllib.parse.urlsplit(url).hostname
+            raise OSError(f"the certificate of {host} is not trusted: {problem}") from None
+        raise

@@ -178,6 +178,10 @@ HELP_JA: dict[str, str] = {
         "なければ、双方の画面に出る確認コードを見比べてください。",
     "relay websocket URL (default: $KOIKOI_RELAY or ws://127.0.0.1:8765/v1)":
         "中継サーバーの WebSocket の URL (既定: $KOIKOI_RELAY または ws://127.0.0.1:8765/v1)",
+    "trust only the CA certificates in this PEM file for wss:// and https:// (default: $SSL_CERT_FILE, else "
+    "the system's trust store)":
+        "wss:// と https:// で、この PEM ファイルの認証局の証明書だけを信頼する (既定: $SSL_CERT_FILE、なけれ"
+        "ばシステムの信頼ストア)",
     "list the room in the relay's lobby (default: unlisted, join by its code)":
         "部屋を中継サーバーのロビーに載せる (既定: 載せず、部屋コードで参加)",
     "ask for a room password, twice (hidden prompt, or $KOIKOI_PASSWORD when set; default: no password, "
@@ -235,6 +239,12 @@ HELP_JA: dict[str, str] = {
         "このポートでレーティングサービスも提供する (/ratings...)。保存先は DB_URL: sqlite:///PATH または p"
         "ostgresql://USER@HOST:PORT/DB ('default' ならデータフォルダーの ratings.sqlite3)",
     "cluster (spec/relay.md §13)": "クラスター (spec/relay.md §13)",
+    "TLS (spec/relay.md §14)": "TLS (spec/relay.md §14)",
+    "serve wss:// and https:// with this PEM certificate chain (needs --tls-key; SIGHUP reads both files "
+    "again for new connections)":
+        "この PEM 証明書チェーンで wss:// と https:// を提供する (--tls-key が必要。SIGHUP で両方のファイル"
+        "を読み直し、新しい接続から使う)",
+    "the PEM private key of --tls-cert": "--tls-cert の PEM 秘密鍵",
     "limits": "上限",
     # -- koikoi ratings ---------------------------------------------------------------------------
     "Show the leaderboard of the rating service of a relay (ratings count only co-signed results of rated "
@@ -374,8 +384,8 @@ HELP_JA: dict[str, str] = {
     "another error (the message says which), your input ended or your time ran out":
         "その他のエラー (内容はメッセージに表示)、入力の終わり、または持ち時間切れ",
     "bad command line": "コマンドラインの誤り",
-    "no relay reachable at the URL (check it, or start one: koikoi relay)":
-        "その URL に中継サーバーが見つからない (確かめるか、koikoi relay で起動)",
+    "no relay reachable at the URL, or its certificate is not trusted":
+        "その URL に中継サーバーが見つからないか、その証明書が信頼できない",
     "room not found (check the code, or ask the host for a new one)":
         "部屋が見つからない (コードを確かめるか、ホストに新しいコードを頼む)",
     "room full (someone else joined first)": "部屋が満員 (先に誰かが参加した)",

@@ -166,6 +166,8 @@ JA: dict[str, str] = {
     " Send it later: {koikoi} ratings submit {path} --to {url}":
         " 後で送るには: {koikoi} ratings submit {path} --to {url}",
     "no answer from {url}": "{url} から応答がありません",
+    "the certificate of {url} is not trusted (--lang en says why)":
+        "{url} の証明書は信頼できません (--lang en で理由を表示)",
     "The rating service did not take the {what}: {problem}.{later}":
         "レーティングサービスは{what}を受け取りませんでした: {problem}。{later}",
     "Rating service {url}: {answer}": "レーティングサービス {url}: {answer}",
@@ -396,6 +398,10 @@ JA: dict[str, str] = {
         "{url} の中継サーバーは満員です。後で試すか、別の中継サーバーを使ってください。",
     "The relay at {url} is shutting down: try again in a moment.":
         "{url} の中継サーバーは停止中です。少し待ってから試してください。",
+    "The relay at {url} is not trusted: {reason}. Nothing was sent. If it uses its own "
+    "CA, give that CA with --cafile FILE.":
+        "{url} の中継サーバーは信頼できません: {reason}。何も送っていません。独自の認証局を使うサーバーなら、"
+        "その認証局を --cafile FILE で指定してください。",
     # -- the lobby ----------------------------------------------------------------------------
     "code": "コード",
     "rules": "ルール",

@@ -79,6 +79,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    if hasattr(args, "cafile"):
+        # The commands that connect: the CA file (--cafile, else $SSL_CERT_FILE) must be usable
+        # before anything connects, and every connection verifies with it (net/tls.py).
+        from koikoi_p2p.net import tls
+
+        try:
+            tls.use_cafile(args.cafile)
+            tls.client_context()
+        except tls.BadCafile as exc:
+            print(f"koikoi: {exc}", file=sys.stderr)
+            return 2
     try:
         code = handler(args)
     except KeyboardInterrupt:

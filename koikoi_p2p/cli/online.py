@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
     "unreachable": exit_codes.RELAY_UNREACHABLE,
+    "bad_certificate": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.USAGE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
     "shutdown": exit_codes.RELAY_UNREACHABLE,
@@ -72,6 +73,8 @@ REASON_HINTS = {
     "bad_url": "{url} is not a relay address: use ws://HOST:PORT (or wss://HOST behind TLS).",
     "relay_full": "The relay at {url} is full: try again later, or another relay.",
     "shutdown": "The relay at {url} is shutting down: try again in a moment.",
+    "bad_certificate": "The relay at {url} is not trusted: {reason}. Nothing was sent. If it uses its own "
+                       "CA, give that CA with --cafile FILE.",
 }
 
 

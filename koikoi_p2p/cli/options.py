@@ -78,6 +78,17 @@ def add_relay(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"relay websocket URL (default: $KOIKOI_RELAY or {DEFAULT_RELAY})",
     )
+    add_cafile(parser)
+
+
+CAFILE_HELP = ("trust only the CA certificates in this PEM file for wss:// and https:// (default: "
+               "$SSL_CERT_FILE, else the system's trust store)")
+
+
+def add_cafile(parser: argparse.ArgumentParser, default: object = None, metavar: str = "FILE") -> None:
+    """--cafile on every command that connects to a relay or a rating service (net/tls.py); a
+    subcommand passes ``argparse.SUPPRESS`` so its command's --cafile, given before it, stays."""
+    parser.add_argument("--cafile", metavar=metavar, default=default, help=CAFILE_HELP)
 
 
 def add_lang(parser: argparse.ArgumentParser, *, remembered: bool = True) -> None:

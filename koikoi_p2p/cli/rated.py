@@ -46,7 +46,11 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
             if path and result else ""
         if lang == "ja" and isinstance(exc, client.ServiceUnreachable):
             # The reason is the operating system's English; the URL says which service did not answer.
-            problem = tr(lang, "no answer from {url}", url=safe(ratings))
+            if isinstance(exc, client.CertificateRefused):
+                problem = tr(lang, "the certificate of {url} is not trusted (--lang en says why)",
+                             url=safe(ratings))
+            else:
+                problem = tr(lang, "no answer from {url}", url=safe(ratings))
         else:
             problem = safe(exc)
         say(tr(lang, "The rating service did not take the {what}: {problem}.{later}", what=what,

@@ -21,6 +21,7 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+from koikoi_p2p.net import tls
 from koikoi_p2p.protocol.transport import TransportClosed
 
 PATH = "/v1"
@@ -95,9 +96,12 @@ def _unpack(data: str | bytes) -> dict[str, Any]:
 
 async def _open(url: str) -> ClientConnection:
     url = relay_url(url)
+    # wss://: the certificate is verified (system store, or --cafile / SSL_CERT_FILE: net/tls.py).
+    secure = tls.client_context() if urlsplit(url).scheme == "wss" else None
     try:
         return await asyncio.wait_for(
-            connect(url, compression=None, max_size=None, open_timeout=CONNECT_TIMEOUT), CONNECT_TIMEOUT
+            connect(url, compression=None, max_size=None, open_timeout=CONNECT_TIMEOUT, ssl=secure),
+            CONNECT_TIMEOUT,
         )
     except InvalidStatus as exc:
         if exc.response.status_code == 503:
@@ -106,6 +110,11 @@ async def _open(url: str) -> ClientConnection:
     except InvalidURI as exc:
         raise RelayError("bad_url", str(exc)) from None
     except (OSError, InvalidHandshake, TimeoutError) as exc:
+        problem = tls.certificate_problem(exc)
+        if problem is not None:
+            host = urlsplit(url).hostname
+            message = f"the certificate of {host} is not trusted: {problem}"
+            raise RelayError("bad_certificate", message) from None
         raise RelayError("unreachable", f"{type(exc).__name__}: {exc}") from None
 
 

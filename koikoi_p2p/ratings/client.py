@@ -10,12 +10,18 @@ import urllib.request
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from koikoi_p2p.net import tls
+
 TIMEOUT = 20.0
 MAX_ANSWER = 64 * 1024 * 1024
 
 
 class ServiceUnreachable(Exception):
     """No answer from the service (refused, timed out, not HTTP)."""
+
+
+class CertificateRefused(ServiceUnreachable):
+    """An ``https://`` service whose certificate does not verify (net/tls.py): nothing was sent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +52,17 @@ def _request(url: str, *, data: bytes | None = None, timeout: float = TIMEOUT) -
     if data is not None:
         request.add_header("Content-Type", "application/octet-stream")
     request.add_header("Accept", "application/json")
+    secure = tls.client_context() if urlsplit(url).scheme == "https" else None
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s) only, checked)
+        with urllib.request.urlopen(request, timeout=timeout, context=secure) as response:  # noqa: S310 (http(s) only)
             status, raw = response.status, response.read(MAX_ANSWER)
     except urllib.error.HTTPError as exc:
         status, raw = exc.code, exc.read(MAX_ANSWER)
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
+        problem = tls.certificate_problem(exc)
+        if problem is not None:
+            raise CertificateRefused(
+                f"the certificate of {urlsplit(url).hostname} is not trusted: {problem}") from None
         raise ServiceUnreachable(f"no answer from {url}: {getattr(exc, 'reason', exc)}") from None
     try:
         body = json.loads(raw.decode("utf-8"))

@@ -1,0 +1,193 @@
+"""``koikoi relay --tls-cert --tls-key`` serves wss:// and https:// itself, reloads its certificate
+on SIGHUP, and every client command verifies the certificate (system store, ``--cafile`` or
+``SSL_CERT_FILE``) and refuses one it cannot verify with a clear error, never a traceback."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.net import tls
+from koikoi_p2p.net.relay_client import RelayClient, RelayError, list_rooms
+from koikoi_p2p.ratings import client as ratings_client
+from tests.e2e.test_cli_support import env_for
+from tests.e2e.test_relay_support import run
+from tests.tls_support import CA, Leaf
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = env_for(home)
+    for name in ("SSL_CERT_FILE", "SSL_CERT_DIR"):
+        env.pop(name, None)
+    return {**env, **extra}
+
+
+class TLSRelay:
+    def __init__(self, proc: subprocess.Popen[str], port: int, ca: CA, leaf: Leaf, home: Path) -> None:
+        self.proc, self.port, self.ca, self.leaf, self.home = proc, port, ca, leaf, home
+        self.wss = f"wss://127.0.0.1:{port}/v1"
+        self.https = f"https://127.0.0.1:{port}/"
+
+
+@pytest.fixture
+def tls_relay(tmp_path: Path) -> Iterator[TLSRelay]:
+    ca = CA.make(tmp_path)
+    leaf = ca.leaf(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "koikoi_p2p.cli.main", "relay", "--port", "0", "--web", "--log-level", "info",
+         "--tls-cert", str(leaf.cert), "--tls-key", str(leaf.key)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("relay listening on wss://127.0.0.1:"), line
+    assert proc.stdout.readline().startswith("web app at https://127.0.0.1:")
+    port = int(line.rsplit(":", 1)[1].split("/")[0])
+    try:
+        yield TLSRelay(proc, port, ca, leaf, tmp_path)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
+def koikoi(home: Path, *args: str, env: dict[str, str] | None = None,
+           timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "koikoi_p2p.cli.main", *args], cwd=ROOT, capture_output=True,
+                          text=True, env=env or _env(home), timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def served_certificate(port: int, ca: Path) -> bytes:
+    """The DER certificate a new TLS connection to the port is shown (verified against ``ca``)."""
+    context = ssl.create_default_context(cafile=str(ca))
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw, \
+            context.wrap_socket(raw, server_hostname="127.0.0.1") as conn:
+        der = conn.getpeercert(binary_form=True)
+    assert der is not None
+    return der
+
+
+def test_client_commands_verify_the_relays_certificate(tls_relay: TLSRelay) -> None:
+    relay, home, ca = tls_relay, tls_relay.home, str(tls_relay.ca.path)
+    # Trusted through --cafile or SSL_CERT_FILE: the lobby answers over wss://.
+    ok = koikoi(home, "lobby", "--relay", relay.wss, "--cafile", ca, "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip() == "[]"
+    ok = koikoi(home, "lobby", "--relay", relay.wss, "--json", env=_env(home, SSL_CERT_FILE=ca))
+    assert ok.returncode == 0, ok.stderr
+    # Not trusted (the system store does not know this CA; another CA is not this one): refused
+    # with the reason, exit 3, no traceback.
+    other = CA.make(home, "another CA")
+    for extra in ([], ["--cafile", str(other.path)]):
+        bad = koikoi(home, "lobby", "--relay", relay.wss, *extra)
+        assert bad.returncode == 3, bad.stdout + bad.stderr
+        assert "is not trusted" in bad.stderr and "certificate" in bad.stderr, bad.stderr
+        assert "(bad_certificate)" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        bad = koikoi(home, "join", "ZZZZZZ", "--relay", relay.wss, "--accept", *extra)
+        assert bad.returncode == 3 and "is not trusted" in bad.stderr, bad.stderr
+        assert "Traceback" not in bad.stderr
+        bad = koikoi(home, "ratings", "--relay", relay.wss, *extra)
+        assert bad.returncode != 0 and "is not trusted" in bad.stdout + bad.stderr, bad.stdout + bad.stderr
+        assert "Traceback" not in bad.stderr
+        bad = koikoi(home, "web", "--check", relay.https, *extra)
+        assert bad.returncode != 0 and "is not trusted" in bad.stderr, bad.stderr
+        assert "Traceback" not in bad.stderr
+    # The same in Japanese: the certificate, not "no answer".
+    bad = koikoi(home, "lobby", "--relay", relay.wss, "--lang", "ja")
+    assert bad.returncode == 3 and "信頼できません" in bad.stderr, bad.stderr
+    bad = koikoi(home, "ratings", "--relay", relay.wss, "--lang", "ja")
+    assert bad.returncode == 3 and "証明書は信頼できません" in bad.stderr, bad.stderr
+    bad = koikoi(home, "lobby", "--relay", relay.wss, "--cafile", str(home / "missing.pem"))
+    assert bad.returncode == 2 and "cannot use" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+    # The app over https:// is this release, file for file.
+    ok = koikoi(home, "web", "--check", relay.https, "--cafile", ca)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    # A whole match of two computer peers over wss://.
+    ok = koikoi(home, "selfplay", "--rounds", "1", "--seed", "3", "--relay", relay.wss, "--cafile", ca,
+                "--json", timeout=300)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert '"ok": true' in ok.stdout, ok.stdout
+    bad = koikoi(home, "selfplay", "--rounds", "1", "--relay", relay.wss)
+    assert bad.returncode == 3 and "is not trusted" in bad.stderr, bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_the_library_refuses_an_untrusted_relay_and_service(tls_relay: TLSRelay) -> None:
+    relay = tls_relay
+
+    async def body() -> None:
+        tls.use_cafile(None)
+        for attempt in (lambda: list_rooms(relay.wss), lambda: RelayClient.create(relay.wss)):
+            with pytest.raises(RelayError) as caught:
+                await attempt()
+            assert caught.value.reason == "bad_certificate"
+        tls.use_cafile(str(relay.ca.path))
+        try:
+            host = await RelayClient.create(relay.wss)
+            guest = await RelayClient.join(relay.wss, host.code)
+            await host.wait_for_peer(5)
+            await host.send(b"over tls")
+            assert await guest.recv() == b"over tls"
+            await host.close()
+            await guest.close()
+        finally:
+            tls.use_cafile(None)
+
+    run(body)
+    with pytest.raises(ratings_client.CertificateRefused):
+        ratings_client.leaderboard(relay.https)
+
+
+def test_sighup_gives_new_connections_the_new_certificate(tls_relay: TLSRelay) -> None:
+    relay = tls_relay
+    first = served_certificate(relay.port, relay.ca.path)
+    assert first == relay.leaf.der
+    # An open connection from before the reload keeps its certificate; new ones get the new one.
+    context = ssl.create_default_context(cafile=str(relay.ca.path))
+    with socket.create_connection(("127.0.0.1", relay.port), timeout=10) as raw, \
+            context.wrap_socket(raw, server_hostname="127.0.0.1") as before:
+        renewed = relay.ca.leaf(relay.home, "renewed")
+        relay.leaf.cert.write_bytes(renewed.cert.read_bytes())
+        relay.leaf.key.write_bytes(renewed.key.read_bytes())
+        relay.proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 20
+        while served_certificate(relay.port, relay.ca.path) != renewed.der:
+            assert time.monotonic() < deadline, "the relay did not serve the new certificate after SIGHUP"
+            time.sleep(0.1)
+        assert before.getpeercert(binary_form=True) == first
+        before.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert before.recv(100).startswith(b"HTTP/1.1 200")
+    # A broken pair on the next SIGHUP is refused and the certificate in force stays.
+    stranger = relay.ca.leaf(relay.home, "stranger")
+    relay.leaf.key.write_bytes(stranger.key.read_bytes())
+    relay.proc.send_signal(signal.SIGHUP)
+    time.sleep(1.0)
+    assert relay.proc.poll() is None
+    assert served_certificate(relay.port, relay.ca.path) == renewed.der
+    relay.proc.send_signal(signal.SIGTERM)
+    _, err = relay.proc.communicate(timeout=15)
+    assert "event=tls_reloaded" in err and "event=tls_reload_failed" in err, err
+    assert f"cannot use {relay.leaf.cert} with {relay.leaf.key}" in err, err
+
+
+def test_relay_refuses_unusable_tls_files(tmp_path: Path) -> None:
+    ca = CA.make(tmp_path)
+    leaf, other = ca.leaf(tmp_path), ca.leaf(tmp_path, "other")
+    for extra in (["--tls-cert", str(leaf.cert)], ["--tls-cert", str(leaf.cert), "--tls-key", str(other.key)],
+                  ["--tls-cert", str(tmp_path / "none.pem"), "--tls-key", str(leaf.key)]):
+        done = koikoi(tmp_path, "relay", "--port", "0", *extra, timeout=30)
+        assert done.returncode != 0 and "koikoi relay:" in done.stderr and "Traceback" not in done.stderr, \
+            done.stderr
