@@ -65,7 +65,7 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
 
             results: dict[str, str | BaseException] = {}
 
-            slow = [2]  # the joiner thinks a second over its first two plays: the host waits, visibly
+            slow = [8]  # the joiner thinks a second over each of its plays: the host waits, visibly
 
             def first_key_slowly(menu: list[str], since: str) -> str:
                 if slow[0] and "Your turn" in since:
@@ -115,6 +115,21 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
             assert waits, host_text[-3000:]
             before = host_text[:waits[-1].start()]
             assert "Field: " in before[before.rindex("You play "):], before[before.rindex("You play "):]
+            # Issue 29 item 2: the board drawn while the joiner thinks includes the host's own draw
+            # (it showed the board from before the draw: the drawn card's match still on the field).
+            shown_after_draw = 0
+            for drew in re.finditer(r"\nYou draw (\d\d\S) [^\n]*?(?:and take (\d\d\S) |(goes to the field))",
+                                    host_text):
+                after = host_text[drew.end():]
+                nxt = after.find("\nOpponent plays")
+                if nxt < 0 or "Field: " not in after[:nxt]:
+                    continue
+                field = after[:nxt].rsplit("Field: ", 1)[1].split("\n", 1)[0]
+                taken = drew.group(2)
+                right = (taken not in field) if taken else (drew.group(1) in field)
+                assert right, drew.group(0) + after[:nxt]
+                shown_after_draw += 1
+            assert shown_after_draw, host_text[-3000:]
             for home in (host_home, join_home):
                 transcripts = list((home / "data" / "transcripts").glob("*.transcript"))
                 assert len(transcripts) == 1
