@@ -3,6 +3,7 @@
 // hand yaku, round and match summaries) and passes the person's choices back. It keeps which
 // match is running in localStorage so a reload resumes it.
 import { h } from './dom.js';
+import { noteRatedResult } from './identity_panel.js';
 import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
@@ -168,6 +169,7 @@ export class Game {
     try {
       const res = await fetch(`${base}/ratings/results`, { method: 'POST', body: new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]), headers: { 'Content-Type': 'application/octet-stream' } });
       const body = await res.json().catch(() => ({}));
+      if (body.ok) noteRatedResult(); // this browser's key now has a rating to lose: offer the export
       answer = body.ok ? t(body.counted ? 'ratedCounted' : 'ratedRepeat')
         : t('ratedRefused', { reason: String(body.reason ?? res.status), message: String(body.message ?? '') });
     } catch (e) {

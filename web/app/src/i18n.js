@@ -66,6 +66,26 @@ const EN = {
   rated: 'Rated match (the co-signed result goes to a rating service)', ratings: 'Rating service (http:// or https:// URL)',
   yourClock: 'Your time left', theirClock: 'Their time left',
   seenAs: 'Your opponent sees you as {name}, key {fp} (the key is what tells you apart: names are not unique).', noName: '(no name)',
+  // -- the identity file (spec/identity.md) ---------------------------------------------------------
+  identityTitle: 'Your identity on other devices',
+  identityWhy: 'Your key lives in this browser: clearing its data loses it, and with it your rating. Export it to a file sealed under a passphrase, and import that file in another browser or with koikoi identity import in the terminal, to play as the same player everywhere.',
+  identityExportTitle: 'Export to a file', identityImportTitle: 'Import a file', identityPassphrase: 'Passphrase (at least 8 characters)', identityPassphraseOpen: 'Its passphrase',
+  identityAgain: 'The same passphrase again', identityExport: 'Export my identity', identityImport: 'Import this identity', identityFile: 'Identity file',
+  identityShort: 'A passphrase has at least 8 characters.', identityDiffer: 'The two passphrases differ: nothing was exported.',
+  identitySealing: 'Sealing your identity (a second or two)…', identityOpening: 'Opening the file (a second or two)…',
+  identityExported: 'Saved your identity ({fp}) as a file. Keep the file and the passphrase apart: together they are you.',
+  identityChooseFile: 'Choose an identity file first.',
+  identityReplaceAsk: 'This browser plays as {current}. Replace it with {incoming}? The current identity is kept here as a backup.',
+  identityReplace: 'Replace it', identityKeep: 'Keep mine', identityKept: 'Nothing changed.',
+  identityImported: 'This browser now plays as {fp}.', identityImportedKept: 'This browser now plays as {fp}. The identity it replaced is kept here as a backup.',
+  identityOffer: 'You have a rating tied to this browser’s key. Export your identity so that clearing the browser does not lose it.',
+  identityOfferButton: 'Export my identity',
+  identityError: 'That did not work ({reason}).',
+  identityError_not_identity_file: 'That file is not a koikoi identity file.',
+  identityError_unsupported_version: 'That identity file is of a newer version than this page reads.',
+  identityError_damaged_identity_file: 'That file is damaged (cut short, or bytes were changed).',
+  identityError_wrong_passphrase: 'The passphrase does not open that file (or the file was altered).',
+  identityError_bad_identity_file: 'That file opens but holds no valid identity.',
 };
 
 /** @type {typeof EN} */
@@ -130,6 +150,26 @@ const JA = {
   rated: 'レーティング対局（両者署名の結果をレーティングサービスに送る）', ratings: 'レーティングサービス（http:// または https:// のURL）',
   yourClock: 'あなたの残り時間', theirClock: '相手の残り時間',
   seenAs: '相手にはあなたが {name}（鍵 {fp}）と表示されます。名前は重複しうるので、区別するのは鍵です。', noName: '（名前なし）',
+  // -- the identity file (spec/identity.md) ---------------------------------------------------------
+  identityTitle: 'ほかの端末で同じ身元を使う',
+  identityWhy: 'あなたの鍵はこのブラウザの中にあります。ブラウザのデータを消すと鍵もレーティングも失われます。パスフレーズで封をしたファイルに書き出し、別のブラウザや端末の koikoi identity import で読み込めば、どこでも同じプレイヤーとして遊べます。',
+  identityExportTitle: 'ファイルに書き出す', identityImportTitle: 'ファイルを読み込む', identityPassphrase: 'パスフレーズ（8文字以上）', identityPassphraseOpen: 'そのパスフレーズ',
+  identityAgain: 'もう一度同じパスフレーズ', identityExport: '身元を書き出す', identityImport: 'この身元を読み込む', identityFile: '身元ファイル',
+  identityShort: 'パスフレーズは8文字以上です。', identityDiffer: '2回のパスフレーズが違います。何も書き出していません。',
+  identitySealing: '身元を封しています（1〜2秒）…', identityOpening: 'ファイルを開いています（1〜2秒）…',
+  identityExported: '身元（{fp}）をファイルに保存しました。ファイルとパスフレーズは別々に保管してください。両方そろえば誰でもあなたとして対局できます。',
+  identityChooseFile: '先に身元ファイルを選んでください。',
+  identityReplaceAsk: 'このブラウザは {current} として対局しています。{incoming} に置き換えますか？ 今の身元は控えとしてここに残ります。',
+  identityReplace: '置き換える', identityKeep: '今のままにする', identityKept: '何も変えていません。',
+  identityImported: 'このブラウザはこれから {fp} として対局します。', identityImportedKept: 'このブラウザはこれから {fp} として対局します。置き換えた身元は控えとしてここに残っています。',
+  identityOffer: 'このブラウザの鍵にレーティングがあります。ブラウザのデータを消しても失わないように、身元を書き出してください。',
+  identityOfferButton: '身元を書き出す',
+  identityError: 'うまくいきませんでした（{reason}）。',
+  identityError_not_identity_file: 'そのファイルは koikoi の身元ファイルではありません。',
+  identityError_unsupported_version: 'その身元ファイルは、このページが読めない新しい版です。',
+  identityError_damaged_identity_file: 'そのファイルは壊れています（途中で切れているか、書き換えられています）。',
+  identityError_wrong_passphrase: 'このパスフレーズではそのファイルを開けません（またはファイルが書き換えられています）。',
+  identityError_bad_identity_file: 'そのファイルは開けましたが、正しい身元が入っていません。',
 };
 
 const TABLES = { en: EN, ja: JA };

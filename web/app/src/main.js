@@ -12,6 +12,7 @@ import { ratedTerms } from './rated.js';
 import { serviceUrl } from '../../src/net/ratings.js';
 import { backSvg } from './cards/art.js';
 import { svg } from './dom.js';
+import { exportOffered, identitySection } from './identity_panel.js';
 
 const SETTINGS = 'koikoi.settings';
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -49,7 +50,7 @@ function stopGame() {
   game = null;
 }
 
-/** @param {HTMLElement[]} children @param {string} cls */
+/** @param {(HTMLElement | null)[]} children @param {string} [cls] */
 function screen(children, cls = '') {
   stopGame();
   app.replaceChildren(h('main', { class: `screen ${cls}` }, children));
@@ -72,6 +73,7 @@ function home() {
   screen([
     topBar(),
     h('header', { class: 'hero' }, [svg(backSvg(), 'heroart'), h('div', {}, [h('h1', {}, t('title')), h('p', { class: 'tagline' }, t('tagline'))])]),
+    identityOffer(),
     h('div', { class: 'menu' }, [
       cur ? h('button', { class: 'primary', onclick: () => resumeGame(cur) }, t('resume')) : null,
       h('button', { class: cur ? '' : 'primary', onclick: practiceForm }, t('practice')),
@@ -118,6 +120,36 @@ function settingsPanel() {
     nameField(),
     h('label', { class: 'check' }, [h('input', { type: 'checkbox', checked: settings.showIds, onchange: (/** @type {Event} */ e) => { settings.showIds = /** @type {HTMLInputElement} */ (e.target).checked; save(); } }), t('cardIds')]),
     fingerprint ? h('p', { class: 'muted small fp' }, t('fingerprint', { fp: fingerprint })) : null,
+    identitySection(identityHooks, openIdentity),
+  ]);
+}
+
+/** What the identity section needs from the shell: a worker, the name, and what to redraw. */
+const identityHooks = {
+  worker: () => newWorker(workerUrl),
+  name: () => settings.name,
+  fingerprint: () => fingerprint,
+  imported: (/** @type {string} */ fp, /** @type {string} */ name) => {
+    fingerprint = fp;
+    settings.name = name;
+    save();
+    document.querySelectorAll('.settings .fp').forEach((el) => { el.textContent = t('fingerprint', { fp }); });
+    document.querySelectorAll('input[name="displayname"]').forEach((el) => { /** @type {HTMLInputElement} */ (el).value = name; });
+    refreshSeenAs();
+  },
+};
+let openIdentity = false;
+
+/** The home screen's offer to export, once this browser's key has a rating to lose. */
+function identityOffer() {
+  if (!exportOffered()) return null;
+  return h('section', { class: 'panel offer', 'aria-label': t('identityTitle') }, [
+    h('p', {}, t('identityOffer')),
+    h('button', { onclick: () => {
+      const details = /** @type {HTMLDetailsElement | null} */ (document.querySelector('details.identity'));
+      if (details) { details.open = true; details.scrollIntoView(); /** @type {HTMLElement | null} */ (details.querySelector('input'))?.focus(); }
+      openIdentity = true;
+    } }, t('identityOfferButton')),
   ]);
 }
 

@@ -1,6 +1,9 @@
 // The worker that runs one seat (the person's, or the practice computer's) with all its
 // cryptography off the page's thread. Messages from the page:
 //   {type: 'identity'}                                    -> {type: 'identity', fingerprint}
+//   {type: 'exportIdentity', name, passphrase}            -> {type: 'identityFile', bytes, fingerprint}
+//   {type: 'importIdentity', bytes, passphrase, replace}  -> {type: 'imported', fingerprint, name, backup}
+//                                                            or {type: 'confirmReplace', current, incoming}
 //   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, rated?, ratings?, level, link, port?}
 //   {type: 'resume', id, port?}
 //   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
@@ -9,6 +12,7 @@
 // {kind: 'relay', url, action: 'host' | 'join', code?, public?}.
 import { ready } from '../../src/sodium.js';
 import { Identity } from '../../src/protocol/identity.js';
+import { openIdentity, sealIdentity } from '../../src/protocol/identity_file.js';
 import { systemRandom } from '../../src/mentalpoker/rng.js';
 import { Profile } from '../../src/rules/profile.js';
 import { RelayClient } from '../../src/net/relay_client.js';
@@ -33,6 +37,40 @@ async function identity() {
     await setValue('identity', hex);
   }
   return new Identity(fromHex(hex));
+}
+
+/**
+ * Seal this browser's identity into a portable file (spec/identity.md §3); Argon2id runs here,
+ * off the page's thread.
+ * @param {any} msg
+ */
+async function exportIdentity(msg) {
+  const me = await identity();
+  const bytes = sealIdentity(me, String(msg.name ?? ''), String(msg.passphrase), systemRandom);
+  post({ type: 'identityFile', bytes, fingerprint: me.fingerprint() }, [bytes.buffer]);
+}
+
+/**
+ * Open a portable identity file (spec/identity.md §4) and make it this browser's identity. An
+ * identity already here is replaced only when the page confirmed it (`replace`), and is kept under
+ * a backup key first, so a mistaken import loses nothing.
+ * @param {any} msg
+ */
+async function importIdentity(msg) {
+  const carried = openIdentity(new Uint8Array(msg.bytes), String(msg.passphrase));
+  const current = /** @type {string | undefined} */ (await getValue('identity'));
+  const same = current !== undefined && current === toHex(carried.identity.seed);
+  let backup = '';
+  if (current !== undefined && !same) {
+    if (!msg.replace) {
+      post({ type: 'confirmReplace', current: new Identity(fromHex(current)).fingerprint(), incoming: carried.fingerprint });
+      return;
+    }
+    backup = `identity-backup-${new Date().toISOString()}`;
+    await setValue(backup, current);
+  }
+  await setValue('identity', toHex(carried.identity.seed));
+  post({ type: 'imported', fingerprint: carried.fingerprint, name: carried.name, backup });
 }
 
 /**
@@ -178,6 +216,8 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
         post({ type: 'identity', fingerprint: me.fingerprint() });
         return;
       }
+      case 'exportIdentity': await ready(); await exportIdentity(msg); return;
+      case 'importIdentity': await ready(); await importIdentity(msg); return;
       case 'start': await start(msg); return;
       case 'resume': await resume(msg); return;
       case 'decide': await seat?.decide(msg.action); return;

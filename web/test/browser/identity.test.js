@@ -1,0 +1,139 @@
+// One identity on every device (issue 29 §2, spec/identity.md): an identity exported by the terminal
+// (`koikoi identity export`) is imported in a real browser, which then plays a rated match that the
+// rating service counts for that same fingerprint; the page then offers the export, its file goes
+// back to a fresh terminal home, and the fingerprint is the same all the way round.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO } from '../helpers.js';
+import { KOIKOI, PYTHON } from '../python.js';
+import { browserMissing, launch, openPage, step } from './support.js';
+
+const skip = browserMissing();
+const PASS = 'correct horse battery staple';
+
+/** `koikoi ...` with its own home; the passphrase from the environment. @param {string} home @param {string[]} args */
+function koikoi(home, ...args) {
+  const done = spawnSync(KOIKOI, args, { env: { ...process.env, KOIKOI_HOME: home, KOIKOI_PASSPHRASE: PASS, NO_COLOR: '1' }, encoding: 'utf-8', timeout: 120000 });
+  return { code: done.status, out: done.stdout, err: done.stderr };
+}
+
+/** @param {string} home */
+function fingerprintOf(home) {
+  const shown = koikoi(home, 'identity', 'show');
+  assert.equal(shown.code, 0, shown.err);
+  return /** @type {RegExpMatchArray} */ (shown.out.match(/Fingerprint: (\S+)/))[1];
+}
+
+/** `koikoi relay --web --ratings sqlite:///...` on a free loopback port; stopped by its pid. @param {string} dir */
+function ratedRelay(dir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(KOIKOI, ['relay', '--host', '127.0.0.1', '--port', '0', '--web', '--ratings', `sqlite:///${path.join(dir, 'ratings.sqlite3')}`,
+      '--log-level', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KOIKOI_HOME: dir } });
+    let out = '';
+    child.stdout.on('data', (/** @type {Buffer} */ d) => {
+      out += d.toString();
+      const m = out.match(/relay listening on (ws:\/\/127\.0\.0\.1:(\d+)\/v1)/);
+      if (m) resolve({ url: m[1], http: `http://127.0.0.1:${m[2]}`, stop: () => child.kill('SIGTERM') });
+    });
+    child.stderr.on('data', (/** @type {Buffer} */ d) => { out += d.toString(); });
+    child.on('exit', (code) => reject(new Error(`the relay exited (${code}): ${out}`)));
+  });
+}
+
+test('terminal -> browser -> terminal keeps the fingerprint, and the browser\'s rated match counts for it', { skip, timeout: 420000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-identity-'));
+  const laptop = path.join(dir, 'laptop');
+  const fresh = path.join(dir, 'fresh');
+  assert.equal(koikoi(laptop, 'name', 'Taro').code, 0);
+  const mine = fingerprintOf(laptop);
+  const carried = path.join(dir, 'taro.koikoi-id');
+  const exported = koikoi(laptop, 'identity', 'export', carried);
+  assert.equal(exported.code, 0, exported.err);
+
+  const relay = /** @type {any} */ (await ratedRelay(dir));
+  const browser = await launch();
+  /** @type {import('node:child_process').ChildProcess | null} */
+  let hostSeat = null;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const { page, errors } = await openPage(context, `${relay.http}/`);
+    await page.locator('.settings .fp').waitFor({ timeout: 30000 }); // the browser made its own key first
+    const own = String(await page.locator('.settings .fp').textContent());
+    assert.ok(!own.includes(mine));
+    await page.locator('details.identity summary').click();
+    const importForm = page.locator('form.identity-import');
+    await importForm.locator('input[type=file]').setInputFiles(carried);
+    // A wrong passphrase says so in words and changes nothing.
+    await importForm.locator('input[name=import-passphrase]').fill('not the passphrase');
+    await importForm.getByRole('button', { name: 'Import this identity' }).click();
+    await page.locator('details.identity .status').getByText('The passphrase does not open that file').waitFor({ timeout: 60000 });
+    await importForm.locator('input[name=import-passphrase]').fill(PASS);
+    await importForm.getByRole('button', { name: 'Import this identity' }).click();
+    // Replacing the browser's own identity is asked first.
+    await page.locator('details.identity .status').getByText(`Replace it with ${mine}?`).waitFor({ timeout: 60000 });
+    await page.getByRole('button', { name: 'Replace it' }).click();
+    await page.locator('details.identity .status').getByText(`This browser now plays as ${mine}.`).waitFor({ timeout: 60000 });
+    assert.equal(await page.locator('.settings .fp').textContent(), `Your key: ${mine}`);
+    assert.equal(await page.locator('input[name=displayname]').inputValue(), 'Taro');
+    assert.equal(await page.getByRole('button', { name: 'Replace it' }).isVisible(), false); // answered
+    await page.screenshot({ path: path.join(dir, 'imported.png') });
+
+    hostSeat = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'rated_host_seat.py'), relay.url, path.join(dir, 'host'), 'Hanako'],
+      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    hostSeat.stdout?.on('data', (d) => { out += d.toString(); });
+    hostSeat.stderr?.on('data', (d) => { out += d.toString(); });
+    const until = Date.now() + 60000;
+    while (!/CODE ([A-Z0-9]{6})/.test(out)) {
+      if (Date.now() > until) throw new Error(`no room code; koikoi host said: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const code = /** @type {RegExpMatchArray} */ (out.match(/CODE ([A-Z0-9]{6})/))[1];
+    await page.goto(`${relay.http}/#join=${code}`);
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    const end = Date.now() + 240000;
+    for (;;) {
+      if (Date.now() > end) throw new Error(`no end in time; koikoi host said: ${out}`);
+      const r = await step(page);
+      if (r === 'over') break;
+      if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${out}`);
+    }
+    await page.locator('.notice').getByText(/the result (is|was already) counted$/).waitFor({ timeout: 60000 });
+    await new Promise((resolve) => { if (hostSeat?.exitCode !== null) resolve(undefined); else hostSeat?.once('exit', resolve); });
+    const board = await (await fetch(`${relay.http}/ratings`)).json();
+    const taro = board.players.find((/** @type {any} */ p) => p.fingerprint === mine);
+    assert.ok(taro, JSON.stringify(board.players));
+    assert.equal(taro.name, 'Taro');
+    assert.equal(taro.games, 1);
+
+    // Home now offers the export (a rating to lose); the file goes back to a fresh terminal home.
+    await page.goto(`${relay.http}/`);
+    await page.getByRole('button', { name: 'Export my identity' }).first().click();
+    const exportForm = page.locator('form.identity-export');
+    await exportForm.locator('input[name=export-passphrase]').fill(PASS);
+    await exportForm.locator('input[name=export-again]').fill(PASS);
+    const downloading = page.waitForEvent('download', { timeout: 60000 });
+    await exportForm.getByRole('button', { name: 'Export my identity' }).click();
+    const download = await downloading;
+    assert.equal(download.suggestedFilename(), `koikoi-identity-${mine}.koikoi-id`);
+    const back = path.join(dir, 'back.koikoi-id');
+    await download.saveAs(back);
+    await page.locator('details.identity .status').getByText(`Saved your identity (${mine})`).waitFor({ timeout: 30000 });
+    await page.goto(`${relay.http}/`);
+    assert.equal(await page.locator('.offer').count(), 0); // exported: no more offer
+    const imported = koikoi(fresh, 'identity', 'import', back);
+    assert.equal(imported.code, 0, imported.err);
+    assert.equal(fingerprintOf(fresh), mine);
+    assert.match(koikoi(fresh, 'identity', 'show').out, /Name: Taro/);
+    assert.deepEqual(errors, []);
+  } finally {
+    hostSeat?.kill();
+    await browser.close();
+    relay.stop();
+  }
+  writeFileSync(path.join(dir, 'done'), 'ok');
+});
