@@ -91,3 +91,41 @@ def test_hints_print_a_command_the_player_can_run(tmp_path: Path) -> None:
     assert own_command(str(SCRIPT), env["PATH"]) == "koikoi"
     assert own_command(str(SCRIPT), "/usr/bin:/bin") != "koikoi"
     assert own_command("/usr/lib/python3/dist-packages/x/__main__.py", "/usr/bin") == "koikoi"
+
+
+def test_the_question_and_its_clock_fold_at_words_in_a_narrow_terminal(tmp_path: Path) -> None:
+    """Item 4: on a terminal narrower than the question, "(you have 20 seconds)" wrapped mid-word
+    ("20 seco" / "nds"); the question is now folded at spaces to the terminal's width."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    from tests.e2e.test_cli_console import Console
+    from tests.e2e.test_cli_own_clock import _computer_friend
+    from tests.e2e.test_cli_support import relay_process
+
+    done: dict[str, object] = {}
+    with relay_process(tmp_path) as url:
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 40, 0, 0))
+        host = subprocess.Popen([str(SCRIPT), "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
+                                 "--timeout", "20"], stdin=slave, stdout=slave, stderr=slave,
+                                env=env_for(tmp_path / "host", TERM="xterm"), close_fds=True)
+        os.close(slave)
+        console = Console(master, lambda line: os.write(master, (line + "\n").encode()))
+        try:
+            code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            _computer_friend(url, code, tmp_path / "friend", done)
+            asked = console.expect(r"Your turn: which card", 90)
+            console.expect(r"\n  \[", 10)  # the menu starts under the question
+            question = console.text[asked.start():console.offset]
+        finally:
+            host.kill()
+            host.wait()
+            os.close(master)
+    lines = [line for line in question.split("\n") if line.strip()]
+    assert all(display_width(line) <= 40 for line in lines), lines
+    words = " ".join(lines).split()
+    assert "seconds)" in words and "20" in words, lines  # whole words, never cut
