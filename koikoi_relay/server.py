@@ -24,7 +24,6 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from koikoi_relay.codes import Chooser
-from koikoi_relay.divert import Diversion, diverting_connection
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.limits import Limits
 from koikoi_relay.local import LocalRooms
@@ -51,10 +50,11 @@ from koikoi_relay.state import Connection, Registry
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 
-# An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
-# one that serves the browser app): request path -> (status, headers, body), or None for 404.
+# An extra HTTP handler for the GETs the relay does not serve itself (``koikoi relay --web`` passes
+# one that serves the browser app): websockets' parsed request -> (status, headers, body), or None
+# for 404. The relay reads no request itself: websockets parses every one (GET only, no body).
 HttpReply = tuple[int, list[tuple[str, str]], bytes]
-HttpHandler = Callable[[str], HttpReply | None]
+HttpHandler = Callable[[Request], HttpReply | None]
 
 
 class RelayServer:
@@ -69,12 +69,9 @@ class RelayServer:
         choose: Chooser = secrets.choice,
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
         http: HttpHandler | None = None,
-        divert: Diversion | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.http = http
-        # Requests another service of this process takes from our port, whole (divert.py).
-        self.divert = divert
         self.metrics = Metrics()
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
@@ -115,7 +112,6 @@ class RelayServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             server_header=None,
-            create_connection=None if self.divert is None else diverting_connection(self.divert),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)
@@ -181,7 +177,7 @@ class RelayServer:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if path != PATH:
-            reply = self.http(request.path) if self.http is not None else None
+            reply = self.http(request) if self.http is not None else None
             if reply is not None:
                 code, headers, body = reply
                 return Response(code, http.HTTPStatus(code).phrase, Headers(headers), body)
