@@ -47,6 +47,8 @@ CORS = {"Access-Control-Allow-Origin": "*"}
 PAGE_POLICY = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
 assert ServeLimits().max_body == MAX_BODY
 LINGER_SECONDS = 1.0
+OVER_CAP_SECONDS = 1.0   # a connection over a cap has this long to send its head (then a 503)
+OVER_CAP_FACTOR = 4      # past this many times its cap, an address's connections are dropped
 
 
 def claims(path: str) -> bool:
@@ -71,6 +73,8 @@ class _Guard(asyncio.Protocol):
         self.transport: asyncio.BaseTransport | None = None
         self.address = ""
         self.over = False
+        self.admitted = False
+        self.dropped = False                       # never handed to aiohttp
         self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -78,15 +82,26 @@ class _Guard(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-        server.open_connections += 1
         server.by_address[self.address] += 1
+        mine = server.by_address[self.address]
         capped = self.address not in limits.trusted_proxies
-        self.over = server.open_connections > limits.max_connections or (
-            capped and server.by_address[self.address] > limits.max_connections_per_address)
+        server.guards[transport] = self
+        if capped and mine > OVER_CAP_FACTOR * limits.max_connections_per_address:
+            server.counts["dropped"] += 1          # far over its cap: not even answered
+            self.dropped = True
+            transport.abort()
+            return
+        # A connection over its address's cap does not count against the service's: one address
+        # cannot fill the service (spec/ratings.md §7.5).
+        self.over = (capped and mine > limits.max_connections_per_address) or (
+            server.open_connections >= limits.max_connections)
         if self.over:
             server.counts["over_cap"] += 1
-        server.guards[transport] = self
-        self.timer = asyncio.get_running_loop().call_later(limits.head_timeout, self._expire)
+        else:
+            self.admitted = True
+            server.open_connections += 1
+        deadline = min(limits.head_timeout, OVER_CAP_SECONDS) if self.over else limits.head_timeout
+        self.timer = asyncio.get_running_loop().call_later(deadline, self._expire)
         self.inner.connection_made(transport)
 
     def head_complete(self) -> None:
@@ -101,27 +116,32 @@ class _Guard(asyncio.Protocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
+        if not self.dropped:
+            self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        result: bool | None = self.inner.eof_received()
+        result: bool | None = None if self.dropped else self.inner.eof_received()
         return result
 
     def pause_writing(self) -> None:
-        self.inner.pause_writing()
+        if not self.dropped:
+            self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.inner.resume_writing()
+        if not self.dropped:
+            self.inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
         server = self.server
         self.head_complete()
-        server.open_connections -= 1
+        if self.admitted:
+            server.open_connections -= 1
         server.by_address[self.address] -= 1
         if server.by_address[self.address] <= 0:
             del server.by_address[self.address]
         server.guards.pop(self.transport, None)
-        self.inner.connection_lost(exc)
+        if not self.dropped:
+            self.inner.connection_lost(exc)
 
 
 class RatingsServer:

@@ -40,7 +40,6 @@ class RatingService:
         self._waiting_claims = 0
         self._claims_by_source: Counter[str] = Counter()
         self._refused: OrderedDict[bytes, Refused] = OrderedDict()
-        self.replays = 0            # full replays run (what the limits above bound)
         self._background: set[asyncio.Future[dict[str, object]]] = set()
 
     async def _run(self, fn: Callable[..., T], *args: object) -> T:
@@ -72,7 +71,7 @@ class RatingService:
         if refused is not None:
             self._refused.move_to_end(digest)
             raise Refused(refused.reason, refused.message, refused.status)
-        session = claim_session(data)
+        session = await self._run(claim_session, data)
         if session is not None:
             seq = await self._run(self.store.claim_recorded, session)
             if seq is not None:
@@ -82,7 +81,11 @@ class RatingService:
                           429)
         if self._waiting_claims >= MAX_WAITING_CLAIMS:
             raise Refused("busy", "too many abandonment claims are being checked: send it again later", 503)
-        task = asyncio.ensure_future(self._abandonment(data, digest, source))
+        # Counted here, with no await since the checks above, so that claims arriving together
+        # cannot all pass them.
+        self._waiting_claims += 1
+        self._claims_by_source[source] += 1
+        task = asyncio.ensure_future(self._abandonment(data, digest, session, source))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         try:
@@ -90,16 +93,13 @@ class RatingService:
         except TimeoutError:
             return {"ok": True, "pending": True}
 
-    async def _abandonment(self, data: bytes, digest: bytes, source: str) -> dict[str, object]:
-        self._waiting_claims += 1
-        self._claims_by_source[source] += 1
+    async def _abandonment(self, data: bytes, digest: bytes, session: bytes | None,
+                           source: str) -> dict[str, object]:
         try:
             async with self._claims:
-                session = claim_session(data)
                 seq = None if session is None else await self._run(self.store.claim_recorded, session)
                 if session is not None and seq is not None:      # recorded while this one waited
                     return {"ok": True, "counted": False, "seq": seq, "session": session.hex()}
-                self.replays += 1
                 try:
                     claim = await self._run(check_abandonment, data)
                 except Refused as exc:
