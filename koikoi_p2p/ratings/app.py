@@ -29,7 +29,7 @@ import logging
 import ssl
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -89,7 +89,7 @@ class _Guard(asyncio.Protocol):
         if capped and mine > OVER_CAP_FACTOR * limits.max_connections_per_address:
             server.counts["dropped"] += 1          # far over its cap: not even answered
             self.dropped = True
-            transport.abort()
+            cast(asyncio.Transport, transport).abort()
             return
         # A connection over its address's cap does not count against the service's: one address
         # cannot fill the service (spec/ratings.md §7.5).
