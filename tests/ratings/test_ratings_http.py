@@ -146,3 +146,50 @@ def test_a_service_of_its_own_bounds_its_open_connections(tmp_path: Path) -> Non
             service.close()
 
     asyncio.run(body())
+
+
+def test_a_relay_points_to_the_service_run_beside_it(tmp_path: Path) -> None:
+    """``koikoi relay --web --ratings``: the service on its own port; the relay's port redirects the
+    rating paths there (307, the host the client asked for), its app page may reach it, and
+    clients find it with ``locate``. The relay's own paths stay the relay's."""
+    from koikoi_p2p.net.relay_client import RelayClient
+    from koikoi_relay.main import web_handler
+    from koikoi_relay.server import RelayServer
+
+    async def body() -> None:
+        service = RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}"))
+        ratings = RatingsServer(service)
+        await ratings.start("127.0.0.1", 0)
+        beside = f"http://127.0.0.1:{ratings.port}"
+        try:
+            async with RelayServer(http=web_handler(True, ratings.port)) as relay, \
+                    RelayServer(http=web_handler(True)) as alone:
+                asked = f"Host: 127.0.0.1:{relay.port}\r\n".encode()
+                moved = await raw_http(relay.port, b"GET /ratings.html?x=1 HTTP/1.1\r\n" + asked + b"\r\n")
+                assert moved.startswith(b"HTTP/1.1 307")
+                assert f"\r\nLocation: {beside}/ratings.html?x=1\r\n".encode() in moved
+                page = (await raw_http(relay.port, b"GET / HTTP/1.1\r\n" + asked + b"\r\n")).decode()
+                assert page.startswith("HTTP/1.1 200") and f"connect-src 'self' {beside}\r\n" in page
+                forged = await raw_http(relay.port, b"GET /ratings HTTP/1.1\r\nHost: a b;c\r\n\r\n")
+                assert forged.startswith(b"HTTP/1.1 400")
+                health = await raw_http(relay.port, b"GET /healthz HTTP/1.1\r\n" + asked + b"\r\n")
+                assert health.startswith(b"HTTP/1.1 200") and health.endswith(b"ok\n")
+                ws = f"ws://127.0.0.1:{relay.port}/v1"
+                assert await asyncio.to_thread(client.locate, ws) == beside
+                answer = await asyncio.to_thread(client.submit_result, beside, signed(ALICE, BOB))
+                assert answer.status == 200 and answer.body["counted"] is True
+                board = await asyncio.to_thread(client.leaderboard, ws)      # follows the redirect
+                assert board.body["results"] == 1
+                host = await RelayClient.create(ws)
+                assert len(host.code) == 6
+                await host.close()
+                # A relay with no service beside it: its own URL, as before (spec/ratings.md §2.1).
+                own = f"ws://127.0.0.1:{alone.port}/v1"
+                assert await asyncio.to_thread(client.locate, own) == client.service_url(own)
+                plain = (await raw_http(alone.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")).decode()
+                assert "connect-src 'self'\r\n" in plain
+        finally:
+            await ratings.close()
+            service.close()
+
+    asyncio.run(body())
