@@ -51,11 +51,6 @@ OVER_CAP_SECONDS = 1.0   # a connection over a cap has this long to send its hea
 OVER_CAP_FACTOR = 4      # past this many times its cap, an address's connections are dropped
 
 
-def claims(path: str) -> bool:
-    """The paths of the service (what a proxy in front of it routes to it)."""
-    return path in ("/ratings", "/ratings/", "/ratings.html") or path.startswith("/ratings/")
-
-
 class _Refuse(Exception):
     """An HTTP-level refusal (not a check of the submission): status, reason, message."""
 
@@ -174,7 +169,9 @@ class RatingsServer:
         protocol = self._runner.server
         assert protocol is not None
         self._server = await asyncio.get_running_loop().create_server(
-            lambda: _Guard(protocol(), self), host, port, ssl=ssl_context, reuse_address=True)
+            lambda: _Guard(protocol(), self), host, port, ssl=ssl_context, reuse_address=True,
+            # the TLS handshake comes before the head's deadline starts: it has one of its own
+            ssl_handshake_timeout=limits.head_timeout if ssl_context is not None else None)
 
     @property
     def port(self) -> int:
