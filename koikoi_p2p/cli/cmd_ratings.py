@@ -127,10 +127,11 @@ def default_db() -> str:
 
 
 def _service(args: argparse.Namespace) -> str:
+    """The service of ``--relay`` / ``--to``: the one a relay points to (spec/ratings.md §2.1)."""
     from koikoi_p2p.cli.options import relay_url
-    from koikoi_p2p.ratings.client import service_url
+    from koikoi_p2p.ratings.client import locate
 
-    return service_url(args.relay or relay_url(None))
+    return locate(args.relay or relay_url(None))
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -141,7 +141,7 @@ class _Guard(asyncio.Protocol):
 
 class RatingsServer:
     """The service on ``host:port`` (``await start()``, then ``await close()``); plain HTTP, or
-    HTTPS with ``ssl_context`` (whose certificate ``reload_certificate`` replaces)."""
+    HTTPS with ``ssl_context`` (``limits.TlsFiles.reload`` replaces its certificate in place)."""
 
     def __init__(self, service: RatingService, limits: ServeLimits | None = None) -> None:
         self.service = service
