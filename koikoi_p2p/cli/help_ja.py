@@ -233,9 +233,10 @@ HELP_JA: dict[str, str] = {
     "also run the rating service in this process, on --ratings-port, storing in DB_URL: sqlite:///PATH or "
     "postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder); the relay's port "
     "redirects GET /ratings... there":
-        "このプロセスでレーティングサービスも --ratings-port で動かす。保存先は DB_URL: sqlite:///PATH または p"
-        "ostgresql://USER@HOST:PORT/DB ('default' ならデータフォルダーの ratings.sqlite3)。中継サーバーのポート"
-        "は GET /ratings... をそちらへ転送する",
+        "このプロセスでレーティングサービスも --ratings-port で動かす。"
+        "保存先は DB_URL: sqlite:///PATH または postgresql://USER@HOST:PORT/DB "
+        "('default' ならデータフォルダーの ratings.sqlite3)。"
+        "中継サーバーのポートは GET /ratings... をそちらへ転送する",
     "the rating service's port (default 8766, or a free one when --port is 0)":
         "レーティングサービスのポート (既定 8766。--port が 0 なら空いているもの)",
     "cluster (spec/relay.md §13)": "クラスター (spec/relay.md §13)",
