@@ -123,3 +123,62 @@ def test_the_service_serves_https_and_reloads_its_certificate_on_sighup(tmp_path
     finally:
         stop(process)
     assert process.returncode == 0
+
+
+def test_the_limits_hold_over_tls_and_a_trusted_proxy_is_not_capped(tmp_path: Path) -> None:
+    """Over TLS the per-address cap still applies; a trusted proxy's connections are not capped,
+    and the client a proxy names is the source of a claim (spec/ratings.md §7.5)."""
+    import asyncio
+    from unittest import mock
+
+    from aiohttp.test_utils import make_mocked_request
+
+    from koikoi_p2p.ratings.app import RatingsServer
+    from koikoi_p2p.ratings.limits import ServeLimits, TlsFiles
+    from koikoi_p2p.ratings.service import RatingService
+    from koikoi_p2p.ratings.store import open_store
+
+    ca = make_ca()
+    issue(ca, tmp_path, serial=7)
+    trusting = ssl.create_default_context(cadata=ca[1].public_bytes(serialization.Encoding.PEM).decode())
+
+    async def get(port: int, context: ssl.SSLContext | None) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context,
+                                                       server_hostname="127.0.0.1" if context else None)
+        writer.write(b"GET /ratings HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+        return answer
+
+    async def body() -> None:
+        service = RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}"))
+        capped = RatingsServer(service, ServeLimits(max_connections_per_address=1))
+        proxied = RatingsServer(service, ServeLimits(max_connections_per_address=1,
+                                                     trusted_proxies=frozenset({"127.0.0.1"})))
+        files = TlsFiles(str(tmp_path / "cert.pem"), str(tmp_path / "key.pem"))
+        await capped.start("127.0.0.1", 0, files.context())
+        await proxied.start("127.0.0.1", 0)
+        try:
+            _, idle = await asyncio.open_connection("127.0.0.1", capped.port, ssl=trusting,
+                                                    server_hostname="127.0.0.1")
+            _, idle2 = await asyncio.open_connection("127.0.0.1", proxied.port)
+            await asyncio.sleep(0.1)
+            over = await get(capped.port, trusting)
+            assert over.startswith(b"HTTP/1.1 503") and b"too_many_connections" in over, over[:200]
+            assert (await get(proxied.port, None)).startswith(b"HTTP/1.1 200")
+            idle.close()
+            idle2.close()
+        finally:
+            await capped.close()
+            await proxied.close()
+            service.close()
+        transport = mock.Mock()
+        transport.get_extra_info.return_value = ("127.0.0.1", 40000)
+        forwarded = make_mocked_request("POST", "/ratings/abandonments", transport=transport,
+                                        headers={"X-Forwarded-For": "203.0.113.9, 198.51.100.7"})
+        assert forwarded.remote == "127.0.0.1"
+        assert proxied.source(forwarded) == "198.51.100.7"          # the address the proxy added
+        assert capped.source(forwarded) == "127.0.0.1"              # an untrusted peer's header is ignored
+
+    asyncio.run(body())
