@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
@@ -16,8 +19,17 @@ from koikoi_relay.limits import Limits
 from koikoi_relay.logs import configure, log_event
 
 if TYPE_CHECKING:
-    from koikoi_relay.divert import Diversion
+    from websockets.http11 import Request
+
+    from koikoi_relay.server import HttpHandler
     from koikoi_relay.tls import ServerTLS
+
+# Another service run in this process beside the relay, on its own port (``koikoi relay
+# --ratings``): entered before the relay starts, it yields that port and is left after the relay
+# stopped. The relay knows nothing of it but the port and the paths it redirects there (§9).
+Companion = Callable[[], AbstractAsyncContextManager[int]]
+RATINGS_PATHS = re.compile(r"/ratings(\.html|/.*)?")
+_HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,9 +74,15 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(**values)
 
 
-async def serve_until_signalled(args: argparse.Namespace, divert: Diversion | None = None) -> None:
+async def serve_until_signalled(args: argparse.Namespace, companion: Companion | None = None) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained).
-    ``divert``: the requests another service of this process takes from the port (divert.py)."""
+    ``companion``: another service of this process on its own port (spec/relay.md §9)."""
+    async with contextlib.AsyncExitStack() as stack:
+        service_port = None if companion is None else await stack.enter_async_context(companion())
+        await _serve_relay(args, service_port)
+
+
+async def _serve_relay(args: argparse.Namespace, service_port: int | None) -> None:
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
     rooms = None
@@ -77,15 +95,19 @@ async def serve_until_signalled(args: argparse.Namespace, divert: Diversion | No
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
     secure = server_tls(args)
-    web = web_handler() if getattr(args, "web", False) else None
-    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert,
+    web = getattr(args, "web", False)
+    http = web_handler(web, service_port) if web or service_port is not None else None
+    server = RelayServer(limits_from(args), rooms=rooms, http=http,
                          ssl=None if secure is None else secure.context)
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
-    ws, http = ("wss", "https") if secure is not None else ("ws", "http")
+    ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")
     print(f"relay listening on {ws}://{args.host}:{server.port}/v1", flush=True)
-    if getattr(args, "web", False):
-        print(f"web app at {http}://{args.host}:{server.port}/", flush=True)
+    if service_port is not None:
+        # The rating service beside the relay serves plain http on its own port (no TLS yet).
+        print(f"ratings listening on http://{args.host}:{service_port}/ratings", flush=True)
+    if web:
+        print(f"web app at {scheme}://{args.host}:{server.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -124,22 +146,39 @@ def reload_tls(secure: ServerTLS) -> None:
     log_event("tls_reloaded", reloads=secure.reloads)
 
 
-def web_handler() -> Callable[[str], tuple[int, list[tuple[str, str]], bytes] | None]:
-    """Serve the built browser app (package koikoi_web: static files, standard library only)."""
-    from koikoi_web import CSP_RELAY, file_for
+def request_host(request: Request) -> str | None:
+    """The host name the client asked for (its Host header without the port), None if malformed."""
+    match = _HOST.fullmatch(request.headers.get("Host", ""))
+    return match.group(1) if match else None
 
-    def handle(path: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
-        found = file_for(path)
+
+def web_handler(web: bool, service_port: int | None = None) -> HttpHandler:
+    """The relay's extra GETs: the built browser app (package koikoi_web: static files, standard
+    library only) when ``web``; and with a rating service on ``service_port``, a redirect there
+    for its paths (307, same host as asked, spec/relay.md §9), which the app's page may reach."""
+    from koikoi_web import csp_relay, file_for
+
+    def handle(request: Request) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        path = request.path.split("?", 1)[0]
+        host = request_host(request)
+        service = None if service_port is None or host is None else f"http://{host}:{service_port}"
+        if service_port is not None and RATINGS_PATHS.fullmatch(path):
+            if service is None:
+                return 400, [("Content-Type", "text/plain; charset=utf-8")], b"bad Host header\n"
+            return 307, [("Location", service + request.path), ("Cache-Control", "no-store"),
+                         ("Content-Type", "text/plain; charset=utf-8")], b"the rating service is at " + \
+                service.encode() + b"\n"
+        found = file_for(path) if web else None
         if found is None:
             return None
-        return 200, found.headers(CSP_RELAY), found.body
+        return 200, found.headers(csp_relay(*([service] if service else []))), found.body
 
     return handle
 
 
-def run(args: argparse.Namespace, divert: Diversion | None = None) -> int:
+def run(args: argparse.Namespace, companion: Companion | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
-    asyncio.run(serve_until_signalled(args, divert))
+    asyncio.run(serve_until_signalled(args, companion))
     return 0
 
 

@@ -25,7 +25,6 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from koikoi_relay.codes import Chooser
-from koikoi_relay.divert import Diversion, diverting_connection
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.limits import Limits
 from koikoi_relay.local import LocalRooms
@@ -53,10 +52,11 @@ PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 TLS_HANDSHAKE_TIMEOUT = 10.0
 
-# An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
-# one that serves the browser app): request path -> (status, headers, body), or None for 404.
+# An extra HTTP handler for the GETs the relay does not serve itself (``koikoi relay --web`` passes
+# one that serves the browser app): websockets' parsed request -> (status, headers, body), or None
+# for 404. The relay reads no request itself: websockets parses every one (GET only, no body).
 HttpReply = tuple[int, list[tuple[str, str]], bytes]
-HttpHandler = Callable[[str], HttpReply | None]
+HttpHandler = Callable[[Request], HttpReply | None]
 
 
 class RelayServer:
@@ -71,15 +71,12 @@ class RelayServer:
         choose: Chooser = secrets.choice,
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
         http: HttpHandler | None = None,
-        divert: Diversion | None = None,
         ssl: SSLContext | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.http = http
         # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
         self.ssl = ssl
-        # Requests another service of this process takes from our port, whole (divert.py).
-        self.divert = divert
         self.metrics = Metrics()
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
@@ -123,7 +120,6 @@ class RelayServer:
             ssl=self.ssl,
             # A TLS handshake that has not finished by then is dropped (asyncio's default is 60 s).
             ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT if self.ssl is not None else None,
-            create_connection=None if self.divert is None else diverting_connection(self.divert),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)
@@ -189,7 +185,7 @@ class RelayServer:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if path != PATH:
-            reply = self.http(request.path) if self.http is not None else None
+            reply = self.http(request) if self.http is not None else None
             if reply is not None:
                 code, headers, body = reply
                 return Response(code, http.HTTPStatus(code).phrase, Headers(headers), body)

@@ -115,4 +115,10 @@ def report_html(data: bytes) -> bytes:
     return template.replace(marker, base64.b64encode(data))
 
 
-__all__ += ["report_html"]
+def csp_relay(*origins: str) -> str:
+    """The policy of a page served by a relay that may also reach ``origins`` (the rating service
+    run beside it on another port, spec/relay.md §9): ``connect-src 'self'`` and those."""
+    return " ".join([CSP_RELAY, *origins])
+
+
+__all__ += ["csp_relay", "report_html"]

@@ -56,7 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class RelayProcess:
-    """``koikoi relay --port 0 --ratings DB_URL`` on loopback, stopped by its pid."""
+    """``koikoi relay --port 0 --ratings DB_URL`` on loopback (``http``: its rating service), stopped
+    by its pid."""
 
     def __init__(self, db: str, home: Path) -> None:
         env = {**os.environ, "KOIKOI_HOME": str(home)}
@@ -83,7 +84,12 @@ class RelayProcess:
             self.stop()
             raise RuntimeError(f"the relay did not start: {line!r}")
         self.ws = line.split()[3]
-        self.http = "http://" + self.ws.removeprefix("ws://").removesuffix("/v1")
+        # The service runs beside the relay on a port of its own (spec/ratings.md §9).
+        line = self.process.stdout.readline()
+        if not line.startswith("ratings listening on http://"):
+            self.stop()
+            raise RuntimeError(f"the rating service did not start: {line!r}")
+        self.http = line.split()[3].removesuffix("/ratings")
 
     def stop(self) -> None:
         if self.process.poll() is None:

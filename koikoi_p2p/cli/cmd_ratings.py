@@ -48,8 +48,9 @@ def register(subparsers: Any) -> None:
     serve = commands.add_parser(
         "serve",
         help="run a rating service",
-        description="Run a rating service on its own port. To share a relay's "
-        "port instead, run `koikoi relay --ratings DB_URL`.",
+        description="Run a rating service on its own port (HTTP, or HTTPS with --tls-cert and "
+        "--tls-key; SIGHUP reloads the certificate). `koikoi relay --ratings DB_URL` runs one "
+        "beside a relay in the same process.",
     )
     serve.add_argument(
         "--db",
@@ -65,6 +66,7 @@ def register(subparsers: Any) -> None:
         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
     )
     serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_serve_arguments(serve)
     add_lang(serve, default=argparse.SUPPRESS)
     serve.set_defaults(handler=_serve)
 
@@ -129,10 +131,11 @@ def default_db() -> str:
 
 
 def _service(args: argparse.Namespace) -> str:
+    """The service of ``--relay`` / ``--to``: the one a relay points to (spec/ratings.md §2.1)."""
     from koikoi_p2p.cli.options import relay_url
-    from koikoi_p2p.ratings.client import service_url
+    from koikoi_p2p.ratings.client import locate
 
-    return service_url(args.relay or relay_url(None))
+    return locate(args.relay or relay_url(None))
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -257,22 +260,55 @@ BOARD_HEADINGS = ("rating", "games", "W-L-D", "aband.", "fingerprint", "name")
 
 
 def open_service(db: str) -> Any:
-    """The service and its HTTP app over the database at ``db`` (migrated on open)."""
-    from koikoi_p2p.ratings.app import RatingsApp
+    """The service over the database at ``db`` (migrated on open)."""
     from koikoi_p2p.ratings.service import RatingService
     from koikoi_p2p.ratings.store import open_store
 
-    return RatingsApp(RatingService(open_store(db)))
+    return RatingService(open_store(db))
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """TLS and the limits of spec/ratings.md §7.5 (``ServeLimits``), as options."""
+    from koikoi_p2p.ratings.limits import ServeLimits
+
+    parser.add_argument("--tls-cert", metavar="FILE", default=None,
+                        help="serve https:// with this certificate chain (PEM); SIGHUP reloads it")
+    parser.add_argument("--tls-key", metavar="FILE", default=None, help="the certificate's private key (PEM)")
+    parser.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
+                        help="a proxy in front of the service (repeatable): not capped per address, "
+                             "its X-Forwarded-For names the client")
+    defaults = ServeLimits()
+    group = parser.add_argument_group("limits (spec/ratings.md §7.5)")
+    for name in ("max_connections", "max_connections_per_address", "head_timeout", "min_body_rate",
+                 "body_grace", "handler_timeout"):
+        default = getattr(defaults, name)
+        group.add_argument("--" + name.replace("_", "-"), type=type(default), default=default, metavar="N",
+                           help=f"(default {default})")
+
+
+def serve_limits_from(args: argparse.Namespace) -> Any:
+    from koikoi_p2p.ratings.limits import ServeLimits
+
+    return ServeLimits(
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
+        head_timeout=args.head_timeout,
+        min_body_rate=args.min_body_rate,
+        body_grace=args.body_grace,
+        handler_timeout=args.handler_timeout,
+        trusted_proxies=frozenset(args.trusted_proxy),
+    )
 
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
     import signal
+    import ssl
 
-    from koikoi_p2p.ratings.app import MAX_BODY
+    from koikoi_p2p.ratings.app import RatingsServer
     from koikoi_p2p.ratings.errors import StoreError
-    from koikoi_p2p.ratings.http import serve_http
+    from koikoi_p2p.ratings.limits import TlsFiles
 
     logging.basicConfig(
         level=getattr(logging, args.log_level.upper()),
@@ -280,6 +316,16 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
     lang = _lang(args)
+    if (args.tls_cert is None) != (args.tls_key is None):
+        print("koikoi ratings serve: " + tr(lang, "--tls-cert and --tls-key go together"), file=sys.stderr)
+        return 2
+    tls = None if args.tls_cert is None else TlsFiles(args.tls_cert, args.tls_key)
+    try:
+        context = None if tls is None else tls.context()
+    except (OSError, ssl.SSLError) as exc:
+        print("koikoi ratings serve: " + tr(lang, "cannot load the certificate: {problem}",
+                                            problem=safe(str(exc))), file=sys.stderr)
+        return 1
     db = args.db or default_db()
     try:
         app = open_service(db)
@@ -289,22 +335,24 @@ def _serve(args: argparse.Namespace) -> int:
         return 1
 
     async def run() -> None:
-        server = await serve_http(app.handle_raw, args.host, args.port, max_body=MAX_BODY)
-        port = server.sockets[0].getsockname()[1]
-        print(tr(lang, "ratings listening on {url} ({store})", url=f"http://{args.host}:{port}/ratings",
-                 store=app.service.store.description), flush=True)
+        server = RatingsServer(app, serve_limits_from(args))
+        await server.start(args.host, args.port, context)
+        scheme = "http" if tls is None else "https"
+        print(tr(lang, "ratings listening on {url} ({store})", url=f"{scheme}://{args.host}:{server.port}/ratings",
+                 store=app.store.description), flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+        if tls is not None and context is not None:
+            loop.add_signal_handler(signal.SIGHUP, tls.reload, context)
         await stop.wait()
-        server.close()
-        await server.wait_closed()
+        await server.close()
 
     try:
         asyncio.run(run())
     finally:
-        app.service.close()
+        app.close()
     return 0
 
 

@@ -1,5 +1,6 @@
-"""``koikoi relay [--host 127.0.0.1] [--port 8765] [--ratings DB_URL]``: run the untrusted
-websocket relay, and with ``--ratings`` the rating service on the same port, in one process."""
+"""``koikoi relay [--host 127.0.0.1] [--port 8765] [--ratings DB_URL [--ratings-port P]]``: run
+the untrusted websocket relay, and with ``--ratings`` the rating service beside it in the same
+process, on a port of its own (spec/ratings.md §9)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,13 @@ def register(subparsers: Any) -> None:
         "--ratings",
         metavar="DB_URL",
         default=None,
-        help="also serve the rating service on this port (/ratings...), storing in DB_URL: "
-        "sqlite:///PATH or postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder)",
+        help="also run the rating service in this process, on --ratings-port, storing in DB_URL: "
+        "sqlite:///PATH or postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder); "
+        "the relay's port redirects GET /ratings... there",
+    )
+    parser.add_argument(
+        "--ratings-port", type=int, default=None, metavar="P",
+        help="the rating service's port (default 8766, or a free one when --port is 0)",
     )
     parser.set_defaults(handler=_run)
 
@@ -33,24 +39,35 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.ratings is None:
         return run(args)
-    # The composition happens here, where everything may be imported: the relay hands the
-    # requests for /ratings... to the rating service's HTTP app (koikoi_relay/divert.py), and
-    # itself imports nothing of the rating service.
-    from koikoi_p2p.cli.cmd_ratings import default_db, open_service
+    # The composition happens here, where everything may be imported: the rating service runs
+    # on its own port in this process (aiohttp), and the relay only learns that port.
+    import contextlib
+    from collections.abc import AsyncIterator
+
+    from koikoi_p2p.cli.cmd_ratings import DEFAULT_PORT, default_db, open_service
     from koikoi_p2p.ratings.errors import StoreError
 
     db = default_db() if args.ratings == "default" else args.ratings
     try:
-        app = open_service(db)
+        service = open_service(db)
     except StoreError as exc:
         print(f"koikoi relay: {exc}", file=sys.stderr)
         return 1
-    # stderr: the first line on stdout stays the relay's "listening on" line.
-    print(f"ratings on the relay's port at /ratings ({app.service.store.description})", file=sys.stderr)
-    from koikoi_p2p.ratings.app import MAX_BODY, claims
-    from koikoi_relay.divert import Diversion
+    port = args.ratings_port if args.ratings_port is not None else (0 if args.port == 0 else DEFAULT_PORT)
+    print(f"ratings beside the relay ({service.store.description})", file=sys.stderr)
+
+    @contextlib.asynccontextmanager
+    async def ratings() -> AsyncIterator[int]:
+        from koikoi_p2p.ratings.app import RatingsServer
+
+        server = RatingsServer(service)
+        await server.start(args.host, port)
+        try:
+            yield server.port
+        finally:
+            await server.close()
 
     try:
-        return run(args, Diversion(app.handle_raw, claims, MAX_BODY))
+        return run(args, ratings)
     finally:
-        app.service.close()
+        service.close()

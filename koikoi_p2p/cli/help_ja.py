@@ -234,10 +234,15 @@ HELP_JA: dict[str, str] = {
         "Redis のキーの接頭辞 (クラスターごとに1つ。既定 koikoi:)",
     "this node's name in Redis, letters and digits (default: random)":
         "Redis でのこのノードの名前、英数字 (既定: ランダム)",
-    "also serve the rating service on this port (/ratings...), storing in DB_URL: sqlite:///PATH or "
-    "postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder)":
-        "このポートでレーティングサービスも提供する (/ratings...)。保存先は DB_URL: sqlite:///PATH または p"
-        "ostgresql://USER@HOST:PORT/DB ('default' ならデータフォルダーの ratings.sqlite3)",
+    "also run the rating service in this process, on --ratings-port, storing in DB_URL: sqlite:///PATH or "
+    "postgresql://USER@HOST:PORT/DB ('default': ratings.sqlite3 in the data folder); the relay's port "
+    "redirects GET /ratings... there":
+        "このプロセスでレーティングサービスも --ratings-port で動かす。"
+        "保存先は DB_URL: sqlite:///PATH または postgresql://USER@HOST:PORT/DB "
+        "('default' ならデータフォルダーの ratings.sqlite3)。"
+        "中継サーバーのポートは GET /ratings... をそちらへ転送する",
+    "the rating service's port (default 8766, or a free one when --port is 0)":
+        "レーティングサービスのポート (既定 8766。--port が 0 なら空いているもの)",
     "cluster (spec/relay.md §13)": "クラスター (spec/relay.md §13)",
     "TLS (spec/relay.md §14)": "TLS (spec/relay.md §14)",
     "serve wss:// and https:// with this PEM certificate chain (needs --tls-key; SIGHUP reads both files "
@@ -264,10 +269,19 @@ HELP_JA: dict[str, str] = {
     "rebuild the leaderboard from an export (GET /ratings/results)":
         "エクスポートからランキングを作り直す (GET /ratings/results)",
     "send a co-signed result file to a rating service": "双方署名の結果ファイルをレーティングサービスに送る",
-    "Run a rating service on its own port. To share a relay's port instead, run `koikoi relay --ratings "
-    "DB_URL`.":
-        "レーティングサービスを専用のポートで動かします。中継サーバーとポートを共有するには koikoi relay --"
-        "ratings DB_URL を使います。",
+    "Run a rating service on its own port (HTTP, or HTTPS with --tls-cert and --tls-key; SIGHUP reloads "
+    "the certificate). `koikoi relay --ratings DB_URL` runs one beside a relay in the same process.":
+        "レーティングサービスを専用のポートで動かします (HTTP。--tls-cert と --tls-key を付けると HTTPS で、"
+        "SIGHUP で証明書を読み直します)。koikoi relay --ratings DB_URL なら中継サーバーと同じプロセスで動かし"
+        "ます。",
+    "serve https:// with this certificate chain (PEM); SIGHUP reloads it":
+        "この証明書チェーン (PEM) で https:// を提供する。SIGHUP で読み直す",
+    "the certificate's private key (PEM)": "証明書の秘密鍵 (PEM)",
+    "a proxy in front of the service (repeatable): not capped per address, its X-Forwarded-For names "
+    "the client":
+        "サービスの前に置くプロキシ (繰り返し可): アドレスごとの上限を受けず、そのプロキシが伝える転送元のア"
+        "ドレスを接続元とみなす",
+    "limits (spec/ratings.md §7.5)": "上限 (spec/ratings.md §7.5)",
     "sqlite:///PATH or postgresql://USER@HOST:PORT/DB (default: ratings.sqlite3 in the data folder)":
         "sqlite:///PATH または postgresql://USER@HOST:PORT/DB (既定: データフォルダーの ratings.sqlite3)",
     "TCP port (default 8766; 0 picks a free one)": "TCP ポート (既定 8766。0 なら空いているものを選ぶ)",

@@ -532,6 +532,8 @@ JA: dict[str, str] = {
     "cannot open the rating store {db} (koikoi ratings serve --lang en says why)":
         "レーティングのデータベース {db} を開けません (理由は koikoi ratings serve --lang en で表示)",
     "ratings listening on {url} ({store})": "レーティングサービスを {url} で開始しました ({store})",
+    "--tls-cert and --tls-key go together": "--tls-cert と --tls-key は一緒に指定してください",
+    "cannot load the certificate: {problem}": "証明書を読み込めません: {problem}",
     "cannot read {file}: not a JSON export (--lang en says why)":
         "{file} を読めません: エクスポートのファイル形式ではありません (理由は --lang en で表示)",
 "the export cannot be replayed (--lang en says why)":

@@ -18,10 +18,11 @@ from koikoi_p2p.cli.paths import own_command
 
 
 def default_ratings(relay: str) -> str:
-    """The rating service of a relay URL (``koikoi host --rated`` without ``--ratings``)."""
-    from koikoi_p2p.ratings.client import service_url
+    """The rating service of a relay URL (``koikoi host --rated`` without ``--ratings``): the one
+    the relay points to, else the relay's own URL (spec/ratings.md §2.1)."""
+    from koikoi_p2p.ratings.client import locate
 
-    return service_url(relay)
+    return locate(relay)
 
 
 async def submit_after_match(say: Callable[[str], None], *, ratings: str, result: bytes | None = None,

@@ -130,3 +130,24 @@ def check_abandonment(data: bytes) -> Abandonment:
         digest=sha256(data),
         data=data,
     )
+
+
+def claim_session(data: bytes) -> bytes | None:
+    """The session an abandonment file's claim names, read without checking or replaying anything
+    (None when the file is not even shaped like one): enough to find an already recorded claim
+    before paying for a replay (spec/ratings.md §6.1)."""
+    from koikoi_p2p.protocol import codec
+    from koikoi_p2p.protocol.abandonment import ABANDON_MAGIC, AbandonmentClaim
+
+    if len(data) > MAX_CLAIM_BYTES or not data.startswith(ABANDON_MAGIC):
+        return None
+    try:
+        value = codec.decode(data[len(ABANDON_MAGIC):], reason="bad_file")
+        raw = value.get("claim") if isinstance(value, dict) else None
+        if not isinstance(raw, dict):
+            return None
+        claim = AbandonmentClaim.from_dict(raw)
+    except Exception:  # whatever the bytes are, the full check names the problem
+        return None
+    session = claim.session_id
+    return session if isinstance(session, bytes) else None

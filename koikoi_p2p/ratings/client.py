@@ -47,6 +47,27 @@ def service_url(url: str) -> str:
     return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
+SERVICE_TAG = "koikoi-ratings/v1"      # what GET /ratings/service answers (spec/ratings.md §7.6)
+
+
+def locate(relay: str, *, timeout: float = 5.0) -> str:
+    """The rating service of a relay (spec/ratings.md §2.1): ``GET {base}/ratings/service``,
+    following redirects (a relay run with ``--ratings`` sends it to the service's own port); the
+    URL that answered is the service. With no such answer, the relay's own URL (``service_url``)."""
+    base = service_url(relay)
+    request = urllib.request.Request(base + "/ratings/service", headers={"Accept": "application/json"})  # noqa: S310
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s), checked)
+            final, raw = response.geturl(), response.read(4096)
+        body = json.loads(raw.decode("utf-8"))
+        here = final.removesuffix("/ratings/service")
+        if isinstance(body, dict) and body.get("service") == SERVICE_TAG and here != final:
+            return service_url(here)
+    except (urllib.error.URLError, OSError, TimeoutError, ValueError):
+        pass
+    return base
+
+
 def _request(url: str, *, data: bytes | None = None, timeout: float = TIMEOUT) -> Answer:
     request = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET")  # noqa: S310
     if data is not None:

@@ -1,26 +1,34 @@
 """The rating service: checks submissions, counts them in the store, serves the readings
 (spec/ratings.md §3, §7). Store calls and signature checks run in worker threads, so the event
-loop it shares with the relay in ``koikoi relay --ratings`` never waits on the database; the
-replay of an abandonment file runs one at a time, so claims cannot crowd out results.
+loop (shared with the relay in ``koikoi relay --ratings``) never waits on the database.
+
+An abandonment file costs a full replay (about a second per 0.4 MB), so the service pays for one
+only when it must (§6.1): a claim for a session already recorded is answered from the store, a
+file refused before is refused again from memory (by its SHA-256), replays run one at a time, and
+one source may have only ``MAX_CLAIMS_PER_SOURCE`` of them waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from koikoi_p2p.ratings.board import export_json, history_json, leaderboard
-from koikoi_p2p.ratings.checks import check_abandonment, check_result
+from koikoi_p2p.ratings.checks import check_abandonment, check_result, claim_session
 from koikoi_p2p.ratings.errors import Refused
 from koikoi_p2p.ratings.store import Store
 
 T = TypeVar("T")
 CLAIM_ANSWER_SECONDS = 8.0
 MAX_WAITING_CLAIMS = 8      # claims being checked or queued; more are answered 503
+MAX_CLAIMS_PER_SOURCE = 2   # of those, from one source address; more are answered 429
+REFUSED_MEMORY = 4096       # digests of refused claim files remembered (oldest forgotten first)
 log = logging.getLogger("koikoi.ratings")
 
 
@@ -30,6 +38,8 @@ class RatingService:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ratings")
         self._claims = asyncio.Semaphore(1)
         self._waiting_claims = 0
+        self._claims_by_source: Counter[str] = Counter()
+        self._refused: OrderedDict[bytes, Refused] = OrderedDict()
         self._background: set[asyncio.Future[dict[str, object]]] = set()
 
     async def _run(self, fn: Callable[..., T], *args: object) -> T:
@@ -48,14 +58,34 @@ class RatingService:
         )
         return {"ok": True, "counted": counted.counted, "seq": counted.seq, "session": rated.session.hex()}
 
-    async def submit_abandonment(self, data: bytes) -> dict[str, object]:
+    async def submit_abandonment(self, data: bytes, *, source: str = "") -> dict[str, object]:
         """Check an abandonment file (a full replay) and record its claim once per session. A
         check that takes longer than ``CLAIM_ANSWER_SECONDS`` goes on after the answer, which is
-        then "pending" (202): the relay's port closes a connection whose request it has not
-        answered within its handshake deadline."""
+        then "pending" (202), so a client is not left waiting on a long replay.
+
+        Before any replay: a claim for a session with a recorded claim is answered with that
+        record, a file refused before gets the same refusal, and ``source`` (the client's address)
+        may have at most ``MAX_CLAIMS_PER_SOURCE`` claims waiting (429 ``too_many_claims``)."""
+        digest = hashlib.sha256(data).digest()
+        refused = self._refused.get(digest)
+        if refused is not None:
+            self._refused.move_to_end(digest)
+            raise Refused(refused.reason, refused.message, refused.status)
+        session = await self._run(claim_session, data)
+        if session is not None:
+            seq = await self._run(self.store.claim_recorded, session)
+            if seq is not None:
+                return {"ok": True, "counted": False, "seq": seq, "session": session.hex()}
+        if self._claims_by_source[source] >= MAX_CLAIMS_PER_SOURCE:
+            raise Refused("too_many_claims", "claims from this address are being checked: try later",
+                          429)
         if self._waiting_claims >= MAX_WAITING_CLAIMS:
             raise Refused("busy", "too many abandonment claims are being checked: send it again later", 503)
-        task = asyncio.ensure_future(self._abandonment(data))
+        # Counted here, with no await since the checks above, so that claims arriving together
+        # cannot all pass them.
+        self._waiting_claims += 1
+        self._claims_by_source[source] += 1
+        task = asyncio.ensure_future(self._abandonment(data, digest, session, source))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         try:
@@ -63,13 +93,25 @@ class RatingService:
         except TimeoutError:
             return {"ok": True, "pending": True}
 
-    async def _abandonment(self, data: bytes) -> dict[str, object]:
-        self._waiting_claims += 1
+    async def _abandonment(self, data: bytes, digest: bytes, session: bytes | None,
+                           source: str) -> dict[str, object]:
         try:
             async with self._claims:
-                claim = await self._run(check_abandonment, data)
+                seq = None if session is None else await self._run(self.store.claim_recorded, session)
+                if session is not None and seq is not None:      # recorded while this one waited
+                    return {"ok": True, "counted": False, "seq": seq, "session": session.hex()}
+                try:
+                    claim = await self._run(check_abandonment, data)
+                except Refused as exc:
+                    self._refused[digest] = exc
+                    while len(self._refused) > REFUSED_MEMORY:
+                        self._refused.popitem(last=False)
+                    raise
         finally:
             self._waiting_claims -= 1
+            self._claims_by_source[source] -= 1
+            if self._claims_by_source[source] <= 0:
+                del self._claims_by_source[source]
         counted = await self._run(self.store.add_abandonment, claim)
         log.info(
             "abandonment claim %s session=%s",

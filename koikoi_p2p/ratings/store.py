@@ -288,6 +288,11 @@ class Store(ABC):
             )
             return Counted(seq=seq, counted=True)
 
+    def claim_recorded(self, session: bytes) -> int | None:
+        """The seq of the claim recorded for ``session``, None when there is none."""
+        rows = self._query("SELECT seq FROM abandonments WHERE session = ?", (session,))
+        return int(rows[0][0]) if rows else None
+
     # -- reading ------------------------------------------------------------------------------
 
     def standings(self) -> tuple[list[Player], dict[bytes, int], int]:

@@ -1,5 +1,6 @@
 """The ratings commands against real services on loopback: `koikoi ratings serve` and
-`koikoi relay --ratings`, each its own process."""
+`koikoi relay --ratings` (the relay and the service in one process, on two ports), each its own
+process."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def test_show_submit_and_recompute_against_a_running_service(
     assert "no answer from" in capsys.readouterr().err
 
 
-def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
+def test_relay_with_ratings_runs_the_service_beside_it_on_its_own_port(tmp_path: Path) -> None:
     env = {**os.environ, "KOIKOI_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
     command = [
         sys.executable,
@@ -84,9 +85,18 @@ def test_relay_with_ratings_serves_both_on_one_port(tmp_path: Path) -> None:
         line = relay.stdout.readline()
         assert line.startswith("relay listening on ws://"), line
         ws = line.split()[3]
-        answer = client.submit_result(ws, signed(ALICE, BOB))
+        line = relay.stdout.readline()
+        assert line.startswith("ratings listening on http://"), line
+        service = line.split()[3].removesuffix("/ratings")
+        assert service != client.service_url(ws)
+        # A client asking the relay for its service is sent to the service's port.
+        assert client.locate(ws) == service
+        answer = client.submit_result(client.locate(ws), signed(ALICE, BOB))
         assert answer.status == 200 and answer.body["counted"] is True
-        assert client.leaderboard(ws).body["results"] == 1
+        assert client.leaderboard(ws).body["results"] == 1      # GET /ratings: redirected (307)
+        # The relay's port takes no request body: websockets closes a POST's connection unanswered.
+        with pytest.raises(client.ServiceUnreachable):
+            client.submit_result(ws, signed(BOB, ALICE), attempts=1)
     finally:
         stop(relay)  # type: ignore[arg-type]
     assert relay.returncode == 0

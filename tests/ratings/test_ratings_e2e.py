@@ -19,7 +19,7 @@ from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
     with relay_process(tmp_path, "--ratings", db) as url:
-        service = client.service_url(url)
+        service = client.locate(url)   # the relay points to the service on its own port
         for home, name in ((tmp_path / "host", "Hanako"), (tmp_path / "friend", "Taro")):
             named = subprocess.run([str(SCRIPT), "name", name], env=env_for(home), capture_output=True,
                                    text=True, timeout=60)

@@ -10,16 +10,15 @@ from pathlib import Path
 
 from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.ratings import client
-from koikoi_p2p.ratings.app import MAX_BODY, RatingsApp, claims
+from koikoi_p2p.ratings.app import MAX_BODY, RatingsServer
 from koikoi_p2p.ratings.board import recompute
-from koikoi_p2p.ratings.http import serve_http
+from koikoi_p2p.ratings.limits import ServeLimits
 from koikoi_p2p.ratings.service import RatingService
 from koikoi_p2p.ratings.store import open_store
-from koikoi_relay.divert import Diversion
-from koikoi_relay.server import RelayServer
 from tests.ratings.support import signed
 
 ALICE, BOB, CAROL = Identity.generate(), Identity.generate(), Identity.generate()
+GET_RATINGS = b"GET /ratings HTTP/1.1\r\nHost: x\r\n\r\n"
 
 
 async def raw_http(port: int, request: bytes) -> bytes:
@@ -34,15 +33,14 @@ async def raw_http(port: int, request: bytes) -> bytes:
 @contextlib.asynccontextmanager
 async def standalone(folder: Path) -> AsyncIterator[str]:
     """``koikoi ratings serve`` in this process: the service on a free loopback port."""
-    app = RatingsApp(RatingService(open_store(f"sqlite:///{folder / 'r.sqlite3'}")))
-    server = await serve_http(app.handle_raw, "127.0.0.1", 0, max_body=MAX_BODY)
-    port = server.sockets[0].getsockname()[1]
+    service = RatingService(open_store(f"sqlite:///{folder / 'r.sqlite3'}"))
+    server = RatingsServer(service)
+    await server.start("127.0.0.1", 0)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{server.port}"
     finally:
-        server.close()
-        await server.wait_closed()
-        app.service.close()
+        await server.close()
+        service.close()
 
 
 def served(test: Callable[[str], Awaitable[None]]) -> Callable[[Path], None]:
@@ -109,7 +107,7 @@ async def test_html_pages_escape_names(url: str) -> None:
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "a&amp;b&quot;&#x27;" in page and "Content-Security-Policy: default-src 'none'" in page
     player = (
-        await raw_http(port, f"GET /ratings/{BOB.fingerprint()}.html HTTP/1.1\r\n\r\n".encode())
+        await raw_http(port, f"GET /ratings/{BOB.fingerprint()}.html HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     ).decode()
     assert player.startswith("HTTP/1.1 200") and "<script>alert" not in player
 
@@ -118,61 +116,80 @@ async def test_html_pages_escape_names(url: str) -> None:
 async def test_bad_http_is_answered_and_costs_nothing(url: str) -> None:
     port = int(url.rsplit(":", 1)[1])
     assert (
-        await raw_http(port, b"POST /ratings/results HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+        await raw_http(port, b"POST /ratings/results HTTP/1.1\r\nHost: x\r\n"
+                             b"Transfer-Encoding: chunked\r\n\r\n")
     ).startswith(b"HTTP/1.1 411")
-    big = f"POST /ratings/results HTTP/1.1\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode()
+    big = f"POST /ratings/results HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode()
     assert (await raw_http(port, big)).startswith(b"HTTP/1.1 413")
-    assert (await raw_http(port, b"DELETE /ratings HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 405")
-    assert (await raw_http(port, b"GET /nothing HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 404")
-    assert (await raw_http(port, b"nonsense\r\n\r\n")).startswith(b"HTTP/1.1 400")
-    options = await raw_http(port, b"OPTIONS /ratings/results HTTP/1.1\r\n\r\n")
+    assert (await raw_http(port, b"DELETE /ratings HTTP/1.1\r\nHost: x\r\n\r\n")).startswith(b"HTTP/1.1 405")
+    assert (await raw_http(port, b"GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")).startswith(b"HTTP/1.1 404")
+    assert (await raw_http(port, b"nonsense\r\n\r\n")).split(b" ", 2)[1] == b"400"   # aiohttp says 1.0
+    options = await raw_http(port, b"OPTIONS /ratings/results HTTP/1.1\r\nHost: x\r\n\r\n")
     assert options.startswith(b"HTTP/1.1 204") and b"Access-Control-Allow-Methods" in options
-
-
-def test_the_relay_shares_its_port_with_the_service(tmp_path: Path) -> None:
-    asyncio.run(relay_sharing(tmp_path))
-
-
-async def relay_sharing(tmp_path: Path) -> None:
-    """GET /healthz and /metrics, the websocket and other paths stay the relay's; /ratings... is the
-    service's, POST included."""
-    from koikoi_p2p.net.relay_client import RelayClient
-
-    app = RatingsApp(RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}")))
-    async with RelayServer(divert=Diversion(app.handle_raw, claims, MAX_BODY)) as relay:
-        url = f"http://127.0.0.1:{relay.port}"
-        health = await raw_http(relay.port, b"GET /healthz HTTP/1.1\r\n\r\n")
-        assert health.startswith(b"HTTP/1.1 200") and health.endswith(b"ok\n")
-        metrics = await raw_http(relay.port, b"GET /metrics HTTP/1.1\r\n\r\n")
-        assert b"relay_connections" in metrics or b"# TYPE" in metrics
-        answer = await asyncio.to_thread(
-            client.submit_result, f"ws://127.0.0.1:{relay.port}/v1", signed(ALICE, BOB)
-        )
-        assert answer.status == 200 and answer.body["counted"] is True
-        board = (await asyncio.to_thread(client.leaderboard, url)).body
-        assert board["results"] == 1
-        host = await RelayClient.create(f"ws://127.0.0.1:{relay.port}/v1")
-        assert len(host.code) == 6
-        await host.close()
-        assert (await raw_http(relay.port, b"GET /elsewhere HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 404")
-    app.service.close()
 
 
 def test_a_service_of_its_own_bounds_its_open_connections(tmp_path: Path) -> None:
     async def body() -> None:
-        app = RatingsApp(RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}")))
-        server = await serve_http(app.handle_raw, "127.0.0.1", 0, max_body=MAX_BODY, max_connections=1)
-        port = server.sockets[0].getsockname()[1]
+        service = RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}"))
+        server = RatingsServer(service, ServeLimits(max_connections=1))
+        await server.start("127.0.0.1", 0)
+        port = server.port
         try:
             _, idle = await asyncio.open_connection("127.0.0.1", port)   # holds the only place
             await asyncio.sleep(0.1)
-            assert (await raw_http(port, b"GET /ratings HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 503")
+            assert (await raw_http(port, GET_RATINGS)).startswith(b"HTTP/1.1 503")
             idle.close()
             await asyncio.sleep(0.1)
-            assert (await raw_http(port, b"GET /ratings HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 200")
+            assert (await raw_http(port, GET_RATINGS)).startswith(b"HTTP/1.1 200")
         finally:
-            server.close()
-            await server.wait_closed()
-            app.service.close()
+            await server.close()
+            service.close()
+
+    asyncio.run(body())
+
+
+def test_a_relay_points_to_the_service_run_beside_it(tmp_path: Path) -> None:
+    """``koikoi relay --web --ratings``: the service on its own port; the relay's port redirects the
+    rating paths there (307, the host the client asked for), its app page may reach it, and
+    clients find it with ``locate``. The relay's own paths stay the relay's."""
+    from koikoi_p2p.net.relay_client import RelayClient
+    from koikoi_relay.main import web_handler
+    from koikoi_relay.server import RelayServer
+
+    async def body() -> None:
+        service = RatingService(open_store(f"sqlite:///{tmp_path / 'r.sqlite3'}"))
+        ratings = RatingsServer(service)
+        await ratings.start("127.0.0.1", 0)
+        beside = f"http://127.0.0.1:{ratings.port}"
+        try:
+            async with RelayServer(http=web_handler(True, ratings.port)) as relay, \
+                    RelayServer(http=web_handler(True)) as alone:
+                asked = f"Host: 127.0.0.1:{relay.port}\r\n".encode()
+                moved = await raw_http(relay.port, b"GET /ratings.html?x=1 HTTP/1.1\r\n" + asked + b"\r\n")
+                assert moved.startswith(b"HTTP/1.1 307")
+                assert f"\r\nLocation: {beside}/ratings.html?x=1\r\n".encode() in moved
+                page = (await raw_http(relay.port, b"GET / HTTP/1.1\r\n" + asked + b"\r\n")).decode()
+                assert page.startswith("HTTP/1.1 200") and f"connect-src 'self' {beside}\r\n" in page
+                forged = await raw_http(relay.port, b"GET /ratings HTTP/1.1\r\nHost: a b;c\r\n\r\n")
+                assert forged.startswith(b"HTTP/1.1 400")
+                health = await raw_http(relay.port, b"GET /healthz HTTP/1.1\r\n" + asked + b"\r\n")
+                assert health.startswith(b"HTTP/1.1 200") and health.endswith(b"ok\n")
+                ws = f"ws://127.0.0.1:{relay.port}/v1"
+                assert await asyncio.to_thread(client.locate, ws) == beside
+                answer = await asyncio.to_thread(client.submit_result, beside, signed(ALICE, BOB))
+                assert answer.status == 200 and answer.body["counted"] is True
+                board = await asyncio.to_thread(client.leaderboard, ws)      # follows the redirect
+                assert board.body["results"] == 1
+                host = await RelayClient.create(ws)
+                assert len(host.code) == 6
+                await host.close()
+                # A relay with no service beside it: its own URL, as before (spec/ratings.md §2.1).
+                own = f"ws://127.0.0.1:{alone.port}/v1"
+                assert await asyncio.to_thread(client.locate, own) == client.service_url(own)
+                plain = (await raw_http(alone.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")).decode()
+                assert "connect-src 'self'\r\n" in plain
+        finally:
+            await ratings.close()
+            service.close()
 
     asyncio.run(body())

@@ -9,7 +9,7 @@ import { PRESETS, buildProfile, cleanName } from './profiles.js';
 import { RelayClient, isWellFormedCode, normaliseCode } from '../../src/net/relay_client.js';
 import { openReport } from './report.js';
 import { ratedTerms } from './rated.js';
-import { serviceUrl } from '../../src/net/ratings.js';
+import { locateService, serviceUrl } from '../../src/net/ratings.js';
 import { backSvg } from './cards/art.js';
 import { svg } from './dom.js';
 import { exportOffered, identitySection } from './identity_panel.js';
@@ -204,17 +204,21 @@ function practiceForm() {
 }
 
 function createForm() {
-  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form', onsubmit: (/** @type {Event} */ e) => {
+  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form', onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
     try {
       const profile = profileOf(form);
       const url = val(form, 'relay');
+      const checked = /** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked;
+      // No service typed: the one the relay points to, else the relay's own (spec/ratings.md §2.1).
+      let typed = val(form, 'ratings');
+      if (checked && !typed.trim()) typed = await locateService(url).catch(() => '');
       settings.relay = url === defaultRelayOrigin() ? '' : url;
       save();
       const deadlines = { turn: Number(val(form, 'turn')) || 300, step: Number(val(form, 'step')) || 60 };
       const pub = val(form, 'visibility') === 'public';
       const password = val(form, 'password');
-      const rated = ratedTerms(/** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked, val(form, 'ratings'), url);
+      const rated = ratedTerms(checked, typed, url);
       playScreen((g) => g.startOnline({ action: 'host', url, public: pub, password, profile, deadlines, ...rated }));
     } catch (err) { formError(form, err); }
   } }, [
@@ -227,7 +231,7 @@ function createForm() {
     field(t('turnDeadline'), h('input', { name: 'turn', type: 'number', min: 10, max: 86400, value: 300 })),
     field(t('stepDeadline'), h('input', { name: 'step', type: 'number', min: 10, max: 600, value: 60 })),
     field(t('password'), h('input', { name: 'password', type: 'password', autocomplete: 'off' })),
-    h('label', { class: 'check' }, [h('input', { name: 'rated', type: 'checkbox' }), t('rated')]),
+    h('label', { class: 'check' }, [h('input', { name: 'rated', type: 'checkbox', onchange: showRelayService }), t('rated')]),
     // Empty: the relay's own service, shown as the placeholder (spec/ratings.md §2.1).
     field(t('ratings'), h('input', { name: 'ratings', type: 'url', spellcheck: 'false', placeholder: relayService() })),
     nameField(), seenAs(),
@@ -235,6 +239,21 @@ function createForm() {
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('createButton')), h('button', { type: 'button', onclick: home }, t('back'))]),
   ]));
   screen([topBar(), form]);
+}
+
+/**
+ * When "rated" is ticked, the service field's placeholder names the service the relay points to
+ * (asked only then: a relay without one answers 404).
+ * @param {Event} e
+ */
+function showRelayService(e) {
+  const box = /** @type {HTMLInputElement} */ (e.target);
+  const form = box.form;
+  if (!box.checked || !form) return;
+  locateService(val(form, 'relay')).then((found) => {
+    const input = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('ratings'));
+    if (input) input.placeholder = found;
+  }, () => {});
 }
 
 /** The rating service of the default relay, or "" when it has none that can be named. */

@@ -20,3 +20,24 @@ export function serviceUrl(url) {
   for (const suffix of ['/v1', '/ratings']) if (path.endsWith(suffix)) path = path.slice(0, -suffix.length);
   return `${scheme}//${u.host}${path}`;
 }
+
+/** What `GET /ratings/service` answers on a rating service (spec/ratings.md §7.6). */
+export const SERVICE_TAG = 'koikoi-ratings/v1';
+const ASK = '/ratings/service';
+
+/**
+ * The rating service of a relay (spec/ratings.md §2.1), as the Python client's `locate`: asks
+ * `GET {base}/ratings/service`, following redirects (a relay run with `--ratings` sends it to the
+ * service's own port); the URL that answered is the service. With no such answer, the relay's own
+ * URL (`serviceUrl`). Throws RangeError only for a URL that is neither a relay's nor a service's.
+ * @param {string} relay @param {typeof fetch} [fetcher] @returns {Promise<string>}
+ */
+export async function locateService(relay, fetcher = fetch) {
+  const base = serviceUrl(relay);
+  try {
+    const res = await fetcher(base + ASK, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5000) });
+    const body = res.ok ? await res.json() : null;
+    if (body?.service === SERVICE_TAG && res.url.endsWith(ASK)) return serviceUrl(res.url.slice(0, -ASK.length));
+  } catch { /* no answer: the relay's own */ }
+  return base;
+}

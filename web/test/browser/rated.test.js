@@ -1,5 +1,5 @@
 // A rated match in a real browser (issue 19, spec/ratings.md §2): `koikoi relay --web --ratings`
-// serves the app and a rating service on one port; the terminal client hosts a rated match
+// serves the app on the relay's port and a rating service beside it on its own port; the terminal client hosts a rated match
 // (`koikoi host --rated`); the page joins, is shown "rated" and the service's URL before it
 // accepts, plays the match, and sends the co-signed result to that service, as the terminal does.
 // The service counts the match once, with the host's name beside its fingerprint.
@@ -15,7 +15,8 @@ import { browserMissing, launch, openPage, step } from './support.js';
 
 const skip = browserMissing();
 
-/** `koikoi relay --web --ratings sqlite:///...` on a free loopback port; stopped by its pid. */
+/** `koikoi relay --web --ratings sqlite:///...` on free loopback ports (the service on its own, the
+ * relay's port redirecting the rating paths there); stopped by its pid. */
 function ratedRelay(/** @type {string} */ dir) {
   return new Promise((resolve, reject) => {
     const child = spawn(KOIKOI, ['relay', '--host', '127.0.0.1', '--port', '0', '--web', '--ratings', `sqlite:///${path.join(dir, 'ratings.sqlite3')}`,
@@ -24,7 +25,8 @@ function ratedRelay(/** @type {string} */ dir) {
     child.stdout.on('data', (/** @type {Buffer} */ d) => {
       out += d.toString();
       const m = out.match(/relay listening on (ws:\/\/127\.0\.0\.1:(\d+)\/v1)/);
-      if (m) resolve({ url: m[1], http: `http://127.0.0.1:${m[2]}`, stop: () => child.kill('SIGTERM') });
+      const r = out.match(/ratings listening on (http:\/\/127\.0\.0\.1:\d+)\/ratings/);
+      if (m && r) resolve({ url: m[1], http: `http://127.0.0.1:${m[2]}`, ratings: r[1], stop: () => child.kill('SIGTERM') });
     });
     child.stderr.on('data', (/** @type {Buffer} */ d) => { out += d.toString(); });
     child.on('exit', (code) => reject(new Error(`the relay exited (${code}): ${out}`)));
@@ -64,13 +66,15 @@ test('a browser joins a rated match hosted by koikoi host --rated: it sees the s
     }
     // Before accepting: the host's name beside its fingerprint, and where the result goes.
     assert.match(terms, /Host: Hanako [a-z0-9]{4}-[a-z0-9]{4}/);
-    assert.ok(terms.includes(`Rated: the result goes to the rating service ${relay.http}`), terms);
+    // The service `koikoi host --rated` found through the relay: its own port, not the relay's.
+    assert.notEqual(relay.ratings, relay.http);
+    assert.ok(terms.includes(`Rated: the result goes to the rating service ${relay.ratings}`), terms);
     await page.locator('.notice').getByText(/^Rating service http:\/\/127\.0\.0\.1:\d+: the result (is|was already) counted$/).waitFor({ timeout: 30000 });
     await new Promise((resolve) => { if (hostSeat?.exitCode !== null) resolve(undefined); else hostSeat?.once('exit', resolve); });
     assert.match(out, /Final score/, out);
     assert.match(out, /Rating service [^\n]*counted/, out);
     assert.match(out, /EXIT 0/, out);
-    const board = await (await fetch(`${relay.http}/ratings`)).json();
+    const board = await (await fetch(`${relay.http}/ratings`)).json();   // redirected to the service
     assert.equal(board.results, 1);
     assert.deepEqual(board.players.map((/** @type {any} */ p) => p.games), [1, 1]);
     assert.ok(board.players.some((/** @type {any} */ p) => p.name === 'Hanako'));

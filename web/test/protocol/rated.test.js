@@ -12,7 +12,7 @@ import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { preset, withRounds } from '../../src/rules/profile.js';
 import { verifyResult } from '../../src/protocol/results.js';
 import { makeTerms, ratingsProblem } from '../../src/protocol/terms.js';
-import { serviceUrl } from '../../src/net/ratings.js';
+import { SERVICE_TAG, locateService, serviceUrl } from '../../src/net/ratings.js';
 
 const SERVICE = 'http://127.0.0.1:8765';
 
@@ -98,4 +98,22 @@ test('the default service is the relay\'s own, as the Python client names it', (
   assert.equal(serviceUrl('https://ratings.example/ratings/'), 'https://ratings.example');
   assert.equal(serviceUrl('http://127.0.0.1:9000'), 'http://127.0.0.1:9000');
   for (const bad of ['ftp://x/v1', 'not a url', 'http://']) assert.throws(() => serviceUrl(bad), RangeError);
+});
+
+test('a relay that points to a service elsewhere names it; one that does not names its own URL', async () => {
+  /** A fetch whose answers are given by URL: `[final URL after redirects, status, body]`. @param {Record<string, [string, number, unknown]>} answers */
+  const fake = (answers) => /** @type {typeof fetch} */ (/** @type {unknown} */ (async (/** @type {string} */ url) => {
+    const found = answers[url];
+    if (!found) throw new TypeError('unreachable');
+    const [final, status, body] = found;
+    return { url: final, ok: status < 300, status, json: async () => body };
+  }));
+  const relay = 'ws://relay.example:8765/v1';
+  const asked = 'http://relay.example:8765/ratings/service';
+  assert.equal(await locateService(relay, fake({ [asked]: ['http://relay.example:8766/ratings/service', 200, { ok: true, service: SERVICE_TAG }] })), 'http://relay.example:8766');
+  assert.equal(await locateService(relay, fake({ [asked]: [asked, 200, { ok: true, service: SERVICE_TAG }] })), 'http://relay.example:8765');
+  assert.equal(await locateService(relay, fake({ [asked]: [asked, 404, 'unknown path'] })), 'http://relay.example:8765');
+  assert.equal(await locateService(relay, fake({ [asked]: ['http://elsewhere.example/x', 200, { service: 'something else' }] })), 'http://relay.example:8765');
+  assert.equal(await locateService(relay, fake({})), 'http://relay.example:8765');
+  await assert.rejects(locateService('ftp://x/v1', fake({})), RangeError);
 });
