@@ -682,7 +682,8 @@ class ReliableLink:
         elif count == self._expected and self._room(len(payload)):
             self._deliver(payload)
             self._pull()
-        elif count - self._expected <= self._max_window and self._early_bytes + len(payload) <= self._max_early:
+        elif (count - self._expected <= self._max_window
+              and self._early_bytes + len(payload) <= self._max_early):
             # Early, or next but the queue is full: held (not acknowledged) until it fits.
             self._early[count] = payload
             self._early_bytes += len(payload)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 from koikoi_p2p.net.reliable import (
@@ -25,7 +26,10 @@ from koikoi_p2p.net.reliable import (
     decode_link_frame,
     encode_link_frame,
 )
+from koikoi_p2p.net.resumable import DriverOptions, run_peer
+from koikoi_p2p.protocol.events import TimeUp
 from tests.faults.hub import Hub, HubEnd
+from tests.faults.resume_util import FAST_LINK, new_stores, transcript_raws
 
 FAST = {"retransmit_s": 0.02, "max_retransmit_s": 0.1, "reconnect_min_s": 0.005, "reconnect_max_s": 0.05}
 FRAME = 60_000          # about a relay frame (the relay's max_frame_bytes is 65,536)
@@ -155,3 +159,100 @@ def test_a_frame_larger_than_the_queue_bound_still_goes_through() -> None:
         await b.close()
 
     run(body())
+
+
+# --- the crash-safe driver: a person reading the terms or deciding --------------------------------
+
+def _opts(**kw: Any) -> DriverOptions:
+    return DriverOptions(resend_after_s=kw.pop("resend_after_s", 0.3), linger_s=1.0,
+                         link={**FAST_LINK, **kw.pop("link", {})}, **kw)
+
+
+def test_a_flood_while_the_person_reads_the_terms_is_drained_and_the_answer_has_a_deadline(
+        tmp_path: Path) -> None:
+    """The opponent's relay (or anyone on the path) floods the joiner, under the host's link id,
+    while its person reads the terms and never answers. The driver keeps taking the frames (none
+    authenticates: each is judged, dropped and acknowledged), so the link holds next to nothing;
+    and the answer has the deadline of `accept` (spec/game.md §2.5, §7.1): the joiner stops as
+    its own time runs out (`timed_out`, TimeUp for `accept`), and the host claims abandonment."""
+    folders = new_stores(tmp_path, turn_deadline=4)
+    hub = Hub(45)
+    links: list[ReliableLink] = []
+    asked = asyncio.Event()
+    events: list[Any] = []
+    peak = [0]
+    emptied: list[float] = []               # when the link held nothing again
+
+    async def never(_: Any) -> bool:
+        asked.set()
+        await asyncio.Event().wait()        # a person who keeps reading
+        return True
+
+    async def flood() -> None:
+        await asked.wait()
+        link = links[0]
+        while not (link._vouched and link._live):  # the real host proved itself first
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)            # the person has been reading for a while
+        assert link.peer_id is not None
+        end = hub.ends[1]
+        assert end is not None
+        first = link._expected
+        for i in range(150):                # 9 MB of frames the host never sent
+            end.inbox.put_nowait(_data(link.peer_id, link.link_id, first + i, FRAME))
+            peak[0] = max(peak[0], link.buffered_bytes)
+            await asyncio.sleep(0.004)
+        while True:
+            peak[0] = max(peak[0], link.buffered_bytes)
+            if link.buffered_bytes == 0 and not emptied:
+                emptied.append(asyncio.get_running_loop().time())
+            await asyncio.sleep(0.002)
+
+    async def both() -> list[Any]:
+        watcher = asyncio.create_task(flood())
+        try:
+            return list(await asyncio.gather(
+                run_peer(folders[0], hub.connector(0), options=_opts()),
+                run_peer(folders[1], hub.connector(1), options=_opts(watch=links.append), ask_terms=never,
+                         on_event=lambda event, _: events.append(event))))
+        finally:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+
+    host, guest = asyncio.run(asyncio.wait_for(both(), 40))
+    link = links[0]
+    assert guest.status == "timed_out" and guest.absent == 1, guest
+    assert "accept" in guest.reason
+    assert any(isinstance(event, TimeUp) and event.expected == "accept" for event in events)
+    assert host.status == "abandoned" and host.absent == 1, host
+    # The flood was taken and judged while the person read (what came faster than that was
+    # refused: not kept, not acknowledged); the link never held more than its bounds and was
+    # empty again before the person's time ran out.
+    assert link.stats.rejected >= 100, link.stats
+    assert guest.dropped == link.stats.rejected
+    assert peak[0] <= QUEUE_BYTES + EARLY_BYTES, peak[0]
+    assert emptied
+
+
+def test_an_honest_match_completes_under_tight_bounds_with_a_slow_person(tmp_path: Path) -> None:
+    """Bounds far below a deck message: every second frame that arrives while one waits is
+    refused and re-sent later. A person who takes a while on every decision (the driver drains
+    meanwhile) and both seats still finish, with the same transcript."""
+    folders = new_stores(tmp_path)
+    hub = Hub(46, drop=0.05, reorder=0.1)
+    links: list[ReliableLink] = []
+    tight = {"queue_bytes": 1, "early_bytes": 0}
+
+    async def slow(event: Any) -> Any:
+        await asyncio.sleep(0.08)
+        return event.options[0]
+
+    async def both() -> list[Any]:
+        return list(await asyncio.gather(
+            run_peer(folders[0], hub.connector(0), options=_opts(link=tight, watch=links.append), ask=slow),
+            run_peer(folders[1], hub.connector(1), options=_opts(link=tight, watch=links.append))))
+
+    host, guest = asyncio.run(asyncio.wait_for(both(), 120))
+    assert host.status == guest.status == "completed", (host, guest)
+    assert transcript_raws(host.file) == transcript_raws(guest.file)
+    assert sum(link.stats.refused for link in links) > 0, [link.stats for link in links]
