@@ -431,6 +431,7 @@ async def _attend(saved: SavedCore, link: ReliableLink, on_session: Callable[[],
             if error is not None:
                 failure.append(error)
                 return
+            await saved.rebase_later()    # a deal boundary's base before the next input, as the main loop
     finally:
         stopping.cancel()
 

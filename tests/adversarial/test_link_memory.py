@@ -225,6 +225,9 @@ def test_a_flood_while_the_person_reads_the_terms_is_drained_and_the_answer_has_
     assert "accept" in guest.reason
     assert any(isinstance(event, TimeUp) and event.expected == "accept" for event in events)
     assert host.status == "abandoned" and host.absent == 1, host
+    # The host's keys, sent with its terms, were taken while the person read: both accounts name
+    # the same message.
+    assert guest.messages == host.messages, (guest, host)
     # The flood was taken and judged while the person read (what came faster than that was
     # refused: not kept, not acknowledged); the link never held more than its bounds and was
     # empty again before the person's time ran out.
