@@ -518,7 +518,8 @@ class SavedMatch:
 
     async def ask_terms(self, event: Event) -> bool:
         """The joiner is asked to accept the proposed terms (cli.play shows them, then answers
-        through decide_terms)."""
+        through decide_terms), within the same own deadline as a move."""
+        self.question_started = self._started()
         self._terms_answer = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((event, False))
         return await self._terms_answer

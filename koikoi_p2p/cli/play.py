@@ -556,7 +556,11 @@ async def _proposed(event: TermsProposed, match: MatchLike, screen: Screen, prom
         screen.say(screen.t("Accepted (--accept)."))
         accept = True
     else:
-        accept = await prompter.choose(screen.t("Accept these terms?"), accept_choices(screen.lang))
+        # Within our own deadline for `accept` (spec/game.md §7.1): the library stops taking the
+        # answer once it has passed, and the prompt stops with it.
+        asked = _question_started(match)
+        accept = await prompter.choose(screen.t("Accept these terms?"), accept_choices(screen.lang),
+                                       deadline=_own_deadline(match, asked))
         screen.mark()
     decide_terms = getattr(match, "decide_terms")  # noqa: B009
     await decide_terms(accept)

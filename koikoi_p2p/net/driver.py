@@ -21,8 +21,9 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from koikoi_p2p.ai.strategy import Strategy
 from koikoi_p2p.net.core import (
@@ -97,6 +98,7 @@ class DriverOptions:
     own_margin_s: float = 2.0
     clock: Callable[[], float] = time.monotonic
     wall: Callable[[], float] = time.time    # when inputs were saved: our own deadline spans a restart
+    watch: Callable[[ReliableLink], None] | None = None   # sees the link once made (tests read its counters)
 
 
 ProgressHook = Callable[[str, PeerCore], None]
@@ -245,6 +247,10 @@ class SavedCore:
     async def settle(self, link: ReliableLink) -> None:
         """Make every record durable, then acknowledge the frames they hold."""
         await self.flush()
+        self.confirm(link)
+
+    def confirm(self, link: ReliableLink) -> None:
+        """Acknowledge the frames taken so far; only when every record is durable."""
         for _ in range(self.unconfirmed):
             link.confirm()
         self.unconfirmed = 0
@@ -327,6 +333,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 
     link = ReliableLink(connect, on_reset=lambda: resend(proof=True), on_connect=lambda: resend(proof=True),
                         confirm=True, vouching=True, **opts.link)
+    if opts.watch is not None:
+        opts.watch(link)
     bound = [False, False]   # we hold the session; the other seat is known to hold it too
     keyed = [False]          # the link has the session's liveness key
 
@@ -363,30 +371,115 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
 # asked it; one who thinks longer gets those saved and acknowledged meanwhile.
 QUICK_ANSWER_S = 0.05
 
+T = TypeVar("T")
 
-async def _decide(core: PeerCore, event: YourTurn | ChoiceNeeded, ask: Ask | None,
-                  choose: Callable[[int], Strategy], budget: float,
-                  meanwhile: Callable[[], Awaitable[None]]) -> Action | str | None:
-    """The decision, or None when our own deadline passed first (then no input is taken)."""
+
+async def _answer(asking: Callable[[], Awaitable[T]], budget: float, saved: SavedCore, link: ReliableLink,
+                  on_session: Callable[[], None], failure: list[ProtocolError]) -> T | None:
+    """A person's answer, or None when our own deadline passed first (then no input is taken) or
+    a frame taken meanwhile failed the match (then ``failure`` holds the error).
+
+    Past a moment, what was saved is made durable and acknowledged, and frames keep being taken
+    from the link and applied while the person thinks (``_attend``): a flood then neither fills
+    the link nor holds up the peer (spec/protocol.md §12.1 rule 3)."""
     if budget <= 0:
         return None
-    if ask is None:
-        return choose(core.decisions).choose(event.view, event.options)
     loop = asyncio.get_running_loop()
     end = loop.time() + budget
-    task = asyncio.ensure_future(ask(event))
+    task = asyncio.ensure_future(asking())
+    stop = asyncio.Event()
+    attend: asyncio.Task[None] | None = None
     try:
         done, _ = await asyncio.wait({task}, timeout=min(budget, QUICK_ANSWER_S))
         if not done:
-            await meanwhile()
-            done, _ = await asyncio.wait({task}, timeout=max(0.0, end - loop.time()))
-        if not done:
+            await saved.settle(link)
+            attend = asyncio.create_task(_attend(saved, link, on_session, stop, failure))
+            while not task.done() and not failure and (left := end - loop.time()) > 0:
+                waiting: set[asyncio.Future[Any]] = {task} if attend.done() else {task, attend}
+                await asyncio.wait(waiting, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+        if failure or not task.done():
             return None
         return task.result()
     except TimeoutError:
         return None
     finally:
         task.cancel()
+        if attend is not None:
+            stop.set()
+            await attend          # it stops between frames: nothing is left half saved
+
+
+async def _attend(saved: SavedCore, link: ReliableLink, on_session: Callable[[], None],
+                  stop: asyncio.Event, failure: list[ProtocolError]) -> None:
+    """While a person decides, take frames from the link and apply them as the main loop does
+    (one that does not authenticate is judged and dropped, a repeat acknowledged, the peer's
+    next message saved and applied) until ``stop``; only the wait on the link is interrupted."""
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        while not stop.is_set():
+            recv = asyncio.ensure_future(link.recv())
+            await asyncio.wait({recv, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if not recv.done():
+                recv.cancel()         # the queue keeps a frame not yet taken
+                await asyncio.gather(recv, return_exceptions=True)
+                return
+            try:
+                frame = recv.result()
+            except Exception:  # the link gave up: the main loop hears it after the answer
+                return
+            error, _ = await _take(saved, link, frame, on_session)
+            if error is not None:
+                failure.append(error)
+                return
+            await saved.rebase_later()    # a deal boundary's base before the next input, as the main loop
+    finally:
+        stopping.cancel()
+
+
+async def _take(saved: SavedCore, link: ReliableLink, frame: bytes,
+                on_session: Callable[[], None]) -> tuple[ProtocolError | None, bool]:
+    """Apply one frame from the link: (the error that fails the match, or None; whether the frame
+    was new, as opposed to a repeat or a frame that did not authenticate)."""
+    core = saved.core
+    dropped = core.dropped
+    try:
+        answer = core.receive(frame)
+    except ProtocolError as exc:
+        return exc, False
+    _judge(link, core, dropped)
+    saved.unconfirmed += 1
+    if answer is None:
+        await saved.settle(link)
+        return None, False                # a duplicate (harmless) or a frame not the peer's
+    # Durable before anything it caused is sent. With nothing to send, the sync is shared
+    # with what comes next (more frames waiting, the decision it asked, our idle work's
+    # frames), and in any case done before we wait or acknowledge.
+    await saved.save(RECEIVED, frame, answer, durable=bool(answer))
+    on_session()
+    if answer:
+        await saved.settle(link)
+    for item in answer:
+        link.send_nowait(item)
+    return None, True
+
+
+def _own_budget(core: PeerCore, saved: SavedCore, opts: DriverOptions, wait_started: float,
+                wait: tuple[str, int] | None = None) -> tuple[str, int, float]:
+    """The wait our person answers (message type, deadline; ``wait`` when given, else the core's)
+    and the seconds left of our own deadline: the terms' less the margin, counted from when the
+    question came, and across a restart from when the input that asked it was saved
+    (spec/protocol.md §12.4)."""
+    waiting = core.waiting_for()
+    if wait is not None:
+        expected, deadline = wait
+    else:
+        expected = waiting[1] if waiting is not None else "act"
+        deadline = waiting[2] if waiting is not None else core.setup.turn_deadline
+    margin = min(opts.own_margin_s, deadline / 2)
+    elapsed = opts.clock() - wait_started
+    if saved.saved_at:
+        elapsed = max(elapsed, opts.wall() - saved.saved_at)
+    return expected, deadline, deadline - margin - elapsed
 
 
 async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
@@ -398,6 +491,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
     clock = opts.clock
     last_phase = ""
     wait_started = clock()
+    failure: list[ProtocolError] = []     # a frame applied while a person decided failed the match
     while True:
         await saved.rebase_later()            # a deal boundary's base, once its frames have left
         if progress is not None and core.phase != last_phase:
@@ -411,7 +505,21 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             # The joiner decides on the terms before anything is signed (spec/game.md §2.5).
             await saved.settle(link)
             proposed = core.terms_pending
-            accept = await ask_terms(proposed) if ask_terms is not None else core.setup.accept_terms
+            if ask_terms is None:
+                accept = core.setup.accept_terms
+            else:
+                # A person reads the terms within our own deadline for `accept`, the terms' `turn`
+                # (spec/game.md §2.5, §7.1), while frames keep being taken (the host's keys come
+                # with its terms).
+                expected, deadline, budget = _own_budget(core, saved, opts, wait_started,
+                                                         ("accept", proposed.terms.deadlines.turn))
+                answered = await _answer(partial(ask_terms, proposed), budget, saved, link, on_session,
+                                         failure)
+                if failure:
+                    return _fail(core, failure[0].reason, failure[0])
+                if answered is None:
+                    return _time_up(core, expected, deadline, sink)
+                accept = answered
             try:
                 out = core.decide_terms(accept)
             except ProtocolError as exc:
@@ -436,17 +544,19 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             # The inputs that asked are saved with the decision (one fdatasync), or meanwhile when a
             # person takes longer than a moment.
             event = core.pending
-            waiting = core.waiting_for()
-            deadline = waiting[2] if waiting is not None else core.setup.turn_deadline
-            margin = min(opts.own_margin_s, deadline / 2)
-            # Our clock started when the question came; across a restart, when its input was saved.
-            elapsed = clock() - wait_started
-            if saved.saved_at:
-                elapsed = max(elapsed, opts.wall() - saved.saved_at)
-            action = await _decide(core, event, ask, choose, deadline - margin - elapsed,
-                                   lambda: saved.settle(link))
+            expected, deadline, budget = _own_budget(core, saved, opts, wait_started)
+            if ask is None:
+                action: Action | str | None = choose(core.decisions).choose(event.view, event.options) \
+                    if budget > 0 else None
+            else:
+                action = await _answer(partial(ask, event), budget, saved, link, on_session, failure)
+                if failure:
+                    return _fail(core, failure[0].reason, failure[0])
+                if core.pending is not event and not core.done and not core.failed:
+                    wait_started = clock()    # frames taken meanwhile changed the question: ask anew
+                    continue
             if action is None:
-                return _time_up(core, waiting[1] if waiting else "act", deadline, sink)
+                return _time_up(core, expected, deadline, sink)
             try:
                 if isinstance(action, str):
                     if action != RESIGN:
@@ -487,26 +597,11 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             if core.peer is None:
                 return Outcome("gave_up", seat, reason=f"link: {exc}")
             return _abandon(core, expected, deadline)
-        dropped = core.dropped
-        try:
-            answer = core.receive(frame)
-        except ProtocolError as exc:
-            return _fail(core, exc.reason, exc)
-        _judge(link, core, dropped)
-        saved.unconfirmed += 1
-        if answer is None:
-            await saved.settle(link)
-            continue                          # a duplicate (harmless) or a frame not the peer's
-        # Durable before anything it caused is sent. With nothing to send, the sync is shared
-        # with what comes next (more frames waiting, the decision it asked, our idle work's
-        # frames), and in any case done before we wait or acknowledge.
-        await saved.save(RECEIVED, frame, answer, durable=bool(answer))
-        on_session()
-        if answer:
-            await saved.settle(link)
-        for item in answer:
-            link.send_nowait(item)
-        wait_started = clock()
+        error, new = await _take(saved, link, frame, on_session)
+        if error is not None:
+            return _fail(core, error.reason, error)
+        if new:
+            wait_started = clock()
 
 
 async def _linger(saved: SavedCore, link: ReliableLink, opts: DriverOptions,

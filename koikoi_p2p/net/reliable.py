@@ -17,6 +17,10 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
   when no acknowledgement progressed for a while (exponential backoff) and at once after a
   reconnect. The receiver delivers frames in ``n`` order, holds early ones, drops duplicates and
   acknowledges after every DATA frame.
+- Memory is bounded in bytes: early frames per pairing (``early_bytes``) and the delivery queue
+  (``queue_bytes``: delivered, not yet taken by ``recv``). A frame that fits neither is not kept
+  and so not acknowledged (back-pressure): an honest sender re-sends it once the caller has read,
+  so a slow reader loses nothing, and a flood costs the link no more than the bounds.
 - A transport that fails is replaced through ``connect`` with exponential backoff and jitter;
   the link gives up (LinkClosed "unreachable") only after ``give_up_s`` without success.
 - A HELLO or frame from a new peer id means the peer process restarted (a crash and resume), or
@@ -84,6 +88,10 @@ MAX_COUNT = 2**32 - 1
 MAX_PAYLOAD = 1 << 20
 #: Displaced ids kept while a new pairing is unproven (older ones are retired).
 MAX_DISPLACED = 8
+#: Payload bytes a link holds of DATA frames that arrived early (out of order), per pairing.
+EARLY_BYTES = 1 << 20
+#: Payload bytes a link holds delivered but not yet taken by ``recv`` (spec/protocol.md §12.1).
+QUEUE_BYTES = 2 << 20
 
 Rng = Callable[[int], bytes]
 Connector = Callable[[], Awaitable[Transport]]
@@ -111,6 +119,7 @@ class LinkStats:
     stale: int = 0
     rejected: int = 0
     unproven: int = 0
+    refused: int = 0          # DATA frames not taken for lack of room (back-pressure: not acknowledged)
     reconnects: int = 0
     resets: int = 0
     dead: int = 0
@@ -195,6 +204,8 @@ class ReliableLink:
         on_reset: Callable[[], None] | None = None,
         on_connect: Callable[[], None] | None = None,
         max_window: int = 4096,
+        early_bytes: int = EARLY_BYTES,
+        queue_bytes: int = QUEUE_BYTES,
         dead_after_s: float | None = None,
         confirm: bool = False,
         vouching: bool = False,
@@ -217,6 +228,10 @@ class ReliableLink:
         self.on_reset = on_reset
         self.on_connect = on_connect
         self._max_window = max_window
+        if early_bytes < 0 or queue_bytes < 0:
+            raise ValueError("byte bounds are not negative")
+        self._max_early = early_bytes
+        self._max_queued = queue_bytes
         self._dead_after_s = dead_after_s
         self._clock = clock
         self._last_heard = clock()
@@ -243,6 +258,8 @@ class ReliableLink:
         self._generation = 0                # pairing number, to tell stale inbox items apart
         self._taken_generation = 0
         self._early: dict[int, bytes] = {}
+        self._early_bytes = 0               # payload bytes in _early
+        self._queued_bytes = 0              # payload bytes in _inbox
         self._inbox: asyncio.Queue[tuple[int, int, bytes] | None] = asyncio.Queue()
         self._out: asyncio.Queue[bytes] = asyncio.Queue()
         self._rto = retransmit_s
@@ -298,6 +315,10 @@ class ReliableLink:
             assert self._failure is not None
             raise self._failure
         self._taken_generation, self._taken_connection = item[0], item[1]
+        self._queued_bytes -= len(item[2])
+        if self._pull() and not self._confirm and self.peer_id is not None:
+            # Room again: frames held early went on to the queue; say so (§12.1 rule 3).
+            self._emit(LinkFrame(ACK, self.link_id, self.peer_id, self._expected))
         return item[2]
 
     def set_liveness_key(self, key: bytes) -> None:
@@ -377,6 +398,22 @@ class ReliableLink:
         return self._inbox.qsize()
 
     @property
+    def early_bytes(self) -> int:
+        """Payload bytes held of DATA frames that arrived early (bounded by ``early_bytes``)."""
+        return self._early_bytes
+
+    @property
+    def queued_bytes(self) -> int:
+        """Payload bytes delivered and waiting for ``recv`` (bounded by ``queue_bytes``, but one
+        frame is always taken into an empty queue)."""
+        return self._queued_bytes
+
+    @property
+    def buffered_bytes(self) -> int:
+        """Every payload byte the link holds for the caller: early frames and the delivery queue."""
+        return self._early_bytes + self._queued_bytes
+
+    @property
     def unacknowledged(self) -> int:
         return len(self._unacked)
 
@@ -400,6 +437,7 @@ class ReliableLink:
         self._expected = 0
         self._confirmed = 0
         self._early.clear()
+        self._early_bytes = 0
 
     def _fail(self, reason: str, message: str) -> None:
         if self._failure is None:
@@ -562,6 +600,7 @@ class ReliableLink:
         self._expected = 0
         self._confirmed = 0
         self._early.clear()
+        self._early_bytes = 0
         # Renumber what is still queued for the new pairing, in order.
         queued = [payload for _, payload in self._unacked]
         self._unacked = deque(enumerate(queued))
@@ -633,24 +672,47 @@ class ReliableLink:
             self._rto = self._retransmit_s
 
     def _receive(self, count: int, payload: bytes) -> None:
+        """DATA: deliver in order, hold early frames, both within their byte bounds. A frame that
+        fits neither is not kept; the ACK below never covers a frame not delivered, so the sender
+        re-sends it later (back-pressure, spec/protocol.md §12.1 rule 3): nothing is lost and
+        nothing grows."""
         assert self.peer_id is not None
         if count < self._expected or count in self._early:
             self.stats.duplicates += 1
-        elif count == self._expected:
+        elif count == self._expected and self._room(len(payload)):
             self._deliver(payload)
-            while self._expected in self._early:
-                self._deliver(self._early.pop(self._expected))
-        elif count - self._expected <= self._max_window:
+            self._pull()
+        elif (count - self._expected <= self._max_window
+              and self._early_bytes + len(payload) <= self._max_early):
+            # Early, or next but the queue is full: held (not acknowledged) until it fits.
             self._early[count] = payload
-            self.stats.out_of_order += 1
+            self._early_bytes += len(payload)
+            if count != self._expected:
+                self.stats.out_of_order += 1
+        else:
+            self.stats.refused += 1
         acknowledged = self._confirmed if self._confirm else self._expected
         self._emit(LinkFrame(ACK, self.link_id, self.peer_id, acknowledged))
 
+    def _room(self, size: int) -> bool:
+        """Whether a payload of ``size`` bytes fits the delivery queue (an empty one takes any)."""
+        return self._queued_bytes == 0 or self._queued_bytes + size <= self._max_queued
+
+    def _pull(self) -> bool:
+        """Move the early frames that are next in order to the delivery queue while they fit."""
+        moved = False
+        while self._expected in self._early and self._room(len(self._early[self._expected])):
+            payload = self._early.pop(self._expected)
+            self._early_bytes -= len(payload)
+            self._deliver(payload)
+            moved = True
+        return moved
+
     def _deliver(self, payload: bytes) -> None:
         self._expected += 1
+        self._queued_bytes += len(payload)
         self.stats.delivered += 1
         self._inbox.put_nowait((self._generation, self._connection, payload))
-
 
 __all__ = [
     "ACK",

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-82f661c3329373ab';
-const FILES = ["./","app-9565e8013dce.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-738f9328e6da.js"];
+const CACHE = 'koikoi-d6d4f2f7f4ecb115';
+const FILES = ["./","app-9565e8013dce.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-5e486d6570d9.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

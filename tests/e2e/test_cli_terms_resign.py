@@ -72,3 +72,55 @@ def test_the_joiner_in_japanese_reads_no_english(tmp_path: Path) -> None:
     assert "Accept these terms?" not in out and "--- Round" not in out
     assert "=== 最終得点" in out
     assert english_left(out) == [], out
+
+
+def test_the_terms_answer_has_a_deadline(tmp_path: Path) -> None:
+    """A person who keeps reading the terms (input open, nothing typed) is stopped by the deadline
+    of `accept`, the terms' turn less the margin (spec/protocol.md §12.1 rule 3, §12.4): the screen
+    says the time ran out and what the host may claim, nothing was signed, and the host, computer
+    played, claims abandonment at that message."""
+    from koikoi_p2p.net.relay_client import RelayClient
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+    from koikoi_p2p.net.resumable import DriverOptions, PeerSetup, create_state, run_peer
+    from koikoi_p2p.net.state_store import StateStore
+    from tests.e2e.test_cli_support import env_for
+
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str, object]:
+            client = await RelayClient.create(url, public=False, meta={})
+            store = StateStore(tmp_path / "host-state")
+            setup = PeerSetup.generate(seat=0, room=client.code, relay_url=url, rendezvous=client.code,
+                                       profile="wikipedia", rounds=1, turn_deadline=6,
+                                       out_dir=str(tmp_path / "host-out"))
+            create_state(store, setup)
+
+            async def host() -> object:
+                await client.wait_for_peer(timeout=60)
+                connector = RelayRendezvous(url, 0, client.code, first=client, pair_timeout_s=5)
+                try:
+                    return await run_peer(store, connector, options=DriverOptions(linger_s=1.0))
+                finally:
+                    await connector.close()
+
+            hosting = asyncio.ensure_future(host())
+            proc = await asyncio.create_subprocess_exec(
+                str(SCRIPT), "join", client.code, "--relay", url, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env_for(tmp_path / "friend"))
+            try:
+                assert proc.stdout is not None
+                out = await asyncio.wait_for(proc.stdout.read(), 90)   # stdin stays open, unanswered
+                code = await proc.wait()
+                return code, out.decode(), await asyncio.wait_for(hosting, 30)
+            finally:
+                if proc.returncode is None:
+                    proc.kill()
+                hosting.cancel()
+                await client.close()
+
+        code, out, host = asyncio.run(body())
+    assert "Accept these terms?" in out
+    assert "Your time for this decision ran out" in out, out
+    assert code == exit_codes.ERROR, out
+    assert "--- Round" not in out
+    assert getattr(host, "status", None) == "abandoned" and getattr(host, "absent", None) == 1, host

@@ -6,6 +6,9 @@
 // With `vouching` the driver tells the link, after each payload, whether it authenticated
 // (`vouch`/`reject`): only the real peer then keeps a connection alive, and a stranger that
 // joined the rejoin room and answers the keepalive is dropped like silence (§12.1 rule 5, §12.2).
+// What the link delivered waits here until the driver takes it; the link counts those bytes
+// against its delivery bound (§12.1 rule 3), so a driver that does not read (or reads slowly)
+// makes the link stop acknowledging rather than grow.
 import { ReliableLink } from './reliable.js';
 
 /**
@@ -17,7 +20,7 @@ export class LinkTransport {
    * @param {Transport | null} inner null: pair through `connect` first
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
    *   tickMs?: number, onRestart?: () => void, onConnect?: () => void, now?: () => number, giveUpMs?: number,
-   *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void,
+   *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void, earlyBytes?: number, queueBytes?: number,
    *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void,
    *     close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
@@ -189,14 +192,44 @@ export class LinkTransport {
       const r = this.link.receive(data, this.now());
       for (const f of r.out) this.#write(f);
       if (r.restarted) this.onRestart();
-      for (const payload of r.deliver) {
-        const w = this.waiters.shift();
-        if (w) {
-          this.taken = r.tag;
-          w.resolve(payload);
-        } else this.inbox.push({ payload, tag: r.tag });
-      }
+      this.#hand(r.deliver, r.tag);
     }
+  }
+
+  /**
+   * Delivered payloads to a waiting `receive`, else to the inbox (counted by the link until
+   * taken), in order: what a take lets through comes after the rest of this batch.
+   * @param {Uint8Array[]} payloads @param {import('./reliable.js').LinkTag} tag
+   */
+  #hand(payloads, tag) {
+    const queue = payloads.map((payload) => ({ payload, tag }));
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const w = this.waiters.shift();
+      if (!w) {
+        this.inbox.push(next);
+        continue;
+      }
+      this.taken = next.tag;
+      w.resolve(next.payload);
+      const more = this.#taken(next.payload.length);
+      queue.push(...more.deliver.map((payload) => ({ payload, tag: more.tag })));
+    }
+  }
+
+  /**
+   * The driver took `size` bytes: room again in the link's bound. Sends the ACK that covers what
+   * that lets through, and returns it.
+   * @param {number} size
+   */
+  #taken(size) {
+    const more = this.link.consumed(size);
+    for (const f of more.out) this.#write(f);
+    return more;
+  }
+
+  /** Payload bytes the link holds for the driver (early frames and the inbox), within its bounds. */
+  get bufferedBytes() {
+    return this.link.bufferedBytes;
   }
 
   /** @param {unknown} e */
@@ -218,6 +251,8 @@ export class LinkTransport {
     const next = this.inbox.shift();
     if (next) {
       this.taken = next.tag;
+      const more = this.#taken(next.payload.length);
+      this.#hand(more.deliver, more.tag);
       return Promise.resolve(next.payload);
     }
     if (this.error) return Promise.reject(this.error);

@@ -9,6 +9,9 @@
 // authenticates too): only a PROOF answering this connection's HELLO challenge, a MAC under a
 // key of the session over both link ids, makes the connection live and the pairing vouched
 // (§12.2 item 4). A bad proof is dropped and counted.
+// Memory is bounded in bytes (§12.1 rule 3): early frames per pairing, and what was delivered and
+// not yet consumed (the caller says with `consumed`). A frame that fits neither is not kept and
+// so not acknowledged: an honest sender re-sends it once the reader has caught up (back-pressure).
 //
 // Link frame: kind (1) || from (8) || to (8) || rest, integers big-endian:
 //   1 HELLO   challenge (16)   2 DATA  n (u32) || payload      3 ACK  next (u32)
@@ -28,6 +31,10 @@ export const PROOF_BYTES = 32;
 export const LIVENESS_LABEL = new TextEncoder().encode('koikoi-p2p/v2/link-liveness');
 export const WINDOW = 4096;
 export const MAX_PAYLOAD = 1 << 20;
+/** Payload bytes held of DATA frames that arrived early (out of order), per pairing (§12.1 rule 3). */
+export const EARLY_BYTES = 1 << 20;
+/** Payload bytes delivered and not yet consumed by the driver (§12.1 rule 3). */
+export const QUEUE_BYTES = 2 << 20;
 const NO_ID = new Uint8Array(8);
 
 /**
@@ -89,7 +96,7 @@ export const MAX_DISPLACED = 8;
 export class ReliableLink {
   /**
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
-   *   vouching?: boolean, giveUp?: number, period?: number}} options
+   *   vouching?: boolean, giveUp?: number, period?: number, earlyBytes?: number, queueBytes?: number}} options
    *   times in seconds: first retransmission timeout (doubling up to maxRetransmit), and the
    *   keepalive bound (0: none) after which a silent peer makes the driver reconnect.
    *   `vouching`: the driver says which pairing is real (`vouch`/`reject`, §12.2); only a
@@ -98,6 +105,8 @@ export class ReliableLink {
    *   link over a private transport may. `giveUp` (with vouching and a keepalive): how long
    *   without a live connection before `tick` says to give up. `period`: how often `tick` runs,
    *   so that a longer gap (our own process stalled) is not taken for the peer's silence.
+   *   `earlyBytes`, `queueBytes`: the byte bounds of early frames and of delivered payloads the
+   *   caller has not `consumed` yet (defaults EARLY_BYTES, QUEUE_BYTES).
    */
   constructor(options) {
     this.rng = options.rng;
@@ -124,6 +133,12 @@ export class ReliableLink {
     this.unacked = new Map();
     /** @type {Map<number, Uint8Array>} DATA that arrived early */
     this.held = new Map();
+    /** payload bytes in `held` */
+    this.heldBytes = 0;
+    /** payload bytes delivered and not yet consumed */
+    this.queuedBytes = 0;
+    this.maxEarly = options.earlyBytes ?? EARLY_BYTES;
+    this.maxQueued = options.queueBytes ?? QUEUE_BYTES;
     /** @type {Uint8Array[]} payloads waiting for a pairing */
     this.queued = [];
     this.baseTimeout = options.retransmit ?? 1;
@@ -139,7 +154,7 @@ export class ReliableLink {
     this.lastPing = 0;
     /** @type {number | null} */
     this.lastTick = null;
-    this.stats = { rejected: 0, unproven: 0, stale: 0, resets: 0, dead: 0, badProofs: 0 };
+    this.stats = { rejected: 0, unproven: 0, stale: 0, resets: 0, dead: 0, badProofs: 0, refused: 0 };
     /** @type {Uint8Array | null} the session's liveness key, once it exists (§12.2 item 4) */
     this.livenessKey = null;
     /** this connection's challenge: fresh on every connection */
@@ -191,6 +206,7 @@ export class ReliableLink {
     this.generation += 1;
     this.recvNext = 0;
     this.held.clear();
+    this.heldBytes = 0;
     this.peerKnowsMe = false;
   }
 
@@ -262,6 +278,7 @@ export class ReliableLink {
     this.generation += 1;
     this.recvNext = 0;
     this.held.clear();
+    this.heldBytes = 0;
     this.timeout = this.baseTimeout;
     this.lastProgress = now;
     // Renumber what is still waiting (sent to a pairing that was rejected, or before any) in order.
@@ -328,13 +345,18 @@ export class ReliableLink {
         result.out.push(this.#frame(PONG, peer));
         break;
       case DATA: {
+        // In order within the delivery bound, or early within the early bound; a frame that fits
+        // neither is not kept, and the ACK never covers a frame not delivered (back-pressure).
         const n = /** @type {number} */ (f.n);
-        if (n >= this.recvNext && n < this.recvNext + WINDOW) this.held.set(n, /** @type {Uint8Array} */ (f.payload));
-        while (this.held.has(this.recvNext)) {
-          result.deliver.push(/** @type {Uint8Array} */ (this.held.get(this.recvNext)));
-          this.held.delete(this.recvNext);
-          this.recvNext += 1;
-        }
+        const payload = /** @type {Uint8Array} */ (f.payload);
+        if (n < this.recvNext || this.held.has(n)) { /* a repeat */ }
+        else if (n === this.recvNext && this.#room(payload.length)) {
+          this.#deliver(payload, result.deliver);
+          this.#pull(result.deliver);
+        } else if (n < this.recvNext + WINDOW && this.heldBytes + payload.length <= this.maxEarly) {
+          this.held.set(n, payload);
+          this.heldBytes += payload.length;
+        } else this.stats.refused += 1;
         result.out.push(this.#frame(ACK, peer, { next: this.recvNext }));
         break;
       }
@@ -358,6 +380,51 @@ export class ReliableLink {
     }
     result.tag = this.tag;
     return result;
+  }
+
+  /** Whether a payload of `size` bytes fits the delivery bound (an empty queue takes any). @param {number} size */
+  #room(size) {
+    return this.queuedBytes === 0 || this.queuedBytes + size <= this.maxQueued;
+  }
+
+  /** @param {Uint8Array} payload @param {Uint8Array[]} into */
+  #deliver(payload, into) {
+    into.push(payload);
+    this.queuedBytes += payload.length;
+    this.recvNext += 1;
+  }
+
+  /** Deliver the early frames that are next in order while they fit. @param {Uint8Array[]} into */
+  #pull(into) {
+    let moved = false;
+    for (let next = this.held.get(this.recvNext); next && this.#room(next.length); next = this.held.get(this.recvNext)) {
+      this.held.delete(this.recvNext);
+      this.heldBytes -= next.length;
+      this.#deliver(next, into);
+      moved = true;
+    }
+    return moved;
+  }
+
+  /**
+   * The caller took a delivered payload of `size` bytes (handed it to the driver): room again in
+   * the delivery bound. Returns what that lets through: early frames next in order, and an ACK
+   * covering them.
+   * @param {number} size
+   * @returns {{out: Uint8Array[], deliver: Uint8Array[], tag: LinkTag}}
+   */
+  consumed(size) {
+    this.queuedBytes = Math.max(0, this.queuedBytes - size);
+    /** @type {Uint8Array[]} */
+    const deliver = [];
+    const out = [];
+    if (this.#pull(deliver) && this.peerId) out.push(this.#frame(ACK, this.peerId, { next: this.recvNext }));
+    return { out, deliver, tag: this.tag };
+  }
+
+  /** Payload bytes the link holds for the caller: early frames and delivered, unconsumed ones. */
+  get bufferedBytes() {
+    return this.heldBytes + this.queuedBytes;
   }
 
   /**
