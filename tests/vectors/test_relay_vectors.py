@@ -89,3 +89,16 @@ def test_listing_vectors(vectors_dir: Path) -> None:
         else:
             with pytest.raises(MessageError):
                 decode_client_message(raw)
+
+
+def test_the_relay_checks_a_listing_name_as_the_peers_check_a_display_name() -> None:
+    """The relay may not import the protocol (tests/unit/test_layers.py), so it has its own check
+    of a display name; it must agree with the peers' (spec/protocol.md §5.1)."""
+    from koikoi_p2p.protocol.identity import name_problem as peer_problem
+    from koikoi_relay.listing import name_problem
+
+    names = ["", "Hanako 花子", "x" * 32, "x" * 33, " Eve", "Eve ", "Eve\u00a0", "Eve\n", "E\u200dve",
+             "Eve\u202e", "Cafe\u0301", "Café", "a\u2028b", "a\u2029b", "\U000e0001", "\ue000", "\U0010ffff",
+             "a\u3000", "ta ro", "\u0378"]
+    for name in names:
+        assert (name_problem(name) is None) == (peer_problem(name) is None), repr(name)

@@ -15,10 +15,10 @@ const idx = (/** @type {string} */ id) => CARDS.findIndex((c) => c.id === id);
 const of = (/** @type {string} */ kind, /** @type {number} */ n) => CARDS.filter((c) => c.kind === kind).slice(0, n).map((c) => c.index);
 
 /** The cards drawn beside each yaku: the set itself, or an example of it. */
-const YAKU_CARDS = /** @type {{[id: string]: number[]}} */ ({
+export const YAKU_CARDS = /** @type {{[id: string]: number[]}} */ ({
   goko: [0, 8, 28, 40, 44], shiko: [0, 8, 28, 44], ame_shiko: [40, 0, 8, 28], sanko: [0, 8, 28],
   hanami: [8, 32], tsukimi: [28, 32], inoshikacho: [24, 36, 20], akatan: [1, 5, 9], aotan: [21, 33, 37],
-  akatan_aotan: [1, 5, 9, 21, 33, 37], tane: of('animal', 5), tan: of('ribbon', 5), kasu: of('plain', 10),
+  akatan_aotan: [1, 5, 9, 21, 33, 37], tane: of('animal', 5), tan: [1, 13, 17, 25, 42], kasu: of('plain', 10),
   tsukifuda: [0, 1, 2, 3], teshi: [0, 1, 2, 3], kuttsuki: [0, 1, 4, 5, 8, 9, 12, 13], tenho: [0, 1, 2, 3],
   double_tenho: [0, 1, 2, 3, 4, 5, 6, 7], oya_ken: [],
 });

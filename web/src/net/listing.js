@@ -2,6 +2,8 @@
 // the same rules as the relay checks it. A lobby comes from the relay, which is not trusted: a
 // listing that breaks a rule is not shown at all. The joiner signs the terms, never the listing.
 
+import { nameProblem } from '../protocol/names.js';
+
 const KEYS = ['name', 'fp', 'rules', 'custom', 'rounds', 'target', 'rated', 'password', 'turn'];
 const BOOLS = new Set(['custom', 'rated', 'password']);
 /** @type {{[key: string]: number}} */
@@ -22,18 +24,6 @@ const MAX_ENTRIES = 32;
  * @property {boolean} [password]
  * @property {number} [turn] seconds for each decision
  */
-
-/**
- * Why `name` is no display name (spec/protocol.md §5.1), or null.
- * @param {string} name
- */
-export function nameProblem(name) {
-  if ([...name].length > 32) return 'at most 32 characters';
-  if (name.normalize('NFC') !== name) return 'not in Unicode form NFC';
-  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(name)) return 'a control, format or separator character';
-  if (/^\p{Zs}|\p{Zs}$/u.test(name)) return 'a space at either end';
-  return null;
-}
 
 /**
  * The listing in its normal form (known keys only, nil values dropped), or null when `value` is
