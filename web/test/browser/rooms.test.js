@@ -111,6 +111,7 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
     // The waiting screen: the invite link names the room, a copy button, Cancel, the language.
     assert.match(String(await a.page.locator('.waiting input.link').inputValue()), new RegExp(`#join=${code}&relay=`));
     await a.page.getByRole('button', { name: 'Copy' }).waitFor();
+    if (process.env.KOIKOI_SCREENS_DIR) await a.page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'waiting.png') });
     await a.page.locator('.waiting select').selectOption('ja');
     await a.page.getByRole('heading', { name: '部屋を作りました' }).waitFor();
     await a.page.getByRole('button', { name: 'キャンセルして部屋を閉じる' }).waitFor();
@@ -145,6 +146,9 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
     await c.page.reload();
     await c.page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 20000 });
     assert.deepEqual(c.errors, []);
+    // This relay has no rating service: the leaderboard page says so.
+    await c.page.goto(`${relay.web}#leaderboard`);
+    await c.page.getByText('This relay has no rating service.').waitFor({ timeout: 20000 });
   } finally {
     await browser.close();
     await relay.stop();
