@@ -77,6 +77,7 @@ test('a browser joins a rated match hosted by koikoi host --rated: it sees the s
     assert.deepEqual(errors, []);
     // The app's leaderboard page (issue 24 §4) shows the same two players, names beside keys.
     await page.goto(`${relay.http}/#`);
+    await page.reload();
     await page.getByRole('button', { name: 'Leaderboard' }).click();
     const rows = page.locator('table.board-table tbody tr');
     await rows.nth(1).waitFor({ timeout: 20000 });
