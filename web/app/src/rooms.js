@@ -43,6 +43,7 @@ export function lengthText(n, target) {
   if (n === 12) return t('rounds12');
   if (n === 6) return t('rounds6');
   if (n === 3) return t('rounds3');
+  if (n === 1) return t('rounds1');
   return t('roundsN', { n });
 }
 

@@ -74,7 +74,7 @@ function scoreLines(d) {
   } else {
     out.push(t('addRule'));
   }
-  if (d.rounds) out.push(t('endRounds', { n: d.rounds }));
+  if (d.rounds) out.push(d.rounds === 1 ? t('endRound1') : t('endRounds', { n: d.rounds }));
   if (d.target_score) out.push(t('endTarget', { n: d.target_score }));
   const ex = { draw: t('exhaustDraw'), oya_ken: t('exhaustOya', { n: d.oya_ken_points }), last_caller_scores_else_oya_ken: t('exhaustCaller', { n: d.oya_ken_points }) };
   out.push(/** @type {any} */ (ex)[d.exhaustion] ?? '');

@@ -170,9 +170,11 @@ test('the rules page opens over a practice match and closes back to it; the matc
       await page.locator('dialog.dlg[open] button.primary').first().click();
       await page.waitForTimeout(200);
     }
+    if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'practice.png') });
     await page.getByRole('button', { name: 'Rules and help' }).click();
     const rules = page.locator('dialog.rulespage[open]');
     await rules.waitFor();
+    if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'practice-rules.png') });
     // The match's own rules: Koi-Koi Online's pool and doubling at 8.
     assert.match(String(await rules.textContent()), /starts with 25 points/);
     assert.match(String(await rules.textContent()), /8 points or more/);
