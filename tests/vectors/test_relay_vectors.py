@@ -102,3 +102,13 @@ def test_the_relay_checks_a_listing_name_as_the_peers_check_a_display_name() -> 
              "a\u3000", "ta ro", "\u0378"]
     for name in names:
         assert (name_problem(name) is None) == (peer_problem(name) is None), repr(name)
+
+
+def test_the_relay_vectors_are_what_their_generator_writes() -> None:
+    """spec/vectors/relay/generate.py --check: the committed files match the generator."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "relay" / "generate.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
