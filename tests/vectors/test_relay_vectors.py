@@ -110,5 +110,6 @@ def test_the_relay_vectors_are_what_their_generator_writes() -> None:
     import sys
 
     script = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "relay" / "generate.py"
-    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True,
+                          timeout=60)
     assert done.returncode == 0, done.stderr
