@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-b41f94379e2ec23b';
-const FILES = ["./","app-dc7b60d18a57.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-f6082a696934.css","worker-23ed4a40d3d9.js"];
+const CACHE = 'koikoi-6a4c0a14b46ff7da';
+const FILES = ["./","app-269507601bf5.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-f6082a696934.css","worker-23ed4a40d3d9.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -95,5 +95,10 @@ export function lobbyScreen(ctx) {
       h('button', { type: 'button', onclick: ctx.home }, t('back')),
     ]),
   ])], 'lobbyscreen');
+  // The waited times and the rooms change: look again now and then while this list is shown.
+  const timer = setInterval(() => {
+    if (!list.isConnected) clearInterval(timer);
+    else if (!list.querySelector('.roompw')) refreshRooms(list, url, join, ctx.errorText);
+  }, 15000);
   return refreshRooms(list, url, join, ctx.errorText);
 }

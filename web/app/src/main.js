@@ -13,7 +13,7 @@ import { openReport } from './report.js';
 import { serviceUrl } from '../../src/net/ratings.js';
 import { backSvg } from './cards/art.js';
 import { svg } from './dom.js';
-import { createForm as roomForm } from './rooms.js';
+import { createForm as roomForm, presetSentence } from './rooms.js';
 import { lobbyScreen, refreshRooms } from './lobby.js';
 import { openRules } from './rulespage.js';
 import { leaderboardScreen } from './leaderboard.js';
@@ -172,7 +172,7 @@ function settingsPanel() {
 const field = (label, control) => h('label', {}, [label, control]);
 
 function rulesSelect() {
-  return h('select', { name: 'rules' }, PRESETS.map((p) => h('option', { value: p, selected: p === settings.rules }, p)));
+  return h('select', { name: 'rules' }, PRESETS.map((p) => h('option', { value: p, selected: p === settings.rules }, presetSentence(p))));
 }
 
 /** @param {HTMLFormElement} form @param {string} name */

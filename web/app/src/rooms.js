@@ -31,8 +31,8 @@ export function presetShort(name) {
   return keys ? t(keys[1]) : name;
 }
 
-/** @param {string} name */
-function presetSentence(name) {
+/** A preset in one plain sentence. @param {string} name */
+export function presetSentence(name) {
   const keys = /** @type {any} */ (PRESET_TEXT)[name];
   return keys ? t(keys[0]) : name;
 }
