@@ -817,13 +817,14 @@ class RedisRooms(Rooms):
         epoch = secrets.token_hex(8)
         owner = self._owner(conn)
         meta = msgpack.packb(msg.meta, use_bin_type=True)
+        listing = b"" if msg.listing is None else msgpack.packb(msg.listing, use_bin_type=True)
         tag = msg.meta.get("rejoin")
         rejoin = tag if isinstance(tag, str) else ""
         for _ in range(64):
             code = generate_code(relay.choose)
             result = await self._guarded(conn, "create", code, token, token[:8].hex(), epoch,
                                          "1" if msg.public else "0", meta, owner, relay.limits.max_rooms,
-                                         self._ttl_ms(), rejoin)
+                                         self._ttl_ms(), rejoin, listing)
             if result is None:
                 return
             if result[0] == b"full":
@@ -883,8 +884,9 @@ class RedisRooms(Rooms):
         now = int(result[0])
         listed = [
             {"code": result[i].decode(), "meta": msgpack.unpackb(result[i + 1], raw=False),
-             "age": max(0, (now - int(result[i + 2])) // 1000)}
-            for i in range(1, len(result) - 2, 3)
+             "age": max(0, (now - int(result[i + 2])) // 1000),
+             "listing": msgpack.unpackb(result[i + 3], raw=False) if result[i + 3] else None}
+            for i in range(1, len(result) - 3, 4)
         ]
         await self.relay.send(conn, encode("rooms", rooms=listed))
 

@@ -10,7 +10,8 @@ id ``0-(seq+1)``, field ``d``; ``P t:TOKENID`` token index (CODE followed by the
 (score: creation time); ``P x:CODE:EPOCH`` tombstone of a closed room (its reason); ``P n:NODE``
 a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and notices for its seats).
 
-Room hash fields: ``ep`` epoch, ``pub``, ``meta``, ``cr`` created (ms), ``act`` last activity (ms);
+Room hash fields: ``ep`` epoch, ``pub``, ``meta``, ``li`` the lobby listing (msgpack, "" for none), ``cr``
+created (ms), ``act`` last activity (ms);
 per seat s: ``t<s>`` token, ``k<s>`` token id, ``o<s>`` owner ("NODE:SERIAL", "" while away),
 ``a<s>`` away since (ms), ``n<s>`` frames accepted from seat s, ``b<s>`` data bytes buffered for s.
 """
@@ -73,7 +74,8 @@ local function trim(code, epoch, seat, received, bytes)
 end
 """.replace("INBOX_MAX", str(INBOX_MAX)).replace("TOMBSTONE_MS", str(TOMBSTONE_MS))
 
-# ARGV: P, code, token, token id, epoch, public, meta, owner, max rooms, ttl ms, rejoin tag ('' for none)
+# ARGV: P, code, token, token id, epoch, public, meta, owner, max rooms, ttl ms, rejoin tag ('' for none),
+# listing (msgpack, '' for none)
 CREATE = """
 local code, token, tokid, epoch = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local pub, meta, owner = ARGV[6], ARGV[7], ARGV[8]
@@ -86,7 +88,7 @@ local key = P .. 'r:' .. code
 if redis.call('EXISTS', key) == 1 then return {'taken'} end
 redis.call('HSET', key, 'ep', epoch, 'pub', pub, 'meta', meta, 'cr', now, 'act', now,
            't0', token, 'k0', tokid, 'o0', owner, 'a0', '', 'n0', 0, 'n1', 0, 'b0', 0, 'b1', 0,
-           'rj', ARGV[11])
+           'rj', ARGV[11], 'li', ARGV[12])
 redis.call('PEXPIRE', key, ttl)
 redis.call('SET', P .. 't:' .. tokid, code .. '0', 'PX', ttl)
 redis.call('ZADD', rooms, now + ttl, code)
@@ -287,7 +289,7 @@ return {'ok'}
 """
 
 # ARGV: P, how many, rejoin tag, select ('1': only rooms whose rejoin tag is that one, '' = untagged;
-# '0': every room) -> now, then code, meta, created for each listed room (newest first)
+# '0': every room) -> now, then code, meta, created, listing for each listed room (newest first)
 LOBBY = """
 local want, tag, by_tag = tonumber(ARGV[2]), ARGV[3], ARGV[4] == '1'
 local now = now_ms()
@@ -298,7 +300,7 @@ while found < want do
   if #codes == 0 then break end
   start = start + #codes
   for _, code in ipairs(codes) do
-    local r = redis.call('HMGET', P .. 'r:' .. code, 'meta', 'cr', 'o0', 't1', 'rj')
+    local r = redis.call('HMGET', P .. 'r:' .. code, 'meta', 'cr', 'o0', 't1', 'rj', 'li')
     if not r[2] or r[4] then
       redis.call('ZREM', P .. 'lobby', code)
       start = start - 1
@@ -307,6 +309,7 @@ while found < want do
       table.insert(out, code)
       table.insert(out, r[1])
       table.insert(out, r[2])
+      table.insert(out, r[6] or '')
     end
   end
 end

@@ -119,7 +119,7 @@ class LocalRooms(Rooms):
             await relay.error(conn, "relay_full", "no free room code")
             return
         now = relay.clock()
-        room = Room(code, relay.next_serial(), msg.public, msg.meta, now)
+        room = Room(code, relay.next_serial(), msg.public, msg.meta, now, msg.listing)
         seat = Seat(0, relay.new_token())
         self.registry.rooms[code] = room
         self.registry.add_seat(room, seat)
@@ -158,7 +158,7 @@ class LocalRooms(Rooms):
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         now = self.relay.clock()
         listed = [
-            {"code": room.code, "meta": room.meta, "age": int(now - room.created)}
+            {"code": room.code, "meta": room.meta, "age": int(now - room.created), "listing": room.listing}
             for room in reversed(self.registry.rooms.values())
             if room.public and not room.paired and self._presence(room.seats[0]) == "present"
             and room.meta.get("rejoin") == msg.rejoin   # rejoin rooms: by exact tag only (§5)

@@ -15,6 +15,7 @@ from typing import Any
 import msgpack
 
 from koikoi_relay.errors import MessageError
+from koikoi_relay.listing import Listing, parse_listing
 
 MetaValue = str | int | bool
 Meta = dict[str, MetaValue]
@@ -29,6 +30,7 @@ MAX_SEQ = 2**63 - 1
 class Create:
     public: bool
     meta: Meta
+    listing: Listing | None = None     # the room's lobby listing (spec/relay.md §4.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +134,7 @@ def parse_client_message(value: Mapping[str, Any], max_meta_entries: int = 8) ->
         public = value.get("public", False)
         if not isinstance(public, bool):
             raise MessageError("malformed", "'public' must be a bool")
-        return Create(public, _meta(value.get("meta"), max_meta_entries))
+        return Create(public, _meta(value.get("meta"), max_meta_entries), parse_listing(value.get("listing")))
     if kind == "join":
         code = value.get("code")
         if not isinstance(code, str) or len(code) > 32:

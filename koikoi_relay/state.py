@@ -15,6 +15,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 
 from koikoi_relay.limits import Limits
+from koikoi_relay.listing import Listing
 from koikoi_relay.messages import Meta
 from koikoi_relay.ratelimit import TokenBucket
 
@@ -105,13 +106,15 @@ class Seat:
 class Room:
     """A room code with its two seats and its lobby entry."""
 
-    __slots__ = ("code", "created", "last_active", "meta", "public", "seats", "serial")
+    __slots__ = ("code", "created", "last_active", "listing", "meta", "public", "seats", "serial")
 
-    def __init__(self, code: str, serial: int, public: bool, meta: Meta, now: float) -> None:
+    def __init__(self, code: str, serial: int, public: bool, meta: Meta, now: float,
+                 listing: Listing | None = None) -> None:
         self.code = code
         self.serial = serial
         self.public = public
         self.meta = meta
+        self.listing = listing
         self.created = now
         self.last_active = now
         self.seats: list[Seat | None] = [None, None]

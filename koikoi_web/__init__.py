@@ -32,10 +32,12 @@ _TYPES = {
     ".css": "text/css; charset=utf-8",
     ".html": "text/html; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
     ".webmanifest": "application/manifest+json",
 }
 # Files whose names carry a content hash never change; the others are checked on each load.
-_FIXED_NAMES = {"index.html", "sw.js", "manifest.webmanifest", "icon.svg", "SHA256SUMS", "report.html"}
+_FIXED_NAMES = {"index.html", "sw.js", "manifest.webmanifest", "icon.svg", "SHA256SUMS", "report.html",
+                "icon-192.png", "icon-512.png", "apple-touch-icon.png"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -409,6 +409,9 @@ JA: dict[str, str] = {
     "password": "パスワード",
     "waiting": "待ち",
     "to join": "参加するには",
+    "custom": "変更あり",
+    "rated": "レーティング対局",
+    "until {n} points": "{n}点先取",
     "no answer from the relay at {url} within {seconds}s":
         "{url} の中継サーバーから{seconds}秒以内に応答がありません",
     "No public rooms are waiting. Host one with: koikoi host --public":

@@ -9,10 +9,12 @@ from typing import Any
 
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import default_relay
+from koikoi_p2p.cli.room_listing import room_entry
 from koikoi_p2p.cli.setup import command_lang
 
-# The columns of the room list (translated by tr()).
-HEADINGS = ("code", "rules", "rounds", "password", "waiting")
+# The words of the room list (translated by tr()).
+HEADINGS = ("code", "host", "rules", "custom", "rounds", "rated", "not rated", "password", "waiting",
+            "until {n} points")
 
 
 def lobby(args: argparse.Namespace) -> int:
@@ -38,30 +40,49 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
     except RelayError as exc:
         return relay_failure(exc, url, lang)
     if as_json:
-        print(json.dumps([_plain(room) for room in rooms], indent=2, sort_keys=True))
+        print(json.dumps([{**_plain(room), "listing": room_entry(room)} for room in rooms], indent=2,
+                         sort_keys=True))
         return exit_codes.OK
     if not rooms:
         print(tr(lang, "No public rooms are waiting. Host one with: koikoi host --public"))
         return exit_codes.OK
     relay = "" if url == default_relay() else f" --relay {url}"
-    head = tuple(tr(lang, word) for word in HEADINGS)
-    print(f"{head[0]:<8} {head[1]:<16} {head[2]:>6} {head[3]:<8} {head[4]:>8}  {tr(lang, 'to join')}")
-    for room in rooms:
-        meta = room.get("meta")
-        if not isinstance(meta, dict):
-            meta = {}
-        age = room.get("age")
-        waited = f"{int(age)}s" if isinstance(age, int | float) else "?"
-        code = room.get("code", "?")
-        password = bool(meta.get("password"))
-        line = f"koikoi join {code}{relay}" + (" --password" if password else "")
-        print(
-            f"{code!s:<8} {meta.get('rules', '?')!s:<16} {meta.get('rounds', '?')!s:>6} "
-            f"{tr(lang, 'yes') if password else tr(lang, 'no'):<8} {waited:>8}  {line}"
-        )
-    if any(isinstance(r.get("meta"), dict) and r["meta"].get("password") for r in rooms):
+    print(tr(lang, "code") + "    " + tr(lang, "to join"))
+    entries = [(room, room_entry(room)) for room in rooms]
+    for room, entry in entries:
+        code = room.get("code")
+        code = code if isinstance(code, str) and code.isalnum() and len(code) <= 16 else "?"
+        password = bool(entry.get("password"))
+        print(f"{code:<8}{'koikoi join ' + code + relay + (' --password' if password else '')}")
+        print("        " + "; ".join(_facts(entry, room.get("age"), lang)))
+    if any(entry.get("password") for _, entry in entries):
         print(tr(lang, "A room with a password: ask its host for the password, then join with --password."))
     return exit_codes.OK
+
+
+def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
+    """A room's listing in words (spec/relay.md §4.2): host, rules, rounds, rated, password, wait."""
+    from koikoi_p2p.cli.i18n import tr
+
+    facts = []
+    if "name" in entry or "fp" in entry:
+        who = " ".join(str(entry[k]) for k in ("name", "fp") if entry.get(k))
+        facts.append(f"{tr(lang, 'host')}: {who or '?'}")
+    if "rules" in entry:
+        rules = str(entry["rules"]) + (f" ({tr(lang, 'custom')})" if entry.get("custom") else "")
+        facts.append(f"{tr(lang, 'rules')}: {rules}")
+    if "rounds" in entry:
+        rounds = entry["rounds"]
+        facts.append(f"{tr(lang, 'rounds')}: {rounds}" if rounds else
+                     tr(lang, "until {n} points", n=entry.get("target", "?")))
+    if "rated" in entry:
+        facts.append(tr(lang, "rated") if entry["rated"] else tr(lang, "not rated"))
+    facts.append(f"{tr(lang, 'password')}: {tr(lang, 'yes') if entry.get('password') else tr(lang, 'no')}")
+    waited = "?"
+    if isinstance(age, int | float) and not isinstance(age, bool) and age >= 0:
+        waited = f"{int(age)}s"
+    facts.append(f"{tr(lang, 'waiting')}: {waited}")
+    return facts
 
 
 def _plain(value: Any) -> Any:

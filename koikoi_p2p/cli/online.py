@@ -115,12 +115,17 @@ def host(args: argparse.Namespace) -> int:
 
 async def _host(args: argparse.Namespace, url: str, password: str | None, setup: Setup) -> int:
     from koikoi_p2p.cli.countdown import with_countdown
+    from koikoi_p2p.cli.room_listing import host_listing
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
+    from koikoi_p2p.rules.profile import with_rounds
 
     screen = setup.screen
     meta = {"rules": setup.profile.name, "rounds": setup.rounds, "password": password is not None}
+    listing = host_listing(with_rounds(setup.profile, setup.rounds), name=setup.name,
+                           fingerprint=setup.identity.fingerprint, rated=bool(rated_service(setup, 0, url)),
+                           password=password is not None, turn=args.timeout) if args.public else None
     try:
-        client = await RelayClient.create(url, public=args.public, meta=meta)
+        client = await RelayClient.create(url, public=args.public, meta=meta, listing=listing)
     except RelayError as exc:
         return relay_failure(exc, url, screen.lang)
     try:

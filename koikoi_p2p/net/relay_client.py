@@ -195,12 +195,17 @@ class RelayClient:
 
     @classmethod
     async def create(
-        cls, url: str, *, public: bool = False, meta: dict[str, Any] | None = None
+        cls, url: str, *, public: bool = False, meta: dict[str, Any] | None = None,
+        listing: dict[str, Any] | None = None,
     ) -> RelayClient:
-        """Open a room as its host; ``code`` is what the other player types (or finds in the lobby)."""
+        """Open a room as its host; ``code`` is what the other player types (or finds in the lobby).
+        ``listing`` is what the lobby shows of it (spec/relay.md §4.2)."""
         ws = await _open(url)
+        fields: dict[str, Any] = {"public": public, "meta": meta or {}}
+        if listing is not None:
+            fields["listing"] = listing
         try:
-            reply = await _request(ws, _pack("create", public=public, meta=meta or {}), "created")
+            reply = await _request(ws, _pack("create", **fields), "created")
             return cls(url, ws, reply, "none")
         except BaseException:
             await ws.close()

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-d6d4f2f7f4ecb115';
-const FILES = ["./","app-9565e8013dce.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-5e486d6570d9.js"];
+const CACHE = 'koikoi-b83319b31e0f4bc6';
+const FILES = ["./","app-de01eeca6878.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-f6082a696934.css","worker-cb525449eb06.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -207,3 +207,46 @@ def test_the_online_screens_in_japanese_have_no_english(tmp_path: Path) -> None:
     assert "部屋コード" in text and "誰も参加しませんでした" in text and "部屋が見つかりません" in text
     # The relay's machine-readable reason stays in brackets, as in English (for a bug report).
     assert english_left(re.sub(r"\([a-z_]+\)", "", text)) == [], text
+
+
+def test_host_public_publishes_its_listing_and_the_lobby_shows_it(tmp_path: Path) -> None:
+    """spec/relay.md §4.2: `koikoi host --public` publishes the structured listing (its key's
+    fingerprint prefix, rules, rounds, rated, password, deadline) and `koikoi lobby` shows it, with
+    an older host's meta shown as before; a relay's invalid listing is not shown."""
+    from koikoi_p2p.net.relay_client import list_rooms
+
+    with relay_process(tmp_path) as url:
+
+        async def body() -> None:
+            host = await asyncio.create_subprocess_exec(
+                str(SCRIPT), "host", "--public", "--relay", url, "--rules", "koikoi-online", "--rounds", "6",
+                "--timeout", "120", "--wait", "60", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL, env=env_for(tmp_path / "host"))
+            old = await RelayClient.create(url, public=True, meta={"rules": "nintendo", "rounds": 12})
+            try:
+                for _ in range(200):
+                    rooms = [r for r in await list_rooms(url) if r.get("listing")]
+                    if rooms:
+                        break
+                    await asyncio.sleep(0.1)
+                listing = rooms[0]["listing"]
+                assert re.fullmatch(r"[a-z2-7]{4}-[a-z2-7]{4}", listing["fp"])
+                keys = ("rules", "custom", "rounds", "rated", "password", "turn")
+                assert {k: listing[k] for k in keys} == {
+                    "rules": "koikoi-online", "custom": False, "rounds": 6, "rated": False, "password": False,
+                    "turn": 120}
+                code, out, _ = await _koikoi(tmp_path, "lobby", "--relay", url)
+                assert code == 0
+                assert f"host: {listing['fp']}" in out or f" {listing['fp']}" in out
+                assert "rules: koikoi-online" in out and "rounds: 6" in out and "not rated" in out
+                assert "rules: nintendo" in out and "rounds: 12" in out   # the older host's meta
+                code, out, _ = await _koikoi(tmp_path, "lobby", "--relay", url, "--json")
+                shown = {room["code"]: room["listing"] for room in json.loads(out)}
+                assert shown[old.code] == {"rules": "nintendo", "rounds": 12}
+                assert shown[rooms[0]["code"]]["fp"] == listing["fp"]
+            finally:
+                host.kill()
+                await host.wait()
+                await old.close()
+
+        asyncio.run(asyncio.wait_for(body(), 120))

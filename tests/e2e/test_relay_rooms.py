@@ -61,6 +61,40 @@ def test_lobby_lists_only_open_public_rooms() -> None:
     run(body)
 
 
+def test_the_lobby_shows_a_checked_listing_and_nothing_else() -> None:
+    """spec/relay.md §4.2: the listing a host publishes is checked like a display name, stored
+    without unknown keys and shown in the lobby; a bad one is refused and opens no room."""
+    listing = {"name": "Hanako 花子", "fp": "abcd-ef23", "rules": "koikoi-online", "custom": False,
+               "rounds": 6, "rated": True, "password": False, "turn": 300}
+
+    async def body() -> None:
+        async with relay() as server:
+            host = await Raw.connect(server)
+            await host.send("create", public=True, meta={"rules": "koikoi-online"},
+                            listing={**listing, "email": "not kept"})
+            code = (await host.expect("created"))["code"]
+            old = await Raw.connect(server)    # an older host: meta only
+            await old.send("create", public=True, meta={"rules": "nintendo", "rounds": 12})
+            old_code = (await old.expect("created"))["code"]
+            bad = await Raw.connect(server)
+            for wrong in ({"name": "Eve\u202e"}, {"name": "Eve\n"}, {"name": " Eve"}, {"name": "x" * 33},
+                          {"name": "Cafe\u0301"}, {"fp": "ABCD-EF23"}, {"fp": "abcd-ef23-ghij"},
+                          {"rules": "Nintendo"}, {"rounds": -1}, {"rounds": True}, {"turn": 86401},
+                          {"rated": 1}, [1]):
+                await bad.send("create", public=True, listing=wrong)
+                assert (await bad.expect("error"))["reason"] == "bad_listing", wrong
+            looker = await Raw.connect(server)
+            await looker.send("lobby")
+            rooms = {r["code"]: r for r in (await looker.expect("rooms"))["rooms"]}
+            assert set(rooms) == {code, old_code}
+            assert rooms[code]["listing"] == listing
+            assert rooms[code]["meta"] == {"rules": "koikoi-online"}
+            assert rooms[old_code].get("listing") is None
+            assert rooms[old_code]["meta"] == {"rules": "nintendo", "rounds": 12}
+
+    run(body)
+
+
 def test_a_rejoin_room_is_listed_only_by_its_exact_tag() -> None:
     """spec/relay.md §5: two seats pairing again must not show to every lobby reader (issue 11
     hole 5); the joiner asks for its tag and finds the room."""

@@ -44,6 +44,25 @@ def test_the_package_holds_the_built_app_and_its_sums() -> None:
     assert not table["index.html"].immutable and not table["sw.js"].immutable
 
 
+def test_the_installed_app_has_png_icons() -> None:
+    """Issue 24 §7: the manifest names maskable PNG icons of 192 and 512 px, the page an
+    apple-touch-icon; each is a PNG of its size, served as image/png."""
+    import json
+    import struct
+
+    table = files()
+    manifest = json.loads(table["manifest.webmanifest"].body)
+    pngs = {icon["src"]: icon for icon in manifest["icons"] if icon["type"] == "image/png"}
+    assert {icon["sizes"] for icon in pngs.values()} == {"192x192", "512x512"}
+    assert all("maskable" in icon["purpose"].split() for icon in pngs.values())
+    assert 'rel="apple-touch-icon" href="apple-touch-icon.png"' in table["index.html"].body.decode()
+    sides = [(n, int(i["sizes"].split("x")[0])) for n, i in pngs.items()] + [("apple-touch-icon.png", 180)]
+    for name, side in sides:
+        body = table[name].body
+        assert body[:8] == b"\x89PNG\r\n\x1a\n" and table[name].content_type == "image/png"
+        assert struct.unpack(">II", body[16:24]) == (side, side), name
+
+
 @pytest.mark.parametrize(
     "path", ["/..", "/../pyproject.toml", "/static/index.html", "//etc/passwd", "/nope.js", "x"])
 def test_only_the_files_of_the_app_are_served(path: str) -> None:

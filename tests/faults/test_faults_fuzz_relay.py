@@ -35,7 +35,7 @@ def _decode(data: bytes) -> ClientMessage | None:
     try:
         return decode_client_message(data)
     except MessageError as exc:
-        assert exc.reason in {"malformed", "unknown_type", "bad_meta"}
+        assert exc.reason in {"malformed", "unknown_type", "bad_meta", "bad_listing"}
         return None
 
 

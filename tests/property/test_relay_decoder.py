@@ -23,7 +23,7 @@ from koikoi_relay.messages import (
     decode_client_message,
 )
 
-REASONS = {"malformed", "unknown_type", "bad_meta"}
+REASONS = {"malformed", "unknown_type", "bad_meta", "bad_listing"}
 uint = st.integers(0, 2**63 - 1)
 meta_values = st.booleans() | st.integers(-(2**31), 2**31 - 1) | st.text(max_size=64)
 metas = st.dictionaries(st.text(min_size=1, max_size=32), meta_values, max_size=8)

@@ -43,10 +43,15 @@ files.set(css.name, css.code);
 const { backSvg } = await import('./src/cards/art.js');
 const icon = backSvg().replace(' aria-hidden="true" focusable="false" class="back"', '');
 files.set('icon.svg', icon);
+// The PNG icons (maskable 192 and 512, the apple-touch-icon): rendered from icons.mjs by
+// web/tools/icons.mjs and committed, so the build needs no browser.
+const { PNG_ICONS } = await import('./icons.mjs');
+for (const { name } of PNG_ICONS) files.set(name, readFileSync(path.join(HERE, 'icons', name)));
 files.set('manifest.webmanifest', `${JSON.stringify({
   name: 'Koi-Koi', short_name: 'Koi-Koi', description: 'Hanafuda Koi-Koi for two: every shuffle proved, every move signed.',
   start_url: './', scope: './', display: 'standalone', background_color: '#1f3a2c', theme_color: '#1f3a2c',
-  icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+    ...PNG_ICONS.filter((i) => i.purpose).map((i) => ({ src: i.name, sizes: `${i.size}x${i.size}`, type: 'image/png', purpose: i.purpose }))],
 }, null, 2)}\n`);
 const index = readFileSync(path.join(HERE, 'index.html'), 'utf8')
   .replace('{{WORKER}}', worker.name).replace('{{CSS}}', css.name).replace('{{MAIN}}', main.name);

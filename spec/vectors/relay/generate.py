@@ -1,6 +1,8 @@
-"""Generator of spec/vectors/relay/messages.json and codes.json (deterministic; run from the repo root).
+"""Generator of spec/vectors/relay/messages.json, codes.json and listings.json (deterministic; run
+from the repo root).
 
-    python spec/vectors/relay/generate.py
+    python spec/vectors/relay/generate.py           # write the files
+    python spec/vectors/relay/generate.py --check   # exit 1 if a file differs from what it would write
 
 Valid cases are msgpack maps written here by hand and packed with the reference msgpack library;
 invalid cases are raw bytes or maps that break one rule of spec/relay.md §4.1 each.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +36,19 @@ def plain(value: Any) -> Any:
 
 
 VALID: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
-    ("create, defaults", {"type": "create"}, {"type": "create", "public": False, "meta": {}}),
+    ("create, defaults", {"type": "create"},
+     {"type": "create", "public": False, "meta": {}, "listing": None}),
     ("create, public with lobby metadata",
      {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12}},
-     {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12}}),
+     {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12},
+      "listing": None}),
+    ("create with a listing (unknown keys dropped)",
+     {"type": "create", "public": True, "meta": {"rules": "koikoi-online"},
+      "listing": {"name": "Hanako", "fp": "abcd-ef23", "rules": "koikoi-online", "rounds": 6, "rated": False,
+                  "password": True, "turn": 300, "future": [1]}},
+     {"type": "create", "public": True, "meta": {"rules": "koikoi-online"},
+      "listing": {"name": "Hanako", "fp": "abcd-ef23", "rules": "koikoi-online", "rounds": 6, "rated": False,
+                  "password": True, "turn": 300}}),
     ("join", {"type": "join", "code": "ABC234"}, {"type": "join", "code": "ABC234"}),
     ("lobby", {"type": "lobby"}, {"type": "lobby", "rejoin": None}),
     ("lobby for the rejoin rooms of one tag", {"type": "lobby", "rejoin": "0123456789abcdef0123456789abcdef"},
@@ -94,7 +106,61 @@ INVALID_MAPS: list[tuple[str, dict[Any, Any], str]] = [
     ("meta key empty", {"type": "create", "meta": {"": True}}, "bad_meta"),
     ("meta of 9 entries", {"type": "create", "meta": {f"k{i}": i for i in range(9)}}, "bad_meta"),
     ("meta as list", {"type": "create", "meta": [1]}, "bad_meta"),
+    ("listing as list", {"type": "create", "listing": [1]}, "bad_listing"),
+    ("listing name with a newline", {"type": "create", "listing": {"name": "Eve\n"}}, "bad_listing"),
 ]
+
+# spec/relay.md §4.2: listings alone, for the relay and for every client that reads a lobby.
+LISTINGS_VALID: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("empty", {}, {}),
+    ("every key", {"name": "Hanako 花子", "fp": "abcd-ef23", "rules": "nintendo", "custom": True,
+                   "rounds": 12, "target": 0, "rated": True, "password": False, "turn": 86400},
+     {"name": "Hanako 花子", "fp": "abcd-ef23", "rules": "nintendo", "custom": True, "rounds": 12,
+      "target": 0, "rated": True, "password": False, "turn": 86400}),
+    ("unknown keys and nil values dropped", {"rules": "wikipedia", "colour": "red", "rounds": None},
+     {"rules": "wikipedia"}),
+    ("empty name", {"name": "", "fp": "2222-7777"}, {"name": "", "fp": "2222-7777"}),
+    ("name of 32 code points", {"name": "花" * 32}, {"name": "花" * 32}),
+    ("inner spaces are fine", {"name": "Ta ro"}, {"name": "Ta ro"}),
+    ("rules of 40", {"rules": "a" * 40}, {"rules": "a" * 40}),
+]
+LISTINGS_INVALID: list[tuple[str, Any]] = [
+    ("not a map", ["name", "x"]),
+    ("name with a control character", {"name": "Eve\x07"}),
+    ("name with a line separator", {"name": "Eve\u2028"}),
+    ("name with a bidi override", {"name": "Eve\u202e"}),
+    ("name with a zero-width joiner", {"name": "E\u200dve"}),
+    ("name with a leading space", {"name": " Eve"}),
+    ("name with a trailing no-break space", {"name": "Eve\u00a0"}),
+    ("name of 33 code points", {"name": "x" * 33}),
+    ("name not NFC", {"name": "Cafe\u0301"}),
+    ("name as bytes", {"name": b"Eve"}),
+    ("fp upper case", {"fp": "ABCD-EF23"}),
+    ("fp whole fingerprint", {"fp": "abcd-ef23-ghij-klmn"}),
+    ("fp with a digit outside base32", {"fp": "abcd-ef01"}),
+    ("rules upper case", {"rules": "Nintendo"}),
+    ("rules of 41", {"rules": "a" * 41}),
+    ("rules with a slash", {"rules": "a/b"}),
+    ("rounds negative", {"rounds": -1}),
+    ("rounds above 10000", {"rounds": 10001}),
+    ("rounds as bool", {"rounds": True}),
+    ("turn above a day", {"turn": 86401}),
+    ("rated as int", {"rated": 1}),
+    ("password as str", {"password": "yes"}),
+    ("33 entries", {f"k{i}": i for i in range(33)}),
+]
+
+
+def listings() -> dict[str, Any]:
+    cases: list[dict[str, Any]] = []
+    for name, value, expected in LISTINGS_VALID:
+        cases.append({"name": name, "hex": packed(value), "valid": True, "listing": expected})
+    for name, value in LISTINGS_INVALID:
+        cases.append({"name": name, "hex": packed(value), "valid": False, "error": "bad_listing"})
+    return {"provenance": {"generator": "spec/vectors/relay/generate.py", "seed": None,
+                           "how": "hand-written listings packed with msgpack-python (use_bin_type)",
+                           "spec": "spec/relay.md §4.2"},
+            "cases": cases}
 
 
 def main() -> None:
@@ -112,7 +178,7 @@ def main() -> None:
         "spec": "spec/relay.md §4",
     }
     messages = {"provenance": provenance, "cases": cases}
-    (HERE / "messages.json").write_text(json.dumps(messages, indent=1) + "\n", encoding="utf-8")
+    out = {"messages.json": json.dumps(messages, indent=1) + "\n"}
     codes = {
         "provenance": {**provenance, "spec": "spec/relay.md §3"},
         "alphabet": ALPHABET,
@@ -131,7 +197,17 @@ def main() -> None:
             {"input": "ÀBC234", "code": None},
         ],
     }
-    (HERE / "codes.json").write_text(json.dumps(codes, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    out["codes.json"] = json.dumps(codes, indent=1, ensure_ascii=False) + "\n"
+    out["listings.json"] = json.dumps(listings(), indent=1, ensure_ascii=False) + "\n"
+    if "--check" in sys.argv[1:]:
+        stale = [name for name, text in out.items()
+                 if not (HERE / name).exists() or (HERE / name).read_text(encoding="utf-8") != text]
+        if stale:
+            print("out of date: " + ", ".join(stale), file=sys.stderr)
+            sys.exit(1)
+        return
+    for name, text in out.items():
+        (HERE / name).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import { noteRatedResult } from './identity_panel.js';
 import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
+import { waitingScreen } from './waiting.js';
 
 const CURRENT = 'koikoi.current';
 /** The text of each computer level (createPlayer's kinds). @type {{[level: string]: 'levelEasy' | 'levelMedium' | 'levelStrong' | 'levelMaster'}} */
@@ -103,7 +104,7 @@ export class Game {
   /**
    * Online: host a room or join one on a relay.
    * @param {{action: 'host' | 'join', url: string, code?: string, public?: boolean, password?: string, profile?: any, deadlines?: any,
-   *   rated?: boolean, ratings?: string}} o
+   *   rated?: boolean, ratings?: string, listing?: any}} o
    */
   startOnline(o) {
     const id = randomId();
@@ -115,7 +116,7 @@ export class Game {
       type: 'start', id, role: 'human', seat: o.action === 'host' ? 0 : 1, name: this.env.settings.name, profile: o.profile ?? null,
       deadlines: o.deadlines ?? null, password: o.password || null, mode: 'online', lang: this.env.settings.lang,
       rated: o.rated ?? false, ratings: o.ratings ?? '',
-      link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public },
+      link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public, listing: o.listing ?? null },
     });
   }
 
@@ -147,6 +148,7 @@ export class Game {
     switch (msg.type) {
       case 'table': this.#draw(msg.table); break;
       case 'room': this.roomCode = msg.code; this.#say(''); break;
+      case 'cancelled': forgetCurrent(); this.env.onHome(); break;
       case 'file':
         this.files[msg.kind] = msg.bytes;
         if (msg.kind === 'result' && this.table?.terms?.rated) this.#submitRated(msg.bytes, this.table.terms.ratings);
@@ -209,18 +211,12 @@ export class Game {
     this.#dialogs(table);
   }
 
-  /** @param {any} table */
+  /** The host's waiting screen (waiting.js); Cancel closes the room. @param {any} table */
   #waitingRoom(table) {
-    const code = table.room || this.roomCode || '';
-    const link = `${location.origin}${location.pathname}#join=${code}&relay=${encodeURIComponent(table.meta.link.url)}`;
-    return h('section', { class: 'waiting panel' }, [
-      h('h2', {}, t('roomCode', { code })),
-      h('p', { class: 'code', 'data-code': code }, code),
-      table.seat === 0 ? h('p', {}, t('shareLink')) : null,
-      table.seat === 0 ? h('p', {}, [h('input', { class: 'link', readonly: true, value: link, 'aria-label': t('shareLink') }),
-        h('button', { onclick: () => navigator.clipboard?.writeText(link) }, t('copy'))]) : null,
-      h('p', { class: 'muted' }, table.seat === 0 ? t('waitingJoin') : t('connecting')),
-    ]);
+    return waitingScreen(table, {
+      code: table.room || this.roomCode || '', settings: this.env.settings,
+      cancel: () => this.worker?.postMessage({ type: 'cancel' }), redraw: () => { if (this.table) this.#draw(this.table); },
+    });
   }
 
   /** @param {any} o */

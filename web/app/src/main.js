@@ -1,18 +1,24 @@
-// The app shell: settings, the home screen, the forms (practice, create, join with the lobby),
-// the play screen and the match report. The location fragment selects a screen: `#join=CODE`
-// (with `&relay=URL`) opens the join form filled in, `#report` the replay view. The relay is the
+// The app shell: settings, the home screen, the forms (practice, join), the play screen and the
+// match report; creating a room (rooms.js), the lobby (lobby.js), the rules page (rulespage.js)
+// and the leaderboard (leaderboard.js) have modules of their own. The location fragment selects
+// a screen: `#join=CODE` (with `&relay=URL`) opens the join form filled in, `#report` the replay
+// view, `#lobby`, `#rules` and `#leaderboard` those pages. The relay is the
 // page's own origin (`koikoi relay --web`) unless the fragment or the form names another.
 import { h } from './dom.js';
 import { lang, setLang, t } from './i18n.js';
 import { Game, currentMatch, errorText, newWorker } from './game.js';
 import { PRESETS, buildProfile, cleanName } from './profiles.js';
-import { RelayClient, isWellFormedCode, normaliseCode } from '../../src/net/relay_client.js';
+import { isWellFormedCode, normaliseCode } from '../../src/net/relay_client.js';
 import { openReport } from './report.js';
-import { ratedTerms } from './rated.js';
-import { locateService, serviceUrl } from '../../src/net/ratings.js';
+import { serviceUrl } from '../../src/net/ratings.js';
 import { backSvg } from './cards/art.js';
 import { svg } from './dom.js';
 import { exportOffered, identitySection } from './identity_panel.js';
+import { createForm as roomForm, presetSentence } from './rooms.js';
+import { lobbyScreen, refreshRooms } from './lobby.js';
+import { openRules } from './rulespage.js';
+import { leaderboardScreen } from './leaderboard.js';
+import { preset } from '../../src/rules/profile.js';
 
 const SETTINGS = 'koikoi.settings';
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -78,12 +84,53 @@ function home() {
       cur ? h('button', { class: 'primary', onclick: () => resumeGame(cur) }, t('resume')) : null,
       h('button', { class: cur ? '' : 'primary', onclick: practiceForm }, t('practice')),
       h('button', { onclick: createForm }, t('create')),
+      h('button', { onclick: lobby }, t('findRooms')),
       h('button', { onclick: () => joinForm('') }, t('join')),
+      h('button', { onclick: () => openRules(homeRules()) }, t('rulesHelp')),
+      // The page asks the relay's rating service (a probe from here would log a 404 on every
+      // home screen of a relay without one) and says so when there is none.
+      h('button', { onclick: () => go('leaderboard') }, t('leaderboard')),
       h('button', { onclick: () => { location.hash = 'report'; reportScreen(null); } }, t('replay')),
     ]),
     settingsPanel(),
     h('p', { class: 'muted small' }, `${t('offline')} ${t('installHint')}`),
   ], 'home');
+}
+
+/** The rules the home screen's rules page opens with: the last preset chosen. */
+function homeRules() {
+  try {
+    return preset(settings.rules).toDict();
+  } catch {
+    return preset('nintendo').toDict();
+  }
+}
+
+/** What the room, lobby and leaderboard modules borrow from the shell. */
+function shell() {
+  return {
+    settings, save, screen, topBar, nameField, seenAs, defaultRelay, defaultRelayOrigin, relayService, playScreen, errorText,
+    fingerprint: () => fingerprint, home: () => { location.hash = ''; home(); }, showRules: openRules,
+    joinByCode: () => joinForm(''),
+  };
+}
+
+function createForm() {
+  roomForm(shell());
+}
+
+/** A page with its own fragment: drawn by route() once the fragment changes. @param {string} hash */
+function go(hash) {
+  if (location.hash === `#${hash}`) route();
+  else location.hash = hash;
+}
+
+function lobby() {
+  go('lobby');
+}
+
+function leaderboard() {
+  leaderboardScreen(shell());
 }
 
 /**
@@ -157,7 +204,7 @@ function identityOffer() {
 const field = (label, control) => h('label', {}, [label, control]);
 
 function rulesSelect() {
-  return h('select', { name: 'rules' }, PRESETS.map((p) => h('option', { value: p, selected: p === settings.rules }, p)));
+  return h('select', { name: 'rules' }, PRESETS.map((p) => h('option', { value: p, selected: p === settings.rules }, presetSentence(p))));
 }
 
 /** @param {HTMLFormElement} form @param {string} name */
@@ -203,59 +250,6 @@ function practiceForm() {
   screen([topBar(), form]);
 }
 
-function createForm() {
-  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form', onsubmit: async (/** @type {Event} */ e) => {
-    e.preventDefault();
-    try {
-      const profile = profileOf(form);
-      const url = val(form, 'relay');
-      const checked = /** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked;
-      // No service typed: the one the relay points to, else the relay's own (spec/ratings.md §2.1).
-      let typed = val(form, 'ratings');
-      if (checked && !typed.trim()) typed = await locateService(url).catch(() => '');
-      settings.relay = url === defaultRelayOrigin() ? '' : url;
-      save();
-      const deadlines = { turn: Number(val(form, 'turn')) || 300, step: Number(val(form, 'step')) || 60 };
-      const pub = val(form, 'visibility') === 'public';
-      const password = val(form, 'password');
-      const rated = ratedTerms(checked, typed, url);
-      playScreen((g) => g.startOnline({ action: 'host', url, public: pub, password, profile, deadlines, ...rated }));
-    } catch (err) { formError(form, err); }
-  } }, [
-    h('h2', {}, t('create')),
-    field(t('relay'), h('input', { name: 'relay', value: defaultRelay(), required: true, spellcheck: 'false' })),
-    field(t('visibility'), h('select', { name: 'visibility' }, [h('option', { value: 'private' }, t('private')), h('option', { value: 'public' }, t('public'))])),
-    field(t('rules'), rulesSelect()),
-    field(t('rounds'), h('input', { name: 'rounds', type: 'number', min: 1, max: 12, value: settings.rounds })),
-    field(t('switches'), h('textarea', { name: 'switches', rows: 2, spellcheck: 'false', placeholder: 'first_dealer=coin' })),
-    field(t('turnDeadline'), h('input', { name: 'turn', type: 'number', min: 10, max: 86400, value: 300 })),
-    field(t('stepDeadline'), h('input', { name: 'step', type: 'number', min: 10, max: 600, value: 60 })),
-    field(t('password'), h('input', { name: 'password', type: 'password', autocomplete: 'off' })),
-    h('label', { class: 'check' }, [h('input', { name: 'rated', type: 'checkbox', onchange: showRelayService }), t('rated')]),
-    // Empty: the relay's own service, shown as the placeholder (spec/ratings.md §2.1).
-    field(t('ratings'), h('input', { name: 'ratings', type: 'url', spellcheck: 'false', placeholder: relayService() })),
-    nameField(), seenAs(),
-    h('p', { class: 'error', role: 'alert' }),
-    h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('createButton')), h('button', { type: 'button', onclick: home }, t('back'))]),
-  ]));
-  screen([topBar(), form]);
-}
-
-/**
- * When "rated" is ticked, the service field's placeholder names the service the relay points to
- * (asked only then: a relay without one answers 404).
- * @param {Event} e
- */
-function showRelayService(e) {
-  const box = /** @type {HTMLInputElement} */ (e.target);
-  const form = box.form;
-  if (!box.checked || !form) return;
-  locateService(val(form, 'relay')).then((found) => {
-    const input = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('ratings'));
-    if (input) input.placeholder = found;
-  }, () => {});
-}
-
 /** The rating service of the default relay, or "" when it has none that can be named. */
 function relayService() {
   try {
@@ -271,7 +265,7 @@ function defaultRelayOrigin() {
 
 /** @param {string} code */
 function joinForm(code) {
-  const lobby = h('ul', { class: 'lobby' });
+  const rooms = h('ul', { class: 'lobby rooms' });
   const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form', onsubmit: (/** @type {Event} */ e) => {
     e.preventDefault();
     const c = normaliseCode(val(form, 'code'));
@@ -286,23 +280,15 @@ function joinForm(code) {
     nameField(), seenAs(),
     h('p', { class: 'error', role: 'alert' }),
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('joinButton')), h('button', { type: 'button', onclick: home }, t('back'))]),
-    h('h3', {}, t('lobby')), lobby,
-    h('button', { type: 'button', onclick: () => refreshLobby(lobby, val(form, 'relay'), form) }, t('refresh')),
+    h('h3', {}, t('lobby')), rooms,
+    h('button', { type: 'button', onclick: () => refreshRooms(rooms, val(form, 'relay'), joinRoom, errorText) }, t('refresh')),
   ]));
+  const joinRoom = (/** @type {string} */ c, /** @type {string} */ password) => {
+    const url = val(form, 'relay');
+    playScreen((g) => g.startOnline({ action: 'join', url, code: c, password }));
+  };
   screen([topBar(), form]);
-  refreshLobby(lobby, defaultRelay(), form);
-}
-
-/** @param {HTMLElement} list @param {string} url @param {HTMLFormElement} form */
-async function refreshLobby(list, url, form) {
-  try {
-    const rooms = (await RelayClient.lobby(url)).filter((r) => !r.meta || !('rejoin' in r.meta));
-    list.replaceChildren(...(rooms.length ? rooms.map((r) => h('li', {}, [h('button', { type: 'button', onclick: () => {
-      /** @type {HTMLInputElement} */ (form.elements.namedItem('code')).value = r.code;
-    } }, `${r.code} — ${String(r.meta?.rules ?? '')}`)])) : [h('li', { class: 'muted' }, t('noRooms'))]));
-  } catch (e) {
-    list.replaceChildren(h('li', { class: 'muted' }, errorText(/** @type {any} */ (e).reason ?? 'unreachable', url)));
-  }
+  refreshRooms(rooms, defaultRelay(), joinRoom, errorText);
 }
 
 /** @param {(g: Game) => void} begin */
@@ -311,7 +297,10 @@ function playScreen(begin) {
   // The fragment named the room to join: it is used now, and a reload must resume instead.
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   const root = h('main', { class: 'screen play' });
-  app.replaceChildren(root);
+  // The rules page opens over the match (a dialog of its own): the seat keeps running.
+  const rules = h('button', { class: 'rulesfab', type: 'button', 'aria-label': t('rulesHelp'), title: t('rulesHelp'),
+    onclick: () => openRules(game?.table?.terms?.profile ?? homeRules()) }, '?');
+  app.replaceChildren(root, rules);
   game = new Game(root, {
     workerUrl, settings,
     onHome: () => { location.hash = ''; home(); },
@@ -340,6 +329,9 @@ function route() {
   const f = fragment();
   if (f.has('join')) return joinForm(f.get('join') ?? '');
   if (location.hash === '#report') return reportScreen(null);
+  if (location.hash === '#lobby') return lobbyScreen(shell());
+  if (location.hash === '#leaderboard') return leaderboard();
+  if (location.hash === '#rules') { home(); openRules(homeRules()); return undefined; }
   return home();
 }
 

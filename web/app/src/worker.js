@@ -7,9 +7,10 @@
 //   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, rated?, ratings?, level, link, port?}
 //   {type: 'resume', id, port?}
 //   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
+//   {type: 'cancel'}: the host closes its room before anyone joined -> {type: 'cancelled'}
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
 // {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
-// {kind: 'relay', url, action: 'host' | 'join', code?, public?}.
+// {kind: 'relay', url, action: 'host' | 'join', code?, public?, listing?} (listing: spec/relay.md §4.2).
 import { ready } from '../../src/sodium.js';
 import { Identity } from '../../src/protocol/identity.js';
 import { openIdentity, sealIdentity } from '../../src/protocol/identity_file.js';
@@ -17,7 +18,7 @@ import { systemRandom } from '../../src/mentalpoker/rng.js';
 import { Profile } from '../../src/rules/profile.js';
 import { RelayClient } from '../../src/net/relay_client.js';
 import { toHex, fromHex } from '../../src/bytes.js';
-import { getValue, loadSeat, saveSeat, setValue } from './store.js';
+import { deleteSeat, getValue, loadSeat, saveSeat, setValue } from './store.js';
 import { Seat } from './seat.js';
 import { LinkTransport } from '../../src/net/link_transport.js';
 import { RelayRendezvous } from '../../src/net/rendezvous.js';
@@ -28,6 +29,8 @@ const post = (msg, transfer = []) => scope.postMessage(msg, transfer);
 
 /** @type {Seat | null} */
 let seat = null;
+/** The host's relay client while its room waits for a joiner (Cancel closes it). @type {RelayClient | null} */
+let waiting = null;
 
 /** The player's long-term identity, made on first use and kept in IndexedDB. */
 async function identity() {
@@ -161,15 +164,36 @@ async function startHeld(msg) {
   }
   const url = msg.link.url;
   const first = msg.link.action === 'host'
-    ? await RelayClient.create(url, { public: !!msg.link.public, meta: { rules: msg.profile?.name ?? 'nintendo' } })
+    ? await RelayClient.create(url, {
+      public: !!msg.link.public, listing: msg.link.public && msg.link.listing ? msg.link.listing : undefined,
+      // What an older lobby reader shows (spec/relay.md §4.2); never the password itself.
+      meta: { rules: msg.profile?.name ?? 'nintendo', rounds: msg.profile?.rounds ?? 0, password: !!msg.password },
+    })
     : await RelayClient.join(url, msg.link.code);
   options.room = first.code;
   meta.link = { ...msg.link, code: first.code };
   seat = await Seat.create({ id: msg.id, role: msg.role, options, meta }, io);
   post({ type: 'room', code: first.code, seat: msg.seat });
   post({ type: 'table', table: seat.table() });
-  if (msg.link.action === 'host') await first.waitForPeer();
+  if (msg.link.action === 'host') {
+    waiting = first;
+    await first.waitForPeer();
+    if (waiting !== first) return undefined; // cancelled meanwhile
+    waiting = null;
+  }
   return seat.run(relayLink(seat, url, first));
+}
+
+/** Close the waiting room on the relay and forget its seat (nobody joined: nothing was signed). */
+async function cancel() {
+  const client = waiting;
+  waiting = null;
+  if (!client) return;
+  const id = seat?.record.id;
+  seat = null;
+  await client.close();
+  if (id) await deleteSeat(id);
+  post({ type: 'cancelled' });
 }
 
 /**
@@ -224,6 +248,7 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
       case 'accept': await seat?.acceptTerms(); return;
       case 'refuse': await seat?.refuseTerms(); return;
       case 'resign': await seat?.resign(); return;
+      case 'cancel': await cancel(); return;
       default: return;
     }
   } catch (e) {

@@ -184,14 +184,17 @@ export class RelayClient {
   }
 
   /**
-   * Open a room as its host (seat 0).
-   * @param {string} url @param {{public?: boolean, meta?: {[key: string]: unknown}} & ClientOptions} [options]
+   * Open a room as its host (seat 0); `listing` is what the lobby shows of it (spec/relay.md §4.2).
+   * @param {string} url @param {{public?: boolean, meta?: {[key: string]: unknown}, listing?: {[key: string]: unknown}} & ClientOptions} [options]
    */
   static async create(url, options = {}) {
     const full = relayUrl(url);
     const ws = await openSocket(full, options.WebSocket ?? defaultWebSocket());
     try {
-      const reply = await request(ws, { type: 'create', public: options.public ?? false, meta: options.meta ?? {} }, 'created');
+      /** @type {{[key: string]: unknown}} */
+      const msg = { type: 'create', public: options.public ?? false, meta: options.meta ?? {} };
+      if (options.listing) msg.listing = options.listing;
+      const reply = await request(ws, msg, 'created');
       return new RelayClient(full, ws, reply, 'none', options);
     } catch (e) {
       ws.close();
@@ -217,7 +220,7 @@ export class RelayClient {
   }
 
   /**
-   * The open public rooms: [{code, meta, age}]. With `rejoin`, the rejoin rooms of that tag
+   * The open public rooms: [{code, meta, age, listing}] (`listing`: unchecked, see listing.js). With `rejoin`, the rejoin rooms of that tag
    * (spec/relay.md §3: a lobby without it never lists rejoin rooms).
    * @param {string} url @param {ClientOptions & {rejoin?: string}} [options]
    */
@@ -225,7 +228,7 @@ export class RelayClient {
     const ws = await openSocket(relayUrl(url), options.WebSocket ?? defaultWebSocket());
     try {
       const reply = await request(ws, options.rejoin ? { type: 'lobby', rejoin: options.rejoin } : { type: 'lobby' }, 'rooms');
-      return /** @type {{code: string, meta: {[key: string]: unknown}, age: number}[]} */ (reply.rooms ?? []);
+      return /** @type {{code: string, meta: {[key: string]: unknown}, age: number, listing?: unknown}[]} */ (reply.rooms ?? []);
     } finally {
       ws.close();
     }

@@ -17,7 +17,8 @@ const skip = browserMissing();
 /** Host a 1-round room from the page; resolves with the room code. @param {any} page */
 async function host(page, password = '') {
   await page.getByRole('button', { name: 'Create a room' }).click();
-  await page.getByLabel('Rounds').fill('1');
+  await page.getByText('More options').click();
+  await page.getByLabel('Another number of rounds').fill('1');
   if (password) await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   const code = page.locator('.waiting .code');
@@ -134,7 +135,8 @@ test('a browser plays a whole match against koikoi join, with a room password', 
  */
 async function pair(a, b, web, o = {}) {
   await a.getByRole('button', { name: 'Create a room' }).click();
-  await a.getByLabel('Rounds').fill(String(o.rounds ?? 1));
+  await a.getByText('More options').click();
+  await a.getByLabel('Another number of rounds').fill(String(o.rounds ?? 1));
   if (o.turn) await a.getByLabel('Seconds for each decision').fill(String(o.turn));
   if (o.step) await a.getByLabel('Seconds for each automatic step').fill(String(o.step));
   await a.getByRole('button', { name: 'Create', exact: true }).click();

@@ -79,6 +79,16 @@ test('a browser joins a rated match hosted by koikoi host --rated: it sees the s
     assert.deepEqual(board.players.map((/** @type {any} */ p) => p.games), [1, 1]);
     assert.ok(board.players.some((/** @type {any} */ p) => p.name === 'Hanako'));
     assert.deepEqual(errors, []);
+    // The app's leaderboard page (issue 24 §4) shows the same two players, names beside keys.
+    await page.goto(`${relay.http}/#`);
+    await page.reload();
+    await page.getByRole('button', { name: 'Leaderboard' }).click();
+    const rows = page.locator('table.board-table tbody tr');
+    await rows.nth(1).waitFor({ timeout: 20000 });
+    assert.equal(await rows.count(), 2);
+    const hanako = board.players.find((/** @type {any} */ p) => p.name === 'Hanako');
+    assert.match(String(await page.locator('table.board-table').textContent()), new RegExp(`Hanako ${hanako.fingerprint}`));
+    assert.deepEqual(errors, []);
   } finally {
     hostSeat?.kill();
     await browser.close();

@@ -20,7 +20,8 @@ test('a page hosts a rated match: the joiner sees the relay\'s service, the co-s
     const a = await openPage(await browser.newContext(), relay.web);
     const b = await openPage(await browser.newContext(), relay.web);
     await a.page.getByRole('button', { name: 'Create a room' }).click();
-    await a.page.getByLabel('Rounds').fill('2');
+    await a.page.getByText('More options').click();
+    await a.page.getByLabel('Another number of rounds').fill('2');
     assert.equal(await a.page.getByLabel(/^Rating service/).getAttribute('placeholder'), service);
     await a.page.getByLabel(/^Rated match/).check();
     await a.page.getByRole('button', { name: 'Create', exact: true }).click();

@@ -1,0 +1,61 @@
+// The leaderboard of the relay's rating service (spec/ratings.md §7.1: GET {service}/ratings),
+// shown only when the relay has one. Every value is text put in text nodes: a name from the
+// service can inject nothing. Names are not unique: the fingerprint sits beside each.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { serviceUrl } from '../../src/net/ratings.js';
+
+/**
+ * The service's leaderboard, or null when the relay has no rating service (or none answers).
+ * @param {string} relay a relay or service URL @returns {Promise<any[] | null>}
+ */
+export async function fetchBoard(relay) {
+  let base;
+  try {
+    base = serviceUrl(relay);
+  } catch {
+    return null;
+  }
+  try {
+    const res = await fetch(`${base}/ratings`, { headers: { Accept: 'application/json' } });
+    if (!res.ok) return null;
+    const body = await res.json();
+    return Array.isArray(body?.players) ? body.players : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {unknown} x */
+const num = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+/** @param {unknown} x @param {number} max */
+const text = (x, max) => (typeof x === 'string' ? x.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, '').slice(0, max) : '');
+
+/** The table of players. @param {any[]} players */
+export function boardTable(players) {
+  if (!players.length) return h('p', { class: 'muted' }, t('lbEmpty'));
+  return h('table', { class: 'board-table' }, [
+    h('thead', {}, [h('tr', {}, [t('lbRank'), t('lbPlayer'), t('lbRating'), t('lbGames'), t('lbRecord')].map((c) => h('th', { scope: 'col' }, c)))]),
+    h('tbody', {}, players.slice(0, 200).map((p) => h('tr', {}, [
+      h('td', { class: 'num' }, String(num(p.rank))),
+      h('th', { scope: 'row' }, [text(p.name, 32) || t('lobbyNoName'), ' ', h('span', { class: 'muted small' }, text(p.fingerprint, 19))]),
+      h('td', { class: 'num' }, num(p.conservative).toFixed(1)),
+      h('td', { class: 'num' }, String(num(p.games))),
+      h('td', { class: 'num' }, `${num(p.wins)} / ${num(p.losses)} / ${num(p.draws)}`),
+    ]))),
+  ]);
+}
+
+/**
+ * The leaderboard screen.
+ * @param {{screen: (c: HTMLElement[], cls?: string) => void, topBar: () => HTMLElement, defaultRelay: () => string, home: () => void}} ctx
+ */
+export async function leaderboardScreen(ctx) {
+  const body = h('div', { class: 'lbbody', 'aria-live': 'polite' }, h('p', { class: 'muted' }, t('lbLoading')));
+  ctx.screen([ctx.topBar(), h('section', { class: 'panel leaderboard' }, [
+    h('h2', {}, t('leaderboardTitle')), body, h('p', { class: 'muted small' }, t('lbNote')),
+    h('div', { class: 'choices' }, [h('button', { type: 'button', onclick: ctx.home }, t('back'))]),
+  ])]);
+  const players = await fetchBoard(ctx.defaultRelay());
+  body.replaceChildren(players === null ? h('p', {}, t('lbNone')) : boardTable(players));
+}

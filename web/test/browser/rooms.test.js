@@ -1,0 +1,190 @@
+// Rooms, lobby, waiting and the rules page in a real browser through a real relay process
+// (`koikoi relay --web`), issue 24 §4, §5: the create-room form (its Create button in view at
+// 1280x800 and 390x844), the lobby with two rooms (one with a listing, one from an older app)
+// and the rules page, compared with the committed pictures and checked by axe; a public room is
+// found in the lobby and joined with one click, its waiting screen switches language and Cancel
+// closes it; the rules page opens over a practice match, which still ends.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { REPO } from '../helpers.js';
+import { RelayClient } from '../../src/net/relay_client.js';
+import { browserMissing, compareScreenshot, launch, openPage, playToEnd, startWebRelay } from './support.js';
+
+const skip = browserMissing();
+const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
+const AXE = path.join(REPO, 'web', 'node_modules', 'axe-core', 'axe.min.js');
+
+/** @param {any} page @param {string} where */
+async function axe(page, where) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] }));
+  const bad = result.violations.filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((/** @type {any} */ v) => `${where}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join('; ')}`), []);
+}
+
+test('create-room form, lobby with two rooms and rules page at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  // Two waiting rooms: one published with a listing (spec/relay.md §4.2), one by an older app (meta only).
+  const listed = await RelayClient.create(relay.url, {
+    public: true, meta: { rules: 'koikoi-online', rounds: 6, password: true },
+    listing: { name: 'Hanako', fp: 'abcd-ef23', rules: 'koikoi-online', custom: false, rounds: 6, target: 0, rated: true, password: true, turn: 300 },
+  });
+  const older = await RelayClient.create(relay.url, { public: true, meta: { rules: 'nintendo', rounds: 12 } });
+  try {
+    for (const size of SIZES) {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce', bypassCSP: true });
+      const { page, errors } = await openPage(context, relay.web);
+      await page.getByRole('button', { name: 'Create a room' }).click();
+      const create = page.getByRole('button', { name: 'Create', exact: true });
+      await create.waitFor();
+      const box = await create.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= size.height, `the Create button is in view at ${size.name}: ${JSON.stringify(box)}`);
+      assert.equal(await page.locator('details.more').getAttribute('open'), null, 'More options starts folded');
+      await page.waitForTimeout(100);
+      compareScreenshot(await page.screenshot(), `create-${size.name}`);
+      await axe(page, `create ${size.name}`);
+
+      await page.goto(`${relay.web}#lobby`);
+      await page.locator('li.room').nth(1).waitFor({ timeout: 20000 });
+      assert.equal(await page.locator('li.room').count(), 2);
+      const first = String(await page.locator(`li.room[data-code="${listed.code}"]`).textContent());
+      assert.match(first, /Host: Hanako abcd-ef23/);
+      assert.match(first, /Koi-Koi Online/);
+      assert.match(first, /6 rounds \(half a year\)/);
+      assert.match(first, /rated/);
+      assert.match(first, /password/);
+      assert.match(first, /waiting for \d+ s/);
+      const second = String(await page.locator(`li.room[data-code="${older.code}"]`).textContent());
+      assert.match(second, /an older app/);
+      assert.match(second, /Nintendo.*12 rounds.*no password/);
+      await page.waitForTimeout(100);
+      compareScreenshot(await page.screenshot(), `lobby-${size.name}`, 0.03);
+      await axe(page, `lobby ${size.name}`);
+
+      await page.goto(`${relay.web}#`);
+      await page.getByRole('button', { name: 'Rules and help' }).click();
+      const rules = page.locator('dialog.rulespage[open]');
+      await rules.waitFor();
+      assert.match(String(await rules.textContent()), /Five Brights/);
+      assert.equal(await rules.locator('tr[data-yaku="inoshikacho"] .card').count(), 3);
+      await page.waitForTimeout(100);
+      compareScreenshot(await page.screenshot(), `rules-${size.name}`);
+      await axe(page, `rules ${size.name}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  } finally {
+    await listed.close().catch(() => {});
+    await older.close().catch(() => {});
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test('a public room: the lobby shows the host by name and key, one click pairs, the waiting screen switches language, Cancel closes a room', { skip, timeout: 180000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext({ viewport: { width: 390, height: 844 } }), relay.web);
+    const name = a.page.getByLabel('Your name (optional)');
+    await name.fill('Fuji');
+    await name.blur();
+    const fp = a.page.locator('.settings .fp');
+    await fp.waitFor();
+    const fingerprint = String(/: (\S+)/.exec(String(await fp.textContent()))?.[1]);
+
+    // Host a public room of the Koi-Koi Online rules over 6 rounds.
+    const host = async (/** @type {any} */ page) => {
+      await page.getByRole('button', { name: 'Create a room' }).click();
+      await page.locator('form.createroom select[name="rules"]').selectOption('koikoi-online');
+      await page.locator('form.createroom select[name="rounds"]').selectOption('6');
+      await page.getByLabel(/^public/).check();
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      const codeEl = page.locator('.waiting .code');
+      await codeEl.waitFor({ timeout: 30000 });
+      return String(await codeEl.getAttribute('data-code'));
+    };
+    const code = await host(a.page);
+    // The waiting screen: the invite link names the room, a copy button, Cancel, the language.
+    assert.match(String(await a.page.locator('.waiting input.link').inputValue()), new RegExp(`#join=${code}&relay=`));
+    await a.page.getByRole('button', { name: 'Copy' }).waitFor();
+    if (process.env.KOIKOI_SCREENS_DIR) await a.page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'waiting.png') });
+    await a.page.locator('.waiting select').selectOption('ja');
+    await a.page.getByRole('heading', { name: '部屋を作りました' }).waitFor();
+    await a.page.getByRole('button', { name: 'キャンセルして部屋を閉じる' }).waitFor();
+    await a.page.locator('.waiting select').selectOption('en');
+    await a.page.getByRole('heading', { name: 'Your room is open' }).waitFor();
+
+    // The joiner finds it in the lobby: the host's name and fingerprint prefix, the rules, the length.
+    await b.page.goto(`${relay.web}#lobby`);
+    const room = b.page.locator(`li.room[data-code="${code}"]`);
+    await room.waitFor({ timeout: 20000 });
+    const text = String(await room.textContent());
+    assert.match(text, new RegExp(`Host: Fuji ${fingerprint.slice(0, 9)}`));
+    assert.match(text, /Koi-Koi Online.*6 rounds.*not rated.*no password/);
+    // One click: the pairing starts (the security code, then the host's terms, which the joiner signs).
+    await room.getByRole('button').click();
+    await Promise.all([a.page, b.page].map((p) => p.locator('dialog[open] .sascode').waitFor({ timeout: 60000 })));
+    for (const p of [a.page, b.page]) await p.locator('dialog[open] button.primary').click();
+    const terms = b.page.locator('dialog.dlg-terms[open]');
+    await terms.waitFor({ timeout: 60000 });
+    assert.match(String(await terms.textContent()), /koikoi-online/);
+    assert.match(String(await terms.textContent()), /Rounds: 6/);
+    await b.page.getByRole('button', { name: 'Refuse' }).click();
+
+    // Cancel closes a waiting room: the host is home again and the lobby no longer lists it.
+    const c = await openPage(await browser.newContext(), relay.web);
+    const second = await host(c.page);
+    assert.equal((await RelayClient.lobby(relay.url)).filter((r) => r.code === second).length, 1);
+    await c.page.getByRole('button', { name: 'Cancel and close the room' }).click();
+    await c.page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 20000 });
+    assert.equal((await RelayClient.lobby(relay.url)).filter((r) => r.code === second).length, 0);
+    // A reload after the Cancel does not bring the room back.
+    await c.page.reload();
+    await c.page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 20000 });
+    assert.deepEqual(c.errors, []);
+    // This relay has no rating service: the leaderboard page says so.
+    await c.page.goto(`${relay.web}#leaderboard`);
+    await c.page.getByText('This relay has no rating service.').waitFor({ timeout: 20000 });
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test('the rules page opens over a practice match and closes back to it; the match still ends', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 390, height: 844 } }), relay.web);
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await page.getByLabel('Rules').selectOption('koikoi-online');
+    await page.getByLabel('Rounds').fill('1');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
+    // Answer an open dialog first (the page's dialogs are modal).
+    while (await page.locator('dialog.dlg[open]').count()) {
+      await page.locator('dialog.dlg[open] button.primary').first().click();
+      await page.waitForTimeout(200);
+    }
+    if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'practice.png') });
+    await page.getByRole('button', { name: 'Rules and help' }).click();
+    const rules = page.locator('dialog.rulespage[open]');
+    await rules.waitFor();
+    if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'practice-rules.png') });
+    // The match's own rules: Koi-Koi Online's pool and doubling at 8.
+    assert.match(String(await rules.textContent()), /starts with 25 points/);
+    assert.match(String(await rules.textContent()), /8 points or more/);
+    await rules.getByRole('button', { name: 'Close' }).click();
+    assert.equal(await page.locator('dialog.rulespage').count(), 0);
+    assert.ok(await page.locator('.board').count(), 'the board is still there');
+    assert.equal(await playToEnd(page, 180000), 'over');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
