@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
+import { PlayView } from './view.js';
 
 const CURRENT = 'koikoi.current';
 /** The text of each computer level (createPlayer's kinds). @type {{[level: string]: 'levelEasy' | 'levelMedium' | 'levelStrong' | 'levelMaster'}} */
@@ -62,7 +63,9 @@ export class Game {
     this.dialogKind = '';
     this.dialog.addEventListener('cancel', (e) => { if (this.dialogKind !== 'round') e.preventDefault(); });
     this.notice = h('div', { class: 'notice', role: 'alert' });
-    root.replaceChildren(this.notice, this.boardEl, this.dialog);
+    // Motion, the last move, the move log, announcements and sound (view.js): it follows the tables, never holds them.
+    this.view = new PlayView(this.boardEl);
+    root.replaceChildren(this.notice, this.boardEl, this.view.el, this.dialog);
     this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);
     this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
     document.addEventListener('keydown', this.keys);
@@ -70,6 +73,7 @@ export class Game {
 
   destroy() {
     clearInterval(this.clock);
+    this.view.destroy();
     document.removeEventListener('keydown', this.keys);
     this.worker?.terminate();
     this.computer?.terminate();
@@ -200,9 +204,11 @@ export class Game {
     if (!table.paired && table.mode === 'online') {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
+      const snap = this.view.before();
       renderBoard(this.boardEl, table, {
         decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
       });
+      this.view.after(snap, table, names);
     }
     this.#dialogs(table);
   }

@@ -66,6 +66,15 @@ const EN = {
   rated: 'Rated match (the co-signed result goes to a rating service)', ratings: 'Rating service (http:// or https:// URL)',
   yourClock: 'Your time left', theirClock: 'Their time left',
   seenAs: 'Your opponent sees you as {name}, key {fp} (the key is what tells you apart: names are not unique).', noName: '(no name)',
+  // Seeing the game happen (issue 24 §2: motion, the last move, the move log, announcements, sound)
+  movesTitle: 'Moves ({n})', movesNone: 'No moves yet in this round.',
+  logPlayed: '{who} played {card}', logTook: ', took {cards}', logDrew: '; drew {card}', logKoikoi: '; called koi-koi', logStop: '; stopped',
+  logClaim: '{who} claimed {yaku}', logFirst: 'Drawn for the first dealer: {draws}. First dealer: {who}.',
+  logCoin: 'The coin for the first dealer: {card}. First dealer: {who}.', drewFor: '{who}: {card}',
+  annKoikoi: '{who}: koi-koi!', annStop: '{who}: stop', annYaku: '{who} made {yaku}', annFirst: 'First dealer: {who}',
+  soundOn: 'Sound on', soundOff: 'Sound off', soundLabel: 'Sound effects',
+  capturesMine: 'Your captures', capturesTheirs: 'Captures of {who}', cupPlain: 'the sake cup counts as a plain here',
+  lastMoveMark: 'the opponent’s last move', dismiss: 'click to close',
 };
 
 /** @type {typeof EN} */
@@ -130,6 +139,15 @@ const JA = {
   rated: 'レーティング対局（両者署名の結果をレーティングサービスに送る）', ratings: 'レーティングサービス（http:// または https:// のURL）',
   yourClock: 'あなたの残り時間', theirClock: '相手の残り時間',
   seenAs: '相手にはあなたが {name}（鍵 {fp}）と表示されます。名前は重複しうるので、区別するのは鍵です。', noName: '（名前なし）',
+  // Seeing the game happen (issue 24 §2: motion, the last move, the move log, announcements, sound)
+  movesTitle: '手の記録（{n}）', movesNone: 'この回戦の手はまだありません。',
+  logPlayed: '{who}が{card}を出した', logTook: '、{cards}を取った', logDrew: '。{card}を引いた', logKoikoi: '。こいこい', logStop: '。あがり',
+  logClaim: '{who}が{yaku}を申告', logFirst: '親決めの札: {draws}。最初の親: {who}。',
+  logCoin: '親決めのコイン: {card}。最初の親: {who}。', drewFor: '{who}: {card}',
+  annKoikoi: '{who}: こいこい！', annStop: '{who}: あがり', annYaku: '{who}の役: {yaku}', annFirst: '最初の親: {who}',
+  soundOn: '効果音あり', soundOff: '効果音なし', soundLabel: '効果音',
+  capturesMine: 'あなたの取り札', capturesTheirs: '{who}の取り札', cupPlain: 'このルールでは菊に盃をカスにも数える',
+  lastMoveMark: '相手の直前の手', dismiss: 'クリックで閉じる',
 };
 
 const TABLES = { en: EN, ja: JA };
