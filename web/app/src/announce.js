@@ -1,7 +1,7 @@
 // Announcements: koi-koi and stop calls, yaku made, a round's end and the first dealer, for both
 // seats, in a banner with the yaku and the cards that make them, and in an aria-live region so a
-// screen reader hears them too. The banner closes by itself (or on a click, or Escape); it never
-// holds the game.
+// screen reader hears them too. The banner closes by itself (or on Escape); clicks pass through
+// it, so it never holds the game.
 import { CARDS } from '../../src/rules/cards.js';
 import { h } from './dom.js';
 import { cardEl } from './board.js';
@@ -36,7 +36,7 @@ export function yakuCards(id, pile, month, cupAs) {
 export class Announcer {
   constructor() {
     this.region = h('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
-    this.banner = h('div', { class: 'announce', hidden: true, 'aria-hidden': 'true', title: t('dismiss'), onclick: () => this.hide() });
+    this.banner = h('div', { class: 'announce', hidden: true, 'aria-hidden': 'true' });
     this.el = h('div', { class: 'announcer' }, [this.region, this.banner]);
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
@@ -115,6 +115,6 @@ export class Announcer {
     ])));
     this.banner.hidden = false;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.hide(), Math.max(2800, 6 * ms));
+    this.timer = setTimeout(() => this.hide(), Math.max(2800, Math.min(6 * ms, 12000)));
   }
 }
