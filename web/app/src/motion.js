@@ -13,7 +13,13 @@ export const MOTION_KEY = 'koikoi.motionMs';
 const DEFAULT_MS = 420;
 const INDEX = new Map(CARDS.map((c) => [c.id, c.index]));
 
-/** @typedef {{cards: Map<number, DOMRect>, stock: DOMRect | null, opp: DOMRect | null}} Snapshot */
+/** @typedef {{cards: Map<number, DOMRect>, zones: Map<number, string>, stock: DOMRect | null, opp: DOMRect | null}} Snapshot */
+
+/** Which part of the board a card is in (a hand, the field, a pile, the drawn card). @param {Element} el */
+function zoneOf(el) {
+  const z = el.closest('.hand, .field, .captures, .pending');
+  return z ? `${z.className}` : '';
+}
 
 export function motionMs() {
   let v = NaN;
@@ -66,12 +72,15 @@ export class Motion {
   measure() {
     /** @type {Map<number, DOMRect>} */
     const cards = new Map();
-    for (const el of Array.from(this.root.querySelectorAll('.board [data-card]'))) {
+    /** @type {Map<number, string>} */
+    const zones = new Map();
+    for (const el of Array.from(this.root.querySelectorAll('.board .card[data-card]'))) {
       const c = cardOf(el);
-      if (c >= 0) cards.set(c, el.getBoundingClientRect());
+      if (c >= 0) { cards.set(c, el.getBoundingClientRect()); zones.set(c, zoneOf(el)); }
     }
     const rect = (/** @type {string} */ sel) => this.root.querySelector(sel)?.getBoundingClientRect() ?? null;
-    return { cards, stock: rect('.stock'), opp: rect('.opphand') };
+    // A card from the opponent's hand leaves from its last face-down card; a drawn one from the stock's top.
+    return { cards, zones, stock: rect('.stock .card') ?? rect('.stock'), opp: rect('.opphand .card:last-child') ?? rect('.opphand') };
   }
 
   /**
@@ -84,7 +93,12 @@ export class Motion {
     const r = table?.round;
     if (!r) return [];
     const sameDeal = prev && prev.round && prev.deal === table.deal && prev.round.roundIndex === r.roundIndex;
-    const turns = /** @type {import('./history.js').HalfTurn[]} */ (table.history?.turns ?? []);
+    // Only the half-turns this table adds (or completes) since the previous one say where a card comes from.
+    const all = /** @type {import('./history.js').HalfTurn[]} */ (table.history?.turns ?? []);
+    const had = /** @type {import('./history.js').HalfTurn[]} */ (sameDeal ? prev.history?.turns ?? [] : []);
+    let from0 = 0;
+    while (from0 < all.length && from0 < had.length && JSON.stringify(all[from0]) === JSON.stringify(had[from0])) from0++;
+    const turns = all.slice(from0);
     /** @type {Map<number, {seat: number, drawn: boolean}>} */ const source = new Map();
     /** @type {Map<number, number>} */ const takenBy = new Map();
     /** @type {Map<number, number[]>} */ const took = new Map();
@@ -92,9 +106,9 @@ export class Motion {
       if (x.played !== null) { source.set(x.played, { seat: x.seat, drawn: false }); took.set(x.played, x.took); for (const c of x.took) takenBy.set(c, x.played); }
       if (x.drawn !== null) { source.set(x.drawn, { seat: x.seat, drawn: true }); took.set(x.drawn, x.drawTook); for (const c of x.drawTook) takenBy.set(c, x.drawn); }
     }
-    /** @type {{el: HTMLElement, card: number, from: DOMRect | null, to: DOMRect, flip: boolean}[]} */
+    /** @type {{el: HTMLElement, card: number, from: DOMRect | null, to: DOMRect, flip: boolean, went: boolean}[]} */
     const moves = [];
-    for (const el of /** @type {HTMLElement[]} */ (Array.from(this.root.querySelectorAll('.board [data-card]')))) {
+    for (const el of /** @type {HTMLElement[]} */ (Array.from(this.root.querySelectorAll('.board .card[data-card]')))) {
       const c = cardOf(el);
       if (c < 0) continue;
       const to = el.getBoundingClientRect();
@@ -106,12 +120,13 @@ export class Motion {
       }
       if (!sameDeal && !before.cards.has(c)) continue;
       if (from && Math.abs(from.left - to.left) < 1 && Math.abs(from.top - to.top) < 1 && Math.abs(from.width - to.width) < 1) continue;
-      moves.push({ el, card: c, from, to, flip });
+      moves.push({ el, card: c, from, to, flip, went: !before.zones.has(c) || before.zones.get(c) !== zoneOf(el) });
     }
-    const moved = moves.map((m) => m.card);
+    // The cards that changed place (not the ones a redraw merely shifted).
+    const moved = moves.filter((m) => m.went).map((m) => m.card);
     const ms = motionMs();
     if (reducedMotion() || ms === 0 || typeof Element.prototype.animate !== 'function') {
-      for (const m of moves) m.el.classList.add('moved');
+      for (const m of moves) if (m.went) m.el.classList.add('moved');
       return moved;
     }
     const D = ms;

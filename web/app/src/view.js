@@ -68,7 +68,7 @@ export class PlayView {
     this.prev = table;
     this.motion.play(snap, prev, table);
     for (const c of lastMoveCards(table)) {
-      const el = this.boardEl.querySelector(`.board [data-card="${cssId(c)}"]`);
+      const el = this.boardEl.querySelector(`.board .card[data-card="${cssId(c)}"]`);
       if (!el) continue;
       el.classList.add('lastmove');
       el.setAttribute('aria-label', `${el.getAttribute('aria-label') ?? ''} — ${t('lastMoveMark')}`);

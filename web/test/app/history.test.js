@@ -34,10 +34,11 @@ function play(rules, seed, rounds) {
     queues[1 - seat].push(...out.frames);
     for (const ev of out.events) {
       histories[seat].see(ev);
-      if (ev.type === 'first_dealer') firstDealer[seat] = ev.dealer;
+      if (ev.type === 'first_dealer') firstDealer[seat] = /** @type {number} */ (ev.dealer);
       if (ev.type === 'round_over') {
+        const deal = /** @type {number} */ (ev.deal);
         const engine = /** @type {any} */ (peers[seat].flow).closing.live.engine;
-        ended.push({ seat, deal: ev.deal, turns: histories[seat].table().turns, piles: engine.piles.map((/** @type {number[]} */ p) => p.slice()) });
+        ended.push({ seat, deal, turns: histories[seat].table().turns, piles: engine.piles.map((/** @type {number[]} */ p) => p.slice()) });
       }
       if (ev.type === 'your_turn') {
         const o = /** @type {any[]} */ (ev.options);
@@ -71,7 +72,7 @@ for (const rules of ['nintendo']) {
           if (x.took.length) took.push(x.played, ...x.took);
           if (x.drawTook.length) took.push(/** @type {number} */ (x.drawn), ...x.drawTook);
         }
-        assert.deepEqual(took.sort((p, q) => p - q), a.piles[s].slice().sort((p, q) => p - q), `deal ${deal} seat ${s}`);
+        assert.deepEqual(took.sort((p, q) => p - q), a.piles[s].slice().sort((/** @type {number} */ p, /** @type {number} */ q) => p - q), `deal ${deal} seat ${s}`);
       }
       turnsSeen += a.turns.length;
     }

@@ -40,8 +40,7 @@ function tableOf(state, history) {
 }
 
 /**
- * Play seeded rounds, the tables after each of seat 0's questions and each of seat 1's completed
- * half-turns, until `want(tables)` picks a sequence.
+ * Play seeded rounds, a table after every action, until `want(tables)` picks a sequence.
  * @param {(tables: any[], state: any) => any[] | null} want
  */
 function find(want) {
@@ -75,11 +74,9 @@ function find(want) {
       history.see({ type: 'action', seat: need.seat, action: pick, deal: 1 });
       moves += 1;
       reveal();
-      if (state.need === null || state.need.seat === 0 || pick.type === 'koikoi') {
-        tables.push(tableOf(state, history));
-        const got = want(tables, state);
-        if (got) return got;
-      }
+      tables.push(tableOf(state, history));
+      const got = want(tables, state);
+      if (got) return got;
     }
   }
   throw new Error('no seed gives the wanted moment');
@@ -88,7 +85,9 @@ function find(want) {
 /** The opponent's half-turn that played, captured and drew: the table before and after. */
 export function opponentMove() {
   return find((tables) => {
-    const [a, b] = tables.slice(-2);
+    const b = tables[tables.length - 1];
+    // Before: the table at the start of seat 1's turn.
+    const a = tables.slice(0, -1).reverse().find((x) => x.wait && x.wait.seat === 1 && x.round.phase === 'play');
     if (!a || !b || !b.ask || b.ask.kind !== 'play') return null;
     const last = b.history.turns[b.history.turns.length - 1];
     if (!last || last.seat !== 1 || !last.took.length || last.drawn === null || b.round.piles[0].length < 2) return null;
