@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-012d7be09ab209a0';
-const FILES = ["./","app-486950e93ff7.js","icon.svg","index.html","manifest.webmanifest","styles-7db811eebf47.css","worker-4fe5191f019c.js"];
+const CACHE = 'koikoi-ce5ac58766c5ed4f';
+const FILES = ["./","app-427fcaa881a3.js","icon.svg","index.html","manifest.webmanifest","styles-7db811eebf47.css","worker-4fe5191f019c.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -74,7 +74,7 @@ const EN = {
   annKoikoi: '{who}: koi-koi!', annStop: '{who}: stop', annYaku: '{who} made {yaku}', annFirst: 'First dealer: {who}',
   soundOn: 'Sound on', soundOff: 'Sound off', soundLabel: 'Sound effects',
   capturesMine: 'Your captures', capturesTheirs: 'Captures of {who}', cupPlain: 'the sake cup counts as a plain here',
-  lastMoveMark: 'the opponent’s last move', dismiss: 'click to close',
+  lastMoveMark: 'the opponent’s last move',
 };
 
 /** @type {typeof EN} */
@@ -147,7 +147,7 @@ const JA = {
   annKoikoi: '{who}: こいこい！', annStop: '{who}: あがり', annYaku: '{who}の役: {yaku}', annFirst: '最初の親: {who}',
   soundOn: '効果音あり', soundOff: '効果音なし', soundLabel: '効果音',
   capturesMine: 'あなたの取り札', capturesTheirs: '{who}の取り札', cupPlain: 'このルールでは菊に盃をカスにも数える',
-  lastMoveMark: '相手の直前の手', dismiss: 'クリックで閉じる',
+  lastMoveMark: '相手の直前の手',
 };
 
 const TABLES = { en: EN, ja: JA };

@@ -196,8 +196,10 @@ test('a move in flight, the opponent\'s last move marked, the koi-koi announceme
       await page.waitForTimeout(300);
       assert.ok(await page.evaluate(() => document.getAnimations().length) >= 3);
       compareScreenshot(await page.screenshot(), `motion-flight-${size.name}`);
-      // Landed: the cards the opponent's half-turn touched stay marked; the move log says it.
-      await page.evaluate(() => { for (const an of document.getAnimations()) an.finish(); });
+      // Escape skips the motion: every card lands at once. The cards the opponent's half-turn
+      // touched stay marked; the move log says what it did.
+      await page.keyboard.press('Escape');
+      assert.equal(await page.evaluate(() => document.getAnimations().filter((a) => a.playState !== 'finished').length), 0);
       const last = move[1].history.turns[move[1].history.turns.length - 1];
       const touched = [last.played, ...last.took, last.drawn, ...last.drawTook].filter((c) => c !== null);
       assert.equal(await page.locator('.board .card.lastmove').count(), touched.length);
@@ -220,6 +222,15 @@ test('a move in flight, the opponent\'s last move marked, the koi-koi announceme
       await page.waitForTimeout(150);
       compareScreenshot(await page.screenshot(), `motion-koikoi-${size.name}`);
       if (size.name === 'desktop') await axe(page, 'koi-koi announcement');
+      // The sound toggle says its state and is remembered.
+      const toggle = page.locator('button.soundtoggle');
+      assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+      await toggle.click();
+      assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
+      assert.equal(await page.evaluate(() => localStorage.getItem('koikoi.sound')), 'off');
+      await page.evaluate(() => /** @type {any} */ (window).showSequence([], 0, true));
+      assert.equal(await page.locator('button.soundtoggle').textContent(), 'Sound off');
+      await page.locator('button.soundtoggle').click();
       assert.deepEqual(errors, []);
       await context.close();
     }
