@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-ce5ac58766c5ed4f';
-const FILES = ["./","app-427fcaa881a3.js","icon.svg","index.html","manifest.webmanifest","styles-7db811eebf47.css","worker-4fe5191f019c.js"];
+const CACHE = 'koikoi-8d6053f5931149af';
+const FILES = ["./","app-fa5429bcd2d0.js","icon.svg","index.html","manifest.webmanifest","styles-7db811eebf47.css","worker-4fe5191f019c.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -89,7 +89,9 @@ export class Motion {
    * @returns {number[]} the cards that moved or appeared
    */
   play(before, prev, table) {
-    this.running = this.running.filter((a) => a.playState === 'running');
+    // The previous motions moved elements the redraw replaced: where they had got to is in `before`.
+    for (const a of this.running) a.cancel();
+    this.running = [];
     const r = table?.round;
     if (!r) return [];
     const sameDeal = prev && prev.round && prev.deal === table.deal && prev.round.roundIndex === r.roundIndex;
@@ -118,9 +120,8 @@ export class Motion {
         const s = source.get(c);
         if (s && s.drawn) { from = before.stock; flip = true; } else if (s && s.seat !== table.seat) from = before.opp;
       }
-      if (!sameDeal && !before.cards.has(c)) continue;
       if (from && Math.abs(from.left - to.left) < 1 && Math.abs(from.top - to.top) < 1 && Math.abs(from.width - to.width) < 1) continue;
-      moves.push({ el, card: c, from, to, flip, went: !before.zones.has(c) || before.zones.get(c) !== zoneOf(el) });
+      moves.push({ el, card: c, from, to, flip, went: !!sameDeal && (!before.zones.has(c) || before.zones.get(c) !== zoneOf(el)) });
     }
     // The cards that changed place (not the ones a redraw merely shifted).
     const moved = moves.filter((m) => m.went).map((m) => m.card);
@@ -164,6 +165,7 @@ export class Motion {
         }
         frames = [{ ...place(m.from, m.to), offset: 0 }, { transform: 'none', offset: 1 }];
       } else {
+        // A new deal (or a card with no known origin) appears where it lies.
         frames = [{ opacity: 0, transform: 'scale(.6)', offset: 0 }, { opacity: 1, transform: 'none', offset: 1 }];
       }
       m.el.classList.add('flying');
