@@ -108,7 +108,17 @@ export class Announcer {
 
   /** @param {{title: string, lines: {text: string, cards: number[]}[]}[]} items @param {number} ms */
   #show(items, ms) {
-    this.region.textContent = items.map((it) => [it.title, ...it.lines.map((l) => l.text)].join('. ')).join(' ');
+    // A modal dialog makes the rest of the page inert (and unheard): the live region goes where
+    // the player is, and is filled a moment after it is placed so that a screen reader hears it.
+    const host = document.querySelector('dialog[open]') ?? this.el;
+    const text = items.map((it) => [it.title, ...it.lines.map((l) => l.text)].join('. ')).join(' ');
+    if (this.region.parentNode !== host) {
+      this.region.textContent = '';
+      host.append(this.region);
+      setTimeout(() => { this.region.textContent = text; }, 60);
+    } else {
+      this.region.textContent = text;
+    }
     this.banner.replaceChildren(...items.map((it) => h('div', { class: 'annitem' }, [
       h('p', { class: 'anntitle' }, it.title),
       ...it.lines.map((l) => h('div', { class: 'annline' }, [h('span', {}, l.text), h('span', { class: 'anncards' }, l.cards.map((c) => cardEl(c, { cls: 'small' })))])),

@@ -201,16 +201,18 @@ export class Game {
     if (table.connection === 'reconnecting') this.#say(t('reconnecting'));
     else if (this.notice.textContent === t('reconnecting') || this.notice.textContent === t('connecting') || this.notice.textContent === t('resumed')) this.#say('');
     const names = this.#names(table);
+    let snap = null;
     if (!table.paired && table.mode === 'online') {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
-      const snap = this.view.before();
+      snap = this.view.before();
       renderBoard(this.boardEl, table, {
         decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
       });
-      this.view.after(snap, table, names);
     }
     this.#dialogs(table);
+    // After the dialogs: an announcement is spoken where the player is (in an open dialog).
+    if (snap) this.view.after(snap, table, names);
   }
 
   /** @param {any} table */

@@ -231,6 +231,19 @@ test('a move in flight, the opponent\'s last move marked, the koi-koi announceme
       await page.evaluate(() => /** @type {any} */ (window).showSequence([], 0, true));
       assert.equal(await page.locator('button.soundtoggle').textContent(), 'Sound off');
       await page.locator('button.soundtoggle').click();
+      // Under a modal dialog (the rest of the page inert) the announcement is said in the dialog.
+      await page.evaluate((/** @type {any[]} */ [a, b]) => {
+        const dlg = document.createElement('dialog');
+        dlg.className = 'dlg';
+        dlg.append('A question');
+        document.body.append(dlg);
+        dlg.showModal();
+        const show = /** @type {any} */ (window).showSequence;
+        show([a], 0);
+        show([b], 0);
+      }, call);
+      await page.waitForFunction(() => /koi-koi!/.test(document.querySelector('dialog[open] [aria-live]')?.textContent ?? ''));
+      await page.evaluate(() => document.querySelector('dialog[open]')?.remove());
       assert.deepEqual(errors, []);
       await context.close();
     }
