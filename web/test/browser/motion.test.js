@@ -23,7 +23,7 @@ const AXE = path.join(REPO, 'web', 'node_modules', 'axe-core', 'axe.min.js');
  * about one and a half times it. Long enough that a seat or page that waited on a motion could
  * not hide it behind the seat's own work (proofs, signatures) on a busy machine.
  */
-const STRETCH = 90000;
+const STRETCH = 120000;
 
 /** @param {any} page @param {string} where */
 async function axe(page, where) {
@@ -33,10 +33,10 @@ async function axe(page, where) {
   assert.deepEqual(bad.map((/** @type {any} */ v) => `${where}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((/** @type {any} */ n) => n.target.join(' ')).join('; ')}`), []);
 }
 
-/** A practice match of one round against the easy computer, from the home screen. @param {any} page */
-async function startPractice(page) {
+/** A practice match against the easy computer, from the home screen. @param {any} page @param {number} [rounds] */
+async function startPractice(page, rounds = 1) {
   await page.getByRole('button', { name: 'Practice against the computer' }).click();
-  await page.getByLabel('Rounds').fill('1');
+  await page.getByLabel('Rounds').fill(String(rounds));
   await page.getByLabel('Computer').selectOption('random');
   await page.getByRole('button', { name: 'Start' }).click();
 }
@@ -76,7 +76,8 @@ test('animations stretched to seconds: the seat answers every frame at once and 
       };
     }, STRETCH);
     const { page, errors } = await openPage(context, relay.web);
-    await startPractice(page);
+    // Two rounds: enough moves even when a round ends early.
+    await startPractice(page, 2);
     // Play as soon as anything can be clicked, never waiting for a card to stop moving.
     const end = Date.now() + 480000;
     let moved = 0;
@@ -114,7 +115,7 @@ test('animations stretched to seconds: the seat answers every frame at once and 
     const worst = Math.max(...answers.map((a) => a.delay), ...decisions);
     console.log(`# ${moved} clicks; ${answers.length} answers to the computer (${whileMoving.length} while cards moved), ${decisions.length} decisions sent; `
       + `slowest ${worst.toFixed(0)} ms; motion ${STRETCH} ms; answers ${answers.map((a) => `${a.delay.toFixed(0)}${a.busy ? '*' : ''}`).join(' ')}; decisions ${decisions.map((d) => d.toFixed(0)).join(' ')}`);
-    assert.ok(moved >= 8 && answers.length >= 8 && decisions.length >= 8);
+    assert.ok(moved >= 6 && answers.length >= 6 && decisions.length >= 6);
     // The stretch was in force: frames arrived while cards were moving.
     assert.ok(whileMoving.length >= 3, `only ${whileMoving.length} frames arrived during a motion`);
     // A seat (or a page) that waited for the view would answer a motion's length late (a card's
