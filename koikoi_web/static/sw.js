@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-9414b5906aa77ab4';
-const FILES = ["./","app-136c949e1de4.js","icon.svg","index.html","manifest.webmanifest","styles-7db811eebf47.css","worker-4fe5191f019c.js"];
+const CACHE = 'koikoi-834edd5330c2da20';
+const FILES = ["./","app-a5c56050ebc1.js","icon.svg","index.html","manifest.webmanifest","styles-9f8ba1632ee8.css","worker-4fe5191f019c.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

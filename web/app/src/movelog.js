@@ -36,6 +36,7 @@ export class MoveLog {
     this.list = h('ol', { class: 'loglines' });
     this.summary = h('summary', {}, t('movesTitle', { n: 0 }));
     this.el = /** @type {HTMLDetailsElement} */ (h('details', { class: 'movelog' }, [this.summary, this.list]));
+    this.el.addEventListener('toggle', () => { this.list.scrollTop = this.list.scrollHeight; });
   }
 
   /** @param {any} table @param {[string, string]} names */
@@ -50,6 +51,6 @@ export class MoveLog {
     if (!lines.length) lines.push(h('li', { class: 'muted' }, t('movesNone')));
     this.summary.textContent = t('movesTitle', { n: turns.length });
     this.list.replaceChildren(...lines);
-    if (this.el.open) this.list.lastElementChild?.scrollIntoView?.({ block: 'nearest' });
+    this.list.scrollTop = this.list.scrollHeight;
   }
 }
