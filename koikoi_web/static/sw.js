@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-b83319b31e0f4bc6';
-const FILES = ["./","app-de01eeca6878.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-f6082a696934.css","worker-cb525449eb06.js"];
+const CACHE = 'koikoi-fbbf4dbd45171512';
+const FILES = ["./","app-b58c3f907592.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-71ff99e3308d.css","worker-c33045137ae5.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

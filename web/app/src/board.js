@@ -9,6 +9,7 @@ import { cardLabel, cardName, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
 
 const BACK = backSvg();
+const SAKE_CUP = 32;
 /** @type {Map<number, string>} */
 const FACES = new Map();
 /** @param {number} c */
@@ -54,16 +55,24 @@ function clock(seconds) {
 }
 
 /**
- * A captured pile grouped by class, with its yaku and the yaku one card away.
+ * A captured pile grouped by class, with whose it is, its yaku and the yaku one card away. The
+ * sake cup shows in each class it counts in (`cupAs`, table.js), so a count agrees with its yaku.
  * @param {number[]} pile @param {Record<string, number>} yaku @param {string[]} close @param {string} title @param {boolean} showIds
+ * @param {boolean} [mine] @param {'both' | 'plain' | null} [cup]
  */
-function capturesEl(pile, yaku, close, title, showIds) {
+function capturesEl(pile, yaku, close, title, showIds, mine = false, cup = null) {
   const groups = groupByClass(pile);
+  if (cup === 'plain') groups.animal = groups.animal.filter((c) => c !== SAKE_CUP);
+  if (cup) groups.plain = [...groups.plain, SAKE_CUP];
   const made = Object.entries(yaku);
-  return h('section', { class: 'captures', 'aria-label': `${title}: ${t('captures')}` }, [
+  const owner = mine ? t('capturesMine') : t('capturesTheirs', { who: title });
+  return h('section', { class: `captures ${mine ? 'mine' : 'theirs'}`, 'aria-label': owner }, [
+    h('span', { class: 'owner' }, owner),
     h('div', { class: 'groups' }, ['bright', 'animal', 'ribbon', 'plain'].map((k) => h('div', { class: `group g-${k}` }, [
       h('span', { class: 'glabel' }, `${t(/** @type {any} */ (k))} ${groups[k].length}`),
-      h('div', { class: 'stack' }, groups[k].map((c) => cardEl(c, { cls: 'small', showId: showIds }))),
+      h('div', { class: 'stack' }, groups[k].map((c) => (k === 'plain' && c === SAKE_CUP && cup === 'both'
+        ? h('span', { class: 'cupplain', title: t('cupPlain') }, [h('span', { class: 'card small back-ref', role: 'img', 'aria-label': `${cardLabel(c)} — ${t('cupPlain')}` }, [svg(face(c), 'art')])])
+        : cardEl(c, { cls: 'small', showId: showIds })))),
     ]))),
     h('div', { class: 'yaku' }, [
       h('span', { class: 'ylabel' }, `${t('yakuMade')}: `),
@@ -154,9 +163,9 @@ export function renderBoard(root, table, props) {
   root.replaceChildren(
     h('div', { class: 'board', dataset: { phase: r ? r.phase : 'none', ask: ask ? ask.kind : '' } }, [
       h('header', { class: 'bar' }, [playerBar(them, false), info, playerBar(me, true)]),
-      h('div', { class: 'side them' }, [oppHand, r ? capturesEl(r.piles[them], r.yaku[them], r.close[them], names[them], props.showIds) : null]),
+      h('div', { class: 'side them' }, [oppHand, r ? capturesEl(r.piles[them], r.yaku[them], r.close[them], names[them], props.showIds, false, r.cupAs?.[them]) : null]),
       h('div', { class: 'middle' }, [fieldEl, h('div', { class: 'deckzone' }, [stockEl, pending])]),
-      h('div', { class: 'side me' }, [r ? capturesEl(r.piles[me], r.yaku[me], r.close[me], names[me], props.showIds) : null]),
+      h('div', { class: 'side me' }, [r ? capturesEl(r.piles[me], r.yaku[me], r.close[me], names[me], props.showIds, true, r.cupAs?.[me]) : null]),
       h('div', { class: 'status', role: 'status', 'aria-live': 'polite' }, status),
       handEl,
       h('footer', { class: 'actions' }, [

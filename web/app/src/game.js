@@ -8,6 +8,7 @@ import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } f
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 import { waitingScreen } from './waiting.js';
+import { PlayView } from './view.js';
 
 const CURRENT = 'koikoi.current';
 /** The text of each computer level (createPlayer's kinds). @type {{[level: string]: 'levelEasy' | 'levelMedium' | 'levelStrong' | 'levelMaster'}} */
@@ -64,7 +65,9 @@ export class Game {
     this.dialogKind = '';
     this.dialog.addEventListener('cancel', (e) => { if (this.dialogKind !== 'round') e.preventDefault(); });
     this.notice = h('div', { class: 'notice', role: 'alert' });
-    root.replaceChildren(this.notice, this.boardEl, this.dialog);
+    // Motion, the last move, the move log, announcements and sound (view.js): it follows the tables, never holds them.
+    this.view = new PlayView(this.boardEl);
+    root.replaceChildren(this.notice, this.boardEl, this.view.el, this.dialog);
     this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);
     this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
     document.addEventListener('keydown', this.keys);
@@ -72,6 +75,7 @@ export class Game {
 
   destroy() {
     clearInterval(this.clock);
+    this.view.destroy();
     document.removeEventListener('keydown', this.keys);
     this.worker?.terminate();
     this.computer?.terminate();
@@ -201,14 +205,18 @@ export class Game {
     if (table.connection === 'reconnecting') this.#say(t('reconnecting'));
     else if (this.notice.textContent === t('reconnecting') || this.notice.textContent === t('connecting') || this.notice.textContent === t('resumed')) this.#say('');
     const names = this.#names(table);
+    let snap = null;
     if (!table.paired && table.mode === 'online') {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
+      snap = this.view.before();
       renderBoard(this.boardEl, table, {
         decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
       });
     }
     this.#dialogs(table);
+    // After the dialogs: an announcement is spoken where the player is (in an open dialog).
+    if (snap) this.view.after(snap, table, names);
   }
 
   /** The host's waiting screen (waiting.js); Cancel closes the room. @param {any} table */

@@ -152,6 +152,15 @@ const EN = {
   security3: 'Every card is shuffled by both of you with proofs, so nobody, not even the host, can stack the deck or peek at a hidden card.',
   leaderboardTitle: 'Leaderboard', lbRank: 'Rank', lbPlayer: 'Player', lbRating: 'Rating', lbGames: 'Games', lbRecord: 'Won / lost / drawn',
   lbNone: 'This relay has no rating service.', lbEmpty: 'No rated results yet.', lbLoading: 'Loading…', lbNote: 'Rating shown is the careful estimate (μ − 3σ): it rises as a player plays more.',
+  // Seeing the game happen (issue 24 §2: motion, the last move, the move log, announcements, sound)
+  movesTitle: 'Moves ({n})', movesNone: 'No moves yet in this round.',
+  logPlayed: '{who} played {card}', logTook: ', took {cards}', logDrew: '; drew {card}', logKoikoi: '; called koi-koi', logStop: '; stopped',
+  logClaim: '{who} claimed {yaku}', logFirst: 'Drawn for the first dealer: {draws}. First dealer: {who}.',
+  logCoin: 'The coin for the first dealer: {card}. First dealer: {who}.', drewFor: '{who}: {card}',
+  annKoikoi: '{who}: koi-koi!', annStop: '{who}: stop', annYaku: '{who} made {yaku}', annFirst: 'First dealer: {who}',
+  soundOn: 'Sound on', soundOff: 'Sound off', soundLabel: 'Sound effects',
+  capturesMine: 'Your captures', capturesTheirs: 'Captures of {who}', cupPlain: 'the sake cup counts as a plain here',
+  lastMoveMark: 'the opponent’s last move',
 };
 
 /** @type {typeof EN} */
@@ -302,6 +311,15 @@ const JA = {
   security3: '札は二人で証明付きでシャッフルするので、ホストを含め誰も札を仕込んだり伏せ札を見たりできません。',
   leaderboardTitle: 'ランキング', lbRank: '順位', lbPlayer: 'プレイヤー', lbRating: 'レート', lbGames: '対局数', lbRecord: '勝 / 負 / 分',
   lbNone: 'このリレーにはレーティングサービスがありません。', lbEmpty: 'レーティング対局の結果はまだありません。', lbLoading: '読み込み中…', lbNote: 'レートは控えめな推定値（μ − 3σ）です。対局が増えると上がります。',
+  // Seeing the game happen (issue 24 §2: motion, the last move, the move log, announcements, sound)
+  movesTitle: '手の記録（{n}）', movesNone: 'この回戦の手はまだありません。',
+  logPlayed: '{who}が{card}を出した', logTook: '、{cards}を取った', logDrew: '。{card}を引いた', logKoikoi: '。こいこい', logStop: '。あがり',
+  logClaim: '{who}が{yaku}を申告', logFirst: '親決めの札: {draws}。最初の親: {who}。',
+  logCoin: '親決めのコイン: {card}。最初の親: {who}。', drewFor: '{who}: {card}',
+  annKoikoi: '{who}: こいこい！', annStop: '{who}: あがり', annYaku: '{who}の役: {yaku}', annFirst: '最初の親: {who}',
+  soundOn: '効果音あり', soundOff: '効果音なし', soundLabel: '効果音',
+  capturesMine: 'あなたの取り札', capturesTheirs: '{who}の取り札', cupPlain: 'このルールでは菊に盃をカスにも数える',
+  lastMoveMark: '相手の直前の手',
 };
 
 const TABLES = { en: EN, ja: JA };

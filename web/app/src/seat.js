@@ -16,6 +16,7 @@ import { peerHoldsSession } from '../../src/net/rendezvous.js';
 import { appendInput, deleteSeat, loadInputs, loadSeat, saveSeat, setValue } from './store.js';
 import { askOf, koikoiHint, roundTable } from './table.js';
 import { LocalError } from '../../src/protocol/errors.js';
+import { History } from './history.js';
 
 const ZERO_HASH = toHex(new Uint8Array(32));
 
@@ -41,6 +42,8 @@ export class Seat {
     this.player = record.role === 'computer' ? createPlayer(/** @type {any} */ (record.meta.level ?? 'random'), String(record.meta.playerSeed ?? record.id)) : null;
     /** tells the computer the round's public history (the master reads the opponent's discards) */
     this.follower = this.player ? new RoundFollower(this.player, /** @type {0 | 1} */ (record.setup.seat)) : null;
+    /** the deal's public history for the page (move log, last move, first dealer's draw) */
+    this.history = new History(/** @type {0 | 1} */ (record.setup.seat));
     /** @type {Transport | null} */
     this.transport = null;
     /** @type {Uint8Array[]} frames sent since the peer last proved it has what we sent (§12.3) */
@@ -344,6 +347,7 @@ export class Seat {
   /** @param {any} ev */
   #event(ev) {
     this.follower?.see(ev);
+    this.history.see(ev);
     const info = this.info;
     switch (ev.type) {
       case 'paired':
@@ -504,6 +508,7 @@ export class Seat {
       wait: this.info.wait, deal: dealOf(flow), connection: this.info.connection,
       deadlines: this.useDeadlines, resigned: this.info.resigned, timeUp: this.info.timeUp,
       canResign: !this.finished && this.#canResign(),
+      history: this.history.table(),
     };
   }
 

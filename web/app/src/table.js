@@ -6,13 +6,15 @@ import { CARDS } from '../../src/rules/cards.js';
 import { actionToDict } from '../../src/rules/actions.js';
 import { roundScore, scorePile } from '../../src/rules/scoring.js';
 
+const SAKE_CUP = 32;
+
 /**
  * @typedef {{kind: string, options: {[key: string]: unknown}[]}} Ask
  * @typedef {{
  *   seat: 0 | 1, month: number, dealer: 0 | 1, turn: 0 | 1, phase: string, field: number[], hand: number[],
  *   handPositions: number[], opponentCount: number, piles: [number[], number[]], yaku: [Record<string, number>, Record<string, number>],
  *   close: [string[], string[]], stockCount: number, pendingCard: number | null, captureOptions: number[], calls: number[],
- *   roundIndex: number,
+ *   roundIndex: number, cupAs: ['both' | 'plain' | null, 'both' | 'plain' | null],
  * }} RoundTable
  */
 
@@ -47,7 +49,23 @@ export function roundTable(engine, seat) {
     opponentCount: v.opponentHandPositions.length, piles: v.piles, yaku: v.yaku,
     close: [closeYaku(v.piles[0], v.piles[1], profile, v.month), closeYaku(v.piles[1], v.piles[0], profile, v.month)],
     stockCount: v.stockCount, pendingCard: v.pendingCard, captureOptions: v.captureOptions, calls: v.calls, roundIndex: v.roundIndex,
+    cupAs: [cupAs(v.piles[0], profile, v.month), cupAs(v.piles[1], profile, v.month)],
   };
+}
+
+/**
+ * How the sake cup in a pile counts (spec/rules.md §6.1, §6.3), so the board's class counts
+ * agree with the yaku: 'both' (an animal and a plain, cup_is_plain), 'plain' (cup_either, where
+ * counting it as a plain scores more), or null (an animal only, or not in the pile).
+ * @param {number[]} pile @param {any} profile @param {number} month
+ * @returns {'both' | 'plain' | null}
+ */
+export function cupAs(pile, profile, month) {
+  if (!pile.includes(SAKE_CUP)) return null;
+  if (profile.cup_is_plain) return 'both';
+  if (!profile.cup_either) return null;
+  const asAnimal = scorePile(pile, { ...profile, cup_either: false }, month).base;
+  return scorePile(pile, profile, month).base > asAnimal ? 'plain' : null;
 }
 
 /**

@@ -1,0 +1,107 @@
+// The page's history of a deal (app/src/history.js), fed the game peer's events of a whole match
+// between two JavaScript peers in memory: both seats tell the same half-turns, each captured pile
+// is exactly what those half-turns took, every card played or drawn is named, and the first
+// dealer's draw names the dealer the match started with. The move log's text comes from it.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import '../helpers.js';
+import { GamePeer } from '../../src/protocol/peer.js';
+import { Identity } from '../../src/protocol/identity.js';
+import { vectorStream } from '../../src/mentalpoker/rng.js';
+import { preset, withRounds } from '../../src/rules/profile.js';
+import { History } from '../../app/src/history.js';
+import { turnText } from '../../app/src/movelog.js';
+import { cupAs } from '../../app/src/table.js';
+import { setLang } from '../../app/src/i18n.js';
+
+/** @param {string} rules @param {string} seed @param {number} rounds */
+function play(rules, seed, rounds) {
+  const rngs = [vectorStream(`${seed}-0`), vectorStream(`${seed}-1`)];
+  const pick = vectorStream(`${seed}-pick`);
+  const peers = [0, 1].map((seat) => new GamePeer({
+    seat: /** @type {0 | 1} */ (seat), identity: new Identity(rngs[seat](32)), room: 'HIST42', rng: rngs[seat],
+    profile: withRounds(preset(rules), rounds), autoAccept: true, name: seat ? 'Kenji' : '',
+  }));
+  const histories = [new History(0), new History(1)];
+  /** @type {{seat: number, deal: number, turns: any[], piles: number[][]}[]} */
+  const ended = [];
+  /** @type {(number | null)[]} */
+  const firstDealer = [null, null];
+  /** @type {Uint8Array[][]} */
+  const queues = [[], []];
+  /** @param {number} seat @param {import('../../src/protocol/peer.js').Output} out */
+  const handle = (seat, out) => {
+    queues[1 - seat].push(...out.frames);
+    for (const ev of out.events) {
+      histories[seat].see(ev);
+      if (ev.type === 'first_dealer') firstDealer[seat] = /** @type {number} */ (ev.dealer);
+      if (ev.type === 'round_over') {
+        const deal = /** @type {number} */ (ev.deal);
+        const engine = /** @type {any} */ (peers[seat].flow).closing.live.engine;
+        ended.push({ seat, deal, turns: histories[seat].table().turns, piles: engine.piles.map((/** @type {number[]} */ p) => p.slice()) });
+      }
+      if (ev.type === 'your_turn') {
+        const o = /** @type {any[]} */ (ev.options);
+        handle(seat, peers[seat].decide(o[pick(1)[0] % o.length]));
+      }
+    }
+  };
+  handle(0, peers[0].start());
+  while (queues[0].length || queues[1].length) {
+    for (const s of [0, 1]) while (queues[s].length && !peers[s].failed) handle(s, peers[s].receive(/** @type {Uint8Array} */ (queues[s].shift())));
+    if (peers[0].failed || peers[1].failed) break;
+  }
+  return { peers, histories, ended, firstDealer };
+}
+
+for (const rules of ['nintendo']) {
+  test(`${rules}: both seats' histories tell the same half-turns, and they account for every captured card`, () => {
+    const { peers, histories, ended, firstDealer } = play(rules, `history-${rules}`, 2);
+    assert.ok(peers[0].done && peers[1].done);
+    assert.ok(ended.length >= 4);
+    let turnsSeen = 0;
+    for (const deal of new Set(ended.map((e) => e.deal))) {
+      const [a, b] = [0, 1].map((s) => /** @type {any} */ (ended.find((e) => e.deal === deal && e.seat === s)));
+      assert.deepEqual(a.turns, b.turns, `deal ${deal}`);
+      for (const s of [0, 1]) {
+        /** @type {number[]} */
+        const took = [];
+        for (const x of a.turns.filter((/** @type {any} */ x) => x.seat === s)) {
+          if (x.claim) continue;
+          assert.notEqual(x.played, null);
+          if (x.took.length) took.push(x.played, ...x.took);
+          if (x.drawTook.length) took.push(/** @type {number} */ (x.drawn), ...x.drawTook);
+        }
+        assert.deepEqual(took.sort((p, q) => p - q), a.piles[s].slice().sort((/** @type {number} */ p, /** @type {number} */ q) => p - q), `deal ${deal} seat ${s}`);
+      }
+      turnsSeen += a.turns.length;
+    }
+    assert.ok(turnsSeen > 10);
+    for (const s of [0, 1]) {
+      const first = histories[s].table().first;
+      assert.ok(first);
+      assert.equal(first.dealer, firstDealer[s]);
+      assert.ok(first.draws.length >= 1);
+    }
+  });
+}
+
+test('a half-turn reads as a sentence in both languages', () => {
+  const x = { seat: /** @type {0 | 1} */ (1), played: 36, took: [38], drawn: 8, drawTook: [], call: /** @type {'koikoi'} */ ('koikoi'), claim: null };
+  setLang('en');
+  assert.equal(turnText(x, 'Sakura'), 'Sakura played Deer, took Maple Plain; drew Cherry Curtain; called koi-koi');
+  setLang('ja');
+  assert.equal(turnText(x, 'さくら'), 'さくらが紅葉に鹿を出した、紅葉のカスを取った。桜に幕を引いた。こいこい');
+  setLang('en');
+});
+
+test('the sake cup shows as a plain exactly where the rules count it as one', () => {
+  const cup = 32;
+  const plains = [2, 3, 6, 7, 10, 11, 14, 15, 18];
+  assert.equal(cupAs([cup, ...plains], preset('nintendo'), 1), preset('nintendo').cup_is_plain ? 'both' : null);
+  assert.equal(cupAs(plains, preset('nintendo'), 1), null);
+  const either = /** @type {any} */ ({ ...preset('koikoi-online'), cup_is_plain: false, cup_either: true });
+  // Nine plains and the cup: counted as a plain it makes kasu (ten plains).
+  assert.equal(cupAs([cup, ...plains], either, 1), 'plain');
+  assert.equal(cupAs([cup, 2], either, 1), null);
+});
