@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-fbbf4dbd45171512';
-const FILES = ["./","app-b58c3f907592.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-71ff99e3308d.css","worker-c33045137ae5.js"];
+const CACHE = 'koikoi-709e6d3d44996508';
+const FILES = ["./","app-5d8c562aed0c.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-71ff99e3308d.css","worker-ea821760a394.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -728,7 +728,8 @@ export class GameFlow {
 
   /**
    * The re-check of a closed deal with both secrets (§5.7); what only the secrets show is blamed
-   * on the second disclosure.
+   * on the second disclosure. Every proof was verified once, on arrival (spec/crypto.md §8.5), by a
+   * party and by an observer alike: the deck's audit adds only what needs the secrets.
    * @param {Closing} c @param {number} seq
    */
   #recheck(c, seq) {
@@ -740,7 +741,7 @@ export class GameFlow {
     void other;
     let order;
     try {
-      order = deck.audit({ recheck: true });
+      order = deck.audit();
     } catch (e) {
       if (e instanceof MentalPokerError) throw new GameViolation('bad_deck', e.message, blameSeat, blameSeq);
       throw e;
