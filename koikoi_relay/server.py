@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import ipaddress
 import logging
 import secrets
 import time
@@ -50,6 +51,7 @@ from koikoi_relay.state import Connection, Registry
 
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
+MAX_QUEUE = 4           # messages websockets reads ahead of the handler per connection (each up to a frame)
 
 # An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
 # one that serves the browser app): request path -> (status, headers, body), or None for 404.
@@ -70,8 +72,12 @@ class RelayServer:
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
         http: HttpHandler | None = None,
         divert: Diversion | None = None,
+        source_header: str | None = None,
     ) -> None:
         self.limits = limits or Limits()
+        # spec/relay.md §7.1: behind a proxy, the header in which it names the client's address.
+        self.source_header = source_header
+        self._per_source: dict[str, int] = {}
         self.http = http
         # Requests another service of this process takes from our port, whole (divert.py).
         self.divert = divert
@@ -115,6 +121,7 @@ class RelayServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             server_header=None,
+            max_queue=MAX_QUEUE,
             create_connection=None if self.divert is None else diverting_connection(self.divert),
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
@@ -189,6 +196,10 @@ class RelayServer:
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
+        cap = self.limits.max_connections_per_source
+        if cap and self._per_source.get(self.source_of(connection, request), 0) >= cap:
+            self.metrics.errors["source_connections"] += 1
+            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, "too many connections from this address\n")
         if not self.rooms.health()[0]:
             # A cluster node cut off from Redis cannot serve rooms: a balancer sends the peer elsewhere.
             self.metrics.errors["unavailable"] += 1
@@ -197,8 +208,29 @@ class RelayServer:
 
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
-        text = self.metrics.render(len(self._conns), rooms_open, rooms_paired)
+        text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes())
         return text + "".join(line + "\n" for line in self.rooms.metrics_lines())
+
+    def source_of(self, ws: ServerConnection, request: Request | None = None) -> str:
+        """The address a connection comes from, as the per-source limits count it (spec §7.1): the
+        peer's IP address, an IPv6 one by its /64; behind a proxy, the last address of the header
+        that proxy sets (``source_header``), else the proxy's own."""
+        text = ""
+        request = request or ws.request
+        if self.source_header is not None and request is not None:
+            text = request.headers.get(self.source_header, "").rsplit(",", 1)[-1].strip()
+        if not text:
+            address = ws.remote_address
+            text = str(address[0]) if address else ""
+        try:
+            ip = ipaddress.ip_address(text)
+        except ValueError:
+            return text[:64]
+        if isinstance(ip, ipaddress.IPv6Address):
+            if ip.ipv4_mapped is not None:
+                return str(ip.ipv4_mapped)
+            return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address) + "/64"
+        return str(ip)
 
     # -- one connection ----------------------------------------------------------------------
 
@@ -212,7 +244,19 @@ class RelayServer:
             except ConnectionClosed:
                 pass
             return
-        conn = Connection(ws, self.next_serial(), self.limits, self.clock)
+        source = self.source_of(ws)
+        cap = self.limits.max_connections_per_source
+        if cap and self._per_source.get(source, 0) >= cap:
+            self.metrics.errors["source_connections"] += 1
+            try:
+                await ws.send(encode("error", reason="source_connections",
+                                     message="too many connections from this address"))
+                await ws.close(CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
+            except ConnectionClosed:
+                pass
+            return
+        self._per_source[source] = self._per_source.get(source, 0) + 1
+        conn = Connection(ws, self.next_serial(), self.limits, self.clock, source)
         self._conns.add(conn)
         self.metrics.connections_total += 1
         log_event("connected", conn=conn.serial)
@@ -231,6 +275,11 @@ class RelayServer:
             log_event("internal_error", logging.ERROR, conn=conn.serial, exc=type(exc).__name__, at=where)
             await ws.close(1011, "internal error")
         finally:
+            left = self._per_source.get(source, 1) - 1
+            if left:
+                self._per_source[source] = left
+            else:
+                self._per_source.pop(source, None)
             self._conns.discard(conn)
             self.rooms.disconnected(conn)
             close_code = ws.close_code if ws.close_code is not None else 1006
@@ -271,6 +320,10 @@ class RelayServer:
         elif type(msg) is Join:
             await rooms.join(conn, msg)
         elif type(msg) is Lobby:
+            # spec/relay.md §7: the lobby has its own, smaller rate.
+            if not conn.lobby_bucket.take(1):
+                await self.error(conn, "lobby_rate_limited", "too many lobby requests; ask less often")
+                return
             await rooms.lobby(conn, msg)
         elif type(msg) is Resume:
             await rooms.resume(conn, msg)
