@@ -9,8 +9,9 @@ id ``0-(seq+1)``, field ``d``; ``P t:TOKENID`` token index (CODE followed by the
 ``P rooms`` sorted set of live rooms (score: expiry deadline); ``P lobby`` the rooms the lobby
 lists, ``P lobby:TAG`` the rejoin rooms of that tag it lists (score: creation time); ``P src:SOURCE``
 the live rooms created from that address (score: expiry deadline); ``P buf`` the bytes buffered in
-every stream, ``P rb`` (a hash) those of each room; ``P x:CODE:EPOCH`` tombstone of a closed room (its reason); ``P n:NODE``
-a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and notices for its seats).
+every stream, ``P rb`` (a hash) those of each room; ``P x:CODE:EPOCH`` tombstone of a closed room
+(its reason); ``P n:NODE`` a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and
+notices for its seats).
 
 Room hash fields: ``ep`` epoch, ``lk`` the lobby key listing it ("" for none), ``src`` its source,
 ``meta``, ``cr`` created (ms), ``act`` last activity (ms);
@@ -106,7 +107,8 @@ if redis.call('ZCARD', rooms) >= max_rooms then return {'full'} end
 local src = P .. 'src:' .. source
 redis.call('ZREMRANGEBYSCORE', src, '-inf', now)
 if per_source > 0 and redis.call('ZCARD', src) >= per_source then return {'source'} end
-if budget > 0 and tonumber(redis.call('GET', P .. 'buf') or '0') + 2 * buffer > budget then return {'busy'} end
+local held = tonumber(redis.call('GET', P .. 'buf') or '0')
+if budget > 0 and held + 2 * buffer > budget then return {'busy'} end
 local key = P .. 'r:' .. code
 if redis.call('EXISTS', key) == 1 then return {'taken'} end
 redis.call('HSET', key, 'ep', epoch, 'lk', lk, 'meta', meta, 'cr', now, 'act', now,

@@ -199,7 +199,8 @@ class RelayServer:
         cap = self.limits.max_connections_per_source
         if cap and self._per_source.get(self.source_of(connection, request), 0) >= cap:
             self.metrics.errors["source_connections"] += 1
-            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, "too many connections from this address\n")
+            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
+                                      "too many connections from this address\n")
         if not self.rooms.health()[0]:
             # A cluster node cut off from Redis cannot serve rooms: a balancer sends the peer elsewhere.
             self.metrics.errors["unavailable"] += 1

@@ -26,7 +26,8 @@ class Connection:
 
     __slots__ = (
         "attached", "bad_joins", "bytes_bucket", "closing", "errors", "gap_reported", "last_active",
-        "lobby_bucket", "member", "messages_bucket", "room", "rooms_created", "seat", "serial", "source", "ws",
+        "lobby_bucket", "member", "messages_bucket", "room", "rooms_created", "seat", "serial", "source",
+        "ws",
     )
 
     def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float],
@@ -43,8 +44,8 @@ class Connection:
         self.last_active = clock()
         self.messages_bucket = TokenBucket(limits.max_messages_per_second, limits.burst_seconds, clock)
         self.bytes_bucket = TokenBucket(limits.max_bytes_per_second, limits.burst_seconds, clock)
-        lobby_rate = limits.lobby_per_second
-        self.lobby_bucket = TokenBucket(lobby_rate, limits.lobby_burst / lobby_rate if lobby_rate else 0, clock)
+        rate = limits.lobby_per_second
+        self.lobby_bucket = TokenBucket(rate, limits.lobby_burst / rate if rate else 0, clock)
         self.errors = 0
         self.bad_joins = 0
         self.rooms_created = 0
@@ -168,7 +169,8 @@ class Room:
 
     __slots__ = ("code", "created", "last_active", "meta", "public", "seats", "serial", "source", "tag")
 
-    def __init__(self, code: str, serial: int, public: bool, meta: Meta, now: float, source: str = "") -> None:
+    def __init__(self, code: str, serial: int, public: bool, meta: Meta, now: float,
+                 source: str = "") -> None:
         self.code = code
         self.source = source
         tag = meta.get("rejoin")

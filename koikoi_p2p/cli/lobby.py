@@ -10,6 +10,7 @@ from typing import Any
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import default_relay
 from koikoi_p2p.cli.setup import command_lang
+from koikoi_p2p.cli.untrusted import safe
 
 # The columns of the room list (translated by tr()).
 HEADINGS = ("code", "rules", "rounds", "password", "waiting")
@@ -46,17 +47,20 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
     relay = "" if url == default_relay() else f" --relay {url}"
     head = tuple(tr(lang, word) for word in HEADINGS)
     print(f"{head[0]:<8} {head[1]:<16} {head[2]:>6} {head[3]:<8} {head[4]:>8}  {tr(lang, 'to join')}")
+    relay = safe(relay)
     for room in rooms:
+        # Every field is the relay's to choose: escaped, so none can move the cursor, forge a row or
+        # reorder the line (issue 25 hole 6).
         meta = room.get("meta")
         if not isinstance(meta, dict):
             meta = {}
         age = room.get("age")
-        waited = f"{int(age)}s" if isinstance(age, int | float) else "?"
-        code = room.get("code", "?")
+        waited = f"{int(age)}s" if isinstance(age, int | float) and not isinstance(age, bool) else "?"
+        code = safe(room.get("code", "?"), 32)
         password = bool(meta.get("password"))
         line = f"koikoi join {code}{relay}" + (" --password" if password else "")
         print(
-            f"{code!s:<8} {meta.get('rules', '?')!s:<16} {meta.get('rounds', '?')!s:>6} "
+            f"{code:<8} {safe(meta.get('rules', '?'), 64):<16} {safe(meta.get('rounds', '?'), 16):>6} "
             f"{tr(lang, 'yes') if password else tr(lang, 'no'):<8} {waited:>8}  {line}"
         )
     if any(isinstance(r.get("meta"), dict) and r["meta"].get("password") for r in rooms):
