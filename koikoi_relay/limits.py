@@ -20,6 +20,7 @@ class Limits:
     max_rooms: int = 10_000
     max_connections_per_source: int = 64  # open connections from one address (IPv6: one /64)
     max_rooms_per_source: int = 32       # live rooms created from one address
+    max_bytes_per_second_per_source: float = 262_144.0  # all its connections together: beyond, they wait
     max_buffered_bytes: int = 268_435_456  # resume buffers of all rooms together (256 MiB)
     max_errors: int = 16                  # error replies before the connection is closed
     max_bad_joins: int = 8                # joins of unknown codes before the connection is closed
@@ -34,7 +35,7 @@ class Limits:
     sweep_interval: float = 1.0           # how often expiry is checked
     lobby_max: int = 200                  # rooms listed per lobby reply
     lobby_max_bytes: int = 32_768         # ... and the size of that reply
-    lobby_per_second: float = 1.0         # lobby requests per connection (0 = no own rate)
+    lobby_per_second: float = 1.0         # lobby requests per source, all its connections (0 = no own rate)
     lobby_burst: int = 5                  # ... of which this many may come at once
 
     def __post_init__(self) -> None:

@@ -27,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", action="store_true",
                         help="also serve the browser app at / (beside the protocol at /v1), with a strict "
                              "Content-Security-Policy; the page connects only to this relay")
+    parser.add_argument("--source-header", default=None, metavar="NAME",
+                        help="behind a proxy: take a connection's address, for the per-source limits, from "
+                             "the last entry of this request header set by the proxy (e.g. X-Forwarded-For); "
+                             "only with a proxy that sets it, or clients choose their own address")
     cluster = parser.add_argument_group("cluster (spec/relay.md §13)")
     cluster.add_argument(
         "--redis", metavar="URL", default=os.environ.get("KOIKOI_RELAY_REDIS") or None,
@@ -71,7 +75,8 @@ async def serve_until_signalled(args: argparse.Namespace, divert: Diversion | No
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
     web = web_handler() if getattr(args, "web", False) else None
-    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert)
+    server = RelayServer(limits_from(args), rooms=rooms, http=web, divert=divert,
+                         source_header=getattr(args, "source_header", None))
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     print(f"relay listening on ws://{args.host}:{server.port}/v1", flush=True)

@@ -47,11 +47,11 @@ from koikoi_relay.messages import (
 )
 from koikoi_relay.metrics import Metrics
 from koikoi_relay.rooms import Rooms
-from koikoi_relay.state import Connection, Registry
+from koikoi_relay.state import Connection, Registry, Source
 
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
-MAX_QUEUE = 4           # messages websockets reads ahead of the handler per connection (each up to a frame)
+MAX_QUEUE = 1           # messages websockets reads ahead of the handler per connection (each up to a frame)
 
 # An extra HTTP handler for paths the relay does not serve itself (``koikoi relay --web`` passes
 # one that serves the browser app): request path -> (status, headers, body), or None for 404.
@@ -77,7 +77,7 @@ class RelayServer:
         self.limits = limits or Limits()
         # spec/relay.md §7.1: behind a proxy, the header in which it names the client's address.
         self.source_header = source_header
-        self._per_source: dict[str, int] = {}
+        self._sources: dict[str, Source] = {}
         self.http = http
         # Requests another service of this process takes from our port, whole (divert.py).
         self.divert = divert
@@ -197,7 +197,8 @@ class RelayServer:
             self.metrics.errors["relay_full"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
         cap = self.limits.max_connections_per_source
-        if cap and self._per_source.get(self.source_of(connection, request), 0) >= cap:
+        origin = self._sources.get(self.source_of(connection, request))
+        if cap and origin is not None and origin.connections >= cap:
             self.metrics.errors["source_connections"] += 1
             return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many connections from this address\n")
@@ -247,7 +248,8 @@ class RelayServer:
             return
         source = self.source_of(ws)
         cap = self.limits.max_connections_per_source
-        if cap and self._per_source.get(source, 0) >= cap:
+        origin = self._sources.get(source)
+        if cap and origin is not None and origin.connections >= cap:
             self.metrics.errors["source_connections"] += 1
             try:
                 await ws.send(encode("error", reason="source_connections",
@@ -256,8 +258,10 @@ class RelayServer:
             except ConnectionClosed:
                 pass
             return
-        self._per_source[source] = self._per_source.get(source, 0) + 1
-        conn = Connection(ws, self.next_serial(), self.limits, self.clock, source)
+        if origin is None:
+            origin = self._sources[source] = Source(self.limits, self.clock)
+        origin.connections += 1
+        conn = Connection(ws, self.next_serial(), self.limits, self.clock, source, origin)
         self._conns.add(conn)
         self.metrics.connections_total += 1
         log_event("connected", conn=conn.serial)
@@ -276,11 +280,9 @@ class RelayServer:
             log_event("internal_error", logging.ERROR, conn=conn.serial, exc=type(exc).__name__, at=where)
             await ws.close(1011, "internal error")
         finally:
-            left = self._per_source.get(source, 1) - 1
-            if left:
-                self._per_source[source] = left
-            else:
-                self._per_source.pop(source, None)
+            origin.connections -= 1
+            if not origin.connections and self._sources.get(source) is origin:
+                del self._sources[source]
             self._conns.discard(conn)
             self.rooms.disconnected(conn)
             close_code = ws.close_code if ws.close_code is not None else 1006
@@ -298,6 +300,13 @@ class RelayServer:
         if not conn.messages_bucket.take(1) or not conn.bytes_bucket.take(len(message)):
             await self.fail(conn, "rate_limited", CloseCode.RATE_LIMITED, "message or byte rate exceeded")
             return
+        # spec/relay.md §7.1: the connections of one address share a byte rate; beyond it, this
+        # connection is not read until the debt is paid (TCP holds the sender back), not closed.
+        wait = conn.origin.bytes_bucket.owe(len(message))
+        if wait > 0:
+            await asyncio.sleep(wait)
+            if not self._open(conn):
+                return
         if isinstance(message, str):
             await self.error(conn, "text_not_allowed", "messages are binary msgpack maps")
             return
@@ -322,7 +331,7 @@ class RelayServer:
             await rooms.join(conn, msg)
         elif type(msg) is Lobby:
             # spec/relay.md §7: the lobby has its own, smaller rate.
-            if not conn.lobby_bucket.take(1):
+            if not conn.origin.lobby_bucket.take(1):
                 await self.error(conn, "lobby_rate_limited", "too many lobby requests; ask less often")
                 return
             await rooms.lobby(conn, msg)
@@ -332,6 +341,11 @@ class RelayServer:
             await rooms.reject(conn)
         elif type(msg) is Leave:
             await rooms.leave(conn)
+
+    @staticmethod
+    def _open(conn: Connection) -> bool:
+        """Whether the relay still reads this connection (it may have started closing it meanwhile)."""
+        return not conn.closing
 
     async def bad_join(self, conn: Connection) -> None:
         """A join of an unknown code: an error, and the connection closed after too many (spec §7)."""

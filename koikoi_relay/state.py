@@ -21,17 +21,29 @@ from koikoi_relay.ratelimit import TokenBucket
 TOKEN_ID_BYTES = 8
 
 
+class Source:
+    """One address (spec/relay.md §7.1): its open connections and the rates they share."""
+
+    __slots__ = ("bytes_bucket", "connections", "lobby_bucket")
+
+    def __init__(self, limits: Limits, clock: Callable[[], float]) -> None:
+        self.connections = 0
+        self.bytes_bucket = TokenBucket(limits.max_bytes_per_second_per_source, limits.burst_seconds, clock)
+        rate = limits.lobby_per_second
+        self.lobby_bucket = TokenBucket(rate, limits.lobby_burst / rate if rate else 0, clock)
+
+
 class Connection:
     """One websocket connection and its per-connection limits."""
 
     __slots__ = (
         "attached", "bad_joins", "bytes_bucket", "closing", "errors", "gap_reported", "last_active",
-        "lobby_bucket", "member", "messages_bucket", "room", "rooms_created", "seat", "serial", "source",
+        "member", "messages_bucket", "origin", "room", "rooms_created", "seat", "serial", "source",
         "ws",
     )
 
     def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float],
-                 source: str = "") -> None:
+                 source: str = "", origin: Source | None = None) -> None:
         self.ws = ws
         self.serial = serial
         self.source = source           # the address the connection comes from (spec/relay.md §7.1)
@@ -44,8 +56,7 @@ class Connection:
         self.last_active = clock()
         self.messages_bucket = TokenBucket(limits.max_messages_per_second, limits.burst_seconds, clock)
         self.bytes_bucket = TokenBucket(limits.max_bytes_per_second, limits.burst_seconds, clock)
-        rate = limits.lobby_per_second
-        self.lobby_bucket = TokenBucket(rate, limits.lobby_burst / rate if rate else 0, clock)
+        self.origin = origin if origin is not None else Source(limits, clock)   # shared by the source
         self.errors = 0
         self.bad_joins = 0
         self.rooms_created = 0

@@ -212,7 +212,9 @@ def _buffered(server: RelayServer) -> int:
                for seat in room.seats if seat is not None)
 
 
-BUDGET_LIMITS = {"buffer_bytes": 65536, "max_frame_bytes": 16384, "max_buffered_bytes": 4 * 65536}
+# Every client of a test is on 127.0.0.1: the address's shared byte rate is off here (tested below).
+BUDGET_LIMITS = {"buffer_bytes": 65536, "max_frame_bytes": 16384, "max_buffered_bytes": 4 * 65536,
+                 "max_bytes_per_second_per_source": 0, "lobby_per_second": 0}
 
 
 async def _fill(host: Raw, guest: Raw, frames: int = 6) -> None:
@@ -328,6 +330,38 @@ def test_the_budget_and_the_source_cap_hold_across_a_cluster(redis_url: str) -> 
             await hosts[8].send("create")
             assert (await hosts[8].expect("error"))["reason"] == "source_rooms"
             direct.close()
+
+    run(body)
+
+
+def test_an_address_shares_one_byte_rate_and_waits_beyond_it() -> None:
+    from koikoi_relay.ratelimit import TokenBucket
+
+    now = [0.0]
+    bucket = TokenBucket(1000.0, 2.0, lambda: now[0])
+    assert bucket.owe(1500) == 0.0 and bucket.owe(1000) == pytest.approx(0.5)
+    now[0] += 0.5
+    assert bucket.owe(0) == 0.0
+
+    async def body() -> None:
+        async with relay(max_bytes_per_second_per_source=20000, burst_seconds=1) as server:
+            host, guest, _ = await pair(server)
+            other, watcher, _ = await pair(server)
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            for seq in range(4):   # 80 KB from one address at 20 KB/s: held back, never refused
+                await host.send("frame", seq=seq, data=b"h" * 10000)
+                await other.send("frame", seq=seq, data=b"o" * 10000)
+            for reader in (guest, watcher):
+                seen = []
+                while len(seen) < 4:   # the relay may probe with a sync meanwhile (spec §5.5)
+                    message = await reader.recv(timeout=20)
+                    if message["type"] == "frame":
+                        seen.append(message["seq"])
+                assert seen == [0, 1, 2, 3]
+            # Before: no shared rate; each connection alone was under its own.
+            assert loop.time() - start >= 2.0
+            assert host.ws.close_code is None and other.ws.close_code is None
 
     run(body)
 
