@@ -38,13 +38,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
 
-from koikoi_p2p.bench.relay import raise_nofile_limit, rss_bytes
+from koikoi_p2p.bench.relay import cpu_seconds, raise_nofile_limit, rss_bytes
 from koikoi_p2p.bench.report import Measurement
 
 HEADER = "X-Forwarded-For"
 INTERVAL = 1.0              # seconds between an honest host's frames
-BUFFER_SOURCES = 16         # attacker addresses filling buffers (16 x 32 rooms x 2 MiB: four times the budget)
-FILL_TIMEOUT = 150.0        # seconds the attackers get to fill the budget before the window opens
+BUFFER_SOURCES = 16         # addresses filling buffers (16 x 32 rooms x 2 MiB: four times the budget)
+FILL_TIMEOUT = 60.0         # seconds the attackers get to fill the budget before the window opens
 LOBBY_SOURCES = 4           # ... flooding the lobby
 STORM_SOURCES = 2           # ... reconnecting without pause
 SLOW_SOCKETS = 128          # sockets sending a request head a byte a second
@@ -82,6 +82,11 @@ class Servers:
             proc, port = _start_server("relay", flags)
             self.procs.append(proc)
             self.ports.append(port)
+
+    def cpu(self) -> float:
+        """User and system CPU seconds of every server process (nodes and Redis)."""
+        pids = [proc.pid for proc in self.procs] + ([self.redis.pid] if self.redis is not None else [])
+        return sum(sum(cpu_seconds(pid)) for pid in pids)
 
     def rss(self) -> int:
         total = sum(rss_bytes(proc.pid) for proc in self.procs)
@@ -307,29 +312,32 @@ async def _slow(port: int, counter: list[int]) -> None:
             writer.close()
 
 
-async def attack(ports: list[int]) -> None:
+async def attack(ports: list[int], small: bool = False) -> None:
+    """Every attack at once; ``small``: one address each, for a smoke test of this code."""
     lim = _limits()
+    buffer_sources, lobby_sources, storm_sources, slow_sockets = (
+        (1, 1, 1, 2) if small else (BUFFER_SOURCES, LOBBY_SOURCES, STORM_SOURCES, SLOW_SOCKETS))
     tasks: list[asyncio.Task[None]] = []
     ready = [0]
     rooms = lim.max_rooms_per_source or 32
-    for s in range(BUFFER_SOURCES):
+    for s in range(buffer_sources):
         # Both seats of a room come from the address: its rooms and its connections, both caps full.
         for _ in range(min(rooms, (lim.max_connections_per_source or 64) // 2)):
             tasks.append(asyncio.create_task(_quiet(partial(_buffer_room, ports, f"10.66.0.{s + 1}", ready))))
-    for s in range(LOBBY_SOURCES):
+    for s in range(lobby_sources):
         for c in range(lim.max_connections_per_source or 64):
             port = ports[c % len(ports)]
             flood = partial(_lobby_flood, port, f"10.67.0.{s + 1}", c < rooms)
             tasks.append(asyncio.create_task(_quiet(flood)))
     storms = [0]
-    for s in range(STORM_SOURCES):
+    for s in range(storm_sources):
         for c in range(16):
             port = ports[c % len(ports)]
             tasks.append(asyncio.create_task(_quiet(partial(_storm, port, f"10.68.0.{s + 1}", storms))))
     slow = [0]
-    for c in range(SLOW_SOCKETS):
+    for c in range(slow_sockets):
         tasks.append(asyncio.create_task(_quiet(partial(_slow, ports[c % len(ports)], slow))))
-    wanted = BUFFER_SOURCES * min(rooms, (lim.max_connections_per_source or 64) // 2)
+    wanted = buffer_sources * min(rooms, (lim.max_connections_per_source or 64) // 2)
     deadline = time.monotonic() + 120
     while ready[0] < wanted and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
@@ -371,8 +379,9 @@ def _say(proc: subprocess.Popen[str]) -> None:
     proc.stdin.flush()
 
 
-def measure(cluster: bool, rooms: int, hostile: bool, duration: float) -> dict[str, Any]:
-    """One run: honest round trips with or without attackers, and the servers' peaks."""
+def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bool = False) -> dict[str, Any]:
+    """One run: honest round trips with or without attackers, and the servers' peaks and CPU.
+    ``small``: a token attack and no wait for the budget to fill (the smoke test of this code)."""
     servers = Servers(cluster)
     ports = ",".join(str(port) for port in servers.ports)
     honest_proc = attacker = None
@@ -381,15 +390,16 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float) -> dict[s
         _line(honest_proc, 300)
         attack_ready: dict[str, Any] = {}
         if hostile:
-            attacker = _role("attack", "--ports", ports)
+            attacker = _role("attack", "--ports", ports, *(["--small"] if small else []))
             attack_ready = _line(attacker, 180)
             # The window opens once the attackers hold (nearly) the whole budget, or after FILL_TIMEOUT.
             start = time.monotonic()
             budget = _limits().max_buffered_bytes
-            while servers.buffered() < 0.9 * budget and time.monotonic() - start < FILL_TIMEOUT:
+            while not small and servers.buffered() < 0.9 * budget and time.monotonic() - start < FILL_TIMEOUT:
                 time.sleep(1.0)
             attack_ready["fill_s"] = round(time.monotonic() - start, 1)
         rss = buffered = unanswered = 0
+        cpu_start = servers.cpu()
         _say(honest_proc)
         end = time.monotonic() + duration
         while time.monotonic() < end:
@@ -397,6 +407,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float) -> dict[s
             unanswered += held < 0
             rss, buffered = max(rss, servers.rss()), max(buffered, held)
             time.sleep(0.5)
+        cpu = (servers.cpu() - cpu_start) / duration
         result = _line(honest_proc, 120)
         if attacker is not None:
             _say(attacker)
@@ -410,7 +421,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float) -> dict[s
                     proc.kill()
                     proc.wait()
         servers.stop()
-    result.update(rss=rss, buffered=buffered, unanswered=unanswered, attack=attack_ready)
+    result.update(rss=rss, buffered=buffered, unanswered=unanswered, cpu=cpu, attack=attack_ready)
     return result
 
 
@@ -450,6 +461,12 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                          + f"; broken honest rooms {max(r['broken'] for r in runs[True])}",
                 ))
             results.append(Measurement(
+                name=f"hostile_{name}_server_cpu", median_s=med(True, "cpu"), floor_s=med(False, "cpu"),
+                ratio=med(True, "cpu") / max(1e-9, med(False, "cpu")), unit="cpu s/s",
+                note="CPU seconds per second of the servers (nodes + Redis) in the window, with attackers vs "
+                     "without: the attack's cost, independent of how busy the machine is",
+            ))
+            results.append(Measurement(
                 name=f"hostile_{name}_rss_bytes", median_s=med(True, "rss"), floor_s=med(False, "rss"),
                 ratio=med(True, "rss") / max(1.0, med(False, "rss")), unit="bytes",
                 note="peak resident memory with attackers vs without (all nodes + Redis used_memory)",
@@ -475,13 +492,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     honest_parser.add_argument("--duration", type=float, default=10.0)
     attack_parser = sub.add_parser("attack")
     attack_parser.add_argument("--ports", required=True)
+    attack_parser.add_argument("--small", action="store_true")
     args = parser.parse_args(argv)
     raise_nofile_limit()
     ports = [int(port) for port in args.ports.split(",")]
     if args.role == "honest":
         print(json.dumps(asyncio.run(honest(ports, args.rooms, args.duration))), flush=True)
     else:
-        asyncio.run(attack(ports))
+        asyncio.run(attack(ports, args.small))
     return 0
 
 
