@@ -37,6 +37,9 @@ VALID: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("create, public with lobby metadata",
      {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12}},
      {"type": "create", "public": True, "meta": {"rules": "nintendo", "password": True, "rounds": 12}}),
+    ("create, lobby text in Japanese with spaces",
+     {"type": "create", "public": True, "meta": {"rules": "花札 こいこい", "note": "two words"}},
+     {"type": "create", "public": True, "meta": {"rules": "花札 こいこい", "note": "two words"}}),
     ("join", {"type": "join", "code": "ABC234"}, {"type": "join", "code": "ABC234"}),
     ("lobby", {"type": "lobby"}, {"type": "lobby", "rejoin": None}),
     ("lobby for the rejoin rooms of one tag", {"type": "lobby", "rejoin": "0123456789abcdef0123456789abcdef"},
@@ -94,6 +97,12 @@ INVALID_MAPS: list[tuple[str, dict[Any, Any], str]] = [
     ("meta key empty", {"type": "create", "meta": {"": True}}, "bad_meta"),
     ("meta of 9 entries", {"type": "create", "meta": {f"k{i}": i for i in range(9)}}, "bad_meta"),
     ("meta as list", {"type": "create", "meta": [1]}, "bad_meta"),
+    # Lobby text is shown to people: no control, format or separator characters (issue 25).
+    ("meta value with an escape sequence", {"type": "create", "meta": {"rules": "\x1b[2Jx"}}, "bad_meta"),
+    ("meta value with a line feed", {"type": "create", "meta": {"rules": "a\nkoikoi join ZZZZZZ"}}, "bad_meta"),
+    ("meta value with a right-to-left override", {"type": "create", "meta": {"rules": "\u202eab"}}, "bad_meta"),
+    ("meta value with a line separator", {"type": "create", "meta": {"rules": "a\u2028b"}}, "bad_meta"),
+    ("meta key with a tab", {"type": "create", "meta": {"ru\tles": "nintendo"}}, "bad_meta"),
 ]
 
 
