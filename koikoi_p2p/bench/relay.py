@@ -232,7 +232,9 @@ async def _hold_idle(kind: str, port: int, connections: int) -> None:
 RELAY_FLAGS = (
     "--log-level", "warning", "--max-messages-per-second", "0", "--max-bytes-per-second", "0",
     "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",
-    "--max-connections-per-source", "0", "--max-rooms-per-source", "0",   # every client is on 127.0.0.1
+    # Every client is on 127.0.0.1: the per-source limits would count them all as one.
+    "--max-connections-per-source", "0", "--max-rooms-per-source", "0",
+    "--max-bytes-per-second-per-source", "0",
 )
 
 
