@@ -353,7 +353,7 @@ def test_an_address_shares_one_byte_rate_and_waits_beyond_it() -> None:
                 await host.send("frame", seq=seq, data=b"h" * 10000)
                 await other.send("frame", seq=seq, data=b"o" * 10000)
             for reader in (guest, watcher):
-                seen = []
+                seen: list[int] = []
                 while len(seen) < 4:   # the relay may probe with a sync meanwhile (spec §5.5)
                     message = await reader.recv(timeout=20)
                     if message["type"] == "frame":
