@@ -129,7 +129,7 @@ class LocalRooms(Rooms):
         if len(self.registry.rooms) >= lim.max_rooms:
             await relay.error(conn, "relay_full", "room limit reached")
             return
-        # spec/relay.md §7.1: rooms per source, and the budget of buffered bytes (§8.2).
+        # spec/relay.md §7.1: rooms per source, and the budget of buffered bytes (§8.7).
         if lim.max_rooms_per_source and self.registry.rooms_of(conn.source) >= lim.max_rooms_per_source:
             await relay.error(conn, "source_rooms", "too many live rooms from this address")
             return

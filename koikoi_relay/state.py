@@ -69,7 +69,7 @@ class Connection:
 
 class Budget:
     """The bytes buffered for resume in every seat together, against ``max_buffered_bytes``
-    (spec/relay.md §8.2). Seats holding more than ``buffer_bytes / 8`` are the first to give
+    (spec/relay.md §8.7). Seats holding more than ``buffer_bytes / 8`` are the first to give
     frames back when the total goes over the budget, longest held first."""
 
     __slots__ = ("big", "big_mark", "limit", "total")
@@ -156,7 +156,7 @@ class Seat:
         if budget is not None:
             if self.outbox_bytes > budget.big_mark:
                 budget.big.setdefault(self, None)
-            # spec/relay.md §8.2: all buffers together stay within max_buffered_bytes.
+            # spec/relay.md §8.7: all buffers together stay within max_buffered_bytes.
             if budget.limit and budget.total > budget.limit:
                 budget.reclaim(self)
         return seq
