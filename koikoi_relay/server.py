@@ -330,8 +330,9 @@ class RelayServer:
         elif type(msg) is Join:
             await rooms.join(conn, msg)
         elif type(msg) is Lobby:
-            # spec/relay.md §7: the lobby has its own, smaller rate.
-            if not conn.origin.lobby_bucket.take(1):
+            # spec/relay.md §7.1: the public lobby has its own, smaller rate. A lobby for one rejoin
+            # tag reads only that tag's short list; pairing again polls it (net/rendezvous.py).
+            if msg.rejoin is None and not conn.origin.lobby_bucket.take(1):
                 await self.error(conn, "lobby_rate_limited", "too many lobby requests; ask less often")
                 return
             await rooms.lobby(conn, msg)
