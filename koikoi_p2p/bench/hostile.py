@@ -389,16 +389,18 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
         honest_proc = _role("honest", "--ports", ports, "--rooms", str(rooms), "--duration", str(duration))
         _line(honest_proc, 300)
         attack_ready: dict[str, Any] = {}
+        filled = 0   # the peak of relay_buffered_bytes while the attackers fill the budget
         if hostile:
             attacker = _role("attack", "--ports", ports, *(["--small"] if small else []))
             attack_ready = _line(attacker, 180)
             # The window opens once the attackers hold (nearly) the whole budget, or after FILL_TIMEOUT.
             start = time.monotonic()
             budget = _limits().max_buffered_bytes
-            while not small and servers.buffered() < 0.9 * budget and time.monotonic() - start < FILL_TIMEOUT:
+            while not small and filled < 0.9 * budget and time.monotonic() - start < FILL_TIMEOUT:
+                filled = max(filled, servers.buffered())
                 time.sleep(1.0)
             attack_ready["fill_s"] = round(time.monotonic() - start, 1)
-        rss = buffered = unanswered = 0
+        rss, buffered, unanswered = 0, filled, 0
         cpu_start = servers.cpu()
         _say(honest_proc)
         end = time.monotonic() + duration
