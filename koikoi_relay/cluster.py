@@ -61,6 +61,8 @@ BLOCK_MS = 1000             # XREAD BLOCK on the inbox
 READ_COUNT = 512            # inbox entries per read
 REPLAY_COUNT = 256          # stream entries per read when replaying or filling a hole
 ROOM_TTL_SLACK_MS = 10000   # room keys outlive the resume grace by this much without a refresh
+LOBBY_REPLY_S = 1.0         # a node answers a lobby from its last reply for that tag this long
+LOBBY_SLACK = 64            # entries a lobby call may examine beyond those it lists (stale ones)
 
 Error = (RedisError, OSError, asyncio.TimeoutError)
 
@@ -175,6 +177,8 @@ class RedisRooms(Rooms):
         self.last_ping_s = 0.0
         self.redis_errors = 0
         self._ctl: aioredis.Redis | None = None
+        self._lobby_replies: dict[str, tuple[float, bytes]] = {}
+        self.buffered = 0           # the cluster's buffered bytes, as read at the last sweep
         self._writer: Wire | None = None
         self._reader: Wire | None = None
 
@@ -467,7 +471,8 @@ class RedisRooms(Rooms):
         if kind == "forward":
             lim = self.relay.limits
             head = [b"EVALSHA", self._sha["forward"].encode(), b"0", self.prefix.encode(),
-                    b"%d" % lim.buffer_frames, b"%d" % lim.buffer_bytes, b"%d" % self._ttl_ms()]
+                    b"%d" % lim.buffer_frames, b"%d" % lim.buffer_bytes, b"%d" % self._ttl_ms(),
+                    b"%d" % lim.max_buffered_bytes]
             parts = [b"*%d\r\n" % (len(head) + 6 * len(segment)), *(_bulk(item) for item in head)]
             for _, member, epoch, seq, data in segment:
                 # code, epoch, seat and owner are packed once per seat and epoch (spec §13.2).
@@ -819,16 +824,27 @@ class RedisRooms(Rooms):
         meta = msgpack.packb(msg.meta, use_bin_type=True)
         listing = b"" if msg.listing is None else msgpack.packb(msg.listing, use_bin_type=True)
         tag = msg.meta.get("rejoin")
-        rejoin = tag if isinstance(tag, str) else ""
+        # The lobby set that lists the room: the public one, its rejoin tag's, or none (a rejoin
+        # value that is no string is never listed, as in the single process).
+        lobby_key = "" if not msg.public or ("rejoin" in msg.meta and not isinstance(tag, str)) else \
+            self._lobby_key(tag if isinstance(tag, str) else None)
+        lim = relay.limits
         for _ in range(64):
             code = generate_code(relay.choose)
-            result = await self._guarded(conn, "create", code, token, token[:8].hex(), epoch,
-                                         "1" if msg.public else "0", meta, owner, relay.limits.max_rooms,
-                                         self._ttl_ms(), rejoin, listing)
+            result = await self._guarded(conn, "create", code, token, token[:8].hex(), epoch, lobby_key, meta,
+                                         owner, lim.max_rooms, self._ttl_ms(), conn.source,
+                                         lim.max_rooms_per_source, lim.max_buffered_bytes, lim.buffer_bytes,
+                                         listing)
             if result is None:
                 return
             if result[0] == b"full":
                 await relay.error(conn, "relay_full", "room limit reached")
+                return
+            if result[0] == b"source":
+                await relay.error(conn, "source_rooms", "too many live rooms from this address")
+                return
+            if result[0] == b"busy":
+                await relay.error(conn, "relay_busy", "the relay's buffer budget is spent; try again later")
                 return
             if result[0] == b"ok":
                 break
@@ -837,6 +853,7 @@ class RedisRooms(Rooms):
             return
         member = Member(conn, code, 0, epoch, owner, relay.clock())
         self._add_member(conn, member)
+        self._lobby_replies.pop(lobby_key, None)
         conn.rooms_created += 1
         relay.metrics.rooms_created_total += 1
         log_event("room_created", conn=conn.serial, public=msg.public, node=self.node)
@@ -864,6 +881,7 @@ class RedisRooms(Rooms):
             await relay.error(conn, "room_full", "the room already has two peers")
             return
         _, epoch, meta, presence, host = result
+        self._lobby_replies.clear()   # the room left a listing (which one, this node need not know)
         member = Member(conn, code, 1, epoch.decode(), owner, relay.clock())
         member.peer, member.peer_owner = presence.decode(), host.decode()
         self._add_member(conn, member)
@@ -875,20 +893,44 @@ class RedisRooms(Rooms):
             "joined", code=code, token=token, seat=1, meta=msgpack.unpackb(meta, raw=False),
             peer=member.peer, limits=relay.limits.public()))
 
+    def _lobby_key(self, tag: str | None) -> str:
+        """The sorted set listing the public rooms (``tag`` None) or the rejoin rooms of a tag."""
+        return f"{self.prefix}lobby" if tag is None else f"{self.prefix}lobby:{tag}"
+
+    def buffered_bytes(self) -> int:
+        return self.buffered
+
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
-        # The "rejoin" tag is kept apart (field rj) so the lobby can select rooms by it in Redis.
-        # Rejoin rooms are listed only to a lobby naming their exact tag (spec/relay.md §5).
-        result = await self._guarded(conn, "lobby", self.relay.limits.lobby_max, msg.rejoin or "", "1")
+        # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),
+        # so one call examines at most lobby_max + LOBBY_SLACK entries; its reply is reused for
+        # LOBBY_REPLY_S (or until this node changes a listing).
+        relay = self.relay
+        key = self._lobby_key(msg.rejoin)
+        now_s = relay.clock()
+        kept = self._lobby_replies.get(key)
+        if kept is not None and now_s - kept[0] < LOBBY_REPLY_S:
+            await relay.send(conn, kept[1])
+            return
+        lim = relay.limits
+        result = await self._guarded(conn, "lobby", lim.lobby_max, key, lim.lobby_max + LOBBY_SLACK)
         if result is None:
             return
         now = int(result[0])
-        listed = [
-            {"code": result[i].decode(), "meta": msgpack.unpackb(result[i + 1], raw=False),
-             "age": max(0, (now - int(result[i + 2])) // 1000),
-             "listing": msgpack.unpackb(result[i + 3], raw=False) if result[i + 3] else None}
-            for i in range(1, len(result) - 3, 4)
-        ]
-        await self.relay.send(conn, encode("rooms", rooms=listed))
+        listed = []
+        size = 16
+        for i in range(1, len(result) - 3, 4):
+            entry = {"code": result[i].decode(), "meta": msgpack.unpackb(result[i + 1], raw=False),
+                     "age": max(0, (now - int(result[i + 2])) // 1000),
+                     "listing": msgpack.unpackb(result[i + 3], raw=False) if result[i + 3] else None}
+            size += len(msgpack.packb(entry, use_bin_type=True))
+            if size > lim.lobby_max_bytes:
+                break
+            listed.append(entry)
+        reply = encode("rooms", rooms=listed)
+        if len(self._lobby_replies) >= 1024:
+            self._lobby_replies.clear()
+        self._lobby_replies[key] = (now_s, reply)
+        await relay.send(conn, reply)
 
     async def reject(self, conn: Connection) -> None:
         relay = self.relay
@@ -917,6 +959,7 @@ class RedisRooms(Rooms):
                 await self._history_lost(member, "the room's history is gone")
             return
         # spec §5.3: a new peer restarts both directions at seq 0, under a new epoch.
+        self._lobby_replies.clear()
         member.epoch = fresh
         member.in_next = member.in_count = member.acked_to_client = member.out_count = 0
         member.client_acked = member.trimmed = 0
@@ -1099,6 +1142,8 @@ class RedisRooms(Rooms):
 
     async def _sweep_redis(self, now: float) -> None:
         try:
+            assert self._ctl is not None
+            self.buffered = int(await self._ctl.get(f"{self.prefix}buf") or 0)
             await self._refresh_rooms(now)
             await self._check_peers()
             await self._expire_away()

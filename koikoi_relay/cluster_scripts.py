@@ -6,12 +6,15 @@ Redis's own clock (``TIME``), so nodes on different machines agree on ages and g
 
 Key names (P = prefix): ``P r:CODE`` room hash; ``P s:CODE:EPOCH:SEAT`` frames for that seat, entry
 id ``0-(seq+1)``, field ``d``; ``P t:TOKENID`` token index (CODE followed by the seat digit);
-``P rooms`` sorted set of live rooms (score: expiry deadline); ``P lobby`` public open rooms
-(score: creation time); ``P x:CODE:EPOCH`` tombstone of a closed room (its reason); ``P n:NODE``
-a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and notices for its seats).
+``P rooms`` sorted set of live rooms (score: expiry deadline); ``P lobby`` the rooms the lobby
+lists, ``P lobby:TAG`` the rejoin rooms of that tag it lists (score: creation time); ``P src:SOURCE``
+the live rooms created from that address (score: expiry deadline); ``P buf`` the bytes buffered in
+every stream, ``P rb`` (a hash) those of each room; ``P x:CODE:EPOCH`` tombstone of a closed room
+(its reason); ``P n:NODE`` a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and
+notices for its seats).
 
-Room hash fields: ``ep`` epoch, ``pub``, ``meta``, ``li`` the lobby listing (msgpack, "" for none), ``cr``
-created (ms), ``act`` last activity (ms);
+Room hash fields: ``ep`` epoch, ``lk`` the lobby key listing it ("" for none), ``src`` its source,
+``meta``, ``li`` the lobby listing (msgpack, "" for none), ``cr`` created (ms), ``act`` last activity (ms);
 per seat s: ``t<s>`` token, ``k<s>`` token id, ``o<s>`` owner ("NODE:SERIAL", "" while away),
 ``a<s>`` away since (ms), ``n<s>`` frames accepted from seat s, ``b<s>`` data bytes buffered for s.
 """
@@ -44,14 +47,22 @@ local function notice(owner, code, epoch, seat, what, extra)
   tell(owner, {'e', code .. ':' .. epoch .. ':' .. seat, 't', owner, 'v', what, 'x', extra or ''})
 end
 local function stream(code, epoch, seat) return P .. 's:' .. code .. ':' .. epoch .. ':' .. seat end
+-- The bytes buffered in a room's streams leave the cluster's total (spec/relay.md section 13.6).
+local function release(code)
+  local held = tonumber(redis.call('HGET', P .. 'rb', code) or '0')
+  if held ~= 0 then redis.call('DECRBY', P .. 'buf', held) end
+  redis.call('HDEL', P .. 'rb', code)
+end
 local function close_room(code, reason, except)
   local key = P .. 'r:' .. code
-  local r = redis.call('HMGET', key, 'ep', 'o0', 'o1', 'k0', 'k1')
+  local r = redis.call('HMGET', key, 'ep', 'o0', 'o1', 'k0', 'k1', 'lk', 'src')
   if not r[1] then return 0 end
   for i = 4, 5 do if r[i] then redis.call('DEL', P .. 't:' .. r[i]) end end
   redis.call('DEL', key, stream(code, r[1], 0), stream(code, r[1], 1))
   redis.call('ZREM', P .. 'rooms', code)
-  redis.call('ZREM', P .. 'lobby', code)
+  if r[6] and r[6] ~= '' then redis.call('ZREM', r[6], code) end
+  if r[7] then redis.call('ZREM', P .. 'src:' .. r[7], code) end
+  release(code)
   redis.call('SET', P .. 'x:' .. code .. ':' .. r[1], reason, 'PX', TOMBSTONE_MS)
   for seat = 0, 1 do
     local owner = r[2 + seat]
@@ -67,32 +78,50 @@ local function trim(code, epoch, seat, received, bytes)
   local s = stream(code, epoch, seat)
   local gone = redis.call('XRANGE', s, '-', '0-' .. received)
   if #gone == 0 then return bytes end
-  for _, entry in ipairs(gone) do bytes = bytes - #entry[2][2] end
+  local freed = 0
+  for _, entry in ipairs(gone) do freed = freed + #entry[2][2] end
   redis.call('XTRIM', s, 'MINID', '0-' .. (received + 1))
-  redis.call('HSET', P .. 'r:' .. code, 'b' .. seat, bytes)
-  return bytes
+  redis.call('HSET', P .. 'r:' .. code, 'b' .. seat, bytes - freed)
+  redis.call('HINCRBY', P .. 'rb', code, -freed)
+  redis.call('DECRBY', P .. 'buf', freed)
+  return bytes - freed
 end
 """.replace("INBOX_MAX", str(INBOX_MAX)).replace("TOMBSTONE_MS", str(TOMBSTONE_MS))
 
-# ARGV: P, code, token, token id, epoch, public, meta, owner, max rooms, ttl ms, rejoin tag ('' for none),
+# ARGV: P, code, token, token id, epoch, lobby key ('' unlisted), meta, owner, max rooms, ttl ms,
+# source, max rooms per source (0: none), max buffered bytes (0: none), buffer bytes,
 # listing (msgpack, '' for none)
 CREATE = """
 local code, token, tokid, epoch = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local pub, meta, owner = ARGV[6], ARGV[7], ARGV[8]
+local lk, meta, owner = ARGV[6], ARGV[7], ARGV[8]
 local max_rooms, ttl = tonumber(ARGV[9]), tonumber(ARGV[10])
+local source, per_source = ARGV[11], tonumber(ARGV[12])
+local budget, buffer = tonumber(ARGV[13]), tonumber(ARGV[14])
+local listing = ARGV[15]
 local now = now_ms()
 local rooms = P .. 'rooms'
-redis.call('ZREMRANGEBYSCORE', rooms, '-inf', now)
+-- Rooms whose every node died expire on their own: give their bytes back (a bounded number per call).
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', rooms, '-inf', now, 'LIMIT', 0, 256)) do
+  release(gone)
+  redis.call('ZREM', rooms, gone)
+end
 if redis.call('ZCARD', rooms) >= max_rooms then return {'full'} end
+local src = P .. 'src:' .. source
+redis.call('ZREMRANGEBYSCORE', src, '-inf', now)
+if per_source > 0 and redis.call('ZCARD', src) >= per_source then return {'source'} end
+local held = tonumber(redis.call('GET', P .. 'buf') or '0')
+if budget > 0 and held + 2 * buffer > budget then return {'busy'} end
 local key = P .. 'r:' .. code
 if redis.call('EXISTS', key) == 1 then return {'taken'} end
-redis.call('HSET', key, 'ep', epoch, 'pub', pub, 'meta', meta, 'cr', now, 'act', now,
+redis.call('HSET', key, 'ep', epoch, 'lk', lk, 'meta', meta, 'cr', now, 'act', now,
            't0', token, 'k0', tokid, 'o0', owner, 'a0', '', 'n0', 0, 'n1', 0, 'b0', 0, 'b1', 0,
-           'rj', ARGV[11], 'li', ARGV[12])
+           'src', source, 'li', listing)
 redis.call('PEXPIRE', key, ttl)
 redis.call('SET', P .. 't:' .. tokid, code .. '0', 'PX', ttl)
 redis.call('ZADD', rooms, now + ttl, code)
-if pub == '1' then redis.call('ZADD', P .. 'lobby', now, code) end
+redis.call('ZADD', src, now + ttl, code)
+redis.call('PEXPIRE', src, ttl)
+if lk ~= '' then redis.call('ZADD', lk, now, code) end
 return {'ok'}
 """
 
@@ -100,12 +129,12 @@ return {'ok'}
 JOIN = """
 local code, token, tokid, owner, ttl = ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
 local key = P .. 'r:' .. code
-local r = redis.call('HMGET', key, 'ep', 't1', 'o0', 'meta')
+local r = redis.call('HMGET', key, 'ep', 't1', 'o0', 'meta', 'lk')
 if not r[1] then return {'none'} end
 if r[2] then return {'full'} end
 redis.call('HSET', key, 't1', token, 'k1', tokid, 'o1', owner, 'a1', '', 'act', now_ms())
 redis.call('SET', P .. 't:' .. tokid, code .. '1', 'PX', ttl)
-redis.call('ZREM', P .. 'lobby', code)
+if r[5] and r[5] ~= '' then redis.call('ZREM', r[5], code) end
 local presence = 'away'
 if alive(r[3]) then
   presence = 'present'
@@ -114,7 +143,8 @@ end
 return {'ok', r[1], r[4], presence, r[3]}
 """
 
-# ARGV: P, buffer frames, buffer bytes, ttl ms, then for each frame: code, epoch, seat, owner, seq, data.
+# ARGV: P, buffer frames, buffer bytes, ttl ms, max buffered bytes (0: none), then for each frame:
+# code, epoch, seat, owner, seq, data.
 # The hot path of the cluster: a node sends every frame it accepted during one round trip in a
 # single call, so it stands alone (no prelude) and answers each frame with one integer: the new
 # count when stored (plus FWD_LOCAL when the recipient is held by the sending node itself, which
@@ -123,6 +153,8 @@ return {'ok', r[1], r[4], presence, r[3]}
 FORWARD = """
 local P = ARGV[1]
 local max_frames, max_bytes, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local budget = tonumber(ARGV[5])
+local big = math.floor(max_bytes / 8)
 local function node(owner) return string.match(owner, '^([^:]+):') end
 local function inbox(owner) return P .. 'i:' .. node(owner) end
 local function forward(code, epoch, s, owner, seq_text, data)
@@ -147,14 +179,21 @@ local function forward(code, epoch, s, owner, seq_text, data)
   redis.call('XADD', st, '0-' .. string.format('%d', seq + 1), 'd', data)
   if seq == 0 then redis.call('PEXPIRE', st, ttl) end
   -- spec/relay.md section 8.1: at most buffer_frames frames and buffer_bytes bytes per direction.
-  local bytes = tonumber(r[6]) + #data
+  local before = tonumber(r[6])
+  local bytes = before + #data
+  local total = redis.call('INCRBY', P .. 'buf', #data)
+  -- Over the cluster's budget (section 13.6) a direction keeps at most a buffer_bytes / 8.
+  local cap = max_bytes
+  if budget > 0 and total > budget then cap = big end
   local len = redis.call('XLEN', st)
-  while len > 0 and (len > max_frames or bytes > max_bytes) do
+  while len > 0 and (len > max_frames or bytes > cap) do
     local first = redis.call('XRANGE', st, '-', '+', 'COUNT', 1)[1]
     redis.call('XDEL', st, first[1])
     bytes = bytes - #first[2][2]
     len = len - 1
   end
+  if bytes - before - #data ~= 0 then redis.call('INCRBY', P .. 'buf', bytes - before - #data) end
+  redis.call('HINCRBY', P .. 'rb', code, bytes - before)
   redis.call('HSET', key, 'n' .. s, n + 1, 'b' .. o, bytes)
   if r[3] ~= '' then
     if node(r[3]) == node(owner) then return FWD_LOCAL + n + 1 end
@@ -164,7 +203,7 @@ local function forward(code, epoch, s, owner, seq_text, data)
   return n + 1
 end
 local out = {}
-for i = 5, #ARGV, 6 do
+for i = 6, #ARGV, 6 do
   out[#out + 1] = forward(ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
 end
 return out
@@ -212,6 +251,11 @@ if received < first_seq then
 end
 trim(code, epoch, s, received, tonumber(r[9]))
 redis.call('HSET', key, 'o' .. s, owner, 'a' .. s, '', 'act', now_ms())
+if s == 0 and not r[8] then
+  -- The host is back in its open room: the lobby lists it again.
+  local lc = redis.call('HMGET', key, 'lk', 'cr')
+  if lc[1] and lc[1] ~= '' then redis.call('ZADD', lc[1], lc[2], code) end
+end
 local old = r[3]
 if old ~= '' and old ~= owner then notice(old, code, epoch, s, 'replaced', owner) end
 local presence = 'none'
@@ -234,9 +278,11 @@ return 1
 AWAY = """
 local code, epoch, s, owner = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local key = P .. 'r:' .. code
-local r = redis.call('HMGET', key, 'ep', 'o' .. s, 'o' .. (1 - s))
+local r = redis.call('HMGET', key, 'ep', 'o' .. s, 'o' .. (1 - s), 'lk')
 if r[1] ~= epoch or r[2] ~= owner then return 0 end
 redis.call('HSET', key, 'o' .. s, '', 'a' .. s, now_ms())
+-- A lobby lists a room only while its host is connected.
+if s == 0 and r[4] and r[4] ~= '' then redis.call('ZREM', r[4], code) end
 if r[3] then notice(r[3], code, epoch, 1 - s, 'peer_away', '') end
 return 1
 """
@@ -254,6 +300,8 @@ if owner ~= '' then
   if owner ~= dead or alive(owner) then return {'present'} end
   -- The owner's node stopped its heartbeat: the seat is away from now on.
   redis.call('HSET', key, 'o' .. s, '', 'a' .. s, now)
+  local lk = redis.call('HGET', key, 'lk')
+  if s == 0 and lk and lk ~= '' then redis.call('ZREM', lk, code) end
   notice(r[4], code, epoch, 1 - s, 'peer_away', '')
   return {'away', grace}
 end
@@ -276,41 +324,39 @@ return close_room(ARGV[2], ARGV[4], ARGV[5])
 REJECT = """
 local code, epoch, owner, fresh = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local key = P .. 'r:' .. code
-local r = redis.call('HMGET', key, 'ep', 'o0', 't1', 'o1', 'k1', 'pub', 'cr')
+local r = redis.call('HMGET', key, 'ep', 'o0', 't1', 'o1', 'k1', 'lk', 'cr')
 if r[1] ~= epoch then return lost(code, epoch) end
 if r[2] ~= owner then return {'replaced'} end
 if not r[3] then return {'no_peer'} end
 redis.call('DEL', P .. 't:' .. r[5], stream(code, epoch, 0), stream(code, epoch, 1))
+release(code)
 redis.call('HDEL', key, 't1', 'k1', 'o1', 'a1')
 redis.call('HSET', key, 'ep', fresh, 'n0', 0, 'n1', 0, 'b0', 0, 'b1', 0, 'act', now_ms())
-if r[6] == '1' then redis.call('ZADD', P .. 'lobby', r[7], code) end
+if r[6] and r[6] ~= '' then redis.call('ZADD', r[6], r[7], code) end
 if r[4] ~= '' then notice(r[4], code, epoch, 1, 'rejected', '') end
 return {'ok'}
 """
 
-# ARGV: P, how many, rejoin tag, select ('1': only rooms whose rejoin tag is that one, '' = untagged;
-# '0': every room) -> now, then code, meta, created, listing for each listed room (newest first)
+# ARGV: P, how many, lobby key, most examined -> now, then code, meta, created, listing ('' for none)
+# for each listed room (newest first). The key holds only listed rooms (public, open, host connected:
+# the scripts that change that keep it), so a call examines at most ``most examined`` entries,
+# removing stale ones.
 LOBBY = """
-local want, tag, by_tag = tonumber(ARGV[2]), ARGV[3], ARGV[4] == '1'
+local want, key, most = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local now = now_ms()
 local out = {now}
-local found, start = 0, 0
-while found < want do
-  local codes = redis.call('ZREVRANGE', P .. 'lobby', start, start + 199)
-  if #codes == 0 then break end
-  start = start + #codes
-  for _, code in ipairs(codes) do
-    local r = redis.call('HMGET', P .. 'r:' .. code, 'meta', 'cr', 'o0', 't1', 'rj', 'li')
-    if not r[2] or r[4] then
-      redis.call('ZREM', P .. 'lobby', code)
-      start = start - 1
-    elseif alive(r[3]) and found < want and (not by_tag or (r[5] or '') == tag) then
-      found = found + 1
-      table.insert(out, code)
-      table.insert(out, r[1])
-      table.insert(out, r[2])
-      table.insert(out, r[6] or '')
-    end
+local found = 0
+for _, code in ipairs(redis.call('ZREVRANGE', key, 0, most - 1)) do
+  if found >= want then break end
+  local r = redis.call('HMGET', P .. 'r:' .. code, 'meta', 'cr', 'o0', 't1', 'lk', 'li')
+  if not r[2] or r[4] or r[5] ~= key then
+    redis.call('ZREM', key, code)
+  elseif alive(r[3]) then
+    found = found + 1
+    table.insert(out, code)
+    table.insert(out, r[1])
+    table.insert(out, r[2])
+    table.insert(out, r[6] or '')
   end
 end
 return out
@@ -320,10 +366,14 @@ return out
 REFRESH = """
 local code, epoch, ttl = ARGV[2], ARGV[3], tonumber(ARGV[4])
 local key = P .. 'r:' .. code
-local r = redis.call('HMGET', key, 'ep', 'k0', 'k1')
+local r = redis.call('HMGET', key, 'ep', 'k0', 'k1', 'src')
 if r[1] ~= epoch then return 0 end
 local now = now_ms()
 redis.call('PEXPIRE', key, ttl)
+if r[4] then
+  redis.call('ZADD', P .. 'src:' .. r[4], 'XX', now + ttl, code)
+  redis.call('PEXPIRE', P .. 'src:' .. r[4], ttl)
+end
 for i = 2, 3 do if r[i] then redis.call('PEXPIRE', P .. 't:' .. r[i], ttl) end end
 redis.call('PEXPIRE', stream(code, epoch, 0), ttl)
 redis.call('PEXPIRE', stream(code, epoch, 1), ttl)
@@ -356,9 +406,10 @@ return {'ok', r[2], r[3], r[4], paired, r[6] or ''}
 RECLAIM = """
 local code, epoch, s, owner = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local key = P .. 'r:' .. code
-local r = redis.call('HMGET', key, 'ep', 'o' .. s, 'o' .. (1 - s))
+local r = redis.call('HMGET', key, 'ep', 'o' .. s, 'o' .. (1 - s), 'lk', 'cr', 't1')
 if r[1] ~= epoch or r[2] ~= '' then return 0 end
 redis.call('HSET', key, 'o' .. s, owner, 'a' .. s, '')
+if s == 0 and not r[6] and r[4] and r[4] ~= '' then redis.call('ZADD', r[4], r[5], code) end
 if r[3] then notice(r[3], code, epoch, 1 - s, 'peer_back', owner) end
 return 1
 """

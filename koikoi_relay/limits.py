@@ -16,8 +16,12 @@ class Limits:
     max_bytes_per_second: float = 1_048_576.0
     burst_seconds: float = 2.0            # token buckets hold this many seconds of rate
     max_rooms_per_connection: int = 8     # rooms one connection may create in its lifetime
-    max_connections: int = 10_000
+    max_connections: int = 4096           # fits a 2 GiB host with the buffer budget below
     max_rooms: int = 10_000
+    max_connections_per_source: int = 64  # open connections from one address (IPv6: one /64)
+    max_rooms_per_source: int = 32       # live rooms created from one address
+    max_bytes_per_second_per_source: float = 262_144.0  # all its connections together: beyond, they wait
+    max_buffered_bytes: int = 268_435_456  # resume buffers of all rooms together (256 MiB)
     max_errors: int = 16                  # error replies before the connection is closed
     max_bad_joins: int = 8                # joins of unknown codes before the connection is closed
     buffer_frames: int = 256              # unacknowledged frames kept per direction for resume
@@ -30,6 +34,9 @@ class Limits:
     close_timeout: float = 5.0
     sweep_interval: float = 1.0           # how often expiry is checked
     lobby_max: int = 200                  # rooms listed per lobby reply
+    lobby_max_bytes: int = 32_768         # ... and the size of that reply
+    lobby_per_second: float = 1.0         # lobby requests per source, all its connections (0 = no own rate)
+    lobby_burst: int = 5                  # ... of which this many may come at once
 
     def __post_init__(self) -> None:
         for field in fields(self):

@@ -9,7 +9,9 @@ re-attaches a new connection and replays the unacknowledged frames before any ne
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
+import msgpack
 from websockets.exceptions import ConnectionClosed
 
 from koikoi_relay.codes import allocate_code, normalize_code
@@ -17,9 +19,13 @@ from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
 from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.rooms import Rooms
-from koikoi_relay.state import Connection, Registry, Room, Seat
+from koikoi_relay.state import Budget, Connection, Registry, Room, Seat
+
+if TYPE_CHECKING:
+    from koikoi_relay.server import RelayServer
 
 ACK_EVERY = 32          # standalone acks when this many frames went unacknowledged (spec §5.4)
+LOBBY_REPLY_S = 1.0     # a lobby reply is encoded again after this long (ages), or when its list changes
 
 
 class LocalRooms(Rooms):
@@ -27,6 +33,14 @@ class LocalRooms(Rooms):
 
     def __init__(self) -> None:
         self.registry = Registry()
+        self._lobby_built: dict[str | None, float] = {}
+
+    def attach(self, relay: RelayServer) -> None:
+        super().attach(relay)
+        self.registry.budget = Budget(relay.limits)
+
+    def buffered_bytes(self) -> int:
+        return self.registry.budget.total
 
     def room_counts(self) -> tuple[int, int]:
         rooms = self.registry.rooms.values()
@@ -111,19 +125,28 @@ class LocalRooms(Rooms):
         if conn.rooms_created >= relay.limits.max_rooms_per_connection:
             await relay.error(conn, "too_many_rooms", "room creation limit of this connection reached")
             return
-        if len(self.registry.rooms) >= relay.limits.max_rooms:
+        lim = relay.limits
+        if len(self.registry.rooms) >= lim.max_rooms:
             await relay.error(conn, "relay_full", "room limit reached")
+            return
+        # spec/relay.md §7.1: rooms per source, and the budget of buffered bytes (§8.7).
+        if lim.max_rooms_per_source and self.registry.rooms_of(conn.source) >= lim.max_rooms_per_source:
+            await relay.error(conn, "source_rooms", "too many live rooms from this address")
+            return
+        if not self.registry.budget.room_for_a_room(lim.buffer_bytes):
+            await relay.error(conn, "relay_busy", "the relay's buffer budget is spent; try again later")
             return
         code = allocate_code(self.registry.rooms, relay.choose)
         if code is None:
             await relay.error(conn, "relay_full", "no free room code")
             return
         now = relay.clock()
-        room = Room(code, relay.next_serial(), msg.public, msg.meta, now, msg.listing)
-        seat = Seat(0, relay.new_token())
-        self.registry.rooms[code] = room
+        room = Room(code, relay.next_serial(), msg.public, msg.meta, now, msg.listing, conn.source)
+        seat = Seat(0, relay.new_token(), self.registry.budget)
+        self.registry.add_room(room)
         self.registry.add_seat(room, seat)
         self._attach(conn, room, seat)
+        self.registry.listed(room)
         conn.rooms_created += 1
         relay.metrics.rooms_created_total += 1
         log_event("room_created", conn=conn.serial, room=room.serial, public=msg.public)
@@ -143,8 +166,9 @@ class LocalRooms(Rooms):
         if room.paired:
             await relay.error(conn, "room_full", "the room already has two peers")
             return
-        seat = Seat(1, relay.new_token())
+        seat = Seat(1, relay.new_token(), self.registry.budget)
         self.registry.add_seat(room, seat)
+        self.registry.unlisted(room)
         self._attach(conn, room, seat)
         room.last_active = relay.clock()
         host = room.seats[0]
@@ -156,14 +180,22 @@ class LocalRooms(Rooms):
         await self._notify(host, encode("peer_joined"))
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
-        now = self.relay.clock()
-        listed = [
-            {"code": room.code, "meta": room.meta, "age": int(now - room.created), "listing": room.listing}
-            for room in reversed(self.registry.rooms.values())
-            if room.public and not room.paired and self._presence(room.seats[0]) == "present"
-            and room.meta.get("rejoin") == msg.rejoin   # rejoin rooms: by exact tag only (§5)
-        ][: self.relay.limits.lobby_max]
-        await self.relay.send(conn, encode("rooms", rooms=listed))
+        """The listed rooms from the index, newest first, the reply encoded once and kept until the
+        list changes or it is LOBBY_REPLY_S old (spec/relay.md §5): a request costs no more with
+        ten thousand rooms than with ten."""
+        relay = self.relay
+        now = relay.clock()
+        tag = msg.rejoin
+        reply = self.registry.lobby_replies.get(tag)
+        if reply is None or now - self._lobby_built.get(tag, now) >= LOBBY_REPLY_S:
+            reply = lobby_reply(self.registry.lobby.get(tag, {}), now, relay.limits.lobby_max,
+                                relay.limits.lobby_max_bytes)
+            if len(self.registry.lobby_replies) >= 1024:   # tags nobody lists again: forget them
+                self.registry.lobby_replies.clear()
+                self._lobby_built.clear()
+            self.registry.lobby_replies[tag] = reply
+            self._lobby_built[tag] = now
+        await relay.send(conn, reply)
 
     async def reject(self, conn: Connection) -> None:
         relay = self.relay
@@ -177,6 +209,7 @@ class LocalRooms(Rooms):
             return
         self.registry.remove_seat(room, joiner)
         seat.reset_stream()
+        self.registry.listed(room)
         room.last_active = relay.clock()
         log_event("peer_rejected", room=room.serial)
         gone = joiner.conn
@@ -222,6 +255,8 @@ class LocalRooms(Rooms):
             relay.close_later(old, None, CloseCode.REPLACED, "replaced by a resumed connection")
         self._attach(conn, room, seat, attached=False)
         seat.away_since = None
+        if seat.index == 0 and not room.paired:
+            self.registry.listed(room)   # the host is back: its open room is listed again
         relay.metrics.resumes_total += 1
         log_event("resumed", conn=conn.serial, room=room.serial, seat=seat.index)
         seat.acked_to_client = seat.in_count
@@ -276,6 +311,8 @@ class LocalRooms(Rooms):
         if seat is None or room is None or self.registry.rooms.get(room.code) is not room:
             return
         seat.away_since = self.relay.clock()
+        if seat.index == 0:
+            self.registry.unlisted(room)   # a lobby lists a room only while its host is connected
         log_event("seat_away", room=room.serial, seat=seat.index)
         other = room.other(seat)
         if other is not None and other.conn is not None:
@@ -320,3 +357,20 @@ class LocalRooms(Rooms):
     async def _notify(self, seat: Seat | None, data: bytes) -> None:
         if seat is not None and seat.conn is not None and seat.conn.attached:
             await self.relay.send(seat.conn, data)
+
+
+def lobby_reply(rooms: dict[str, Room], now: float, most: int, max_bytes: int) -> bytes:
+    """The encoded ``rooms`` reply for the indexed rooms (oldest first in ``rooms``): newest first,
+    at most ``most`` rooms and about ``max_bytes`` bytes (spec/relay.md §5, §7)."""
+    listed: list[dict[str, object]] = []
+    size = 16
+    for room in reversed(rooms.values()):
+        if len(listed) >= most:
+            break
+        entry: dict[str, object] = {"code": room.code, "meta": room.meta, "age": int(now - room.created),
+                                    "listing": room.listing}
+        size += len(msgpack.packb(entry, use_bin_type=True))
+        if size > max_bytes:
+            break
+        listed.append(entry)
+    return encode("rooms", rooms=listed)

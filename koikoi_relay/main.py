@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", action="store_true",
                         help="also serve the browser app at / (beside the protocol at /v1), with a strict "
                              "Content-Security-Policy; the page connects only to this relay")
+    parser.add_argument("--source-header", default=None, metavar="NAME",
+                        help="behind a proxy: take a connection's address, for the per-source limits, from "
+                             "the last entry of this request header set by the proxy (e.g. X-Forwarded-For); "
+                             "only with a proxy that sets it, or clients choose their own address")
     secure = parser.add_argument_group("TLS (spec/relay.md §14)")
     secure.add_argument("--tls-cert", metavar="FILE", default=None,
                         help="serve wss:// and https:// with this PEM certificate chain (needs --tls-key; "
@@ -98,7 +102,8 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None) -> No
     web = getattr(args, "web", False)
     http = web_handler(web, service_port) if web or service_port is not None else None
     server = RelayServer(limits_from(args), rooms=rooms, http=http,
-                         ssl=None if secure is None else secure.context)
+                         ssl=None if secure is None else secure.context,
+                         source_header=getattr(args, "source_header", None))
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")

@@ -8,6 +8,7 @@ be confused. Unknown keys are ignored (forward compatibility); unknown types are
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +100,16 @@ def _uint(value: object, name: str) -> int:
     return value
 
 
+def shown_safely(text: str) -> bool:
+    """Whether ``text`` can be shown in a list as it is: no code point of Unicode category C*
+    (controls, format characters such as bidirectional overrides, surrogates, private use,
+    unassigned) nor a line or paragraph separator (Zl, Zp). The rule a display name follows
+    (koikoi_p2p.protocol.identity.name_problem, spec/protocol.md §5.1), restated here because the
+    relay imports nothing of the game; a test checks that both agree on every code point."""
+    return text.isprintable() or not any(
+        unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in text)
+
+
 def _meta(value: object, max_entries: int) -> Meta:
     if value is None:
         return {}
@@ -108,11 +119,15 @@ def _meta(value: object, max_entries: int) -> Meta:
     for key, item in value.items():
         if not isinstance(key, str) or not 1 <= len(key) <= META_KEY_MAX:
             raise MessageError("bad_meta", f"meta keys are strings of 1..{META_KEY_MAX} characters")
+        if not shown_safely(key):
+            raise MessageError("bad_meta", "meta has no control, format or separator characters")
         if isinstance(item, bool):
             meta[key] = item
         elif type(item) is int and -(2**31) <= item < 2**31:
             meta[key] = item
         elif isinstance(item, str) and len(item) <= META_TEXT_MAX:
+            if not shown_safely(item):
+                raise MessageError("bad_meta", "meta has no control, format or separator characters")
             meta[key] = item
         else:
             raise MessageError("bad_meta", f"meta values: bool, 32-bit int, str <= {META_TEXT_MAX}")

@@ -17,6 +17,16 @@ class TokenBucket:
         self._clock = clock
         self._stamp = clock()
 
+    def owe(self, amount: float) -> float:
+        """Spend ``amount`` even beyond what is there; the seconds until the debt is paid off (0: none).
+        A caller that waits that long before going on is held to the rate without being refused."""
+        if self._rate <= 0:
+            return 0.0
+        now = self._clock()
+        self._tokens = min(self._capacity, self._tokens + (now - self._stamp) * self._rate) - amount
+        self._stamp = now
+        return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
+
     def take(self, amount: float = 1.0) -> bool:
         """Spend ``amount`` tokens if there are enough; False (and nothing spent) otherwise."""
         if self._rate <= 0:

@@ -47,6 +47,10 @@ class Rooms(ABC):
         """Extra Prometheus lines for ``/metrics``."""
         return []
 
+    def buffered_bytes(self) -> int:
+        """Bytes held in resume buffers (for the gauge and the hostile-load bench)."""
+        return 0
+
     @abstractmethod
     def room_counts(self) -> tuple[int, int]:
         """Open and paired rooms (for the gauges)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import ipaddress
 import logging
 import secrets
 import time
@@ -46,11 +47,12 @@ from koikoi_relay.messages import (
 )
 from koikoi_relay.metrics import Metrics
 from koikoi_relay.rooms import Rooms
-from koikoi_relay.state import Connection, Registry
+from koikoi_relay.state import Connection, Registry, Source
 
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 TLS_HANDSHAKE_TIMEOUT = 10.0
+MAX_QUEUE = 1           # messages websockets reads ahead of the handler per connection (each up to a frame)
 
 # An extra HTTP handler for the GETs the relay does not serve itself (``koikoi relay --web`` passes
 # one that serves the browser app): websockets' parsed request -> (status, headers, body), or None
@@ -72,8 +74,12 @@ class RelayServer:
         token_bytes: Callable[[int], bytes] = secrets.token_bytes,
         http: HttpHandler | None = None,
         ssl: SSLContext | None = None,
+        source_header: str | None = None,
     ) -> None:
         self.limits = limits or Limits()
+        # spec/relay.md §7.1: behind a proxy, the header in which it names the client's address.
+        self.source_header = source_header
+        self._sources: dict[str, Source] = {}
         self.http = http
         # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
         self.ssl = ssl
@@ -120,6 +126,7 @@ class RelayServer:
             ssl=self.ssl,
             # A TLS handshake that has not finished by then is dropped (asyncio's default is 60 s).
             ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT if self.ssl is not None else None,
+            max_queue=MAX_QUEUE,
         )
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)
@@ -193,6 +200,12 @@ class RelayServer:
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
+        cap = self.limits.max_connections_per_source
+        origin = self._sources.get(self.source_of(connection, request))
+        if cap and origin is not None and origin.connections >= cap:
+            self.metrics.errors["source_connections"] += 1
+            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
+                                      "too many connections from this address\n")
         if not self.rooms.health()[0]:
             # A cluster node cut off from Redis cannot serve rooms: a balancer sends the peer elsewhere.
             self.metrics.errors["unavailable"] += 1
@@ -201,8 +214,29 @@ class RelayServer:
 
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
-        text = self.metrics.render(len(self._conns), rooms_open, rooms_paired)
+        text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes())
         return text + "".join(line + "\n" for line in self.rooms.metrics_lines())
+
+    def source_of(self, ws: ServerConnection, request: Request | None = None) -> str:
+        """The address a connection comes from, as the per-source limits count it (spec §7.1): the
+        peer's IP address, an IPv6 one by its /64; behind a proxy, the last address of the header
+        that proxy sets (``source_header``), else the proxy's own."""
+        text = ""
+        request = request or ws.request
+        if self.source_header is not None and request is not None:
+            text = request.headers.get(self.source_header, "").rsplit(",", 1)[-1].strip()
+        if not text:
+            address = ws.remote_address
+            text = str(address[0]) if address else ""
+        try:
+            ip = ipaddress.ip_address(text)
+        except ValueError:
+            return text[:64]
+        if isinstance(ip, ipaddress.IPv6Address):
+            if ip.ipv4_mapped is not None:
+                return str(ip.ipv4_mapped)
+            return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address) + "/64"
+        return str(ip)
 
     # -- one connection ----------------------------------------------------------------------
 
@@ -216,7 +250,22 @@ class RelayServer:
             except ConnectionClosed:
                 pass
             return
-        conn = Connection(ws, self.next_serial(), self.limits, self.clock)
+        source = self.source_of(ws)
+        cap = self.limits.max_connections_per_source
+        origin = self._sources.get(source)
+        if cap and origin is not None and origin.connections >= cap:
+            self.metrics.errors["source_connections"] += 1
+            try:
+                await ws.send(encode("error", reason="source_connections",
+                                     message="too many connections from this address"))
+                await ws.close(CloseCode.TRY_AGAIN_LATER, "too many connections from this address")
+            except ConnectionClosed:
+                pass
+            return
+        if origin is None:
+            origin = self._sources[source] = Source(self.limits, self.clock)
+        origin.connections += 1
+        conn = Connection(ws, self.next_serial(), self.limits, self.clock, source, origin)
         self._conns.add(conn)
         self.metrics.connections_total += 1
         log_event("connected", conn=conn.serial)
@@ -235,6 +284,9 @@ class RelayServer:
             log_event("internal_error", logging.ERROR, conn=conn.serial, exc=type(exc).__name__, at=where)
             await ws.close(1011, "internal error")
         finally:
+            origin.connections -= 1
+            if not origin.connections and self._sources.get(source) is origin:
+                del self._sources[source]
             self._conns.discard(conn)
             self.rooms.disconnected(conn)
             close_code = ws.close_code if ws.close_code is not None else 1006
@@ -252,6 +304,13 @@ class RelayServer:
         if not conn.messages_bucket.take(1) or not conn.bytes_bucket.take(len(message)):
             await self.fail(conn, "rate_limited", CloseCode.RATE_LIMITED, "message or byte rate exceeded")
             return
+        # spec/relay.md §7.1: the connections of one address share a byte rate; beyond it, this
+        # connection is not read until the debt is paid (TCP holds the sender back), not closed.
+        wait = conn.origin.bytes_bucket.owe(len(message))
+        if wait > 0:
+            await asyncio.sleep(wait)
+            if not self._open(conn):
+                return
         if isinstance(message, str):
             await self.error(conn, "text_not_allowed", "messages are binary msgpack maps")
             return
@@ -275,6 +334,11 @@ class RelayServer:
         elif type(msg) is Join:
             await rooms.join(conn, msg)
         elif type(msg) is Lobby:
+            # spec/relay.md §7.1: the public lobby has its own, smaller rate. A lobby for one rejoin
+            # tag reads only that tag's short list; pairing again polls it (net/rendezvous.py).
+            if msg.rejoin is None and not conn.origin.lobby_bucket.take(1):
+                await self.error(conn, "lobby_rate_limited", "too many lobby requests; ask less often")
+                return
             await rooms.lobby(conn, msg)
         elif type(msg) is Resume:
             await rooms.resume(conn, msg)
@@ -282,6 +346,11 @@ class RelayServer:
             await rooms.reject(conn)
         elif type(msg) is Leave:
             await rooms.leave(conn)
+
+    @staticmethod
+    def _open(conn: Connection) -> bool:
+        """Whether the relay still reads this connection (it may have started closing it meanwhile)."""
+        return not conn.closing
 
     async def bad_join(self, conn: Connection) -> None:
         """A join of an unknown code: an error, and the connection closed after too many (spec §7)."""

@@ -22,17 +22,32 @@ from koikoi_relay.ratelimit import TokenBucket
 TOKEN_ID_BYTES = 8
 
 
+class Source:
+    """One address (spec/relay.md §7.1): its open connections and the rates they share."""
+
+    __slots__ = ("bytes_bucket", "connections", "lobby_bucket")
+
+    def __init__(self, limits: Limits, clock: Callable[[], float]) -> None:
+        self.connections = 0
+        self.bytes_bucket = TokenBucket(limits.max_bytes_per_second_per_source, limits.burst_seconds, clock)
+        rate = limits.lobby_per_second
+        self.lobby_bucket = TokenBucket(rate, limits.lobby_burst / rate if rate else 0, clock)
+
+
 class Connection:
     """One websocket connection and its per-connection limits."""
 
     __slots__ = (
         "attached", "bad_joins", "bytes_bucket", "closing", "errors", "gap_reported", "last_active",
-        "member", "messages_bucket", "room", "rooms_created", "seat", "serial", "ws",
+        "member", "messages_bucket", "origin", "room", "rooms_created", "seat", "serial", "source",
+        "ws",
     )
 
-    def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float]) -> None:
+    def __init__(self, ws: ServerConnection, serial: int, limits: Limits, clock: Callable[[], float],
+                 source: str = "", origin: Source | None = None) -> None:
         self.ws = ws
         self.serial = serial
+        self.source = source           # the address the connection comes from (spec/relay.md §7.1)
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.member: Any = None        # the cluster backend's seat held by this connection (cluster.Member)
@@ -42,6 +57,7 @@ class Connection:
         self.last_active = clock()
         self.messages_bucket = TokenBucket(limits.max_messages_per_second, limits.burst_seconds, clock)
         self.bytes_bucket = TokenBucket(limits.max_bytes_per_second, limits.burst_seconds, clock)
+        self.origin = origin if origin is not None else Source(limits, clock)   # shared by the source
         self.errors = 0
         self.bad_joins = 0
         self.rooms_created = 0
@@ -52,17 +68,45 @@ class Connection:
         return self.room is not None or self.member is not None
 
 
+class Budget:
+    """The bytes buffered for resume in every seat together, against ``max_buffered_bytes``
+    (spec/relay.md §8.7). Seats holding more than ``buffer_bytes / 8`` are the first to give
+    frames back when the total goes over the budget, longest held first."""
+
+    __slots__ = ("big", "big_mark", "limit", "total")
+
+    def __init__(self, limits: Limits) -> None:
+        self.limit = limits.max_buffered_bytes
+        self.big_mark = limits.buffer_bytes // 8
+        self.total = 0
+        self.big: dict[Seat, None] = {}    # an ordered set: seats above big_mark, oldest first
+
+    def room_for_a_room(self, buffer_bytes: int) -> bool:
+        """Whether a new room fits: the total is not within two full buffers of the budget."""
+        return self.limit <= 0 or self.total + 2 * buffer_bytes <= self.limit
+
+    def reclaim(self, pusher: Seat) -> None:
+        """Over the budget: shrink the big buffers to ``big_mark``, then the pusher's if need be."""
+        while self.total > self.limit and self.big:
+            seat = next(iter(self.big))
+            del self.big[seat]
+            seat.shrink(self.big_mark)
+        while self.total > self.limit and pusher.outbox:
+            pusher.evict_oldest()
+
+
 class Seat:
     """One side of a room: its resume token, its counters and the frames it has not acknowledged."""
 
     __slots__ = (
-        "acked_to_client", "away_since", "conn", "in_count", "index", "out_count", "outbox",
+        "acked_to_client", "away_since", "budget", "conn", "in_count", "index", "out_count", "outbox",
         "outbox_bytes", "probe_mark", "token",
     )
 
-    def __init__(self, index: int, token: bytes) -> None:
+    def __init__(self, index: int, token: bytes, budget: Budget | None = None) -> None:
         self.index = index
         self.token = token
+        self.budget = budget
         self.conn: Connection | None = None
         self.away_since: float | None = None
         self.in_count = 0          # frames accepted from this seat = next seq it must send
@@ -74,8 +118,27 @@ class Seat:
 
     def reset_stream(self) -> None:
         """Forget both directions (the host's stream restarts when its joiner is rejected)."""
-        self.in_count = self.acked_to_client = self.out_count = self.outbox_bytes = 0
+        self.release()
+        self.in_count = self.acked_to_client = self.out_count = 0
+
+    def release(self) -> None:
+        """Give every buffered byte back to the budget (the room closed or the stream restarted)."""
+        if self.budget is not None:
+            self.budget.total -= self.outbox_bytes
+            self.budget.big.pop(self, None)
+        self.outbox_bytes = 0
         self.outbox.clear()
+
+    def evict_oldest(self) -> None:
+        _, dropped = self.outbox.popleft()
+        self.outbox_bytes -= len(dropped)
+        if self.budget is not None:
+            self.budget.total -= len(dropped)
+
+    def shrink(self, size: int) -> None:
+        """Evict the oldest frames until at most ``size`` bytes stay buffered."""
+        while self.outbox and self.outbox_bytes > size:
+            self.evict_oldest()
 
     def push(self, encoded: bytes, limits: Limits) -> int:
         """Buffer the next frame for this seat, evicting the oldest beyond the bound; its seq."""
@@ -83,20 +146,30 @@ class Seat:
         self.out_count += 1
         self.outbox.append((seq, encoded))
         self.outbox_bytes += len(encoded)
+        budget = self.budget
+        if budget is not None:
+            budget.total += len(encoded)
         # spec/relay.md §8: at most buffer_frames frames and buffer_bytes bytes per direction.
         while self.outbox and (
             len(self.outbox) > limits.buffer_frames or self.outbox_bytes > limits.buffer_bytes
         ):
-            _, dropped = self.outbox.popleft()
-            self.outbox_bytes -= len(dropped)
+            self.evict_oldest()
+        if budget is not None:
+            if self.outbox_bytes > budget.big_mark:
+                budget.big.setdefault(self, None)
+            # spec/relay.md §8.7: all buffers together stay within max_buffered_bytes.
+            if budget.limit and budget.total > budget.limit:
+                budget.reclaim(self)
         return seq
 
     def acknowledge(self, received: int) -> None:
         """The seat has every frame below ``received``: drop them from the buffer."""
         outbox = self.outbox
         while outbox and outbox[0][0] < received:
-            _, dropped = outbox.popleft()
-            self.outbox_bytes -= len(dropped)
+            self.evict_oldest()
+        budget = self.budget
+        if budget is not None and self.outbox_bytes <= budget.big_mark:
+            budget.big.pop(self, None)
 
     def first_buffered(self) -> int:
         """The lowest seq a resume can still start from."""
@@ -106,11 +179,16 @@ class Seat:
 class Room:
     """A room code with its two seats and its lobby entry."""
 
-    __slots__ = ("code", "created", "last_active", "listing", "meta", "public", "seats", "serial")
+    __slots__ = ("code", "created", "last_active", "listing", "meta", "public", "seats", "serial", "source",
+                 "tag")
 
     def __init__(self, code: str, serial: int, public: bool, meta: Meta, now: float,
-                 listing: Listing | None = None) -> None:
+                 listing: Listing | None = None, source: str = "") -> None:
         self.code = code
+        self.source = source
+        tag = meta.get("rejoin")
+        # The lobby lists a rejoin room only to a request naming its tag (spec/relay.md §5).
+        self.tag: str | None = None if "rejoin" not in meta else tag if isinstance(tag, str) else ""
         self.serial = serial
         self.public = public
         self.meta = meta
@@ -128,11 +206,41 @@ class Room:
 
 
 class Registry:
-    """Live rooms by code and seats by resume-token id."""
+    """Live rooms by code, seats by resume-token id, the lobby's index and the rooms per source.
 
-    def __init__(self) -> None:
+    The lobby index holds, per rejoin tag (None: the public lobby), the rooms a lobby lists:
+    public, without a joiner, host connected; newest last, so a reply walks only what it lists
+    (spec/relay.md §5). Each tag's encoded reply is kept until that tag's list changes."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[bytes, tuple[Room, Seat]] = {}
+        self.budget = Budget(limits or Limits())
+        self.lobby: dict[str | None, dict[str, Room]] = {}
+        self.lobby_replies: dict[str | None, bytes] = {}
+        self.per_source: dict[str, int] = {}
+
+    def add_room(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        self.per_source[room.source] = self.per_source.get(room.source, 0) + 1
+
+    def rooms_of(self, source: str) -> int:
+        return self.per_source.get(source, 0)
+
+    def listed(self, room: Room) -> None:
+        """The room is open to a joiner and its host is connected: the lobby shows it (newest first)."""
+        if room.public:
+            entries = self.lobby.setdefault(room.tag, {})
+            entries.pop(room.code, None)
+            entries[room.code] = room
+            self.lobby_replies.pop(room.tag, None)
+
+    def unlisted(self, room: Room) -> None:
+        entries = self.lobby.get(room.tag)
+        if entries is not None and entries.pop(room.code, None) is not None:
+            self.lobby_replies.pop(room.tag, None)
+            if not entries:
+                del self.lobby[room.tag]
 
     def add_seat(self, room: Room, seat: Seat) -> None:
         room.seats[seat.index] = seat
@@ -140,12 +248,20 @@ class Registry:
 
     def remove_seat(self, room: Room, seat: Seat) -> None:
         room.seats[seat.index] = None
+        seat.release()
         self.tokens.pop(seat.token[:TOKEN_ID_BYTES], None)
 
     def remove_room(self, room: Room) -> None:
-        self.rooms.pop(room.code, None)
+        if self.rooms.pop(room.code, None) is room:
+            left = self.per_source.get(room.source, 1) - 1
+            if left:
+                self.per_source[room.source] = left
+            else:
+                self.per_source.pop(room.source, None)
+        self.unlisted(room)
         for seat in room.seats:
             if seat is not None:
+                seat.release()
                 self.tokens.pop(seat.token[:TOKEN_ID_BYTES], None)
 
     def find_token(self, token: bytes, compare: Callable[[bytes, bytes], bool]) -> tuple[Room, Seat] | None:

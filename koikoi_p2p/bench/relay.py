@@ -47,7 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rooms", default=None, help="room counts, comma-separated (default 1,100,1000; "
                         "with --cluster 1,100)")
     parser.add_argument("--cluster", default=None, metavar="N[,N...]",
-                        help="also measure a relay cluster of N nodes on one redis-server, e.g. 1,2,4")
+                        help="also measure a relay cluster of N nodes on one redis-server, e.g. 1,2,4 "
+                             "(with --hostile: a two-node cluster unless 0)")
+    parser.add_argument("--hostile", action="store_true",
+                        help="honest pairs' round trips and the relay's memory with attackers doing the "
+                             "worst each limit allows, against the same run without (default rooms 100,1000)")
 
 
 def raise_nofile_limit() -> None:
@@ -228,12 +232,15 @@ async def _hold_idle(kind: str, port: int, connections: int) -> None:
 RELAY_FLAGS = (
     "--log-level", "warning", "--max-messages-per-second", "0", "--max-bytes-per-second", "0",
     "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",
+    # Every client is on 127.0.0.1: the per-source limits would count them all as one.
+    "--max-connections-per-source", "0", "--max-rooms-per-source", "0",
+    "--max-bytes-per-second-per-source", "0",
 )
 
 
-def _start_server(kind: str) -> tuple[subprocess.Popen[str], int]:
+def _start_server(kind: str, flags: Sequence[str] = RELAY_FLAGS) -> tuple[subprocess.Popen[str], int]:
     if kind == "relay":
-        command = [sys.executable, "-m", "koikoi_relay", "--port", "0", *RELAY_FLAGS]
+        command = [sys.executable, "-m", "koikoi_relay", "--port", "0", *flags]
     else:
         command = [sys.executable, "-m", "koikoi_p2p.bench.relay", "forwarder", "--port", "0"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)  # noqa: S603
@@ -353,6 +360,10 @@ def _ratio(value: float, floor: float) -> float:
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
+    if getattr(args, "hostile", False):
+        from koikoi_p2p.bench import hostile
+
+        return hostile.run(args)
     raise_nofile_limit()  # inherited by the server and load processes
     quick = bool(getattr(args, "quick", False))
     duration = args.duration if getattr(args, "duration", None) else (1.0 if quick else 3.0)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from koikoi_p2p.cli.i18n import count, tr
 from koikoi_p2p.cli.options import add_cafile
 from koikoi_p2p.cli.settings import LANGUAGES
+from koikoi_p2p.cli.untrusted import safe
 from koikoi_p2p.phrase import Phrase
 
 DEFAULT_PORT = 8766
@@ -181,14 +181,6 @@ def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: o
         text = say(lang, exc.args[0]) if exc.args and isinstance(exc.args[0], Phrase) else tr(lang, japanese,
                                                                                               **values)
     print(f"{command}: {text}", file=sys.stderr)
-
-
-def safe(value: object, width: int | None = None) -> str:
-    """Text from a service, made harmless for a terminal (no control or format characters)."""
-    # 0 is shown as 0 (a player with no wins, no abandonment claims), only None as nothing.
-    text = "".join(ch if not unicodedata.category(ch).startswith("C") else "?"
-                   for ch in ("" if value is None else str(value)))
-    return text if width is None else text[:width]
 
 
 def _num(value: object) -> float:

@@ -147,8 +147,11 @@ def _report(args: argparse.Namespace, outcome: Any) -> int:
     if args.json:
         print(json.dumps(outcome.to_dict()), flush=True)
     else:
-        text = {"completed": "the match finished", "abandoned": outcome.reason,
-                "gave_up": "the opponent never came back", "timed_out": outcome.reason,
-                "failed": f"the match stopped: {outcome.reason}"}
+        from koikoi_p2p.cli.untrusted import safe
+
+        reason = safe(outcome.reason)   # may be the relay's or the opponent's words
+        text = {"completed": "the match finished", "abandoned": reason,
+                "gave_up": "the opponent never came back", "timed_out": reason,
+                "failed": f"the match stopped: {reason}"}
         print(f"{text.get(outcome.status, outcome.status)}" + (f" ({outcome.file})" if outcome.file else ""))
     return EXIT_BY_STATUS.get(outcome.status, exit_codes.ERROR)

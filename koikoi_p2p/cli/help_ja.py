@@ -78,8 +78,20 @@ HELP_JA: dict[str, str] = {
     "idle connections for the memory run": "メモリー計測での待機中の接続数",
     "room counts, comma-separated (default 1,100,1000; with --cluster 1,100)":
         "部屋の数、カンマ区切り (既定 1,100,1000。--cluster のときは 1,100)",
-    "also measure a relay cluster of N nodes on one redis-server, e.g. 1,2,4":
-        "1つの redis-server の上の N ノードの中継クラスターも測る。例: 1,2,4",
+    "also measure a relay cluster of N nodes on one redis-server, e.g. 1,2,4 "
+    "(with --hostile: a two-node cluster unless 0)":
+        "1つの redis-server の上の N ノードの中継クラスターも測る。例: 1,2,4 "
+        "(--hostile のときは 0 でなければ 2 ノードのクラスター)",
+    "honest pairs' round trips and the relay's memory with attackers doing the "
+    "worst each limit allows, against the same run without (default rooms 100,1000)":
+        "攻撃者が各制限の許す限りの最悪を行う中での、誠実な対の往復時間と中継サーバーのメモリーを、"
+        "攻撃者のいない同じ計測と比べる (既定の部屋数 100,1000)",
+    "behind a proxy: take a connection's address, for the per-source limits, from "
+    "the last entry of this request header set by the proxy (e.g. X-Forwarded-For); "
+    "only with a proxy that sets it, or clients choose their own address":
+        "プロキシの後ろで: 送信元ごとの制限に使う接続のアドレスを、プロキシが設定するこのリクエスト"
+        "ヘッダーの最後の値から取る。そのヘッダーを設定するプロキシがあるときだけ"
+        "使うこと。さもないとクライアントが自分のアドレスを選べてしまう",
     "rounds of the match (default 12)": "対局の回戦数 (既定 12)",
     "timed matches (median)": "計測する対局数 (中央値)",
     "seed of the match (same in every run)": "対局の乱数の種 (どの実行でも同じ)",

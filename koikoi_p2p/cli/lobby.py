@@ -11,6 +11,7 @@ from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.options import default_relay
 from koikoi_p2p.cli.room_listing import room_entry
 from koikoi_p2p.cli.setup import command_lang
+from koikoi_p2p.cli.untrusted import safe
 
 # The words of the room list (translated by tr()).
 HEADINGS = ("code", "host", "rules", "custom", "rounds", "rated", "not rated", "password", "waiting",
@@ -46,12 +47,15 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
     if not rooms:
         print(tr(lang, "No public rooms are waiting. Host one with: koikoi host --public"))
         return exit_codes.OK
-    relay = "" if url == default_relay() else f" --relay {url}"
+    relay = "" if url == default_relay() else safe(f" --relay {url}")
     print(tr(lang, "code") + "    " + tr(lang, "to join"))
     entries = [(room, room_entry(room)) for room in rooms]
     for room, entry in entries:
+        # Every field is the relay's to choose. The listing is checked (room_entry) and what is shown
+        # is escaped besides, so nothing can move the cursor, forge a row or reorder the line (issue
+        # 25 hole 6); a code is letters and digits only, so it cannot add words to the join line.
         code = room.get("code")
-        code = code if isinstance(code, str) and code.isalnum() and len(code) <= 16 else "?"
+        code = safe(code) if isinstance(code, str) and code.isalnum() and len(code) <= 16 else "?"
         password = bool(entry.get("password"))
         print(f"{code:<8}{'koikoi join ' + code + relay + (' --password' if password else '')}")
         print("        " + "; ".join(_facts(entry, room.get("age"), lang)))
@@ -66,15 +70,15 @@ def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
 
     facts = []
     if "name" in entry or "fp" in entry:
-        who = " ".join(str(entry[k]) for k in ("name", "fp") if entry.get(k))
+        who = " ".join(safe(entry[k], 64) for k in ("name", "fp") if entry.get(k))
         facts.append(f"{tr(lang, 'host')}: {who or '?'}")
     if "rules" in entry:
-        rules = str(entry["rules"]) + (f" ({tr(lang, 'custom')})" if entry.get("custom") else "")
+        rules = safe(entry["rules"], 64) + (f" ({tr(lang, 'custom')})" if entry.get("custom") else "")
         facts.append(f"{tr(lang, 'rules')}: {rules}")
     if "rounds" in entry:
         rounds = entry["rounds"]
-        facts.append(f"{tr(lang, 'rounds')}: {rounds}" if rounds else
-                     tr(lang, "until {n} points", n=entry.get("target", "?")))
+        facts.append(f"{tr(lang, 'rounds')}: {safe(rounds, 16)}" if rounds else
+                     tr(lang, "until {n} points", n=safe(entry.get("target", "?"), 16)))
     if "rated" in entry:
         facts.append(tr(lang, "rated") if entry["rated"] else tr(lang, "not rated"))
     facts.append(f"{tr(lang, 'password')}: {tr(lang, 'yes') if entry.get('password') else tr(lang, 'no')}")

@@ -22,6 +22,7 @@ from koikoi_p2p.cli.options import (
 )
 from koikoi_p2p.cli.paths import own_command
 from koikoi_p2p.cli.setup import Setup, error, prepare
+from koikoi_p2p.cli.untrusted import safe
 
 if TYPE_CHECKING:
     from koikoi_p2p.cli.paths import Folders
@@ -82,8 +83,9 @@ def relay_failure(exc: RelayError, url: str, lang: str = "en") -> int:
     """Say why the relay could not connect us, and pick the exit code."""
     code = RELAY_CODES.get(exc.reason, exit_codes.ERROR)
     template = REASON_HINTS.get(exc.reason) or RELAY_HINTS.get(code, "The relay refused: {reason}.")
-    hint = tr(lang, template, url=url, reason=exc)
-    print(f"koikoi: {hint} ({exc.reason})", file=sys.stderr)
+    # The reason and message are the relay's words: escaped (a relay may send anything).
+    hint = tr(lang, template, url=safe(url), reason=safe(exc))
+    print(f"koikoi: {hint} ({safe(exc.reason, 64)})", file=sys.stderr)
     return code
 
 
@@ -130,14 +132,13 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         return relay_failure(exc, url, screen.lang)
     try:
         flags = " --password" if password is not None else ""
-        screen.say(screen.t("Room code: {code}", code=screen.style.bold(client.code)))
+        screen.say(screen.t("Room code: {code}", code=screen.style.bold(safe(client.code, 32))))
         screen.say(screen.t("Send this to your friend:  {line}",
                             line=f"koikoi join {client.code} --relay {url}{flags}"), whole=True)
         if args.public:
             screen.say(screen.t("The room is listed in the lobby (koikoi lobby)."))
         rating = rated_service(setup, 0, url)
         if rating:
-            from koikoi_p2p.cli.cmd_ratings import safe
 
             screen.say(screen.t("Rated match: the result goes to {url} (your friend sees it first).",
                                 url=safe(rating)))

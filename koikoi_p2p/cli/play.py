@@ -662,11 +662,15 @@ REASON_WORDS = {
 
 
 def reason_words(event: Failure, lang: str) -> str:
+    from koikoi_p2p.cli.untrusted import safe
+
+    # A failure's reason and message may be the relay's or the opponent's words: escaped.
+    reason = safe(event.reason, 64)
     words = REASON_WORDS.get(event.reason)
     if words is not None:
-        return f"{tr(lang, words)} ({event.reason})"
-    message = event.message or event.reason
-    return message if message == event.reason else f"{message} ({event.reason})"
+        return f"{tr(lang, words)} ({reason})"
+    message = safe(event.message, 200) or reason
+    return message if message == reason else f"{message} ({reason})"
 
 
 _LEFT_WORDS = ("left", "closed", "timeout", "timed_out", "abort", "gone", "disconnect")

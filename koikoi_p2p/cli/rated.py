@@ -12,9 +12,10 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from koikoi_p2p.cli.cmd_ratings import safe, submit_text
+from koikoi_p2p.cli.cmd_ratings import submit_text
 from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.paths import own_command
+from koikoi_p2p.cli.untrusted import safe
 
 
 def default_ratings(relay: str) -> str:

@@ -14,6 +14,7 @@ from koikoi_p2p.cli.identity_store import IdentityFileError, LoadedIdentity, loa
 from koikoi_p2p.cli.paths import Folders, folders
 from koikoi_p2p.cli.play import Screen, make_screen
 from koikoi_p2p.cli.settings import Settings, load_settings, remember
+from koikoi_p2p.cli.untrusted import safe
 
 if TYPE_CHECKING:
     from koikoi_p2p.net.match import Match
@@ -102,7 +103,9 @@ def command_lang(args: argparse.Namespace) -> str:
 def error(args: argparse.Namespace | str, text: str, /, **values: object) -> None:
     """A one-line message on standard error, in the command's language."""
     lang = args if isinstance(args, str) else command_lang(args)
-    print("koikoi: " + tr(lang, text, **values), file=sys.stderr)
+    # A value may be a relay's, a service's or a file's words: every one is escaped (untrusted.py).
+    shown = {name: safe(value) for name, value in values.items()}
+    print("koikoi: " + tr(lang, text, **shown), file=sys.stderr)
 
 
 def choose_profile(args: argparse.Namespace, lang: str) -> Profile | None:

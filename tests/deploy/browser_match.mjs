@@ -49,7 +49,8 @@ try {
   const b = await open(await browser.newContext({ viewport: { width: 1280, height: 800 } }));
   report.secure = [await secure(a.page), await secure(b.page)];
   await a.page.getByRole('button', { name: 'Create a room' }).click();
-  await a.page.getByLabel('Rounds').fill('1');
+  await a.page.getByText('More options').click();
+  await a.page.getByLabel('Another number of rounds').fill('1');
   await a.page.getByLabel(/^Rated match/).check();
   await a.page.getByRole('button', { name: 'Create', exact: true }).click();
   const codeEl = a.page.locator('.waiting .code');
@@ -57,13 +58,21 @@ try {
   const code = String(await codeEl.getAttribute('data-code'));
   await b.page.goto(`${origin}#join=${code}`);
   await b.page.getByRole('button', { name: 'Join', exact: true }).click();
-  let terms = '';
+  // The joiner's terms, read before either page is stepped on (a step answers the dialog).
+  const shownTerms = b.page.locator('dialog.dlg-terms');
+  const before = Date.now() + 90000;
+  while (!(await shownTerms.count())) {
+    if (Date.now() > before) throw new Error('no terms shown');
+    const sas = b.page.locator('dialog[open] .sascode');
+    if (await sas.count()) await b.page.locator('dialog[open] button.primary').click();
+    await step(a.page);
+    await b.page.waitForTimeout(100);
+  }
+  const terms = String(await shownTerms.textContent());
   const done = [false, false];
   const end = Date.now() + 240000;
   while (done.includes(false)) {
     if (Date.now() > end) throw new Error('the match did not end in time');
-    const shown = b.page.locator('dialog[open] .terms');
-    if (!terms && await shown.count()) terms = String(await shown.textContent());
     for (const [i, p] of [a.page, b.page].entries()) {
       if (done[i]) continue;
       const r = await step(p);

@@ -125,6 +125,16 @@ def test_the_units_are_valid_and_hardened(tmp_path: Path) -> None:
         assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr
 
 
+def test_the_relay_nodes_count_each_player_not_haproxy(tmp_path: Path) -> None:
+    """HAProxy connects for every player from 127.0.0.1: without the address it appends to
+    X-Forwarded-For, every player would share one source's caps (spec/relay.md §7.1)."""
+    argv, _ = unit_command("koikoi-relay@.service", "8801", tmp_path, tmp_path, {})
+    assert argv[argv.index("--source-header") + 1] == "X-Forwarded-For"
+    config = (DEPLOY / "haproxy.cfg").read_text()
+    front = config[config.index("\nfrontend https"):config.index("\nbackend relay")]
+    assert "option forwardfor" in front
+
+
 def test_the_readme_section_names_what_deploy_holds() -> None:
     """The steps of README "Running a public relay" use the files, names, ports and paths that
     deploy/ (and so this test's deployment) uses."""

@@ -26,3 +26,16 @@ def test_bench_relay_cluster_tiny_run(redis_url: str) -> None:
     for name in ("relay_latency_s_2_rooms", "cluster1_latency_s_2_rooms", "cluster2_latency_s_2_rooms",
                  "cluster1_frames_per_s_2_rooms", "cluster2_cpu_us_per_frame_2_rooms"):
         assert results[name].median_s > 0 and results[name].floor_s > 0, name
+
+
+def test_bench_relay_hostile_code_path() -> None:
+    """``--hostile`` on a token scale: honest pairs time round trips while every kind of attacker
+    runs once (one address each); the figures are the bench's, only their shape is checked here."""
+    from koikoi_p2p.bench.hostile import measure
+
+    calm = measure(False, 2, False, 1.0)
+    under = measure(False, 2, True, 2.0, small=True)
+    for result in (calm, under):
+        assert result["count"] > 0 and result["p99"] >= result["p50"] > 0
+        assert result["rss"] > 0 and result["broken"] == 0 and result["cpu"] >= 0
+    assert under["attack"]["ready"] >= 1 and under["buffered"] > 0

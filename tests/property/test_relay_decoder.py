@@ -25,8 +25,10 @@ from koikoi_relay.messages import (
 
 REASONS = {"malformed", "unknown_type", "bad_meta", "bad_listing"}
 uint = st.integers(0, 2**63 - 1)
-meta_values = st.booleans() | st.integers(-(2**31), 2**31 - 1) | st.text(max_size=64)
-metas = st.dictionaries(st.text(min_size=1, max_size=32), meta_values, max_size=8)
+# Lobby text shows in terminals and pages: no control, format or separator characters (issue 25).
+shown = st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+meta_values = st.booleans() | st.integers(-(2**31), 2**31 - 1) | st.text(shown, max_size=64)
+metas = st.dictionaries(st.text(shown, min_size=1, max_size=32), meta_values, max_size=8)
 messages: st.SearchStrategy[ClientMessage] = st.one_of(
     st.builds(Create, st.booleans(), metas),
     st.builds(Join, st.text(max_size=32)),

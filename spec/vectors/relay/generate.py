@@ -49,6 +49,10 @@ VALID: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      {"type": "create", "public": True, "meta": {"rules": "koikoi-online"},
       "listing": {"name": "Hanako", "fp": "abcd-ef23", "rules": "koikoi-online", "rounds": 6, "rated": False,
                   "password": True, "turn": 300}}),
+    ("create, lobby text in Japanese with spaces",
+     {"type": "create", "public": True, "meta": {"rules": "花札 こいこい", "note": "two words"}},
+     {"type": "create", "public": True, "meta": {"rules": "花札 こいこい", "note": "two words"},
+      "listing": None}),
     ("join", {"type": "join", "code": "ABC234"}, {"type": "join", "code": "ABC234"}),
     ("lobby", {"type": "lobby"}, {"type": "lobby", "rejoin": None}),
     ("lobby for the rejoin rooms of one tag", {"type": "lobby", "rejoin": "0123456789abcdef0123456789abcdef"},
@@ -108,6 +112,12 @@ INVALID_MAPS: list[tuple[str, dict[Any, Any], str]] = [
     ("meta as list", {"type": "create", "meta": [1]}, "bad_meta"),
     ("listing as list", {"type": "create", "listing": [1]}, "bad_listing"),
     ("listing name with a newline", {"type": "create", "listing": {"name": "Eve\n"}}, "bad_listing"),
+    # Lobby text is shown to people: no control, format or separator characters (issue 25).
+    ("meta value with an escape sequence", {"type": "create", "meta": {"rules": "\x1b[2Jx"}}, "bad_meta"),
+    ("meta value with a line feed", {"type": "create", "meta": {"rules": "a\nkoikoi join ZZZZZZ"}}, "bad_meta"),
+    ("meta value with a right-to-left override", {"type": "create", "meta": {"rules": "\u202eab"}}, "bad_meta"),
+    ("meta value with a line separator", {"type": "create", "meta": {"rules": "a\u2028b"}}, "bad_meta"),
+    ("meta key with a tab", {"type": "create", "meta": {"ru\tles": "nintendo"}}, "bad_meta"),
 ]
 
 # spec/relay.md §4.2: listings alone, for the relay and for every client that reads a lobby.

@@ -1,0 +1,509 @@
+"""``koikoi bench relay --hostile``: honest pairs play while attackers do the worst each limit allows.
+
+Each run starts a fresh relay (or a two-node cluster on one ``redis-server``) with its default
+limits, then, each in its own process:
+
+- the **honest** load: ROOMS pairs, each from its own address, the host sending a timestamped
+  frame every second (with jitter) that the joiner echoes at once; the host measures each round
+  trip. Both acknowledge what they receive, as real peers do.
+- the **attackers** (hostile runs only), from a few addresses, each address using its per-source
+  caps to the full:
+  - *maximal buffers*: every room an address may create, its two seats sending 64 KiB frames that
+    the other reads and never acknowledges, until every buffer is full, then one more a second;
+  - *lobby flood*: public rooms with the largest `meta`, every connection asking for the lobby at
+    the lobby's own rate (and its burst);
+  - *reconnect storm*: connections opened, a room created, closed, again, without pause;
+  - *slow requests*: sockets that send an HTTP request head one byte a second.
+
+The relay learns each client's address from a header (``--source-header``), as behind a proxy, so
+one machine can play many addresses. Runs with and without attackers are interleaved; the report
+gives the honest round trip (median and 99th percentile) of each and their ratio, the relay's
+peak resident memory (all nodes, plus Redis's ``used_memory`` for a cluster) and the peak of
+``relay_buffered_bytes`` against the budget ``max_buffered_bytes``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
+from typing import Any
+
+from koikoi_p2p.bench.relay import cpu_seconds, raise_nofile_limit, rss_bytes
+from koikoi_p2p.bench.report import Measurement
+
+HEADER = "X-Forwarded-For"
+INTERVAL = 1.0              # seconds between an honest host's frames
+BUFFER_SOURCES = 16         # addresses filling buffers (16 x 32 rooms x 2 MiB: four times the budget)
+FILL_TIMEOUT = 60.0         # seconds the attackers get to fill the budget before the window opens
+LOBBY_SOURCES = 4           # ... flooding the lobby
+STORM_SOURCES = 2           # ... reconnecting without pause
+SLOW_SOCKETS = 128          # sockets sending a request head a byte a second
+FAT_META = {f"k{i}": "x" * 64 for i in range(8)}
+
+
+def _limits() -> Any:
+    from koikoi_relay.limits import Limits
+
+    return Limits()
+
+
+# -- the servers ---------------------------------------------------------------------------------------
+
+
+class Servers:
+    """A relay with default limits (or two nodes on a fresh redis-server), addresses from a header."""
+
+    def __init__(self, cluster: bool) -> None:
+        from koikoi_p2p.bench.cluster import RedisProcess, start_node
+        from koikoi_p2p.bench.relay import _start_server
+
+        flags = ("--log-level", "error", "--source-header", HEADER)
+        self.procs: list[subprocess.Popen[str]] = []
+        self.ports: list[int] = []
+        self.redis: Any = None
+        if cluster:
+            self.redis = RedisProcess()
+            self.redis.start()
+            for _ in range(2):
+                proc, port = start_node(self.redis.url, 0, *flags)
+                self.procs.append(proc)
+                self.ports.append(port)
+        else:
+            proc, port = _start_server("relay", flags)
+            self.procs.append(proc)
+            self.ports.append(port)
+
+    def cpu(self) -> float:
+        """User and system CPU seconds of every server process (nodes and Redis)."""
+        pids = [proc.pid for proc in self.procs] + ([self.redis.pid] if self.redis is not None else [])
+        return sum(sum(cpu_seconds(pid)) for pid in pids)
+
+    def rss(self) -> int:
+        total = sum(rss_bytes(proc.pid) for proc in self.procs)
+        if self.redis is not None:
+            import redis
+
+            with contextlib.closing(redis.Redis.from_url(self.redis.url)) as client:
+                info: Any = client.info("memory")
+                total += int(info["used_memory"])
+        return total
+
+    def buffered(self) -> int:
+        """``relay_buffered_bytes`` of the first node (a cluster's is the whole cluster's); -1 when
+        the relay did not answer in time (counted in the report)."""
+        url = f"http://127.0.0.1:{self.ports[0]}/metrics"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as answer:
+                for line in answer.read().decode().splitlines():
+                    if line.startswith("relay_buffered_bytes "):
+                        return int(float(line.split()[1]))
+        except OSError:
+            return -1
+        return 0
+
+    def stop(self) -> None:
+        from koikoi_p2p.bench.cluster import stop
+
+        for proc in self.procs:
+            stop(proc)
+        if self.redis is not None:
+            self.redis.kill()
+
+
+# -- the honest load (its own process) ----------------------------------------------------------------
+
+
+async def _connect(port: int, source: str) -> Any:
+    from websockets.asyncio.client import connect
+
+    return await connect(f"ws://127.0.0.1:{port}/v1", compression=None, max_size=None, open_timeout=120,
+                         additional_headers={HEADER: source})
+
+
+async def _honest_pair(ports: list[int], index: int) -> tuple[Any, Any]:
+    import msgpack
+
+    source = f"10.1.{index // 250}.{index % 250 + 1}"
+    host = await _connect(ports[index % len(ports)], source)
+    guest = await _connect(ports[(index + 1) % len(ports)], source)
+    await host.send(msgpack.packb({"type": "create"}))
+    code = msgpack.unpackb(await host.recv())["code"]
+    await guest.send(msgpack.packb({"type": "join", "code": code}))
+    assert msgpack.unpackb(await guest.recv())["type"] == "joined"
+    assert msgpack.unpackb(await host.recv())["type"] == "peer_joined"
+    return host, guest
+
+
+async def _honest_host(ws: Any, rtts: list[float], measuring: asyncio.Event) -> None:
+    import msgpack
+
+    seq = received = 0
+    await asyncio.sleep(random.random() * INTERVAL)  # noqa: S311 - spreading the load, not a secret
+
+    async def read() -> None:
+        nonlocal received
+        async for message in ws:
+            value = msgpack.unpackb(message)
+            if value["type"] == "frame":
+                received += 1
+                if measuring.is_set():
+                    rtts.append((time.perf_counter_ns() - int.from_bytes(value["data"][:8], "big")) / 1e9)
+
+    reader = asyncio.create_task(read())
+    try:
+        while not reader.done():
+            stamp = time.perf_counter_ns().to_bytes(8, "big") + b"\x5a" * 192
+            await ws.send(msgpack.packb({"type": "frame", "seq": seq, "ack": received, "data": stamp}))
+            seq += 1
+            await asyncio.sleep(INTERVAL * (0.8 + 0.4 * random.random()))  # noqa: S311
+    finally:
+        reader.cancel()
+
+
+async def _honest_guest(ws: Any) -> None:
+    import msgpack
+
+    seq = received = 0
+    async for message in ws:
+        value = msgpack.unpackb(message)
+        if value["type"] == "frame":
+            received += 1
+            echo = {"type": "frame", "seq": seq, "ack": received, "data": value["data"]}
+            await ws.send(msgpack.packb(echo))
+            seq += 1
+
+
+async def honest(ports: list[int], rooms: int, duration: float) -> dict[str, Any]:
+    pairs: list[tuple[Any, Any]] = []
+    for start in range(0, rooms, 50):
+        batch = range(start, min(rooms, start + 50))
+        pairs.extend(await asyncio.gather(*(_honest_pair(ports, i) for i in batch)))
+    rtts: list[float] = []
+    measuring = asyncio.Event()
+    tasks = [asyncio.create_task(_honest_host(host, rtts, measuring)) for host, _ in pairs]
+    tasks += [asyncio.create_task(_honest_guest(guest)) for _, guest in pairs]
+    print(json.dumps({"ready": len(pairs)}), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)   # the parent says go
+    measuring.set()
+    await asyncio.sleep(duration)
+    measuring.clear()
+    broken = sum(1 for task in tasks if task.done())
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*(ws.close() for pair in pairs for ws in pair), return_exceptions=True)
+    window = sorted(rtts)
+    if not window:
+        return {"count": 0, "p50": 0.0, "p99": 0.0, "broken": broken}
+    return {"count": len(window), "p50": window[len(window) // 2],
+            "p99": window[min(len(window) - 1, int(len(window) * 0.99))], "broken": broken}
+
+
+# -- the attackers (their own process) ----------------------------------------------------------------
+
+
+async def _quiet(coro: Callable[[], Awaitable[None]]) -> None:
+    """An attacker task: refusals and closes are what it expects; it tries again after a moment."""
+    while True:
+        try:
+            await coro()
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            await asyncio.sleep(0.5)
+
+
+async def _drain(ws: Any) -> None:
+    with contextlib.suppress(Exception):
+        async for _ in ws:
+            pass
+
+
+async def _buffer_room(ports: list[int], source: str, ready: list[int]) -> None:
+    """Two seats each sending 64 KiB frames the other reads and never acknowledges."""
+    import msgpack
+
+    lim = _limits()
+    host = await _connect(ports[0], source)
+    guest = await _connect(ports[-1], source)
+    await host.send(msgpack.packb({"type": "create"}))
+    reply = msgpack.unpackb(await host.recv())
+    if reply["type"] != "created":
+        await host.close()
+        await guest.close()
+        raise RuntimeError(reply.get("reason", "refused"))
+    await guest.send(msgpack.packb({"type": "join", "code": reply["code"]}))
+    await guest.recv()
+    await host.recv()
+    readers = [asyncio.create_task(_drain(ws)) for ws in (host, guest)]
+    data = b"\xee" * lim.max_frame_bytes
+    # Just under the connection's byte rate; the address's shared rate (and TCP) holds it back more.
+    pace = lim.max_frame_bytes / lim.max_bytes_per_second * 1.1 if lim.max_bytes_per_second else 0
+    ready[0] += 1
+    seq = 0
+    try:
+        while all(not reader.done() for reader in readers):
+            for ws in (host, guest):
+                await ws.send(msgpack.packb({"type": "frame", "seq": seq, "data": data}))
+            seq += 1
+            await asyncio.sleep(pace)
+    finally:
+        for reader in readers:
+            reader.cancel()
+        await host.close()
+        await guest.close()
+
+
+async def _lobby_flood(port: int, source: str, create: bool) -> None:
+    import msgpack
+
+    lim = _limits()
+    ws = await _connect(port, source)
+    reader = asyncio.create_task(_drain(ws))
+    try:
+        if create:
+            await ws.send(msgpack.packb({"type": "create", "public": True, "meta": FAT_META}))
+        for _ in range(lim.lobby_burst):
+            await ws.send(msgpack.packb({"type": "lobby"}))
+        while not reader.done():
+            await asyncio.sleep(1.0 / lim.lobby_per_second if lim.lobby_per_second else 0.005)
+            await ws.send(msgpack.packb({"type": "lobby"}))
+    finally:
+        reader.cancel()
+        await ws.close()
+
+
+async def _storm(port: int, source: str, counter: list[int]) -> None:
+    import msgpack
+
+    while True:
+        ws = await _connect(port, source)
+        await ws.send(msgpack.packb({"type": "create", "public": True, "meta": FAT_META}))
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.recv(), 5)
+        ws.transport.abort()   # dropped, as a client that vanishes: the room waits out the grace
+        counter[0] += 1
+
+
+async def _slow(port: int, counter: list[int]) -> None:
+    head = f"GET /v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n{HEADER}: 10.99.0.1\r\n".encode()
+    while True:
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        counter[0] += 1
+        try:
+            for byte in head:
+                writer.write(bytes([byte]))
+                await writer.drain()
+                await asyncio.sleep(1.0)
+        except OSError:
+            pass
+        finally:
+            writer.close()
+
+
+async def attack(ports: list[int], small: bool = False) -> None:
+    """Every attack at once; ``small``: one address each, for a smoke test of this code."""
+    lim = _limits()
+    buffer_sources, lobby_sources, storm_sources, slow_sockets = (
+        (1, 1, 1, 2) if small else (BUFFER_SOURCES, LOBBY_SOURCES, STORM_SOURCES, SLOW_SOCKETS))
+    tasks: list[asyncio.Task[None]] = []
+    ready = [0]
+    rooms = lim.max_rooms_per_source or 32
+    for s in range(buffer_sources):
+        # Both seats of a room come from the address: its rooms and its connections, both caps full.
+        for _ in range(min(rooms, (lim.max_connections_per_source or 64) // 2)):
+            tasks.append(asyncio.create_task(_quiet(partial(_buffer_room, ports, f"10.66.0.{s + 1}", ready))))
+    for s in range(lobby_sources):
+        for c in range(lim.max_connections_per_source or 64):
+            port = ports[c % len(ports)]
+            flood = partial(_lobby_flood, port, f"10.67.0.{s + 1}", c < rooms)
+            tasks.append(asyncio.create_task(_quiet(flood)))
+    storms = [0]
+    for s in range(storm_sources):
+        for c in range(16):
+            port = ports[c % len(ports)]
+            tasks.append(asyncio.create_task(_quiet(partial(_storm, port, f"10.68.0.{s + 1}", storms))))
+    slow = [0]
+    for c in range(slow_sockets):
+        tasks.append(asyncio.create_task(_quiet(partial(_slow, ports[c % len(ports)], slow))))
+    wanted = buffer_sources * min(rooms, (lim.max_connections_per_source or 64) // 2)
+    deadline = time.monotonic() + 120
+    while ready[0] < wanted and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    print(json.dumps({"ready": ready[0], "wanted": wanted}), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    print(json.dumps({"storm_connections": storms[0], "slow_sockets": slow[0]}), flush=True)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+# -- orchestration ----------------------------------------------------------------------------------------
+
+
+def _role(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(  # noqa: S603
+        [sys.executable, "-m", "koikoi_p2p.bench.hostile", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def _line(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+    assert proc.stdout is not None
+    import selectors
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        if not sel.select(timeout):
+            raise RuntimeError("a bench process did not answer in time")
+    line = proc.stdout.readline()
+    if not line:
+        raise RuntimeError("a bench process ended early")
+    value: dict[str, Any] = json.loads(line)
+    return value
+
+
+def _say(proc: subprocess.Popen[str]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+
+
+def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bool = False) -> dict[str, Any]:
+    """One run: honest round trips with or without attackers, and the servers' peaks and CPU.
+    ``small``: a token attack and no wait for the budget to fill (the smoke test of this code)."""
+    servers = Servers(cluster)
+    ports = ",".join(str(port) for port in servers.ports)
+    honest_proc = attacker = None
+    try:
+        honest_proc = _role("honest", "--ports", ports, "--rooms", str(rooms), "--duration", str(duration))
+        _line(honest_proc, 300)
+        attack_ready: dict[str, Any] = {}
+        filled = 0   # the peak of relay_buffered_bytes while the attackers fill the budget
+        if hostile:
+            attacker = _role("attack", "--ports", ports, *(["--small"] if small else []))
+            attack_ready = _line(attacker, 180)
+            # The window opens once the attackers hold (nearly) the whole budget, or after FILL_TIMEOUT.
+            start = time.monotonic()
+            budget = _limits().max_buffered_bytes
+            while not small and filled < 0.9 * budget and time.monotonic() - start < FILL_TIMEOUT:
+                filled = max(filled, servers.buffered())
+                time.sleep(1.0)
+            attack_ready["fill_s"] = round(time.monotonic() - start, 1)
+        rss, buffered, unanswered = 0, filled, 0
+        cpu_start = servers.cpu()
+        _say(honest_proc)
+        end = time.monotonic() + duration
+        while time.monotonic() < end:
+            held = servers.buffered()
+            unanswered += held < 0
+            rss, buffered = max(rss, servers.rss()), max(buffered, held)
+            time.sleep(0.5)
+        cpu = (servers.cpu() - cpu_start) / duration
+        result = _line(honest_proc, 120)
+        if attacker is not None:
+            _say(attacker)
+            attack_ready.update(_line(attacker, 60))
+    finally:
+        for proc in (honest_proc, attacker):
+            if proc is not None:
+                with contextlib.suppress(Exception):
+                    proc.wait(timeout=30)
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+        servers.stop()
+    result.update(rss=rss, buffered=buffered, unanswered=unanswered, cpu=cpu, attack=attack_ready)
+    return result
+
+
+def run(args: argparse.Namespace) -> list[Measurement]:
+    raise_nofile_limit()
+    quick = bool(getattr(args, "quick", False))
+    duration = args.duration if getattr(args, "duration", None) else (5.0 if quick else 15.0)
+    room_counts = [int(n) for n in str(getattr(args, "rooms", None) or "100,1000").split(",")]
+    clusters = [False] + ([True] if str(getattr(args, "cluster", None) or "2") != "0" else [])
+    if True in clusters:
+        from koikoi_p2p.bench.cluster import redis_server_binary
+
+        if redis_server_binary() is None:
+            clusters = [False]
+    repeats = 1 if quick else 2
+    budget = _limits().max_buffered_bytes
+    results: list[Measurement] = []
+    for rooms in room_counts:
+        for cluster in clusters:
+            runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
+            for _ in range(repeats):
+                for hostile in (False, True):   # interleaved: drift on the machine hits both alike
+                    runs[hostile].append(measure(cluster, rooms, hostile, duration))
+            name = f"{'cluster2' if cluster else 'relay'}_{rooms}_rooms"
+
+            def med(hostile: bool, key: str, runs: dict[bool, list[dict[str, Any]]] = runs) -> float:
+                return float(statistics.median(float(r[key]) for r in runs[hostile]))
+
+            attack = runs[True][-1]["attack"]
+            for key in ("p50", "p99"):
+                calm, under = med(False, key), med(True, key)
+                results.append(Measurement(
+                    name=f"hostile_{name}_rtt_{key}", median_s=under, floor_s=calm,
+                    ratio=under / calm if calm else float("inf"), unit="s",
+                    note=f"honest round trip with attackers vs without; median of {repeats}x{duration:g}s"
+                         + ("; must hold: ratio <= 2" if key == "p99" else "")
+                         + f"; broken honest rooms {max(r['broken'] for r in runs[True])}",
+                ))
+            results.append(Measurement(
+                name=f"hostile_{name}_server_cpu", median_s=med(True, "cpu"), floor_s=med(False, "cpu"),
+                ratio=med(True, "cpu") / max(1e-9, med(False, "cpu")), unit="cpu s/s",
+                note="CPU seconds per second of the servers (nodes + Redis) in the window, with attackers vs "
+                     "without: the attack's cost, independent of how busy the machine is",
+            ))
+            results.append(Measurement(
+                name=f"hostile_{name}_rss_bytes", median_s=med(True, "rss"), floor_s=med(False, "rss"),
+                ratio=med(True, "rss") / max(1.0, med(False, "rss")), unit="bytes",
+                note="peak resident memory with attackers vs without (all nodes + Redis used_memory)",
+            ))
+            results.append(Measurement(
+                name=f"hostile_{name}_buffered_bytes", median_s=med(True, "buffered"), floor_s=float(budget),
+                ratio=med(True, "buffered") / budget, unit="bytes",
+                note=f"peak relay_buffered_bytes under attack vs max_buffered_bytes; must hold: ratio <= 1; "
+                     f"buffer rooms {attack.get('ready')}/{attack.get('wanted')} filled it in "
+                     f"{attack.get('fill_s')}s; storm connections {attack.get('storm_connections')}, slow "
+                     f"sockets {attack.get('slow_sockets')}; /metrics unanswered "
+                     f"{max(r['unanswered'] for r in runs[True])}x",
+            ))
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m koikoi_p2p.bench.hostile")
+    sub = parser.add_subparsers(dest="role", required=True)
+    honest_parser = sub.add_parser("honest")
+    honest_parser.add_argument("--ports", required=True)
+    honest_parser.add_argument("--rooms", type=int, default=100)
+    honest_parser.add_argument("--duration", type=float, default=10.0)
+    attack_parser = sub.add_parser("attack")
+    attack_parser.add_argument("--ports", required=True)
+    attack_parser.add_argument("--small", action="store_true")
+    args = parser.parse_args(argv)
+    raise_nofile_limit()
+    ports = [int(port) for port in args.ports.split(",")]
+    if args.role == "honest":
+        print(json.dumps(asyncio.run(honest(ports, args.rooms, args.duration))), flush=True)
+    else:
+        asyncio.run(attack(ports, args.small))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,461 @@
+"""Issue 25, holes 1, 2, 3 and 6: one client inside every rate limit must not stop everyone else.
+
+1. A lobby request walked every room of the relay and encoded up to 200 of them: now it is served
+   from an index of listed rooms, the encoded reply is reused, capped in bytes, and `lobby` has its
+   own rate. The tests count the rooms a request touches (not time: speed is the bench's business).
+2. In a cluster, a lobby with a rejoin tag nobody uses made the Lua script examine every room,
+   atomically, in the Redis all nodes share: counted here with Redis's own command statistics.
+3. Nothing bounded the resume buffers of all rooms together, nor what one address may open: a
+   global budget of buffered bytes (new rooms refused with `relay_busy` when it is spent) and
+   per-source caps on connections (HTTP 429) and live rooms (`source_rooms`).
+6. Lobby `meta` could carry control characters that `koikoi lobby` printed raw: the relay refuses
+   them (`bad_meta`) and the CLI escapes whatever a relay sends anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import unicodedata
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgpack
+import pytest
+import redis
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import InvalidStatus
+
+from koikoi_relay.limits import Limits
+from koikoi_relay.messages import Create, Join, Lobby, shown_safely
+from koikoi_relay.server import RelayServer
+from koikoi_relay.state import Connection, Room
+from tests.e2e.test_relay_support import Raw, cluster, pair, relay, run
+
+
+class FakeWs:
+    """Just enough of a websocket for a backend to answer a connection that is not on the network."""
+
+    paused = False
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, data: bytes) -> None:
+        self.sent.append(msgpack.unpackb(data, raw=False))
+
+    async def close(self, *args: object) -> None:
+        return None
+
+
+def fake_conn(server: RelayServer, source: str = "") -> Connection:
+    return Connection(FakeWs(), server.next_serial(), server.limits, server.clock, source)  # type: ignore[arg-type]
+
+
+async def open_rooms(server: RelayServer, count: int, *, public: bool, meta: dict[str, Any] | None = None,
+                     paired: bool = False) -> list[Connection]:
+    """``count`` rooms made through the backend itself (as ``create`` messages would), each from
+    its own connection; joined too when ``paired``."""
+    hosts = []
+    for _ in range(count):
+        host = fake_conn(server)
+        await server.rooms.create(host, Create(public, dict(meta or {})))
+        reply = host.ws.sent[-1]  # type: ignore[attr-defined]
+        assert reply["type"] == "created", reply
+        if paired:
+            await server.rooms.join(fake_conn(server), Join(reply["code"]))
+        hosts.append(host)
+    return hosts
+
+
+# -- hole 1: the lobby of the single process -------------------------------------------------------
+
+
+def test_a_lobby_request_touches_only_what_it_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    touched: set[int] = set()
+
+    class CountingRoom(Room):
+        __slots__ = ()
+
+        def __getattribute__(self, name: str) -> Any:
+            touched.add(id(self))
+            return object.__getattribute__(self, name)
+
+    monkeypatch.setattr("koikoi_relay.local.Room", CountingRoom)
+
+    async def body() -> None:
+        server = RelayServer(Limits(max_rooms_per_source=0))
+        await open_rooms(server, 1200, public=False)
+        await open_rooms(server, 300, public=True, paired=True)
+        await open_rooms(server, 250, public=True, meta={"rules": "nintendo"})
+        looker = fake_conn(server)
+        for ask in (Lobby(), Lobby(), Lobby("a tag nobody uses"), Lobby("a tag nobody uses")):
+            touched.clear()
+            await server.rooms.lobby(looker, ask)
+            listed = looker.ws.sent[-1]["rooms"]  # type: ignore[attr-defined]
+            # Before: every one of the 1,750 rooms, on every request.
+            assert len(touched) <= server.limits.lobby_max, (ask, len(touched))
+            assert len(listed) == (server.limits.lobby_max if ask.rejoin is None else 0)
+            assert all(room["meta"] == {"rules": "nintendo"} for room in listed)
+        # The second request of each kind reuses the encoded reply: no room is looked at again.
+        touched.clear()
+        await server.rooms.lobby(looker, Lobby())
+        assert touched == set()
+
+    run(body)
+
+
+def test_the_lobby_reply_is_capped_in_bytes_and_stays_fresh() -> None:
+    async def body() -> None:
+        async with relay(max_rooms_per_source=0) as server:
+            fat = {f"k{i}": "x" * 64 for i in range(8)}
+            await open_rooms(server, 200, public=True, meta=fat)
+            looker = await Raw.connect(server)
+            await looker.send("lobby")
+            data = await looker.ws.recv()
+            assert isinstance(data, bytes)
+            # Before: 200 rooms of about 640 bytes each, some 130 KB for a message of 20 bytes.
+            assert len(data) <= server.limits.lobby_max_bytes
+            rooms = msgpack.unpackb(data, raw=False)["rooms"]
+            assert 10 < len(rooms) < 200 and all(room["meta"] == fat for room in rooms)
+            # A change to the list is seen at once (the kept reply is dropped with it).
+            host = await Raw.connect(server)
+            await host.send("create", public=True, meta={"rules": "fresh"})
+            code = (await host.expect("created"))["code"]
+            await looker.send("lobby")
+            assert (await looker.expect("rooms"))["rooms"][0]["code"] == code
+            await host.send("leave")
+            await host.expect("left")
+            await looker.send("lobby")
+            assert code not in [room["code"] for room in (await looker.expect("rooms"))["rooms"]]
+
+    run(body)
+
+
+def test_the_lobby_has_its_own_rate() -> None:
+    async def body() -> None:
+        async with relay(lobby_per_second=1, lobby_burst=5) as server:
+            client = await Raw.connect(server)
+            for _ in range(5):
+                await client.send("lobby")
+                await client.expect("rooms")
+            await client.send("lobby")
+            # Before: answered like the others, up to 200 messages a second.
+            assert (await client.expect("error"))["reason"] == "lobby_rate_limited"
+            # A lobby for one rejoin tag reads a short list: two seats pairing again poll it freely.
+            for _ in range(10):
+                await client.send("lobby", rejoin="a tag")
+                await client.expect("rooms")
+            await asyncio.sleep(1.1)
+            await client.send("lobby")
+            await client.expect("rooms")
+
+    run(body)
+
+
+def test_a_room_whose_host_is_away_leaves_the_lobby_and_comes_back_with_it() -> None:
+    async def body() -> None:
+        async with relay() as server:
+            host = await Raw.connect(server)
+            await host.send("create", public=True)
+            created = await host.expect("created")
+            looker = await Raw.connect(server)
+            await looker.send("lobby")
+            assert [room["code"] for room in (await looker.expect("rooms"))["rooms"]] == [created["code"]]
+            host.ws.transport.abort()
+            for _ in range(100):
+                if not server.registry.lobby:
+                    break
+                await asyncio.sleep(0.01)
+            await looker.send("lobby")
+            assert (await looker.expect("rooms"))["rooms"] == []
+            back = await Raw.connect(server)
+            await back.send("resume", token=created["token"], received=0)
+            await back.expect("resumed")
+            await looker.send("lobby")
+            assert [room["code"] for room in (await looker.expect("rooms"))["rooms"]] == [created["code"]]
+
+    run(body)
+
+
+# -- hole 2: the lobby of a cluster ----------------------------------------------------------------
+
+
+def _calls(client: redis.Redis, command: str) -> int:
+    stats: dict[str, Any] = client.info("commandstats")
+    return int(stats.get(f"cmdstat_{command}", {}).get("calls", 0))
+
+
+def test_a_cluster_lobby_examines_a_bounded_number_of_rooms(redis_process: Any) -> None:
+    async def body() -> None:
+        direct = redis.Redis.from_url(redis_process.url)
+        async with cluster(redis_process.url, 1, max_rooms_per_source=0) as (node,):
+            await open_rooms(node, 600, public=True, meta={"rules": "nintendo"})
+            await open_rooms(node, 400, public=False)
+            looker = await Raw.connect(node)
+            for ask, most in (({"rejoin": "a tag nobody uses"}, 0),
+                              ({}, node.limits.lobby_max + 64)):
+                direct.config_resetstat()
+                await looker.send("lobby", **ask)
+                rooms = (await looker.expect("rooms"))["rooms"]
+                # Before: the unknown tag made one script read all 600 listed rooms, atomically.
+                assert _calls(direct, "hmget") <= most, ask
+                assert len(rooms) == (0 if ask else node.limits.lobby_max)
+        direct.close()
+
+    run(body)
+
+
+# -- hole 3: the budget of buffered bytes, and what one address may hold ---------------------------
+
+
+def _buffered(server: RelayServer) -> int:
+    return sum(seat.outbox_bytes for room in server.registry.rooms.values()
+               for seat in room.seats if seat is not None)
+
+
+# Every client of a test is on 127.0.0.1: the address's shared byte rate is off here (tested below).
+BUDGET_LIMITS = {"buffer_bytes": 65536, "max_frame_bytes": 16384, "max_buffered_bytes": 4 * 65536,
+                 "max_bytes_per_second_per_source": 0, "lobby_per_second": 0}
+
+
+async def _fill(host: Raw, guest: Raw, frames: int = 6) -> None:
+    """The host sends ``frames`` frames of 15 KB that the guest receives and never acknowledges."""
+    for seq in range(frames):
+        await host.send("frame", seq=seq, data=bytes([seq]) * 15000)
+    for _ in range(frames):
+        await guest.expect("frame")
+
+
+def test_buffered_bytes_stay_within_the_global_budget() -> None:
+    async def body() -> None:
+        async with relay(**BUDGET_LIMITS) as server:
+            pairs = [await pair(server) for _ in range(6)]
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            # Before: 6 full buffers of 64 KiB, half again above the budget.
+            assert _buffered(server) <= server.limits.max_buffered_bytes + 16384 + 64
+            assert server.rooms.buffered_bytes() == _buffered(server)
+            late = await Raw.connect(server)
+            await late.send("create")
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            # The rooms that hold the budget still carry frames, in order.
+            host, guest, _ = pairs[0]
+            await host.send("frame", seq=6, data=b"still here")
+            assert (await guest.expect("frame"))["data"] == b"still here"
+            # Acknowledged, the bytes are free again, and so are new rooms.
+            for _, guest, _ in pairs:
+                await guest.send("ack", seq=7)
+                await guest.send("lobby")
+                await guest.expect("rooms")
+            assert _buffered(server) == server.rooms.buffered_bytes() == 0
+            await late.send("create")
+            await late.expect("created")
+
+    run(body)
+
+
+def test_connections_per_source_are_capped() -> None:
+    async def body() -> None:
+        async with relay(max_connections_per_source=3) as server:
+            address = f"ws://127.0.0.1:{server.port}/v1"
+            clients = [await Raw.connect(server) for _ in range(3)]
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(address, compression=None)
+            # Before: one address could open max_connections (10,000) connections.
+            assert refused.value.response.status_code == 429
+            await clients[0].close()
+            for _ in range(100):
+                if len(server.connections) < 3:
+                    break
+                await asyncio.sleep(0.01)
+            again = await Raw.connect(server)
+            await again.send("lobby")
+            await again.expect("rooms")
+            status = await _metric(server, 'relay_errors_total{reason="source_connections"}')
+            assert status == 1
+
+    run(body)
+
+
+async def _metric(server: RelayServer, name: str) -> float:
+    for line in server.metrics_text().splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def test_live_rooms_per_source_are_capped() -> None:
+    async def body() -> None:
+        async with relay(max_rooms_per_source=2) as server:
+            hosts = [await Raw.connect(server) for _ in range(3)]
+            for host in hosts[:2]:
+                await host.send("create")
+                await host.expect("created")
+            await hosts[2].send("create")
+            # Before: a source could hold max_rooms_per_connection rooms per connection, without end.
+            assert (await hosts[2].expect("error"))["reason"] == "source_rooms"
+            await hosts[0].send("leave")
+            await hosts[0].expect("left")
+            await hosts[2].send("create")
+            await hosts[2].expect("created")
+
+    run(body)
+
+
+def test_the_budget_and_the_source_cap_hold_across_a_cluster(redis_url: str) -> None:
+    async def body() -> None:
+        async with cluster(redis_url, 2, max_rooms_per_source=8, **BUDGET_LIMITS) as (a, b):
+            pairs = [await pair(a if i % 2 else b, b if i % 2 else a) for i in range(6)]
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            prefix = a.rooms.prefix  # type: ignore[attr-defined]
+            direct = redis.Redis.from_url(redis_url)
+            held = int(direct.get(f"{prefix}buf") or 0)
+            streams = sum(int(direct.hget(f"{prefix}r:{code}", field) or 0)
+                          for _, _, code in pairs for field in ("b0", "b1"))
+            assert held == streams
+            # Before: nothing counted them; 6 directions of 64 KiB each.
+            assert held <= a.limits.max_buffered_bytes + 16384
+            late = await Raw.connect(b)
+            await late.send("create")
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            for host, _, _ in pairs:
+                await host.send("leave")
+                await host.expect("left")
+            assert int(direct.get(f"{prefix}buf") or 0) == 0
+            # Eight live rooms from this address across both nodes, then no more.
+            hosts = [await Raw.connect(a if i % 2 else b) for i in range(9)]
+            for host in hosts[:8]:
+                await host.send("create")
+                await host.expect("created")
+            await hosts[8].send("create")
+            assert (await hosts[8].expect("error"))["reason"] == "source_rooms"
+            direct.close()
+
+    run(body)
+
+
+def test_an_address_shares_one_byte_rate_and_waits_beyond_it() -> None:
+    from koikoi_relay.ratelimit import TokenBucket
+
+    now = [0.0]
+    bucket = TokenBucket(1000.0, 2.0, lambda: now[0])
+    assert bucket.owe(1500) == 0.0 and bucket.owe(1000) == pytest.approx(0.5)
+    now[0] += 0.5
+    assert bucket.owe(0) == 0.0
+
+    async def body() -> None:
+        async with relay(max_bytes_per_second_per_source=20000, burst_seconds=1) as server:
+            host, guest, _ = await pair(server)
+            other, watcher, _ = await pair(server)
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            for seq in range(4):   # 80 KB from one address at 20 KB/s: held back, never refused
+                await host.send("frame", seq=seq, data=b"h" * 10000)
+                await other.send("frame", seq=seq, data=b"o" * 10000)
+            for reader in (guest, watcher):
+                seen: list[int] = []
+                while len(seen) < 4:   # the relay may probe with a sync meanwhile (spec §5.5)
+                    message = await reader.recv(timeout=20)
+                    if message["type"] == "frame":
+                        seen.append(message["seq"])
+                assert seen == [0, 1, 2, 3]
+            # Before: no shared rate; each connection alone was under its own.
+            assert loop.time() - start >= 2.0
+            assert host.ws.close_code is None and other.ws.close_code is None
+
+    run(body)
+
+
+# -- hole 6: what the lobby shows ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("meta", [
+    {"rules": "\x1b[2Jkoikoi join ZZZZZZ --relay ws://evil.example/v1"},
+    {"rules": "two\nlines"},
+    {"rules": "carriage\rreturn"},
+    {"rules": "\u202ereversed"},
+    {"rules": "line\u2028separator"},
+    {"rules": "zero\u200bwidth"},
+    {"ru\tles": "nintendo"},
+])
+def test_meta_with_control_or_separator_characters_is_refused(meta: dict[str, str]) -> None:
+    async def body() -> None:
+        async with relay() as server:
+            host = await Raw.connect(server)
+            await host.send("create", public=True, meta=meta)
+            # Before: created, and listed to every lobby reader as it was.
+            assert (await host.expect("error"))["reason"] == "bad_meta"
+            await host.send("create", public=True, meta={"rules": "こいこい", "note": "two words"})
+            await host.expect("created")
+
+    run(body)
+
+
+def test_the_relay_refuses_what_a_display_name_refuses() -> None:
+    """The meta rule is the display-name rule (koikoi_p2p.protocol.identity), code point by code point."""
+    from koikoi_p2p.protocol.identity import name_problem
+
+    for point in range(0x110000):
+        text = f"a{chr(point)}a"
+        if unicodedata.normalize("NFC", text) != text:
+            continue
+        assert shown_safely(text) == (name_problem(text) is None), hex(point)
+
+
+def test_the_cli_escapes_what_a_relay_sends(capsys: pytest.CaptureFixture[str]) -> None:
+    from koikoi_p2p.cli.lobby import _lobby
+
+    forged = "\x1b[1A\x1b[2K\rABC234   nintendo  koikoi join ABC234 --relay ws://evil.example/v1"
+    rooms = [{"code": "QQ\x1b]0;title\x07", "meta": {"rules": forged, "rounds": "\u202e21"}, "age": 3},
+             {"code": "ABC234 --relay ws://evil.example/v1", "meta": {},
+              "listing": {"name": "Eve\x1b[2K\r" + forged, "fp": "abcd-ef23", "rules": forged}, "age": 1},
+             {"code": "XYZ567", "listing": {"name": "Hanako", "rules": "nintendo", "rounds": 3}, "age": 2}]
+
+    @contextlib.asynccontextmanager
+    async def hostile() -> AsyncIterator[str]:
+        async def handler(ws: ServerConnection) -> None:
+            await ws.recv()
+            await ws.send(msgpack.packb({"type": "rooms", "rooms": rooms}))
+            with contextlib.suppress(Exception):
+                await ws.wait_closed()
+
+        async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+            yield f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+
+    async def body() -> None:
+        async with hostile() as address:
+            assert await _lobby(address, False, 5, "en") == 0
+
+    run(body)
+    out = capsys.readouterr().out
+    # Before: the escape sequences reached the terminal and the forged row stood on its own line.
+    assert not any(unicodedata.category(ch)[0] == "C" for ch in out.replace("\n", ""))
+    # The hostile fields fail the listing check (koikoi_p2p.cli.room_listing) and are not shown at
+    # all; a code that is not letters and digits cannot add words to the join line.
+    assert "evil.example" not in out and "\u202e" not in out
+    assert len(out.splitlines()) == 7   # the heading and two lines for each room
+    assert "koikoi join ?" in out and "koikoi join XYZ567" in out and "Hanako" in out
+
+
+def test_the_cli_escapes_a_relay_refusal(capsys: pytest.CaptureFixture[str]) -> None:
+    from koikoi_p2p.cli.online import relay_failure
+    from koikoi_p2p.net.relay_client import RelayError
+
+    relay_failure(RelayError("odd\x1b[2J", "gone\r\x1b[1Akoikoi join ZZZZZZ"), "ws://127.0.0.1:1/v1", "en")
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\r" not in err and "\\x1b[2J" in err
+
+
+def test_safe_escapes_and_keeps_ordinary_text() -> None:
+    from koikoi_p2p.cli.untrusted import safe
+
+    assert safe("こいこい 2 rounds") == "こいこい 2 rounds"
+    assert safe("a\x1bb\u202ec\u2028d\x00") == "a\\x1bb\\u202ec\\u2028d\\x00"
+    assert safe(None) == "" and safe(0) == "0" and safe("abcdef", 3) == "abc"
+    out = io.StringIO()
+    print(safe("\x07" * 3), file=out)
+    assert out.getvalue() == "\\x07\\x07\\x07\n"
