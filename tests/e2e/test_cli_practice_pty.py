@@ -77,7 +77,7 @@ def english_left(text: str) -> list[str]:
         r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",
         # command lines, as typed (a command and its subcommand: koikoi ratings submit)
         r"koikoi(?: [a-z][a-z-]*){0,2}(?: [A-Z]+(?![A-Za-z0-9]))?",
-        r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints
+        r"--lang (?:en|ja)\b", r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints
         r"\d\d-[a-z]+\d?",  # card ids
         r"(?<![A-Za-z0-9])[A-Z0-9]{6}(?![A-Za-z0-9])", r"'[^']*'",  # room codes; what was typed, quoted back
         r"Ctrl-C|Enter|ID|NAME=VALUE|MM",  # keys of the keyboard, as printed on them
