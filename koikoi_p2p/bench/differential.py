@@ -52,6 +52,7 @@ JS_LEVELS = ("random", "greedy", "strong", "master")
 FIELD = (2, 3, 8, 9, 14, 15, 20, 21)                 # spec/rules.md §5.2, whoever deals
 NON_DEALER = (0, 1, 6, 7, 12, 13, 18, 19)
 DEALER = (4, 5, 10, 11, 16, 17, 22, 23)
+BENCH_DEADLINE = 3600                                # seconds, both deadlines of the terms
 SCENARIOS = ("field_month", "field_pairs", "teshi_non_dealer", "kuttsuki_dealer", "hand_yaku_both")
 
 # Switch changes a random switch set draws from (each checked by the profile's own validation).
@@ -304,11 +305,12 @@ def _round_reasons(data: bytes) -> list[str]:
 
 
 async def play_one(p: MatchPlan, workdir: Path, node: str, *, simulations: int = 40,
-                   timeout: float = 900.0) -> MatchRecord:
+                   timeout: float = 3 * 3600.0) -> MatchRecord:
     """Play match ``p``: the Python seat here, the JavaScript seat in a node process."""
     from koikoi_p2p.ai.levels import computer_player
     from koikoi_p2p.net.match import play_match
     from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
+    from koikoi_p2p.protocol.terms import Deadlines
     from koikoi_p2p.rules.profile import PRESETS
 
     record = MatchRecord(plan=p)
@@ -320,7 +322,10 @@ async def play_one(p: MatchPlan, workdir: Path, node: str, *, simulations: int =
     js_transcript, js_outcome = workdir / f"{p.index}.js.transcript", workdir / f"{p.index}.js.json"
     config = {"seat": js_seat, "seed": f"{p.seed}/{p.index}", "room": f"DIF{p.index % 1000:03d}",
               "profile": profile.to_dict(), "strategy": p.js_level, "simulations": simulations,
-              "transcript": str(js_transcript), "outcome": str(js_outcome)}
+              "transcript": str(js_transcript), "outcome": str(js_outcome),
+              # Long deadlines: on a busy machine at nice 19 a step can take minutes, and a
+              # deadline missed for want of CPU is no disagreement between the implementations.
+              "deadlines": {"step": BENCH_DEADLINE, "turn": BENCH_DEADLINE}}
     args = ["nice", "-n", "19", node, "--experimental-websocket"]
     if p.scenario is not None:
         args += ["--import", IDENTITY_HOOK.as_uri()]
@@ -338,7 +343,8 @@ async def play_one(p: MatchPlan, workdir: Path, node: str, *, simulations: int =
         with forced_decks(orders, partner_keeps_order=True):
             outcome = await asyncio.wait_for(play_match(
                 transport, player, seat=p.py_seat, identity=seeded_identity(tag), room=config["room"],
-                profile=profile if p.py_seat == 0 else None, store=store, rng=seeded_rng(tag)), timeout)
+                profile=profile if p.py_seat == 0 else None, store=store, rng=seeded_rng(tag),
+                deadlines=Deadlines(step=BENCH_DEADLINE, turn=BENCH_DEADLINE)), timeout)
         await transport.close()
         _, err = await asyncio.wait_for(proc.communicate(), 120)
     except TimeoutError:

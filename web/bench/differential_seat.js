@@ -4,7 +4,8 @@
 // implementation. Frames travel on stdin and stdout, each as a 4-byte big-endian length and the
 // frame; nothing else is written to stdout. CONFIG is JSON: {seat, seed, room, profile (the
 // profile map seat 0 proposes; seat 1 uses it only for its computer player), strategy (random,
-// greedy, strong or master), simulations (the master's playouts), transcript, outcome (files to
+// greedy, strong or master), simulations (the master's playouts), deadlines (the terms' {step,
+// turn} seat 0 proposes), transcript, outcome (files to
 // write: the transcript, or the evidence file after a deviation, and the outcome JSON)}.
 //
 // With `--import ./web/bench/identity_shuffle.mjs` every shuffle of this seat keeps the order of
@@ -71,6 +72,7 @@ const transport = {
 
 const outcome = await runMatch(transport, {
   seat, identity, room: cfg.room, rng, profile: seat === 0 ? profile : undefined, autoAccept: true,
+  deadlines: cfg.deadlines,
 }, {
   choose: (peer) => {
     const engine = /** @type {any} */ (peer.flow).live.engine;
