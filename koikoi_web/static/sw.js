@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-ce15b3107be4c979';
-const FILES = ["./","app-d4711e96f14b.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-ed4d72d389cb.js"];
+const CACHE = 'koikoi-220853523dcb85f1';
+const FILES = ["./","app-7f87562b4801.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-992127966132.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
