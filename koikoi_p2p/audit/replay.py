@@ -86,7 +86,7 @@ def audit_evidence(evidence: Evidence) -> AuditReport:
                                                  "cleanly"),))
     finding = evidence.finding
     if finding.proven and finding.envelope is not None:
-        dev = Deviation(seat=accused, seq=finding.envelope.seq, reason=evidence.reason,
+        dev = Deviation(seat=accused, seq=finding.envelope.seq, reason=finding.reason,
                         message=Phrase("a second signed envelope, or one that breaks the chain"))
         return auditor.summary("evidence", count, ok=True, deviation=dev)
     if not finding.signed or finding.envelope is None:

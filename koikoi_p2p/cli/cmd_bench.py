@@ -25,6 +25,9 @@ BENCHMARKS: dict[str, str] = {
                "the leaderboard equal to a recomputation of the export",
     "latency": "round trips, decision-to-screen time and per-envelope overhead of the crash-safe path "
                "through a relay and a delay proxy",
+    "differential": "Python against JavaScript seats in seeded matches (presets, switch sets, levels, "
+                    "forced rare deals), every transcript judged by both auditors: disagreements and "
+                    "failed matches (not in CI)",
 }
 
 

@@ -352,6 +352,8 @@ JA: dict[str, str] = {
     " (did you mean {names}?)": " ({names} のことですか？)",
     "a switch is NAME=VALUE": "スイッチは NAME=VALUE の形で書きます",
     "no such switch": "そのスイッチはありません",
+    "a preset's name is for that preset's own switches":
+        "プリセットの名前は、そのプリセットどおりのルールにだけ使えます",
     # -- online -------------------------------------------------------------------------------
     "Room code: {code}": "部屋コード: {code}",
     "Send this to your friend:  {line}": "これを友人に送ってください:  {line}",

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 # The problems a --switch can have, in words (translated by tr()).
 NOT_NAME_VALUE = "a switch is NAME=VALUE"
 NO_SUCH_SWITCH = "no such switch"
-PROBLEMS = (NOT_NAME_VALUE, NO_SUCH_SWITCH)
+PRESET_NAME = "a preset's name is for that preset's own switches"
+PROBLEMS = (NOT_NAME_VALUE, NO_SUCH_SWITCH, PRESET_NAME)
 
 
 class SwitchError(ValueError):
@@ -86,13 +87,15 @@ def _refused(profile: Profile, items: Sequence[str]) -> tuple[str, bool]:
 
 
 def apply_switches(profile: Profile, items: Sequence[str]) -> Profile:
-    """``profile`` with each ``NAME=VALUE`` applied, renamed ``<name>-custom`` when anything changed."""
+    """``profile`` with each ``NAME=VALUE`` applied, renamed ``<name>-custom`` when anything changed,
+    or named as ``name=NAME`` says (spec/rules.md §3.7; spec/game.md §2.4: a preset's name only
+    for that preset's own switches)."""
     from koikoi_p2p.rules.errors import RulesError
-    from koikoi_p2p.rules.profile import PRESETS, SWITCHES
+    from koikoi_p2p.rules.profile import PRESETS, SWITCHES, preset, with_rounds
 
     if not items:
         return profile
-    names = [k for k in SWITCHES if k != "name"]
+    names = list(SWITCHES)
     changes: dict[str, object] = {}
     for item in items:
         key, value = split_switch(item)
@@ -104,6 +107,11 @@ def apply_switches(profile: Profile, items: Sequence[str]) -> Profile:
     except RulesError as exc:
         key, clash = _refused(profile, items)
         raise SwitchError(", ".join(items), exc.message or exc.reason, key=key, clash=clash) from None
+    if "name" in changes:
+        if changed.name in PRESETS and changed != with_rounds(preset(changed.name), changed.rounds):
+            named = next(item for item in items if split_switch(item)[0] == "name")
+            raise SwitchError(named, PRESET_NAME, key="name", clash=True)
+        return changed
     if changed == profile:
         return profile
     base = profile.name.removesuffix("-custom")

@@ -82,6 +82,9 @@ class EvidenceFinding:
     signed: bool
     proven: bool
     envelope: SignedEnvelope | None
+    #: when ``proven``, which session-level deviation (spec/protocol.md §9): ``equivocation``,
+    #: ``bad_seq`` (a number that was the reporter's) or ``bad_prev`` (contradicts its own envelope)
+    reason: str = ""
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -348,14 +351,15 @@ def _judge(offence: Mapping[str, object], session: VerifiedHandshake, index: int
     except RemoteViolation:
         return EvidenceFinding(index=index, accused=accused, signed=False, proven=False, envelope=None)
     same_session = env.session_id == wire_session_id(session.session_id) and env.sender == accused
-    proven = same_session and _breaks_own_chain(env, envelopes, head, session.handshake_hash)
-    return EvidenceFinding(index=min(env.seq, index), accused=accused, signed=True, proven=proven,
-                           envelope=env)
+    reason = _breaks_own_chain(env, envelopes, head, session.handshake_hash) if same_session else ""
+    return EvidenceFinding(index=min(env.seq, index), accused=accused, signed=True, proven=bool(reason),
+                           envelope=env, reason=reason)
 
 
 def _breaks_own_chain(env: SignedEnvelope, envelopes: Sequence[SignedEnvelope], head: bytes,
-                      genesis: bytes) -> bool:
-    """Whether the accused's signed ``env`` alone proves a session-level deviation of its own.
+                      genesis: bytes) -> str:
+    """The session-level deviation the accused's signed ``env`` alone proves, or "" for none
+    (the reason is the verifier's finding, never the reporter's unsigned word).
 
     Only what no one else can cause counts (spec/protocol.md §9): a second envelope at a number
     where the accused already signed one (equivocation); an envelope that contradicts the
@@ -369,14 +373,14 @@ def _breaks_own_chain(env: SignedEnvelope, envelopes: Sequence[SignedEnvelope], 
     if env.seq < index:
         accepted = envelopes[env.seq]
         if accepted.raw == env.raw:
-            return False                  # an accepted envelope again: a harmless repeat
+            return ""                     # an accepted envelope again: a harmless repeat
         if accepted.sender == env.sender:
-            return True                   # two envelopes signed for one seq
+            return "equivocation"         # two envelopes signed for one seq
         before = envelopes[env.seq - 1].digest() if env.seq else genesis
-        return env.prev == before         # spoke out of turn on the shared history
+        return "bad_seq" if env.prev == before else ""   # spoke at the reporter's number
     if env.seq > index or env.prev == head:
-        return False
-    return index > 0 and envelopes[index - 1].sender == env.sender
+        return ""
+    return "bad_prev" if index > 0 and envelopes[index - 1].sender == env.sender else ""
 
 
 __all__ = [

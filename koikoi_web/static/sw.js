@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-709e6d3d44996508';
-const FILES = ["./","app-5d8c562aed0c.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-71ff99e3308d.css","worker-ea821760a394.js"];
+const CACHE = 'koikoi-8bd71bb58fa16f0a';
+const FILES = ["./","app-abe263aa3515.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-71ff99e3308d.css","worker-67b51dc74a7d.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

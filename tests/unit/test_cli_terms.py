@@ -61,3 +61,25 @@ def test_a_custom_name_is_shown_as_the_hosts_own_words() -> None:
     profile = _terms().profile.with_switches(name="house")
     assert rules_name(profile, "en") == "custom (house), based on nintendo"
     assert rules_name(profile, "ja") == "nintendo (任天堂版) の変更版「house」"
+
+
+def test_a_host_names_its_rules_with_the_name_switch() -> None:
+    """spec/rules.md §3.7 gives `name` a text form: `--switch name=NAME` names the profile (issue 27
+    item 8); a preset's name is refused unless the switches are that preset's (spec/game.md §2.4)."""
+    import pytest
+
+    from koikoi_p2p.cli.switches import PRESET_NAME, SwitchError
+    from koikoi_p2p.protocol.terms import MatchTerms
+
+    base = with_rounds(preset("nintendo"), 3)
+    named = apply_switches(base, ["exhaustion=oya_ken", "name=room-7"])
+    assert named.name == "room-7" and named.exhaustion == "oya_ken"
+    assert apply_switches(base, ["name=room-7"]).name == "room-7"       # a custom name for preset rules
+    assert apply_switches(base, ["exhaustion=oya_ken"]).name == "nintendo-custom"
+    assert apply_switches(base, ["name=nintendo"]) == base               # the preset's own name: itself
+    with pytest.raises(SwitchError) as caught:
+        apply_switches(base, ["exhaustion=oya_ken", "name=wikipedia"])
+    assert caught.value.problem == PRESET_NAME
+    # The name survives the proposal, which renames only a preset's name on other switches.
+    terms = MatchTerms.propose(profile=named, keys=(bytes(32), bytes(32)), room="ROOM01", rounds=3)
+    assert terms.profile.name == "room-7"

@@ -169,3 +169,23 @@ def test_recorded_evidence_names_the_deviating_player(vectors_dir: Path,
     except AuditError:
         return
     assert not altered.ok
+
+
+def test_a_deal_that_ends_inside_the_previous_close_is_valid(vectors_dir: Path) -> None:
+    """spec/game.md §4.4: deal 2 of this match is void at its opening (a field of one month), which
+    the second disclose of deal 1 completes; the new dealer then sends its countersignature of deal
+    1, its shuffle of deck 3 and its key of deck 4 before its disclose of deal 2, in that order. The
+    JavaScript auditor once expected the shuffle first (issue 27); web/test runs the same file."""
+    folder = vectors_dir / "protocol"
+    vector = json.loads((folder / "match_field_redeal_at_close.json").read_text())
+    expected = vector["expected"]
+    data = (folder / vector["provenance"]["transcript"]).read_bytes()
+    report = audit_bytes(data)
+    assert report.ok and report.complete
+    assert report.messages == expected["messages"]
+    assert [list(r) for r in report.rounds] == expected["rounds"]
+    assert report.result is not None and report.result.hex() == expected["result"]
+    assert expected["round_reasons"][1] == "field_month"
+    batch = expected["after_second_disclose_of_deal_1"]
+    assert [row[2:] for row in batch] == [["round_sign", 1], ["shuffle", 3], ["key", 4], ["disclose", 2]]
+    assert len({row[1] for row in batch}) == 1

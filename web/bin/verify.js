@@ -6,6 +6,7 @@ import { ready } from '../src/sodium.js';
 import { FileError, auditBytes, describe } from '../src/audit/replay.js';
 import { ResultError, verifyResult } from '../src/protocol/results.js';
 import { toHex } from '../src/bytes.js';
+import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../src/protocol/transcript.js';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -30,7 +31,10 @@ function out(value, text, status) {
   process.exit(status);
 }
 
-if (resultMode) {
+// spec/protocol.md §8, "Recognising a file": a file with none of the three magics is read as a
+// co-signed result; one that is not a result file either is a file this verifier does not know.
+const known = [TRANSCRIPT_MAGIC, EVIDENCE_MAGIC, ABANDON_MAGIC].some((m) => hasMagic(data, m));
+if (resultMode || !known) {
   try {
     const r = verifyResult(data);
     const winner = r.winner === null ? 'a draw' : `player ${r.winner} won`;
@@ -39,6 +43,9 @@ if (resultMode) {
     out({ ok: true }, `valid co-signed result: ${r.profile}, ${/** @type {unknown[]} */ (r.rounds).length} rounds, scores ${scores[0]}-${scores[1]}, ${winner}; signed by both keys ${toHex(keys[0]).slice(0, 16)}... and ${toHex(keys[1]).slice(0, 16)}...`, 0);
   } catch (e) {
     if (!(e instanceof ResultError)) throw e;
+    if (!resultMode && e.reason === 'bad_result') {
+      out({ ok: false, reason: 'unknown_file', message: e.detail }, `INVALID file: ${files[0]} is no transcript, evidence, abandonment file or co-signed result (${e.detail})`, 1);
+    }
     out({ ok: false, reason: e.reason, message: e.detail }, `INVALID co-signed result: ${e.reason}: ${e.detail}`, 1);
   }
 }

@@ -1,5 +1,7 @@
 """Generate spec/vectors/protocol/match_* : a whole seeded match and its expected outcome, a match
-that one seat resigns, and the evidence files of a peer that sent a wrong decryption share and of
+that one seat resigns, a match whose second deal ends inside the closing of the first (a field of
+one month, dealt through a forced deck: ``koikoi_p2p.bench.differential.forced_decks``), and the
+evidence files of a peer that sent a wrong decryption share and of
 one whose shuffle of the next deal's deck does not verify (found by a deferred check).
 
 Run from the repository root:  python spec/vectors/generators/game_match.py [--check]
@@ -43,6 +45,7 @@ NAME = "match_nintendo_seed1"
 EVIDENCE = "match_evidence_wrong_share"
 BAD_SHUFFLE = "match_evidence_bad_shuffle"
 RESIGNED = "match_resigned"
+FIELD_REDEAL = "match_field_redeal_at_close"
 GENERATOR = "spec/vectors/generators/game_match.py"
 
 
@@ -280,6 +283,43 @@ def build_resigned() -> tuple[bytes, dict[str, object]]:
     return data, vector
 
 
+def build_field_redeal(seed: int = 1) -> tuple[bytes, dict[str, object]]:
+    """A 2-round nintendo match (seed 1) whose deal 2 deals the four cards of one month to the
+    field: the deal is void at its opening, which the second disclose of deal 1 completes, so it
+    ends inside that envelope (spec/game.md §4.4, §5.4). The dealer of deal 3 then owes, before
+    its disclose of deal 2: its countersignature of deal 1, its shuffle of deck 3, its key of deck 4."""
+    from koikoi_p2p.bench.differential import forced_decks, scenario_order
+
+    with forced_decks({2: scenario_order("field_month", seed)}, partner_keeps_order=False):
+        played = asyncio.run(selfplay(rounds=2, seed=seed, rules="nintendo"))
+    data = played.transcripts[0]
+    if played.transcripts[1] != data:
+        raise SystemExit("the two seats' transcripts differ")
+    report = audit_bytes(data)
+    envs = decode_transcript(data).envelopes
+    reasons = [env.body["result"]["reason"] for env in envs  # type: ignore[index]
+               if env.type == "round_sign" and env.sender == 0]
+    if reasons[1] != "field_month":
+        raise SystemExit(f"deal 2 did not end with the forced field: {reasons}")
+    second = max(env.seq for env in envs if env.type == "disclose" and env.body["deal"] == 1)
+    batch = []
+    for env in envs[second + 1:]:
+        batch.append([env.seq, env.sender, env.type, env.body.get("deal")])
+        if env.type == "disclose":
+            break
+    vector = {
+        "provenance": {"generator": GENERATOR, "transcript": f"{FIELD_REDEAL}.transcript",
+                       "how": "koikoi selfplay --rounds 2 --seed 1 --rules nintendo, with deck 2 shuffled "
+                              "into a chosen order (the four cards of one month on the field)"},
+        "expected": {"ok": report.ok, "complete": report.complete, "messages": report.messages,
+                     "scores": list(report.scores or ()), "winner": report.winner,
+                     "rounds": [list(r) for r in report.rounds], "result": (report.result or b"").hex(),
+                     "round_reasons": reasons,
+                     "after_second_disclose_of_deal_1": batch},
+    }
+    return data, vector
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
@@ -293,6 +333,8 @@ def main() -> int:
     outputs.append((OUT / f"{BAD_SHUFFLE}.evidence", data, OUT / f"{BAD_SHUFFLE}.json", vector))
     data, vector = build_resigned()
     outputs.append((OUT / f"{RESIGNED}.transcript", data, OUT / f"{RESIGNED}.json", vector))
+    data, vector = build_field_redeal()
+    outputs.append((OUT / f"{FIELD_REDEAL}.transcript", data, OUT / f"{FIELD_REDEAL}.json", vector))
     current = True
     for bin_path, payload, json_path, content in outputs:
         text = json.dumps(content, indent=2, sort_keys=True) + "\n"

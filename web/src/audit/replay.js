@@ -408,7 +408,7 @@ export function auditEvidence(data) {
       return report;
     }
     if (digestBefore && equal(e.prev, digestBefore)) {
-      report.deviation = deviation(accused, s, 'out_of_turn', `player ${accused} spoke at message ${s}, which was the reporter's`);
+      report.deviation = deviation(accused, s, 'bad_seq', `player ${accused} spoke at message ${s}, which was the reporter's`);
       report.ok = true;
       return report;
     }

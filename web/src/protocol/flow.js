@@ -715,15 +715,20 @@ export class GameFlow {
     this.disclosed.set(c.deal, entry);
     c.disclosed.push(s);
     c.discloseSeq.set(s, ctx.seq);
-    // The next deal's opening shares ride on the disclosure when that deal has started.
-    this.#pump(s, body, ctx);
-    if (c.disclosed.length === 2) {
+    const second = c.disclosed.length === 2;
+    if (second) {
+      // The deal is closed before the pump runs: the opening shares this disclosure carries can
+      // end the next deal at once (a dealt field of one month or of four pairs), and that deal's
+      // closing must not be mistaken for this one (spec/game.md §4.4: the countersignature of
+      // this deal is owed before the next deal's disclosure).
       this.#recheck(c, ctx.seq);
       this.closing = null;
       this.closed.push({ deal: c.deal, roundIndex: /** @type {any} */ (c.live.params).roundIndex, result: c.result, endSeq: c.endSeq, signed: new Set() });
       this.lastDiscloser = s;
-      this.#settle();
     }
+    // The next deal's opening shares ride on the disclosure when that deal has started.
+    this.#pump(s, body, ctx);
+    if (second) this.#settle();
   }
 
   /**

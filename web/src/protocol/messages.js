@@ -17,34 +17,47 @@ export function isBytes(v, size) {
   return v instanceof Uint8Array && (size === undefined || v.length === size);
 }
 
-/** @param {unknown} v */
-const isInt = (v) => typeof v === 'number' && Number.isSafeInteger(v);
+// Bounds of the shape (spec/game.md §3.4): they keep a hostile body from costing memory or time
+// before its meaning is checked. Exact lengths (a 32-byte digest, a 64-byte signature) and
+// distinct positions are not shape: they are checked with the reason of the message's own rule.
+export const MAX_POSITIONS = 48;
+export const MAX_DATA = 64 * 1024;
+export const MAX_DEAL = 1 << 20;
+export const MAX_TEXT = 256;
+
+/** A non-negative integer. @param {unknown} v */
+const isInt = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A byte string of at most MAX_DATA bytes. @param {unknown} v */
+const isData = (v) => v instanceof Uint8Array && v.length <= MAX_DATA;
+/** A string of at most MAX_TEXT characters. @param {unknown} v */
+const isText = (v) => typeof v === 'string' && (v.length <= MAX_TEXT || [...v].length <= MAX_TEXT);
+/** A map with string keys. @param {unknown} v */
+const isStringMap = (v) => isMap(v);
 
 /** @param {unknown} v */
 function isShareGroups(v) {
-  return Array.isArray(v) && v.every((g) => Array.isArray(g) && g.length === 2 && Array.isArray(g[0]) && g[0].length >= 1
-    && g[0].every((p) => isInt(p) && p >= 0 && p <= 47) && new Set(g[0]).size === g[0].length && g[1] instanceof Uint8Array);
+  return Array.isArray(v) && v.length <= MAX_POSITIONS && v.every((g) => Array.isArray(g) && g.length === 2
+    && Array.isArray(g[0]) && g[0].length >= 1 && g[0].length <= MAX_POSITIONS
+    && g[0].every((p) => isInt(p) && p <= 47) && isData(g[1]));
 }
 
-/** Field names and checks of each body (spec/game.md §3.1). */
+/** Field names and the wire kind of each (spec/game.md §3.1, §3.4). */
 export const FIELDS = /** @type {Record<string, Record<string, (v: unknown) => boolean>>} */ ({
   terms: {
-    version: isInt, profile: isMap, profile_digest: (v) => isBytes(v, 32), rounds: isInt, deadlines: isMap,
-    keys: (v) => Array.isArray(v) && v.length === 2 && v.every((k) => isBytes(k, 32)), room: (v) => typeof v === 'string',
-    names: (v) => Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'string'),
-    rated: (v) => typeof v === 'boolean', ratings: (v) => typeof v === 'string',
+    version: isInt, profile: isStringMap, profile_digest: isData, rounds: isInt, deadlines: isStringMap,
+    keys: Array.isArray, room: isText, names: Array.isArray, rated: (v) => typeof v === 'boolean', ratings: isText,
   },
-  accept: { terms: (v) => isBytes(v, 32) },
-  key: { deal: isInt, key: (v) => isBytes(v) },
-  shuffle: { deal: isInt, deck: (v) => isBytes(v) },
-  reveal: { shares: (v) => isShareGroups(v) && /** @type {unknown[]} */ (v).length >= 1 },
-  act: { action: isMap, shares: isShareGroups },
-  declare: { action: isMap, shares: isShareGroups },
-  disclose: { deal: isInt, key: (v) => isBytes(v, 32), shares: isShareGroups },
-  round_sign: { deal: isInt, result: isMap, sig: (v) => isBytes(v, 64) },
-  match_result: { result: isMap, sig: (v) => isBytes(v, 64) },
-  resign: { result: isMap, sig: (v) => isBytes(v, 64) },
-  match_sign: { sig: (v) => isBytes(v, 64) },
+  accept: { terms: isData },
+  key: { deal: isInt, key: isData },
+  shuffle: { deal: isInt, deck: isData },
+  reveal: { shares: isShareGroups },
+  act: { action: isStringMap, shares: isShareGroups },
+  declare: { action: isStringMap, shares: isShareGroups },
+  disclose: { deal: isInt, key: isData, shares: isShareGroups },
+  round_sign: { deal: isInt, result: isStringMap, sig: isData },
+  match_result: { result: isStringMap, sig: isData },
+  resign: { result: isStringMap, sig: isData },
+  match_sign: { sig: isData },
 });
 
 /**
@@ -58,5 +71,6 @@ export function checkBody(type, body) {
     if (!(n in body)) throw new MessageError(`${type}: missing field ${n}`);
     if (!ok(body[n])) throw new MessageError(`${type}: field ${n} has the wrong type`);
   }
+  if ('deal' in body && /** @type {number} */ (body.deal) > MAX_DEAL) throw new MessageError(`${type}: deal is out of range`);
 }
 

@@ -80,10 +80,16 @@ export function checkTerms(body, session) {
   if (body.rounds !== profile.rounds) throw new TermsError('rounds differs from the profile');
   const d = body.deadlines;
   if (!isMap(d) || Object.keys(d).length !== 2 || !inRange(d.step) || !inRange(d.turn)) throw new TermsError('deadlines are {step, turn}, each 1..86400');
-  const keys = /** @type {Uint8Array[]} */ (body.keys);
-  if (!equal(keys[0], session.keys[0]) || !equal(keys[1], session.keys[1])) throw new TermsError('keys are not this session\'s identities');
-  const names = /** @type {string[]} */ (body.names);
-  if (names.some((n) => nameProblem(n)) || names[0] !== session.names[0] || names[1] !== session.names[1]) throw new TermsError('names are not the handshake\'s');
+  // The shape says only "an array" (spec/game.md §3.4): the lengths and element types are the terms' rule.
+  const keys = /** @type {unknown[]} */ (body.keys);
+  if (keys.length !== 2 || !keys.every((k) => k instanceof Uint8Array)
+    || !equal(/** @type {Uint8Array} */ (keys[0]), session.keys[0]) || !equal(/** @type {Uint8Array} */ (keys[1]), session.keys[1])) {
+    throw new TermsError('keys are not this session\'s identities');
+  }
+  const names = /** @type {unknown[]} */ (body.names);
+  if (names.length !== 2 || names.some((n) => typeof n !== 'string' || nameProblem(n)) || names[0] !== session.names[0] || names[1] !== session.names[1]) {
+    throw new TermsError('names are not the handshake\'s');
+  }
   if (body.room !== session.room) throw new TermsError('room is not this session\'s');
   const ratings = /** @type {string} */ (body.ratings);
   const ratingsBad = ratingsProblem(body.rated, ratings);
