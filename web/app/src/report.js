@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { cardEl } from './board.js';
 import { cardName, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
+import { tn } from './words.js';
 import { ready } from '../../src/sodium.js';
 
 /**
@@ -130,7 +131,7 @@ function stepView(step, names) {
     h('p', { class: 'steptext', 'aria-live': 'polite' }, `${t('deal', { n: s.roundIndex })} · ${t('month', { m: monthName(s.month) })} · ${describeStep(step, names)}`),
     h('h3', {}, `${names[1]}${s.dealer === 1 ? ` (${t('dealer')})` : ''}${s.calls.includes(1) ? ` — ${t('koikoiButton')}` : ''}`),
     row(s.hands[1], 'hand1', `${names[1]}: ${t('hand')}`), pile(1),
-    h('h3', {}, `${t('field')} · ${t('stockCount', { n: s.stock })}`), row(s.field, 'field', t('field')),
+    h('h3', {}, `${t('field')} · ${tn('cardsLeftN', s.stock)}`), row(s.field, 'field', t('field')),
     h('h3', {}, `${names[0]}${s.dealer === 0 ? ` (${t('dealer')})` : ''}${s.calls.includes(0) ? ` — ${t('koikoiButton')}` : ''}`),
     row(s.hands[0], 'hand0', `${names[0]}: ${t('hand')}`), pile(0),
   ]);

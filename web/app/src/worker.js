@@ -3,7 +3,7 @@
 //   {type: 'identity'}                                    -> {type: 'identity', fingerprint}
 //   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, rated?, ratings?, level, link, port?}
 //   {type: 'resume', id, port?}
-//   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
+//   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse', reason?} | {type: 'resign'}
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
 // {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
 // {kind: 'relay', url, action: 'host' | 'join', code?, public?}.
@@ -182,7 +182,7 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
       case 'resume': await resume(msg); return;
       case 'decide': await seat?.decide(msg.action); return;
       case 'accept': await seat?.acceptTerms(); return;
-      case 'refuse': await seat?.refuseTerms(); return;
+      case 'refuse': await seat?.refuseTerms(msg.reason === 'sas_differs' ? 'sas_differs' : 'terms_refused'); return;
       case 'resign': await seat?.resign(); return;
       default: return;
     }

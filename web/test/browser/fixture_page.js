@@ -1,5 +1,6 @@
 // The page the screenshot tests load (bundled by screens.test.js): the app's own board, dialogs and styles, fed a fixed table.
-import { koikoiDialog, renderBoard, roundSummary } from '../../app/src/board.js';
+import { koikoiDialog, renderBoard } from '../../app/src/board.js';
+import { roundSummary } from '../../app/src/summary.js';
 import { h } from '../../app/src/dom.js';
 import { resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
 
@@ -20,8 +21,7 @@ function show(kind, table) {
   const none = () => {};
   const views = {
     decide: () => koikoiDialog(table, names, none, none),
-    round: () => h('div', {}, [roundSummary(table.lastRound, names, 1, 0, table.round.piles[table.lastRound.result.winner]),
-      h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
+    round: () => h('div', {}, [roundSummary(table, names), h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
     terms: () => termsDialog(table, names, { accept: none, refuse: none }),
     resign: () => resignDialog(table, names, { cancel: none, confirm: none }),
     timeup: () => stoppedDialog(table, names, [h('button', {}, 'Download the transcript'), h('button', {}, 'Home')]),
