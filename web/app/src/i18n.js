@@ -83,6 +83,7 @@ const EN = {
   movedTitle: 'Points moved', matchScoreTitle: 'Match score', callsTitle: 'Koi-koi calls', nextToResult: 'The match is over: see the result',
   winnerIs: '{who} wins the match', finalScoreNamed: 'Final score: {a} {x} – {y} {b}',
   reasonUnknown: 'a problem this page has no words for', failureWhy: 'Why: {reason}.',
+  youTakeN_one: 'You win {n} point', youTakeN_other: 'You win {n} points', theyTakeN_one: '{who} wins {n} point', theyTakeN_other: '{who} wins {n} points',
   computerNamed: 'Computer ({level})', levelWordRandom: 'easy', levelWordGreedy: 'medium', levelWordStrong: 'strong', levelWordMaster: 'master',
   computerSignature: 'The computer signed this result with a key made on this device for this match only: its signature shows that every move and shuffle followed the rules, not who the computer is, and a practice match is never rated.',
 };
@@ -165,6 +166,7 @@ const JA = {
   movedTitle: '点の移動', matchScoreTitle: '対局の得点', callsTitle: 'こいこい', nextToResult: '対局終了: 結果を見る',
   winnerIs: '{who}の勝ち', finalScoreNamed: '最終得点: {a} {x} – {y} {b}',
   reasonUnknown: 'このページが説明できない問題', failureWhy: '理由: {reason}。',
+  youTakeN_one: 'あなたが{n}点', youTakeN_other: 'あなたが{n}点', theyTakeN_one: '{who}が{n}点', theyTakeN_other: '{who}が{n}点',
   computerNamed: 'コンピュータ（{level}）', levelWordRandom: 'やさしい', levelWordGreedy: 'ふつう', levelWordStrong: 'つよい', levelWordMaster: '名人',
   computerSignature: 'コンピュータはこの端末でこの対局のためだけに作った鍵で結果に署名しています。署名が示すのは手とシャッフルがすべてルールどおりだったことで、コンピュータが誰かではありません。練習はレーティングの対象になりません。',
 };

@@ -19,7 +19,7 @@ export function roundSummary(table, names, o = { nested: false }) {
   const rounds = table.terms ? table.terms.rounds : 0;
   const title = rounds > 0 ? t('roundDone', { i: last.roundIndex, n: rounds }) : t('roundDoneOpen', { i: last.roundIndex });
   const headline = winner === null ? t('roundDraw')
-    : winner === me ? t('roundWinnerYou', { n: res.points }) : t('roundWinner', { who: names[winner], n: res.points });
+    : winner === me ? tn('youTakeN', res.points) : tn('theyTakeN', res.points, { who: names[winner] });
   /** @type {{id: string, points: number, cards: number[]}[][]} */
   const yaku = last.yaku ?? [[], []];
   // The winner first: what scored, then what the other made.

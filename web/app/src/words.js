@@ -62,6 +62,16 @@ const REASONS = {
     wrong_session: 'a message of another session', wrong_sender: 'a message from the wrong sender', bad_seq: 'a message out of sequence',
     bad_prev: 'a message that breaks the chain', equivocation: 'two different messages signed with one number',
     deadline_passed: 'the deadline passed', own_message_refused: 'our own message was refused',
+    // files and the deck (spec/protocol.md §8, §9; spec/crypto.md §8.8)
+    bad_magic: 'not a file of this program', bad_file: 'a damaged file', bad_handshake: 'a handshake record that is not valid',
+    bad_handshake_record: 'a handshake record that is not valid', bad_handshake_signature: 'a handshake record with a wrong signature',
+    bad_closing: 'an ending mark that does not match', truncated: 'a record cut short', bad_claim: 'a claim that is not valid',
+    unproven_claim: 'a claim its file does not prove', false_claim: 'a false claim', unknown_file: 'a file of an unknown kind',
+    different_sessions: 'files of different sessions', bad_seat: 'a seat that is not valid', non_canonical: 'an encoding that is not canonical',
+    invalid_length: 'data of the wrong length', invalid_point: 'a point that is not valid', invalid_scalar: 'a scalar that is not valid',
+    bad_key_proof: 'a key proof that does not verify', bad_shuffle_proof: 'a shuffle proof that does not verify',
+    bad_share_proof: 'a share proof that does not verify', wrong_key: 'a secret key that does not match its public key',
+    not_a_card: 'a decryption that is no card', not_a_permutation: 'a shuffle that is not a permutation', audit_failed: 'the check at the round end failed',
   },
   ja: {
     terms_refused: '対局条件を断りました', sas_differs: '確認コードが違うと答えました',
@@ -93,6 +103,15 @@ const REASONS = {
     wrong_session: '別のセッションのメッセージ', wrong_sender: '送り手の違うメッセージ', bad_seq: '番号の飛んだメッセージ',
     bad_prev: '連鎖の切れたメッセージ', equivocation: '同じ番号への二重の署名',
     deadline_passed: '期限が過ぎました', own_message_refused: 'こちらのメッセージが拒否されました',
+    bad_magic: 'このプログラムのファイルではない', bad_file: '壊れたファイル', bad_handshake: '正しくない接続記録',
+    bad_handshake_record: '正しくない接続記録', bad_handshake_signature: '接続記録の署名が正しくない',
+    bad_closing: '終了の印が合わない', truncated: '途中で切れた記録', bad_claim: '正しくない申し立て',
+    unproven_claim: '証明されない申し立て', false_claim: '偽りの申し立て', unknown_file: '知らない種類のファイル',
+    different_sessions: '別々のセッション', bad_seat: '正しくない席', non_canonical: '正規形でない符号化',
+    invalid_length: '長さの違うデータ', invalid_point: '正しくない点', invalid_scalar: '正しくないスカラー',
+    bad_key_proof: '鍵の証明が通らない', bad_shuffle_proof: 'シャッフルの証明が通らない',
+    bad_share_proof: 'シェアの証明が通らない', wrong_key: '公開鍵と合わない秘密鍵',
+    not_a_card: 'どの札でもない復号', not_a_permutation: '並べ替えになっていない', audit_failed: '回戦末の検査に失敗',
   },
 };
 
