@@ -2,7 +2,7 @@
 import { koikoiDialog, renderBoard } from '../../app/src/board.js';
 import { roundSummary } from '../../app/src/summary.js';
 import { h } from '../../app/src/dom.js';
-import { resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
+import { overDialog, resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
 
 /** @param {string} kind @param {any} table */
 function show(kind, table) {
@@ -24,6 +24,7 @@ function show(kind, table) {
     round: () => h('div', {}, [roundSummary(table, names), h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
     terms: () => termsDialog(table, names, { accept: none, refuse: none }),
     resign: () => resignDialog(table, names, { cancel: none, confirm: none }),
+    over: () => overDialog(table, names, ['Download the transcript', 'Download the co-signed result', 'Open the match report', 'Home'].map((l) => h('button', {}, l))),
     timeup: () => stoppedDialog(table, names, [h('button', {}, 'Download the transcript'), h('button', {}, 'Home')]),
   };
   dlg.append(/** @type {any} */ (views)[kind]());

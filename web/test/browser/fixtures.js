@@ -88,6 +88,13 @@ export function roundOverTable() {
   return { ...t, terms: { ...t.terms, rounds: 6, profile: profile.toDict() }, lastRound };
 }
 
+/** The match is over after its last round: the match summary. */
+export function matchOverTable() {
+  const t = roundOverTable();
+  const lastRound = { ...t.lastRound, roundsLeft: 0, last: true, roundIndex: 6 };
+  return { ...t, ask: null, wait: null, canResign: false, finished: true, lastRound, over: { scores: lastRound.scores, winner: lastRound.result.winner, resigned: null } };
+}
+
 /** The joiner (seat 1) is asked to accept a rated match proposed by Fuji. */
 export function termsTable() {
   const t = tableOf(find((s) => s.need && s.need.type === 'action' && s.need.seat === 0 && s.need.kind === 'play').state);

@@ -279,6 +279,10 @@ test('reload matrix, online: host and joiner reloaded at every kind of point get
     const b = await openPage(await browser.newContext({ viewport: { width: 390, height: 844 } }), relay.web);
     await a.page.getByRole('button', { name: 'Create a room' }).click();
     await a.page.getByLabel('Rounds').fill(String(ROUNDS));
+    // Deadlines long enough for a reload on a loaded machine (a resumed seat replays the whole
+    // match, every proof checked again, before it answers): the clocks are not under test here.
+    await a.page.getByLabel('Seconds for each decision').fill('900');
+    await a.page.getByLabel('Seconds for each automatic step').fill('600');
     await a.page.getByRole('button', { name: 'Create', exact: true }).click();
     const codeEl = a.page.locator('.waiting .code');
     await codeEl.waitFor({ timeout: 30000 });
