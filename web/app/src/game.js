@@ -92,7 +92,11 @@ export class Game {
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
     this.dialogKind = '';
-    this.dialog.addEventListener('cancel', (e) => { if (this.dialogKind !== 'round') e.preventDefault(); });
+    // Escape dismisses a round summary as its button does (noted, so it does not come back); no other dialog.
+    this.dialog.addEventListener('cancel', (e) => {
+      e.preventDefault();
+      if (this.dialogKind === 'round') /** @type {HTMLElement | null} */ (this.dialog.querySelector('button.primary'))?.click();
+    });
     this.notice = h('div', { class: 'notice', role: 'alert' });
     root.replaceChildren(this.notice, this.boardEl, this.dialog);
     this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);

@@ -101,7 +101,9 @@ async function reloadAt(page, point, before) {
  * @param {any} page @param {any} at @param {Set<string>} need
  */
 async function act(page, at, need) {
-  const click = async (/** @type {string} */ sel) => { await page.locator(sel).first().click({ timeout: 5000 }); };
+  // The board is drawn again on every table the seat posts: a click can miss a card replaced
+  // meanwhile; the caller tries again when the screen did not move on.
+  const click = async (/** @type {string} */ sel) => { await page.locator(sel).first().click({ timeout: 15000 }); };
   switch (at.dialog) {
     case 'sas': case 'terms': case 'round': await click('dialog[open] button.primary'); return true;
     case 'decide': await click('dialog[open] button[data-key="s"]'); return true;
@@ -133,7 +135,7 @@ async function act(page, at, need) {
 async function useControls(page, point, now, need) {
   if (point === 'waiting') return;
   if (point === 'resign') {
-    await page.locator('dialog[open] button.primary').click({ timeout: 5000 });
+    await page.locator('dialog[open] button.primary').click({ timeout: 15000 });
     await page.locator('dialog.dlg-resign').waitFor({ state: 'detached', timeout: 10000 }).catch(() => {});
     const back = await look(page);
     assert.equal(back.dialog, '', 'Cancel closes the resignation question');
@@ -141,12 +143,12 @@ async function useControls(page, point, now, need) {
   }
   if (point === 'over') return;
   const before = JSON.stringify(screenOf(now));
-  assert.ok(await act(page, now, need), `no control answered the screen at ${point}`);
-  // The answer took: the screen moves on.
-  const end = Date.now() + 30000;
-  while (JSON.stringify(screenOf(await look(page))) === before) {
+  // The answer takes: the screen moves on (a click that missed a redrawn card is made again).
+  const end = Date.now() + 60000;
+  for (let at = now; JSON.stringify(screenOf(at)) === before; at = await look(page)) {
     if (Date.now() > end) throw new Error(`after a reload at ${point} the controls did nothing`);
-    await page.waitForTimeout(100);
+    assert.ok(await act(page, at, need).catch(() => true), `no control answered the screen at ${point}`);
+    await page.waitForTimeout(300);
   }
 }
 
@@ -163,9 +165,18 @@ function verify(file, extra = []) {
  * @param {{page: any, name: string, need: Set<string>}[]} seats @param {number} limitMs
  */
 async function playMatrix(seats, limitMs) {
-  const end = Date.now() + limitMs;
   /** @type {string[]} */
   const log = [];
+  try {
+    return await matrixLoop(seats, limitMs, log);
+  } catch (e) {
+    throw new Error(`${/** @type {Error} */ (e).message}\n${log.join('\n')}`);
+  }
+}
+
+/** @param {{page: any, name: string, need: Set<string>}[]} seats @param {number} limitMs @param {string[]} log */
+async function matrixLoop(seats, limitMs, log) {
+  const end = Date.now() + limitMs;
   const done = seats.map(() => false);
   let resigned = false;
   while (done.includes(false)) {
@@ -207,16 +218,18 @@ async function playMatrix(seats, limitMs) {
       // itself), and once every seat has all but the end covered, resign.
       if (POINTS.play(at)) {
         if (need.has('resign')) {
-          await page.locator('footer button.resign:not([disabled])').click({ timeout: 5000 });
-          await page.locator('dialog.dlg-resign').waitFor({ timeout: 10000 });
+          // The question opens; the next pass reloads at it (a missed click is made again then).
+          await page.locator('footer button.resign:not([disabled])').click({ timeout: 15000 }).catch(() => {});
           moved = true;
           continue;
         }
         if (!resigned && seats.every((s) => [...s.need].every((p) => p === 'over'))) {
-          log.push(`${name}: resigns`);
-          await page.locator('footer button.resign:not([disabled])').click({ timeout: 5000 });
-          await page.locator('dialog.dlg-resign button.resign-confirm').click({ timeout: 10000 });
-          resigned = true;
+          try {
+            await page.locator('footer button.resign:not([disabled])').click({ timeout: 15000 });
+            await page.locator('dialog.dlg-resign button.resign-confirm').click({ timeout: 15000 });
+            log.push(`${name}: resigns`);
+            resigned = true;
+          } catch { /* the board moved on: at its next move */ }
           moved = true;
           continue;
         }
