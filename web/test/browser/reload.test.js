@@ -46,6 +46,7 @@ async function look(page) {
     return {
       dialog: kind,
       text: dlg ? String(dlg.textContent) : '',
+      title: dlg?.querySelector('h2')?.textContent ?? '',
       ask: board?.getAttribute('data-ask') ?? '',
       phase: board?.getAttribute('data-phase') ?? '',
       hand: Array.from(document.querySelectorAll('.hand .card[data-card]')).map((e) => e.getAttribute('data-card')),
@@ -95,6 +96,12 @@ async function reloadAt(page, point, before) {
   }
 }
 
+/** The questions each page's player has answered (a dialog by its kind and title). @type {WeakMap<any, Set<string>>} */
+const ANSWERED = new WeakMap();
+
+/** The key of a dialog once answered: the security code, the terms, a round's summary. @param {any} at */
+const answerKey = (at) => (['sas', 'terms', 'round'].includes(at.dialog) ? `${at.dialog}: ${at.text}` : '');
+
 /**
  * Answer what the page asks, through its controls, as a player steering toward the points still
  * needed. Returns false when there was nothing to do.
@@ -105,7 +112,11 @@ async function act(page, at, need) {
   // meanwhile; the caller tries again when the screen did not move on.
   const click = async (/** @type {string} */ sel) => { await page.locator(sel).first().click({ timeout: 15000 }); };
   switch (at.dialog) {
-    case 'sas': case 'terms': case 'round': await click('dialog[open] button.primary'); return true;
+    case 'sas': case 'terms': case 'round':
+      await click('dialog[open] button.primary');
+      if (!ANSWERED.has(page)) ANSWERED.set(page, new Set());
+      /** @type {Set<string>} */ (ANSWERED.get(page)).add(answerKey(at));
+      return true;
     case 'decide': await click('dialog[open] button[data-key="s"]'); return true;
     case 'resign': await click('dialog[open] button.primary'); return true; // Cancel
     case 'hand': await click('dialog[open] button.primary'); return true;
@@ -186,6 +197,8 @@ async function matrixLoop(seats, limitMs, log) {
       if (done[i]) continue;
       const { page, name, need } = seats[i];
       const at = await look(page);
+      // A reload must never show a dialog already answered (before this test, the terms came back).
+      if (answerKey(at) && ANSWERED.get(page)?.has(answerKey(at))) throw new Error(`${name}: asked again what was answered: ${answerKey(at)}`);
       if (at.dialog === 'failure') throw new Error(`${name}: the match stopped: ${at.text}\n${log.join('\n')}`);
       // The host's "terms" point: reloaded while the joiner decides on the terms.
       const other = seats[1 - i];
