@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-ce15b3107be4c979';
-const FILES = ["./","app-d4711e96f14b.js","icon.svg","index.html","manifest.webmanifest","styles-1ad48cc2d0b1.css","worker-ed4d72d389cb.js"];
+const CACHE = 'koikoi-a485bf9156423ed3';
+const FILES = ["./","app-9da26c39bd56.js","icon.svg","index.html","manifest.webmanifest","styles-c51a69426cc9.css","worker-7f78a18a8d01.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

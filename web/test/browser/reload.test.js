@@ -75,7 +75,10 @@ function screenOf(at) {
 async function reloadAt(page, point, before) {
   const want = screenOf(before);
   await page.reload();
-  const end = Date.now() + 90000;
+  // A resumed seat replays the match so far, every proof checked again: seconds on an idle
+  // machine, minutes on a shared and loaded one.
+  const start = Date.now();
+  const end = start + 300000;
   let now;
   for (;;) {
     now = await look(page);
@@ -90,7 +93,7 @@ async function reloadAt(page, point, before) {
       if (now.hand.length && (now.theirTurn || now.ask || now.dialog)) return now;
     } else if (JSON.stringify(screenOf(now)) === JSON.stringify(want)) return now;
     if (Date.now() > end) {
-      throw new Error(`after a reload at ${point} the screen did not come back: wanted ${JSON.stringify(want)}, got ${JSON.stringify(screenOf(now))} (screen "${now.screen}", notice "${now.notice}", status "${now.status}")`);
+      throw new Error(`after a reload at ${point} the screen did not come back: wanted ${JSON.stringify(want)}, got ${JSON.stringify(screenOf(now))} (screen "${now.screen}", notice "${now.notice}", status "${now.status}", after ${Math.round((Date.now() - start) / 1000)} s)`);
     }
     await page.waitForTimeout(150);
   }
@@ -212,7 +215,7 @@ async function matrixLoop(seats, limitMs, log) {
       const point = Object.keys(POINTS).find((p) => POINTS[p](at) && need.has(p));
       if (point && point !== 'over') {
         log.push(`${name}: reload at ${point}`);
-        const now = await reloadAt(page, point, at).catch((e) => { throw new Error(`${name}: ${e.message}\n${log.join('\n')}`); });
+        const now = await reloadAt(page, point, at).catch((e) => { throw new Error(`${name}: ${e.message}`); });
         need.delete(point);
         await useControls(page, point, now, need);
         moved = true;
