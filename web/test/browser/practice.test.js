@@ -68,6 +68,8 @@ test('a practice match against the worker finishes and its transcript verifies',
     assert.match(resigned.stdout, /resigned by player 0 at message \d+/);
     assert.deepEqual(errors, []);
 
+    // The summary stays (a reload shows it again) until the player leaves it.
+    await page.getByRole('button', { name: 'Home' }).click();
     // Offline: the service worker has every file; with the relay stopped a new practice starts.
     await page.evaluate(async () => { await navigator.serviceWorker.ready; });
     await relay.stop();
