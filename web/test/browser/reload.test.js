@@ -35,6 +35,8 @@ const POINTS = {
   over: (at) => at.dialog === 'over',
   resign: (at) => at.dialog === 'resign',
   waiting: (at) => !at.dialog && !at.ask && at.theirTurn && at.hand.length > 0,
+  // A move after a round summary was dismissed: the summary must not come back.
+  again: (at) => !at.dialog && at.ask === 'play' && at.roundAnswered,
 };
 
 /** What the page shows now: its dialog, its question and board, as plain data. @param {any} page */
@@ -85,6 +87,7 @@ async function reloadAt(page, point, before) {
     // A dialog already answered coming back is the bug this test is for: fail at once.
     if (point !== 'sas' && now.dialog === 'sas') throw new Error(`the security code was asked again after a reload at ${point}`);
     if (point !== 'terms' && now.dialog === 'terms') throw new Error(`the terms were asked again after a reload at ${point}`);
+    if (answerKey(now) && ANSWERED.get(page)?.has(answerKey(now))) throw new Error(`after a reload at ${point}, asked again what was answered: ${answerKey(now)}`);
     if (point === 'opponent_terms') {
       // Before the first deal: the (empty) board again, and no dialog (the code was compared).
       if (now.board && !now.dialog) return now;
@@ -148,6 +151,7 @@ async function act(page, at, need) {
  */
 async function useControls(page, point, now, need) {
   if (point === 'waiting') return;
+  if (point === 'again') point = 'play';
   if (point === 'resign') {
     await page.locator('dialog[open] button.primary').click({ timeout: 15000 });
     await page.locator('dialog.dlg-resign').waitFor({ state: 'detached', timeout: 10000 }).catch(() => {});
@@ -212,7 +216,8 @@ async function matrixLoop(seats, limitMs, log) {
         moved = true;
         continue;
       }
-      const point = Object.keys(POINTS).find((p) => POINTS[p](at) && need.has(p));
+      const roundAnswered = [...(ANSWERED.get(page) ?? [])].some((k) => k.startsWith('round:'));
+      const point = Object.keys(POINTS).find((p) => POINTS[p]({ ...at, roundAnswered }) && need.has(p));
       if (point && point !== 'over') {
         log.push(`${name}: reload at ${point}`);
         const now = await reloadAt(page, point, at).catch((e) => { throw new Error(`${name}: ${e.message}`); });
@@ -271,7 +276,7 @@ async function checkEnd(page) {
   return out;
 }
 
-const BOARD_POINTS = ['play', 'capture', 'drawn', 'decide', 'round', 'over', 'resign', 'waiting'];
+const BOARD_POINTS = ['play', 'capture', 'drawn', 'decide', 'round', 'again', 'over', 'resign', 'waiting'];
 
 test('reload matrix, practice: the person reloaded at every kind of point gets the same screen back with working controls', { skip, timeout: 600000 }, async (t) => {
   const relay = await startWebRelay();
