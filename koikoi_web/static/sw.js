@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-8bd71bb58fa16f0a';
-const FILES = ["./","app-abe263aa3515.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-71ff99e3308d.css","worker-67b51dc74a7d.js"];
+const CACHE = 'koikoi-895243ccd1856654';
+const FILES = ["./","app-688c67679ded.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-dd730da0b417.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

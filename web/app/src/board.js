@@ -6,6 +6,7 @@ import { CARDS } from '../../src/rules/cards.js';
 import { h, svg } from './dom.js';
 import { backSvg, cardSvg } from './cards/art.js';
 import { cardLabel, cardName, monthName, t, yakuName } from './i18n.js';
+import { tn } from './words.js';
 import { groupByClass } from './table.js';
 
 const BACK = backSvg();
@@ -76,7 +77,7 @@ function capturesEl(pile, yaku, close, title, showIds, mine = false, cup = null)
     ]))),
     h('div', { class: 'yaku' }, [
       h('span', { class: 'ylabel' }, `${t('yakuMade')}: `),
-      made.length ? h('span', { class: 'made' }, made.map(([id, p]) => `${yakuName(id)} ${t('points', { n: p })}`).join(' · ')) : h('span', { class: 'muted' }, t('none')),
+      made.length ? h('span', { class: 'made' }, made.map(([id, p]) => `${yakuName(id)} ${tn('pointsN', p)}`).join(' · ')) : h('span', { class: 'muted' }, t('none')),
       close.length ? h('span', { class: 'close' }, ` — ${t('yakuClose')}: ${close.map(yakuName).join(', ')}`) : null,
     ]),
   ]);
@@ -147,11 +148,11 @@ export function renderBoard(root, table, props) {
 
   const pending = r && r.pendingCard !== null ? h('div', { class: 'pending' }, [cardEl(r.pendingCard, { cls: 'lifted', showId: props.showIds })]) : null;
 
-  const stockEl = h('div', { class: 'stock', 'aria-label': r ? t('stockCount', { n: r.stockCount }) : t('stock') }, [
+  const stockEl = h('div', { class: 'stock', 'aria-label': r ? tn('cardsLeftN', r.stockCount) : t('stock') }, [
     backEl('stockcard'), h('span', { class: 'count' }, r ? String(r.stockCount) : ''),
   ]);
 
-  const oppHand = h('div', { class: 'opphand', role: 'img', 'aria-label': t('opponentHand', { n: r ? r.opponentCount : 0 }) },
+  const oppHand = h('div', { class: 'opphand', role: 'img', 'aria-label': tn('opponentHandN', r ? r.opponentCount : 0) },
     Array.from({ length: r ? r.opponentCount : 0 }, () => backEl('tiny')));
 
   const info = h('div', { class: 'info' }, [
@@ -225,13 +226,13 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
   const mult = hint.opponentFactor > 1 ? t('koikoiMult', { m: hint.opponentFactor }) : '';
   return h('div', { class: 'koikoi' }, [
     h('h2', { id: 'dlg-title' }, t('koikoiTitle')),
-    h('ul', { class: 'yakulist' }, mine.map(([id, p]) => h('li', {}, `${yakuName(id)} — ${t('points', { n: p })}`))),
+    h('ul', { class: 'yakulist' }, mine.map(([id, p]) => h('li', {}, `${yakuName(id)} — ${tn('pointsN', p)}`))),
     h('div', { class: 'choices' }, [
       stop ? h('button', { class: 'primary', 'data-key': 's', onclick: () => decide(stop) }, [h('strong', {}, t('stopButton')), h('span', {}, t('stopWhat', { n: hint.stop }))]) : null,
       call ? h('button', { class: 'koikoi-call', 'data-key': 'k', onclick: () => decide(call) }, [
         h('strong', {}, t('koikoiButton')),
         h('span', {}, t('koikoiWhat', { base: hint.base, who: names[1 - table.seat], mult })),
-        hint.callsLeft !== null ? h('span', { class: 'muted' }, t('callsLeft', { n: hint.callsLeft })) : null,
+        hint.callsLeft !== null ? h('span', { class: 'muted' }, tn('callsLeftN', hint.callsLeft)) : null,
       ]) : null,
     ]),
     table.canResign ? h('p', { class: 'resignline' }, [h('button', { class: 'resign secondary', onclick: resign }, t('resign'))]) : null,
@@ -248,24 +249,6 @@ export function handYakuDialog(table, decide) {
     h('h2', { id: 'dlg-title' }, t('yourTurnHandYaku')),
     h('div', { class: 'choices' }, table.ask.options.map((/** @type {any} */ o) => h('button', { class: o.type === 'claim_hand_yaku' ? 'primary' : '', onclick: () => decide(o) },
       o.type === 'claim_hand_yaku' ? t('claimHandYaku', { yaku: yakuName(o.yaku), n: points[o.yaku] ?? '?' }) : t('noHandYaku')))),
-  ]);
-}
-
-/**
- * A round's summary.
- * @param {any} last table.lastRound @param {[string, string]} names @param {number} rounds
- */
-export function roundSummary(last, names, rounds, me = -1, pile = /** @type {number[] | null} */ (null)) {
-  const res = last.result;
-  const winner = res.winner;
-  return h('div', { class: 'summary' }, [
-    h('h2', { id: 'dlg-title' }, `${t('roundOver')} — ${t('roundOf', { i: last.roundIndex, n: rounds })}`),
-    h('p', { class: 'big' }, winner === null ? t('roundDraw') : winner === me ? t('roundWinnerYou', { n: res.points }) : t('roundWinner', { who: names[winner], n: res.points })),
-    h('p', { class: 'muted' }, t(/** @type {any} */ (`reason_${res.reason}`))),
-    Object.keys(res.yaku).length ? h('ul', { class: 'yakulist' }, Object.entries(res.yaku).map(([id, p]) => h('li', {}, `${yakuName(id)} — ${t('points', { n: p })}`))) : null,
-    pile && pile.length ? h('div', { class: 'wonpile', 'aria-label': `${names[winner ?? 0]}: ${t('captures')}` }, pile.map((c) => cardEl(c, { cls: 'small' }))) : null,
-    res.calls.length ? h('p', {}, res.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
-    h('p', { class: 'scoreline' }, `${names[0]} ${last.scores[0]} – ${last.scores[1]} ${names[1]}`),
   ]);
 }
 

@@ -3,8 +3,9 @@
 // builders fed the table (seat.js) and the seats' names, with the answers as callbacks, so the
 // screenshot tests draw exactly what the app shows.
 import { h } from './dom.js';
-import { roundSummary } from './board.js';
+import { roundSummary } from './summary.js';
 import { t } from './i18n.js';
+import { reasonText } from './words.js';
 import { profileText } from './profiles.js';
 
 /**
@@ -46,23 +47,26 @@ export function resignDialog(table, names, on) {
 }
 
 /**
- * The match summary: the last round, who won (or who resigned), the final score.
- * @param {any} table @param {[string, string]} names @param {number[] | null} pile @param {(HTMLElement | null)[]} choices
+ * The match summary: who won (or who resigned), the final score with the names, the last round,
+ * what the signatures mean, and the files (transcript, co-signed result, report) as `choices`.
+ * @param {any} table @param {[string, string]} names @param {(HTMLElement | null)[]} choices
  */
-export function overDialog(table, names, pile, choices) {
+export function overDialog(table, names, choices) {
   const over = table.over;
   const me = table.seat;
   const resigned = over.resigned ?? null;
   const headline = resigned !== null
     ? (resigned === me ? t('resignedYou', { who: names[1 - me] }) : t('resignedThem', { who: names[resigned] }))
     : over.winner === null ? t('drawMatch') : over.winner === me ? t('youWin') : t('youLose', { who: names[over.winner] });
-  return h('div', { class: 'summary' }, [
+  return h('div', { class: 'summary matchsum' }, [
     h('h2', { id: 'dlg-title' }, t('matchOver')),
-    table.lastRound && resigned === null ? roundSummary(table.lastRound, names, table.terms ? table.terms.rounds : 1, me, pile) : null,
-    h('p', { class: `big${resigned !== null ? ' resigned' : ''}` }, headline),
-    h('p', {}, t('finalScore', { a: over.scores[0], b: over.scores[1] })),
-    h('p', { class: 'muted' }, t('coSigned')),
+    h('p', { class: `big${resigned !== null ? ' resigned' : ''}`, 'data-winner': over.winner === null ? 'none' : String(over.winner) }, headline),
+    h('p', { class: 'finalscore' }, t('finalScoreNamed', { a: names[0], x: over.scores[0], y: over.scores[1], b: names[1] })),
     h('div', { class: 'choices' }, choices),
+    h('p', { class: 'muted' }, t('coSigned')),
+    table.mode === 'practice' ? h('p', { class: 'muted small' }, t('computerSignature')) : null,
+    table.lastRound && resigned === null ? h('details', { class: 'lastround' }, [h('summary', {}, t('roundDoneOpen', { i: table.lastRound.roundIndex })),
+      roundSummary(table, names, { nested: true })]) : null,
   ]);
 }
 
@@ -78,7 +82,8 @@ export function stoppedDialog(table, names, choices) {
     f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
     f.reason === 'own_timeout' && table.timeUp
       ? h('p', { class: 'big timeup' }, t('timeUp', { s: table.timeUp.seconds, n: table.timeUp.seq, who: names[1 - table.seat] })) : null,
-    h('p', { class: 'muted' }, t('failureReason', { reason: `${f.reason}${f.detail ? ` (${f.detail})` : ''}` })),
+    // The reason in words; its id stays in an attribute for a bug report, not in the text.
+    h('p', { class: 'muted', 'data-reason': f.reason }, t('failureWhy', { reason: reasonText(f.reason) })),
     h('div', { class: 'choices' }, choices),
   ]);
 }

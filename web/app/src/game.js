@@ -4,18 +4,34 @@
 // match is running in localStorage so a reload resumes it.
 import { h } from './dom.js';
 import { noteRatedResult } from './identity_panel.js';
-import { handYakuDialog, koikoiDialog, renderBoard, roundSummary, tickClocks } from './board.js';
+import { handYakuDialog, koikoiDialog, renderBoard, tickClocks } from './board.js';
+import { lastOfMatch, roundSummary } from './summary.js';
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 import { waitingScreen } from './waiting.js';
 import { PlayView } from './view.js';
+import { deleteFinal, loadFinal } from './store.js';
+import { reasonText } from './words.js';
 
 const CURRENT = 'koikoi.current';
-/** The text of each computer level (createPlayer's kinds). @type {{[level: string]: 'levelEasy' | 'levelMedium' | 'levelStrong' | 'levelMaster'}} */
-const LEVEL_LABELS = { random: 'levelEasy', greedy: 'levelMedium', strong: 'levelStrong', master: 'levelMaster' };
+/** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster'}} */
+const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster' };
+
+/** "Computer (medium)": the practice computer by its level, or "" for an unknown level. @param {string} level */
+export function computerName(level) {
+  const word = LEVEL_WORDS[level];
+  return word ? t('computerNamed', { level: t(word) }) : '';
+}
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
-/** @returns {{id: string, mode: string, computer?: string} | null} */
+/**
+ * The match this page plays, and the answers its person gave that only the page knows (the
+ * security code compared, the round summary dismissed, the resignation question open): kept with
+ * it so that a reload shows neither a question already answered nor loses one still open.
+ * @typedef {{id: string, mode: string, computer?: string, sas?: boolean, roundSeen?: number, resign?: boolean}} Current
+ */
+
+/** @returns {Current | null} */
 export function currentMatch() {
   try {
     return JSON.parse(localStorage.getItem(CURRENT) ?? 'null');
@@ -26,6 +42,19 @@ export function currentMatch() {
 
 function forgetCurrent() {
   localStorage.removeItem(CURRENT);
+}
+
+/** Note an answer of the match `id` (if it is still the current one). @param {string} id @param {Partial<Current>} patch */
+function noteCurrent(id, patch) {
+  const cur = currentMatch();
+  if (cur && cur.id === id) localStorage.setItem(CURRENT, JSON.stringify({ ...cur, ...patch }));
+}
+
+/** A new match replaces the current one: an ended one's summary is not needed any more. @param {Current} next */
+function setCurrent(next) {
+  const old = currentMatch();
+  if (old) deleteFinal(old.id).catch(() => {});
+  localStorage.setItem(CURRENT, JSON.stringify(next));
 }
 
 function randomId() {
@@ -55,15 +84,22 @@ export class Game {
     /** @type {Worker | null} */ this.computer = null;
     /** @type {any} */ this.table = null;
     /** @type {{[kind: string]: Uint8Array}} */ this.files = {};
+    /** the match's id (the person's seat) */
+    this.id = '';
     this.shownRound = -1;
     this.autoAnswered = -2;
     this.termsAnswered = false;
     this.sasConfirmed = false;
     this.confirmingResign = false;
+    this.destroyed = false;
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
     this.dialogKind = '';
-    this.dialog.addEventListener('cancel', (e) => { if (this.dialogKind !== 'round') e.preventDefault(); });
+    // Escape dismisses a round summary as its button does (noted, so it does not come back); no other dialog.
+    this.dialog.addEventListener('cancel', (e) => {
+      e.preventDefault();
+      if (this.dialogKind === 'round') /** @type {HTMLElement | null} */ (this.dialog.querySelector('button.primary'))?.click();
+    });
     this.notice = h('div', { class: 'notice', role: 'alert' });
     // Motion, the last move, the move log, announcements and sound (view.js): it follows the tables, never holds them.
     this.view = new PlayView(this.boardEl);
@@ -74,6 +110,7 @@ export class Game {
   }
 
   destroy() {
+    this.destroyed = true;
     clearInterval(this.clock);
     this.view.destroy();
     document.removeEventListener('keydown', this.keys);
@@ -94,15 +131,16 @@ export class Game {
    */
   startPractice(o) {
     const id = randomId(), cid = randomId(), room = practiceRoom();
-    localStorage.setItem(CURRENT, JSON.stringify({ id, mode: 'practice', computer: cid }));
+    setCurrent({ id, mode: 'practice', computer: cid });
+    this.id = id;
     const channel = new MessageChannel();
     this.worker = newWorker(this.env.workerUrl);
     this.computer = newWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
-    this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, ...common, port: channel.port1 }, [channel.port1]);
-    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: `${t('level')}: ${t(LEVEL_LABELS[o.level] ?? 'levelEasy')}`.slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
+    this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, level: o.level, ...common, port: channel.port1 }, [channel.port1]);
+    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: computerName(o.level).slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
   }
 
   /**
@@ -112,7 +150,8 @@ export class Game {
    */
   startOnline(o) {
     const id = randomId();
-    localStorage.setItem(CURRENT, JSON.stringify({ id, mode: 'online' }));
+    setCurrent({ id, mode: 'online' });
+    this.id = id;
     this.worker = newWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.#say(t('connecting'));
@@ -124,9 +163,23 @@ export class Game {
     });
   }
 
-  /** Continue the match saved in IndexedDB (after a reload). @param {{id: string, mode: string, computer?: string}} cur */
-  resume(cur) {
-    this.sasConfirmed = true; // compared before the reload
+  /**
+   * Continue the match saved in IndexedDB (after a reload), with the answers the page had noted;
+   * a match that had ended shows its summary again, with its files.
+   * @param {Current} cur
+   */
+  async resume(cur) {
+    this.id = cur.id;
+    this.sasConfirmed = !!cur.sas;
+    this.shownRound = cur.roundSeen ?? -1;
+    this.confirmingResign = !!cur.resign;
+    const final = await loadFinal(cur.id).catch(() => undefined);
+    if (this.destroyed) return;
+    if (final) {
+      this.files = { ...final.files };
+      this.#draw(final.table);
+      return;
+    }
     this.worker = newWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.#say(t('resumed'));
@@ -194,7 +247,8 @@ export class Game {
     const fp = table.paired ? table.paired.fingerprints : ['', ''];
     return /** @type {[string, string]} */ ([0, 1].map((s) => {
       if (s === table.seat) return t('you');
-      if (table.mode === 'practice') return n[s] || t('level');
+      // The computer by its level, in the person's words and language (not the name it signed).
+      if (table.mode === 'practice') return computerName(String(table.meta?.level ?? '')) || n[s] || t('level');
       return `${n[s] || t('opponent')}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`;
     }));
   }
@@ -235,13 +289,27 @@ export class Game {
   /** Ask before resigning (in the page's own dialog, over whatever question was open). */
   #resign() {
     if (!this.table || !this.table.canResign) return;
-    this.confirmingResign = true;
+    this.#setResign(true);
     this.#dialogs(this.table);
+  }
+
+  /** Open or close the resignation question (noted: a reload keeps it open). @param {boolean} open */
+  #setResign(open) {
+    if (this.confirmingResign === open) return;
+    this.confirmingResign = open;
+    noteCurrent(this.id, { resign: open });
+  }
+
+  /** An answer was given in the open dialog: close it and open what the table calls for next. */
+  #answered() {
+    this.dialog.close();
+    this.dialogKind = '';
+    if (this.table) this.#dialogs(this.table);
   }
 
   /** @param {any} table @param {[string, string]} names */
   #resignView(table, names) {
-    const close = () => { this.confirmingResign = false; this.dialogKind = ''; if (this.table) this.#dialogs(this.table); };
+    const close = () => { this.#setResign(false); this.#answered(); };
     return resignDialog(table, names, { cancel: close, confirm: () => { this.worker?.postMessage({ type: 'resign' }); close(); } });
   }
 
@@ -254,7 +322,7 @@ export class Game {
     /** @type {[string, () => HTMLElement] | null} */
     let want = null;
     const sas = table.mode !== 'practice' && table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
-    if (!table.canResign) this.confirmingResign = false;
+    if (!table.canResign) this.#setResign(false);
     if (table.failure) want = ['failure', () => this.#failureView(table)];
     else if (table.over) want = ['over', () => this.#overView(table, names)];
     else if (sas) want = ['sas', () => this.#sasView(table)];
@@ -285,9 +353,8 @@ export class Game {
 
   /** @param {any} table @param {[string, string]} names */
   #roundView(table, names) {
-    const rounds = table.terms ? table.terms.rounds : 1;
-    return h('div', {}, [roundSummary(table.lastRound, names, rounds, table.seat, winnerPile(table)), h('div', { class: 'choices' }, [
-      h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; this.dialog.close(); this.dialogKind = ''; if (this.table) this.#dialogs(this.table); } }, t('next')),
+    return h('div', {}, [roundSummary(table, names), h('div', { class: 'choices' }, [
+      h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; noteCurrent(this.id, { roundSeen: this.shownRound }); this.#answered(); } }, lastOfMatch(table) ? t('nextToResult') : t('next')),
     ])]);
   }
 
@@ -298,8 +365,8 @@ export class Game {
       h('p', { class: 'sascode', 'data-sas': table.paired.sas }, table.paired.sas),
       h('p', {}, t('sasBody')),
       h('div', { class: 'choices' }, [
-        h('button', { class: 'primary', onclick: () => { this.sasConfirmed = true; this.dialog.close(); this.#dialogs(this.table); } }, t('sasSame')),
-        h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse' }); this.sasConfirmed = true; this.dialog.close(); } }, t('sasDiffers')),
+        h('button', { class: 'primary', onclick: () => { this.sasConfirmed = true; noteCurrent(this.id, { sas: true }); this.#answered(); } }, t('sasSame')),
+        h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse', reason: 'sas_differs' }); this.sasConfirmed = true; this.#answered(); } }, t('sasDiffers')),
       ]),
     ]);
   }
@@ -307,30 +374,35 @@ export class Game {
   /** @param {any} table @param {[string, string]} names */
   #termsView(table, names) {
     return termsDialog(table, names, {
-      accept: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.dialog.close(); },
-      refuse: () => { this.worker?.postMessage({ type: 'refuse' }); this.dialog.close(); },
+      accept: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'accept' }); this.#answered(); },
+      refuse: () => { this.termsAnswered = true; this.worker?.postMessage({ type: 'refuse' }); this.#answered(); },
     });
   }
 
   /** @param {any} table @param {[string, string]} names */
   #overView(table, names) {
-    forgetCurrent();
-    return overDialog(table, names, winnerPile(table), [
+    return overDialog(table, names, [
       this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
       this.#downloadButton('result', t('downloadResult'), `koikoi-${table.room}.result`),
-      this.files.transcript ? h('button', { onclick: () => this.env.onReport(this.files.transcript) }, t('openReport')) : null,
-      h('button', { onclick: () => this.env.onHome() }, t('home')),
+      this.files.transcript ? h('button', { onclick: () => { const bytes = this.files.transcript; this.#leave(); this.env.onReport(bytes); } }, t('openReport')) : null,
+      h('button', { onclick: () => { this.#leave(); this.env.onHome(); } }, t('home')),
     ]);
   }
 
   /** @param {any} table */
   #failureView(table) {
-    forgetCurrent();
     return stoppedDialog(table, this.#names(table), [
       this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
       this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
-      h('button', { onclick: () => this.env.onHome() }, t('home')),
+      h('button', { onclick: () => { this.#leave(); this.env.onHome(); } }, t('home')),
     ]);
+  }
+
+  /** The person leaves the summary of the ended match: it is not the current match any more. */
+  #leave() {
+    const cur = currentMatch();
+    if (cur && cur.id === this.id) forgetCurrent();
+    deleteFinal(this.id).catch(() => {});
   }
 
   /** @param {string} kind @param {string} label @param {string} name */
@@ -370,13 +442,6 @@ export class Game {
   }
 }
 
-/** The winner's captures of the round just over (the board still shows that round). @param {any} table */
-function winnerPile(table) {
-  const w = table.lastRound ? table.lastRound.result.winner : null;
-  if (w === null || !table.round || table.round.roundIndex !== table.lastRound.roundIndex) return null;
-  return table.round.piles[w];
-}
-
 /** @param {string} reason @param {string} message */
 export function errorText(reason, message) {
   if (reason === 'unreachable') return t('errorRelay', { url: message });
@@ -384,5 +449,5 @@ export function errorText(reason, message) {
   if (reason === 'room_full') return t('errorFull');
   if (reason === 'bad_password' || reason === 'key_confirmation') return t('errorPassword');
   if (reason === 'seat_locked') return t('errorLocked');
-  return t('errorGeneric', { reason: `${reason}: ${message}` });
+  return t('errorGeneric', { reason: reasonText(reason) });
 }

@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { cardEl } from './board.js';
 import { cardName, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
+import { reasonText, tn } from './words.js';
 import { ready } from '../../src/sodium.js';
 
 /**
@@ -26,7 +27,8 @@ export async function openReport(root, bytes) {
     try {
       renderReport(status, body, buildReport(data));
     } catch (e) {
-      status.textContent = t('notVerifiedFile', { reason: String(/** @type {any} */ (e)?.message ?? e) });
+      const err = /** @type {any} */ (e);
+      status.textContent = t('notVerifiedFile', { reason: typeof err?.reason === 'string' ? reasonText(err.reason) : String(err?.message ?? e) });
       status.className = 'verdict bad';
     }
   };
@@ -51,8 +53,8 @@ export async function openReport(root, bytes) {
  */
 function renderReport(status, body, rep) {
   status.replaceChildren(
-    h('strong', {}, rep.ok ? t('verified') : rep.failure ? t('notVerifiedFile', { reason: rep.failure.reason }) : (rep.report?.deviation
-      ? t('notVerified', { n: rep.report.deviation.seq ?? '?', reason: rep.report.deviation.reason }) : rep.lines[rep.lines.length - 1] ?? '')),
+    h('strong', {}, rep.ok ? t('verified') : rep.failure ? t('notVerifiedFile', { reason: reasonText(rep.failure.reason) }) : (rep.report?.deviation
+      ? t('notVerified', { n: rep.report.deviation.seq ?? '?', reason: reasonText(rep.report.deviation.reason) }) : rep.lines[rep.lines.length - 1] ?? '')),
     ...rep.lines.map((l) => h('code', { class: 'line' }, l)),
   );
   status.className = `verdict ${rep.ok ? 'good' : 'bad'}`;
@@ -104,7 +106,7 @@ function describeStep(step, names) {
     case 'no_hand_yaku': return t('noClaim', { who });
     case 'result': {
       const r = step.result;
-      const line = r.winner === null ? t('roundDraw') : t('roundWinner', { who: names[r.winner], n: r.points });
+      const line = r.winner === null ? t('roundDraw') : tn('theyTakeN', r.points, { who: names[r.winner] });
       const yaku = Object.entries(r.yaku).map(([id, p]) => `${yakuName(id)} ${p}`).join(', ');
       return `${line}${yaku ? ` (${yaku})` : ''} — ${t(/** @type {any} */ (`reason_${r.reason}`))}; ${names[0]} ${step.scores?.[0]} – ${step.scores?.[1]} ${names[1]}`;
     }
@@ -130,7 +132,7 @@ function stepView(step, names) {
     h('p', { class: 'steptext', 'aria-live': 'polite' }, `${t('deal', { n: s.roundIndex })} · ${t('month', { m: monthName(s.month) })} · ${describeStep(step, names)}`),
     h('h3', {}, `${names[1]}${s.dealer === 1 ? ` (${t('dealer')})` : ''}${s.calls.includes(1) ? ` — ${t('koikoiButton')}` : ''}`),
     row(s.hands[1], 'hand1', `${names[1]}: ${t('hand')}`), pile(1),
-    h('h3', {}, `${t('field')} · ${t('stockCount', { n: s.stock })}`), row(s.field, 'field', t('field')),
+    h('h3', {}, `${t('field')} · ${tn('cardsLeftN', s.stock)}`), row(s.field, 'field', t('field')),
     h('h3', {}, `${names[0]}${s.dealer === 0 ? ` (${t('dealer')})` : ''}${s.calls.includes(0) ? ` — ${t('koikoiButton')}` : ''}`),
     row(s.hands[0], 'hand0', `${names[0]}: ${t('hand')}`), pile(0),
   ]);

@@ -13,8 +13,9 @@ import { createPlayer } from '../../src/ai/players.js';
 import { RoundFollower } from '../../src/ai/follow.js';
 import { toHex } from '../../src/bytes.js';
 import { peerHoldsSession } from '../../src/net/rendezvous.js';
-import { appendInput, deleteSeat, loadInputs, loadSeat, saveSeat, setValue } from './store.js';
+import { appendInput, deleteSeat, loadInputs, loadSeat, saveFinal, saveSeat } from './store.js';
 import { askOf, koikoiHint, roundTable } from './table.js';
+import { roundInfo } from './round_info.js';
 import { LocalError } from '../../src/protocol/errors.js';
 import { History } from './history.js';
 
@@ -62,6 +63,8 @@ export class Seat {
       /** @type {{seq: number, type: string, seconds: number} | null} */ timeUp: null,
     };
     this.finished = false;
+    /** the files of the ended match, for the page @type {{[kind: string]: Uint8Array}} */
+    this.files = {};
     /** whether the link's rejoin tag is bound to the session (spec/protocol.md §12.2) */
     this.bound = false;
     this.settled = false;
@@ -127,6 +130,9 @@ export class Seat {
       // The wait this input began started when the input was saved (older saves carry no time).
       if (typeof i.at === 'number') at = i.at;
       seat.#trackWait(at);
+      // The board of a reloaded page shows the deal it showed before (between deals: the last one).
+      const live = liveEngine(seat.peer.flow);
+      if (live && 'view' in live) seat.shown = live;
     }
     if (journal.sent !== record.sent || toHex(journal.sentHash) !== record.sentHash) {
       throw new LocalError('replay_mismatch', 'the replay does not send what was sent before');
@@ -362,7 +368,7 @@ export class Seat {
         info.terms = summariseTerms(ev.terms);
         break;
       case 'round_over':
-        info.lastRound = { result: ev.result, scores: ev.scores, roundIndex: ev.roundIndex, deal: ev.deal };
+        info.lastRound = this.#roundOver(ev);
         break;
       case 'resigned':
         info.resigned = { seat: ev.seat, seq: ev.seq };
@@ -376,6 +382,22 @@ export class Seat {
       default:
         break;
     }
+  }
+
+  /**
+   * What the round summary shows of a deal just over: its result, both seats' captures and yaku as
+   * they ended (the board moves on to the next deal meanwhile), the scores before and after, and
+   * how many rounds the match has left.
+   * @param {any} ev a round_over event
+   */
+  #roundOver(ev) {
+    const flow = /** @type {any} */ (this.peer.flow);
+    const engine = flow?.closing?.live?.engine ?? null;
+    const view = engine && 'view' in engine ? engine.view(this.peer.seat) : null;
+    const profile = flow?.terms?.profile ?? null;
+    const start = profile && profile.pool_start > 0 ? [profile.pool_start, profile.pool_start] : [0, 0];
+    const before = this.info.lastRound ? this.info.lastRound.scores : start;
+    return roundInfo(ev, view, profile, before, flow?.match ?? null);
   }
 
   /** Decisions the seat makes itself: a computer's moves and terms; the end of the match. */
@@ -422,9 +444,14 @@ export class Seat {
     });
   }
 
-  /** The person refused the terms: nothing is sent, the match ends here (PLAN item 3). */
-  refuseTerms() {
-    return this.#enqueue(async () => this.#stop({ reason: 'terms_refused', detail: 'you refused the proposed terms', blame: null }));
+  /**
+   * The person refused the terms, or said the security code differs: nothing more is sent, the
+   * match ends here (PLAN item 3).
+   * @param {'terms_refused' | 'sas_differs'} [reason]
+   */
+  refuseTerms(reason = 'terms_refused') {
+    const detail = reason === 'sas_differs' ? 'the security codes differ' : 'you refused the proposed terms';
+    return this.#enqueue(async () => this.#stop({ reason, detail, blame: null }));
   }
 
   /** Resign where this seat is asked to act (spec/game.md §6.3): a result naming the other seat the winner, which it countersigns. */
@@ -435,6 +462,12 @@ export class Seat {
       // Only through the journal: a resignation it did not log would not survive a reload.
       await this.#step(() => this.journal.resign(), true);
     });
+  }
+
+  /** Whether the person is asked to accept or refuse the host's terms now (seat 1, nothing sent yet). */
+  #termsAsked() {
+    const flow = this.peer.flow;
+    return this.info.termsProposed && this.peer.seat === 1 && !this.peer.autoAccept && !!flow && flow.expected()?.type === 'accept';
   }
 
   /** Whether the flow expects this seat's `act` now (where a resignation is allowed). */
@@ -476,14 +509,19 @@ export class Seat {
     if (peer.channel) this.#keepFile('transcript', peer.done ? peer.transcript() : (peer.evidence ?? peer.transcript()));
     if (peer.done) this.#keepFile('result', peer.resultFile());
     if (peer.evidence) this.#keepFile('evidence', peer.evidence);
-    // The journal holds the seed of every key: forget it now that the match is over.
-    deleteSeat(this.record.id).catch(() => {});
+    // The journal holds the seed of every key: forget it now that the match is over. A person's
+    // page keeps what its last screen shows (the summary and the files) first, so that a reload
+    // at the end shows the same summary: one of the two records exists at every moment.
+    const id = this.record.id;
+    const forget = () => deleteSeat(id).catch(() => {});
+    if (this.record.role === 'human') saveFinal(id, { table: this.table(), files: { ...this.files } }).then(forget, forget);
+    else forget();
   }
 
   /** @param {'transcript' | 'result' | 'evidence'} kind @param {Uint8Array} bytes */
   #keepFile(kind, bytes) {
     if (this.record.role !== 'human') return;
-    setValue(`file/${this.record.id}/${kind}`, bytes).catch(() => {});
+    this.files[kind] = bytes;
     this.post({ type: 'file', kind, bytes, id: this.record.id });
   }
 
@@ -500,7 +538,8 @@ export class Seat {
     const match = flow && flow.match ? { scores: flow.match.scores, roundIndex: flow.match.roundIndex, dealer: flow.match.dealer, over: flow.match.over } : null;
     return {
       id: this.record.id, seat: peer.seat, mode: this.record.meta.mode, room: peer.room, meta: this.record.meta,
-      paired: this.info.paired, terms: this.info.terms, termsProposed: this.info.termsProposed && !this.finished,
+      // Asked now, from the flow itself: a reloaded page must not ask again terms already accepted.
+      paired: this.info.paired, terms: this.info.terms, termsProposed: !this.finished && this.#termsAsked(),
       round: engine ? roundTable(engine, peer.seat) : null,
       ask, hint: ask && ask.kind === 'decide' && engine ? koikoiHint(engine, peer.seat) : null,
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,

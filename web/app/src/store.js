@@ -99,3 +99,24 @@ export function deleteSeat(id) {
     tx.objectStore('seats').delete(id);
   });
 }
+
+/**
+ * What the last screen of an ended match showed (its final table and its files), kept until the
+ * person leaves that screen, so that a reload at the end shows the same summary.
+ * @typedef {{table: any, files: {[kind: string]: Uint8Array}}} FinalRecord
+ */
+
+/** @param {string} id @param {FinalRecord} final */
+export function saveFinal(id, final) {
+  return setValue(`final/${id}`, final);
+}
+
+/** @param {string} id @returns {Promise<FinalRecord | undefined>} */
+export function loadFinal(id) {
+  return /** @type {Promise<FinalRecord | undefined>} */ (getValue(`final/${id}`));
+}
+
+/** @param {string} id */
+export function deleteFinal(id) {
+  return run(['kv'], 'readwrite', (tx) => { tx.objectStore('kv').delete(`final/${id}`); });
+}

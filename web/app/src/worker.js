@@ -6,7 +6,7 @@
 //                                                            or {type: 'confirmReplace', current, incoming}
 //   {type: 'start', id, role, seat, room?, password, name, profile, deadlines, rated?, ratings?, level, link, port?}
 //   {type: 'resume', id, port?}
-//   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse'} | {type: 'resign'}
+//   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse', reason?} | {type: 'resign'}
 //   {type: 'cancel'}: the host closes its room before anyone joined -> {type: 'cancelled'}
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
 // {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
@@ -104,6 +104,9 @@ function portTransport(port) {
   };
 }
 
+/** How long a seat waits for the lock a reloaded page's old worker may still hold. */
+const RELOAD_GRACE_MS = 5000;
+
 /**
  * Run `fn` while this worker holds the lock of seat `id`: one saved seat never runs in two tabs or
  * windows at once (spec/protocol.md §12.3). Two copies would sign two envelopes at one message
@@ -119,17 +122,24 @@ async function holdingSeat(id, fn) {
   const refused = () => Object.assign(new Error('this match is open in another tab or window'), { reason: 'seat_locked' });
   const locks = scope.navigator?.locks;
   if (locks) {
-    return locks.request(name, { ifAvailable: true }, async (/** @type {unknown} */ lock) => {
-      if (!lock) throw refused();
-      return fn();
+    // A reloaded page's new worker can start before the old page's worker has ended and let go
+    // of the lock: wait for it a few seconds before saying another tab holds the match.
+    const signal = AbortSignal.timeout(RELOAD_GRACE_MS);
+    return locks.request(name, { signal }, async () => fn()).catch((/** @type {any} */ e) => {
+      if (signal.aborted && e?.name === signal.reason?.name) throw refused();
+      throw e;
     });
   }
   const channel = new BroadcastChannel('koikoi-seats');
-  const held = await new Promise((resolve) => {
-    channel.onmessage = (ev) => { if (ev.data?.held === name) resolve(true); };
-    channel.postMessage({ ask: name });
-    setTimeout(() => resolve(false), 300);
-  });
+  let held = false;
+  for (const end = Date.now() + RELOAD_GRACE_MS; ;) {
+    held = await new Promise((resolve) => {
+      channel.onmessage = (ev) => { if (ev.data?.held === name) resolve(true); };
+      channel.postMessage({ ask: name });
+      setTimeout(() => resolve(false), 300);
+    });
+    if (!held || Date.now() > end) break;
+  }
   if (held) {
     channel.close();
     throw refused();
@@ -246,7 +256,7 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
       case 'resume': await resume(msg); return;
       case 'decide': await seat?.decide(msg.action); return;
       case 'accept': await seat?.acceptTerms(); return;
-      case 'refuse': await seat?.refuseTerms(); return;
+      case 'refuse': await seat?.refuseTerms(msg.reason === 'sas_differs' ? 'sas_differs' : 'terms_refused'); return;
       case 'resign': await seat?.resign(); return;
       case 'cancel': await cancel(); return;
       default: return;

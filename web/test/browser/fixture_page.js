@@ -1,7 +1,8 @@
 // The page the screenshot tests load (bundled by screens.test.js): the app's own board, dialogs and styles, fed a fixed table.
-import { koikoiDialog, renderBoard, roundSummary } from '../../app/src/board.js';
+import { koikoiDialog, renderBoard } from '../../app/src/board.js';
+import { roundSummary } from '../../app/src/summary.js';
 import { h } from '../../app/src/dom.js';
-import { resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
+import { overDialog, resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
 
 /** @param {string} kind @param {any} table */
 function show(kind, table) {
@@ -20,10 +21,10 @@ function show(kind, table) {
   const none = () => {};
   const views = {
     decide: () => koikoiDialog(table, names, none, none),
-    round: () => h('div', {}, [roundSummary(table.lastRound, names, 1, 0, table.round.piles[table.lastRound.result.winner]),
-      h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
+    round: () => h('div', {}, [roundSummary(table, names), h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
     terms: () => termsDialog(table, names, { accept: none, refuse: none }),
     resign: () => resignDialog(table, names, { cancel: none, confirm: none }),
+    over: () => overDialog(table, names, ['Download the transcript', 'Download the co-signed result', 'Open the match report', 'Home'].map((l) => h('button', {}, l))),
     timeup: () => stoppedDialog(table, names, [h('button', {}, 'Download the transcript'), h('button', {}, 'Home')]),
   };
   dlg.append(/** @type {any} */ (views)[kind]());

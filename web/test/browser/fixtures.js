@@ -5,6 +5,7 @@ import { preset, withRounds } from '../../src/rules/profile.js';
 import { newRound, runRevealed } from '../../src/rules/simulate.js';
 import { actionToDict } from '../../src/rules/actions.js';
 import { roundTable, koikoiHint } from '../../app/src/table.js';
+import { roundInfo } from '../../app/src/round_info.js';
 import { jitter } from '../../app/src/cards/draw.js';
 
 /** @param {number} seed */
@@ -75,14 +76,23 @@ export function koikoiTable() {
   return tableOf(state);
 }
 
-/** A round that ended with a winner, and its summary. */
+/** The first round of six ended with a winner, and its summary (as the seat's worker builds it). */
 export function roundOverTable() {
   const { state } = find((s) => s.over && s.result && s.result.winner !== null && Object.keys(s.result.yaku).length > 0);
   const t = tableOf(state);
+  const profile = withRounds(preset('nintendo'), 6);
   const scores = [0, 0];
   const result = /** @type {any} */ (state.result);
   scores[result.winner] = result.points;
-  return { ...t, lastRound: { result, scores, roundIndex: 1, deal: 1 } };
+  const lastRound = roundInfo({ result, scores, roundIndex: 1, deal: 1 }, state.view(0), profile, [0, 0], { roundsPlayed: 1, over: false });
+  return { ...t, terms: { ...t.terms, rounds: 6, profile: profile.toDict() }, lastRound };
+}
+
+/** The match is over after its last round: the match summary. */
+export function matchOverTable() {
+  const t = roundOverTable();
+  const lastRound = { ...t.lastRound, roundsLeft: 0, last: true, roundIndex: 6 };
+  return { ...t, ask: null, wait: null, canResign: false, finished: true, lastRound, over: { scores: lastRound.scores, winner: lastRound.result.winner, resigned: null } };
 }
 
 /** The joiner (seat 1) is asked to accept a rated match proposed by Fuji. */

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { REPO } from '../helpers.js';
 import { KOIKOI } from '../python.js';
 import { browserMissing, compareScreenshot, launch, openPage, startWebRelay } from './support.js';
-import { boardTable, koikoiTable, roundOverTable, termsTable, timeUpTable } from './fixtures.js';
+import { boardTable, koikoiTable, matchOverTable, roundOverTable, termsTable, timeUpTable } from './fixtures.js';
 
 const skip = browserMissing();
 const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
@@ -35,10 +35,10 @@ async function fixturePage() {
   return `file://${dir}/index.html`;
 }
 
-test('board, koi-koi dialog, round summary, terms, resignation and own time-out at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
+test('board, koi-koi dialog, round and match summaries, terms, resignation and own time-out at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
   const url = await fixturePage();
   const tables = {
-    board: boardTable(), decide: koikoiTable(), round: roundOverTable(), terms: termsTable(), resign: boardTable(), timeup: timeUpTable(),
+    board: boardTable(), decide: koikoiTable(), round: roundOverTable(), over: matchOverTable(), terms: termsTable(), resign: boardTable(), timeup: timeUpTable(),
   };
   const browser = await launch();
   try {
