@@ -146,7 +146,7 @@ class MasterPlayer:
         if koi is None:
             return STOP
         me = view.seat
-        base = scorer(self.profile).base(_bits(view.piles[me]), view.month)
+        base = scorer(self.profile).base(_bits(view.piles[me]), view.month, me in view.calls)
         stop = worth.of(float(round_score(base, view.calls, me, self.profile)))
         deadline = self._deadline()
         total = 0.0

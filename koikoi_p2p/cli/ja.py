@@ -262,6 +262,8 @@ JA: dict[str, str] = {
     "the hands ran out: the dealer's point (oya-ken)": "手札が尽きた: 親の得点 (親権)",
     "a hand yaku in the dealt hand": "配られた手札の手役",
     "four cards of one month on the field: dealt again": "場に同じ月が4枚: 配り直し",
+    "four pairs on the field: dealt again": "場に4組: 配り直し",
+    "four cards of one month in a dealt hand: dealt again": "手札に同じ月が4枚: 配り直し",
     "both dealt hands held a hand yaku: dealt again": "双方の手札に手役: 配り直し",
     "redeal": "配り直し",
     "redeal (this deal does not count as a round)": "配り直し (この配りは回戦に数えません)",

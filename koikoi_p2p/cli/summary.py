@@ -23,6 +23,8 @@ ROUND_END = {
     "oya_ken": "the hands ran out: the dealer's point (oya-ken)",
     "hand_yaku": "a hand yaku in the dealt hand",
     "field_month": "four cards of one month on the field: dealt again",
+    "field_pairs": "four pairs on the field: dealt again",
+    "hand_month": "four cards of one month in a dealt hand: dealt again",
     "both_hand_yaku": "both dealt hands held a hand yaku: dealt again",
 }
 

@@ -60,6 +60,8 @@ SWITCH_CHOICES: dict[str, tuple[str, ...]] = {
     "caller_pays_more": ("off", "times_calls", "doubled_per_call"),
     "field_four_pairs": ("play_on", "redeal"),
     "first_dealer": ("card_draw", "coin", "host", "joiner"),
+    "koikoi_bonus": ("off", "winner_add"),
+    "hand_whole_month": ("play_on", "redeal"),
 }
 
 # First-dealer methods that reveal cards of a jointly shuffled deck (deal 0, spec/rules.md §5.1).
@@ -117,6 +119,11 @@ class Profile:
     subtract_from_opponent: bool = False  # without a pool, the loser's score drops by the winner's points
     field_four_pairs: str = "play_on"    # the dealt field is four pairs of four months: play on, or redeal
     first_dealer: str = "card_draw"      # how the first dealer is chosen (§5.1)
+    viewing_by_call: bool = False        # hanami / tsukimi 1 each, 3 once their holder has called
+    koikoi_bonus: str = "off"            # winner_add: +1..+3 for 1..3 own calls, x(n-2) for n >= 4
+    akatan_aotan_on_top: bool = False    # separate_5_5: both triples also score akatan_aotan 10
+    stop_on_own_last_turn: bool = False  # a decision with the deciding seat's hand empty offers only Stop
+    hand_whole_month: str = "play_on"    # a dealt hand holding all four cards of a month: play on, or redeal
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -224,6 +231,21 @@ class Profile:
                 return points
         return 0
 
+    def hand_claim_points(self, yaku: str) -> int:
+        """The rank of a claim on the dealt hand (spec/rules.md §9.7): a hand yaku's points, or,
+        with ``hand_whole_month = redeal``, 101 for ``teshi`` (the claim that redeals, above every
+        hand yaku); 0 if the claim is not offered."""
+        if yaku == "teshi" and self.hand_whole_month == "redeal":
+            return REDEAL_CLAIM
+        return self.hand_yaku_points(yaku)
+
+    def has_hand_claims(self) -> bool:
+        """Do the seats declare on their dealt hands (hand yaku, or a whole month that redeals)?"""
+        return bool(self.hand_yaku) or self.hand_whole_month == "redeal"
+
+
+# The rank of the teshi claim that redeals a hand holding a whole month (above any hand yaku: 1..100).
+REDEAL_CLAIM = 101
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Profile))
 SWITCHES: tuple[str, ...] = _FIELDS
@@ -239,7 +261,8 @@ _INT_FIELDS = frozenset(
 _BOOL_FIELDS = frozenset(
     {"named_extension", "tane_with_inoshikacho", "tan_with_ribbon_yaku", "cup_is_plain",
      "last_turn_stop_only", "redeal_consumes_round", "transfer_cap", "bust_ends_game",
-     "cup_either", "brights_add", "sanko_with_rain", "single_yaku", "subtract_from_opponent"}
+     "cup_either", "brights_add", "sanko_with_rain", "single_yaku", "subtract_from_opponent",
+     "viewing_by_call", "akatan_aotan_on_top", "stop_on_own_last_turn"}
 )
 # Card-list switches and the cards each may not name (the cards of the yaku it cancels).
 _CARD_LIST_FIELDS: Mapping[str, frozenset[str]] = {
@@ -345,6 +368,12 @@ def _validate(p: Profile) -> None:
                          "subtract_from_opponent is for scores from 0; a pool already transfers")
     if p.exhaustion != "draw" and p.oya_ken_points < 1:
         raise RulesError("bad_switch", "oya-ken exhaustion needs oya_ken_points >= 1")
+    if p.akatan_aotan_on_top and p.ribbon_pair != "separate_5_5":
+        raise RulesError("bad_switch", "akatan_aotan_on_top needs ribbon_pair separate_5_5")
+    if p.hand_whole_month == "redeal" and any(k != "kuttsuki" for k, _ in p.hand_yaku):
+        raise RulesError("bad_switch",
+                         "hand_whole_month redeal allows no hand yaku that shows a whole month "
+                         "(teshi, tenho, double_tenho)")
 
 
 # -- switches as text ---------------------------------------------------------------------------

@@ -78,7 +78,8 @@ class RoundResult:
     calls: tuple[int, ...]
     redeal: bool
     next_dealer: int
-    reason: str   # stop, auto_end, exhaustion, oya_ken, hand_yaku, field_month, field_pairs, both_hand_yaku
+    reason: str   # stop, auto_end, exhaustion, oya_ken, hand_yaku, field_month, field_pairs, hand_month,
+    #               both_hand_yaku
     consumes_round: bool = True
 
     def to_dict(self) -> dict[str, object]:
@@ -213,6 +214,9 @@ def hand_yaku_of(cards: tuple[int, ...] | list[int], profile: Profile) -> dict[s
     pairs_only = sum(1 for n in counts if n == 2) == 4 and all(n in (0, 2) for n in counts)
     all_even = all(n % 2 == 0 for n in counts)
     found: dict[str, int] = {}
+    if quads and profile.hand_whole_month == "redeal":
+        # spec/rules.md §5.4: a whole month in a hand is claimed as teshi, and the deal is void.
+        return {"teshi": profile.hand_claim_points("teshi")}
     for yaku, points in profile.hand_yaku:
         if (yaku == "teshi" and quads >= 1) or (yaku == "kuttsuki" and pairs_only) or (
                 yaku == "tenho" and (quads >= 1 or all_even)) or (yaku == "double_tenho" and quads == 2):
@@ -483,7 +487,7 @@ class RoundState:
         elif phase == HAND0_REVEAL:
             self._ask_reveal(HAND1_REVEAL, NeedReveal(self.layout.hands[1], 1))
         elif phase == HAND1_REVEAL:
-            if self.profile.hand_yaku:
+            if self.profile.has_hand_claims():
                 self.phase = HAND_YAKU
                 self.need = _NEED_HAND_YAKU[self.dealer]
             else:
@@ -547,6 +551,8 @@ class RoundState:
             used = self.calls.count(seat) if p.call_limit == "per_seat" else len(self.calls)
             if used >= limit:
                 return False
+        if p.stop_on_own_last_turn and not self.hands[seat]:
+            return False  # §9.4: the seat has played its last hand card
         return not (p.last_turn_stop_only and not (self.hands[0] | self.hands[1]))
 
     def hand_yaku_options(self, seat: int) -> tuple[Action, ...]:
@@ -562,7 +568,7 @@ class RoundState:
         that applying it and revealing its positions make (spec/rules.md §6.6, §9.7), whatever the
         round waits for now. The state is not changed. Lets a peer check a declaration sent ahead
         of its turn, once its positions are public."""
-        points = self.profile.hand_yaku_points(claim.yaku)
+        points = self.profile.hand_claim_points(claim.yaku)
         if not points:
             raise IllegalMove("bad_hand_yaku", f"{claim.yaku} is not a hand yaku of this profile")
         if any(p not in self.layout.hands[seat] for p in claim.positions):
@@ -619,6 +625,10 @@ class RoundState:
                 if not self._may_call(seat):
                     raise IllegalMove("no_call_left", "the profile allows no koi-koi call here")
                 self.calls.append(seat)
+                if self.profile.viewing_by_call:
+                    # §6.4: the viewing yaku rise with the call itself; the raised base is the one
+                    # recorded, so the rise is not an improvement of a later turn.
+                    self.bases[seat] = self._base(self.piles[seat], self.month, True)
                 self._next_turn()
             else:
                 raise IllegalMove("wrong_action", f"expected koikoi or stop, got {action}")
@@ -705,7 +715,7 @@ class RoundState:
         self.pending = -1
         pile = self.piles[seat]
         if pile != self._pile_at_turn_start:
-            total = self._base(pile, self.month)
+            total = self._base(pile, self.month, seat in self.calls)
             if total > self.bases[seat]:
                 self.bases[seat] = total
                 if self.calls and self.profile.after_call == "next_improvement_ends_round":
@@ -725,7 +735,7 @@ class RoundState:
 
     # -- hand yaku ----------------------------------------------------------------------------------
     def _claim_hand_yaku(self, seat: int, claim: ClaimHandYaku) -> None:
-        points = self.profile.hand_yaku_points(claim.yaku)
+        points = self.profile.hand_claim_points(claim.yaku)
         if not points:
             raise IllegalMove("bad_hand_yaku", f"{claim.yaku} is not a hand yaku of this profile")
         hand = self.hands[seat]
@@ -754,6 +764,10 @@ class RoundState:
         if not claimed:
             self._start_turn(self.dealer)
             return
+        if self.profile.hand_whole_month == "redeal" and "teshi" in claims:
+            # spec/rules.md §5.4: a hand holding a whole month is dealt again, before any hand yaku.
+            self._finish_redeal("hand_month")
+            return
         if len(claimed) == 2:
             if self.profile.hand_yaku_both == "void_redeal":
                 self._finish_redeal("both_hand_yaku")
@@ -781,7 +795,7 @@ class RoundState:
             reason=reason, consumes_round=self.profile.redeal_consumes_round))
 
     def _finish_win(self, seat: int, reason: str) -> None:
-        yaku = scorer(self.profile).yaku(self.piles[seat], self.month)
+        yaku = scorer(self.profile).yaku(self.piles[seat], self.month, seat in self.calls)
         base = sum(yaku.values())
         calls = tuple(self.calls)
         self._finish(RoundResult(
@@ -835,7 +849,8 @@ class RoundState:
             hand_positions=positions, opponent_hand_size=self.hands[1 - seat].bit_count(),
             piles=(cards_of(self.piles[0]), cards_of(self.piles[1])), stock_count=self.stock_count,
             dealer=self.dealer, turn=self.turn, calls=tuple(self.calls),
-            yaku=(s.yaku(self.piles[0], self.month), s.yaku(self.piles[1], self.month)),
+            yaku=(s.yaku(self.piles[0], self.month, 0 in self.calls),
+                  s.yaku(self.piles[1], self.month, 1 in self.calls)),
             bases=(self.bases[0], self.bases[1]), month=self.month, round_index=self.round_index,
             need=self.need, pending_card=pending, capture_options=cards_of(self.options),
         )

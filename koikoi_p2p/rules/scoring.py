@@ -55,18 +55,19 @@ class Scorer:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self._flex = _flex_mask(profile)
-        self.yaku: Callable[[int, int | None], dict[str, int]] = self._yaku
-        self.base: Callable[[int, int | None], int] = _memoised(_make_base(profile, self._yaku))
+        self.yaku: Callable[..., dict[str, int]] = self._yaku
+        self.base: Callable[..., int] = _memoised(_make_base(profile, self._yaku))
 
-    def _yaku(self, pile: int, month: int | None) -> dict[str, int]:
+    def _yaku(self, pile: int, month: int | None, called: bool = False) -> dict[str, int]:
         # spec/rules.md §6.3: each flexible card held (the joker, the cup with cup_either) counts
         # as an animal or as a plain; k of them count as plains for k = 0..n, the highest base
         # wins, the smallest k on equal bases. Only the count matters: no yaku names them by class.
         p = self.profile
-        found = _yaku_with(pile, month, p, 0)
+        # ``called``: the pile's holder has called koi-koi in this round (viewing_by_call, §6.4).
+        found = _yaku_with(pile, month, p, 0, called)
         best = sum(found.values())
         for moved in range(1, (pile & self._flex).bit_count() + 1):
-            alt = _yaku_with(pile, month, p, moved)
+            alt = _yaku_with(pile, month, p, moved, called)
             total = sum(alt.values())
             if total > best:
                 found, best = alt, total
@@ -76,20 +77,20 @@ class Scorer:
 _MEMO_LIMIT = 1 << 16
 
 
-def _memoised(base: Callable[[int, int | None], int]) -> Callable[[int, int | None], int]:
-    """``base`` with a bounded memo: a pure function of (pile, month), recomputed after each clear.
+def _memoised(base: Callable[[int, int | None, bool], int]) -> Callable[..., int]:
+    """``base`` with a bounded memo: a pure function of (pile, month, called), recomputed after each clear.
 
     Simulations (the computer players' playouts) score the same piles over and over.
     """
     memo: dict[int, int] = {}
 
-    def cached(pile: int, month: int | None) -> int:
-        key = (pile << 4) | (month or 0)
+    def cached(pile: int, month: int | None, called: bool = False) -> int:
+        key = (pile << 5) | ((month or 0) << 1) | called
         found = memo.get(key)
         if found is None:
             if len(memo) >= _MEMO_LIMIT:
                 memo.clear()
-            found = memo[key] = base(pile, month)
+            found = memo[key] = base(pile, month, called)
         return found
 
     return cached
@@ -108,7 +109,7 @@ def _cards_mask(ids: tuple[str, ...]) -> int:
     return mask_of(ids)
 
 
-def _yaku_with(pile: int, month: int | None, p: Profile, moved: int) -> dict[str, int]:
+def _yaku_with(pile: int, month: int | None, p: Profile, moved: int, called: bool = False) -> dict[str, int]:
     """The yaku of a pile with ``moved`` flexible cards counted as plains instead of animals."""
     y: dict[str, int] = {}
     goko, shiko, ame_shiko, sanko = p.bright_values
@@ -152,6 +153,9 @@ def _yaku_with(pile: int, month: int | None, p: Profile, moved: int) -> dict[str
             y["akatan"] = 5 + (ribbons - 3 if ext else 0)
         if ao:
             y["aotan"] = 5 + (ribbons - 3 if ext else 0)
+        if aka and ao and p.akatan_aotan_on_top:
+            # spec/rules.md §6.5: the red-and-blue yaku of 10 on top of akatan 5 and aotan 5.
+            y["akatan_aotan"] = 10 + (ribbons - 6 if ext else 0)
     if animals >= 5 and (not isc or p.tane_with_inoshikacho):
         y["tane"] = animals - 4
     if ribbons >= 5 and (not (aka or ao) or p.tan_with_ribbon_yaku):
@@ -160,10 +164,11 @@ def _yaku_with(pile: int, month: int | None, p: Profile, moved: int) -> dict[str
         y["kasu"] = plains - 9
     if pile & SAKE_CUP and p.viewing != "off" and (p.viewing == "always" or any(k in _BASIC for k in y)):
         # spec/rules.md §6.4: a card of the *_cancelled_by list in the pile cancels that yaku.
+        view = _viewing_points(p, called)
         if pile & CHERRY_CURTAIN and not pile & _cards_mask(p.hanami_cancelled_by):
-            y["hanami"] = 5
+            y["hanami"] = view
         if pile & FULL_MOON and not pile & _cards_mask(p.tsukimi_cancelled_by):
-            y["tsukimi"] = 5
+            y["tsukimi"] = view
     if p.monthly_yaku_points:
         if p.monthly_yaku_scope == "current_month":
             if month is not None and pile & MONTH_MASKS[month] == MONTH_MASKS[month]:
@@ -181,13 +186,21 @@ def _yaku_with(pile: int, month: int | None, p: Profile, moved: int) -> dict[str
     return {key: y[key] for key in ordered}
 
 
-def _make_base(p: Profile, slow: Callable[[int, int | None], dict[str, int]],
-               ) -> Callable[[int, int | None], int]:
+def _viewing_points(p: Profile, called: bool) -> int:
+    """Points of hanami and of tsukimi (spec/rules.md §6.4): 5, or with viewing_by_call 1 before
+    the holder's own koi-koi call in the round and 3 after it."""
+    if p.viewing_by_call:
+        return 3 if called else 1
+    return 5
+
+
+def _make_base(p: Profile, slow: Callable[..., dict[str, int]],
+               ) -> Callable[[int, int | None, bool], int]:
     """A closure computing the base total of a pile without building dicts (the hot path)."""
-    if p.single_yaku or p.brights_add:
+    if p.single_yaku or p.brights_add or p.viewing_by_call or p.akatan_aotan_on_top:
         # Rare house rules: the readable path is exact and fast enough for them.
-        def slow_base(pile: int, month: int | None) -> int:
-            return sum(slow(pile, month).values())
+        def slow_base(pile: int, month: int | None, called: bool = False) -> int:
+            return sum(slow(pile, month, called).values())
         return slow_base
     goko, shiko, ame_shiko, sanko = p.bright_values
     sanko_rain = p.sanko_with_rain
@@ -248,7 +261,7 @@ def _make_base(p: Profile, slow: Callable[[int, int | None], dict[str, int]],
                 total += monthly
         return total
 
-    def base(pile: int, month: int | None) -> int:
+    def base(pile: int, month: int | None, called: bool = False) -> int:  # called: no viewing_by_call here
         animals = (pile & animals_m).bit_count()
         plains = (pile & plains_m).bit_count()
         if cup_plain and pile & cup:
@@ -282,21 +295,24 @@ def _check_month(month: int | None) -> None:
         raise RulesError("bad_month", f"month must be 1..12, not {month!r}")
 
 
-def score_mask(pile: int, profile: Profile, month: int | None = None) -> dict[str, int]:
-    """Yaku of a pile given as a card bit mask."""
+def score_mask(pile: int, profile: Profile, month: int | None = None, called: bool = False) -> dict[str, int]:
+    """Yaku of a pile given as a card bit mask; ``called``: its holder has called koi-koi this round."""
     _check_month(month)
-    return scorer(profile).yaku(pile, month)
+    return scorer(profile).yaku(pile, month, called)
 
 
-def score_yaku(captured: Iterable[int | str], profile: Profile, month: int | None = None) -> dict[str, int]:
-    """Yaku and points of a captured pile (card indices or ids); ``month`` for monthly yaku."""
-    return score_mask(mask_of(captured), profile, month)
+def score_yaku(captured: Iterable[int | str], profile: Profile, month: int | None = None,
+               called: bool = False) -> dict[str, int]:
+    """Yaku and points of a captured pile (card indices or ids); ``month`` for monthly yaku;
+    ``called`` when its holder has called koi-koi in the round (only ``viewing_by_call`` reads it)."""
+    return score_mask(mask_of(captured), profile, month, called)
 
 
-def base_total(captured: Iterable[int | str], profile: Profile, month: int | None = None) -> int:
+def base_total(captured: Iterable[int | str], profile: Profile, month: int | None = None,
+               called: bool = False) -> int:
     """Sum of the yaku of a pile before any multiplier."""
     _check_month(month)
-    return scorer(profile).base(mask_of(captured), month)
+    return scorer(profile).base(mask_of(captured), month, called)
 
 
 def round_score(base: int, calls: Sequence[int], winner: int, profile: Profile) -> int:
@@ -331,4 +347,12 @@ def round_score(base: int, calls: Sequence[int], winner: int, profile: Profile) 
             points *= loser_calls
         elif extra == "doubled_per_call":
             points *= 2 ** loser_calls
+    if profile.koikoi_bonus == "winner_add":
+        # spec/rules.md §7.5: the winner's own calls add 1, 2, 3 points; from 4 calls on they
+        # multiply by (calls - 2). The opponent's calls change nothing here.
+        own = sum(1 for seat in calls if seat == winner)
+        if own >= 4:
+            points *= own - 2
+        else:
+            points += own
     return points

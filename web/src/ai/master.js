@@ -373,7 +373,7 @@ export class MasterPlayer {
     const koi = options.find((o) => o.type === 'koikoi');
     if (koi === undefined) return STOP;
     const me = view.seat;
-    const base = scorePile(view.piles[me], this.profile, view.month).base;
+    const base = scorePile(view.piles[me], this.profile, view.month, view.calls.includes(me)).base;
     const stop = worth.of(roundScore(base, view.calls, me, this.profile));
     const deadline = this.deadline();
     let total = 0.0;

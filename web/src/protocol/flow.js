@@ -549,7 +549,7 @@ export class GameFlow {
   #checkClaim(s, claim, deck, live, seq) {
     const profile = /** @type {import('./terms.js').Terms} */ (this.terms).profile;
     const fail = (/** @type {string} */ why) => { throw new GameViolation('illegal_action', why, s, seq); };
-    if (!profile.handYakuPoints(claim.yaku)) fail(`bad_hand_yaku: ${claim.yaku} is not a hand yaku of this profile`);
+    if (!profile.handClaimPoints(claim.yaku)) fail(`bad_hand_yaku: ${claim.yaku} is not a hand yaku of this profile`);
     const layout = dealLayout(/** @type {any} */ (live.params).dealer);
     if (claim.positions.some((/** @type {number} */ p) => !layout.hands[s].includes(p))) fail('not_in_hand: a claimed position is not in the seat\'s hand');
     if (!(/** @type {any} */ (CLAIM_SIZES)[claim.yaku] ?? []).includes(claim.positions.length)) fail(`false_hand_yaku: ${claim.yaku} is shown with other card counts`);

@@ -1,7 +1,7 @@
 // Hand yaku of the 8 dealt cards (spec/rules.md §6.6) and the claims a hand allows (§9.7).
 
 import { monthOf } from './cards.js';
-import { HAND_YAKU_IDS } from './profile.js';
+import { HAND_YAKU_IDS, REDEAL_CLAIM } from './profile.js';
 
 /** How many positions a claim of each hand yaku shows (spec/rules.md §6.6). */
 export const CLAIM_SIZES = Object.freeze({
@@ -50,7 +50,7 @@ export function claimHolds(yaku, cards) {
  * Every claim a dealt hand supports under the profile's listed hand yaku.
  * @param {readonly number[]} positions the 8 hand positions
  * @param {readonly number[]} cards the card at each of those positions
- * @param {{hand_yaku: Readonly<Record<string, number>>}} profile
+ * @param {{hand_yaku: Readonly<Record<string, number>>, hand_whole_month?: string}} profile
  * @returns {HandClaim[]}
  */
 export function handClaims(positions, cards, profile) {
@@ -58,6 +58,13 @@ export function handClaims(positions, cards, profile) {
   const counts = monthCounts(cards);
   /** @type {HandClaim[]} */
   const out = [];
+  if (profile.hand_whole_month === 'redeal' && counts.includes(4)) {
+    // spec/rules.md §5.4: a whole month in the hand is claimed as teshi, and the deal is void.
+    for (let m = 1; m <= 12; m++) {
+      if (counts[m] === 4) out.push({ yaku: 'teshi', positions: pairs.filter((x) => monthOf(x[1]) === m).map((x) => x[0]), points: REDEAL_CLAIM });
+    }
+    return out;
+  }
   for (const yaku of HAND_YAKU_IDS) {
     if (!Object.hasOwn(profile.hand_yaku, yaku)) continue;
     const points = profile.hand_yaku[yaku];
@@ -80,7 +87,7 @@ export function handClaims(positions, cards, profile) {
  * Empty when it holds none (it must answer NoHandYaku).
  * @param {readonly number[]} positions
  * @param {readonly number[]} cards
- * @param {{hand_yaku: Readonly<Record<string, number>>}} profile
+ * @param {{hand_yaku: Readonly<Record<string, number>>, hand_whole_month?: string}} profile
  * @returns {HandClaim[]}
  */
 export function bestClaims(positions, cards, profile) {

@@ -59,6 +59,11 @@ export const INT_LIMIT = 10000;
  * @property {boolean} [subtract_from_opponent]
  * @property {string} [field_four_pairs]
  * @property {string} [first_dealer]
+ * @property {boolean} [viewing_by_call]
+ * @property {string} [koikoi_bonus]
+ * @property {boolean} [akatan_aotan_on_top]
+ * @property {boolean} [stop_on_own_last_turn]
+ * @property {string} [hand_whole_month]
  */
 
 /**
@@ -125,7 +130,15 @@ export const EXTENSIONS = Object.freeze([
   { name: 'subtract_from_opponent', kind: 'bool', default: false },
   { name: 'field_four_pairs', kind: 'enum', choices: ['play_on', 'redeal'], default: 'play_on' },
   { name: 'first_dealer', kind: 'enum', choices: ['card_draw', 'coin', 'host', 'joiner'], default: 'card_draw' },
+  { name: 'viewing_by_call', kind: 'bool', default: false },
+  { name: 'koikoi_bonus', kind: 'enum', choices: ['off', 'winner_add'], default: 'off' },
+  { name: 'akatan_aotan_on_top', kind: 'bool', default: false },
+  { name: 'stop_on_own_last_turn', kind: 'bool', default: false },
+  { name: 'hand_whole_month', kind: 'enum', choices: ['play_on', 'redeal'], default: 'play_on' },
 ]);
+
+/** The rank of the teshi claim that redeals a hand holding a whole month (above every hand yaku, 1..100). */
+export const REDEAL_CLAIM = 101;
 
 /** Every switch, core then extension, in table order. */
 export const ALL_SWITCHES = Object.freeze([...SWITCHES, ...EXTENSIONS]);
@@ -234,6 +247,10 @@ function checkTogether(s) {
   if (s.bust_ends_game && s.pool_start === 0) throw new RulesError('bad_switch', 'bust_ends_game needs a pool (pool_start > 0)');
   if (s.cup_either && s.cup_is_plain) throw new RulesError('bad_switch', 'cup_either needs cup_is_plain false');
   if (s.subtract_from_opponent && s.pool_start > 0) throw new RulesError('bad_switch', 'subtract_from_opponent needs scores from 0 (pool_start 0)');
+  if (s.akatan_aotan_on_top && s.ribbon_pair !== 'separate_5_5') throw new RulesError('bad_switch', 'akatan_aotan_on_top needs ribbon_pair separate_5_5');
+  if (s.hand_whole_month === 'redeal' && Object.keys(s.hand_yaku).some((k) => k !== 'kuttsuki')) {
+    throw new RulesError('bad_switch', 'hand_whole_month redeal allows no hand yaku that shows a whole month (teshi, tenho, double_tenho)');
+  }
 }
 
 /** A validated, immutable rule profile. Build one with `preset`, `Profile.fromDict` or `Profile.decode`. */
@@ -254,6 +271,11 @@ export class Profile {
     /** @readonly @type {boolean} */ this.subtract_from_opponent = c.subtract_from_opponent ?? false;
     /** @readonly @type {string} */ this.field_four_pairs = c.field_four_pairs ?? 'play_on';
     /** @readonly @type {string} */ this.first_dealer = c.first_dealer ?? 'card_draw';
+    /** @readonly @type {boolean} */ this.viewing_by_call = c.viewing_by_call ?? false;
+    /** @readonly @type {string} */ this.koikoi_bonus = c.koikoi_bonus ?? 'off';
+    /** @readonly @type {boolean} */ this.akatan_aotan_on_top = c.akatan_aotan_on_top ?? false;
+    /** @readonly @type {boolean} */ this.stop_on_own_last_turn = c.stop_on_own_last_turn ?? false;
+    /** @readonly @type {string} */ this.hand_whole_month = c.hand_whole_month ?? 'play_on';
     /** @readonly @type {string} */ this.name = c.name;
     /** @readonly @type {number} */ this.rounds = c.rounds;
     /** @readonly @type {readonly number[]} */ this.bright_values = c.bright_values;
@@ -422,6 +444,22 @@ export class Profile {
    */
   handYakuPoints(id) {
     return Object.hasOwn(this.hand_yaku, id) ? this.hand_yaku[id] : 0;
+  }
+
+  /**
+   * The rank of a claim on the dealt hand (spec/rules.md §9.7): a hand yaku's points, or with
+   * `hand_whole_month = redeal` REDEAL_CLAIM for `teshi` (the claim that redeals); 0 when the
+   * claim is not offered.
+   * @param {string} id
+   */
+  handClaimPoints(id) {
+    if (id === 'teshi' && this.hand_whole_month === 'redeal') return REDEAL_CLAIM;
+    return this.handYakuPoints(id);
+  }
+
+  /** Whether the seats declare on their dealt hands (hand yaku, or a whole month that redeals). */
+  hasHandClaims() {
+    return Object.keys(this.hand_yaku).length > 0 || this.hand_whole_month === 'redeal';
   }
 
   /**

@@ -4,7 +4,7 @@ import { RulesError } from './errors.js';
 import { YAKU_IDS } from './scoring.js';
 
 /** Reasons a round ends (spec/rules.md §9.8). */
-export const RESULT_REASONS = Object.freeze(['stop', 'auto_end', 'exhaustion', 'oya_ken', 'hand_yaku', 'field_month', 'field_pairs', 'both_hand_yaku']);
+export const RESULT_REASONS = Object.freeze(['stop', 'auto_end', 'exhaustion', 'oya_ken', 'hand_yaku', 'field_month', 'field_pairs', 'hand_month', 'both_hand_yaku']);
 
 /**
  * @typedef {object} RoundResult

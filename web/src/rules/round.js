@@ -344,7 +344,7 @@ export class RoundState {
         this._askReveal('hand1_reveal', this.layout.hands[1], 1);
         break;
       case 'hand1_reveal':
-        if (Object.keys(this.profile.hand_yaku).length > 0) {
+        if (this.profile.hasHandClaims()) {
           this.turn = this.dealer;
           this._askAction('hand_yaku', this.dealer, 'hand_yaku');
         } else {
@@ -406,6 +406,8 @@ export class RoundState {
     const made = this.profile.call_limit === 'per_seat' ? this.calls.filter((s) => s === seat).length : this.calls.length;
     if (max > 0 && made >= max) return false;
     if (this.profile.last_turn_stop_only && this.hands[0].length === 0 && this.hands[1].length === 0) return false;
+    // §9.4 stop_on_own_last_turn: the seat has played its last hand card.
+    if (this.profile.stop_on_own_last_turn && this.hands[seat].length === 0) return false;
     return true;
   }
 
@@ -474,6 +476,9 @@ export class RoundState {
       case 'koikoi':
         if (!this._mayCall(need.seat)) throw new IllegalMove('no_call_left', 'no koi-koi call is left in this round');
         this.calls.push(need.seat); // spec/rules.md §9.5
+        // §6.4 viewing_by_call: the call itself raises the viewing yaku; that base is recorded, so
+        // the rise is not an improvement of a later turn.
+        if (this.profile.viewing_by_call) this.bases[need.seat] = scorePile(this.piles[need.seat], this.profile, this.month, true).base;
         this._nextTurn();
         break;
       default:
@@ -499,7 +504,7 @@ export class RoundState {
    * @param {ClaimHandYaku} claim
    */
   _claimHandYaku(seat, claim) {
-    const points = this.profile.handYakuPoints(claim.yaku);
+    const points = this.profile.handClaimPoints(claim.yaku);
     if (points === 0) throw new IllegalMove('bad_hand_yaku', `${claim.yaku} is not a hand yaku of this profile`);
     if (!claim.positions.every((p) => this.hands[seat].includes(p))) {
       throw new IllegalMove('not_in_hand', "a claimed position is not in the seat's hand");
@@ -535,6 +540,9 @@ export class RoundState {
     const n = this.claims[1 - this.dealer];
     if (d === null && n === null) {
       this._startTurn(this.dealer);
+    } else if (this.profile.hand_whole_month === 'redeal' && (d?.yaku === 'teshi' || n?.yaku === 'teshi')) {
+      // spec/rules.md §5.4: a hand holding a whole month is dealt again, before any hand yaku.
+      this._finishRedeal('hand_month');
     } else if (d !== null && n !== null) {
       if (this.profile.hand_yaku_both === 'void_redeal') this._finishRedeal('both_hand_yaku');
       else this._finishHandYaku(this.dealer, d);
@@ -621,7 +629,7 @@ export class RoundState {
 
   _endTurn() {
     const seat = this.turn;
-    const { base } = scorePile(this.piles[seat], this.profile, this.month);
+    const { base } = scorePile(this.piles[seat], this.profile, this.month, this.calls.includes(seat));
     const improved = base > this.bases[seat];
     this.bases[seat] = base;
     if (!improved) {
@@ -668,7 +676,7 @@ export class RoundState {
    * @param {string} reason
    */
   _finishWin(seat, reason) {
-    const { yaku, base } = scorePile(this.piles[seat], this.profile, this.month);
+    const { yaku, base } = scorePile(this.piles[seat], this.profile, this.month, this.calls.includes(seat));
     this._finish({
       winner: seat, points: roundScore(base, this.calls, seat, this.profile), yaku, base, calls: this.calls,
       redeal: false, next_dealer: seat, reason, consumes_round: true,
@@ -703,7 +711,7 @@ export class RoundState {
     } else if (rule === 'last_caller_scores_else_oya_ken') {
       // spec/rules.md §9.6: the last caller scores if it still has a yaku, else oya-ken.
       const last = this.calls.length > 0 ? this.calls[this.calls.length - 1] : -1;
-      if (last >= 0 && scorePile(this.piles[last], this.profile, this.month).base > 0) this._finishWin(last === 0 ? 0 : 1, 'exhaustion');
+      if (last >= 0 && scorePile(this.piles[last], this.profile, this.month, true).base > 0) this._finishWin(last === 0 ? 0 : 1, 'exhaustion');
       else this._oyaKen();
     } else {
       const next = this.profile.dealer_after_draw === 'same' ? this.dealer : 1 - this.dealer;
@@ -742,7 +750,7 @@ export class RoundState {
       opponentHandPositions: this.hands[o].slice(),
       opponentHand: this.hands[o].map((p) => this.deck[p]),
       piles: [this.piles[0].slice(), this.piles[1].slice()],
-      yaku: [scorePile(this.piles[0], this.profile, this.month).yaku, scorePile(this.piles[1], this.profile, this.month).yaku],
+      yaku: [scorePile(this.piles[0], this.profile, this.month, this.calls.includes(0)).yaku, scorePile(this.piles[1], this.profile, this.month, this.calls.includes(1)).yaku],
       bases: [this.bases[0], this.bases[1]],
       calls: this.calls.slice(),
       stockCount: this.stockCount,

@@ -38,6 +38,9 @@ const BASIC = new Set(['goko', 'shiko', 'ame_shiko', 'sanko', 'inoshikacho', 'ak
  * @property {boolean} [sanko_with_rain]
  * @property {boolean} [single_yaku]
  * @property {string} [caller_pays_more]
+ * @property {boolean} [viewing_by_call]
+ * @property {string} [koikoi_bonus]
+ * @property {boolean} [akatan_aotan_on_top]
  */
 
 /**
@@ -49,9 +52,10 @@ const BASIC = new Set(['goko', 'shiko', 'ame_shiko', 'sanko', 'inoshikacho', 'ak
  * @param {number} plains *p*
  * @param {ScoringProfile} profile
  * @param {number | null} month the round's month, or null
+ * @param {boolean} called the pile's holder has called koi-koi in the round (viewing_by_call)
  * @returns {YakuMap}
  */
-function yakuOf(has, monthCount, animals, ribbons, plains, profile, month) {
+function yakuOf(has, monthCount, animals, ribbons, plains, profile, month, called) {
   /** @type {YakuMap} */
   const y = {};
   // §6.2 brights: exclusive, or with brights_add each that holds.
@@ -86,6 +90,8 @@ function yakuOf(has, monthCount, animals, ribbons, plains, profile, month) {
   } else {
     if (aka) rest.akatan = 5 + (ext ? ribbons - 3 : 0);
     if (ao) rest.aotan = 5 + (ext ? ribbons - 3 : 0);
+    // §6.5 akatan_aotan_on_top: the red-and-blue 10 on top of akatan 5 and aotan 5.
+    if (aka && ao && profile.akatan_aotan_on_top) rest.akatan_aotan = 10 + (ext ? ribbons - 6 : 0);
   }
   if (animals >= 5 && (!ino || profile.tane_with_inoshikacho)) rest.tane = 1 + (animals - 5);
   if (ribbons >= 5 && (!(aka || ao) || profile.tan_with_ribbon_yaku)) rest.tan = 1 + (ribbons - 5);
@@ -101,8 +107,10 @@ function yakuOf(has, monthCount, animals, ribbons, plains, profile, month) {
   }
   const basic = Object.keys(y).length > 0 || Object.keys(rest).some((k) => BASIC.has(k));
   const viewing = profile.viewing === 'always' || (profile.viewing === 'bonus_only' && basic);
-  if (viewing && hanami) y.hanami = 5;
-  if (viewing && tsukimi) y.tsukimi = 5;
+  // §6.4 viewing_by_call: 1 each, 3 once the holder has called in this round.
+  const view = profile.viewing_by_call ? (called ? 3 : 1) : 5;
+  if (viewing && hanami) y.hanami = view;
+  if (viewing && tsukimi) y.tsukimi = view;
   Object.assign(y, rest);
   if (monthly > 0) y.tsukifuda = monthly;
   return profile.single_yaku ? singleYaku(y) : y;
@@ -134,9 +142,10 @@ export function baseOf(yaku) {
  * @param {readonly number[]} pile
  * @param {ScoringProfile} profile
  * @param {number | null} month
+ * @param {boolean} [called] the pile's holder has called koi-koi in the round (viewing_by_call)
  * @returns {{yaku: YakuMap, base: number}}
  */
-export function scorePile(pile, profile, month) {
+export function scorePile(pile, profile, month, called = false) {
   /** @type {boolean[]} */
   const has = new Array(48).fill(false);
   const monthCount = new Array(13).fill(0);
@@ -158,10 +167,10 @@ export function scorePile(pile, profile, month) {
   let flexible = 0;
   if (profile.joker_card !== '' && has[cardIndex(profile.joker_card)]) flexible++;
   if (profile.cup_either && has[SAKE_CUP]) flexible++;
-  let yaku = yakuOf(has, monthCount, animals, ribbons, plains, profile, month);
+  let yaku = yakuOf(has, monthCount, animals, ribbons, plains, profile, month, called);
   let base = baseOf(yaku);
   for (let k = 1; k <= flexible; k++) {
-    const alt = yakuOf(has, monthCount, animals - k, ribbons, plains + k, profile, month);
+    const alt = yakuOf(has, monthCount, animals - k, ribbons, plains + k, profile, month, called);
     const altBase = baseOf(alt);
     if (altBase > base) { yaku = alt; base = altBase; }
   }
@@ -185,12 +194,13 @@ function checkMonth(month) {
  * @param {Iterable<number | string>} cards
  * @param {ScoringProfile} profile
  * @param {number | null} [month] the round's month (for tsukifuda), or null
+ * @param {boolean} [called] the pile's holder has called koi-koi in the round (viewing_by_call)
  * @returns {YakuMap}
  * @throws {RulesError} `unknown_card`, `duplicate_card`, `bad_month`
  */
-export function scoreYaku(cards, profile, month = null) {
+export function scoreYaku(cards, profile, month = null, called = false) {
   const m = checkMonth(month);
-  return scorePile(cardIndices(cards), profile, m).yaku;
+  return scorePile(cardIndices(cards), profile, m, called).yaku;
 }
 
 /**
@@ -226,5 +236,11 @@ export function roundScore(base, calls, winner, profile) {
   const c = calls.filter((s) => s !== winner).length;
   if (profile.caller_pays_more === 'times_calls' && c >= 1) score *= c;
   else if (profile.caller_pays_more === 'doubled_per_call') score *= 2 ** c;
+  // §7.5 koikoi_bonus: the winner's own calls add 1..3, or multiply by (calls - 2) from 4 on.
+  if (profile.koikoi_bonus === 'winner_add') {
+    const own = calls.filter((s) => s === winner).length;
+    if (own >= 4) score *= own - 2;
+    else score += own;
+  }
   return score;
 }

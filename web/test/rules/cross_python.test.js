@@ -72,6 +72,38 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     mine.forEach((m, i) => sameRecords(m, theirs[i], `round ${i} (viewer ${requests[i].viewer})`));
   });
 
+  test('random scripted rounds with the switches of issue 28 set (viewing by call, koi-koi bonus, red and blue on top, own last turn, a hand of a month)', () => {
+    const rng = new Rng('cross/rounds-issue-28');
+    /** @type {Array<Record<string, any>>} */
+    const requests = [];
+    /** @type {unknown[][]} */
+    const mine = [];
+    const forced = [
+      { viewing_by_call: true, max_calls_per_round: 0, after_call: 'shobu_only' },
+      { koikoi_bonus: 'winner_add', max_calls_per_round: 0 },
+      { ribbon_pair: 'separate_5_5', akatan_aotan_on_top: true },
+      { stop_on_own_last_turn: true },
+      { hand_whole_month: 'redeal', hand_yaku: rng.below(2) ? {} : { kuttsuki: 6 } },
+    ];
+    let n = 0;
+    while (requests.length < 150) {
+      const changes = forced[n++ % forced.length];
+      let profile;
+      try {
+        profile = randomProfile(rng, 4, opts).withSwitches(/** @type {any} */ (changes));
+      } catch {
+        continue;
+      }
+      const params = { profile, dealer: rng.below(2), viewer: rng.choice([null, 0, 1]), roundIndex: 1 + rng.below(30), month: 1 + rng.below(12) };
+      const deck = randomDeck(rng, true);
+      const script = randomScript(rng, new RoundState(params), deck);
+      mine.push(runScript(new RoundState(params), script));
+      requests.push({ op: 'round', profile: profile.toDict(), dealer: params.dealer, viewer: params.viewer, round_index: params.roundIndex, month: params.month, script });
+    }
+    const theirs = runDriver(/** @type {string} */ (python), requests);
+    mine.forEach((m, i) => sameRecords(m, theirs[i], `round ${i} (viewer ${requests[i].viewer})`));
+  });
+
   test('profiles: validation reasons, canonical encodings and digests', () => {
     const rng = new Rng('cross/profiles');
     const dicts = Array.from({ length: 600 }, () => randomProfileDict(rng, opts));
@@ -95,7 +127,8 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     });
     const theirs = runDriver(/** @type {string} */ (python), cases.map((c) => ({ op: 'score', ...c, profile: c.profile.toDict() })));
     cases.forEach((c, i) => {
-      const yaku = scoreYaku(c.cards, c.profile, c.month);
+      // The pile is the winner's: it has called when its seat is among the calls (viewing_by_call).
+      const yaku = scoreYaku(c.cards, c.profile, c.month, c.calls.includes(c.winner));
       const base = baseOf(yaku);
       const mine = { yaku, base, round_score: roundScore(base, c.calls, c.winner, c.profile) };
       assert.equal(JSON.stringify(mine), JSON.stringify(theirs[i]), JSON.stringify({ ...c, profile: c.profile.toDict() }));

@@ -140,7 +140,7 @@ def handle(req: dict[str, Any]) -> Any:
             return {"encoding": Profile.decode(req["text"].encode("utf-8")).encode().decode("utf-8")}
         if op == "score":
             profile = Profile.from_dict(req["profile"])
-            yaku = score_yaku(req["cards"], profile, req["month"])
+            yaku = score_yaku(req["cards"], profile, req["month"], req["winner"] in req["calls"])
             base = sum(yaku.values())
             score = round_score(base, req["calls"], req["winner"], profile)
             return {"yaku": yaku, "base": base, "round_score": score}
