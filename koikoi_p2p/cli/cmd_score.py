@@ -130,7 +130,8 @@ def _handle(args: argparse.Namespace) -> int:
         cards: list[int | str] = [card_ref(c, lang) for c in args.cards]
         if len(set(cards)) != len(cards):
             raise ValueError(tr(lang, "a card is named twice"))
-        yaku = score_yaku(cards, profile, args.month)
+        # The pile is the winner's: it has called when it is among --calls (viewing_by_call).
+        yaku = score_yaku(cards, profile, args.month, winner in calls)
         base = sum(yaku.values())
         total = round_score(base, calls, winner, profile)
     except (RulesError, ValueError) as exc:

@@ -58,6 +58,11 @@ SWITCH_LABEL_JA: dict[str, str] = {
     "subtract_from_opponent": "相手から差し引く",
     "field_four_pairs": "場に4組",
     "first_dealer": "最初の親",
+    "viewing_by_call": "こいこいで花見酒・月見酒の点",
+    "koikoi_bonus": "こいこいの加点",
+    "akatan_aotan_on_top": "赤短青短の上乗せ",
+    "stop_on_own_last_turn": "各自の最後の番",
+    "hand_whole_month": "手札に同じ月4枚",
 }
 
 # What each switch means (the Japanese of describe.SWITCH_HELP).
@@ -104,6 +109,11 @@ SWITCH_HELP_JA: dict[str, str] = {
     "subtract_from_opponent": "0から始め、勝った方の点を負けた方からも引く",
     "field_four_pairs": "配った場が4つの月の2枚ずつのとき",
     "first_dealer": "最初の親の決め方",
+    "viewing_by_call": "花見酒・月見酒は各1点、持ち主がその回戦でこいこいした後は各3点",
+    "koikoi_bonus": "勝者自身のこいこい: なし、または加点 (1〜3回で+1、+2、+3。4〜7回で2〜5倍)",
+    "akatan_aotan_on_top": "別々に5点ずつのとき、短冊6枚で赤短5点・青短5点に加えて赤短青短10点",
+    "stop_on_own_last_turn": "各自の最後の番 (手札がない) では勝負しか選べない",
+    "hand_whole_month": "配られた手札に同じ月の4枚があるとき: そのまま続けるか、見せて配り直すか",
 }
 
 # The words a switch takes (rules.profile.SWITCH_CHOICES), on a Japanese screen.
@@ -128,6 +138,8 @@ VALUE_JA: dict[str, dict[str, str]] = {
     "caller_pays_more": {"off": "なし", "times_calls": "宣言数倍", "doubled_per_call": "宣言ごとに2倍"},
     "field_four_pairs": {"play_on": "そのまま続ける", "redeal": "配り直し"},
     "first_dealer": {"card_draw": "札を引く", "coin": "公平なコイン", "host": "ホスト", "joiner": "参加者"},
+    "koikoi_bonus": {"off": "なし", "winner_add": "勝者の宣言数で加点"},
+    "hand_whole_month": {"play_on": "そのまま続ける", "redeal": "配り直し"},
 }
 
 
@@ -186,6 +198,8 @@ RULES_JA: dict[str, str] = {
     "three brights, the rain man included or not": "柳に小野道風を含んでも含まなくても光札3枚",
     "three brights without the rain man": "柳に小野道風を含まない光札3枚",
     " (only beside a basic yaku)": " (ほかの役があるときだけ)",
+    "{cond}; 3 once its holder has called koi-koi in the round":
+        "{cond}。持ち主がその回戦でこいこいした後は3点",
     "cherry curtain and sake cup{cond}{cancelled}": "桜に幕と菊に盃{cond}{cancelled}",
     "full moon and sake cup{cond}{cancelled}": "芒に月と菊に盃{cond}{cancelled}",
     "; not with {cards} in the pile": "。{cards}が取り札にあれば不成立",
@@ -198,6 +212,8 @@ RULES_JA: dict[str, str] = {
     "all six poetry and blue ribbons, instead of akatan and aotan{plus}":
         "赤短と青短の6枚すべて (赤短と青短の代わり){plus}",
     "the three blue ribbons (with akatan: both count){plus}": "青短3枚 (赤短もあれば両方とも数える){plus}",
+    "all six poetry and blue ribbons, on top of akatan and aotan{plus}":
+        "赤短と青短の6枚すべて (赤短と青短に加えて){plus}",
     " (the sake cup included, or counted as a plain if that scores more)":
         " (菊に盃を含む。カスに数える方が高ければカス)",
     " (the sake cup included)": " (菊に盃を含む)",
@@ -231,6 +247,7 @@ RULES_JA: dict[str, str] = {
         "次にどちらかが役を作るか上げたら、その回戦は終わり",
     "the round goes on until someone stops": "誰かが勝負するまで回戦は続く",
     "; on the last turn only stop is offered": "。最後の番では勝負しか選べない",
+    "; on each player's own last turn only stop is offered": "。各自の最後の番では勝負しか選べない",
     "Koi-koi: {limit}; after a call {after}{last}.": "こいこい: {limit}。宣言の後は、{after}{last}。",
     "a base of {n} or more doubles": "基本点が{n}点以上なら2倍",
     "no doubling for a high base": "高い基本点でも倍付けなし",
@@ -246,6 +263,9 @@ RULES_JA: dict[str, str] = {
         "。宣言して負けた方は、その点に宣言数を掛けて払う",
     "; a loser who called pays that doubled for each of its calls":
         "。宣言して負けた方は、宣言ごとに2倍にして払う",
+    "{pays}; then the winner's own calls add 1, 2 or 3 points, and from four calls multiply by the number "
+    "of calls less 2":
+        "{pays}。さらに勝者自身の宣言が1〜3回なら1〜3点を加え、4回以上なら (宣言数 - 2) 倍",
     "Round score: {base}; {doubling}; then {multiplier}{pays}.":
         "回戦の得点: {base}。{doubling}。さらに{multiplier}{pays}。",
     "nobody scores": "誰も得点しない",
@@ -263,6 +283,8 @@ RULES_JA: dict[str, str] = {
     "Dealt hands: {named} end the round at once, never multiplied; if both players hold one, {both}.":
         "手役: {named}はその場で回戦が終わり、倍率はかからない。双方にあれば{both}。",
     "Deal: a field of four pairs is dealt again{month}": "配り: 場が2枚ずつ4組なら配り直す{month}",
+    "Deal: a hand holding all four cards of a month is shown and dealt again{field}":
+        "配り: 手札に同じ月の4枚があれば、見せて配り直す{field}",
     ", as is a field holding a whole month.": "。場に同じ月の4枚があるときも同じ。",
     ".": "。",
     "Scores: each player starts with a pool of {n}; the loser pays the winner{cap}{bust}.":

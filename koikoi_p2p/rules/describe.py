@@ -57,6 +57,15 @@ SWITCH_HELP: dict[str, str] = {
     "subtract_from_opponent": "scores from 0: the winner's points are also taken off the loser",
     "field_four_pairs": "the dealt field is four pairs of four months: play_on, or redeal",
     "first_dealer": "who deals first: card_draw, coin (from the shuffled deck), host or joiner",
+    "viewing_by_call": "hanami and tsukimi are worth 1 each, or 3 once their holder has called koi-koi "
+                       "in the round",
+    "koikoi_bonus": "the winner's own calls: off, or winner_add (+1, +2, +3 for one to three calls; "
+                    "x2 to x5 for four to seven)",
+    "akatan_aotan_on_top": "with separate_5_5: all six ribbons also score akatan_aotan 10 on top of "
+                           "akatan 5 and aotan 5",
+    "stop_on_own_last_turn": "a decision on a player's own last turn (no hand card left) offers only stop",
+    "hand_whole_month": "a dealt hand holding all four cards of a month: play_on, or redeal "
+                        "(the player shows them and the deal is dealt again)",
 }
 
 
@@ -86,10 +95,13 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
         ]
     if p.viewing != "off":
         cond = P(" (only beside a basic yaku)") if p.viewing == "bonus_only" else P("")
-        rows.append(("hanami", 5, P("cherry curtain and sake cup{cond}{cancelled}", cond=cond,
-                                    cancelled=_cancelled(p.hanami_cancelled_by))))
-        rows.append(("tsukimi", 5, P("full moon and sake cup{cond}{cancelled}", cond=cond,
-                                     cancelled=_cancelled(p.tsukimi_cancelled_by))))
+        if p.viewing_by_call:
+            cond = P("{cond}; 3 once its holder has called koi-koi in the round", cond=cond)
+        view = 1 if p.viewing_by_call else 5
+        rows.append(("hanami", view, P("cherry curtain and sake cup{cond}{cancelled}", cond=cond,
+                                       cancelled=_cancelled(p.hanami_cancelled_by))))
+        rows.append(("tsukimi", view, P("full moon and sake cup{cond}{cancelled}", cond=cond,
+                                        cancelled=_cancelled(p.tsukimi_cancelled_by))))
     plus_r = P(", +1 per other ribbon") if ext else P("")
     rows.append(("inoshikacho", 5, P("boar, deer, butterflies{plus}",
                                      plus=P(", +1 per other animal") if ext else P(""))))
@@ -100,6 +112,9 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
                                            "aotan{plus}", plus=plus_r)))
     else:
         rows.append(("aotan", 5, P("the three blue ribbons (with akatan: both count){plus}", plus=plus_r)))
+        if p.akatan_aotan_on_top:
+            rows.append(("akatan_aotan", 10, P("all six poetry and blue ribbons, on top of akatan and "
+                                               "aotan{plus}", plus=plus_r)))
     cup = (P(" (the sake cup included, or counted as a plain if that scores more)") if p.cup_either
            else P(" (the sake cup included)"))
     rows.append(("tane", 1, P("five animals{cup}, +1 per extra{beside}{joker}", cup=cup,
@@ -167,7 +182,10 @@ def summary(profile: Profile) -> list[str]:
         limit = P("any number of koi-koi calls by either player")
     after = (P("the next yaku made or raised by either player ends the round")
              if p.after_call == "next_improvement_ends_round" else P("the round goes on until someone stops"))
-    last = P("; on the last turn only stop is offered") if p.last_turn_stop_only else P("")
+    if p.stop_on_own_last_turn:
+        last = P("; on each player's own last turn only stop is offered")
+    else:
+        last = P("; on the last turn only stop is offered") if p.last_turn_stop_only else P("")
     lines.append(P("Koi-koi: {limit}; after a call {after}{last}.", limit=limit, after=after, last=last))
     doubling = (P("a base of {n} or more doubles", n=p.double_threshold) if p.double_threshold
                 else P("no doubling for a high base"))
@@ -183,6 +201,9 @@ def summary(profile: Profile) -> list[str]:
         "times_calls": P("; a loser who called pays that times the number of its calls"),
         "doubled_per_call": P("; a loser who called pays that doubled for each of its calls"),
     }[p.caller_pays_more]
+    if p.koikoi_bonus == "winner_add":
+        pays = P("{pays}; then the winner's own calls add 1, 2 or 3 points, and from four calls "
+                 "multiply by the number of calls less 2", pays=pays)
     lines.append(P("Round score: {base}; {doubling}; then {multiplier}{pays}.", base=base, doubling=doubling,
                    multiplier=multiplier, pays=pays))
     exhaustion = {
@@ -202,6 +223,10 @@ def summary(profile: Profile) -> list[str]:
                 else P("the dealer's counts"))
         lines.append(P("Dealt hands: {named} end the round at once, never multiplied; if both players hold "
                        "one, {both}.", named=named, both=both))
+    if p.hand_whole_month == "redeal":
+        lines.append(P("Deal: a hand holding all four cards of a month is shown and dealt again{field}",
+                       field=P(", as is a field holding a whole month.") if p.field_whole_month == "redeal"
+                       else P(".")))
     if p.field_four_pairs == "redeal":
         lines.append(P("Deal: a field of four pairs is dealt again{month}",
                        month=P(", as is a field holding a whole month.") if p.field_whole_month == "redeal"

@@ -34,7 +34,7 @@ FILLERS: list[list[str]] = [
 MONTH_OF = {c.id: c.month for c in CARDS}
 
 
-def plain_score(ids: set[str], rules: dict[str, object], month: int) -> dict[str, int]:
+def plain_score(ids: set[str], rules: dict[str, object], month: int, called: bool = False) -> dict[str, int]:
     """Yaku written out by hand from the rule texts, one yaku at a time.
 
     ``rules`` is a profile's plain data; an extension switch that is absent is at its default.
@@ -90,6 +90,9 @@ def plain_score(ids: set[str], rules: dict[str, object], month: int) -> dict[str
             r["akatan"] = 5 + (ribbons - 3) if ext else 5
         if blue and not (red and rules["ribbon_pair"] == "chofuku_10"):
             r["aotan"] = 5 + (ribbons - 3) if ext else 5
+        if red and blue and rules.get("akatan_aotan_on_top", False):
+            # the red-and-blue 10 beside akatan and aotan (needs separate_5_5)
+            r["akatan_aotan"] = 10 + (ribbons - 6) if ext else 10
         if animals >= 5 and (rules["tane_with_inoshikacho"] or not has_isc):
             r["tane"] = 1 + (animals - 5)
         if ribbons >= 5 and (rules["tan_with_ribbon_yaku"] or not (red or blue)):
@@ -105,10 +108,11 @@ def plain_score(ids: set[str], rules: dict[str, object], month: int) -> dict[str
         if "09-cup" in ids and rules["viewing"] != "off" and (rules["viewing"] == "always" or has_basic):
             rain_on_cherry = set(rules.get("hanami_cancelled_by", [])) & ids  # type: ignore[arg-type]
             cloud_on_moon = set(rules.get("tsukimi_cancelled_by", [])) & ids  # type: ignore[arg-type]
+            worth = (3 if called else 1) if rules.get("viewing_by_call", False) else 5
             if "03-curtain" in ids and not rain_on_cherry:
-                mine["hanami"] = 5
+                mine["hanami"] = worth
             if "08-moon" in ids and not cloud_on_moon:
-                mine["tsukimi"] = 5
+                mine["tsukimi"] = worth
         points = rules["monthly_yaku_points"]
         if points:
             complete = [m for m in range(1, 13) if len([x for x in ids if MONTH_OF[x] == m]) == 4]
@@ -158,6 +162,9 @@ def plain_round_score(base: int, calls: list[int], winner: int, rules: dict[str,
     if rules.get("caller_pays_more", "off") == "doubled_per_call":
         for _ in range(loser_calls):
             score = score * 2
+    own_calls = len(calls) - loser_calls
+    if rules.get("koikoi_bonus", "off") == "winner_add":
+        score = score * (own_calls - 2) if own_calls > 3 else score + own_calls
     return score
 
 
@@ -177,6 +184,10 @@ HOUSE_RULE_PROFILES: list[Profile] = [
     preset("board-game").with_switches(name="rain", sanko_with_rain=True),
     preset("board-game").with_switches(name="rain-add", sanko_with_rain=True, brights_add=True),
     preset("wikipedia").with_switches(name="single", single_yaku=True, joker_card="05-bridge"),
+    # issue 28: viewing by call (scored here before the call; after it in the test below) and the
+    # red-and-blue 10 on top, with and without named extension.
+    preset("board-game").with_switches(name="japan-ish", viewing_by_call=True, akatan_aotan_on_top=True),
+    preset("teaching-card").with_switches(name="on-top-ext", akatan_aotan_on_top=True, named_extension=True),
 ]
 
 
@@ -198,13 +209,31 @@ def test_engine_matches_plain_scorer_on_every_key_subset() -> None:
                 raise AssertionError(f"{profile.name} {sorted(ids)} {month}: engine {got} plain {expected}")
             assert s.base(mask, month) == sum(expected.values())
             checked += 1
-    assert checked == (6 + len(HOUSE_RULE_PROFILES)) * 2**15
+    assert checked == (len(PRESETS) + len(HOUSE_RULE_PROFILES)) * 2**15
+
+
+def test_viewing_by_call_matches_plain_scorer_after_a_call() -> None:
+    """viewing_by_call: 1 per viewing yaku before the holder's call, 3 after (spec/rules.md §6.4)."""
+    for profile in [*HOUSE_RULE_PROFILES, preset("nintendo").with_switches(name="v", viewing_by_call=True)]:
+        rules = profile.to_dict()
+        s = scorer(profile)
+        for subset in range(0, 1 << len(KEY_IDS), 7):
+            ids = {KEY_IDS[i] for i in range(len(KEY_IDS)) if subset >> i & 1}
+            ids |= set(FILLERS[subset % len(FILLERS)])
+            mask = 0
+            for x in ids:
+                mask |= 1 << _INDEX[x]
+            expected = plain_score(ids, rules, 1, called=True)
+            assert s.yaku(mask, 1, True) == expected, (profile.name, sorted(ids))
+            assert s.base(mask, 1, True) == sum(expected.values())
 
 
 def test_round_score_matches_plain_model() -> None:
     call_lists: list[list[int]] = [[], [0], [1], [0, 1], [1, 0], [0, 0], [1, 1, 0], [0, 1, 0, 1]]
     extra = [p.with_switches(caller_pays_more=mode) for p in PRESETS.values()
              for mode in ("times_calls", "doubled_per_call")]
+    extra += [p.with_switches(koikoi_bonus="winner_add") for p in PRESETS.values()]
+    call_lists += [[0] * n + [1] for n in range(4, 9)]
     for profile in [*PRESETS.values(), *extra]:
         rules = profile.to_dict()
         for base in range(0, 40):

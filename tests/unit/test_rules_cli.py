@@ -152,7 +152,8 @@ def test_koikoi_rules_describes_every_extension_switch() -> None:
         "hanami_cancelled_by": ("11-rainman",), "tsukimi_cancelled_by": ("12-phoenix",), "cup_either": True,
         "brights_add": True, "sanko_with_rain": True, "single_yaku": True, "call_limit": "per_seat",
         "caller_pays_more": "times_calls", "subtract_from_opponent": True, "field_four_pairs": "redeal",
-        "first_dealer": "coin",
+        "first_dealer": "coin", "viewing_by_call": True, "koikoi_bonus": "winner_add",
+        "akatan_aotan_on_top": True, "stop_on_own_last_turn": True, "hand_whole_month": "redeal",
     }
     assert set(settings) == set(EXTENSION_DEFAULTS)
 
@@ -165,5 +166,9 @@ def test_koikoi_rules_describes_every_extension_switch() -> None:
             base_for = base.with_switches(pool_start=0, transfer_cap=False, bust_ends_game=False)
         elif key == "call_limit":
             base_for = base.with_switches(max_calls_per_round=1)
+        elif key == "akatan_aotan_on_top":
+            base_for = base.with_switches(ribbon_pair="separate_5_5")
+        elif key == "hand_whole_month":
+            base_for = base.with_switches(hand_yaku={"kuttsuki": 6})
         changed = base_for.with_switches(**{key: value})
         assert words(changed) != words(base_for), key

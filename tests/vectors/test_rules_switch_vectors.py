@@ -102,18 +102,21 @@ def test_difference_vectors(data: dict[str, Any]) -> None:
 def test_scoring_vectors(data: dict[str, Any]) -> None:
     for case in data["scoring"]:
         profile = profile_of(case)
-        yaku = score_yaku(case["cards"], profile, case["month"])
+        # The pile is the winner's; it has called when the winner is among the calls (spec/rules.md §6.4).
+        called = case["winner"] in case["calls"]
+        yaku = score_yaku(case["cards"], profile, case["month"], called)
         assert yaku == case["yaku"], case["comment"]
         assert list(yaku) == list(case["yaku"])
         assert sum(yaku.values()) == case["base"]
         total = round_score(case["base"], case["calls"], case["winner"], profile)
         assert total == case["round_score"], case["comment"]
         rules = profile.to_dict()
-        assert plain_score(set(case["cards"]), rules, case["month"] or 0) == case["yaku"], case["comment"]
+        expected = plain_score(set(case["cards"]), rules, case["month"] or 0, called)
+        assert expected == case["yaku"], case["comment"]
         assert plain_round_score(case["base"], case["calls"], case["winner"], rules) == case["round_score"]
         plain = without(case)
         if plain is not None:
-            other = score_yaku(case["cards"], plain, case["month"])
+            other = score_yaku(case["cards"], plain, case["month"], called)
             other_total = round_score(sum(other.values()), case["calls"], case["winner"], plain)
             assert (other, other_total) != (yaku, total), ("no effect", case["comment"])
 

@@ -250,14 +250,15 @@ def _scoring_case(switch: str, comment: str, base: str, changes: dict[str, str],
                   winner: int = 0) -> dict[str, Any]:
     profile = custom(base, changes)
     calls = calls or []
-    yaku = score_yaku(cards, profile, month)
+    called = winner in calls  # the pile is the winner's (viewing_by_call, spec/rules.md §6.4)
+    yaku = score_yaku(cards, profile, month, called)
     base_total = sum(yaku.values())
     case = {"switch": switch, "comment": comment, **_profile_fields(profile, base, changes), "without": off,
             "cards": cards, "month": month, "calls": calls, "winner": winner, "yaku": yaku,
             "base": base_total, "round_score": round_score(base_total, calls, winner, profile)}
     if off is not None:
         plain = without(profile, off)
-        other = score_yaku(cards, plain, month)
+        other = score_yaku(cards, plain, month, called)
         other_total = round_score(sum(other.values()), calls, winner, plain)
         assert (other, other_total) != (yaku, case["round_score"]), case
     return case
@@ -348,6 +349,28 @@ def switch_scoring_cases() -> list[dict[str, Any]]:
         c("caller_pays_more", "doubled_per_call with the shared multiplier: 5 x (1 + 3) x 2",
           "koikoi-online", {"caller_pays_more": "doubled_per_call"}, {"caller_pays_more": "off"},
           ["07-boar", "10-deer", "06-butterflies"], calls=[0, 1, 0], winner=0),
+        c("viewing_by_call", "hanami and tsukimi before the holder's call: 1 each",
+          "board-game", {"viewing_by_call": "true"}, {"viewing_by_call": False},
+          ["03-curtain", "08-moon", "09-cup"], calls=[1], winner=0),
+        c("viewing_by_call", "after the holder's own call: 3 each (the opponent's calls do not count)",
+          "board-game", {"viewing_by_call": "true", "koikoi_multiplier": "none"}, {"viewing_by_call": False},
+          ["03-curtain", "08-moon", "09-cup"], calls=[1, 0], winner=0),
+        c("viewing_by_call", "tsukimi alone after a call: 3 beside kasu",
+          "wikipedia", {"viewing_by_call": "true"}, {"viewing_by_call": False},
+          ["08-moon", "09-cup", *NINE_PLAINS, "05-plain2"], calls=[0], winner=0),
+        *[c("koikoi_bonus", f"winner_add: {n} own call(s) on a base of 5"
+            + (" (the opponent's call adds nothing)" if n == 1 else ""),
+            "board-game", {"koikoi_bonus": "winner_add", "koikoi_multiplier": "none"},
+            {"koikoi_bonus": "off"},
+            ["07-boar", "10-deer", "06-butterflies"], calls=[0] * n + ([1] if n == 1 else []), winner=0)
+          for n in range(1, 8)],
+        c("akatan_aotan_on_top", "all six ribbons: akatan 5 + aotan 5 + akatan_aotan 10 (+ tan 2)",
+          "board-game", {"akatan_aotan_on_top": "true"}, {"akatan_aotan_on_top": False},
+          ["01-poetry", "02-poetry", "03-poetry", "06-blue", "09-blue", "10-blue"]),
+        c("akatan_aotan_on_top", "with named_extension: every yaku of the pair grows with extra ribbons",
+          "teaching-card", {"akatan_aotan_on_top": "true", "named_extension": "true"},
+          {"akatan_aotan_on_top": False},
+          ["01-poetry", "02-poetry", "03-poetry", "06-blue", "09-blue", "10-blue", "04-ribbon"]),
     ]
     rng = random.Random("rules-switch-scoring-v2")  # noqa: S311 - vectors, nothing secret
     scoring_switches: list[tuple[str, str, dict[str, str], dict[str, Any]]] = [
@@ -361,6 +384,10 @@ def switch_scoring_cases() -> list[dict[str, Any]]:
          {"caller_pays_more": "off"}),
         ("caller_pays_more", "board-game", {"caller_pays_more": "doubled_per_call"},
          {"caller_pays_more": "off"}),
+        ("viewing_by_call", "koikoi-online", {"viewing_by_call": "true"}, {"viewing_by_call": False}),
+        ("koikoi_bonus", "wikipedia", {"koikoi_bonus": "winner_add"}, {"koikoi_bonus": "off"}),
+        ("akatan_aotan_on_top", "classic-variant", {"akatan_aotan_on_top": "true"},
+         {"akatan_aotan_on_top": False}),
     ]
     for switch, base, changes, off in scoring_switches:
         profile = custom(base, changes)
@@ -371,8 +398,8 @@ def switch_scoring_cases() -> list[dict[str, Any]]:
             pile = sorted(rng.sample(IDS, size), key=IDS.index)
             calls = [rng.randrange(2) for _ in range(rng.choice([0, 1, 2, 3]))]
             winner, month = rng.randrange(2), rng.randint(1, 12)
-            yaku = score_yaku(pile, profile, month)
-            other = score_yaku(pile, plain, month)
+            yaku = score_yaku(pile, profile, month, winner in calls)
+            other = score_yaku(pile, plain, month, winner in calls)
             total = round_score(sum(yaku.values()), calls, winner, profile)
             if (yaku, total) == (other, round_score(sum(other.values()), calls, winner, plain)):
                 continue
@@ -525,6 +552,23 @@ def switch_round_cases() -> list[dict[str, Any]]:
              {"sanko_with_rain": "true"}, {"sanko_with_rain": False}, call_bias=False,
              want=lambda s, m, i: s.result is not None)
 
+    searched("viewing_by_call", "the viewing yaku of a seat that called are worth 3 at its stop",
+             "board-game", {"viewing_by_call": "true"}, {"viewing_by_call": False}, call_bias=True,
+             want=lambda s, m, i: s.result is not None and s.result.winner is not None
+             and s.result.winner in s.result.calls
+             and bool({"hanami", "tsukimi"} & set(s.result.yaku)))
+    searched("koikoi_bonus", "the winner's own calls add to its score",
+             "wikipedia", {"koikoi_bonus": "winner_add"}, {"koikoi_bonus": "off"}, call_bias=True,
+             want=lambda s, m, i: s.result is not None and s.result.winner is not None
+             and s.result.calls.count(s.result.winner) >= 2)
+    searched("stop_on_own_last_turn", "an improvement on a seat's eighth turn (the other seat still "
+             "holding a card) offers only Stop",
+             "wikipedia", {"stop_on_own_last_turn": "true"}, {"stop_on_own_last_turn": False},
+             call_bias=True,
+             want=lambda s, m, i: bool(i) and s.result is not None and s.result.reason == "stop"
+             and (s.hands[0] | s.hands[1]) != 0,
+             illegal_at=_koikoi_refused)
+
     # Fixed deals: a field of four pairs, and instant wins on the deal where a preset lacks them.
     pairs_field = ["01-plain1", "01-plain2", "04-plain1", "04-plain2", "07-plain1", "07-plain2", "10-plain1",
                    "10-plain2"]
@@ -543,6 +587,11 @@ def switch_round_cases() -> list[dict[str, Any]]:
     cases.append(_round_case("hand_yaku", "instant win on the deal for wikipedia (Board Game Arena): teshi 6",
                              "wikipedia", {"hand_yaku": "teshi:6,kuttsuki:6"}, {"hand_yaku": {}}, deck, 1,
                              moves, []))
+    cases.append(_round_case("hand_whole_month", "a dealt hand holding the four plum cards is dealt again "
+                             "(KoiKoi Japan): the non-dealer claims teshi, the deal ends as hand_month",
+                             "wikipedia", {"hand_whole_month": "redeal"}, {"hand_whole_month": "play_on"},
+                             deck, 1, moves, []))
+
     pairs_hand = ["03-curtain", "03-poetry", "06-blue", "06-plain2", "09-cup", "09-plain1", "12-phoenix",
                   "12-plain1"]
     field = ["01-poetry", "02-warbler", "04-ribbon", "05-ribbon", "07-boar", "08-moon", "10-blue",
@@ -670,6 +719,10 @@ def encoding_cases() -> dict[str, Any]:
          custom("board-game", {"first_dealer": "host"})),
         ("a custom name and a core switch changed: no extension key at all",
          custom("wikipedia", {"rounds": "6"})),
+        ("the five extension switches of issue 28 away from their defaults",
+         custom("board-game", {"viewing_by_call": "true", "koikoi_bonus": "winner_add",
+                               "akatan_aotan_on_top": "true", "stop_on_own_last_turn": "true",
+                               "hand_whole_month": "redeal", "hand_yaku": "none"})),
     ]:
         good.append({"comment": comment, "profile": profile.to_dict(), "encoding": profile.encode().decode(),
                      "sha256": hashlib.sha256(profile.encode()).hexdigest()})
@@ -688,6 +741,11 @@ def encoding_cases() -> dict[str, Any]:
         ("a cancel list cannot name the yaku's own cards", {**nintendo, "tsukimi_cancelled_by": ["08-moon"]}),
         ("an unknown first-dealer method", {**nintendo, "first_dealer": "birthday"}),
         ("a boolean switch given an integer", {**nintendo, "single_yaku": 1}),
+        ("the red-and-blue 10 on top needs separate_5_5 (nintendo has chofuku_10)",
+         {**nintendo, "akatan_aotan_on_top": True}),
+        ("a hand of a whole month cannot both redeal and be teshi",
+         {**nintendo, "hand_whole_month": "redeal"}),
+        ("an unknown koi-koi bonus", {**nintendo, "koikoi_bonus": "winner_pow2"}),
     ]:
         try:
             Profile.from_dict(data)

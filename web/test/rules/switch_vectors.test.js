@@ -80,7 +80,8 @@ describe('switches.json', { skip: v === null ? 'spec/vectors/rules/switches.json
     for (const c of vec.scoring) {
       /** @param {Profile} p */
       const score = (p) => {
-        const yaku = scoreYaku(c.cards, p, c.month);
+        // The pile is the winner's; it has called when the winner is among the calls (§6.4).
+        const yaku = scoreYaku(c.cards, p, c.month, c.calls.includes(c.winner));
         return { yaku: Object.entries(yaku), base: baseOf(yaku), round_score: roundScore(baseOf(yaku), c.calls, c.winner, p) };
       };
       const got = score(Profile.fromDict(c.profile));

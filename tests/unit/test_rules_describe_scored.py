@@ -1,0 +1,99 @@
+"""What ``koikoi rules`` says of a switch, checked against what ``koikoi score`` (and the round)
+then does: one scored example per switch value (issue 28)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from koikoi_p2p.cli.main import main
+from koikoi_p2p.cli.rules_ja import summary_ja, yaku_rules_ja
+from koikoi_p2p.rules.describe import summary, yaku_table
+from koikoi_p2p.rules.profile import preset
+
+SIX_RIBBONS = ["01-poetry", "02-poetry", "03-poetry", "06-blue", "09-blue", "10-blue"]
+BOAR_DEER_BUTTERFLIES = ["07-boar", "10-deer", "06-butterflies"]
+
+
+def rules_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["rules", *argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out, dict)
+    return out
+
+
+def score(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["score", *argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out, dict)
+    return out
+
+
+def row(rules: dict[str, object], yaku: str) -> dict[str, object]:
+    rows = rules["yaku"]
+    assert isinstance(rows, list)
+    found = [r for r in rows if r["id"] == yaku]
+    assert len(found) == 1, yaku
+    return found[0]  # type: ignore[no-any-return]
+
+
+def said(rules: dict[str, object]) -> str:
+    return " ".join(rules["summary"])  # type: ignore[arg-type]
+
+
+def test_viewing_by_call_says_1_then_3_and_scores_so(capsys: pytest.CaptureFixture[str]) -> None:
+    switch = ("--rules", "board-game", "--switch", "viewing_by_call=on")
+    rules = rules_json(capsys, "board-game", "--switch", "viewing_by_call=on")
+    hanami = row(rules, "hanami")
+    assert hanami["points"] == 1 and "3 once its holder has called koi-koi" in str(hanami["rule"])
+    pile = ["03-curtain", "09-cup", "08-moon"]
+    assert score(capsys, *switch, *pile)["yaku"] == {"hanami": 1, "tsukimi": 1}
+    # its holder (the winner, A) called: 3 each; only the opponent called: still 1 each
+    assert score(capsys, *switch, "--calls", "B,A", *pile)["yaku"] == {"hanami": 3, "tsukimi": 3}
+    assert score(capsys, *switch, "--calls", "B", *pile)["yaku"] == {"hanami": 1, "tsukimi": 1}
+    off = rules_json(capsys, "board-game")
+    assert row(off, "hanami")["points"] == 5 and "called" not in str(row(off, "hanami")["rule"])
+    assert score(capsys, "--rules", "board-game", *pile)["yaku"] == {"hanami": 5, "tsukimi": 5}
+
+
+def test_koikoi_bonus_says_add_then_multiply_and_scores_so(capsys: pytest.CaptureFixture[str]) -> None:
+    switch = ("--rules", "classic-variant", "--switch", "koikoi_bonus=winner_add")
+    text = said(rules_json(capsys, "classic-variant", "--switch", "koikoi_bonus=winner_add"))
+    assert "the winner's own calls add 1, 2 or 3 points" in text
+    assert "from four calls multiply by the number of calls less 2" in text
+    expected = {"": 5, "A": 6, "A,A": 7, "A,B,A,A": 8, "A,A,A,A": 10, "A,A,A,A,A,A,A": 25}
+    for calls, total in expected.items():
+        args = ("--calls", calls) if calls else ()
+        assert score(capsys, *switch, *args, *BOAR_DEER_BUTTERFLIES)["round_score"] == total, calls
+    assert "own calls add" not in said(rules_json(capsys, "classic-variant"))
+    assert score(capsys, "--rules", "classic-variant", "--calls", "A,A", *BOAR_DEER_BUTTERFLIES)[
+        "round_score"] == 5
+
+
+def test_akatan_aotan_on_top_says_10_more_and_scores_20(capsys: pytest.CaptureFixture[str]) -> None:
+    switch = ("--rules", "teaching-card", "--switch", "akatan_aotan_on_top=on")
+    rules = rules_json(capsys, "teaching-card", "--switch", "akatan_aotan_on_top=on")
+    both = row(rules, "akatan_aotan")
+    assert both["points"] == 10 and "on top of akatan and aotan" in str(both["rule"])
+    out = score(capsys, *switch, *SIX_RIBBONS)
+    assert out["yaku"] == {"akatan": 5, "aotan": 5, "akatan_aotan": 10, "tan": 2} and out["base"] == 22
+    plain = score(capsys, "--rules", "teaching-card", *SIX_RIBBONS)
+    assert plain["yaku"] == {"akatan": 5, "aotan": 5, "tan": 2}
+    assert "akatan_aotan" not in [r["id"] for r in rules_json(capsys, "teaching-card")["yaku"]]  # type: ignore[attr-defined]
+
+
+def test_last_turn_and_hand_month_are_said_in_both_languages() -> None:
+    """The round behaviour is tested in tests/unit/test_rules_issue28_switches.py; here the words."""
+    base = preset("wikipedia")
+    last = base.with_switches(stop_on_own_last_turn=True)
+    assert any("on each player's own last turn only stop is offered" in line for line in summary(last))
+    assert any("各自の最後の番では勝負しか選べない" in line for line in summary_ja(last))
+    month = base.with_switches(hand_whole_month="redeal")
+    assert any("a hand holding all four cards of a month is shown and dealt again, as is a field" in line
+               for line in summary(month))
+    assert any("手札に同じ月の4枚があれば" in line for line in summary_ja(month))
+    assert not any("a hand holding" in line for line in summary(base))
+    assert yaku_rules_ja(base.with_switches(viewing_by_call=True))["hanami"].endswith("こいこいした後は3点")
+    assert [r["points"] for r in yaku_table(base.with_switches(viewing_by_call=True))
+            if r["id"] in ("hanami", "tsukimi")] == [1, 1]
