@@ -291,6 +291,7 @@ RULES_JA: dict[str, str] = {
         "得点: 双方{n}点の持ち点で始め、負けた方が勝った方に払う{cap}{bust}。",
     ", at most what they have left": "。払うのは残りの持ち点まで",
     "; a player who reaches 0 loses at once": "。持ち点が0になった方はすぐに負け",
+    "; a player at 0 or less loses at once": "。持ち点が0以下になった方はすぐに負け",
     "Scores: from 0; the winner's points are also taken off the loser (scores may go below 0).":
         "得点: 0から始め、勝った方の点を負けた方からも引く (0より下になることもある)。",
     "Scores: round scores add up from 0.": "得点: 回戦の得点を0から足していく。",

@@ -234,7 +234,8 @@ def summary(profile: Profile) -> list[str]:
     if p.pool_start:
         pool = P("Scores: each player starts with a pool of {n}; the loser pays the winner{cap}{bust}.",
                  n=p.pool_start, cap=P(", at most what they have left") if p.transfer_cap else P(""),
-                 bust=P("; a player who reaches 0 loses at once") if p.bust_ends_game else P(""))
+                 bust=P("") if not p.bust_ends_game else P("; a player who reaches 0 loses at once")
+                 if p.transfer_cap else P("; a player at 0 or less loses at once"))
     elif p.subtract_from_opponent:
         pool = P("Scores: from 0; the winner's points are also taken off the loser (scores may go below 0).")
     else:

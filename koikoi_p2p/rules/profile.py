@@ -547,6 +547,15 @@ PRESETS: Mapping[str, Profile] = {
         exhaustion="last_caller_scores_else_oya_ken", dealer_after_draw="same", hand_yaku=(),
         redeal_consumes_round=True, first_dealer_tie="redraw", target_score=50,
     ),
+    # The Steam game "KoiKoi Japan" (the rule set of the published learning agent, issue 28): the
+    # first preset with extension switches, so its encoding is a protocol version 2 one.
+    "koikoi-japan": _NINTENDO.with_switches(
+        name="koikoi-japan", rounds=8, named_extension=False, tane_with_inoshikacho=True,
+        tan_with_ribbon_yaku=True, ribbon_pair="separate_5_5", double_threshold=0, koikoi_multiplier="none",
+        max_calls_per_round=0, after_call="shobu_only", exhaustion="oya_ken", dealer_after_draw="same",
+        hand_yaku=(), pool_start=30, bust_ends_game=True, viewing_by_call=True, koikoi_bonus="winner_add",
+        akatan_aotan_on_top=True, stop_on_own_last_turn=True, hand_whole_month="redeal", first_dealer="coin",
+    ),
 }
 
 

@@ -74,7 +74,7 @@ def english_left(text: str) -> list[str]:
     allowed = [
         r"\S*/\S*",  # paths
         # preset names (before command lines, so that koikoi-online is not read as "koikoi")
-        r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant",
+        r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant|koikoi-japan",
         # command lines, as typed (a command and its subcommand: koikoi ratings submit)
         r"koikoi(?: [a-z][a-z-]*){0,2}(?: [A-Z]+(?![A-Za-z0-9]))?",
         r"--lang (?:en|ja)\b", r"--[a-z-]+", r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}",  # flags, key fingerprints

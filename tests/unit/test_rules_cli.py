@@ -100,6 +100,12 @@ def test_rules_say_how_each_preset_plays_and_scores(capsys: pytest.CaptureFixtur
         "wikipedia": ("the dealer scores 1 (oya-ken), even against a caller", "same dealer deals again"),
         "board-game": ("x2 for each call by the winner", "no doubling", "pool of 100", "tenho 6"),
         "classic-variant": ("calls multiply nothing", "the last caller scores", "reach 50 points"),
+        "koikoi-japan": ("any number of koi-koi calls", "the round goes on until someone stops",
+                         "on each player's own last turn only stop is offered", "no doubling",
+                         "the winner's own calls add 1, 2 or 3 points", "the dealer scores 1 (oya-ken)",
+                         "a hand holding all four cards of a month is shown and dealt again, as is a field",
+                         "pool of 30; the loser pays the winner; a player at 0 or less loses at once",
+                         "after 8 rounds", "a fair coin"),
     }
     for name in PRESETS:
         assert main(["rules", name]) == 0

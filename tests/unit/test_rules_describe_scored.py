@@ -97,3 +97,32 @@ def test_last_turn_and_hand_month_are_said_in_both_languages() -> None:
     assert yaku_rules_ja(base.with_switches(viewing_by_call=True))["hanami"].endswith("こいこいした後は3点")
     assert [r["points"] for r in yaku_table(base.with_switches(viewing_by_call=True))
             if r["id"] in ("hanami", "tsukimi")] == [1, 1]
+
+
+def test_koikoi_japan_is_described_and_scores_as_described(capsys: pytest.CaptureFixture[str]) -> None:
+    """The seventh preset (issue 28 §2): each rule its description states, scored."""
+    rules = rules_json(capsys, "koikoi-japan")
+    text = said(rules)
+    assert "after 8 rounds" in text and "pool of 30; the loser pays the winner; a player at 0 or less" in text
+    japan = ("--rules", "koikoi-japan")
+    # akatan 5 + aotan 5 + the 10 on top, and tan beside them
+    assert score(capsys, *japan, *SIX_RIBBONS)["yaku"] == {"akatan": 5, "aotan": 5, "akatan_aotan": 10,
+                                                          "tan": 2}
+    # viewing yaku 1, 3 after the holder's own call; no doubling for a high base
+    assert score(capsys, *japan, "03-curtain", "09-cup")["round_score"] == 1
+    assert score(capsys, *japan, "--calls", "A", "03-curtain", "09-cup")["round_score"] == 3 + 1
+    # the cup is also a plain: nine plains and the cup make kasu 1
+    nine = ["01-plain1", "01-plain2", "02-plain1", "02-plain2", "03-plain1", "03-plain2", "04-plain1",
+            "04-plain2", "05-plain1"]
+    assert score(capsys, *japan, *nine, "09-cup")["yaku"] == {"kasu": 1}
+    # inoshikacho 5 fixed, tane beside it; four own calls double, the opponent's calls do nothing
+    five = [*BOAR_DEER_BUTTERFLIES, "02-warbler", "04-cuckoo"]
+    assert score(capsys, *japan, *five)["yaku"] == {"inoshikacho": 5, "tane": 1}
+    assert score(capsys, *japan, "--calls", "A,B,A,B,A,A", *five)["round_score"] == 12
+    assert score(capsys, *japan, "--calls", "B,B", *five)["round_score"] == 6
+    # brights: 10 / 8 / 7 / 5, only the highest
+    five_brights = ["01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix"]
+    assert score(capsys, *japan, *five_brights)["yaku"] == {"goko": 10}
+    assert score(capsys, *japan, "01-crane", "03-curtain", "11-rainman")["yaku"] == {}
+    ja = summary_ja(preset("koikoi-japan"))
+    assert any("持ち点が0以下になった方はすぐに負け" in line for line in ja)

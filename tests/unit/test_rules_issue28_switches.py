@@ -119,3 +119,37 @@ def test_viewing_by_call_the_call_itself_is_not_an_improvement() -> None:
             assert after.bases[seat] == state.bases[seat] + 2 * viewing
             seen += 1
     assert seen
+
+
+def test_koikoi_japan_exhaustion_pays_the_dealer_and_a_pool_below_0_ends_the_match() -> None:
+    """koikoi-japan (issue 28 §2): an exhausted round gives the dealer 1 even after calls, the
+    dealer keeps the deal, and the loser pays without a cap until a pool is at 0 or less."""
+    from koikoi_p2p.rules.match import MatchState
+    from koikoi_p2p.rules.round import RoundResult
+
+    japan = preset("koikoi-japan")
+    rng = random.Random(8)
+    exhausted = 0
+    for _ in range(60):
+        deck = list(range(48))
+        rng.shuffle(deck)
+        state = RoundState(profile=japan, dealer=1, viewer=None, round_index=1, month=1)
+        feed(state, tuple(deck))
+        while state.result is None:
+            need = state.need
+            assert isinstance(need, NeedAction)
+            options = state.legal_actions()
+            state.apply(need.seat, KoiKoi() if KoiKoi() in options else options[0])
+            feed(state, tuple(deck))
+        r = state.result
+        if r.reason == "oya_ken":
+            assert r.winner == 1 and r.points == 1 and r.next_dealer == 1
+            exhausted += bool(r.calls)  # calls were made (every decision called): the dealer is paid anyway
+    assert exhausted
+    match = MatchState(japan, 0)
+    match.record(RoundResult(winner=1, points=25, yaku={"goko": 10}, base=10, calls=(1,) * 6, redeal=False,
+                             next_dealer=1, reason="stop"))
+    assert match.scores == (5, 55) and not match.over
+    match.record(RoundResult(winner=1, points=7, yaku={"tane": 1}, base=1, calls=(1,) * 6, redeal=False,
+                             next_dealer=1, reason="stop"))
+    assert match.scores == (-2, 62) and match.over and match.winner == 1

@@ -35,6 +35,8 @@ VERSION_1_DIGESTS = {
     "board-game": "3794fdb11ca18e993757c4c2206fdb1881d449c4da2e0235c9a624ccb5051187",
     "classic-variant": "0cfb99a6ebae55dd7db92f4e11d61063ca658b92348cc0fd50be33fdb253c4d7",
 }
+# The seventh preset (issue 28) sets extension switches, so it has a version 2 encoding; pinned too.
+KOIKOI_JAPAN_DIGEST = "327066b13768735b3d116e7c8c170e1c5f214db398adf4a8dcffdce66f632900"
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +58,19 @@ def without(case: dict[str, Any]) -> Profile | None:
 
 
 def test_presets_keep_their_version_1_digests(data: dict[str, Any]) -> None:
-    for name, profile in PRESETS.items():
-        assert hashlib.sha256(profile.encode()).hexdigest() == VERSION_1_DIGESTS[name]
+    assert set(PRESETS) == {*VERSION_1_DIGESTS, "koikoi-japan"}
+    for name, digest in VERSION_1_DIGESTS.items():
+        profile = PRESETS[name]
+        assert hashlib.sha256(profile.encode()).hexdigest() == digest
         assert set(profile.to_dict()).isdisjoint(EXTENSION_DEFAULTS)
+    japan = PRESETS["koikoi-japan"]
+    assert hashlib.sha256(japan.encode()).hexdigest() == KOIKOI_JAPAN_DIGEST
+    assert set(japan.to_dict()) & set(EXTENSION_DEFAULTS) == {
+        "viewing_by_call", "koikoi_bonus", "akatan_aotan_on_top", "stop_on_own_last_turn", "hand_whole_month",
+        "first_dealer"}
     recorded = {case["profile"]["name"]: case["sha256"] for case in data["encoding"]["valid"]
                 if case["profile"]["name"] in PRESETS}
-    assert recorded == VERSION_1_DIGESTS
+    assert recorded == {**VERSION_1_DIGESTS, "koikoi-japan": KOIKOI_JAPAN_DIGEST}
 
 
 def test_encoding_vectors(data: dict[str, Any]) -> None:

@@ -42,11 +42,12 @@ def test_scoring_vectors(vectors_dir: Path) -> None:
     assert {c["preset"] for c in data["cases"]} == set(PRESETS)
     for case in data["cases"]:
         profile = PRESETS[case["preset"]]
-        yaku = score_yaku(case["cards"], profile, case["month"])
+        called = case["winner"] in case["calls"]  # the pile is the winner's (viewing_by_call)
+        yaku = score_yaku(case["cards"], profile, case["month"], called)
         assert yaku == case["yaku"], case
         assert sum(yaku.values()) == case["base"]
         assert round_score(case["base"], case["calls"], case["winner"], profile) == case["round_score"]
-        plain = plain_score(set(case["cards"]), profile.to_dict(), case["month"] or 0)
+        plain = plain_score(set(case["cards"]), profile.to_dict(), case["month"] or 0, called)
         assert plain == case["yaku"], case
         plain_total = plain_round_score(case["base"], case["calls"], case["winner"], profile.to_dict())
         assert plain_total == case["round_score"]

@@ -25,7 +25,7 @@ from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.deal import choose_first_dealer, deal_layout
 from koikoi_p2p.rules.errors import RulesError
 from koikoi_p2p.rules.match import MatchState
-from koikoi_p2p.rules.profile import PRESETS, Profile, differences, nearest_preset, switch_text
+from koikoi_p2p.rules.profile import EXTENSION_DEFAULTS, PRESETS, Profile, differences, nearest_preset, switch_text
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundResult, RoundState
 from koikoi_p2p.rules.scoring import round_score, score_yaku
 from koikoi_p2p.rules.simulate import arranged_deck
@@ -71,7 +71,7 @@ def scoring_vectors() -> dict[str, Any]:
             calls = [rng.randrange(2) for _ in range(rng.choice([0, 0, 1, 2, 3]))]
             piles.append((f"random {i}", pile, rng.randint(1, 12), calls, rng.randrange(2)))
         for label, pile, month, calls, winner in piles:
-            yaku = score_yaku(pile, profile, month)
+            yaku = score_yaku(pile, profile, month, winner in calls)
             base = sum(yaku.values())
             cases.append({
                 "preset": name, "comment": label, "cards": pile, "month": month, "calls": calls,
@@ -705,7 +705,9 @@ def match_cases() -> list[dict[str, Any]]:
 def encoding_cases() -> dict[str, Any]:
     good: list[dict[str, Any]] = []
     for name, profile in PRESETS.items():
-        good.append({"comment": f"preset {name}: the same bytes and digest as in protocol version 1",
+        good.append({"comment": f"preset {name}: the same bytes and digest as in protocol version 1"
+                     if set(profile.to_dict()).isdisjoint(EXTENSION_DEFAULTS)
+                     else f"preset {name}: a version 2 encoding (it sets extension switches)",
                      "profile": profile.to_dict(), "encoding": profile.encode().decode(),
                      "sha256": hashlib.sha256(profile.encode()).hexdigest()})
     every = custom("nintendo", {

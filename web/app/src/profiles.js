@@ -1,6 +1,7 @@
-// Rule profiles for the forms and the terms dialog: the six presets, switches changed as
-// NAME=VALUE text (the rules engine parses and checks them), and a profile described as the
-// preset it is, or "custom, based on X: switch=value ..." (spec/rules.md §3.8).
+// Rule profiles for the forms and the terms dialog: the presets of spec/rules.md §3.4 (the
+// seventh, koikoi-japan, included), switches changed as NAME=VALUE text (the rules engine parses
+// and checks them), and a profile described as the preset it is, or "custom, based on X:
+// switch=value ..." (spec/rules.md §3.8).
 import { PRESETS, Profile, preset, withRounds } from '../../src/rules/profile.js';
 import { differences, nearestPreset, withSwitchText } from '../../src/rules/text.js';
 import { t } from './i18n.js';

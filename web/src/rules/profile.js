@@ -519,6 +519,14 @@ const PRESET_CHANGES = {
     exhaustion: 'last_caller_scores_else_oya_ken', dealer_after_draw: 'same', hand_yaku: {},
     redeal_consumes_round: true, first_dealer_tie: 'redraw', target_score: 50,
   },
+  // The Steam game "KoiKoi Japan" (issue 28): the first preset with extension switches.
+  'koikoi-japan': {
+    name: 'koikoi-japan', rounds: 8, named_extension: false, tane_with_inoshikacho: true,
+    tan_with_ribbon_yaku: true, ribbon_pair: 'separate_5_5', double_threshold: 0, koikoi_multiplier: 'none',
+    max_calls_per_round: 0, after_call: 'shobu_only', exhaustion: 'oya_ken', dealer_after_draw: 'same',
+    hand_yaku: {}, pool_start: 30, bust_ends_game: true, viewing_by_call: true, koikoi_bonus: 'winner_add',
+    akatan_aotan_on_top: true, stop_on_own_last_turn: true, hand_whole_month: 'redeal', first_dealer: 'coin',
+  },
 };
 
 /** Preset names in the spec's order. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import {
-  PRESETS, Profile, SWITCHES, canonicalJson, differences, firstDealer, nearestPreset, preset, sha256, toHex, withRounds,
+  ALL_SWITCHES, EXTENSIONS, PRESETS, Profile, SWITCHES, canonicalJson, differences, firstDealer, nearestPreset, preset, sha256, toHex, withRounds,
 } from '../../src/rules/index.js';
 import { ROOT, Rng, randomProfile } from './support.js';
 
@@ -34,13 +34,20 @@ function specPresetTable() {
 }
 
 describe('presets', () => {
-  test('the six presets, in the spec order, equal the table of §3.4 switch for switch', () => {
+  test('the seven presets, in the spec order, equal the table of §3.4 switch for switch', () => {
     const table = specPresetTable();
     assert.deepEqual(PRESETS, Object.keys(table));
+    // every core switch, then the extension switches some preset sets (koikoi-japan, issue 28)
+    const extensions = EXTENSIONS.filter((e) => PRESETS.some((n) => Object.hasOwn(preset(n).toDict(), e.name)));
+    const rows = [...SWITCHES, ...extensions].map((s) => s.name);
+    assert.ok(extensions.length > 0 && extensions.every((e) => ALL_SWITCHES.includes(e)));
     for (const name of PRESETS) {
-      assert.deepEqual(preset(name).toDict(), table[name], name);
-      assert.deepEqual(Object.keys(table[name]), SWITCHES.map((s) => s.name), `${name}: every switch, in table order`);
+      const all = /** @type {Record<string, unknown>} */ (preset(name).allSwitches());
+      assert.deepEqual(Object.fromEntries(rows.map((k) => [k, all[k]])), table[name], name);
+      assert.deepEqual(Object.keys(table[name]), rows, `${name}: every switch, in table order`);
+      assert.ok(Object.keys(preset(name).toDict()).every((k) => rows.includes(/** @type {any} */ (k))), name);
     }
+    assert.equal(preset('koikoi-japan').digestHex(), '327066b13768735b3d116e7c8c170e1c5f214db398adf4a8dcffdce66f632900');
   });
 
   test('encode is canonical JSON (sorted keys at every level, no spaces) and decode inverts it', () => {

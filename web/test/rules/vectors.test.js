@@ -23,8 +23,9 @@ test('every file of spec/vectors/rules is run by this test', () => {
  * @param {string[]} ids
  * @param {import('../../src/rules/index.js').Profile} p
  * @param {number | null} month
+ * @param {boolean} [called] the pile's holder has called (viewing_by_call)
  */
-function plainScore(ids, p, month) {
+function plainScore(ids, p, month, called = false) {
   const has = (/** @type {string} */ id) => ids.includes(id);
   const of = (/** @type {string} */ kind) => ids.filter((id) => CARDS.find((c) => c.id === id)?.kind === kind).length;
   /** @param {boolean} jokerAsPlain */
@@ -50,14 +51,16 @@ function plainScore(ids, p, month) {
     else {
       if (aka) named.push(['akatan', 5 + (p.named_extension ? r - 3 : 0)]);
       if (ao) named.push(['aotan', 5 + (p.named_extension ? r - 3 : 0)]);
+      if (aka && ao && p.akatan_aotan_on_top) named.push(['akatan_aotan', 10 + (p.named_extension ? r - 6 : 0)]);
     }
     if (a >= 5 && !(ino && !p.tane_with_inoshikacho)) named.push(['tane', a - 4]);
     if (r >= 5 && !((aka || ao) && !p.tan_with_ribbon_yaku)) named.push(['tan', r - 4]);
     if (pl >= 10) named.push(['kasu', pl - 9]);
     const basic = y.length + named.length > 0;
     const viewOk = p.viewing === 'always' || (p.viewing === 'bonus_only' && basic);
-    if (viewOk && has('09-cup') && has('03-curtain')) y.push(['hanami', 5]);
-    if (viewOk && has('09-cup') && has('08-moon')) y.push(['tsukimi', 5]);
+    const view = p.viewing_by_call ? (called ? 3 : 1) : 5;
+    if (viewOk && has('09-cup') && has('03-curtain')) y.push(['hanami', view]);
+    if (viewOk && has('09-cup') && has('08-moon')) y.push(['tsukimi', view]);
     y.push(.../** @type {[string, number][]} */ (named));
     if (p.monthly_yaku_points > 0) {
       const months = [];
@@ -82,12 +85,14 @@ describe('scoring.json', () => {
     assert.ok(v.cases.length > 0);
     for (const c of v.cases) {
       const p = preset(c.preset);
-      const yaku = scoreYaku(c.cards, p, c.month);
+      // The pile is the winner's; it has called when it is among the calls (viewing_by_call).
+      const called = c.calls.includes(c.winner);
+      const yaku = scoreYaku(c.cards, p, c.month, called);
       const label = `${c.preset}: ${c.comment ?? c.cards.join(' ')}`;
       assert.deepEqual(Object.entries(yaku), Object.entries(c.yaku), label);
       assert.equal(baseOf(yaku), c.base, label);
       assert.equal(roundScore(c.base, c.calls, c.winner, p), c.round_score, label);
-      assert.deepEqual(plainScore(c.cards.map((/** @type {string} */ x) => CARDS[cardIndex(x)].id), p, c.month), c.yaku, `plain scorer: ${label}`);
+      assert.deepEqual(plainScore(c.cards.map((/** @type {string} */ x) => CARDS[cardIndex(x)].id), p, c.month, called), c.yaku, `plain scorer: ${label}`);
     }
   });
   test('every invalid case raises its reason', () => {
