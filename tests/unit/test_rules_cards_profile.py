@@ -55,7 +55,7 @@ def test_card_lookup_errors() -> None:
 
 def test_presets_exist_and_roundtrip() -> None:
     assert set(PRESETS) == {"nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game",
-                            "classic-variant"}
+                            "classic-variant", "koikoi-japan"}
     for name, profile in PRESETS.items():
         assert profile.name == name
         data = profile.to_dict()
@@ -64,7 +64,7 @@ def test_presets_exist_and_roundtrip() -> None:
         assert encoded == json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
         assert Profile.decode(encoded) == profile
         assert b" " not in encoded
-    assert len({p.encode() for p in PRESETS.values()}) == 6
+    assert len({p.encode() for p in PRESETS.values()}) == len(PRESETS) == 7
 
 
 def test_preset_errors_and_switches() -> None:
