@@ -98,14 +98,17 @@ SWITCH_HELP_JA: dict[str, str] = {
     "bust_ends_game": "持ち点が0になった方がすぐに負け",
     "target_score": "どちらかがこの点に達したら試合終了。0 = 目標点なし",
     "match_tie": "最後に同点のとき",
-    "hanami_cancelled_by": "同じ取り札にあると花見酒を消す札 (雨流れ)",
-    "tsukimi_cancelled_by": "同じ取り札にあると月見酒を消す札 (霧流れ)",
+    "hanami_cancelled_by": "同じ取り札にあると花見酒を消す札。雨流れ (11-rainman か 11) も霧流れ (12) "
+                           "も花見酒と月見酒の両方を消す: 両方の一覧に同じ札を入れる (1つの設定で両方も可)",
+    "tsukimi_cancelled_by": "同じ取り札にあると月見酒を消す札。雨流れ (11-rainman か 11) も霧流れ (12) "
+                            "も花見酒と月見酒の両方を消す: 両方の一覧に同じ札を入れる (1つの設定で両方も可)",
     "cup_either": "盃はタネかカスの高い方に数える (両方にはならない)",
     "brights_add": "光札の役を重ねて数える (五光は四光・雨四光・三光も得点)",
     "sanko_with_rain": "柳に小野道風を含む3枚の光札も三光",
     "single_yaku": "取り札の最も高い役1つだけを数える",
     "call_limit": "こいこいの回数を双方合わせて数えるか、1人ごとに数えるか",
-    "caller_pays_more": "こいこいした方が負けたときに多く払うか",
+    "caller_pays_more": "負けた方の支払いが自分の宣言数で増える: なし、宣言数倍 (1回で1倍、2回で2倍)、"
+                        "宣言ごとに2倍 (1回で2倍、2回で4倍)",
     "subtract_from_opponent": "0から始め、勝った方の点を負けた方からも引く",
     "field_four_pairs": "配った場が4つの月の2枚ずつのとき",
     "first_dealer": "最初の親の決め方",
@@ -243,6 +246,8 @@ RULES_JA: dict[str, str] = {
     "{n} koi-koi calls per player per round": "1回戦に1人{n}回まで",
     "{n} koi-koi calls per round": "1回戦に双方合わせて{n}回まで",
     "any number of koi-koi calls by either player": "双方とも何回でも宣言できる",
+    "one koi-koi call per round in effect (no limit is set, but the next improvement ends the round)":
+        "実際には1回戦に1回 (回数の制限はないが、次に役ができると回戦が終わる)",
     "the next yaku made or raised by either player ends the round":
         "次にどちらかが役を作るか上げたら、その回戦は終わり",
     "the round goes on until someone stops": "誰かが勝負するまで回戦は続く",
@@ -259,10 +264,10 @@ RULES_JA: dict[str, str] = {
     "calls multiply nothing": "宣言による倍率なし",
     "the base (the single highest yaku)": "基本点 (最も高い役1つ)",
     "the base (sum of yaku)": "基本点 (役の合計)",
-    "; a loser who called pays that times the number of its calls":
-        "。宣言して負けた方は、その点に宣言数を掛けて払う",
-    "; a loser who called pays that doubled for each of its calls":
-        "。宣言して負けた方は、宣言ごとに2倍にして払う",
+    "; a loser who called pays that times the number of its calls (one call x1, two x2)":
+        "。宣言して負けた方は、その点に宣言数を掛けて払う (1回で1倍、2回で2倍)",
+    "; a loser who called pays that doubled for each of its calls (one call x2, two x4)":
+        "。宣言して負けた方は、宣言ごとに2倍にして払う (1回で2倍、2回で4倍)",
     "{pays}; then the winner's own calls add 1, 2 or 3 points, and from four calls multiply by the number "
     "of calls less 2":
         "{pays}。さらに勝者自身の宣言が1〜3回なら1〜3点を加え、4回以上なら (宣言数 - 2) 倍",

@@ -91,11 +91,11 @@ def apply_switches(profile: Profile, items: Sequence[str]) -> Profile:
     or named as ``name=NAME`` says (spec/rules.md §3.7; spec/game.md §2.4: a preset's name only
     for that preset's own switches)."""
     from koikoi_p2p.rules.errors import RulesError
-    from koikoi_p2p.rules.profile import PRESETS, SWITCHES, preset, with_rounds
+    from koikoi_p2p.rules.profile import PAIR_SWITCH, PRESETS, SWITCHES, preset, with_rounds
 
     if not items:
         return profile
-    names = list(SWITCHES)
+    names = [*SWITCHES, PAIR_SWITCH]
     changes: dict[str, object] = {}
     for item in items:
         key, value = split_switch(item)

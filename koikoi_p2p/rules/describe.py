@@ -45,15 +45,20 @@ SWITCH_HELP: dict[str, str] = {
     "bust_ends_game": "a seat whose pool reaches 0 loses at once",
     "target_score": "the match ends when a seat reaches this; 0 = no target",
     "match_tie": "equal scores at the end: draw, or extra_round until one leads",
-    "hanami_cancelled_by": "cards that cancel hanami when in the same pile (ame-nagare: 11-rainman or 11)",
-    "tsukimi_cancelled_by": "cards that cancel tsukimi when in the same pile (kiri-nagare: 12)",
+    "hanami_cancelled_by": "cards that cancel hanami when in the same pile; ame-nagare (11-rainman or 11) "
+                           "and kiri-nagare (12) each cancel both viewing yaku: set both lists, or "
+                           "viewing_cancelled_by for the pair",
+    "tsukimi_cancelled_by": "cards that cancel tsukimi when in the same pile; ame-nagare (11-rainman or 11) "
+                            "and kiri-nagare (12) each cancel both viewing yaku: set both lists, or "
+                            "viewing_cancelled_by for the pair",
     "cup_either": "the sake cup counts as an animal or a plain, whichever scores more (never both)",
     "brights_add": "bright yaku add to each other (goko also scores shiko, ame_shiko, sanko)",
     "sanko_with_rain": "three brights with the rain man also make sanko",
     "single_yaku": "only the single highest-scoring yaku of a pile counts",
     "call_limit": "max_calls_per_round counts both seats together (per_round) or each seat (per_seat)",
-    "caller_pays_more": "a loser who called pays more: off, times_calls (x its calls) or doubled_per_call "
-                        "(x2 per call)",
+    "caller_pays_more": "a loser's payment grows with its own calls: off; times_calls (x the number of "
+                        "its calls: one call x1, two x2, so twice as much as one); doubled_per_call (x2 "
+                        "per call: one call x2, two x4)",
     "subtract_from_opponent": "scores from 0: the winner's points are also taken off the loser",
     "field_four_pairs": "the dealt field is four pairs of four months: play_on, or redeal",
     "first_dealer": "who deals first: card_draw, coin (from the shuffled deck), host or joiner",
@@ -178,6 +183,10 @@ def summary(profile: Profile) -> list[str]:
         limit = (P("{n} koi-koi calls per player per round", n=p.max_calls_per_round)
                  if p.call_limit == "per_seat"
                  else P("{n} koi-koi calls per round", n=p.max_calls_per_round))
+    elif p.after_call == "next_improvement_ends_round":
+        # any call is allowed, but after one the next improvement ends the round: one in effect
+        limit = P("one koi-koi call per round in effect (no limit is set, but the next improvement ends "
+                  "the round)")
     else:
         limit = P("any number of koi-koi calls by either player")
     after = (P("the next yaku made or raised by either player ends the round")
@@ -198,8 +207,10 @@ def summary(profile: Profile) -> list[str]:
     base = P("the base (the single highest yaku)") if p.single_yaku else P("the base (sum of yaku)")
     pays = {
         "off": P(""),
-        "times_calls": P("; a loser who called pays that times the number of its calls"),
-        "doubled_per_call": P("; a loser who called pays that doubled for each of its calls"),
+        "times_calls": P("; a loser who called pays that times the number of its calls (one call x1, two "
+                         "x2)"),
+        "doubled_per_call": P("; a loser who called pays that doubled for each of its calls (one call x2, "
+                              "two x4)"),
     }[p.caller_pays_more]
     if p.koikoi_bonus == "winner_add":
         pays = P("{pays}; then the winner's own calls add 1, 2 or 3 points, and from four calls "

@@ -33,8 +33,10 @@ from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.errors import RulesError
 
 __all__ = [
-    "EXTENSION_DEFAULTS", "FIRST_DEALER_NEEDS_DECK", "HAND_YAKU_IDS", "POOL_BY_LENGTH", "PRESETS",
-    "SWITCHES", "SWITCH_CHOICES", "Profile", "differences", "nearest_preset", "parse_switch", "preset",
+    "EXTENSION_DEFAULTS", "FIRST_DEALER_NEEDS_DECK", "HAND_YAKU_IDS", "PAIR_SWITCH", "POOL_BY_LENGTH",
+    "PRESETS",
+    "SWITCHES", "SWITCH_CHOICES", "Profile", "differences", "nearest_preset", "paired_pool", "parse_switch",
+    "preset",
     "switch_text", "with_rounds",
 ]
 
@@ -138,7 +140,18 @@ class Profile:
         """
         merged: dict[str, object] = {}
         for key, value in (text or {}).items():
+            if key == PAIR_SWITCH:
+                # spec/rules.md §3.7: one card list for both viewing yaku (ame-nagare, kiri-nagare).
+                both = parse_switch("hanami_cancelled_by", value) if isinstance(value, str) else value
+                merged["hanami_cancelled_by"] = merged["tsukimi_cancelled_by"] = both
+                continue
             merged[key] = parse_switch(key, value) if isinstance(value, str) else value
+        rounds = merged.get("rounds")
+        if isinstance((text or {}).get("rounds"), str) and type(rounds) is int and "pool_start" not in merged:
+            # spec/rules.md §3.6: rounds set as text pairs the pool as with_rounds does.
+            pool = paired_pool(self, rounds)
+            if pool is not None:
+                merged["pool_start"] = pool
         merged.update(changes)
         unknown = sorted(set(merged) - set(_FIELDS))
         if unknown:
@@ -243,6 +256,10 @@ class Profile:
         """Do the seats declare on their dealt hands (hand yaku, or a whole month that redeals)?"""
         return bool(self.hand_yaku) or self.hand_whole_month == "redeal"
 
+
+# A text-only name (spec/rules.md §3.7) that sets hanami_cancelled_by and tsukimi_cancelled_by to
+# one list: ame-nagare and kiri-nagare each cancel both viewing yaku (Koi-Koi Online FAQ Q16).
+PAIR_SWITCH = "viewing_cancelled_by"
 
 # The rank of the teshi claim that redeals a hand holding a whole month (above any hand yaku: 1..100).
 REDEAL_CLAIM = 101
@@ -580,6 +597,15 @@ def with_rounds(profile: Profile, rounds: int) -> Profile:
     if pool is not None and profile.pool_start:
         return profile.with_switches(rounds=rounds, pool_start=pool)
     return profile.with_switches(rounds=rounds)
+
+
+def paired_pool(profile: Profile, rounds: int) -> int | None:
+    """The pool the profile's preset pairs with ``rounds`` (spec/rules.md §3.6), when its pool is
+    still the one paired with its current length; else None (the pool stays as it is)."""
+    pools = POOL_BY_LENGTH.get(profile.name.removesuffix("-custom"), {})
+    if pools.get(profile.rounds) != profile.pool_start or not profile.pool_start:
+        return None
+    return pools.get(rounds)
 
 
 def differences(profile: Profile, base: Profile | str | None = None) -> dict[str, str]:

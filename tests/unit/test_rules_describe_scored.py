@@ -126,3 +126,82 @@ def test_koikoi_japan_is_described_and_scores_as_described(capsys: pytest.Captur
     assert score(capsys, *japan, "01-crane", "03-curtain", "11-rainman")["yaku"] == {}
     ja = summary_ja(preset("koikoi-japan"))
     assert any("持ち点が0以下になった方はすぐに負け" in line for line in ja)
+
+
+def test_ame_nagare_help_says_both_viewing_yaku_and_the_pair_cancels_both(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 §3: each house rule cancels hanami and tsukimi (Koi-Koi Online FAQ Q16)."""
+    from koikoi_p2p.rules.describe import SWITCH_HELP
+
+    for key in ("hanami_cancelled_by", "tsukimi_cancelled_by"):
+        assert "each cancel both viewing yaku" in SWITCH_HELP[key]
+        assert "viewing_cancelled_by" in SWITCH_HELP[key]
+    pair = ("--rules", "nintendo", "--switch", "viewing_cancelled_by=11")
+    rules = rules_json(capsys, "nintendo", "--switch", "viewing_cancelled_by=11")
+    for yaku in ("hanami", "tsukimi"):
+        rule = str(row(rules, yaku)["rule"])
+        assert "not with any of 11-rainman, 11-swallow, 11-ribbon, 11-lightning" in rule
+    pile = ["03-curtain", "08-moon", "09-cup", "11-lightning"]
+    assert score(capsys, *pair, *pile)["yaku"] == {}
+    assert score(capsys, "--rules", "nintendo", *pile)["yaku"] == {"hanami": 5, "tsukimi": 5}
+    kiri = score(capsys, "--rules", "nintendo", "--switch", "viewing_cancelled_by=12", *pile[:3], "12-plain1")
+    assert kiri["yaku"] == {}
+
+
+def test_caller_pays_more_words_match_the_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    """times_calls: one call x1, two x2 (the source's "twice would pay twice as much");
+    doubled_per_call: one x2, two x4; the words say exactly that."""
+    from koikoi_p2p.rules.describe import SWITCH_HELP
+
+    assert "one call x1, two x2" in SWITCH_HELP["caller_pays_more"]
+    assert "one call x2, two x4" in SWITCH_HELP["caller_pays_more"]
+    for value, by_calls in (("times_calls", {"B": 5, "B,B": 10}), ("doubled_per_call", {"B": 10, "B,B": 20})):
+        switch = ("--rules", "classic-variant", "--switch", f"caller_pays_more={value}")
+        text = said(rules_json(capsys, "classic-variant", "--switch", f"caller_pays_more={value}"))
+        assert ("(one call x1, two x2)" if value == "times_calls" else "(one call x2, two x4)") in text
+        for calls, total in by_calls.items():
+            out = score(capsys, *switch, "--calls", calls, *BOAR_DEER_BUTTERFLIES)
+            assert out["round_score"] == total, (value, calls)
+
+
+def test_a_call_limit_in_effect_is_said_and_played() -> None:
+    """Issue 28 §3: with after_call = next_improvement_ends_round a second call never happens,
+    so the summary does not promise any number of calls."""
+    import random
+
+    from koikoi_p2p.rules.actions import KoiKoi
+    from koikoi_p2p.rules.round import NeedAction, RoundState, run_revealed
+
+    online = preset("koikoi-online")
+    assert any("any number of koi-koi calls by either player" in line for line in summary(online))
+    ends = online.with_switches(after_call="next_improvement_ends_round")
+    text = " ".join(summary(ends))
+    assert "one koi-koi call per round in effect" in text and "any number" not in text
+    assert any("実際には1回戦に1回" in line for line in summary_ja(ends))
+    rng = random.Random(3)
+    most = 0
+    for _ in range(60):
+        deck = list(range(48))
+        rng.shuffle(deck)
+        state = RoundState(profile=ends, dealer=0, viewer=None, round_index=1, month=1)
+        run_revealed(state, deck)
+        while state.result is None:
+            need = state.need
+            assert isinstance(need, NeedAction)
+            options = state.legal_actions()
+            state.apply(need.seat, KoiKoi() if KoiKoi() in options else options[0])
+            run_revealed(state, deck)
+        most = max(most, len(state.result.calls))
+    assert most == 1
+
+
+def test_board_game_rounds_switch_pairs_the_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 §3: --switch rounds=6 plays from 50 as --rounds 6 does; an explicit pool stays."""
+    for rounds, pool in (("6", 50), ("3", 25), ("12", 100)):
+        out = rules_json(capsys, "board-game", "--switch", f"rounds={rounds}")
+        assert out["switches"]["pool_start"] == pool  # type: ignore[index]
+        assert f"pool of {pool}" in said(out)
+    out = rules_json(capsys, "board-game", "--switch", "rounds=6", "--switch", "pool_start=70")
+    assert out["switches"]["pool_start"] == 70  # type: ignore[index]
+    out = rules_json(capsys, "board-game", "--switch", "rounds=5")
+    assert out["switches"]["pool_start"] == 100  # type: ignore[index]

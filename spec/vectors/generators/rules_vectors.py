@@ -25,7 +25,14 @@ from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.deal import choose_first_dealer, deal_layout
 from koikoi_p2p.rules.errors import RulesError
 from koikoi_p2p.rules.match import MatchState
-from koikoi_p2p.rules.profile import EXTENSION_DEFAULTS, PRESETS, Profile, differences, nearest_preset, switch_text
+from koikoi_p2p.rules.profile import (
+    EXTENSION_DEFAULTS,
+    PRESETS,
+    Profile,
+    differences,
+    nearest_preset,
+    switch_text,
+)
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundResult, RoundState
 from koikoi_p2p.rules.scoring import round_score, score_yaku
 from koikoi_p2p.rules.simulate import arranged_deck

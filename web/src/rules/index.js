@@ -16,7 +16,7 @@
 
 export { RulesError, IllegalMove, InconsistentReveal } from './errors.js';
 export { CARDS, card, cardIndex, cardIndices, monthOf } from './cards.js';
-export { SWITCHES, HAND_YAKU_IDS, PRESETS, Profile, preset, withRounds } from './profile.js';
+export { SWITCHES, HAND_YAKU_IDS, PRESETS, Profile, pairedPool, preset, withRounds } from './profile.js';
 export { canonicalJson, encodeCanonical, toHex } from './canonical.js';
 export { sha256 } from './sha256.js';
 export { dealLayout, firstDealer, chooseFirstDealer } from './deal.js';

@@ -551,6 +551,19 @@ export function preset(name) {
 const POOL_BY_LENGTH = { 'board-game': { 12: 100, 6: 50, 3: 25 } };
 
 /**
+ * The pool the profile's preset pairs with `rounds` (spec/rules.md §3.6), when its pool is still
+ * the one paired with its current length; else null (the pool stays as it is).
+ * @param {Profile} profile
+ * @param {number} rounds
+ * @returns {number | null}
+ */
+export function pairedPool(profile, rounds) {
+  const pools = POOL_BY_LENGTH[profile.name.replace(/-custom$/, '')];
+  if (!pools || !profile.pool_start || pools[profile.rounds] !== profile.pool_start) return null;
+  return Object.hasOwn(pools, rounds) ? pools[rounds] : null;
+}
+
+/**
  * The profile played over another number of rounds (spec/rules.md §3.6): where the preset named
  * by the profile pairs that length with a pool, the pool changes too.
  * @param {Profile} profile

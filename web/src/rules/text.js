@@ -5,9 +5,12 @@
 import { CARDS } from './cards.js';
 import { canonicalJson } from './canonical.js';
 import { RulesError } from './errors.js';
-import { ALL_SWITCHES, HAND_YAKU_IDS, PRESETS, Profile, preset } from './profile.js';
+import { ALL_SWITCHES, HAND_YAKU_IDS, PRESETS, Profile, pairedPool, preset } from './profile.js';
 
 /** @typedef {import('./profile.js').Switches} Switches */
+
+/** A text-only name (spec/rules.md §3.7) setting hanami_cancelled_by and tsukimi_cancelled_by to one list. */
+export const PAIR_SWITCH = 'viewing_cancelled_by';
 
 const BY_NAME = new Map(ALL_SWITCHES.map((s) => [s.name, s]));
 const TRUE = ['true', 'yes', 'on'];
@@ -143,9 +146,16 @@ export function formatSwitch(name, value) {
  * @throws {RulesError} `unknown_switch`, `bad_switch`
  */
 export function withSwitchText(profile, name, text) {
+  if (name === PAIR_SWITCH) {
+    // spec/rules.md §3.7: one card list for both viewing yaku (ame-nagare, kiri-nagare).
+    const both = parseSwitch('hanami_cancelled_by', text);
+    return withSwitchText(withSwitchText(profile, 'hanami_cancelled_by', formatSwitch('hanami_cancelled_by', both)), 'tsukimi_cancelled_by', formatSwitch('tsukimi_cancelled_by', both));
+  }
   const value = parseSwitch(name, text);
+  // spec/rules.md §3.6: the rounds switch pairs the pool as withRounds does (board-game 6 -> 50).
+  const pool = name === 'rounds' && typeof value === 'number' ? pairedPool(profile, value) : null;
   try {
-    return profile.withSwitches({ [name]: value });
+    return profile.withSwitches(pool === null ? { [name]: value } : { rounds: /** @type {number} */ (value), pool_start: pool });
   } catch (e) {
     if (e instanceof RulesError && e.reason === 'bad_profile') throw new RulesError('bad_switch', e.message);
     throw e;

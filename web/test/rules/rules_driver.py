@@ -153,8 +153,8 @@ def handle(req: dict[str, Any]) -> Any:
             step = choose_first_dealer(Profile.from_dict(req["profile"]), req["revealed"])
             return {"dealer": step.dealer, "need": list(step.need)}
         if op == "text":
-            value = parse_switch(req["switch"], req["text"])
-            changed = Profile.from_dict(req["profile"]).with_switches(**{req["switch"]: value})
+            parse_switch(req["switch"], req["text"])  # a bad value is refused here, as in JavaScript
+            changed = Profile.from_dict(req["profile"]).with_switches({req["switch"]: req["text"]})
             written = changed.switch_text(req["switch"])
             return {"encoding": changed.encode().decode("utf-8"), "written": written}
         if op == "describe":
