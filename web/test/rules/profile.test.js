@@ -182,3 +182,19 @@ describe('sha256', () => {
     }
   });
 });
+
+describe('text forms of issue 28 §3', async () => {
+  const { withSwitchText, PAIR_SWITCH } = await import('../../src/rules/text.js');
+  test('the rounds switch pairs the board game pool as withRounds does; an explicit pool stays', () => {
+    assert.equal(withSwitchText(preset('board-game'), 'rounds', '6').pool_start, 50);
+    assert.equal(withSwitchText(preset('board-game'), 'rounds', '3').pool_start, 25);
+    assert.equal(withSwitchText(preset('board-game'), 'rounds', '5').pool_start, 100);
+    assert.equal(withSwitchText(withSwitchText(preset('board-game'), 'pool_start', '70'), 'rounds', '6').pool_start, 70);
+    assert.equal(withSwitchText(preset('koikoi-online'), 'rounds', '6').pool_start, 25);
+  });
+  test('viewing_cancelled_by sets both viewing yaku lists', () => {
+    const p = withSwitchText(preset('nintendo'), PAIR_SWITCH, '12');
+    assert.deepEqual(p.hanami_cancelled_by, ['12-phoenix', '12-plain1', '12-plain2', '12-plain3']);
+    assert.deepEqual(p.tsukimi_cancelled_by, p.hanami_cancelled_by);
+  });
+});
