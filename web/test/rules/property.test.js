@@ -26,7 +26,8 @@ function checkInvariants(s, where) {
     const counts = new Array(13).fill(0);
     for (const c of s.piles[seat]) counts[monthOf(c)]++;
     assert.ok(counts.every((n) => n % 2 === 0), `${where}: captures come in pairs of a month`);
-    const { base } = scorePile(s.piles[seat], s.profile, s.month);
+    // the holder's own call counts for viewing_by_call (spec/rules.md §6.4)
+    const { base } = scorePile(s.piles[seat], s.profile, s.month, s.calls.includes(seat));
     assert.ok(s.bases[seat] <= base, `${where}: the recorded base never exceeds the pile's`);
   }
   const max = s.profile.max_calls_per_round;
@@ -126,6 +127,11 @@ describe('random rounds', () => {
     subtract_from_opponent: { subtract_from_opponent: true, pool_start: 0, transfer_cap: false, bust_ends_game: false },
     field_four_pairs: { field_four_pairs: 'redeal' },
     first_dealer: { first_dealer: 'coin' },
+    viewing_by_call: { viewing_by_call: true },
+    koikoi_bonus: { koikoi_bonus: 'winner_add' },
+    akatan_aotan_on_top: { ribbon_pair: 'separate_5_5', akatan_aotan_on_top: true },
+    stop_on_own_last_turn: { stop_on_own_last_turn: true },
+    hand_whole_month: { hand_whole_month: 'redeal', hand_yaku: {} },
   };
   for (const sw of EXTENSIONS) {
     test(`extension switch ${sw.name} on: ${GAMES} games over the presets`, () => {
