@@ -66,7 +66,8 @@ def check_invariants(state: RoundState, deck: list[int]) -> None:
     if state.phase == PLAY:
         # both piles' totals are up to date at the start of a turn; no field month is complete
         s = scorer(p)
-        assert state.bases == [s.base(state.piles[0], state.month), s.base(state.piles[1], state.month)]
+        # the holder's own call counts for viewing_by_call (spec/rules.md §6.4)
+        assert state.bases == [s.base(state.piles[seat], state.month, seat in state.calls) for seat in (0, 1)]
         if p.field_whole_month == "redeal":
             assert all(state.field & m != m for m in MONTH_MASKS[1:])
         assert abs(state.hands[0].bit_count() - state.hands[1].bit_count()) <= 1
@@ -85,7 +86,7 @@ def check_result(state: RoundState) -> None:
         return
     assert r.next_dealer == r.winner and r.points > 0 and r.base == sum(r.yaku.values())
     if r.reason in ("stop", "auto_end", "exhaustion"):
-        assert r.yaku == scorer(p).yaku(state.piles[r.winner], state.month)
+        assert r.yaku == scorer(p).yaku(state.piles[r.winner], state.month, r.winner in r.calls)
         assert r.points == round_score(r.base, r.calls, r.winner, p)
         if r.reason == "auto_end":
             assert r.calls and p.after_call == "next_improvement_ends_round"

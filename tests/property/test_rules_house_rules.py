@@ -21,8 +21,10 @@ from koikoi_p2p.rules.profile import PRESETS, Profile, preset
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundResult, RoundState
 from koikoi_p2p.rules.scoring import scorer
 from koikoi_p2p.rules.simulate import arranged_deck, play_round, random_chooser
+from tests.property import test_rules_plain_scorer as plain_scorer_tests
 from tests.property.test_rules_games import play_checked
 from tests.property.test_rules_plain_scorer import plain_round_score, plain_score
+from tests.unit import test_rules_issue28_switches as issue28_tests
 
 IDS = [c.id for c in CARDS]
 WILLOW = ("11-rainman", "11-swallow", "11-ribbon", "11-lightning")
@@ -52,11 +54,12 @@ def check_scored_by_plain_scorer(state: RoundState) -> None:
     rules = state.profile.to_dict()
     for seat in (0, 1):
         pile = state.piles[seat]
-        plain = plain_score(ids_of(pile), rules, state.month)
-        assert scorer(state.profile).yaku(pile, state.month) == plain
+        called = seat in state.calls  # the holder's own call (viewing_by_call, spec/rules.md §6.4)
+        plain = plain_score(ids_of(pile), rules, state.month, called)
+        assert scorer(state.profile).yaku(pile, state.month, called) == plain
     if pile_win(r):
         assert r.winner is not None
-        assert r.yaku == plain_score(ids_of(state.piles[r.winner]), rules, state.month)
+        assert r.yaku == plain_score(ids_of(state.piles[r.winner]), rules, state.month, r.winner in r.calls)
         assert r.points == plain_round_score(r.base, list(r.calls), r.winner, rules)
 
 
@@ -157,7 +160,8 @@ def test_call_limit_per_player(name: str, seed: int, limit: int) -> None:
             assert isinstance(need, NeedAction)
             options = state.legal_actions()
             if need.kind == "decide":
-                last_turn = profile.last_turn_stop_only and not (state.hands[0] | state.hands[1])
+                last_turn = (profile.last_turn_stop_only and not (state.hands[0] | state.hands[1])) or (
+                    profile.stop_on_own_last_turn and not state.hands[need.seat])  # koikoi-japan, §9.4
                 assert (KOIKOI in options) == (state.calls.count(need.seat) < limit and not last_turn)
                 action = KOIKOI if KOIKOI in options and rng.random() < 0.8 else STOP
             else:
@@ -168,7 +172,9 @@ def test_call_limit_per_player(name: str, seed: int, limit: int) -> None:
 
 @given(presets, seeds, st.sampled_from(["times_calls", "doubled_per_call"]))
 def test_the_multiplied_player_pays_more(name: str, seed: int, mode: str) -> None:
-    profile = with_switch(name, {"caller_pays_more": mode})
+    # koikoi_bonus (koikoi-japan) adds after this factor (spec/rules.md §7.5): off here, so the
+    # factor is the whole difference
+    profile = with_switch(name, {"caller_pays_more": mode, "koikoi_bonus": "off"})
     plain = profile.with_switches(caller_pays_more="off")
     for state in rounds(profile, seed):
         check_scored_by_plain_scorer(state)
@@ -307,6 +313,13 @@ EXTENSION_TESTS: dict[str, Callable[..., None]] = {
     "subtract_from_opponent": test_points_come_off_the_opponent,
     "field_four_pairs": test_a_field_of_four_pairs_is_dealt_again,
     "first_dealer": test_the_coin_is_the_parity_of_position_0,
+    # issue 28: their tests live beside the plain scorer and the round tests (module attributes,
+    # so that pytest does not collect them here a second time)
+    "viewing_by_call": plain_scorer_tests.test_viewing_by_call_matches_plain_scorer_after_a_call,
+    "koikoi_bonus": plain_scorer_tests.test_round_score_matches_plain_model,
+    "akatan_aotan_on_top": plain_scorer_tests.test_engine_matches_plain_scorer_on_every_key_subset,
+    "stop_on_own_last_turn": issue28_tests.test_stop_only_on_a_seats_own_last_turn,
+    "hand_whole_month": issue28_tests.test_a_hand_holding_a_whole_month_must_be_claimed_and_is_dealt_again,
 }
 
 
