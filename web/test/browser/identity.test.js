@@ -4,13 +4,12 @@
 // back to a fresh terminal home, and the fingerprint is the same all the way round.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO } from '../helpers.js';
-import { KOIKOI, PYTHON } from '../python.js';
-import { browserMissing, launch, openPage, step } from './support.js';
+import { KOIKOI } from '../python.js';
+import { browserMissing, launch, openPage, ratedHost, ratedRelay, step } from './support.js';
 
 const skip = browserMissing();
 const PASS = 'correct horse battery staple';
@@ -28,21 +27,6 @@ function fingerprintOf(home) {
   return /** @type {RegExpMatchArray} */ (shown.out.match(/Fingerprint: (\S+)/))[1];
 }
 
-/** `koikoi relay --web --ratings sqlite:///...` on a free loopback port; stopped by its pid. @param {string} dir */
-function ratedRelay(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(KOIKOI, ['relay', '--host', '127.0.0.1', '--port', '0', '--web', '--ratings', `sqlite:///${path.join(dir, 'ratings.sqlite3')}`,
-      '--log-level', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KOIKOI_HOME: dir } });
-    let out = '';
-    child.stdout.on('data', (/** @type {Buffer} */ d) => {
-      out += d.toString();
-      const m = out.match(/relay listening on (ws:\/\/127\.0\.0\.1:(\d+)\/v1)/);
-      if (m) resolve({ url: m[1], http: `http://127.0.0.1:${m[2]}`, stop: () => child.kill('SIGTERM') });
-    });
-    child.stderr.on('data', (/** @type {Buffer} */ d) => { out += d.toString(); });
-    child.on('exit', (code) => reject(new Error(`the relay exited (${code}): ${out}`)));
-  });
-}
 
 test('terminal -> browser -> terminal keeps the fingerprint, and the browser\'s rated match counts for it', { skip, timeout: 420000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-identity-'));
@@ -82,25 +66,17 @@ test('terminal -> browser -> terminal keeps the fingerprint, and the browser\'s 
     assert.equal(await page.getByRole('button', { name: 'Replace it' }).isVisible(), false); // answered
     await page.screenshot({ path: path.join(dir, 'imported.png') });
 
-    hostSeat = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'rated_host_seat.py'), relay.url, path.join(dir, 'host'), 'Hanako'],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    hostSeat.stdout?.on('data', (d) => { out += d.toString(); });
-    hostSeat.stderr?.on('data', (d) => { out += d.toString(); });
-    const until = Date.now() + 60000;
-    while (!/CODE ([A-Z0-9]{6})/.test(out)) {
-      if (Date.now() > until) throw new Error(`no room code; koikoi host said: ${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const code = /** @type {RegExpMatchArray} */ (out.match(/CODE ([A-Z0-9]{6})/))[1];
+    const host = await ratedHost(relay.url, path.join(dir, 'host'), 'Hanako');
+    hostSeat = host.child;
+    const code = host.code;
     await page.goto(`${relay.http}/#join=${code}`);
     await page.getByRole('button', { name: 'Join', exact: true }).click();
     const end = Date.now() + 240000;
     for (;;) {
-      if (Date.now() > end) throw new Error(`no end in time; koikoi host said: ${out}`);
+      if (Date.now() > end) throw new Error(`no end in time; koikoi host said: ${host.output()}`);
       const r = await step(page);
       if (r === 'over') break;
-      if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${out}`);
+      if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${host.output()}`);
     }
     await page.locator('.notice').getByText(/the result (is|was already) counted$/).waitFor({ timeout: 60000 });
     await new Promise((resolve) => { if (hostSeat?.exitCode !== null) resolve(undefined); else hostSeat?.once('exit', resolve); });
@@ -111,7 +87,7 @@ test('terminal -> browser -> terminal keeps the fingerprint, and the browser\'s 
     assert.equal(taro.games, 1);
 
     // Home now offers the export (a rating to lose); the file goes back to a fresh terminal home.
-    await page.goto(`${relay.http}/`);
+    await page.getByRole('button', { name: 'Home' }).click(); // the match summary stays until left
     await page.getByRole('button', { name: 'Export my identity' }).first().click();
     const exportForm = page.locator('form.identity-export');
     await exportForm.locator('input[name=export-passphrase]').fill(PASS);

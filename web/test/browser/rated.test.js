@@ -5,33 +5,13 @@
 // The service counts the match once, with the host's name beside its fingerprint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO } from '../helpers.js';
-import { KOIKOI, PYTHON } from '../python.js';
-import { browserMissing, launch, openPage, step } from './support.js';
+import { browserMissing, launch, openPage, ratedHost, ratedRelay, step } from './support.js';
 
 const skip = browserMissing();
 
-/** `koikoi relay --web --ratings sqlite:///...` on free loopback ports (the service on its own, the
- * relay's port redirecting the rating paths there); stopped by its pid. */
-function ratedRelay(/** @type {string} */ dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(KOIKOI, ['relay', '--host', '127.0.0.1', '--port', '0', '--web', '--ratings', `sqlite:///${path.join(dir, 'ratings.sqlite3')}`,
-      '--log-level', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KOIKOI_HOME: dir } });
-    let out = '';
-    child.stdout.on('data', (/** @type {Buffer} */ d) => {
-      out += d.toString();
-      const m = out.match(/relay listening on (ws:\/\/127\.0\.0\.1:(\d+)\/v1)/);
-      const r = out.match(/ratings listening on (http:\/\/127\.0\.0\.1:\d+)\/ratings/);
-      if (m && r) resolve({ url: m[1], http: `http://127.0.0.1:${m[2]}`, ratings: r[1], stop: () => child.kill('SIGTERM') });
-    });
-    child.stderr.on('data', (/** @type {Buffer} */ d) => { out += d.toString(); });
-    child.on('exit', (code) => reject(new Error(`the relay exited (${code}): ${out}`)));
-  });
-}
 
 test('a browser joins a rated match hosted by koikoi host --rated: it sees the service first, then both seats submit, counted once', { skip, timeout: 300000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-rated-'));
@@ -40,29 +20,21 @@ test('a browser joins a rated match hosted by koikoi host --rated: it sees the s
   /** @type {import('node:child_process').ChildProcess | null} */
   let hostSeat = null;
   try {
-    hostSeat = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'rated_host_seat.py'), relay.url, path.join(dir, 'host'), 'Hanako'],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    hostSeat.stdout?.on('data', (d) => { out += d.toString(); });
-    hostSeat.stderr?.on('data', (d) => { out += d.toString(); });
-    const until = Date.now() + 60000;
-    while (!/CODE ([A-Z0-9]{6})/.test(out)) {
-      if (Date.now() > until) throw new Error(`no room code; koikoi host said: ${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const code = /** @type {RegExpMatchArray} */ (out.match(/CODE ([A-Z0-9]{6})/))[1];
+    const host = await ratedHost(relay.url, path.join(dir, 'host'), 'Hanako');
+    hostSeat = host.child;
+    const code = host.code;
     const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), `${relay.http}/`);
     await page.goto(`${relay.http}/#join=${code}`);
     await page.getByRole('button', { name: 'Join', exact: true }).click();
     let terms = '';
     const end = Date.now() + 240000;
     for (;;) {
-      if (Date.now() > end) throw new Error(`no end in time; koikoi host said: ${out}`);
+      if (Date.now() > end) throw new Error(`no end in time; koikoi host said: ${host.output()}`);
       const shown = page.locator('dialog[open] .terms');
       if (!terms && await shown.count()) terms = String(await shown.textContent());
       const r = await step(page);
       if (r === 'over') break;
-      if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${out}`);
+      if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${host.output()}`);
     }
     // Before accepting: the host's name beside its fingerprint, and where the result goes.
     assert.match(terms, /Host: Hanako [a-z0-9]{4}-[a-z0-9]{4}/);
@@ -71,17 +43,16 @@ test('a browser joins a rated match hosted by koikoi host --rated: it sees the s
     assert.ok(terms.includes(`Rated: the result goes to the rating service ${relay.ratings}`), terms);
     await page.locator('.notice').getByText(/^Rating service http:\/\/127\.0\.0\.1:\d+: the result (is|was already) counted$/).waitFor({ timeout: 30000 });
     await new Promise((resolve) => { if (hostSeat?.exitCode !== null) resolve(undefined); else hostSeat?.once('exit', resolve); });
-    assert.match(out, /Final score/, out);
-    assert.match(out, /Rating service [^\n]*counted/, out);
-    assert.match(out, /EXIT 0/, out);
+    assert.match(host.output(), /Final score/, host.output());
+    assert.match(host.output(), /Rating service [^\n]*counted/, host.output());
+    assert.match(host.output(), /EXIT 0/, host.output());
     const board = await (await fetch(`${relay.http}/ratings`)).json();   // redirected to the service
     assert.equal(board.results, 1);
     assert.deepEqual(board.players.map((/** @type {any} */ p) => p.games), [1, 1]);
     assert.ok(board.players.some((/** @type {any} */ p) => p.name === 'Hanako'));
     assert.deepEqual(errors, []);
     // The app's leaderboard page (issue 24 §4) shows the same two players, names beside keys.
-    await page.goto(`${relay.http}/#`);
-    await page.reload();
+    await page.getByRole('button', { name: 'Home' }).click(); // the match summary stays until left
     await page.getByRole('button', { name: 'Leaderboard' }).click();
     const rows = page.locator('table.board-table tbody tr');
     await rows.nth(1).waitFor({ timeout: 20000 });

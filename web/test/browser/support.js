@@ -8,7 +8,8 @@ import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { REPO } from '../helpers.js';
-import { pythonMissing, startRelay } from '../python.js';
+import { spawn } from 'node:child_process';
+import { KOIKOI, PYTHON, pythonMissing, startRelay } from '../python.js';
 
 export const CHROMIUM = process.env.KOIKOI_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(REPO, 'web', 'test', 'screenshots');
@@ -135,4 +136,45 @@ export function compareScreenshot(png, name, tolerance = 0.02) {
     throw new Error(`${name}: ${(share * 100).toFixed(2)}% of pixels differ (more than ${tolerance * 100}%); the new picture is in ${os.tmpdir()}/${name}.actual.png`);
   }
   return { differing, share, written: false };
+}
+
+/**
+ * `koikoi relay --web --ratings sqlite:///...` on free loopback ports (the service on its own, the
+ * relay's port redirecting the rating paths there); stopped by its pid.
+ * @param {string} dir @returns {Promise<{url: string, http: string, ratings: string, stop: () => void}>}
+ */
+export function ratedRelay(dir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(KOIKOI, ['relay', '--host', '127.0.0.1', '--port', '0', '--web', '--ratings', `sqlite:///${path.join(dir, 'ratings.sqlite3')}`,
+      '--log-level', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KOIKOI_HOME: dir } });
+    let out = '';
+    child.stdout.on('data', (/** @type {Buffer} */ d) => {
+      out += d.toString();
+      const m = out.match(/relay listening on (ws:\/\/127\.0\.0\.1:(\d+)\/v1)/);
+      const r = out.match(/ratings listening on (http:\/\/127\.0\.0\.1:\d+)\/ratings/);
+      if (m && r) resolve({ url: m[1], http: `http://127.0.0.1:${m[2]}`, ratings: r[1], stop: () => child.kill('SIGTERM') });
+    });
+    child.stderr.on('data', (/** @type {Buffer} */ d) => { out += d.toString(); });
+    child.on('exit', (code) => reject(new Error(`the relay exited (${code}): ${out}`)));
+  });
+}
+
+/**
+ * The terminal client hosting a rated 1-round match (rated_host_seat.py) as NAME; resolves once it
+ * printed its room code. `output()` is everything it said so far.
+ * @param {string} relayUrl @param {string} home @param {string} name
+ */
+export async function ratedHost(relayUrl, home, name) {
+  const child = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'rated_host_seat.py'), relayUrl, home, name],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d) => { out += d.toString(); });
+  child.stderr?.on('data', (d) => { out += d.toString(); });
+  const until = Date.now() + 60000;
+  while (!/CODE ([A-Z0-9]{6})/.test(out)) {
+    if (Date.now() > until) { child.kill(); throw new Error(`no room code; koikoi host said: ${out}`); }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const code = /** @type {RegExpMatchArray} */ (out.match(/CODE ([A-Z0-9]{6})/))[1];
+  return { child, code, output: () => out };
 }
