@@ -415,6 +415,7 @@ async def _attend(saved: SavedCore, link: ReliableLink, on_session: Callable[[],
     (one that does not authenticate is judged and dropped, a repeat acknowledged, the peer's
     next message saved and applied) until ``stop``; only the wait on the link is interrupted."""
     stopping = asyncio.ensure_future(stop.wait())
+    recv: asyncio.Future[bytes] | None = None
     try:
         while not stop.is_set():
             recv = asyncio.ensure_future(link.recv())
@@ -434,6 +435,16 @@ async def _attend(saved: SavedCore, link: ReliableLink, on_session: Callable[[],
             await saved.rebase_later()    # a deal boundary's base before the next input, as the main loop
     finally:
         stopping.cancel()
+        if recv is not None:
+            # Cancelled with the match (its time ran out, the person left): the wait on the link
+            # goes too, and what it ends with (the link closing) is nobody's error to report.
+            recv.cancel()
+            recv.add_done_callback(_retrieved)
+
+
+def _retrieved(future: asyncio.Future[bytes]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 async def _take(saved: SavedCore, link: ReliableLink, frame: bytes,
