@@ -72,7 +72,8 @@ class LabelTypist:
 def english_left(text: str) -> list[str]:
     """Latin words on a Japanese screen that are not commands, flags, ids, paths or names."""
     allowed = [
-        r"\S*/koikoi(?: [a-z][a-z-]*){0,2}",  # the command by its path (.venv/bin/koikoi resume)
+        # the command by its path (.venv/bin/koikoi verify FILE)
+        r"\S*/koikoi(?: [a-z][a-z-]*){0,2}(?: [A-Z]+(?![A-Za-z0-9]))?",
         r"\S*/\S*",  # paths
         # preset names (before command lines, so that koikoi-online is not read as "koikoi")
         r"nintendo|koikoi-online|teaching-card|wikipedia|board-game|classic-variant|koikoi-japan",
