@@ -47,7 +47,13 @@ async function look(page) {
     const kind = dlg ? (/dlg-(\w+)/.exec(dlg.className)?.[1] ?? '') : '';
     return {
       dialog: kind,
-      text: dlg ? String(dlg.textContent) : '',
+      // The dialog's own words: not the screen-reader region an announcement moves into it
+      // (an announcement is of the moment; a reload does not repeat it).
+      text: dlg ? (() => {
+        const copy = /** @type {Element} */ (dlg.cloneNode(true));
+        copy.querySelectorAll('.visually-hidden[aria-live]').forEach((e) => e.remove());
+        return String(copy.textContent);
+      })() : '',
       title: dlg?.querySelector('h2')?.textContent ?? '',
       ask: board?.getAttribute('data-ask') ?? '',
       phase: board?.getAttribute('data-phase') ?? '',
@@ -312,7 +318,8 @@ test('reload matrix, online: host and joiner reloaded at every kind of point get
     const a = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
     const b = await openPage(await browser.newContext({ viewport: { width: 390, height: 844 } }), relay.web);
     await a.page.getByRole('button', { name: 'Create a room' }).click();
-    await a.page.getByLabel('Rounds').fill(String(ROUNDS));
+    await a.page.getByText('More options').click();
+    await a.page.getByLabel('Another number of rounds').fill(String(ROUNDS));
     // Deadlines long enough for a reload on a loaded machine (a resumed seat replays the whole
     // match, every proof checked again, before it answers): the clocks are not under test here.
     await a.page.getByLabel('Seconds for each decision').fill('900');
