@@ -454,8 +454,9 @@ def summary(records: Sequence[Mapping[str, Any]], elapsed: float) -> list[Measur
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--matches", type=int, default=1000, help="matches to play (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, help="the campaign's seed (default 1)")
+    parser.add_argument("--matches", type=int, default=1000, metavar="N",
+                        help="matches to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="the campaign's seed (default 1)")
     parser.add_argument("--start", type=int, default=0, help="first match index (resume a campaign)")
     parser.add_argument("--max-seconds", type=float, default=6 * 3600.0,
                         help="stop starting matches after this (default 6 hours)")

@@ -110,6 +110,19 @@ HELP_JA: dict[str, str] = {
     "how many matches (default 200)": "対局数 (既定 200)",
     "matches at a time (default 2)": "同時に行う対局数 (既定 2)",
     "stop starting matches after this": "この時間を過ぎたら新しい対局を始めない",
+    "Python against JavaScript seats in seeded matches (presets, switch sets, levels, forced rare deals), "
+    "every transcript judged by both auditors: disagreements and failed matches (not in CI)":
+        "パイソン版とジャバスクリプト版の席が種付きの対局をする (既定のルール、スイッチの組、強さ、"
+        "まれな配りを強制)。記録はすべて両方の検証器で判定し、食い違いと失敗した対局を数える "
+        "(CI では実行しない)",
+    "append one JSON line per match here; the summary then covers the whole file":
+        "対局ごとに JSON を1行ここに追記する。まとめはファイル全体について出す",
+    "first match index (resume a campaign)": "最初の対局番号 (途中から再開するとき)",
+    "matches to play (default 1000)": "行う対局数 (既定 1000)",
+    "playouts of a master's decision": "名人の1手あたりのプレイアウト数",
+    "stop starting matches after this (default 6 hours)":
+        "この時間を過ぎたら新しい対局を始めない (既定 6時間)",
+    "the campaign's seed (default 1)": "一連の対局の種 (既定 1)",
     "run the relay as N cluster nodes on one redis-server, with node kills":
         "1つの redis-server の上の N ノードのクラスターとして中継サーバーを動かし、ノードを停止させる",
     "keep the state folders and transcripts here": "状態フォルダーと記録をここに残す",
