@@ -26,8 +26,11 @@ ALLOWED: dict[str, set[str]] = {
     },
     # The rating service checks results with the audit's code and serves them; only the command
     # line composes it with the relay (koikoi relay --ratings).
+    # The rating client checks certificates with the one client TLS helper (koikoi_p2p.net.tls,
+    # standard library only), as every other client command does.
     "koikoi_p2p.ratings": {
         "mentalpoker", "koikoi_p2p.rules", "koikoi_p2p.protocol", "koikoi_p2p.audit", "koikoi_p2p.ratings",
+        "koikoi_p2p.net",
     },
     # The command line and the benchmarks sit on top and may use everything, the relay included.
     "koikoi_p2p.cli": {"*"},
