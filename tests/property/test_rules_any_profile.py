@@ -34,6 +34,8 @@ def profiles(draw: st.DrawFn) -> Profile:
     changes["max_calls_per_round"] = draw(st.integers(0, 3))
     changes["oya_ken_points"] = draw(st.integers(1, 3))
     chosen = draw(st.lists(st.sampled_from(HAND_YAKU_IDS), unique=True, max_size=4))
+    if changes.get("hand_whole_month") == "redeal":  # a whole month in hand is dealt again, not a yaku
+        chosen = [k for k in chosen if k not in ("teshi", "tenho", "double_tenho")]
     changes["hand_yaku"] = {k: draw(st.integers(1, 20)) for k in chosen}
     pool = draw(st.sampled_from([0, 0, 25, 50]))
     changes["pool_start"] = pool
