@@ -63,6 +63,7 @@ SWITCH_LABEL_JA: dict[str, str] = {
     "akatan_aotan_on_top": "赤短青短の上乗せ",
     "stop_on_own_last_turn": "各自の最後の番",
     "hand_whole_month": "手札に同じ月4枚",
+    "single_yaku_scope": "最高の役のみの範囲",
 }
 
 # What each switch means (the Japanese of describe.SWITCH_HELP).
@@ -105,7 +106,8 @@ SWITCH_HELP_JA: dict[str, str] = {
     "cup_either": "盃はタネかカスの高い方に数える (両方にはならない)",
     "brights_add": "光札の役を重ねて数える (五光は四光・雨四光・三光も得点)",
     "sanko_with_rain": "柳に小野道風を含む3枚の光札も三光",
-    "single_yaku": "取り札の最も高い役1つだけを数える",
+    "single_yaku": "最も高い役だけを数える: 取り札全体で1つか、役とその発展形の中で1つか "
+                   "(最高の役のみの範囲)",
     "call_limit": "こいこいの回数を双方合わせて数えるか、1人ごとに数えるか",
     "caller_pays_more": "負けた方の支払いが自分の宣言数で増える: なし、宣言数倍 (1回で1倍、2回で2倍)、"
                         "宣言ごとに2倍 (1回で2倍、2回で4倍)",
@@ -117,6 +119,9 @@ SWITCH_HELP_JA: dict[str, str] = {
     "akatan_aotan_on_top": "別々に5点ずつのとき、短冊6枚で赤短5点・青短5点に加えて赤短青短10点",
     "stop_on_own_last_turn": "各自の最後の番 (手札がない) では勝負しか選べない",
     "hand_whole_month": "配られた手札に同じ月の4枚があるとき: そのまま続けるか、見せて配り直すか",
+    "single_yaku_scope": "最高の役のみのとき: 取り札全体で役1つ、または役とその発展形の中で最も高いもの"
+                         "だけ (光札の役どうし、猪鹿蝶とタネ、タンと短冊の役、赤短青短と赤短・青短。"
+                         "赤短と青短はどちらも数える)",
 }
 
 # The words a switch takes (rules.profile.SWITCH_CHOICES), on a Japanese screen.
@@ -143,6 +148,7 @@ VALUE_JA: dict[str, dict[str, str]] = {
     "first_dealer": {"card_draw": "札を引く", "coin": "公平なコイン", "host": "ホスト", "joiner": "参加者"},
     "koikoi_bonus": {"off": "なし", "winner_add": "勝者の宣言数で加点"},
     "hand_whole_month": {"play_on": "そのまま続ける", "redeal": "配り直し"},
+    "single_yaku_scope": {"pile": "取り札全体で1つ", "extensions": "役とその発展形で1つ"},
 }
 
 
@@ -264,6 +270,10 @@ RULES_JA: dict[str, str] = {
     "calls multiply nothing": "宣言による倍率なし",
     "the base (the single highest yaku)": "基本点 (最も高い役1つ)",
     "the base (sum of yaku)": "基本点 (役の合計)",
+    "the base (sum of yaku; of a yaku and its extensions only the highest counts: the bright "
+    "yaku, inoshikacho or tane, tan or a ribbon yaku, akatan_aotan or akatan and aotan)":
+        "基本点 (役の合計。役とその発展形では最も高いものだけ: 光札の役どうし、猪鹿蝶かタネ、"
+        "タンか短冊の役、赤短青短か赤短と青短)",
     "; a loser who called pays that times the number of its calls (one call x1, two x2)":
         "。宣言して負けた方は、その点に宣言数を掛けて払う (1回で1倍、2回で2倍)",
     "; a loser who called pays that doubled for each of its calls (one call x2, two x4)":

@@ -54,7 +54,8 @@ SWITCH_HELP: dict[str, str] = {
     "cup_either": "the sake cup counts as an animal or a plain, whichever scores more (never both)",
     "brights_add": "bright yaku add to each other (goko also scores shiko, ame_shiko, sanko)",
     "sanko_with_rain": "three brights with the rain man also make sanko",
-    "single_yaku": "only the single highest-scoring yaku of a pile counts",
+    "single_yaku": "only the highest-scoring yaku counts: of the whole pile, or of a yaku and its "
+                   "extensions (see single_yaku_scope)",
     "call_limit": "max_calls_per_round counts both seats together (per_round) or each seat (per_seat)",
     "caller_pays_more": "a loser's payment grows with its own calls: off; times_calls (x the number of "
                         "its calls: one call x1, two x2, so twice as much as one); doubled_per_call (x2 "
@@ -71,6 +72,10 @@ SWITCH_HELP: dict[str, str] = {
     "stop_on_own_last_turn": "a decision on a player's own last turn (no hand card left) offers only stop",
     "hand_whole_month": "a dealt hand holding all four cards of a month: play_on, or redeal "
                         "(the player shows them and the deal is dealt again)",
+    "single_yaku_scope": "with single_yaku: pile (one yaku for the whole pile), or extensions (only the "
+                         "highest of a yaku and those that extend it: the bright yaku, inoshikacho and "
+                         "tane, tan and the ribbon yaku, akatan_aotan and akatan or aotan; akatan and "
+                         "aotan both count)",
 }
 
 
@@ -204,7 +209,13 @@ def summary(profile: Profile) -> list[str]:
         "winner_pow2": P("x2 for each call by the winner; nothing extra for beating a caller"),
         "none": P("calls multiply nothing"),
     }[p.koikoi_multiplier]
-    base = P("the base (the single highest yaku)") if p.single_yaku else P("the base (sum of yaku)")
+    if not p.single_yaku:
+        base = P("the base (sum of yaku)")
+    elif p.single_yaku_scope == "extensions":
+        base = P("the base (sum of yaku; of a yaku and its extensions only the highest counts: the bright "
+                 "yaku, inoshikacho or tane, tan or a ribbon yaku, akatan_aotan or akatan and aotan)")
+    else:
+        base = P("the base (the single highest yaku)")
     pays = {
         "off": P(""),
         "times_calls": P("; a loser who called pays that times the number of its calls (one call x1, two "

@@ -64,6 +64,7 @@ SWITCH_CHOICES: dict[str, tuple[str, ...]] = {
     "first_dealer": ("card_draw", "coin", "host", "joiner"),
     "koikoi_bonus": ("off", "winner_add"),
     "hand_whole_month": ("play_on", "redeal"),
+    "single_yaku_scope": ("pile", "extensions"),
 }
 
 # First-dealer methods that reveal cards of a jointly shuffled deck (deal 0, spec/rules.md §5.1).
@@ -126,6 +127,7 @@ class Profile:
     akatan_aotan_on_top: bool = False    # separate_5_5: both triples also score akatan_aotan 10
     stop_on_own_last_turn: bool = False  # a decision with the deciding seat's hand empty offers only Stop
     hand_whole_month: str = "play_on"    # a dealt hand holding all four cards of a month: play on, or redeal
+    single_yaku_scope: str = "pile"      # with single_yaku: one yaku per pile, or per yaku and its extensions
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -385,6 +387,8 @@ def _validate(p: Profile) -> None:
                          "subtract_from_opponent is for scores from 0; a pool already transfers")
     if p.exhaustion != "draw" and p.oya_ken_points < 1:
         raise RulesError("bad_switch", "oya-ken exhaustion needs oya_ken_points >= 1")
+    if p.single_yaku_scope != "pile" and not p.single_yaku:
+        raise RulesError("bad_switch", "single_yaku_scope extensions needs single_yaku true")
     if p.akatan_aotan_on_top and p.ribbon_pair != "separate_5_5":
         raise RulesError("bad_switch", "akatan_aotan_on_top needs ribbon_pair separate_5_5")
     if p.hand_whole_month == "redeal" and any(k != "kuttsuki" for k, _ in p.hand_yaku):

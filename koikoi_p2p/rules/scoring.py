@@ -179,11 +179,37 @@ def _yaku_with(pile: int, month: int | None, p: Profile, moved: int, called: boo
                 y["tsukifuda"] = p.monthly_yaku_points * complete
     ordered = sorted(y, key=_ORDER.__getitem__)
     if p.single_yaku and y:
+        if p.single_yaku_scope == "extensions":
+            # spec/rules.md §6.9: a yaku is cut when a yaku it extends, or that extends it, ranks higher.
+            return {key: y[key] for key in ordered
+                    if not any(_outranks(other, key, y) for other in _EXTENDS.get(key, ()) if other in y)}
         # spec/rules.md §6.9: only the highest yaku counts; the first in yaku order on a tie.
         top = max(y.values())
         first = next(key for key in ordered if y[key] == top)
         return {first: top}
     return {key: y[key] for key in ordered}
+
+
+def _outranks(a: str, b: str, y: dict[str, int]) -> bool:
+    """Yaku ``a`` ranks above ``b`` in map ``y``: more points, or equal and earlier in §4 order."""
+    return y[a] > y[b] or (y[a] == y[b] and _ORDER[a] < _ORDER[b])
+
+
+# spec/rules.md §6.9: the pairs of yaku of which one extends the other (more cards of the same class
+# holding the smaller one): the bright yaku among themselves, tane and inoshikacho, tan and each
+# ribbon yaku, akatan_aotan and akatan / aotan. Akatan and aotan share no card: both may count.
+_EXTENSION_PAIRS: tuple[tuple[str, str], ...] = (
+    ("goko", "shiko"), ("goko", "ame_shiko"), ("goko", "sanko"), ("shiko", "ame_shiko"),
+    ("shiko", "sanko"), ("ame_shiko", "sanko"),
+    ("inoshikacho", "tane"),
+    ("akatan", "tan"), ("aotan", "tan"), ("akatan_aotan", "tan"), ("akatan", "akatan_aotan"),
+    ("aotan", "akatan_aotan"),
+)
+_EXTENDS: dict[str, frozenset[str]] = {
+    key: frozenset({b for a, b in _EXTENSION_PAIRS if a == key}
+                   | {a for a, b in _EXTENSION_PAIRS if b == key})
+    for key in {k for pair in _EXTENSION_PAIRS for k in pair}
+}
 
 
 def _viewing_points(p: Profile, called: bool) -> int:

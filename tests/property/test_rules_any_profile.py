@@ -24,6 +24,8 @@ def profiles(draw: st.DrawFn) -> Profile:
                 "single_yaku"):
         changes[key] = draw(st.booleans())
     changes["cup_either"] = not changes["cup_is_plain"] and draw(st.booleans())
+    if not changes["single_yaku"]:  # the source's reading of single_yaku needs single_yaku (§3.2)
+        changes["single_yaku_scope"] = "pile"
     cancel = st.sampled_from([(), ("11-rainman",), ("11-rainman", "11-swallow", "11-ribbon", "11-lightning"),
                               ("12-phoenix", "12-plain1", "12-plain2", "12-plain3")])
     changes["hanami_cancelled_by"] = draw(cancel)

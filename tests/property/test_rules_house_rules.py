@@ -141,6 +141,27 @@ def test_only_the_single_highest_yaku_counts(name: str, seed: int) -> None:
                 assert sum(yaku.values()) == max(everything.values(), default=0)
 
 
+@given(presets, seeds)
+def test_only_the_highest_of_a_yaku_and_its_extensions_counts(name: str, seed: int) -> None:
+    """single_yaku_scope = extensions (spec/rules.md §6.9): the cut map lies between the pile's one
+    yaku and the full map, and holds no two related yaku."""
+    profile = with_switch(name, {"single_yaku": True, "single_yaku_scope": "extensions"})
+    one = profile.with_switches(single_yaku_scope="pile")
+    full = one.with_switches(single_yaku=False)
+    related = [{"inoshikacho", "tane"}, {"akatan", "tan"}, {"aotan", "tan"}, {"akatan_aotan", "tan"},
+               {"akatan", "akatan_aotan"}, {"aotan", "akatan_aotan"}]
+    for state in rounds(profile, seed):
+        check_scored_by_plain_scorer(state)
+        for seat, pile in enumerate(state.piles):
+            called = seat in state.calls
+            yaku = scorer(profile).yaku(pile, state.month, called)
+            assert not any(pair <= set(yaku) for pair in related)
+            assert len(set(yaku) & {"goko", "shiko", "ame_shiko", "sanko"}) <= 1
+            if not profile.joker_card:
+                assert scorer(one).yaku(pile, state.month, called).items() <= yaku.items()
+                assert yaku.items() <= scorer(full).yaku(pile, state.month, called).items()
+
+
 @given(presets, seeds, st.integers(1, 3))
 def test_call_limit_per_player(name: str, seed: int, limit: int) -> None:
     """Each seat may call ``limit`` times, whatever the other did; KoiKoi is offered exactly then."""
@@ -308,6 +329,7 @@ EXTENSION_TESTS: dict[str, Callable[..., None]] = {
     "brights_add": test_bright_yaku_add_up,
     "sanko_with_rain": test_rain_man_counts_toward_sanko,
     "single_yaku": test_only_the_single_highest_yaku_counts,
+    "single_yaku_scope": test_only_the_highest_of_a_yaku_and_its_extensions_counts,
     "call_limit": test_call_limit_per_player,
     "caller_pays_more": test_the_multiplied_player_pays_more,
     "subtract_from_opponent": test_points_come_off_the_opponent,

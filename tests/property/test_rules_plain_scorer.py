@@ -123,7 +123,20 @@ def plain_score(ids: set[str], rules: dict[str, object], month: int, called: boo
                 mine["tsukifuda"] = points * len(complete)  # type: ignore[operator]
         if rules.get("single_yaku", False) and mine:
             ranked = sorted(mine.items(), key=lambda kv: (-kv[1], YAKU_IDS.index(kv[0])))
-            mine = {ranked[0][0]: ranked[0][1]}
+            if rules.get("single_yaku_scope", "pile") == "extensions":
+                # §6.9: yaku of one card class are related (the one with more cards extends the
+                # other), except akatan and aotan; the first related yaku in rank order keeps it.
+                family = {"goko": "bright", "shiko": "bright", "ame_shiko": "bright", "sanko": "bright",
+                          "inoshikacho": "animal", "tane": "animal",
+                          "akatan": "ribbon", "aotan": "ribbon", "akatan_aotan": "ribbon", "tan": "ribbon"}
+
+                def related(x: str, y: str) -> bool:
+                    return x in family and family.get(x) == family.get(y) and {x, y} != {"akatan", "aotan"}
+
+                mine = {k: v for i, (k, v) in enumerate(ranked)
+                        if not any(related(k, higher) for higher, _ in ranked[:i])}
+            else:
+                mine = {ranked[0][0]: ranked[0][1]}
         return {k: mine[k] for k in YAKU_IDS if k in mine}
 
     # The joker and (with cup_either) the cup may each be an animal or a plain, never both:
@@ -188,6 +201,12 @@ HOUSE_RULE_PROFILES: list[Profile] = [
     # red-and-blue 10 on top, with and without named extension.
     preset("board-game").with_switches(name="japan-ish", viewing_by_call=True, akatan_aotan_on_top=True),
     preset("teaching-card").with_switches(name="on-top-ext", akatan_aotan_on_top=True, named_extension=True),
+    # issue 28: single_yaku in the source's reading (only the highest of a yaku and its extensions),
+    # beside added bright yaku, the red-and-blue 10 on top and the joker.
+    preset("teaching-card").with_switches(name="extensions", single_yaku=True, single_yaku_scope="extensions",
+                                          brights_add=True, akatan_aotan_on_top=True),
+    preset("classic-variant").with_switches(name="extensions-joker", single_yaku=True,
+                                            single_yaku_scope="extensions", named_extension=True),
 ]
 
 

@@ -160,6 +160,7 @@ def test_koikoi_rules_describes_every_extension_switch() -> None:
         "caller_pays_more": "times_calls", "subtract_from_opponent": True, "field_four_pairs": "redeal",
         "first_dealer": "coin", "viewing_by_call": True, "koikoi_bonus": "winner_add",
         "akatan_aotan_on_top": True, "stop_on_own_last_turn": True, "hand_whole_month": "redeal",
+        "single_yaku_scope": "extensions",
     }
     assert set(settings) == set(EXTENSION_DEFAULTS)
 
@@ -176,5 +177,7 @@ def test_koikoi_rules_describes_every_extension_switch() -> None:
             base_for = base.with_switches(ribbon_pair="separate_5_5")
         elif key == "hand_whole_month":
             base_for = base.with_switches(hand_yaku={"kuttsuki": 6})
+        elif key == "single_yaku_scope":
+            base_for = base.with_switches(single_yaku=True)
         changed = base_for.with_switches(**{key: value})
         assert words(changed) != words(base_for), key

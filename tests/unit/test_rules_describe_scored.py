@@ -205,3 +205,39 @@ def test_board_game_rounds_switch_pairs_the_pool(capsys: pytest.CaptureFixture[s
     assert out["switches"]["pool_start"] == 70  # type: ignore[index]
     out = rules_json(capsys, "board-game", "--switch", "rounds=5")
     assert out["switches"]["pool_start"] == 100  # type: ignore[index]
+
+
+def test_single_yaku_each_reading_is_said_and_scored(capsys: pytest.CaptureFixture[str]) -> None:
+    # spec/rules.md §6.9: off (every yaku), pile (one yaku for the pile), extensions (the highest
+    # of a yaku and its extensions). Six ribbons and one more, boar-deer-butterflies and two more
+    # animals, and hanami: akatan 5, aotan 5, tan 3, inoshikacho 5, tane 1, hanami 5.
+    pile = [*SIX_RIBBONS, "04-ribbon", *BOAR_DEER_BUTTERFLIES, "05-bridge", "09-cup", "03-curtain"]
+    readings = {
+        (): ({"hanami": 5, "inoshikacho": 5, "akatan": 5, "aotan": 5, "tane": 1, "tan": 3},
+             "the base (sum of yaku)"),
+        ("single_yaku=true",): ({"hanami": 5}, "the base (the single highest yaku)"),
+        ("single_yaku=true", "single_yaku_scope=pile"): ({"hanami": 5}, "the base (the single highest yaku)"),
+        ("single_yaku=true", "single_yaku_scope=extensions"):
+            ({"hanami": 5, "inoshikacho": 5, "akatan": 5, "aotan": 5},
+             "of a yaku and its extensions only the highest counts"),
+    }
+    for switches, (yaku, words) in readings.items():
+        args = [a for s in switches for a in ("--switch", s)]
+        assert words in said(rules_json(capsys, "teaching-card", *args)), switches
+        out = score(capsys, "--rules", "teaching-card", *args, *pile)
+        assert out["yaku"] == yaku and out["base"] == sum(yaku.values()), switches
+    extensions = preset("teaching-card").with_switches(single_yaku=True, single_yaku_scope="extensions")
+    assert any("役とその発展形では最も高いものだけ" in line for line in summary_ja(extensions))
+    assert any("基本点 (最も高い役1つ)" in line
+               for line in summary_ja(preset("teaching-card").with_switches(single_yaku=True)))
+    # extensions: a higher tan cuts akatan and aotan alike (ten ribbons: tan 6 against 5 and 5)
+    ten = [*SIX_RIBBONS, "04-ribbon", "05-ribbon", "07-ribbon", "11-ribbon"]
+    assert score(capsys, "--rules", "teaching-card", "--switch", "single_yaku=true", "--switch",
+                 "single_yaku_scope=extensions", *ten)["yaku"] == {"tan": 6}
+    # extensions with brights_add: goko alone of the bright yaku; tsukifuda is nobody's extension
+    brights = ["01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix", "11-swallow", "11-ribbon",
+               "11-lightning"]
+    out = score(capsys, "--rules", "wikipedia", "--switch", "brights_add=true",
+                "--switch", "single_yaku=true",
+                "--switch", "single_yaku_scope=extensions", "--month", "11", *brights)
+    assert out["yaku"] == {"goko": 15, "tsukifuda": 4}

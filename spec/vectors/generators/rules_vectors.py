@@ -343,6 +343,30 @@ def switch_scoring_cases() -> list[dict[str, Any]]:
         c("single_yaku", "bonus-only viewing is unlocked by kasu before the cut, then hanami alone remains",
           "classic-variant", {"single_yaku": "true"}, {"single_yaku": False},
           [*NINE_PLAINS, "05-plain2", "03-curtain", "09-cup"]),
+        c("single_yaku_scope", "extensions: akatan and aotan both count (unrelated), tan 3 is cut by them",
+          "teaching-card", {"single_yaku": "true", "single_yaku_scope": "extensions"},
+          {"single_yaku_scope": "pile"},
+          ["01-poetry", "02-poetry", "03-poetry", "04-ribbon", "06-blue", "09-blue", "10-blue"]),
+        c("single_yaku_scope", "extensions: a higher tan (10 ribbons, 6) cuts akatan and aotan alike",
+          "teaching-card", {"single_yaku": "true", "single_yaku_scope": "extensions"}, None,
+          ["01-poetry", "02-poetry", "03-poetry", "04-ribbon", "05-ribbon", "06-blue", "07-ribbon", "09-blue",
+           "10-blue", "11-ribbon"]),
+        c("single_yaku_scope", "extensions: inoshikacho cuts tane, hanami is nobody's extension and stays",
+          "wikipedia", {"single_yaku": "true", "single_yaku_scope": "extensions"},
+          {"single_yaku_scope": "pile"},
+          ["07-boar", "10-deer", "06-butterflies", "05-bridge", "11-swallow", "03-curtain", "09-cup"]),
+        c("single_yaku_scope", "extensions with brights_add: goko cuts the other bright yaku, tsukifuda "
+          "of the willow stays",
+          "wikipedia", {"brights_add": "true", "single_yaku": "true", "single_yaku_scope": "extensions"},
+          {"single_yaku_scope": "pile"},
+          ["01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix", "11-swallow", "11-ribbon",
+           "11-lightning"], month=11),
+        c("single_yaku_scope", "extensions with akatan_aotan on top: the 10 cuts akatan and aotan",
+          "teaching-card", {"akatan_aotan_on_top": "true", "single_yaku": "true",
+                            "single_yaku_scope": "extensions"},
+          {"single_yaku_scope": "pile"},
+          ["01-poetry", "02-poetry", "03-poetry", "06-blue", "09-blue", "10-blue", "08-geese", "09-cup",
+           "03-curtain"]),
         c("caller_pays_more", "times_calls: the loser called twice, x2 on top of the flat x2",
           "wikipedia", {"caller_pays_more": "times_calls"}, {"caller_pays_more": "off"},
           ["01-crane", "03-curtain", "08-moon"], calls=[1, 1], winner=0),
@@ -395,6 +419,8 @@ def switch_scoring_cases() -> list[dict[str, Any]]:
         ("koikoi_bonus", "wikipedia", {"koikoi_bonus": "winner_add"}, {"koikoi_bonus": "off"}),
         ("akatan_aotan_on_top", "classic-variant", {"akatan_aotan_on_top": "true"},
          {"akatan_aotan_on_top": False}),
+        ("single_yaku_scope", "board-game", {"single_yaku": "true", "single_yaku_scope": "extensions"},
+         {"single_yaku_scope": "pile"}),
     ]
     for switch, base, changes, off in scoring_switches:
         profile = custom(base, changes)
@@ -576,6 +602,12 @@ def switch_round_cases() -> list[dict[str, Any]]:
              and (s.hands[0] | s.hands[1]) != 0,
              illegal_at=_koikoi_refused)
 
+    searched("single_yaku_scope", "only the highest of a yaku and its extensions: the decisions and the "
+             "score follow that cut base",
+             "koikoi-online", {"single_yaku": "true", "single_yaku_scope": "extensions"},
+             {"single_yaku_scope": "pile"}, call_bias=False,
+             want=lambda s, m, i: s.result is not None and s.result.winner is not None)
+
     # Fixed deals: a field of four pairs, and instant wins on the deal where a preset lacks them.
     pairs_field = ["01-plain1", "01-plain2", "04-plain1", "04-plain2", "07-plain1", "07-plain2", "10-plain1",
                    "10-plain2"]
@@ -732,6 +764,8 @@ def encoding_cases() -> dict[str, Any]:
          custom("board-game", {"viewing_by_call": "true", "koikoi_bonus": "winner_add",
                                "akatan_aotan_on_top": "true", "stop_on_own_last_turn": "true",
                                "hand_whole_month": "redeal", "hand_yaku": "none"})),
+        ("single_yaku with single_yaku_scope extensions (issue 28: the source's reading)",
+         custom("teaching-card", {"single_yaku": "true", "single_yaku_scope": "extensions"})),
     ]:
         good.append({"comment": comment, "profile": profile.to_dict(), "encoding": profile.encode().decode(),
                      "sha256": hashlib.sha256(profile.encode()).hexdigest()})
@@ -755,6 +789,10 @@ def encoding_cases() -> dict[str, Any]:
         ("a hand of a whole month cannot both redeal and be teshi",
          {**nintendo, "hand_whole_month": "redeal"}),
         ("an unknown koi-koi bonus", {**nintendo, "koikoi_bonus": "winner_pow2"}),
+        ("single_yaku_scope extensions needs single_yaku", {**nintendo, "single_yaku_scope": "extensions"}),
+        ("an unknown single_yaku_scope", {**nintendo, "single_yaku": True, "single_yaku_scope": "family"}),
+        ("single_yaku_scope at its default (pile) is not canonical",
+         {**nintendo, "single_yaku": True, "single_yaku_scope": "pile"}),
     ]:
         try:
             Profile.from_dict(data)

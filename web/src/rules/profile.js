@@ -64,6 +64,7 @@ export const INT_LIMIT = 10000;
  * @property {boolean} [akatan_aotan_on_top]
  * @property {boolean} [stop_on_own_last_turn]
  * @property {string} [hand_whole_month]
+ * @property {string} [single_yaku_scope]
  */
 
 /**
@@ -135,6 +136,7 @@ export const EXTENSIONS = Object.freeze([
   { name: 'akatan_aotan_on_top', kind: 'bool', default: false },
   { name: 'stop_on_own_last_turn', kind: 'bool', default: false },
   { name: 'hand_whole_month', kind: 'enum', choices: ['play_on', 'redeal'], default: 'play_on' },
+  { name: 'single_yaku_scope', kind: 'enum', choices: ['pile', 'extensions'], default: 'pile' },
 ]);
 
 /** The rank of the teshi claim that redeals a hand holding a whole month (above every hand yaku, 1..100). */
@@ -247,6 +249,7 @@ function checkTogether(s) {
   if (s.bust_ends_game && s.pool_start === 0) throw new RulesError('bad_switch', 'bust_ends_game needs a pool (pool_start > 0)');
   if (s.cup_either && s.cup_is_plain) throw new RulesError('bad_switch', 'cup_either needs cup_is_plain false');
   if (s.subtract_from_opponent && s.pool_start > 0) throw new RulesError('bad_switch', 'subtract_from_opponent needs scores from 0 (pool_start 0)');
+  if ((s.single_yaku_scope ?? 'pile') !== 'pile' && !s.single_yaku) throw new RulesError('bad_switch', 'single_yaku_scope extensions needs single_yaku true');
   if (s.akatan_aotan_on_top && s.ribbon_pair !== 'separate_5_5') throw new RulesError('bad_switch', 'akatan_aotan_on_top needs ribbon_pair separate_5_5');
   if (s.hand_whole_month === 'redeal' && Object.keys(s.hand_yaku).some((k) => k !== 'kuttsuki')) {
     throw new RulesError('bad_switch', 'hand_whole_month redeal allows no hand yaku that shows a whole month (teshi, tenho, double_tenho)');
@@ -276,6 +279,7 @@ export class Profile {
     /** @readonly @type {boolean} */ this.akatan_aotan_on_top = c.akatan_aotan_on_top ?? false;
     /** @readonly @type {boolean} */ this.stop_on_own_last_turn = c.stop_on_own_last_turn ?? false;
     /** @readonly @type {string} */ this.hand_whole_month = c.hand_whole_month ?? 'play_on';
+    /** @readonly @type {string} */ this.single_yaku_scope = c.single_yaku_scope ?? 'pile';
     /** @readonly @type {string} */ this.name = c.name;
     /** @readonly @type {number} */ this.rounds = c.rounds;
     /** @readonly @type {readonly number[]} */ this.bright_values = c.bright_values;

@@ -41,6 +41,7 @@ const BASIC = new Set(['goko', 'shiko', 'ame_shiko', 'sanko', 'inoshikacho', 'ak
  * @property {boolean} [viewing_by_call]
  * @property {string} [koikoi_bonus]
  * @property {boolean} [akatan_aotan_on_top]
+ * @property {string} [single_yaku_scope]
  */
 
 /**
@@ -113,7 +114,41 @@ function yakuOf(has, monthCount, animals, ribbons, plains, profile, month, calle
   if (viewing && tsukimi) y.tsukimi = view;
   Object.assign(y, rest);
   if (monthly > 0) y.tsukifuda = monthly;
-  return profile.single_yaku ? singleYaku(y) : y;
+  if (!profile.single_yaku) return y;
+  return profile.single_yaku_scope === 'extensions' ? highestOfExtensions(y) : singleYaku(y);
+}
+
+/**
+ * §6.9 the pairs of yaku of which one extends the other (more cards of one class holding the
+ * smaller yaku): the bright yaku among themselves, tane and inoshikacho, tan and each ribbon yaku,
+ * akatan_aotan and akatan / aotan. Akatan and aotan share no card, so both may count.
+ */
+const EXTENSION_PAIRS = [
+  ['goko', 'shiko'], ['goko', 'ame_shiko'], ['goko', 'sanko'], ['shiko', 'ame_shiko'], ['shiko', 'sanko'],
+  ['ame_shiko', 'sanko'], ['inoshikacho', 'tane'], ['akatan', 'tan'], ['aotan', 'tan'], ['akatan_aotan', 'tan'],
+  ['akatan', 'akatan_aotan'], ['aotan', 'akatan_aotan'],
+];
+
+/**
+ * §6.9 `single_yaku` with `single_yaku_scope = extensions`: a yaku is cut when a yaku it extends,
+ * or that extends it, has more points (or equal points and comes first in §4 order).
+ * @param {YakuMap} y
+ * @returns {YakuMap}
+ */
+function highestOfExtensions(y) {
+  const rank = (/** @type {string} */ a, /** @type {string} */ b) =>
+    y[a] > y[b] || (y[a] === y[b] && YAKU_IDS.indexOf(a) < YAKU_IDS.indexOf(b));
+  /** @type {YakuMap} */
+  const kept = {};
+  for (const id of YAKU_IDS) {
+    if (!Object.hasOwn(y, id)) continue;
+    const beaten = EXTENSION_PAIRS.some(([a, b]) => {
+      const other = a === id ? b : b === id ? a : '';
+      return other !== '' && Object.hasOwn(y, other) && rank(other, id);
+    });
+    if (!beaten) kept[id] = y[id];
+  }
+  return kept;
 }
 
 /**

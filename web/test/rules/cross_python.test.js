@@ -72,7 +72,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
     mine.forEach((m, i) => sameRecords(m, theirs[i], `round ${i} (viewer ${requests[i].viewer})`));
   });
 
-  test('random scripted rounds with the switches of issue 28 set (viewing by call, koi-koi bonus, red and blue on top, own last turn, a hand of a month)', () => {
+  test('random scripted rounds with the switches of issue 28 set (viewing by call, koi-koi bonus, red and blue on top, own last turn, a hand of a month, single yaku of extensions)', () => {
     const rng = new Rng('cross/rounds-issue-28');
     /** @type {Array<Record<string, any>>} */
     const requests = [];
@@ -84,6 +84,7 @@ describe('JavaScript and Python engines agree', { skip }, () => {
       { ribbon_pair: 'separate_5_5', akatan_aotan_on_top: true },
       { stop_on_own_last_turn: true },
       { hand_whole_month: 'redeal', hand_yaku: rng.below(2) ? {} : { kuttsuki: 6 } },
+      { single_yaku: true, single_yaku_scope: 'extensions' },
     ];
     let n = 0;
     while (requests.length < 150) {
@@ -133,6 +134,33 @@ describe('JavaScript and Python engines agree', { skip }, () => {
       const mine = { yaku, base, round_score: roundScore(base, c.calls, c.winner, c.profile) };
       assert.equal(JSON.stringify(mine), JSON.stringify(theirs[i]), JSON.stringify({ ...c, profile: c.profile.toDict() }));
     });
+  });
+
+  test('scores of random piles with single_yaku in the reading of extensions (issue 28)', () => {
+    const rng = new Rng('cross/scores-extensions');
+    const cases = [];
+    while (cases.length < 600) {
+      let profile;
+      try {
+        profile = randomProfile(rng, 6, opts).withSwitches({ single_yaku: true, single_yaku_scope: 'extensions', brights_add: rng.below(2) === 0 });
+      } catch {
+        continue;
+      }
+      // Rich piles (12 to 30 cards) so that related yaku meet often.
+      const cards = rng.shuffle(CARDS.map((c) => c.index)).slice(0, 12 + rng.below(19));
+      const calls = Array.from({ length: rng.below(4) }, () => rng.below(2));
+      cases.push({ profile, cards, month: 1 + rng.below(12), calls, winner: rng.below(2) });
+    }
+    const theirs = runDriver(/** @type {string} */ (python), cases.map((c) => ({ op: 'score', ...c, profile: c.profile.toDict() })));
+    let cut = 0;
+    cases.forEach((c, i) => {
+      const yaku = scoreYaku(c.cards, c.profile, c.month, c.calls.includes(c.winner));
+      const base = baseOf(yaku);
+      const mine = { yaku, base, round_score: roundScore(base, c.calls, c.winner, c.profile) };
+      assert.equal(JSON.stringify(mine), JSON.stringify(theirs[i]), JSON.stringify({ ...c, profile: c.profile.toDict() }));
+      if (Object.keys(yaku).length > 1) cut++;
+    });
+    assert.ok(cut > 50, `piles keeping more than one yaku: ${cut}`);
   });
 
   test('match tallies over random results', () => {

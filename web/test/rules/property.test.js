@@ -132,6 +132,7 @@ describe('random rounds', () => {
     akatan_aotan_on_top: { ribbon_pair: 'separate_5_5', akatan_aotan_on_top: true },
     stop_on_own_last_turn: { stop_on_own_last_turn: true },
     hand_whole_month: { hand_whole_month: 'redeal', hand_yaku: {} },
+    single_yaku_scope: { single_yaku: true, single_yaku_scope: 'extensions' },
   };
   for (const sw of EXTENSIONS) {
     test(`extension switch ${sw.name} on: ${GAMES} games over the presets`, () => {
