@@ -240,6 +240,16 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
 }
 
 /**
+ * The words of a claim on the dealt hand: a hand yaku with its points, or (spec/rules.md §5.4,
+ * hand_whole_month = redeal) showing a month of four so that the cards are dealt again.
+ * @param {string} yaku @param {Record<string, number>} points @param {boolean} monthRedeals
+ */
+export function claimText(yaku, points, monthRedeals) {
+  if (yaku === 'teshi' && monthRedeals && !(yaku in points)) return t('claimHandMonth');
+  return t('claimHandYaku', { yaku: yakuName(yaku), n: points[yaku] ?? '?' });
+}
+
+/**
  * The dealt-hand yaku question.
  * @param {any} table @param {(o: any) => void} decide
  */
@@ -248,7 +258,7 @@ export function handYakuDialog(table, decide) {
   return h('div', { class: 'koikoi' }, [
     h('h2', { id: 'dlg-title' }, t('yourTurnHandYaku')),
     h('div', { class: 'choices' }, table.ask.options.map((/** @type {any} */ o) => h('button', { class: o.type === 'claim_hand_yaku' ? 'primary' : '', onclick: () => decide(o) },
-      o.type === 'claim_hand_yaku' ? t('claimHandYaku', { yaku: yakuName(o.yaku), n: points[o.yaku] ?? '?' }) : t('noHandYaku')))),
+      o.type === 'claim_hand_yaku' ? claimText(o.yaku, points, !!table.handMonthRedeal) : t('noHandYaku')))),
   ]);
 }
 

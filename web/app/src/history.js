@@ -97,7 +97,11 @@ export class History {
       engine.apply(seat, a);
       const turn = this.turns[this.turns.length - 1];
       if (a.type === 'play') this.turns.push(newTurn(seat));
-      else if (a.type === 'claim_hand_yaku') this.turns.push({ ...newTurn(seat), claim: a.yaku });
+      else if (a.type === 'claim_hand_yaku') {
+        // spec/rules.md §5.4: with hand_whole_month = redeal the teshi claim shows a month of four for a new deal.
+        const month = a.yaku === 'teshi' && engine.profile.hand_whole_month === 'redeal';
+        this.turns.push({ ...newTurn(seat), claim: month ? 'hand_month' : a.yaku });
+      }
       else if (turn && turn.seat === seat && a.type === 'capture') {
         const took = gained(before, engine.piles[seat]).filter((c) => c !== (phase === 'play_capture' ? turn.played : turn.drawn));
         if (phase === 'play_capture') turn.took = took;

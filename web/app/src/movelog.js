@@ -10,6 +10,7 @@ import { cardName, t, yakuName } from './i18n.js';
  * @param {import('./history.js').HalfTurn} x @param {string} who
  */
 export function turnText(x, who) {
+  if (x.claim === 'hand_month') return t('logClaimMonth', { who });
   if (x.claim) return t('logClaim', { who, yaku: yakuName(x.claim) });
   let s = x.played !== null ? t('logPlayed', { who, card: cardName(x.played) }) : who;
   if (x.took.length) s += t('logTook', { cards: x.took.map(cardName).join(', ') });

@@ -102,7 +102,7 @@ function describeStep(step, names) {
     case 'draw': return t('drawn', { who, card: cardName(/** @type {number} */ (step.card)) });
     case 'koikoi': return t('calls', { who });
     case 'stop': return t('stops', { who });
-    case 'claim_hand_yaku': return t('claims', { who, yaku: yakuName(step.yaku ?? '') });
+    case 'claim_hand_yaku': return step.yaku === 'hand_month' ? t('claimsMonth', { who }) : t('claims', { who, yaku: yakuName(step.yaku ?? '') });
     case 'no_hand_yaku': return t('noClaim', { who });
     case 'result': {
       const r = step.result;

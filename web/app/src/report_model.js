@@ -32,13 +32,14 @@ function fileValues(data) {
   return out;
 }
 
-/** @param {any} engine */
-function snapshot(engine) {
+/** What the replay view draws at one step: the board, and each seat's yaku. @param {any} engine */
+export function snapshot(engine) {
   const v0 = engine.view(0);
   const v1 = engine.view(1);
   return {
     field: v0.field, hands: /** @type {[number[], number[]]} */ ([v0.hand, v1.hand]), piles: v0.piles, stock: v0.stockCount,
-    yaku: /** @type {[Record<string, number>, Record<string, number>]} */ ([scorePile(v0.piles[0], engine.profile, v0.month).yaku, scorePile(v0.piles[1], engine.profile, v0.month).yaku]),
+    // spec/rules.md §6.4 viewing_by_call: a pile is scored with its own holder's call.
+    yaku: /** @type {[Record<string, number>, Record<string, number>]} */ ([0, 1].map((s) => scorePile(v0.piles[s], engine.profile, v0.month, v0.calls.includes(s)).yaku)),
     calls: v0.calls, month: v0.month, dealer: v0.dealer, roundIndex: v0.roundIndex,
   };
 }
@@ -134,7 +135,8 @@ function flowOver(session, entries, secrets, skipHidden) {
         const step = { seq: e.seq, kind: a.type, seat: ev.seat, snap: snapshot(engine) };
         if (a.type === 'play') step.card = engine.deck[a.position];
         if (a.type === 'capture') step.card = a.card;
-        if (a.type === 'claim_hand_yaku') step.yaku = a.yaku;
+        // spec/rules.md §5.4: with hand_whole_month = redeal the teshi claim shows a month of four for a new deal.
+        if (a.type === 'claim_hand_yaku') step.yaku = a.yaku === 'teshi' && engine.profile.hand_whole_month === 'redeal' ? 'hand_month' : a.yaku;
         deal.steps.push(step);
       } else if (deal && ev.type === 'round_over') {
         deal.result = ev.result;

@@ -44,13 +44,20 @@ export function yakuCards(id, pile, profile, month) {
 }
 
 /**
- * The winner's round score as steps from its base: each factor spec/rules.md §7 applies, with
- * why. Their product times the base is `roundScore` (a test checks it).
+ * @typedef {'doubling' | 'opponent_called' | 'calls_shared' | 'own_call' | 'caller_pays' | 'own_calls_add' | 'own_calls_times'} StepWhy
+ * @typedef {{factor: number, add?: number, why: StepWhy, n?: number}} ScoreStep a multiplier (`factor`), or with
+ *   `add` an addition (`factor` 1)
+ */
+
+/**
+ * The winner's round score as steps from its base: each factor or addition spec/rules.md §7
+ * applies, in its order, with why. Applied in turn to the base they give `roundScore` (a test
+ * checks it; `applySteps`).
  * @param {number} base @param {readonly number[]} calls @param {0 | 1} winner @param {any} profile
- * @returns {{factor: number, why: 'doubling' | 'opponent_called' | 'calls_shared' | 'own_call' | 'caller_pays', n?: number}[]}
+ * @returns {ScoreStep[]}
  */
 export function scoreSteps(base, calls, winner, profile) {
-  /** @type {{factor: number, why: 'doubling' | 'opponent_called' | 'calls_shared' | 'own_call' | 'caller_pays', n?: number}[]} */
+  /** @type {ScoreStep[]} */
   const steps = [];
   if (profile.double_threshold > 0 && base >= profile.double_threshold) steps.push({ factor: 2, why: 'doubling', n: profile.double_threshold });
   switch (profile.koikoi_multiplier) {
@@ -69,10 +76,21 @@ export function scoreSteps(base, calls, winner, profile) {
   const c = calls.filter((s) => s !== winner).length;
   if (profile.caller_pays_more === 'times_calls' && c > 1) steps.push({ factor: c, why: 'caller_pays', n: c });
   else if (profile.caller_pays_more === 'doubled_per_call' && c >= 1) steps.push({ factor: 2 ** c, why: 'caller_pays', n: c });
+  // §7.5 koikoi_bonus = winner_add: the winner's own calls add 1..3, or multiply by (calls - 2) from 4 on.
+  const own = calls.filter((s) => s === winner).length;
+  if (profile.koikoi_bonus === 'winner_add' && own >= 4) steps.push({ factor: own - 2, why: 'own_calls_times', n: own });
+  else if (profile.koikoi_bonus === 'winner_add' && own >= 1) steps.push({ factor: 1, add: own, why: 'own_calls_add', n: own });
   // The steps must say what the rules compute: fall back to one plain step if they ever did not.
-  const product = steps.reduce((p, s) => p * s.factor, base);
-  if (product !== roundScore(base, calls, winner, profile)) return [];
+  if (applySteps(base, steps) !== roundScore(base, calls, winner, profile)) return [];
   return steps;
+}
+
+/**
+ * The base with each step applied in turn: ×factor, or +add.
+ * @param {number} base @param {readonly ScoreStep[]} steps
+ */
+export function applySteps(base, steps) {
+  return steps.reduce((v, s) => (s.add !== undefined ? v + s.add : v * s.factor), base);
 }
 
 /**

@@ -41,11 +41,14 @@ export function yakuRows(d) {
   ];
   if (d.viewing !== 'off') {
     const notes = d.viewing === 'bonus_only' ? [t('yaBonusOnly')] : [];
-    rows.push({ id: 'hanami', points: fixed(5), rule: t('yr_hanami'), notes }, { id: 'tsukimi', points: fixed(5), rule: t('yr_tsukimi'), notes });
+    // spec/rules.md §6.4 viewing_by_call: 1 point, 3 once the holder has called koi-koi in the round.
+    const view = d.viewing_by_call ? t('yakuByCall', { n: 1, m: 3 }) : fixed(5);
+    rows.push({ id: 'hanami', points: view, rule: t('yr_hanami'), notes }, { id: 'tsukimi', points: view, rule: t('yr_tsukimi'), notes });
   }
   rows.push({ id: 'inoshikacho', points: grow(5), rule: t('yr_inoshikacho'), notes: [] });
   rows.push({ id: 'akatan', points: grow(5), rule: t('yr_akatan'), notes: [] }, { id: 'aotan', points: grow(5), rule: t('yr_aotan'), notes: [] });
   if (d.ribbon_pair === 'chofuku_10') rows.push({ id: 'akatan_aotan', points: grow(10), rule: t('yr_akatan_aotan'), notes: [] });
+  else if (d.akatan_aotan_on_top) rows.push({ id: 'akatan_aotan', points: grow(10), rule: t('yr_akatan_aotan_top'), notes: [] });
   const joker = d.joker_card && idx(d.joker_card) >= 0 ? [t('yaJoker', { card: cardName(idx(d.joker_card)) })] : [];
   rows.push({ id: 'tane', points: t('yakuGrows', { n: 1 }), rule: t('yr_tane'), notes: [...(d.tane_with_inoshikacho ? [] : [t('yaNotBesideIno')]), ...joker] });
   rows.push({ id: 'tan', points: t('yakuGrows', { n: 1 }), rule: t('yr_tan'), notes: d.tan_with_ribbon_yaku ? [] : [t('yaNotBesideRibbons')] });
@@ -62,12 +65,25 @@ export function yakuRows(d) {
 function koikoiLines(d) {
   const calls = d.max_calls_per_round === 0 ? t('callsAny') : d.max_calls_per_round === 1 ? t('callsOne') : t('callsN', { n: d.max_calls_per_round });
   const mult = { opponent_flat_x2: 'multOpponent', shared_one_plus_calls: 'multShared', winner_pow2: 'multPow2', none: 'multNone' }[/** @type {string} */ (d.koikoi_multiplier)] ?? 'multNone';
-  return [t('stopRule'), t(d.after_call === 'shobu_only' ? 'koikoiShobu' : 'koikoiNext'), calls, t(/** @type {any} */ (mult))];
+  // With the winner's additive bonus (§7.5) and no multiplier, the bonus line says what calls do.
+  const plain = mult === 'multNone' && d.koikoi_bonus === 'winner_add';
+  const lines = [t('stopRule'), t(d.after_call === 'shobu_only' ? 'koikoiShobu' : 'koikoiNext'), calls, ...(plain ? [] : [t(/** @type {any} */ (mult))])];
+  // spec/rules.md §9.4: a decision that offers only Stop.
+  if (d.stop_on_own_last_turn) lines.push(t('ownLastTurnStop'));
+  else if (d.last_turn_stop_only) lines.push(t('lastTurnStop'));
+  // spec/rules.md §7.3 and §7.5: a losing caller pays more; the winner's own calls add.
+  if (d.caller_pays_more === 'times_calls') lines.push(t('payTimesCalls'));
+  else if (d.caller_pays_more === 'doubled_per_call') lines.push(t('payDoubled'));
+  if (d.koikoi_bonus === 'winner_add') lines.push(t('multOwnAdd'));
+  return lines;
 }
 
 /** The sentences of doubling, pools, the end of a match and of a round with no stop. @param {any} d */
 function scoreLines(d) {
   const out = [d.double_threshold ? t('doubleAt', { n: d.double_threshold }) : t('doubleNone')];
+  // spec/rules.md §6.9: single_yaku, in either reading.
+  if (d.single_yaku) out.push(t(d.single_yaku_scope === 'extensions' ? 'singleYakuExt' : 'singleYakuPile'));
+  if (d.hand_whole_month === 'redeal') out.push(t('handMonthRedeal'));
   if (d.pool_start) {
     out.push(t('poolRule', { n: d.pool_start }));
     if (d.bust_ends_game) out.push(t('poolBust'));
@@ -96,6 +112,14 @@ export function changeLines(p) {
     const what = t(key) === key ? name : t(key);
     return t('changeLine', { what, value: yesNo(value), nintendo: yesNo(formatSwitch(name, all[name])) });
   });
+}
+
+/**
+ * The page's sentences of stopping and koi-koi, then of doubling and scores (for its tests too).
+ * @param {any} d a profile's switches (JSON form) @returns {string[]}
+ */
+export function rulesLines(d) {
+  return [...koikoiLines(d), ...scoreLines(d)];
 }
 
 /** A small table of the yaku, each with its cards drawn. @param {any} d */

@@ -543,6 +543,8 @@ export class Seat {
       round: engine ? roundTable(engine, peer.seat) : null,
       ask, hint: ask && ask.kind === 'decide' && engine ? koikoiHint(engine, peer.seat) : null,
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,
+      // spec/rules.md §5.4: the teshi claim of hand_whole_month = redeal deals again (no points).
+      handMonthRedeal: ask && ask.kind === 'hand_yaku' && engine ? engine.profile.hand_whole_month === 'redeal' : false,
       match, lastRound: this.info.lastRound, over: this.info.over, failure: this.info.failure, finished: this.finished,
       wait: this.info.wait, deal: dealOf(flow), connection: this.info.connection,
       deadlines: this.useDeadlines, resigned: this.info.resigned, timeUp: this.info.timeUp,

@@ -52,12 +52,14 @@ export function roundSummary(table, names, o = { nested: false }) {
 }
 
 /**
- * One multiplier of the winner's score, in words.
- * @param {{factor: number, why: string, n?: number}} st @param {any} res @param {number} winner @param {[string, string]} names
+ * One multiplier (or addition) of the winner's score, in words.
+ * @param {{factor: number, add?: number, why: string, n?: number}} st @param {any} res @param {number} winner @param {[string, string]} names
  */
-function stepText(st, res, winner, names) {
+export function stepText(st, res, winner, names) {
   const m = st.factor;
   switch (st.why) {
+    case 'own_calls_add': return tn('stepOwnAddN', st.n ?? 0, { a: st.add ?? 0, who: names[winner] });
+    case 'own_calls_times': return tn('stepOwnTimesN', st.n ?? 0, { m, who: names[winner] });
     case 'doubling': return t('stepDoubling', { n: st.n ?? 0 });
     case 'opponent_called': return t('stepCalled', { m, who: names[1 - winner] });
     case 'own_call': return t('stepCalled', { m, who: names[winner] });

@@ -77,11 +77,17 @@ export function cupAs(pile, profile, month) {
 export function koikoiHint(engine, seat) {
   const profile = engine.profile;
   const v = engine.view(seat);
-  const base = scorePile(v.piles[seat], profile, v.month).base;
+  // spec/rules.md §6.4 viewing_by_call: the seat's pile is scored with its own call so far.
+  const base = scorePile(v.piles[seat], profile, v.month, v.calls.includes(seat)).base;
   const stop = roundScore(base, v.calls, seat, profile);
   const withCall = [...v.calls, seat];
-  const opponentFactor = roundScore(1, withCall, /** @type {0 | 1} */ (1 - seat), profile);
-  const myFactorLater = roundScore(1, withCall, seat, profile);
+  // A factor only where the score is one (§7.5 koikoi_bonus = winner_add adds points: no factor).
+  const factor = (/** @type {0 | 1} */ who) => {
+    const one = roundScore(1, withCall, who, profile);
+    return roundScore(2, withCall, who, profile) === 2 * one ? one : 1;
+  };
+  const opponentFactor = factor(/** @type {0 | 1} */ (1 - seat));
+  const myFactorLater = factor(seat);
   // spec/rules.md §9.4: the limit counts both seats' calls together, or each seat's (per_seat).
   const callsMade = profile.call_limit === 'per_seat' ? v.calls.filter((/** @type {number} */ s) => s === seat).length : v.calls.length;
   const limit = profile.max_calls_per_round;

@@ -11,7 +11,13 @@ import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { preset, withRounds } from '../../src/rules/profile.js';
 import { History } from '../../app/src/history.js';
 import { turnText } from '../../app/src/movelog.js';
-import { cupAs } from '../../app/src/table.js';
+import { cupAs, koikoiHint } from '../../app/src/table.js';
+import { snapshot } from '../../app/src/report_model.js';
+import { RoundState } from '../../src/rules/round.js';
+import { scorePile } from '../../src/rules/scoring.js';
+import { claimText } from '../../app/src/board.js';
+import { arrangedDeck, runRevealed } from '../../src/rules/simulate.js';
+import { NO_HAND_YAKU } from '../../src/rules/actions.js';
 import { setLang } from '../../app/src/i18n.js';
 
 /** @param {string} rules @param {string} seed @param {number} rounds */
@@ -104,4 +110,84 @@ test('the sake cup shows as a plain exactly where the rules count it as one', ()
   // Nine plains and the cup: counted as a plain it makes kasu (ten plains).
   assert.equal(cupAs([cup, ...plains], either, 1), 'plain');
   assert.equal(cupAs([cup, 2], either, 1), null);
+});
+
+test('koikoi-japan: a dealt hand of a whole month is logged as shown and dealt again, not as a yaku', () => {
+  // spec/rules.md §5.4: with hand_whole_month = redeal the teshi claim deals the cards again.
+  const profile = preset('koikoi-japan');
+  const plain = ['01-crane', '03-plain1', '04-cuckoo', '06-butterflies', '07-ribbon', '09-blue', '10-deer', '11-swallow'];
+  const month = ['02-warbler', '02-poetry', '02-plain1', '02-plain2', '05-bridge', '06-blue', '07-boar', '08-moon'];
+  const deck = arrangedDeck(0, [plain, month], []);
+  const h = new History(1);
+  h.see({ type: 'terms', terms: { profile } });
+  h.see({ type: 'deal', deal: 1, dealer: 0, roundIndex: 1, month: 1 });
+  const engine = /** @type {any} */ (h.engine);
+  const reveal = () => {
+    while (engine.need?.type === 'reveal') {
+      const need = engine.need;
+      if (need.to !== null && need.to !== 1) engine.skipReveal();
+      else h.see({ type: 'reveal', deal: 1, positions: need.positions, cards: need.positions.map((/** @type {number} */ p) => deck[p]) });
+    }
+  };
+  reveal();
+  let claimed = false;
+  while (engine.need?.type === 'action' && engine.need.kind === 'hand_yaku') {
+    const seat = engine.need.seat;
+    const action = seat === 1 ? engine.legalActions().find((/** @type {any} */ a) => a.type === 'claim_hand_yaku') : NO_HAND_YAKU;
+    assert.ok(action, 'the seat holding four plum cards may show them');
+    h.see({ type: 'action', deal: 1, seat, action });
+    claimed ||= seat === 1;
+    reveal();
+  }
+  assert.ok(claimed);
+  const turn = h.table().turns.find((x) => x.claim !== null);
+  assert.equal(turn?.claim, 'hand_month');
+  setLang('en');
+  assert.equal(turnText(/** @type {any} */ (turn), 'Kenji'), 'Kenji showed a month of four: dealt again');
+  setLang('ja');
+  assert.equal(turnText(/** @type {any} */ (turn), 'けんじ'), 'けんじが同じ月の4枚を見せて配り直し');
+  setLang('en');
+  // The dialog names the claim the same way; a real hand yaku keeps its name and points.
+  assert.equal(claimText('teshi', {}, true), 'Show the month of four: dealt again');
+  assert.equal(claimText('teshi', { teshi: 6 }, false), 'Claim Four of a Month (dealt) (6 points)');
+});
+
+test('the replay view and the koi-koi hint score viewing yaku with their holder\'s own call (koikoi-japan)', () => {
+  // spec/rules.md §6.4 viewing_by_call: 1 point, 3 once the pile's holder has called koi-koi.
+  const profile = preset('koikoi-japan');
+  const rng = vectorStream('replay-viewing-by-call');
+  let checked = 0;
+  for (let game = 0; game < 400 && checked < 3; game++) {
+    const deck = Array.from({ length: 48 }, (_, i) => i);
+    for (let i = 47; i > 0; i--) {
+      const j = rng(1)[0] % (i + 1);
+      [deck[i], deck[j]] = [deck[j], deck[i]];
+    }
+    const engine = new RoundState({ profile, dealer: game % 2, viewer: null, roundIndex: 1, month: 1 });
+    runRevealed(engine, deck);
+    while (engine.need !== null) {
+      const need = /** @type {any} */ (engine.need);
+      const options = engine.legalActions();
+      const call = options.find((a) => a.type === 'koikoi');
+      if (need.kind === 'decide' && call) {
+        // The hint for the seat deciding: its base counts its viewing yaku as its calls so far make them.
+        const hint = koikoiHint(engine, need.seat);
+        const pile = engine.piles[need.seat];
+        assert.equal(hint.base, scorePile(pile, profile, 1, engine.calls.includes(need.seat)).base);
+        assert.equal(hint.opponentFactor, 1, 'an additive bonus is no factor');
+        assert.equal(hint.myFactorLater, 1, 'nor are the own calls that add to it');
+      }
+      engine.apply(need.seat, call ?? options[rng(1)[0] % options.length]);
+      runRevealed(engine, deck);
+      if (engine.need === null) break;
+      const snap = snapshot(engine);
+      for (const seat of [0, 1]) {
+        const view = snap.yaku[seat].hanami ?? snap.yaku[seat].tsukimi;
+        if (view === undefined) continue;
+        assert.equal(view, engine.calls.includes(seat) ? 3 : 1, `seat ${seat}, calls ${engine.calls}`);
+        if (engine.calls.includes(seat)) checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 3, `viewing yaku of a seat that called, seen ${checked} times`);
 });

@@ -3,18 +3,19 @@
 // rules is listed in words in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setLang } from '../../app/src/i18n.js';
-import { YAKU_CARDS, changeLines, yakuRows } from '../../app/src/rulespage.js';
-import { PRESETS, preset } from '../../src/rules/profile.js';
+import { setLang, t } from '../../app/src/i18n.js';
+import { YAKU_CARDS, changeLines, rulesLines, yakuRows } from '../../app/src/rulespage.js';
+import { ALL_SWITCHES, PRESETS, preset } from '../../src/rules/profile.js';
 import { scoreYaku } from '../../src/rules/scoring.js';
+
+/** The page's sentences of stopping, koi-koi, doubling and scores, as one text. @param {any} d */
+const rulesText = (d) => rulesLines(d).join('\n');
 
 const DEALT = new Set(['teshi', 'kuttsuki', 'tenho', 'double_tenho', 'oya_ken']);
 
 test('every yaku the page draws scores as the page says, under every preset', () => {
   setLang('en');
-  // koikoi-japan (issue 28) is left out until the page draws viewing yaku by the holder's call
-  // (viewing_by_call: 1 point, 3 after a call); the stop's note says so.
-  for (const name of PRESETS.filter((n) => n !== 'koikoi-japan')) {
+  for (const name of PRESETS) {
     const p = preset(name);
     const rows = yakuRows(p.allSwitches());
     assert.ok(rows.length >= 10, name);
@@ -25,6 +26,11 @@ test('every yaku the page draws scores as the page says, under every preset', ()
       const scored = scoreYaku([...YAKU_CARDS[row.id], ...beside], p, 1);
       assert.ok(row.id in scored, `${name}: ${row.id} from ${YAKU_CARDS[row.id]} scores ${JSON.stringify(scored)}`);
       assert.equal(scored[row.id], Number(/^\d+/.exec(row.points)?.[0]), `${name}: ${row.id}`);
+      if (p.viewing_by_call && (row.id === 'hanami' || row.id === 'tsukimi')) {
+        // spec/rules.md §6.4: the second number is the value once the holder has called koi-koi.
+        const called = scoreYaku([...YAKU_CARDS[row.id], ...beside], p, 1, true);
+        assert.equal(called[row.id], Number([...row.points.matchAll(/\d+/g)][1]?.[0]), `${name}: ${row.id} after a call`);
+      }
     }
     // And the engine scores no yaku the page leaves out of this preset's table.
     const shown = new Set(rows.map((r) => r.id));
@@ -42,6 +48,45 @@ test('what a preset changes from Nintendo\'s rules, in words', () => {
     assert.ok(online.length >= 8);
     assert.ok(online.some((l) => l.includes(lang === 'en' ? 'Starting pool: 25 (Nintendo: 0)' : '持ち点: 25（任天堂: 0）')), online.join('\n'));
     for (const line of online) assert.doesNotMatch(line, /^[a-z_]+:/, `a switch without words: ${line}`);
+    const japan = changeLines(preset('koikoi-japan'));
+    assert.ok(japan.length >= 10, japan.join('\n'));
+    for (const line of japan) assert.doesNotMatch(line, /^[a-z_]+:/, `a switch without words: ${line}`);
   }
+  setLang('en');
+});
+
+test('every switch has words on the page, in both languages', () => {
+  for (const lang of /** @type {const} */ (['en', 'ja'])) {
+    setLang(lang);
+    for (const sw of ALL_SWITCHES) {
+      if (sw.name === 'name') continue;
+      const key = /** @type {any} */ (`sw_${sw.name}`);
+      assert.notEqual(t(key), key, `${lang}: no words for ${sw.name}`);
+    }
+  }
+  setLang('en');
+});
+
+test('koikoi-japan on the page: viewing 1 or 3 by the holder\'s call, the six ribbons on top, the additive bonus, the own last turn, the hand of a month', () => {
+  setLang('en');
+  const d = preset('koikoi-japan').allSwitches();
+  const rows = yakuRows(d);
+  const hanami = rows.find((r) => r.id === 'hanami');
+  assert.equal(hanami?.points, '1, or 3 after its holder’s own koi-koi');
+  assert.equal(rows.find((r) => r.id === 'akatan_aotan')?.rule, 'All six poetry and blue ribbons (on top of both)');
+  const text = rulesText(d);
+  assert.match(text, /own koi-koi calls add 1, 2 or 3 points/);
+  assert.doesNotMatch(text, /Calls multiply nothing/);
+  assert.match(text, /own last turn \(no card left in hand\) only stop is offered/);
+  assert.match(text, /all four cards of a month is shown and dealt again/);
+  const nintendo = rulesText(preset('nintendo').allSwitches());
+  assert.doesNotMatch(nintendo, /own koi-koi calls add|own last turn|shown and dealt again|Only the single highest/);
+  // single_yaku in both readings
+  const pile = rulesText(preset('nintendo').withSwitches({ single_yaku: true }).allSwitches());
+  assert.match(pile, /Only the single highest yaku of a pile counts/);
+  const ext = rulesText(preset('nintendo').withSwitches({ single_yaku: true, single_yaku_scope: 'extensions' }).allSwitches());
+  assert.match(ext, /Of a yaku and its extensions only the highest counts/);
+  setLang('ja');
+  assert.equal(yakuRows(d).find((r) => r.id === 'tsukimi')?.points, '1点、持ち主がこいこいした後は3点');
   setLang('en');
 });

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { REPO } from '../helpers.js';
 import { setLang, t } from '../../app/src/i18n.js';
 import { reasonIds, reasonText, tn } from '../../app/src/words.js';
-import { roundInfo, scoreSteps, yakuCards } from '../../app/src/round_info.js';
+import { applySteps, roundInfo, scoreSteps, yakuCards } from '../../app/src/round_info.js';
+import { stepText } from '../../app/src/summary.js';
 import { PRESETS, preset, withRounds } from '../../src/rules/profile.js';
 import { roundScore, scorePile } from '../../src/rules/scoring.js';
 import { jitter } from '../../app/src/cards/draw.js';
@@ -55,22 +56,42 @@ test('the Japanese page calls the room host ホスト, never 親 (the dealer)', 
   setLang('en');
 });
 
-test('the score steps of every preset multiply to the rules\' round score', () => {
+test('the score steps of every preset, applied in turn, give the rules\' round score', () => {
   const rnd = jitter(11);
-  // koikoi-japan (issue 28) is left out until the summary's steps show its additive bonus for the
-  // winner's own calls (koikoi_bonus=winner_add); the stop's note says so.
-  for (const name of PRESETS.filter((n) => n !== 'koikoi-japan')) {
+  /** @type {Set<string>} */
+  const seen = new Set();
+  for (const name of PRESETS) {
     const profile = preset(name);
     for (let i = 0; i < 200; i++) {
       const base = 1 + Math.floor(rnd() * 12);
-      const calls = Array.from({ length: Math.floor(rnd() * 4) }, () => (rnd() < 0.5 ? 0 : 1));
+      // up to 7 calls, so that koikoi-japan's x(n - 2) from four own calls on comes up too
+      const calls = Array.from({ length: Math.floor(rnd() * (name === 'koikoi-japan' ? 8 : 4)) }, () => (rnd() < 0.5 ? 0 : 1));
       const winner = rnd() < 0.5 ? 0 : 1;
       const steps = scoreSteps(base, calls, winner, profile);
-      const product = steps.reduce((p, s) => p * s.factor, base);
-      assert.equal(product, roundScore(base, calls, winner, profile), `${name} base ${base} calls ${calls} winner ${winner}`);
-      assert.ok(steps.every((s) => s.factor > 1), 'no step of ×1');
+      const expected = roundScore(base, calls, winner, profile);
+      assert.equal(applySteps(base, steps), expected, `${name} base ${base} calls ${calls} winner ${winner}`);
+      assert.ok(expected === base || steps.length > 0, `${name}: a score that differs from its base has steps`);
+      assert.ok(steps.every((s) => (s.add === undefined ? s.factor > 1 : s.factor === 1 && s.add > 0)), 'no step of x1 or +0');
+      for (const s of steps) seen.add(s.why);
     }
   }
+  for (const why of ['own_calls_add', 'own_calls_times', 'opponent_called', 'calls_shared', 'own_call', 'doubling']) assert.ok(seen.has(why), why);
+});
+
+test('koikoi-japan\'s additive bonus in words: +2 for two own calls, x3 for five; the opponent\'s calls add nothing', () => {
+  const profile = preset('koikoi-japan');
+  assert.deepEqual(scoreSteps(6, [0, 1, 0], 0, profile), [{ factor: 1, add: 2, why: 'own_calls_add', n: 2 }]);
+  assert.deepEqual(scoreSteps(6, [1, 1], 0, profile), []);
+  assert.deepEqual(scoreSteps(6, [0, 0, 0, 0, 0], 0, profile), [{ factor: 3, why: 'own_calls_times', n: 5 }]);
+  assert.equal(roundScore(6, [0, 1, 0], 0, profile), 8);
+  const res = { calls: [0, 1, 0], base: 6, points: 8 };
+  setLang('en');
+  assert.equal(stepText({ factor: 1, add: 2, why: 'own_calls_add', n: 2 }, res, 0, ['Ann', 'Bo']), '+2: Ann’s 2 own koi-koi calls');
+  assert.equal(stepText({ factor: 1, add: 1, why: 'own_calls_add', n: 1 }, res, 0, ['Ann', 'Bo']), '+1: Ann’s own koi-koi call');
+  assert.equal(stepText({ factor: 3, why: 'own_calls_times', n: 5 }, res, 1, ['Ann', 'Bo']), '×3: Bo’s 5 own koi-koi calls');
+  setLang('ja');
+  assert.equal(stepText({ factor: 1, add: 2, why: 'own_calls_add', n: 2 }, res, 0, ['Ann', 'Bo']), '+2: Ann自身のこいこい2回');
+  setLang('en');
 });
 
 test('the cards shown for a yaku are in the pile and make that yaku by themselves', () => {
