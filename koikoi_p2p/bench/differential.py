@@ -204,17 +204,32 @@ def plan(seed: int, index: int) -> MatchPlan:
             needs["hand_yaku"] = {"teshi": 6, "kuttsuki": 6}
         if scenario == "field_pairs" and rnd.random() < 0.7:
             needs["field_four_pairs"] = "redeal"
-        try:
-            with_rounds(preset(rules), rounds).with_switches(**{**switches, **needs})
-            switches = {**switches, **needs}
-        except RulesError:
-            switches = needs
+        switches = _first_valid(with_rounds(preset(rules), rounds), [
+            {**switches, **needs},
+            needs,
+            # A preset that deals a whole-month hand again (koikoi-japan) allows no teshi: the
+            # forced deal then exercises that redeal, beside the pairs' kuttsuki.
+            {**needs, "hand_yaku": {"kuttsuki": 6}} if "hand_yaku" in needs else needs,
+        ])
     levels = rnd.randrange(4), rnd.randrange(4)
     if rnd.random() < 0.6:     # the master is slow: most matches use the three faster levels
         levels = rnd.randrange(3), rnd.randrange(3)
     return MatchPlan(index=index, seed=seed, py_seat=index % 2, rules=rules, rounds=rounds,
                      switches=switches, py_level=PY_LEVELS[levels[0]], js_level=JS_LEVELS[levels[1]],
                      scenario=scenario, forced_deal=rnd.choice((1, 2)) if scenario else None)
+
+
+def _first_valid(base: Any, candidates: Sequence[dict[str, object]]) -> dict[str, object]:
+    """The first switch set ``base`` accepts; every plan must describe a playable profile."""
+    from koikoi_p2p.rules.errors import RulesError
+
+    for candidate in candidates:
+        try:
+            base.with_switches(**candidate)
+        except RulesError:
+            continue
+        return candidate
+    raise ValueError("no valid switch set for this plan")
 
 
 class PipeTransport:
