@@ -365,7 +365,11 @@ export class Match {
           this.dropped += 1;
           this.transport.reject?.();
         } else if (!this.journal.peer.failed) this.transport.vouch?.();
-      }).catch(() => {});
+      }).catch((e) => {
+        // Our own side failed (the store could not save, a bug): stop rather than hang.
+        this.#stop(/** @type {any} */ (e)?.reason ?? 'internal_error', String(/** @type {any} */ (e)?.message ?? e), null, null);
+        this.#notify();
+      });
     }
   }
 
@@ -544,16 +548,21 @@ export class Match {
     this.#finish();
     const peer = this.journal.peer;
     if (last.type === 'failure' && peer.channel) last.transcript = peer.transcript();
-    if (this.store) {
-      /** @type {[string, Uint8Array | null][]} */
-      const files = last.type === 'match_over'
-        ? [['transcript', last.transcript], ['result', last.result]]
-        : [['transcript', last.transcript], ['evidence', last.evidence]];
-      for (const [kind, bytes] of files) if (bytes) this.saved[kind] = await this.store.keep(this.id, kind, bytes);
-      await this.store.forget(this.id);
+    try {
+      if (this.store) {
+        /** @type {[string, Uint8Array | null][]} */
+        const files = last.type === 'match_over'
+          ? [['transcript', last.transcript], ['result', last.result]]
+          : [['transcript', last.transcript], ['evidence', last.evidence]];
+        for (const [kind, bytes] of files) if (bytes) this.saved[kind] = await this.store.keep(this.id, kind, bytes);
+        await this.store.forget(this.id);
+      }
+    } finally {
+      // The last event goes out even when the store failed: its files are in the event itself.
       last.saved = { ...this.saved };
+      this.#queue.push(last);
+      this.#notify();
     }
-    this.#queue.push(last);
     this.#notify();
   }
 

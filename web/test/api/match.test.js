@@ -79,11 +79,10 @@ function reattachable(inner) {
   (async () => {
     for (;;) {
       const f = await inner.receive();
-      if (waiter) {
-        const w = waiter;
-        waiter = null;
-        w(f);
-      } else queue.push(f);
+      const w = /** @type {((f: Uint8Array) => void) | null} */ (waiter);
+      waiter = null;
+      if (w) w(f);
+      else queue.push(f);
     }
   })();
   return () => {

@@ -4,7 +4,9 @@
 import { ready, hostRoom, Match, newIdentity, IndexedDbStore, toHex } from 'koikoi-p2p';
 
 const log = (/** @type {string} */ line) => { document.getElementById('log')?.append(`${line}\n`); };
-const state = /** @type {any} */ (window).koikoi = { code: null, done: false, outcome: null, transcript: null, result: null, saved: null };
+/** @type {any} */
+const state = { code: null, done: false, outcome: null, transcript: null, result: null, saved: null, pending: null };
+/** @type {any} */ (window).koikoi = state;
 
 await ready();
 const store = new IndexedDbStore('koikoi-consumer');
