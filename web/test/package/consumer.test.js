@@ -188,32 +188,35 @@ test('a page bundled by esbuild and by Vite plays koikoi join in Chromium and it
   const server = /** @type {import('node:http').Server} */ (await serve(pages));
   const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
   const browser = await launch();
+  /** Play one match in a page of this bundle against koikoi join; check its files. @param {string} bundler */
+  const playPage = async (bundler) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    /** @type {string[]} */
+    const errors = [];
+    page.on('pageerror', (/** @type {Error} */ e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${port}/${bundler}/index.html?relay=${encodeURIComponent(relay.url)}`);
+    await page.waitForFunction(() => /** @type {any} */ (window).koikoi?.code, null, { timeout: 30000 });
+    const code = await page.evaluate(() => /** @type {any} */ (window).koikoi.code);
+    const joined = await koikoiJoin(code, path.join(scratch, `home-${bundler}`));
+    await page.waitForFunction(() => /** @type {any} */ (window).koikoi?.done, null, { timeout: 120000 });
+    const state = await page.evaluate(() => /** @type {any} */ (window).koikoi);
+    assert.deepEqual(errors, [], bundler);
+    assert.equal(state.outcome, 'match_over', `${bundler}: ${state.outcome}\n${joined}`);
+    assert.match(joined, /EXIT 0/, joined);
+    assert.deepEqual(state.pending, [], 'the store forgot the journal');
+    const file = path.join(scratch, `${bundler}.transcript`);
+    writeFileSync(file, Buffer.from(state.transcript, 'hex'));
+    const v = verify(file);
+    assert.equal(v.status, 0, `${bundler}: ${v.out}`);
+    writeFileSync(`${file}.result`, Buffer.from(state.result, 'hex'));
+    const vr = verify('--result', `${file}.result`);
+    assert.equal(vr.status, 0, `${bundler}: ${vr.out}`);
+    await context.close();
+  };
   try {
-    for (const bundler of ['esbuild', 'vite']) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      /** @type {string[]} */
-      const errors = [];
-      page.on('pageerror', (/** @type {Error} */ e) => errors.push(e.message));
-      await page.goto(`http://127.0.0.1:${port}/${bundler}/index.html?relay=${encodeURIComponent(relay.url)}`);
-      await page.waitForFunction(() => /** @type {any} */ (window).koikoi?.code, null, { timeout: 30000 });
-      const code = await page.evaluate(() => /** @type {any} */ (window).koikoi.code);
-      const joined = await koikoiJoin(code, path.join(scratch, `home-${bundler}`));
-      await page.waitForFunction(() => /** @type {any} */ (window).koikoi?.done, null, { timeout: 120000 });
-      const state = await page.evaluate(() => /** @type {any} */ (window).koikoi);
-      assert.deepEqual(errors, [], bundler);
-      assert.equal(state.outcome, 'match_over', `${bundler}: ${state.outcome}\n${joined}`);
-      assert.match(joined, /EXIT 0/, joined);
-      assert.deepEqual(state.pending, [], 'the store forgot the journal');
-      const file = path.join(scratch, `${bundler}.transcript`);
-      writeFileSync(file, Buffer.from(state.transcript, 'hex'));
-      const v = verify(file);
-      assert.equal(v.status, 0, `${bundler}: ${v.out}`);
-      writeFileSync(`${file}.result`, Buffer.from(state.result, 'hex'));
-      const vr = verify('--result', `${file}.result`);
-      assert.equal(vr.status, 0, `${bundler}: ${vr.out}`);
-      await context.close();
-    }
+    // Both pages play at once, each against its own koikoi join, on the one relay.
+    await Promise.all([playPage('esbuild'), playPage('vite')]);
   } finally {
     await browser.close();
     server.close();
