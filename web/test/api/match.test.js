@@ -130,3 +130,27 @@ test('a seat resumed from its store after a crash finishes the match', async () 
   assert.equal(h.last.type, 'match_over');
   assert.ok(auditBytes(r.last.transcript).ok);
 });
+
+test('deadlines: a silent seat gets time_up and own_timeout, the other signs an abandonment claim', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, deadlines: { step: 5, turn: 2 } });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42' });
+  /** @param {Match} m */
+  const collect = async (m) => {
+    /** @type {any[]} */
+    const out = [];
+    for await (const ev of m.events()) out.push(ev); // the guest never answers the terms
+    return out;
+  };
+  const [h, g] = await Promise.all([collect(host), collect(guest)]);
+  assert.deepEqual(g.slice(-3).map((e) => e.type), ['terms_proposed', 'time_up', 'failure']);
+  assert.equal(g.at(-1).reason, 'own_timeout');
+  assert.equal(g.at(-2).claimant, 0);
+  await assert.rejects(guest.decideTerms(true), LocalError);
+  const last = h.at(-1);
+  assert.equal(last.type, 'failure');
+  assert.equal(last.reason, 'abandoned');
+  assert.equal(last.who, 1);
+  const report = auditBytes(last.evidence);
+  assert.equal(report.kind, 'abandonment', JSON.stringify(report));
+});
