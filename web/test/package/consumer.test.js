@@ -150,6 +150,9 @@ test("the README's example plays koikoi join over a relay in Node and the transc
   assert.equal(v.status, 0, v.out);
   const vr = verify('--result', path.join(project, 'matches', result));
   assert.equal(vr.status, 0, vr.out);
+  // The package's own auditor, as installed (its koikoi-verify command), agrees.
+  const js = run(path.join(project, 'node_modules', '.bin', 'koikoi-verify'), [path.join('matches', transcript)], project);
+  assert.equal(js.status, 0, js.out);
 });
 
 /** Serve a folder on loopback. @param {string} root */
