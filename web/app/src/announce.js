@@ -2,7 +2,7 @@
 // seats, in a banner with the yaku and the cards that make them, and in an aria-live region so a
 // screen reader hears them too. The banner closes by itself (or on Escape); clicks pass through
 // it, so it never holds the game.
-import { CARDS } from '../../src/rules/cards.js';
+import { CARDS } from '../../src/api/rules.js';
 import { h } from './dom.js';
 import { cardEl } from './board.js';
 import { t, yakuName } from './i18n.js';

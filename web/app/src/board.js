@@ -2,7 +2,7 @@
 // both hands, both captures grouped by class, the stock, the clocks and the question being asked,
 // and reports clicks and keys as the option the person chose. It never decides legality: what
 // can be clicked is exactly `table.ask.options`.
-import { CARDS } from '../../src/rules/cards.js';
+import { CARDS } from '../../src/api/rules.js';
 import { h, svg } from './dom.js';
 import { backSvg, cardSvg } from './cards/art.js';
 import { cardLabel, cardName, monthName, t, yakuName } from './i18n.js';

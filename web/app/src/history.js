@@ -4,7 +4,7 @@
 // ai/follow.js feeds a computer. Built in the seat's worker; the table carries the plain result.
 // A mirror that disagrees with an event stops until the next deal: the history only describes,
 // the seat's own engine decides.
-import { RoundState } from '../../src/rules/round.js';
+import { RoundState } from '../../src/api/rules.js';
 
 /**
  * One half-turn: the card played and what it took, the card drawn and what it took, and the

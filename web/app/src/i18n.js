@@ -1,7 +1,7 @@
 // English and Japanese text of the page. `t(key, params)` looks a string up in the current
 // language ({name} placeholders filled from params); every key exists in both tables (a test
 // checks it). Card and yaku names come from here too, so the board needs no other source.
-import { CARDS } from '../../src/rules/cards.js';
+import { CARDS } from '../../src/api/rules.js';
 
 /** @typedef {'en' | 'ja'} Lang */
 

@@ -3,7 +3,7 @@
 // service can inject nothing. Names are not unique: the fingerprint sits beside each.
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { serviceUrl } from '../../src/net/ratings.js';
+import { serviceUrl } from '../../src/api/match.js';
 
 /**
  * The service's leaderboard, or null when the relay has no rating service (or none answers).

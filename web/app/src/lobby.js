@@ -5,8 +5,8 @@
 // accepts or refuses them.
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { RelayClient } from '../../src/net/relay_client.js';
-import { roomListing } from '../../src/net/listing.js';
+import { RelayClient } from '../../src/api/match.js';
+import { roomListing } from '../../src/api/match.js';
 import { lengthText, presetShort } from './rooms.js';
 
 /** "40 s", "3 min", "2 h". @param {number} seconds */

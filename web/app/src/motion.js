@@ -6,7 +6,7 @@
 // then lands, captured cards fly to their owner's pile once the card that took them has landed.
 // A click or Escape finishes every motion at once; with prefers-reduced-motion cards move
 // instantly and the ones that moved are highlighted instead.
-import { CARDS } from '../../src/rules/cards.js';
+import { CARDS } from '../../src/api/rules.js';
 
 /** The motion length in ms (localStorage koikoi.motionMs: tests stretch it; 0 turns motion off). */
 export const MOTION_KEY = 'koikoi.motionMs';

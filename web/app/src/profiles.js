@@ -2,8 +2,8 @@
 // seventh, koikoi-japan, included), switches changed as NAME=VALUE text (the rules engine parses
 // and checks them), and a profile described as the preset it is, or "custom, based on X:
 // switch=value ..." (spec/rules.md §3.8).
-import { PRESETS, Profile, preset, withRounds } from '../../src/rules/profile.js';
-import { differences, nearestPreset, withSwitchText } from '../../src/rules/text.js';
+import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
+import { differences, nearestPreset, withSwitchText } from '../../src/api/rules.js';
 import { t } from './i18n.js';
 
 export { PRESETS };

@@ -1,7 +1,7 @@
 // The create-room form's rated match (spec/ratings.md §2.1): as `koikoi host --rated [--ratings
 // URL]`, the rating service is the one typed, else the relay's own (ws:// -> http://).
-import { serviceUrl } from '../../src/net/ratings.js';
-import { ratingsProblem } from '../../src/protocol/terms.js';
+import { serviceUrl } from '../../src/api/match.js';
+import { ratingsProblem } from '../../src/api/match.js';
 
 /**
  * The terms' `rated` and `ratings` for the form's choice; throws an Error (shown under the form)

@@ -7,7 +7,7 @@ import { cardEl } from './board.js';
 import { cardName, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
 import { reasonText, tn } from './words.js';
-import { ready } from '../../src/sodium.js';
+import { ready } from '../../src/api/match.js';
 
 /**
  * @param {HTMLElement} root @param {Uint8Array | null} bytes a file to show at once, or null

@@ -3,12 +3,12 @@
 // core's game flow run as an observer with the round keys the file discloses (spec/game.md §8.2),
 // so once a deal's keys are disclosed every card of it is known. The verdict is always the
 // auditor's; the steps only show what happened up to where verification stopped.
-import { FileError, auditBytes, describe, verifyHandshakeRecord } from '../../src/audit/replay.js';
+import { FileError, auditBytes, describe, verifyHandshakeRecord } from '../../src/api/audit.js';
 import { decodePrefix, isMap } from '../../src/protocol/codec.js';
 import { decodeEnvelope, envelopeDigest } from '../../src/protocol/envelope.js';
-import { TRANSCRIPT_MAGIC, hasMagic } from '../../src/protocol/transcript.js';
+import { TRANSCRIPT_MAGIC, hasMagic } from '../../src/api/audit.js';
 import { GameFlow } from '../../src/protocol/flow.js';
-import { scorePile } from '../../src/rules/scoring.js';
+import { scorePile } from '../../src/api/rules.js';
 
 /**
  * @typedef {{field: number[], hands: [number[], number[]], piles: [number[], number[]], stock: number,

@@ -7,9 +7,9 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { PRESETS, buildProfile } from './profiles.js';
 import { ratedTerms } from './rated.js';
-import { locateService } from '../../src/net/ratings.js';
-import { differences } from '../../src/rules/text.js';
-import { Profile, preset, withRounds } from '../../src/rules/profile.js';
+import { locateService } from '../../src/api/match.js';
+import { differences } from '../../src/api/rules.js';
+import { Profile, preset, withRounds } from '../../src/api/rules.js';
 
 /** The sentence and short name of each preset (i18n keys). */
 export const PRESET_TEXT = /** @type {const} */ ({

@@ -4,8 +4,8 @@
 // spec/rules.md §7 computes it, the points moved and the match around it.
 import {
   BLUE_RIBBONS, BOAR, BUTTERFLIES, CARDS, CHERRY_CURTAIN, DEER, FULL_MOON, POETRY_RIBBONS, RAIN_MAN, SAKE_CUP, cardIndex,
-} from '../../src/rules/cards.js';
-import { roundScore } from '../../src/rules/scoring.js';
+} from '../../src/api/rules.js';
+import { roundScore } from '../../src/api/rules.js';
 
 const BRIGHTS = [0, 8, 28, 40, 44];
 

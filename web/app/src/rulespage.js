@@ -6,9 +6,9 @@
 import { h } from './dom.js';
 import { cardName, t, yakuName } from './i18n.js';
 import { cardEl } from './board.js';
-import { PRESETS, Profile, preset, withRounds } from '../../src/rules/profile.js';
-import { CARDS } from '../../src/rules/cards.js';
-import { differences, formatSwitch } from '../../src/rules/text.js';
+import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
+import { CARDS } from '../../src/api/rules.js';
+import { differences, formatSwitch } from '../../src/api/rules.js';
 import { lengthText, presetShort } from './rooms.js';
 
 const idx = (/** @type {string} */ id) => CARDS.findIndex((c) => c.id === id);

@@ -7,16 +7,16 @@
 // Every input is saved with the wall-clock time it was saved (as the Python driver's records,
 // spec/protocol.md §12.3), so after a reload both clocks restart from when the current wait
 // began, not from zero, and a person's own deadline is not renewed by reloading (§12.4).
-import { JOURNAL_VERSION, Journal } from '../../src/protocol/journal.js';
-import { actionFromDict } from '../../src/rules/actions.js';
-import { createPlayer } from '../../src/ai/players.js';
-import { RoundFollower } from '../../src/ai/follow.js';
-import { toHex } from '../../src/bytes.js';
-import { peerHoldsSession } from '../../src/net/rendezvous.js';
+import { JOURNAL_VERSION, Journal } from '../../src/api/match.js';
+import { actionFromDict } from '../../src/api/rules.js';
+import { createPlayer } from '../../src/api/match.js';
+import { RoundFollower } from '../../src/api/match.js';
+import { toHex } from '../../src/api/match.js';
+import { peerHoldsSession } from '../../src/api/match.js';
 import { appendInput, deleteSeat, loadInputs, loadSeat, saveFinal, saveSeat } from './store.js';
 import { askOf, koikoiHint, roundTable } from './table.js';
 import { roundInfo } from './round_info.js';
-import { LocalError } from '../../src/protocol/errors.js';
+import { LocalError } from '../../src/api/match.js';
 import { History } from './history.js';
 
 const ZERO_HASH = toHex(new Uint8Array(32));

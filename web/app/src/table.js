@@ -2,9 +2,9 @@
 // the round as this seat's engine sees it, the question it is asked with its legal options, the
 // hints (yaku made and one card away, what stop and koi-koi score under these rules) and the
 // match around it. Built in the seat's worker; the page only reads it (the board decides nothing).
-import { CARDS } from '../../src/rules/cards.js';
-import { actionToDict } from '../../src/rules/actions.js';
-import { roundScore, scorePile } from '../../src/rules/scoring.js';
+import { CARDS } from '../../src/api/rules.js';
+import { actionToDict } from '../../src/api/rules.js';
+import { roundScore, scorePile } from '../../src/api/rules.js';
 
 const SAKE_CUP = 32;
 

@@ -2,7 +2,7 @@
 // move marked until the player's next action, the move log (movelog.js), announcements
 // (announce.js) and sound (sound.js), with the sound toggle. game.js measures before each redraw
 // and calls `after` once the board shows the new table; nothing here holds a table back.
-import { CARDS } from '../../src/rules/cards.js';
+import { CARDS } from '../../src/api/rules.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { Announcer } from './announce.js';

@@ -11,17 +11,17 @@
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
 // {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
 // {kind: 'relay', url, action: 'host' | 'join', code?, public?, listing?} (listing: spec/relay.md §4.2).
-import { ready } from '../../src/sodium.js';
-import { Identity } from '../../src/protocol/identity.js';
-import { openIdentity, sealIdentity } from '../../src/protocol/identity_file.js';
-import { systemRandom } from '../../src/mentalpoker/rng.js';
-import { Profile } from '../../src/rules/profile.js';
-import { RelayClient } from '../../src/net/relay_client.js';
-import { toHex, fromHex } from '../../src/bytes.js';
+import { ready } from '../../src/api/match.js';
+import { Identity } from '../../src/api/match.js';
+import { openIdentity, sealIdentity } from '../../src/api/match.js';
+import { systemRandom } from '../../src/api/match.js';
+import { Profile } from '../../src/api/rules.js';
+import { RelayClient } from '../../src/api/match.js';
+import { toHex, fromHex } from '../../src/api/match.js';
 import { deleteSeat, getValue, loadSeat, saveSeat, setValue } from './store.js';
 import { Seat } from './seat.js';
-import { LinkTransport } from '../../src/net/link_transport.js';
-import { RelayRendezvous } from '../../src/net/rendezvous.js';
+import { LinkTransport } from '../../src/api/match.js';
+import { RelayRendezvous } from '../../src/api/match.js';
 
 const scope = /** @type {any} */ (globalThis);
 /** @param {any} msg @param {Transferable[]} [transfer] */

@@ -3,7 +3,7 @@
 // with a dark frame; a badge in the corner gives the month as a number and the class as a
 // shape (star: bright, diamond: animal, bar: ribbon with its kind, dot: plain), so the cards
 // read without colour. The page puts the month, name and card id in text beside each SVG.
-import { CARDS } from '../../../src/rules/cards.js';
+import { CARDS } from '../../../src/api/rules.js';
 import { blossom, circle, el, line, path, starPath } from './draw.js';
 import { plant } from './plants.js';
 import { BEHIND, SUBJECTS, ribbon } from './subjects.js';

@@ -1,0 +1,156 @@
+// The public Match API (src/api): two seats over an in-memory pair, each played by a computer
+// through the events and verbs an embedder uses; the transcript passes the auditor, and a seat
+// rebuilt from its store mid-match sends exactly what it sent before.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import '../helpers.js';
+import { Match, MemoryStore, newIdentity, memoryPair, LocalError } from '../../src/api/match.js';
+import { auditBytes } from '../../src/api/audit.js';
+
+/** Play one seat to the end with its computer; returns the events' types and the last event. @param {Match} match */
+async function play(match) {
+  const bot = match.computer('random', `seed-${match.seat}`);
+  /** @type {string[]} */
+  const seen = [];
+  /** @type {any} */
+  let last = null;
+  for await (const ev of match.events()) {
+    seen.push(ev.type);
+    last = ev;
+    if (ev.type === 'terms_proposed') await match.decideTerms(true);
+    else if (ev.type === 'your_turn' || ev.type === 'choice') {
+      assert.ok(ev.options.length > 0 && ev.view);
+      await match.decide(bot.choose());
+    }
+  }
+  return { seen, last };
+}
+
+test('two seats play a one-round match through the public API and the auditor accepts it', async () => {
+  const [a, b] = memoryPair();
+  const store = new MemoryStore();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', profile: 'nintendo', rounds: 1, store, id: 'host' });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
+  const [h, g] = await Promise.all([play(host), play(guest)]);
+  for (const { seen, last } of [h, g]) {
+    assert.equal(seen[0], 'paired');
+    assert.ok(seen.includes('terms_agreed') && seen.includes('round_started') && seen.includes('board') && seen.includes('round_over'));
+    assert.ok(seen.includes('your_turn') && seen.includes('opponent_moved'));
+    assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
+  }
+  assert.ok(g.seen.includes('terms_proposed') && !h.seen.includes('terms_proposed'));
+  assert.deepEqual(h.last.scores, g.last.scores);
+  const report = auditBytes(h.last.transcript);
+  assert.ok(report.ok && report.complete, JSON.stringify(report));
+  // The store kept the files and forgot both journals (they hold the seeds).
+  assert.deepEqual(await store.list(), []);
+  assert.deepEqual(store.files.get('host/transcript'), h.last.transcript);
+  assert.ok(store.files.get('guest/result'));
+  await assert.rejects(host.decide(/** @type {any} */ ({ type: 'stop' })), LocalError);
+});
+
+test('refusing the terms signs nothing and ends with terms_refused', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42' });
+  const hosting = (async () => { for await (const ev of host.events()) if (ev.type === 'terms_agreed') return ev; return null; })();
+  /** @type {any} */
+  let last = null;
+  for await (const ev of guest.events()) {
+    last = ev;
+    if (ev.type === 'terms_proposed') await guest.decideTerms(false);
+  }
+  assert.equal(last.type, 'failure');
+  assert.equal(last.reason, 'terms_refused');
+  void hosting;
+});
+
+/**
+ * A transport end that a crashed seat lets go of: each `attach()` is a new process's view of it,
+ * and what an old one was still waiting for goes to the new one (as a retransmitting link does).
+ * @param {import('../../src/api/match.js').Transport} inner
+ */
+function reattachable(inner) {
+  /** @type {Uint8Array[]} */
+  const queue = [];
+  /** @type {((f: Uint8Array) => void) | null} */
+  let waiter = null;
+  let generation = 0;
+  (async () => {
+    for (;;) {
+      const f = await inner.receive();
+      const w = /** @type {((f: Uint8Array) => void) | null} */ (waiter);
+      waiter = null;
+      if (w) w(f);
+      else queue.push(f);
+    }
+  })();
+  return () => {
+    const mine = ++generation;
+    waiter = null;
+    return {
+      /** @param {Uint8Array} d */
+      send: (d) => inner.send(d),
+      /** @returns {Promise<Uint8Array>} */
+      receive: () => {
+        if (mine !== generation) return new Promise(() => {});
+        const f = queue.shift();
+        return f ? Promise.resolve(f) : new Promise((r) => { waiter = r; });
+      },
+    };
+  };
+}
+
+test('a seat resumed from its store after a crash finishes the match', async () => {
+  const [a, b] = memoryPair();
+  const store = new MemoryStore();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, store, id: 'host' });
+  const attach = reattachable(b);
+  const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
+  const hostPlay = play(host);
+  // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
+  const bot = guest.computer('random', 'g');
+  let decisions = 0;
+  for await (const ev of guest.events()) {
+    if (ev.type === 'terms_proposed') await guest.decideTerms(true);
+    else if (ev.type === 'your_turn' || ev.type === 'choice') {
+      await guest.decide(bot.choose());
+      if (++decisions === 2) break;
+    }
+  }
+  assert.deepEqual(await store.list(), ['host', 'guest']);
+  const resumed = await Match.resume(attach(), store, 'guest');
+  const resuming = play(resumed);
+  // A frame the crashed process took but never logged is lost with it: the host's link hears
+  // that the peer restarted and sends again what is unacknowledged (spec/protocol.md §12.3).
+  /** @type {any} */ (a).onRestart();
+  const r = await resuming;
+  const h = await hostPlay;
+  assert.equal(r.last.type, 'match_over', `${r.last.reason}: ${r.last.message}`);
+  assert.equal(h.last.type, 'match_over');
+  assert.ok(auditBytes(r.last.transcript).ok);
+});
+
+test('deadlines: a silent seat gets time_up and own_timeout, the other signs an abandonment claim', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, deadlines: { step: 5, turn: 2 } });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42' });
+  /** @param {Match} m */
+  const collect = async (m) => {
+    /** @type {any[]} */
+    const out = [];
+    for await (const ev of m.events()) out.push(ev); // the guest never answers the terms
+    return out;
+  };
+  const [h, g] = await Promise.all([collect(host), collect(guest)]);
+  assert.deepEqual(g.slice(-3).map((e) => e.type), ['terms_proposed', 'time_up', 'failure']);
+  assert.equal(g.at(-1).reason, 'own_timeout');
+  assert.equal(g.at(-2).claimant, 0);
+  await assert.rejects(guest.decideTerms(true), LocalError);
+  const last = h.at(-1);
+  assert.equal(last.type, 'failure');
+  assert.equal(last.reason, 'abandoned');
+  assert.equal(last.who, 1);
+  const report = auditBytes(last.evidence);
+  assert.equal(report.kind, 'abandonment', JSON.stringify(report));
+});
