@@ -33,7 +33,7 @@ def _verdict(data: bytes) -> dict[str, object]:
     return {"ok": report.ok, "reason": None if report.ok else "incomplete", "seat": None, "seq": None}
 
 
-@pytest.mark.parametrize("group", ["messages", "session", "claims"])
+@pytest.mark.parametrize("group", ["messages", "round_keys", "session", "claims"])
 def test_every_file_gets_its_verdict(vectors_dir: Path, group: str) -> None:
     cases = _vector(vectors_dir)[group]
     assert len(cases) >= 2

@@ -7,6 +7,9 @@ the verdict every verifier must give them (issue 27's items 1, 2, 4, 5 and 6).
 - ``session``: evidence files whose offence is a session-level deviation the auditor proves from
   signatures alone, with the reason it names itself (spec/protocol.md §9): ``bad_seq`` (the accused
   spoke at a number the game gave the reporter), ``equivocation``, ``bad_prev``.
+- ``round_keys``: an evidence file whose verdict needs the reporter's round secrets, with its
+  ``round_keys`` entries replaced by ones a verifier ignores (spec/game.md §8.1: a secret that is
+  not 32 bytes, an empty one, a malformed entry); the verdict is that of no entry at all.
 - ``claims``: abandonment files (spec/protocol.md §9.1): the same signed claim with and without the
   claimant's round secret of the deal in play; both hold (step 5: the replay reaches message N).
 - ``pairs``: two files and the verdict of ``koikoi verify A B`` (§9.2), each rule deciding at
@@ -43,7 +46,7 @@ from koikoi_p2p.protocol.envelope import sign_envelope
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.events import ChoiceNeeded, TermsProposed, YourTurn
 from koikoi_p2p.protocol.peer import GamePeer
-from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
+from koikoi_p2p.protocol.transcript import decode_evidence, encode_evidence, encode_transcript
 
 OUT = Path(__file__).resolve().parents[1] / "protocol"
 FOLDER = "invalid"
@@ -145,6 +148,36 @@ def message_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
             raise SystemExit(f"{name}: the reporter says {error.reason}, the auditor {verdict}")
         files[f"msg_{name}.evidence"] = data
         cases.append({"name": name, "how": how, "file": f"{FOLDER}/msg_{name}.evidence", "expected": verdict})
+    return cases
+
+
+def round_keys_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
+    """The evidence file of ``disclose_key_31_bytes`` (its verdict needs the reporter's round
+    secrets: the deal's keys are not all disclosed) with its ``round_keys`` entries replaced by
+    ones a verifier ignores (spec/game.md §8.1): the verdict is the one of no entry at all."""
+    base = files["msg_disclose_key_31_bytes.evidence"]
+    evidence = decode_evidence(base)
+    keys = evidence.offence["round_keys"]
+    assert isinstance(keys, list) and keys
+    bare = encode_evidence(evidence.handshake, evidence.envelopes, reporter=evidence.reporter,
+                           reason=evidence.reason, message=evidence.message,
+                           offence={**evidence.offence, "round_keys": []})
+    cases = []
+    for name, how, entries in (
+            ("wrong_length", "every secret one byte short or one byte long (a secret is 32 bytes)",
+             [[deal, secret[:31] if i % 2 == 0 else secret + b"\x00"] for i, (deal, secret) in enumerate(keys)]),
+            ("empty_or_malformed", "an empty secret (the reporter had no key of that deal yet), a one-element "
+                                   "entry, a string entry and a secret given as text",
+             [[keys[0][0], b""], [keys[0][0]], "x", [keys[-1][0], "secret"]])):
+        data = encode_evidence(evidence.handshake, evidence.envelopes, reporter=evidence.reporter,
+                               reason=evidence.reason, message=evidence.message,
+                               offence={**evidence.offence, "round_keys": entries})
+        verdict = _verdict(data)
+        if verdict != _verdict(bare):
+            raise SystemExit(f"round_keys {name}: {verdict}, not the verdict without entries {_verdict(bare)}")
+        files[f"round_keys_{name}.evidence"] = data
+        cases.append({"name": name, "how": how, "file": f"{FOLDER}/round_keys_{name}.evidence",
+                      "expected": verdict})
     return cases
 
 
@@ -434,6 +467,7 @@ def build() -> tuple[dict[str, bytes], dict[str, object]]:
         "description": "files and the verdict koikoi verify gives them; every implementation's verifier "
                        "must give the same (spec/game.md §3.4, spec/protocol.md §9, §9.1, §9.2, §8)",
         "messages": message_cases(files),
+        "round_keys": round_keys_cases(files),
         "session": session_cases(files),
         "claims": claim_cases(files),
         "unknown": unknown_cases(files),

@@ -363,21 +363,16 @@ export function auditEvidence(data, chain = {}) {
   // reporter did (spec/game.md §8.1).
   /** @type {Map<number, [Uint8Array | null, Uint8Array | null]>} */
   const extra = new Map();
-  const roundKey = offence.round_key;
-  if (typeof offence.deal === 'number' && roundKey instanceof Uint8Array && roundKey.length === 32) {
-    /** @type {[Uint8Array | null, Uint8Array | null]} */
-    const pair = [null, null];
-    pair[reporter] = roundKey;
-    extra.set(offence.deal, pair);
-  }
-  // Game version 2: `round_keys` = [[deal, secret], ...], every deal whose deck the reporter held.
+  // `round_keys` = [[deal, secret], ...], every deal whose deck the reporter held; an entry that
+  // is not [deal, 32-byte secret] (an empty secret: no key of that deal yet) is ignored
+  // (spec/game.md §8.1). The offence has no other secret field.
   if (Array.isArray(offence.round_keys)) {
     for (const item of offence.round_keys) {
-      if (Array.isArray(item) && typeof item[0] === 'number' && item[1] instanceof Uint8Array && item[1].length === 32) {
+      if (Array.isArray(item) && item.length === 2 && Number.isInteger(item[0]) && item[1] instanceof Uint8Array && item[1].length === 32) {
         /** @type {[Uint8Array | null, Uint8Array | null]} */
         const pair = [null, null];
         pair[reporter] = item[1];
-        extra.set(item[0], pair);
+        extra.set(/** @type {number} */ (item[0]), pair);
       }
     }
   }

@@ -26,7 +26,7 @@ function verdict(data) {
   }
 }
 
-for (const group of ['messages', 'session', 'claims']) {
+for (const group of ['messages', 'round_keys', 'session', 'claims']) {
   test(`game_invalid.json ${group}: every file gets its verdict`, () => {
     assert.ok(v[group].length >= 2);
     for (const c of v[group]) assert.deepEqual(verdict(vectorBytes(`protocol/${c.file}`)), c.expected, `${c.name}: ${c.how}`);
