@@ -215,7 +215,8 @@ def test_switches_tied_to_another_are_refused_with_bad_switch() -> None:
     `cup_either` true refuses `cup_is_plain` true, `subtract_from_opponent` true refuses a pool;
     web/test/rules/profile.test.js checks the same cases."""
     for base, change in (("nintendo", {"transfer_cap": True}), ("nintendo", {"bust_ends_game": True}),
-                         ("nintendo", {"cup_either": True}), ("board-game", {"subtract_from_opponent": True})):
+                         ("nintendo", {"cup_either": True}),
+                         ("board-game", {"subtract_from_opponent": True})):
         with pytest.raises(RulesError) as err:
             preset(base).with_switches(**change)
         assert err.value.reason == "bad_switch", (base, change)

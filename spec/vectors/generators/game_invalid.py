@@ -165,16 +165,18 @@ def round_keys_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
     cases = []
     for name, how, entries in (
             ("wrong_length", "every secret one byte short or one byte long (a secret is 32 bytes)",
-             [[deal, secret[:31] if i % 2 == 0 else secret + b"\x00"] for i, (deal, secret) in enumerate(keys)]),
-            ("empty_or_malformed", "an empty secret (the reporter had no key of that deal yet), a one-element "
-                                   "entry, a string entry and a secret given as text",
+             [[deal, secret[:31] if i % 2 == 0 else secret + b"\x00"]
+              for i, (deal, secret) in enumerate(keys)]),
+            ("empty_or_malformed",
+             "an empty secret (the reporter had no key of that deal yet), a one-element entry, a string "
+             "entry and a secret given as text",
              [[keys[0][0], b""], [keys[0][0]], "x", [keys[-1][0], "secret"]])):
         data = encode_evidence(evidence.handshake, evidence.envelopes, reporter=evidence.reporter,
                                reason=evidence.reason, message=evidence.message,
                                offence={**evidence.offence, "round_keys": entries})
         verdict = _verdict(data)
         if verdict != _verdict(bare):
-            raise SystemExit(f"round_keys {name}: {verdict}, not the verdict without entries {_verdict(bare)}")
+            raise SystemExit(f"round_keys {name}: {verdict}, not {_verdict(bare)} (no entries)")
         files[f"round_keys_{name}.evidence"] = data
         cases.append({"name": name, "how": how, "file": f"{FOLDER}/round_keys_{name}.evidence",
                       "expected": verdict})
@@ -359,11 +361,13 @@ def pair_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
     here.update({name: f"{FOLDER}/{name}" for name in files if name.startswith(("session_", "claim_"))})
     here["match_resigned.transcript"] = "match_resigned.transcript"
     table = [
-        ("finished_and_its_prefix", "the finished match and its first half without a closing marker: one is a "
-                                    "prefix of the other, the files agree (rule 3 sends it to rule 7)",
+        ("finished_and_its_prefix",
+         "the finished match and its first half without a closing marker: one is a prefix of the other, "
+         "the files agree (rule 3 sends it to rule 7)",
          "pair_finished.transcript", "pair_prefix.transcript"),
-        ("finished_and_a_claim", "the finished match and seat 0's claim that seat 1 went silent in its middle: "
-                                 "the finished match stands (rule 3)",
+        ("finished_and_a_claim",
+         "the finished match and seat 0's claim that seat 1 went silent in its middle: the finished match "
+         "stands (rule 3)",
          "pair_finished.transcript", "pair_claim.abandoned"),
         ("equivocation_across_files", "the finished match and a file of the same session whose message 0 is "
                                       "another proposal of terms signed by seat 0 (the claims' two-round "
@@ -381,8 +385,9 @@ def pair_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
         ("a_claim_beside_a_shorter_chain", "seat 0's claim beside a transcript that stops before it: the "
                                            "files agree and the claim holds (rules 4 and 7)",
          "pair_prefix.transcript", "pair_claim.abandoned"),
-        ("a_claim_answered_not_refuted", "seat 0's claim at message N beside a transcript that holds seat 1's "
-                                         "message N and nothing later from seat 0: the claim stands (rule 4)",
+        ("a_claim_answered_not_refuted",
+         "seat 0's claim at message N beside a transcript that holds seat 1's message N and nothing later "
+         "from seat 0: the claim stands (rule 4)",
          "pair_claim.abandoned", "pair_answered.transcript"),
         ("two_claims_the_earlier_stands", "seat 0 claims at N1, seat 1 at N2 > N1 on a chain that holds no "
                                           "envelope of seat 0 from N1 on: the earlier claim stands (rule 5)",
