@@ -5,6 +5,7 @@
 // one number, the accused's message in the other file); time cannot (no trusted clock).
 import { equal } from '../bytes.js';
 import { ProtocolError } from '../protocol/errors.js';
+import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
 import { FileError, auditBytes, deviation } from './replay.js';
 
 export const AGREE = 'agree';
@@ -31,6 +32,9 @@ export function readAccount(data, name) {
   /** @type {import('./replay.js').Chain} */
   const chain = {};
   try {
+    if (![TRANSCRIPT_MAGIC, EVIDENCE_MAGIC, ABANDON_MAGIC].some((m) => hasMagic(data, m))) {
+      throw new FileError('bad_magic', 'neither a transcript, an evidence file nor an abandonment file');
+    }
     const report = auditBytes(data, chain);
     const c = chain.claim;
     const claim = c ? { seq: /** @type {number} */ (c.seq), head: /** @type {Uint8Array} */ (c.head), claimant: /** @type {number} */ (c.claimant) } : null;
