@@ -141,13 +141,14 @@ def disclosed_keys(envelopes: Sequence[SignedEnvelope]) -> dict[int, dict[int, b
 
 
 def reporter_keys(offence: Mapping[str, object]) -> dict[int, bytes]:
-    """The reporter's own round secrets of the deals it had not disclosed (spec/game.md §8.1)."""
+    """The reporter's own round secrets of the deals it had not disclosed (spec/game.md §8.1): an
+    entry that is not [deal, 32-byte secret] (an empty secret: no key of that deal yet) is ignored."""
     out: dict[int, bytes] = {}
     keys = offence.get("round_keys")
     if isinstance(keys, list):
         for item in keys:
             if (isinstance(item, list) and len(item) == 2 and type(item[0]) is int
-                    and isinstance(item[1], bytes) and item[1]):
+                    and isinstance(item[1], bytes) and len(item[1]) == 32):
                 out[item[0]] = item[1]
     return out
 

@@ -3,7 +3,10 @@ length, the deadlines, rated or not, who the host is."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
+
+import pytest
 
 from koikoi_p2p.cli.switches import apply_switches
 from koikoi_p2p.cli.terms_screen import rules_name, terms_lines
@@ -83,3 +86,41 @@ def test_a_host_names_its_rules_with_the_name_switch() -> None:
     # The name survives the proposal, which renames only a preset's name on other switches.
     terms = MatchTerms.propose(profile=named, keys=(bytes(32), bytes(32)), room="ROOM01", rounds=3)
     assert terms.profile.name == "room-7"
+
+
+def test_koikoi_host_and_rules_take_the_name_switch_in_its_text_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 item 8 through the commands themselves: `koikoi host --switch name=NAME` proposes
+    terms under that name and `koikoi rules --switch name=NAME` describes the profile under it
+    (spec/rules.md §3.7); a preset's name on other switches, or a name outside [a-z0-9_-]{1,40}
+    (spec/rules.md §3.2), is refused before anything is sent."""
+    import json
+
+    from koikoi_p2p.cli.main import build_parser, main
+    from koikoi_p2p.cli.setup import prepare
+    from koikoi_p2p.protocol.terms import MatchTerms
+
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    parser = build_parser()
+    args = parser.parse_args(["host", "--rules", "nintendo", "--switch", "exhaustion=oya_ken",
+                              "--switch", "name=room-7"])
+    setup = prepare(args)
+    assert setup is not None and setup.profile.name == "room-7" and setup.profile.exhaustion == "oya_ken"
+    terms = MatchTerms.propose(profile=setup.profile, keys=(bytes(32), bytes(32)), room="ROOM01",
+                               rounds=setup.rounds)
+    assert terms.profile.name == "room-7"
+    for refused, why in ((["--switch", "exhaustion=oya_ken", "--switch", "name=wikipedia"],
+                          "--switch name=wikipedia: a preset's name is for that preset's own switches"),
+                         (["--switch", "name=Room 7"], "--switch name=Room 7: name is 1..40 characters")):
+        capsys.readouterr()
+        assert prepare(parser.parse_args(["host", "--rules", "nintendo", *refused])) is None
+        assert why in capsys.readouterr().err
+
+    assert main(["rules", "nintendo", "--switch", "name=room-7", "--switch", "exhaustion=oya_ken",
+                 "--json"]) == 0
+    described = json.loads(capsys.readouterr().out)
+    assert described["name"] == "room-7" and described["switches"]["exhaustion"] == "oya_ken"
+    assert main(["rules", "nintendo", "--switch", "name=nintendo"]) == 0     # the preset as itself
+    capsys.readouterr()
+    assert main(["rules", "nintendo", "--switch", "exhaustion=oya_ken", "--switch", "name=wikipedia"]) == 2
+    assert "a preset's name is for that preset's own switches" in capsys.readouterr().err

@@ -225,3 +225,23 @@ def test_version_1_terms_are_refused_as_such_before_their_shape() -> None:
     with pytest.raises(RemoteViolation) as err:
         flow.accept(0, m.TERMS, body, seq=0, prev=b"\x00" * 32)
     assert err.value.reason == "unsupported_version"
+
+
+def test_a_receiver_accepts_every_custom_name() -> None:
+    """spec/game.md §2.4 (issue 27 item 3): any name of the name switch that no preset has is a
+    custom name a receiver accepts, whatever it says (the names koikoi host picks, custom, a
+    host's own); a preset's name on other switches is bad_terms, on its own switches accepted."""
+    changed = preset("nintendo").with_switches(exhaustion="oya_ken")
+    for name in ("custom", "nintendo-custom", "koikoi-online-custom", "room-7", "x" * 40):
+        profile = changed.with_switches(name=name)
+        body = {**_terms().to_body(), "profile": profile.to_dict(), "profile_digest": profile_digest(profile)}
+        assert MatchTerms.from_body(body).profile.name == name
+    for name, switches in (("wikipedia", changed), ("nintendo", changed)):
+        profile = switches.with_switches(name=name)
+        body = {**_terms().to_body(), "profile": profile.to_dict(), "profile_digest": profile_digest(profile)}
+        with pytest.raises(RemoteViolation) as err:
+            MatchTerms.from_body(body)
+        assert err.value.reason == "bad_terms"
+    same = preset("nintendo")
+    body = {**_terms().to_body(), "profile": same.to_dict(), "profile_digest": profile_digest(same)}
+    assert MatchTerms.from_body(body).profile == same

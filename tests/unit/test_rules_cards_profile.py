@@ -208,3 +208,18 @@ def test_from_dict_refuses_values_of_the_wrong_json_type() -> None:
         with pytest.raises(RulesError) as info:
             Profile.from_dict({**data, **bad})
         assert info.value.reason == "bad_switch", bad
+
+
+def test_switches_tied_to_another_are_refused_with_bad_switch() -> None:
+    """spec/rules.md §3.2 (issue 27 item 7): `transfer_cap` or `bust_ends_game` true needs a pool,
+    `cup_either` true refuses `cup_is_plain` true, `subtract_from_opponent` true refuses a pool;
+    web/test/rules/profile.test.js checks the same cases."""
+    for base, change in (("nintendo", {"transfer_cap": True}), ("nintendo", {"bust_ends_game": True}),
+                         ("nintendo", {"cup_either": True}),
+                         ("board-game", {"subtract_from_opponent": True})):
+        with pytest.raises(RulesError) as err:
+            preset(base).with_switches(**change)
+        assert err.value.reason == "bad_switch", (base, change)
+    assert preset("board-game").with_switches(transfer_cap=True, bust_ends_game=True).transfer_cap
+    assert preset("koikoi-online").with_switches(cup_either=True).cup_either
+    assert preset("nintendo").with_switches(pool_start=10, transfer_cap=True).transfer_cap

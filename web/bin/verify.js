@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // node web/bin/verify.js [--json] [--result] FILE: the JavaScript auditor, with the verdicts,
 // reasons, message numbers and exit status of `koikoi verify`.
+// node web/bin/verify.js [--json] FILE OTHER: two files of one session, judged together as
+// `koikoi verify A B` does (spec/protocol.md §9.2); exit 0 unless they conflict or cannot be compared.
 import { readFileSync } from 'node:fs';
 import { ready } from '../src/sodium.js';
 import { FileError, auditBytes, describe } from '../src/audit/replay.js';
+import { compareBytes, comparisonJson, comparisonLines } from '../src/audit/compare.js';
 import { ResultError, verifyResult } from '../src/protocol/results.js';
 import { toHex } from '../src/bytes.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../src/protocol/transcript.js';
@@ -12,23 +15,37 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const resultMode = args.includes('--result');
 const files = args.filter((a) => !a.startsWith('--'));
-if (files.length !== 1) {
-  process.stderr.write('usage: node web/bin/verify.js [--json] [--result] FILE\n');
+if (files.length < 1 || files.length > 2 || (resultMode && files.length === 2)) {
+  process.stderr.write('usage: node web/bin/verify.js [--json] [--result] FILE, or node web/bin/verify.js [--json] FILE OTHER\n');
   process.exit(2);
 }
 await ready();
-let data;
-try {
-  data = new Uint8Array(readFileSync(files[0]));
-} catch (e) {
-  process.stdout.write(`koikoi verify: cannot read ${files[0]}: ${/** @type {Error} */ (e).message}\n`);
-  process.exit(1);
+/** @param {string} file */
+function read(file) {
+  try {
+    return new Uint8Array(readFileSync(file));
+  } catch (e) {
+    process.stdout.write(`koikoi verify: cannot read ${file}: ${/** @type {Error} */ (e).message}\n`);
+    process.exit(files.length === 2 ? 2 : 1);
+  }
 }
+const data = read(files[0]);
 
-/** @param {unknown} value @param {string} text @param {number} status */
+/** @param {unknown} value @param {string} text @param {number} status @returns {never} */
 function out(value, text, status) {
   process.stdout.write(`${json ? JSON.stringify(value, null, 2) : text}\n`);
   process.exit(status);
+}
+
+if (files.length === 2) {
+  const other = read(files[1]);
+  try {
+    const c = compareBytes(data, other, [files[0], files[1]]);
+    out(comparisonJson(c), comparisonLines(c).join('\n'), c.ok ? 0 : 1);
+  } catch (e) {
+    if (!(e instanceof FileError)) throw e;
+    out({ ok: false, reason: e.reason, message: e.detail }, `cannot compare the two files: ${e.reason}: ${e.detail}`, 1);
+  }
 }
 
 // spec/protocol.md §8, "Recognising a file": a file with none of the three magics is read as a

@@ -7,10 +7,17 @@ the verdict every verifier must give them (issue 27's items 1, 2, 4, 5 and 6).
 - ``session``: evidence files whose offence is a session-level deviation the auditor proves from
   signatures alone, with the reason it names itself (spec/protocol.md §9): ``bad_seq`` (the accused
   spoke at a number the game gave the reporter), ``equivocation``, ``bad_prev``.
+- ``round_keys``: an evidence file whose verdict needs the reporter's round secrets, with its
+  ``round_keys`` entries replaced by ones a verifier ignores (spec/game.md §8.1: a secret that is
+  not 32 bytes, an empty one, a malformed entry); the verdict is that of no entry at all.
 - ``claims``: abandonment files (spec/protocol.md §9.1): the same signed claim with and without the
   claimant's round secret of the deal in play; both hold (step 5: the replay reaches message N).
-- ``pairs``: two files of one session and the verdict of ``koikoi verify A B`` (§9.2): a finished
-  match beside its own cut-short prefix agrees; beside a claim in the middle of it, it stands.
+- ``pairs``: two files and the verdict of ``koikoi verify A B`` (§9.2), each rule deciding at
+  least one pair: a finished match beside its own cut-short prefix agrees; beside a claim in the
+  middle of it, it stands; two envelopes one seat signed for one number; a proven deviation; a
+  resignation; a claim that fails on its own; a claim against a shorter chain, and one answered but
+  not refuted; two claims (the earlier stands, the earlier is refuted, one seat's two claims
+  conflict); a file that is no account; files that cannot be compared.
 - ``unknown``: files ``koikoi verify FILE`` recognises as none of its kinds (``unknown_file``), and
   a co-signed result that decodes but does not verify.
 
@@ -39,7 +46,7 @@ from koikoi_p2p.protocol.envelope import sign_envelope
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.events import ChoiceNeeded, TermsProposed, YourTurn
 from koikoi_p2p.protocol.peer import GamePeer
-from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
+from koikoi_p2p.protocol.transcript import decode_evidence, encode_evidence, encode_transcript
 
 OUT = Path(__file__).resolve().parents[1] / "protocol"
 FOLDER = "invalid"
@@ -141,6 +148,38 @@ def message_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
             raise SystemExit(f"{name}: the reporter says {error.reason}, the auditor {verdict}")
         files[f"msg_{name}.evidence"] = data
         cases.append({"name": name, "how": how, "file": f"{FOLDER}/msg_{name}.evidence", "expected": verdict})
+    return cases
+
+
+def round_keys_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
+    """The evidence file of ``disclose_key_31_bytes`` (its verdict needs the reporter's round
+    secrets: the deal's keys are not all disclosed) with its ``round_keys`` entries replaced by
+    ones a verifier ignores (spec/game.md §8.1): the verdict is the one of no entry at all."""
+    base = files["msg_disclose_key_31_bytes.evidence"]
+    evidence = decode_evidence(base)
+    keys = evidence.offence["round_keys"]
+    assert isinstance(keys, list) and keys
+    bare = encode_evidence(evidence.handshake, evidence.envelopes, reporter=evidence.reporter,
+                           reason=evidence.reason, message=evidence.message,
+                           offence={**evidence.offence, "round_keys": []})
+    cases = []
+    for name, how, entries in (
+            ("wrong_length", "every secret one byte short or one byte long (a secret is 32 bytes)",
+             [[deal, secret[:31] if i % 2 == 0 else secret + b"\x00"]
+              for i, (deal, secret) in enumerate(keys)]),
+            ("empty_or_malformed",
+             "an empty secret (the reporter had no key of that deal yet), a one-element entry, a string "
+             "entry and a secret given as text",
+             [[keys[0][0], b""], [keys[0][0]], "x", [keys[-1][0], "secret"]])):
+        data = encode_evidence(evidence.handshake, evidence.envelopes, reporter=evidence.reporter,
+                               reason=evidence.reason, message=evidence.message,
+                               offence={**evidence.offence, "round_keys": entries})
+        verdict = _verdict(data)
+        if verdict != _verdict(bare):
+            raise SystemExit(f"round_keys {name}: {verdict}, not {_verdict(bare)} (no entries)")
+        files[f"round_keys_{name}.evidence"] = data
+        cases.append({"name": name, "how": how, "file": f"{FOLDER}/round_keys_{name}.evidence",
+                      "expected": verdict})
     return cases
 
 
@@ -265,39 +304,123 @@ def claim_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
     return cases
 
 
+def _finding(comparison: Any) -> dict[str, object] | None:
+    found = comparison.finding
+    return None if found is None else {"seat": found.seat, "seq": found.seq, "reason": found.reason}
+
+
+def _pair_verdict(first: bytes, second: bytes) -> dict[str, object]:
+    """``koikoi verify A B``'s verdict on two files, or the reason it cannot compare them."""
+    try:
+        comparison = compare_bytes(first, second)
+    except AuditError as exc:
+        return {"error": exc.reason}
+    return {"verdict": comparison.status, "stands": comparison.stands, "finding": _finding(comparison)}
+
+
 def pair_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
+    """One file per account a seat could write of one match, paired so that every rule of
+    spec/protocol.md §9.2 decides at least one pair."""
     results, peers = _honest_pair()
     record, envs = results[0].record, peers[0].transcript
+    session_id = results[0].channel.session_id
     finished = encode_transcript(record, envs, closed=True)
     cut = len(envs) // 2
     prefix = encode_transcript(record, envs[:cut], closed=False)
-    # A claim by seat 0 at a message where the prefix waits for seat 1: refuted by the finished file.
-    head = envs[cut - 1].digest()
-    at = next(i for i in range(cut, len(envs)) if envs[i].sender == 1)
-    claim_prefix = encode_transcript(record, envs[:at], closed=False)
-    report = audit_bytes(claim_prefix)
-    assert report.waiting is not None
-    head = envs[at - 1].digest()
-    claim = AbandonmentClaim(session_id=results[0].channel.session_id, seq=at, head=head, claimant=0,
-                             absent=1, expected=report.waiting[1], deadline=report.waiting[2])
-    claimed = encode_abandonment(claim_prefix, claim, sign_claim(results[0].channel.identity, claim))
+
+    def claim(n: int, claimant: int) -> bytes:
+        """Seat ``claimant``'s abandonment file at message n (the file names what the replay waits for)."""
+        before = encode_transcript(record, envs[:n], closed=False)
+        report = audit_bytes(before)
+        assert report.waiting is not None
+        c = AbandonmentClaim(session_id=session_id, seq=n, head=envs[n - 1].digest(), claimant=claimant,
+                             absent=1 - claimant, expected=report.waiting[1], deadline=report.waiting[2])
+        return encode_abandonment(before, c, sign_claim(results[claimant].channel.identity, c))
+
+    # Seat 0 claims that seat 1 went silent at `at`, a message of seat 1 after the prefix, and
+    # again at `at + 1`, the next message of seat 1's run; seat 1 claims at `back`, the first message
+    # of seat 0 after that run, and at `later`, the next message of seat 0 after `back`.
+    at = next(i for i in range(cut, len(envs) - 2) if envs[i].sender == 1 and envs[i + 1].sender == 1)
+    back = next(i for i in range(at, len(envs)) if envs[i].sender == 0)
+    later = next(i for i in range(back + 1, len(envs)) if envs[i].sender == 0 and envs[i - 1].sender == 1)
     files["pair_finished.transcript"] = finished
     files["pair_prefix.transcript"] = prefix
-    files["pair_claim.abandoned"] = claimed
+    files["pair_claim.abandoned"] = claim(at, 0)
+    files["pair_claim_next.abandoned"] = claim(at + 1, 0)
+    files["pair_claim_seat1.abandoned"] = claim(back, 1)
+    files["pair_claim_seat1_later.abandoned"] = claim(later, 1)
+    files["pair_answered.transcript"] = encode_transcript(record, envs[:at + 1], closed=False)
+    # Seat 1 claims that seat 0 went silent at a message that was seat 1's own: false on its own.
+    wrong = audit_bytes(encode_transcript(record, envs[:at], closed=False)).waiting
+    assert wrong is not None
+    lie = AbandonmentClaim(session_id=session_id, seq=at, head=envs[at - 1].digest(), claimant=1, absent=0,
+                           expected=wrong[1], deadline=wrong[2])
+    files["pair_false_claim.abandoned"] = encode_abandonment(
+        encode_transcript(record, envs[:at], closed=False), lie, sign_claim(results[1].channel.identity, lie))
+    here = {name: f"{FOLDER}/{name}" for name in files if name.startswith("pair_")}
+    here.update({name: f"{FOLDER}/{name}" for name in files if name.startswith(("session_", "claim_"))})
+    here["match_resigned.transcript"] = "match_resigned.transcript"
+    table = [
+        ("finished_and_its_prefix",
+         "the finished match and its first half without a closing marker: one is a prefix of the other, "
+         "the files agree (rule 3 sends it to rule 7)",
+         "pair_finished.transcript", "pair_prefix.transcript"),
+        ("finished_and_a_claim",
+         "the finished match and seat 0's claim that seat 1 went silent in its middle: the finished match "
+         "stands (rule 3)",
+         "pair_finished.transcript", "pair_claim.abandoned"),
+        ("equivocation_across_files", "the finished match and a file of the same session whose message 0 is "
+                                      "another proposal of terms signed by seat 0 (the claims' two-round "
+                                      "match): two envelopes one seat signed for one number (rule 1)",
+         "pair_finished.transcript", "claim_with_round_secret.abandoned"),
+        ("proven_evidence_beside_the_match", "the finished match and an evidence file proving seat 1's "
+                                             "equivocation: the proven deviation stands (rule 2)",
+         "pair_finished.transcript", "session_equivocation.evidence"),
+        ("a_resignation_twice", "a match ended by resignation beside a copy of itself: they agree on the "
+                                "resignation (rule 2)",
+         "match_resigned.transcript", "match_resigned.transcript"),
+        ("a_false_claim_beside_a_prefix", "seat 1 claims seat 0 went silent at a message that was seat 1's "
+                                          "own; beside a transcript cut short the transcript stands (rule 3)",
+         "pair_false_claim.abandoned", "pair_prefix.transcript"),
+        ("a_claim_beside_a_shorter_chain", "seat 0's claim beside a transcript that stops before it: the "
+                                           "files agree and the claim holds (rules 4 and 7)",
+         "pair_prefix.transcript", "pair_claim.abandoned"),
+        ("a_claim_answered_not_refuted",
+         "seat 0's claim at message N beside a transcript that holds seat 1's message N and nothing later "
+         "from seat 0: the claim stands (rule 4)",
+         "pair_claim.abandoned", "pair_answered.transcript"),
+        ("two_claims_the_earlier_stands", "seat 0 claims at N1, seat 1 at N2 > N1 on a chain that holds no "
+                                          "envelope of seat 0 from N1 on: the earlier claim stands (rule 5)",
+         "pair_claim_seat1.abandoned", "pair_claim.abandoned"),
+        ("two_claims_the_earlier_refuted", "seat 0 claims at N1, and seat 1's later claim holds seat 0's own "
+                                           "envelope after N1: the later claim stands (rules 4 and 5)",
+         "pair_claim.abandoned", "pair_claim_seat1_later.abandoned"),
+        ("two_claims_of_one_seat", "seat 0 claims at N and at N + 1 (seat 1 signed N and nothing of seat 0 "
+                                   "follows): the files conflict (rule 6)",
+         "pair_claim.abandoned", "pair_claim_next.abandoned"),
+        ("a_file_that_is_no_account", "the finished match beside a text file: the text is no account and "
+                                      "the match stands",
+         "pair_finished.transcript", "unknown_text.bin"),
+        ("neither_file_verifies", "two files that are no account: they cannot be compared (bad_file)",
+         "unknown_text.bin", "unknown_empty.bin"),
+        ("two_sessions", "files of two sessions cannot be compared (different_sessions)",
+         "pair_finished.transcript", "match_resigned.transcript"),
+    ]
+    here["unknown_text.bin"] = f"{FOLDER}/unknown_text.bin"
+    here["unknown_empty.bin"] = f"{FOLDER}/unknown_empty.bin"
     cases = []
-    for name, how, second in (
-            ("finished_and_its_prefix", "the finished match and its first half without a closing marker: "
-                                        "one is a prefix of the other, the files agree (rule 7)",
-             "pair_prefix.transcript"),
-            ("finished_and_a_claim", "the finished match and seat 0's claim that seat 1 went silent "
-                                     "in its middle: the finished match stands (rule 3)",
-             "pair_claim.abandoned")):
-        comparison = compare_bytes(finished, files[second])
-        cases.append({"name": name, "how": how, "files": [f"{FOLDER}/pair_finished.transcript",
-                                                          f"{FOLDER}/{second}"],
-                      "single": [_verdict(finished), _verdict(files[second])],
-                      "expected": {"verdict": comparison.status, "stands": comparison.stands}})
+    for name, how, one, two in table:
+        pair = [_pair_bytes(files, here[one]), _pair_bytes(files, here[two])]
+        cases.append({"name": name, "how": how, "files": [here[one], here[two]],
+                      "single": [_verdict(pair[0]), _verdict(pair[1])],
+                      "expected": _pair_verdict(*pair)})
     return cases
+
+
+def _pair_bytes(files: dict[str, bytes], where: str) -> bytes:
+    """A file of this vector (being built) or an older vector file under spec/vectors/protocol."""
+    name = where.removeprefix(f"{FOLDER}/")
+    return files[name] if where.startswith(f"{FOLDER}/") else (OUT / where).read_bytes()
 
 
 def unknown_cases(files: dict[str, bytes]) -> list[dict[str, object]]:
@@ -349,10 +472,11 @@ def build() -> tuple[dict[str, bytes], dict[str, object]]:
         "description": "files and the verdict koikoi verify gives them; every implementation's verifier "
                        "must give the same (spec/game.md §3.4, spec/protocol.md §9, §9.1, §9.2, §8)",
         "messages": message_cases(files),
+        "round_keys": round_keys_cases(files),
         "session": session_cases(files),
         "claims": claim_cases(files),
-        "pairs": pair_cases(files),
         "unknown": unknown_cases(files),
+        "pairs": pair_cases(files),
     }
     return files, vector
 

@@ -31,7 +31,8 @@ export class FileError extends ProtocolError {
  * @typedef {{seat: number | null, seq: number | null, reason: string, message: string, text: string}} Deviation
  * @typedef {{kind: string, ok: boolean, complete: boolean, messages: number, profile: string | null,
  *   keys: string[], scores: number[] | null, winner: number | null, rounds: Array<[number, number | null, number]>,
- *   result: string | null, deviation: Deviation | null, waiting_for: number | null, notes: string[]}} Report
+ *   result: string | null, deviation: Deviation | null, waiting_for: number | null, notes: string[],
+ *   session: string, resigned: {seat: number, seq: number} | null}} Report
  * @typedef {{[key: string]: import('../protocol/codec.js').Value}} Map_
  */
 
@@ -235,10 +236,14 @@ function baseReport(kind, session, flow, messages) {
   // A finished match reports its co-signed result (after a resignation the winner is the other seat).
   const result = flow.done ? /** @type {any} */ (flow.matchResult) : null;
   const winner = result ? result.winner : match && match.over ? match.winner : null;
+  // A resignation the replay accepted (spec/game.md §6.3): its seat and message, even before the
+  // countersignature (spec/protocol.md §9.2 weighs it).
+  const resign = /** @type {{seat: number, seq: number} | undefined} */ (flow.events.find((ev) => ev.type === 'resigned'));
   return {
     kind, ok: false, complete: flow.done, messages, profile: terms ? terms.profile.name : null,
     keys: session.identityKeys.map(toHex), scores: result ? result.scores : match ? match.scores : null, winner,
     rounds: match ? match.roundSummary() : [], result: null, deviation: null, waiting_for: null, notes: [],
+    session: toHex(session.sessionId), resigned: resign ? { seat: resign.seat, seq: resign.seq } : null,
   };
 }
 
@@ -263,11 +268,28 @@ function describeStop(report, r) {
 }
 
 /**
+ * What a comparison of two files needs besides the report (spec/protocol.md §9.2): the file's
+ * session, its signed chain, its claim (an abandonment file), and what the replay waits for.
+ * @typedef {{session?: Session, entries?: Entry[], claim?: Map_ | null, waiting?: {seat: number, type: string} | null}} Chain
+ */
+
+/**
+ * Fill `chain` from a replay.
+ * @param {Chain} chain @param {Session} session @param {Entry[]} entries @param {ReturnType<typeof run>} r
+ */
+function keepChain(chain, session, entries, r) {
+  chain.session = session;
+  chain.entries = entries;
+  const wait = r.found || r.flow.done ? null : r.flow.expected();
+  chain.waiting = wait ? { seat: wait.seat, type: wait.type } : null;
+}
+
+/**
  * Verify a transcript file (spec/protocol.md §8, spec/game.md §8.2).
- * @param {Uint8Array} data
+ * @param {Uint8Array} data @param {Chain} [chain] filled with the file's chain
  * @returns {Report}
  */
-export function auditTranscript(data) {
+export function auditTranscript(data, chain = {}) {
   if (!hasMagic(data, TRANSCRIPT_MAGIC)) throw new FileError('bad_magic', 'not a koikoi-p2p transcript');
   const vals = values(data);
   const header = vals[0]?.value;
@@ -293,6 +315,7 @@ export function auditTranscript(data) {
   }
   const r = replay(session, entries);
   const report = baseReport('transcript', session, r.flow, entries.length);
+  keepChain(chain, session, entries, r);
   describeStop(report, r);
   if (r.flow.done) {
     report.result = toHex(encodeResultFile(/** @type {any} */ (r.flow.matchResult), /** @type {any} */ (r.flow.matchSignatures)));
@@ -313,10 +336,10 @@ export function auditTranscript(data) {
 /**
  * Verify an evidence file (spec/protocol.md §9, spec/game.md §8.3): ok when it proves that the
  * reporter's peer deviated.
- * @param {Uint8Array} data
+ * @param {Uint8Array} data @param {Chain} [chain] filled with the file's chain
  * @returns {Report}
  */
-export function auditEvidence(data) {
+export function auditEvidence(data, chain = {}) {
   if (!hasMagic(data, EVIDENCE_MAGIC)) throw new FileError('bad_magic', 'not a koikoi-p2p evidence file');
   const vals = values(data);
   const header = vals[0]?.value;
@@ -340,26 +363,22 @@ export function auditEvidence(data) {
   // reporter did (spec/game.md §8.1).
   /** @type {Map<number, [Uint8Array | null, Uint8Array | null]>} */
   const extra = new Map();
-  const roundKey = offence.round_key;
-  if (typeof offence.deal === 'number' && roundKey instanceof Uint8Array && roundKey.length === 32) {
-    /** @type {[Uint8Array | null, Uint8Array | null]} */
-    const pair = [null, null];
-    pair[reporter] = roundKey;
-    extra.set(offence.deal, pair);
-  }
-  // Game version 2: `round_keys` = [[deal, secret], ...], every deal whose deck the reporter held.
+  // `round_keys` = [[deal, secret], ...], every deal whose deck the reporter held; an entry that
+  // is not [deal, 32-byte secret] (an empty secret: no key of that deal yet) is ignored
+  // (spec/game.md §8.1). The offence has no other secret field.
   if (Array.isArray(offence.round_keys)) {
     for (const item of offence.round_keys) {
-      if (Array.isArray(item) && typeof item[0] === 'number' && item[1] instanceof Uint8Array && item[1].length === 32) {
+      if (Array.isArray(item) && item.length === 2 && Number.isInteger(item[0]) && item[1] instanceof Uint8Array && item[1].length === 32) {
         /** @type {[Uint8Array | null, Uint8Array | null]} */
         const pair = [null, null];
         pair[reporter] = item[1];
-        extra.set(item[0], pair);
+        extra.set(/** @type {number} */ (item[0]), pair);
       }
     }
   }
   const prefix = replayEvidencePrefix(session, entries, extra, reporter);
   const report = baseReport('evidence', session, prefix.flow, n);
+  keepChain(chain, session, entries, prefix);
   // A deviation found inside the accepted envelopes proves the case at that envelope.
   if (prefix.found) {
     report.deviation = prefix.found;
@@ -477,10 +496,10 @@ const CLAIM_FIELDS = ['absent', 'claimant', 'deadline', 'expected', 'head', 'seq
 
 /**
  * Verify an abandonment file (spec/protocol.md §9.1, §12.4): ok when the claim holds.
- * @param {Uint8Array} data
+ * @param {Uint8Array} data @param {Chain} [chain] filled with the file's chain and claim
  * @returns {Report}
  */
-export function auditAbandonment(data) {
+export function auditAbandonment(data, chain = {}) {
   // Step 1: the container.
   if (!hasMagic(data, ABANDON_MAGIC)) throw new FileError('bad_magic', 'not a koikoi-p2p abandonment file');
   if (data.length > 64 * 1024 * 1024) throw new FileError('bad_file', 'an abandonment file is at most 64 MiB');
@@ -540,6 +559,8 @@ export function auditAbandonment(data) {
   }
   const r = replayWithViewer(session, entries, extra, claimant, null);
   const report = baseReport('abandonment', session, r.flow, n);
+  keepChain(chain, session, entries, r);
+  chain.claim = claim;
   if (r.found) {
     report.deviation = r.found;
     report.notes.push('the claim is moot: the transcript shows an earlier deviation');
@@ -583,13 +604,13 @@ export function auditAbandonment(data) {
 
 /**
  * Any file: transcript, evidence or abandonment, by its magic.
- * @param {Uint8Array} data
+ * @param {Uint8Array} data @param {Chain} [chain] filled with the file's chain
  * @returns {Report}
  */
-export function auditBytes(data) {
-  if (hasMagic(data, EVIDENCE_MAGIC)) return auditEvidence(data);
-  if (hasMagic(data, ABANDON_MAGIC)) return auditAbandonment(data);
-  return auditTranscript(data);
+export function auditBytes(data, chain = {}) {
+  if (hasMagic(data, EVIDENCE_MAGIC)) return auditEvidence(data, chain);
+  if (hasMagic(data, ABANDON_MAGIC)) return auditAbandonment(data, chain);
+  return auditTranscript(data, chain);
 }
 
 /**

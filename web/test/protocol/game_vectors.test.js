@@ -51,6 +51,8 @@ for (const file of files) {
     if (x.result) assert.equal(r.result, x.result);
     if (x.profile) assert.equal(r.profile, x.profile);
     if (x.keys) assert.deepEqual(r.keys, x.keys);
+    // The resignation's seat and message, which spec/protocol.md §9.2 weighs (null when none).
+    if ('resigned' in x) assert.deepEqual(r.resigned, x.resigned);
     for (const note of x.notes ?? []) assert.ok(r.notes.includes(note), `${note} not in ${r.notes.join('; ')}`);
   });
   if (v.cases) {

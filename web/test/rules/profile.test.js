@@ -198,3 +198,14 @@ describe('text forms of issue 28 §3', async () => {
     assert.deepEqual(p.tsukimi_cancelled_by, p.hanami_cancelled_by);
   });
 });
+
+test('switches tied to another are refused with bad_switch (spec/rules.md §3.2, issue 27 item 7)', () => {
+  // tests/unit/test_rules_cards_profile.py checks the same cases.
+  for (const [base, change] of /** @type {[string, Record<string, unknown>][]} */ ([['nintendo', { transfer_cap: true }], ['nintendo', { bust_ends_game: true }],
+    ['nintendo', { cup_either: true }], ['board-game', { subtract_from_opponent: true }]])) {
+    assert.throws(() => preset(base).withSwitches(change), { reason: 'bad_switch' }, `${base} ${JSON.stringify(change)}`);
+  }
+  assert.ok(preset('board-game').withSwitches({ transfer_cap: true, bust_ends_game: true }).transfer_cap);
+  assert.ok(preset('koikoi-online').withSwitches({ cup_either: true }).cup_either);
+  assert.ok(preset('nintendo').withSwitches({ pool_start: 10, transfer_cap: true }).transfer_cap);
+});
