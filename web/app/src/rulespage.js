@@ -8,7 +8,8 @@ import { cardName, t, yakuName } from './i18n.js';
 import { cardEl } from './board.js';
 import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
 import { CARDS } from '../../src/api/rules.js';
-import { differences, formatSwitch } from '../../src/api/rules.js';
+import { differences } from '../../src/api/rules.js';
+import { switchValue } from './words.js';
 import { lengthText, presetShort } from './rooms.js';
 
 const idx = (/** @type {string} */ id) => CARDS.findIndex((c) => c.id === id);
@@ -98,19 +99,17 @@ function scoreLines(d) {
 }
 
 /**
- * What the profile changes from Nintendo's rules: one line per switch, named in words where the
- * page has words for it (the switch's id otherwise).
+ * What the profile changes from Nintendo's rules: one line per switch, its name and both values
+ * in words (words.js switchValue), never a switch's or a value's id.
  * @param {Profile} p @returns {string[]}
  */
 export function changeLines(p) {
-  const nintendo = preset('nintendo');
-  const diff = differences(p, nintendo);
-  const all = /** @type {any} */ (nintendo.allSwitches());
-  const yesNo = (/** @type {string} */ v) => (v === 'true' ? t('yes') : v === 'false' ? t('no') : v);
-  return Object.entries(diff).map(([name, value]) => {
+  const nintendo = /** @type {any} */ (preset('nintendo').allSwitches());
+  const mine = /** @type {any} */ (p.allSwitches());
+  return Object.keys(differences(p, preset('nintendo'))).map((name) => {
     const key = /** @type {any} */ (`sw_${name}`);
-    const what = t(key) === key ? name : t(key);
-    return t('changeLine', { what, value: yesNo(value), nintendo: yesNo(formatSwitch(name, all[name])) });
+    const what = t(key) === key ? t('svUnknown') : t(key);
+    return t('changeLine', { what, value: switchValue(name, mine[name]), nintendo: switchValue(name, nintendo[name]) });
   });
 }
 

@@ -46,7 +46,7 @@ test('what a preset changes from Nintendo\'s rules, in words', () => {
     assert.deepEqual(changeLines(preset('nintendo')), []);
     const online = changeLines(preset('koikoi-online'));
     assert.ok(online.length >= 8);
-    assert.ok(online.some((l) => l.includes(lang === 'en' ? 'Starting pool: 25 (Nintendo: 0)' : '持ち点: 25（任天堂: 0）')), online.join('\n'));
+    assert.ok(online.some((l) => l.includes(lang === 'en' ? 'Starting pool: 25 points (Nintendo: none, scores add up from 0)' : '持ち点: 25点（任天堂: なし、得点は0から累計）')), online.join('\n'));
     for (const line of online) assert.doesNotMatch(line, /^[a-z_]+:/, `a switch without words: ${line}`);
     const japan = changeLines(preset('koikoi-japan'));
     assert.ok(japan.length >= 10, japan.join('\n'));
