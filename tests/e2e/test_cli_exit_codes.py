@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -311,7 +312,11 @@ def test_exit_130_interrupted(tmp_path: Path) -> None:
     try:
         console.expect(r"\n> ", 60)
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(60)
+        # Read the terminal while waiting: a full pty would block the program's last words.
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            console.pump(0.2)
+        code = proc.wait(1)
         while console.pump(0.5):
             pass
     finally:
