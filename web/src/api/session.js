@@ -249,7 +249,8 @@ export class Match {
 
   /**
    * Answer the last `your_turn` or `choice` with one of its `options` (an Action, or its wire form).
-   * Raises `illegal_choice` when it is not legal now, `deadline_passed` after our own deadline.
+   * Raises `illegal_choice` when it is not legal now (the question is then asked again: `events()`
+   * yields the `your_turn` or `choice` anew), `deadline_passed` after our own deadline.
    * @param {Action} action
    */
   decide(action) {
@@ -258,6 +259,7 @@ export class Match {
       this.#checkOwn();
       const flow = this.journal.peer.flow;
       if (!flow || !flow.isLegal(this.seat, chosen) || !this.journal.peer.legalActions().length) {
+        this.#askAgain();
         throw new LocalError('illegal_choice', 'not one of the legal actions now');
       }
       await this.#step(() => this.journal.decide(chosen), true);
@@ -463,6 +465,7 @@ export class Match {
    */
   #absorb(out, peerAdvanced) {
     if (peerAdvanced && this.journal.peer.channel) this.#outbox = [];
+    this.#noteAgreed();
     this.#outbox.push(...out.frames);
     if (out.frames.length) this.#lastSent = out.frames[out.frames.length - 1];
     let revealed = -1;
@@ -503,7 +506,7 @@ export class Match {
         break;
       }
       case 'terms_proposed': q.push({ type: 'terms_proposed', terms: ev.terms }); break;
-      case 'terms': q.push({ type: 'terms_agreed', terms: ev.terms }); break;
+      case 'terms': break; // proposed, not yet agreed: `terms_agreed` follows the accept (#noteAgreed)
       case 'first_dealer': q.push({ type: 'first_dealer', dealer: ev.dealer }); break;
       case 'deal': q.push({ type: 'round_started', deal: ev.deal, roundIndex: ev.roundIndex, dealer: ev.dealer, month: ev.month }); break;
       case 'your_turn': {
@@ -522,6 +525,27 @@ export class Match {
     }
   }
 
+  /** Queue `terms_agreed` once seat 1's accept is in (both signed the terms), as Python's TermsAgreed. */
+  #noteAgreed() {
+    const flow = this.journal.peer.flow;
+    if (this.#agreed || !flow?.accepted || !flow.terms) return;
+    this.#agreed = true;
+    if (!this.#replaying) this.#queue.push({ type: 'terms_agreed', terms: flow.terms });
+  }
+
+  /**
+   * After an illegal choice the question is asked again (Python's `announce_pending`): the
+   * `your_turn` or `choice` is queued anew with the current view and options.
+   */
+  #askAgain() {
+    const flow = /** @type {any} */ (this.journal.peer.flow);
+    const options = this.journal.peer.legalActions();
+    if (this.#finished || !flow?.live || !options.length) return;
+    this.#translate({ type: 'your_turn', kind: flow.live.engine.need.kind, options, deal: flow.live.deal });
+    this.#notify();
+  }
+
+  #agreed = false;
   /** @type {any} */ #over = null;
   /** @type {any} */ #failed = null;
 

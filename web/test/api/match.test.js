@@ -154,3 +154,46 @@ test('deadlines: a silent seat gets time_up and own_timeout, the other signs an 
   const report = auditBytes(last.evidence);
   assert.equal(report.kind, 'abandonment', JSON.stringify(report));
 });
+
+test('an illegal decide raises illegal_choice and the question is asked again (as in Python)', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+  const guestPlay = play(guest);
+  const bot = host.computer('random', 'again');
+  /** @type {any} */
+  let asked = null;
+  let askedAgain = 0;
+  /** @type {any} */
+  let last = null;
+  for await (const ev of host.events()) {
+    last = ev;
+    if (ev.type !== 'your_turn' && ev.type !== 'choice') continue;
+    if (asked === null) {
+      asked = ev;
+      const err = await host.decide({ type: 'play', position: 99 }).catch((e) => e);
+      assert.ok(err instanceof LocalError && err.reason === 'illegal_choice', String(err));
+      continue; // no answer: events() must ask again
+    }
+    if (askedAgain === 0) {
+      askedAgain += 1;
+      assert.equal(ev.type, asked.type);
+      assert.deepEqual(ev.options, asked.options);
+      assert.equal(ev.deal, asked.deal);
+    }
+    await host.decide(bot.choose());
+  }
+  assert.equal(askedAgain, 1);
+  assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
+  assert.equal((await guestPlay).last.type, 'match_over');
+});
+
+test('seat 1 hears terms_proposed, then terms_agreed once it signed (as in Python)', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+  const [h, g] = await Promise.all([play(host), play(guest)]);
+  assert.ok(g.seen.indexOf('terms_proposed') >= 0 && g.seen.indexOf('terms_proposed') < g.seen.indexOf('terms_agreed'), g.seen.join(' '));
+  assert.equal(h.seen.filter((t) => t === 'terms_agreed').length, 1);
+  assert.ok(h.seen.indexOf('terms_agreed') < h.seen.indexOf('round_started'), h.seen.join(' '));
+});
