@@ -42,7 +42,8 @@ import { fromHex, toHex } from '../bytes.js';
  *   peerFingerprint: string, peerName: string}} PairedEvent
  *   The handshake is done: whom we play (compare `sas` aloud when the room has no password).
  * @typedef {{type: 'terms_proposed', terms: Terms}} TermsProposedEvent  Seat 1: answer with `decideTerms`.
- * @typedef {{type: 'terms_agreed', terms: Terms}} TermsAgreedEvent  Both seats signed the terms.
+ * @typedef {{type: 'terms_agreed', terms: Terms, profile: Profile, rounds: number, termsDigest: Uint8Array}} TermsAgreedEvent
+ *   Both seats signed the terms (seat 1: after its `decideTerms(true)`).
  * @typedef {{type: 'first_dealer', dealer: number}} FirstDealerEvent
  * @typedef {{type: 'round_started', deal: number, roundIndex: number, dealer: number, month: number}} RoundStartedEvent
  * @typedef {{type: 'board', deal: number, view: RoundView}} BoardEvent  Cards were revealed to this seat.
@@ -277,7 +278,7 @@ export class Match {
       const flow = this.journal.peer.flow;
       if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('bad_state', 'no terms to answer');
       if (!accept) {
-        this.#stop('terms_refused', 'we refused the proposed terms', null, null);
+        this.#stop('terms_refused', 'we refused the proposed terms', this.seat, null); // Python: who is the refuser
         return;
       }
       await this.#step(() => this.journal.acceptTerms(), true);
@@ -530,7 +531,10 @@ export class Match {
     const flow = this.journal.peer.flow;
     if (this.#agreed || !flow?.accepted || !flow.terms) return;
     this.#agreed = true;
-    if (!this.#replaying) this.#queue.push({ type: 'terms_agreed', terms: flow.terms });
+    if (!this.#replaying) {
+      this.#queue.push({ type: 'terms_agreed', terms: flow.terms, profile: flow.terms.profile, rounds: flow.terms.rounds,
+        termsDigest: /** @type {Uint8Array} */ (flow.termsDigest) });
+    }
   }
 
   /**

@@ -14,16 +14,19 @@ async function play(match) {
   const seen = [];
   /** @type {any} */
   let last = null;
+  /** @type {any} */
+  let agreed = null;
   for await (const ev of match.events()) {
     seen.push(ev.type);
     last = ev;
+    if (ev.type === 'terms_agreed') agreed = ev;
     if (ev.type === 'terms_proposed') await match.decideTerms(true);
     else if (ev.type === 'your_turn' || ev.type === 'choice') {
       assert.ok(ev.options.length > 0 && ev.view);
       await match.decide(bot.choose());
     }
   }
-  return { seen, last };
+  return { seen, last, agreed };
 }
 
 test('two seats play a one-round match through the public API and the auditor accepts it', async () => {
@@ -62,6 +65,7 @@ test('refusing the terms signs nothing and ends with terms_refused', async () =>
   }
   assert.equal(last.type, 'failure');
   assert.equal(last.reason, 'terms_refused');
+  assert.equal(last.who, 1); // the refuser, as in Python
   void hosting;
 });
 
@@ -195,5 +199,11 @@ test('seat 1 hears terms_proposed, then terms_agreed once it signed (as in Pytho
   const [h, g] = await Promise.all([play(host), play(guest)]);
   assert.ok(g.seen.indexOf('terms_proposed') >= 0 && g.seen.indexOf('terms_proposed') < g.seen.indexOf('terms_agreed'), g.seen.join(' '));
   assert.equal(h.seen.filter((t) => t === 'terms_agreed').length, 1);
+  for (const { agreed } of [h, g]) {
+    assert.equal(agreed.rounds, 1);
+    assert.equal(agreed.profile.name, agreed.terms.profile.name);
+    assert.equal(agreed.termsDigest.length, 32);
+  }
+  assert.deepEqual(h.agreed.termsDigest, g.agreed.termsDigest);
   assert.ok(h.seen.indexOf('terms_agreed') < h.seen.indexOf('round_started'), h.seen.join(' '));
 });
