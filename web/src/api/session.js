@@ -153,6 +153,11 @@ export class Match {
     }
     match.#replaying = false;
     match.#fresh = false;
+    // The question the crashed process asked (its event went with it) is asked again, as the
+    // Python peer does after a restore (announce_pending).
+    match.#askAgain();
+    const flow = journal.peer.flow;
+    if (match.seat === 1 && flow?.terms && flow.expected()?.type === 'accept') match.#queue.push({ type: 'terms_proposed', terms: flow.terms });
     return match;
   }
 
@@ -250,8 +255,9 @@ export class Match {
 
   /**
    * Answer the last `your_turn` or `choice` with one of its `options` (an Action, or its wire form).
-   * Raises `illegal_choice` when it is not legal now (the question is then asked again: `events()`
-   * yields the `your_turn` or `choice` anew), `deadline_passed` after our own deadline.
+   * Raises `illegal_action` when it is not legal now (the question is then asked again: `events()`
+   * yields the `your_turn` or `choice` anew), `not_your_turn` when no decision is asked of this
+   * seat, `deadline_passed` after our own deadline.
    * @param {Action} action
    */
   decide(action) {
@@ -259,9 +265,11 @@ export class Match {
     return this.#enqueue(async () => {
       this.#checkOwn();
       const flow = this.journal.peer.flow;
-      if (!flow || !flow.isLegal(this.seat, chosen) || !this.journal.peer.legalActions().length) {
+      // The reasons of the Python Match (koikoi_p2p.protocol.peer.GamePeer.decide).
+      if (!flow || !this.journal.peer.legalActions().length) throw new LocalError('not_your_turn', 'no decision is asked of this seat now');
+      if (!flow.isLegal(this.seat, chosen)) {
         this.#askAgain();
-        throw new LocalError('illegal_choice', 'not one of the legal actions now');
+        throw new LocalError('illegal_action', 'not one of the legal actions now');
       }
       await this.#step(() => this.journal.decide(chosen), true);
     });
@@ -276,7 +284,7 @@ export class Match {
     return this.#enqueue(async () => {
       this.#checkOwn();
       const flow = this.journal.peer.flow;
-      if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('bad_state', 'no terms to answer');
+      if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('not_your_turn', 'no terms are waiting for this seat\'s decision');
       if (!accept) {
         this.#stop('terms_refused', 'we refused the proposed terms', this.seat, null); // Python: who is the refuser
         return;
@@ -292,7 +300,7 @@ export class Match {
   resign() {
     return this.#enqueue(async () => {
       this.#checkOwn();
-      if (!this.canResign()) throw new LocalError('bad_state', 'we may resign only where we are asked to act');
+      if (!this.canResign()) throw new LocalError('not_your_turn', 'a seat resigns when it is asked to act');
       await this.#step(() => this.journal.resign(), true);
     });
   }

@@ -105,35 +105,41 @@ function reattachable(inner) {
   };
 }
 
-test('a seat resumed from its store after a crash finishes the match', async () => {
-  const [a, b] = memoryPair();
-  const store = new MemoryStore();
-  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, store, id: 'host' });
-  const attach = reattachable(b);
-  const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
-  const hostPlay = play(host);
-  // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
-  const bot = guest.computer('random', 'g');
-  let decisions = 0;
-  for await (const ev of guest.events()) {
-    if (ev.type === 'terms_proposed') await guest.decideTerms(true);
-    else if (ev.type === 'your_turn' || ev.type === 'choice') {
-      await guest.decide(bot.choose());
-      if (++decisions === 2) break;
+for (const asked of [false, true]) {
+  const when = asked ? 'while a question is open' : 'after its decision';
+  test(`a seat resumed from its store after a crash ${when} finishes the match`, async () => {
+    const [a, b] = memoryPair();
+    const store = new MemoryStore();
+    const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, store, id: 'host' });
+    const attach = reattachable(b);
+    const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
+    const hostPlay = play(host);
+    // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
+    const bot = guest.computer('random', 'g');
+    let decisions = 0;
+    for await (const ev of guest.events()) {
+      if (ev.type === 'terms_proposed') await guest.decideTerms(true);
+      else if (ev.type === 'your_turn' || ev.type === 'choice') {
+        // Crashing with a question open: the resumed seat must ask it again (its event was lost).
+        if (asked && decisions === 2) break;
+        await guest.decide(bot.choose());
+        if (!asked && ++decisions === 2) break;
+        if (asked) decisions += 1;
+      }
     }
-  }
-  assert.deepEqual(await store.list(), ['host', 'guest']);
-  const resumed = await Match.resume(attach(), store, 'guest');
-  const resuming = play(resumed);
-  // A frame the crashed process took but never logged is lost with it: the host's link hears
-  // that the peer restarted and sends again what is unacknowledged (spec/protocol.md §12.3).
-  /** @type {any} */ (a).onRestart();
-  const r = await resuming;
-  const h = await hostPlay;
-  assert.equal(r.last.type, 'match_over', `${r.last.reason}: ${r.last.message}`);
-  assert.equal(h.last.type, 'match_over');
-  assert.ok(auditBytes(r.last.transcript).ok);
-});
+    assert.deepEqual(await store.list(), ['host', 'guest']);
+    const resumed = await Match.resume(attach(), store, 'guest');
+    const resuming = play(resumed);
+    // A frame the crashed process took but never logged is lost with it: the host's link hears
+    // that the peer restarted and sends again what is unacknowledged (spec/protocol.md §12.3).
+    /** @type {any} */ (a).onRestart();
+    const r = await resuming;
+    const h = await hostPlay;
+    assert.equal(r.last.type, 'match_over', `${r.last.reason}: ${r.last.message}`);
+    assert.equal(h.last.type, 'match_over');
+    assert.ok(auditBytes(r.last.transcript).ok);
+  });
+}
 
 test('deadlines: a silent seat gets time_up and own_timeout, the other signs an abandonment claim', async () => {
   const [a, b] = memoryPair();
@@ -159,7 +165,7 @@ test('deadlines: a silent seat gets time_up and own_timeout, the other signs an 
   assert.equal(report.kind, 'abandonment', JSON.stringify(report));
 });
 
-test('an illegal decide raises illegal_choice and the question is asked again (as in Python)', async () => {
+test('an illegal decide raises illegal_action and the question is asked again (as in Python)', async () => {
   const [a, b] = memoryPair();
   const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
   const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
@@ -176,7 +182,10 @@ test('an illegal decide raises illegal_choice and the question is asked again (a
     if (asked === null) {
       asked = ev;
       const err = await host.decide({ type: 'play', position: 99 }).catch((e) => e);
-      assert.ok(err instanceof LocalError && err.reason === 'illegal_choice', String(err));
+      assert.ok(err instanceof LocalError && err.reason === 'illegal_action', String(err));
+      const early = await guest.decide(/** @type {any} */ ({ type: 'stop' })).catch((e) => e);
+      assert.equal(early.reason, 'not_your_turn'); // the guest is not asked now
+      assert.equal((await guest.resign().catch((e) => e)).reason, 'not_your_turn');
       continue; // no answer: events() must ask again
     }
     if (askedAgain === 0) {
