@@ -6,13 +6,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import '../helpers.js';
 import { Match, MemoryStore, joinRoom, newIdentity } from '../../src/api/match.js';
-import { KOIKOI, pythonMissing, startRelay } from '../python.js';
+import { KOIKOI, PYTHON, pythonMissing, startRelay } from '../python.js';
+import { REPO } from '../helpers.js';
 
 const SEAT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crash_seat.mjs');
 const skip = pythonMissing();
@@ -101,6 +102,42 @@ test('a seat killed mid-match resumes from its FileStore over the relay; both tr
   assert.deepEqual(new Uint8Array(readFileSync(transcript)), last.transcript);
   assert.deepEqual(new Uint8Array(readFileSync(result)), last.result);
   assert.ok(!readdirSync(store).includes('seat0.journal'), 'the journal (the seeds) is forgotten at the end');
+  const v = verify(transcript);
+  assert.equal(v.status, 0, v.out);
+  const vr = verify('--result', result);
+  assert.equal(vr.status, 0, vr.out);
+});
+
+/** Every file under `dir` whose name ends with `ext`. @param {string} dir @param {string} ext @returns {string[]} */
+function filesEnding(dir, ext) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(ext)).map((e) => path.join(e.parentPath ?? e.path, e.name));
+}
+
+test('the same against the Python client: koikoi join waits out the crash and ends with the same transcript', { skip }, async () => {
+  const store = path.join(folder, 'store-py');
+  const home = path.join(folder, 'home-join');
+  mkdirSync(home, { recursive: true });
+  const first = seat('host', relay.url, store);
+  const code = (await first.line(/room (\S+)/))[1];
+  // The real terminal client, answering every prompt with its first choice (test/browser/join_seat.py).
+  const join = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'join_seat.py'), code, relay.url, home], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let joined = '';
+  join.stdout.on('data', (c) => { joined += c; });
+  join.stderr.on('data', (c) => { joined += c; });
+  const joinExited = new Promise((resolve) => join.once('exit', resolve));
+  await first.line(/decided 3\n/);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const second = seat('resume', relay.url, store, code);
+  const [, transcript, result] = await second.line(/over (\S+) (\S+)/);
+  await Promise.all([second.exited, joinExited]);
+  assert.match(joined, /EXIT 0/, `${joined}\n${second.output()}`);
+  const theirs = filesEnding(home, '.transcript');
+  assert.equal(theirs.length, 1, theirs.join(' '));
+  assert.deepEqual(new Uint8Array(readFileSync(theirs[0])), new Uint8Array(readFileSync(transcript)));
+  // The co-signed result too (the Python client keeps one beside its transcript, if any).
+  for (const file of filesEnding(home, '.result')) assert.deepEqual(new Uint8Array(readFileSync(file)), new Uint8Array(readFileSync(result)));
   const v = verify(transcript);
   assert.equal(v.status, 0, v.out);
   const vr = verify('--result', result);
