@@ -42,7 +42,8 @@ import { fromHex, toHex } from '../bytes.js';
  *   peerFingerprint: string, peerName: string}} PairedEvent
  *   The handshake is done: whom we play (compare `sas` aloud when the room has no password).
  * @typedef {{type: 'terms_proposed', terms: Terms}} TermsProposedEvent  Seat 1: answer with `decideTerms`.
- * @typedef {{type: 'terms_agreed', terms: Terms}} TermsAgreedEvent  Both seats signed the terms.
+ * @typedef {{type: 'terms_agreed', terms: Terms, profile: Profile, rounds: number, termsDigest: Uint8Array}} TermsAgreedEvent
+ *   Both seats signed the terms (seat 1: after its `decideTerms(true)`).
  * @typedef {{type: 'first_dealer', dealer: number}} FirstDealerEvent
  * @typedef {{type: 'round_started', deal: number, roundIndex: number, dealer: number, month: number}} RoundStartedEvent
  * @typedef {{type: 'board', deal: number, view: RoundView}} BoardEvent  Cards were revealed to this seat.
@@ -152,6 +153,11 @@ export class Match {
     }
     match.#replaying = false;
     match.#fresh = false;
+    // The question the crashed process asked (its event went with it) is asked again, as the
+    // Python peer does after a restore (announce_pending).
+    match.#askAgain();
+    const flow = journal.peer.flow;
+    if (match.seat === 1 && flow?.terms && flow.expected()?.type === 'accept') match.#queue.push({ type: 'terms_proposed', terms: flow.terms });
     return match;
   }
 
@@ -249,7 +255,9 @@ export class Match {
 
   /**
    * Answer the last `your_turn` or `choice` with one of its `options` (an Action, or its wire form).
-   * Raises `illegal_choice` when it is not legal now, `deadline_passed` after our own deadline.
+   * Raises `illegal_action` when it is not legal now (the question is then asked again: `events()`
+   * yields the `your_turn` or `choice` anew), `not_your_turn` when no decision is asked of this
+   * seat, `deadline_passed` after our own deadline.
    * @param {Action} action
    */
   decide(action) {
@@ -257,8 +265,11 @@ export class Match {
     return this.#enqueue(async () => {
       this.#checkOwn();
       const flow = this.journal.peer.flow;
-      if (!flow || !flow.isLegal(this.seat, chosen) || !this.journal.peer.legalActions().length) {
-        throw new LocalError('illegal_choice', 'not one of the legal actions now');
+      // The reasons of the Python Match (koikoi_p2p.protocol.peer.GamePeer.decide).
+      if (!flow || !this.journal.peer.legalActions().length) throw new LocalError('not_your_turn', 'no decision is asked of this seat now');
+      if (!flow.isLegal(this.seat, chosen)) {
+        this.#askAgain();
+        throw new LocalError('illegal_action', 'not one of the legal actions now');
       }
       await this.#step(() => this.journal.decide(chosen), true);
     });
@@ -273,9 +284,9 @@ export class Match {
     return this.#enqueue(async () => {
       this.#checkOwn();
       const flow = this.journal.peer.flow;
-      if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('bad_state', 'no terms to answer');
+      if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('not_your_turn', 'no terms are waiting for this seat\'s decision');
       if (!accept) {
-        this.#stop('terms_refused', 'we refused the proposed terms', null, null);
+        this.#stop('terms_refused', 'we refused the proposed terms', this.seat, null); // Python: who is the refuser
         return;
       }
       await this.#step(() => this.journal.acceptTerms(), true);
@@ -289,7 +300,7 @@ export class Match {
   resign() {
     return this.#enqueue(async () => {
       this.#checkOwn();
-      if (!this.canResign()) throw new LocalError('bad_state', 'we may resign only where we are asked to act');
+      if (!this.canResign()) throw new LocalError('not_your_turn', 'a seat resigns when it is asked to act');
       await this.#step(() => this.journal.resign(), true);
     });
   }
@@ -463,6 +474,7 @@ export class Match {
    */
   #absorb(out, peerAdvanced) {
     if (peerAdvanced && this.journal.peer.channel) this.#outbox = [];
+    this.#noteAgreed();
     this.#outbox.push(...out.frames);
     if (out.frames.length) this.#lastSent = out.frames[out.frames.length - 1];
     let revealed = -1;
@@ -503,7 +515,7 @@ export class Match {
         break;
       }
       case 'terms_proposed': q.push({ type: 'terms_proposed', terms: ev.terms }); break;
-      case 'terms': q.push({ type: 'terms_agreed', terms: ev.terms }); break;
+      case 'terms': break; // proposed, not yet agreed: `terms_agreed` follows the accept (#noteAgreed)
       case 'first_dealer': q.push({ type: 'first_dealer', dealer: ev.dealer }); break;
       case 'deal': q.push({ type: 'round_started', deal: ev.deal, roundIndex: ev.roundIndex, dealer: ev.dealer, month: ev.month }); break;
       case 'your_turn': {
@@ -522,6 +534,30 @@ export class Match {
     }
   }
 
+  /** Queue `terms_agreed` once seat 1's accept is in (both signed the terms), as Python's TermsAgreed. */
+  #noteAgreed() {
+    const flow = this.journal.peer.flow;
+    if (this.#agreed || !flow?.accepted || !flow.terms) return;
+    this.#agreed = true;
+    if (!this.#replaying) {
+      this.#queue.push({ type: 'terms_agreed', terms: flow.terms, profile: flow.terms.profile, rounds: flow.terms.rounds,
+        termsDigest: /** @type {Uint8Array} */ (flow.termsDigest) });
+    }
+  }
+
+  /**
+   * After an illegal choice the question is asked again (Python's `announce_pending`): the
+   * `your_turn` or `choice` is queued anew with the current view and options.
+   */
+  #askAgain() {
+    const flow = /** @type {any} */ (this.journal.peer.flow);
+    const options = this.journal.peer.legalActions();
+    if (this.#finished || !flow?.live || !options.length) return;
+    this.#translate({ type: 'your_turn', kind: flow.live.engine.need.kind, options, deal: flow.live.deal });
+    this.#notify();
+  }
+
+  #agreed = false;
   /** @type {any} */ #over = null;
   /** @type {any} */ #failed = null;
 

@@ -173,6 +173,8 @@ export class RelayClient {
     this.failure = null;
     /** @type {((peer: string) => void)[]} */
     this.peerListeners = [];
+    /** @type {((failure: RelayClosed) => void)[]} called once when the client fails or is closed */
+    this.failListeners = [];
     this.closing = false;
     this.awaitingReopen = false;
     this.reconnects = 0;
@@ -270,8 +272,15 @@ export class RelayClient {
    */
   waitForPeer(timeoutMs) {
     if (this.peer !== 'none') return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const timer = timeoutMs ? setTimeout(() => reject(new RelayError('timeout', 'nobody joined')), timeoutMs) : null;
+      // Closed while waiting (e.g. a room abandoned for another): stop the clock, which would
+      // otherwise keep a Node process alive until it ran out.
+      this.failListeners.push((failure) => {
+        if (timer) clearTimeout(timer);
+        reject(failure);
+      });
       this.onPeer((state) => {
         if (state === 'present' || state === 'away') {
           if (timer) clearTimeout(timer);
@@ -427,6 +436,7 @@ export class RelayClient {
     this.failure = new RelayClosed(reason, message);
     clearInterval(this.watchdog);
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
+    for (const l of this.failListeners.splice(0)) l(this.failure);
     if (reason === 'peer_left') this.#setPeer('left');
     try { this.ws?.close(); } catch { /* already closed */ }
   }

@@ -76,7 +76,13 @@ export class RelayRendezvous {
     if (tag === this.tag) return;
     this.fallback = this.seat === 1 ? this.tag : null;
     this.tag = tag;
+    // A host already waiting under the unbound tag (a resumed seat starts pairing before its
+    // session is restored) opens its room again under the bound one, which the joiner looks for.
+    this.#retag?.();
   }
+
+  /** @type {(() => void) | null} abandons the room seat 0 is waiting in */
+  #retag = null;
 
   /**
    * The other seat holds the session too (we accepted an envelope of it chained after one of
@@ -110,12 +116,20 @@ export class RelayRendezvous {
   }
 
   async #host() {
-    const client = await RelayClient.create(this.url, { public: true, meta: { [REJOIN_META]: this.tag }, WebSocket: this.WebSocket });
+    const tag = this.tag;
+    const client = await RelayClient.create(this.url, { public: true, meta: { [REJOIN_META]: tag }, WebSocket: this.WebSocket });
     try {
-      await client.waitForPeer(this.pairTimeoutMs);
+      await new Promise((resolve, reject) => {
+        const retagged = () => reject(new RelayError('retagged', 'the rejoin tag changed: open the room again'));
+        if (this.tag !== tag) retagged();
+        this.#retag = retagged;
+        client.waitForPeer(this.pairTimeoutMs).then(resolve, reject);
+      });
     } catch (e) {
       await client.close().catch(() => {});
       throw e;
+    } finally {
+      this.#retag = null;
     }
     return client;
   }

@@ -14,16 +14,19 @@ async function play(match) {
   const seen = [];
   /** @type {any} */
   let last = null;
+  /** @type {any} */
+  let agreed = null;
   for await (const ev of match.events()) {
     seen.push(ev.type);
     last = ev;
+    if (ev.type === 'terms_agreed') agreed = ev;
     if (ev.type === 'terms_proposed') await match.decideTerms(true);
     else if (ev.type === 'your_turn' || ev.type === 'choice') {
       assert.ok(ev.options.length > 0 && ev.view);
       await match.decide(bot.choose());
     }
   }
-  return { seen, last };
+  return { seen, last, agreed };
 }
 
 test('two seats play a one-round match through the public API and the auditor accepts it', async () => {
@@ -62,6 +65,7 @@ test('refusing the terms signs nothing and ends with terms_refused', async () =>
   }
   assert.equal(last.type, 'failure');
   assert.equal(last.reason, 'terms_refused');
+  assert.equal(last.who, 1); // the refuser, as in Python
   void hosting;
 });
 
@@ -101,35 +105,41 @@ function reattachable(inner) {
   };
 }
 
-test('a seat resumed from its store after a crash finishes the match', async () => {
-  const [a, b] = memoryPair();
-  const store = new MemoryStore();
-  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, store, id: 'host' });
-  const attach = reattachable(b);
-  const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
-  const hostPlay = play(host);
-  // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
-  const bot = guest.computer('random', 'g');
-  let decisions = 0;
-  for await (const ev of guest.events()) {
-    if (ev.type === 'terms_proposed') await guest.decideTerms(true);
-    else if (ev.type === 'your_turn' || ev.type === 'choice') {
-      await guest.decide(bot.choose());
-      if (++decisions === 2) break;
+for (const asked of [false, true]) {
+  const when = asked ? 'while a question is open' : 'after its decision';
+  test(`a seat resumed from its store after a crash ${when} finishes the match`, async () => {
+    const [a, b] = memoryPair();
+    const store = new MemoryStore();
+    const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, store, id: 'host' });
+    const attach = reattachable(b);
+    const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
+    const hostPlay = play(host);
+    // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
+    const bot = guest.computer('random', 'g');
+    let decisions = 0;
+    for await (const ev of guest.events()) {
+      if (ev.type === 'terms_proposed') await guest.decideTerms(true);
+      else if (ev.type === 'your_turn' || ev.type === 'choice') {
+        // Crashing with a question open: the resumed seat must ask it again (its event was lost).
+        if (asked && decisions === 2) break;
+        await guest.decide(bot.choose());
+        if (!asked && ++decisions === 2) break;
+        if (asked) decisions += 1;
+      }
     }
-  }
-  assert.deepEqual(await store.list(), ['host', 'guest']);
-  const resumed = await Match.resume(attach(), store, 'guest');
-  const resuming = play(resumed);
-  // A frame the crashed process took but never logged is lost with it: the host's link hears
-  // that the peer restarted and sends again what is unacknowledged (spec/protocol.md §12.3).
-  /** @type {any} */ (a).onRestart();
-  const r = await resuming;
-  const h = await hostPlay;
-  assert.equal(r.last.type, 'match_over', `${r.last.reason}: ${r.last.message}`);
-  assert.equal(h.last.type, 'match_over');
-  assert.ok(auditBytes(r.last.transcript).ok);
-});
+    assert.deepEqual(await store.list(), ['host', 'guest']);
+    const resumed = await Match.resume(attach(), store, 'guest');
+    const resuming = play(resumed);
+    // A frame the crashed process took but never logged is lost with it: the host's link hears
+    // that the peer restarted and sends again what is unacknowledged (spec/protocol.md §12.3).
+    /** @type {any} */ (a).onRestart();
+    const r = await resuming;
+    const h = await hostPlay;
+    assert.equal(r.last.type, 'match_over', `${r.last.reason}: ${r.last.message}`);
+    assert.equal(h.last.type, 'match_over');
+    assert.ok(auditBytes(r.last.transcript).ok);
+  });
+}
 
 test('deadlines: a silent seat gets time_up and own_timeout, the other signs an abandonment claim', async () => {
   const [a, b] = memoryPair();
@@ -153,4 +163,56 @@ test('deadlines: a silent seat gets time_up and own_timeout, the other signs an 
   assert.equal(last.who, 1);
   const report = auditBytes(last.evidence);
   assert.equal(report.kind, 'abandonment', JSON.stringify(report));
+});
+
+test('an illegal decide raises illegal_action and the question is asked again (as in Python)', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+  const guestPlay = play(guest);
+  const bot = host.computer('random', 'again');
+  /** @type {any} */
+  let asked = null;
+  let askedAgain = 0;
+  /** @type {any} */
+  let last = null;
+  for await (const ev of host.events()) {
+    last = ev;
+    if (ev.type !== 'your_turn' && ev.type !== 'choice') continue;
+    if (asked === null) {
+      asked = ev;
+      const err = await host.decide({ type: 'play', position: 99 }).catch((e) => e);
+      assert.ok(err instanceof LocalError && err.reason === 'illegal_action', String(err));
+      const early = await guest.decide(/** @type {any} */ ({ type: 'stop' })).catch((e) => e);
+      assert.equal(early.reason, 'not_your_turn'); // the guest is not asked now
+      assert.equal((await guest.resign().catch((e) => e)).reason, 'not_your_turn');
+      continue; // no answer: events() must ask again
+    }
+    if (askedAgain === 0) {
+      askedAgain += 1;
+      assert.equal(ev.type, asked.type);
+      assert.deepEqual(ev.options, asked.options);
+      assert.equal(ev.deal, asked.deal);
+    }
+    await host.decide(bot.choose());
+  }
+  assert.equal(askedAgain, 1);
+  assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
+  assert.equal((await guestPlay).last.type, 'match_over');
+});
+
+test('seat 1 hears terms_proposed, then terms_agreed once it signed (as in Python)', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+  const [h, g] = await Promise.all([play(host), play(guest)]);
+  assert.ok(g.seen.indexOf('terms_proposed') >= 0 && g.seen.indexOf('terms_proposed') < g.seen.indexOf('terms_agreed'), g.seen.join(' '));
+  assert.equal(h.seen.filter((t) => t === 'terms_agreed').length, 1);
+  for (const { agreed } of [h, g]) {
+    assert.equal(agreed.rounds, 1);
+    assert.equal(agreed.profile.name, agreed.terms.profile.name);
+    assert.equal(agreed.termsDigest.length, 32);
+  }
+  assert.deepEqual(h.agreed.termsDigest, g.agreed.termsDigest);
+  assert.ok(h.seen.indexOf('terms_agreed') < h.seen.indexOf('round_started'), h.seen.join(' '));
 });

@@ -78,3 +78,30 @@ test('runMatch tells the joiner\'s transport when the host holds the session', a
   assert.deepEqual(calls[1], ['bind', 'peerBound']);
   assert.deepEqual(calls[0], ['bind', 'peerBound']); // harmless for the host: it has no fallback
 });
+
+test('a host waiting under the unbound tag opens its room again under the bound one when bound', async (t) => {
+  // A resumed seat's link starts pairing before Match.resume has restored the session: its first
+  // room carries the unbound tag, which a bound joiner no longer looks for (see above).
+  /** @type {{tag: string, closed: boolean, waiting: boolean}[]} */
+  const rooms = [];
+  const create = RelayClient.create;
+  /** @type {any} */ (RelayClient).create = async (/** @type {string} */ _url, /** @type {any} */ o) => {
+    const room = { tag: o.meta.rejoin, closed: false, waiting: false };
+    rooms.push(room);
+    return {
+      waitForPeer: () => { room.waiting = true; return new Promise(() => {}); }, // nobody comes
+      close: async () => { room.closed = true; },
+    };
+  };
+  t.after(() => { /** @type {any} */ (RelayClient).create = create; });
+  const connector = new RelayRendezvous('ws://127.0.0.1:9', 0, 'ROOM42', { pairTimeoutMs: 0 });
+  const session = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const first = connector.connect();
+  while (!rooms[0]?.waiting) await new Promise((r) => setTimeout(r, 1));
+  connector.bind(session);
+  await assert.rejects(first, (/** @type {any} */ e) => e.reason === 'retagged');
+  assert.deepEqual(rooms.map((r) => [r.tag, r.closed]), [[rendezvousTag('ROOM42'), true]]);
+  void connector.connect();
+  while (!rooms[1]?.waiting) await new Promise((r) => setTimeout(r, 1));
+  assert.equal(rooms[1].tag, rendezvousTag('ROOM42', session));
+});
