@@ -4,12 +4,15 @@ on SIGHUP, and every client command verifies the certificate (system store, ``--
 
 from __future__ import annotations
 
+import http.client
 import signal
 import socket
 import ssl
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -191,3 +194,58 @@ def test_relay_refuses_unusable_tls_files(tmp_path: Path) -> None:
         done = koikoi(tmp_path, "relay", "--port", "0", *extra, timeout=30)
         assert done.returncode != 0 and "koikoi relay:" in done.stderr and "Traceback" not in done.stderr, \
             done.stderr
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def test_the_rating_service_beside_a_tls_relay_is_https_with_its_certificate(tmp_path: Path) -> None:
+    """``koikoi relay --tls-cert --tls-key --ratings``: the rating service's own port serves https://
+    with the relay's certificate (before: plain http), the relay's 307 for the rating paths points at
+    https://, and SIGHUP renews the certificate on both ports."""
+    ca = CA.make(tmp_path)
+    leaf = ca.leaf(tmp_path)
+    db = f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "koikoi_p2p.cli.main", "relay", "--port", "0", "--web", "--ratings", db,
+         "--tls-cert", str(leaf.cert), "--tls-key", str(leaf.key)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(3)]
+        assert lines[0].startswith("relay listening on wss://127.0.0.1:"), lines
+        assert lines[1].startswith("ratings listening on https://127.0.0.1:"), lines
+        relay_port = int(lines[0].rsplit(":", 1)[1].split("/")[0])
+        service_port = int(lines[1].rsplit(":", 1)[1].split("/")[0])
+        context = ssl.create_default_context(cafile=str(ca.path))
+        opener = urllib.request.build_opener(_NoRedirect, urllib.request.HTTPSHandler(context=context))
+        with pytest.raises(urllib.error.HTTPError) as redirect:
+            opener.open(f"https://127.0.0.1:{relay_port}/ratings/service", timeout=10)
+        assert redirect.value.code == 307
+        location = redirect.value.headers["Location"]
+        assert location == f"https://127.0.0.1:{service_port}/ratings/service", location
+        with urllib.request.urlopen(location, context=context, timeout=10) as answer:
+            assert answer.status == 200
+        assert served_certificate(service_port, ca.path) == leaf.der
+        # Plain http:// on the service's port is not served.
+        with pytest.raises((urllib.error.URLError, ConnectionError, http.client.HTTPException)):
+            urllib.request.urlopen(f"http://127.0.0.1:{service_port}/ratings/service", timeout=10)
+        renewed = ca.leaf(tmp_path, "renewed")
+        leaf.cert.write_bytes(renewed.cert.read_bytes())
+        leaf.key.write_bytes(renewed.key.read_bytes())
+        proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 20
+        while served_certificate(service_port, ca.path) != renewed.der:
+            assert time.monotonic() < deadline, "the rating service kept the old certificate after SIGHUP"
+            time.sleep(0.1)
+        assert served_certificate(relay_port, ca.path) == renewed.der
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
