@@ -249,3 +249,41 @@ def test_the_rating_service_beside_a_tls_relay_is_https_with_its_certificate(tmp
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
+
+
+def test_a_resumed_match_trusts_the_ca_file_it_began_with(tls_relay: TLSRelay) -> None:
+    """A crash-safe peer started with ``--cafile`` over wss:// is killed with -9 mid-match;
+    ``koikoi resume`` without ``--cafile`` finishes it, trusting the CA file saved with the match
+    (before: the system store, which refused the relay's certificate)."""
+    relay, home, ca = tls_relay, tls_relay.home, str(tls_relay.ca.path)
+    env = _env(home)
+
+    def seat(index: int, *extra: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "koikoi_p2p.cli.main", "resume", "--state", str(home / f"seat{index}"),
+             "--new", "--seat", str(index), "--relay", relay.wss, "--rendezvous", "tls-resume",
+             "--cafile", ca, "--dead-after", "3", "--resend-after", "0.5", *extra],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            stdin=subprocess.DEVNULL)
+
+    victim = seat(0, "--progress")
+    friend = seat(1, "--json")
+    try:
+        assert victim.stdout is not None
+        for line in victim.stdout:   # mid-match: past the handshake, some messages sent
+            if line.startswith("phase ") and int(line.split()[-1]) >= 6:
+                break
+        else:
+            raise AssertionError(victim.stderr.read() if victim.stderr else "no progress")
+        victim.kill()
+        victim.wait()
+        resumed = koikoi(home, "resume", "--state", str(home / "seat0"), "--json", env=env, timeout=120)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+        assert '"status": "completed"' in resumed.stdout, resumed.stdout
+        out, err = friend.communicate(timeout=120)
+        assert friend.returncode == 0 and '"status": "completed"' in out, out + err
+    finally:
+        for proc in (victim, friend):
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
