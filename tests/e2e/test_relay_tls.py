@@ -287,3 +287,29 @@ def test_a_resumed_match_trusts_the_ca_file_it_began_with(tls_relay: TLSRelay) -
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
+
+
+def test_a_saved_ca_file_yields_to_one_given_now(tmp_path: Path) -> None:
+    """``koikoi resume`` trusts the saved ``--cafile`` only when it is not given one; a state saved
+    before the field existed has none."""
+    from koikoi_p2p.net.core import PeerSetup
+
+    first, second = CA.make(tmp_path, "first"), CA.make(tmp_path, "second")
+    try:
+        tls.use_cafile(None)
+        tls.resume_with("")
+        assert tls.given_cafile() is None
+        tls.resume_with(str(first.path))
+        assert tls.cafile() == str(first.path)
+        tls.use_cafile(str(second.path))
+        tls.resume_with(str(first.path))
+        assert tls.cafile() == str(second.path)
+        tls.use_cafile(None)
+        with pytest.raises(tls.BadCafile):
+            tls.resume_with(str(tmp_path / "gone.pem"))
+    finally:
+        tls.use_cafile(None)
+    setup = PeerSetup.generate(seat=0, room="r", cafile=str(first.path))
+    assert PeerSetup.from_dict(setup.to_dict()).cafile == str(first.path)
+    old = {k: v for k, v in setup.to_dict().items() if k != "cafile"}
+    assert PeerSetup.from_dict(old).cafile == ""
