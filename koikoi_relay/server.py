@@ -57,10 +57,11 @@ PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 TLS_HANDSHAKE_TIMEOUT = 10.0
 # spec/relay.md §8.7: what a connection may hold before its handler takes it. websockets stops
-# reading a connection as soon as one parsed frame waits for the handler (high and low water 0),
-# and each read from the socket brings at most what its receive buffer holds (the kernel doubles
-# the value set; accepted sockets inherit it from the listening one).
-MAX_QUEUE = (0, 0)
+# reading a connection while more than one parsed frame waits for the handler (high water 1, low
+# 0; stopping at the first frame made every message of a busy connection pause and resume the
+# socket, half again the CPU per frame), and each read from the socket brings at most what its
+# receive buffer holds (the kernel doubles the value set; accepted sockets inherit it).
+MAX_QUEUE = 1
 RECEIVE_BUFFER = 32768
 
 
