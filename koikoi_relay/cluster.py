@@ -472,7 +472,7 @@ class RedisRooms(Rooms):
             lim = self.relay.limits
             head = [b"EVALSHA", self._sha["forward"].encode(), b"0", self.prefix.encode(),
                     b"%d" % lim.buffer_frames, b"%d" % lim.buffer_bytes, b"%d" % self._ttl_ms(),
-                    b"%d" % lim.max_buffered_bytes]
+                    b"%d" % self._budget_left()]
             parts = [b"*%d\r\n" % (len(head) + 6 * len(segment)), *(_bulk(item) for item in head)]
             for _, member, epoch, seq, data in segment:
                 # code, epoch, seat and owner are packed once per seat and epoch (spec §13.2).
@@ -833,7 +833,7 @@ class RedisRooms(Rooms):
             code = generate_code(relay.choose)
             result = await self._guarded(conn, "create", code, token, token[:8].hex(), epoch, lobby_key, meta,
                                          owner, lim.max_rooms, self._ttl_ms(), conn.source,
-                                         lim.max_rooms_per_source, lim.max_buffered_bytes, lim.buffer_bytes,
+                                         lim.max_rooms_per_source, self._budget_left(), lim.buffer_bytes,
                                          listing)
             if result is None:
                 return
@@ -899,6 +899,12 @@ class RedisRooms(Rooms):
 
     def buffered_bytes(self) -> int:
         return self.buffered
+
+    def _budget_left(self) -> int:
+        """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
+        less what this node has read and not yet handled (at least 1: 0 would mean no budget)."""
+        limit = self.relay.limits.max_buffered_bytes
+        return max(1, limit - self.relay.inbound.total) if limit else 0
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),

@@ -37,7 +37,7 @@ class LocalRooms(Rooms):
 
     def attach(self, relay: RelayServer) -> None:
         super().attach(relay)
-        self.registry.budget = Budget(relay.limits)
+        self.registry.budget = Budget(relay.limits, relay.inbound)
 
     def buffered_bytes(self) -> int:
         return self.registry.budget.total

@@ -19,6 +19,8 @@ from koikoi_relay.limits import Limits
 from koikoi_relay.logs import configure, log_event
 
 if TYPE_CHECKING:
+    from ssl import SSLContext
+
     from websockets.http11 import Request
 
     from koikoi_relay.server import HttpHandler
@@ -26,8 +28,10 @@ if TYPE_CHECKING:
 
 # Another service run in this process beside the relay, on its own port (``koikoi relay
 # --ratings``): entered before the relay starts, it yields that port and is left after the relay
-# stopped. The relay knows nothing of it but the port and the paths it redirects there (§9).
-Companion = Callable[[], AbstractAsyncContextManager[int]]
+# stopped. The relay knows nothing of it but the port and the paths it redirects there (§9). With
+# --tls-cert it is given the relay's own server context (None otherwise): the same certificate on
+# both ports, and SIGHUP's reload of that context renews both.
+Companion = Callable[["SSLContext | None"], AbstractAsyncContextManager[int]]
 RATINGS_PATHS = re.compile(r"/ratings(\.html|/.*)?")
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
 
@@ -81,12 +85,14 @@ def limits_from(args: argparse.Namespace) -> Limits:
 async def serve_until_signalled(args: argparse.Namespace, companion: Companion | None = None) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully (peers told, connections drained).
     ``companion``: another service of this process on its own port (spec/relay.md §9)."""
+    secure = server_tls(args)
     async with contextlib.AsyncExitStack() as stack:
-        service_port = None if companion is None else await stack.enter_async_context(companion())
-        await _serve_relay(args, service_port)
+        service_port = None if companion is None else await stack.enter_async_context(
+            companion(None if secure is None else secure.context))
+        await _serve_relay(args, service_port, secure)
 
 
-async def _serve_relay(args: argparse.Namespace, service_port: int | None) -> None:
+async def _serve_relay(args: argparse.Namespace, service_port: int | None, secure: ServerTLS | None) -> None:
     from koikoi_relay.server import RelayServer  # websockets is loaded only when a relay really runs
 
     rooms = None
@@ -98,9 +104,8 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None) -> No
                 "koikoi relay --redis needs the redis package: pip install 'koikoi-p2p[cluster]'") from None
         rooms = RedisRooms(args.redis, prefix=args.redis_prefix, node_id=args.node_id)
         log_event("cluster_node", node=rooms.node)
-    secure = server_tls(args)
     web = getattr(args, "web", False)
-    http = web_handler(web, service_port) if web or service_port is not None else None
+    http = web_handler(web, service_port, secure is not None) if web or service_port is not None else None
     server = RelayServer(limits_from(args), rooms=rooms, http=http,
                          ssl=None if secure is None else secure.context,
                          source_header=getattr(args, "source_header", None))
@@ -109,8 +114,8 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None) -> No
     ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")
     print(f"relay listening on {ws}://{args.host}:{server.port}/v1", flush=True)
     if service_port is not None:
-        # The rating service beside the relay serves plain http on its own port (no TLS yet).
-        print(f"ratings listening on http://{args.host}:{service_port}/ratings", flush=True)
+        # The rating service beside the relay, on its own port: https:// with the relay's certificate.
+        print(f"ratings listening on {scheme}://{args.host}:{service_port}/ratings", flush=True)
     if web:
         print(f"web app at {scheme}://{args.host}:{server.port}/", flush=True)
     stop = asyncio.Event()
@@ -157,16 +162,18 @@ def request_host(request: Request) -> str | None:
     return match.group(1) if match else None
 
 
-def web_handler(web: bool, service_port: int | None = None) -> HttpHandler:
+def web_handler(web: bool, service_port: int | None = None, secure: bool = False) -> HttpHandler:
     """The relay's extra GETs: the built browser app (package koikoi_web: static files, standard
     library only) when ``web``; and with a rating service on ``service_port``, a redirect there
-    for its paths (307, same host as asked, spec/relay.md §9), which the app's page may reach."""
+    for its paths (307, same host as asked, https:// when ``secure``, spec/relay.md §9), which the
+    app's page may reach."""
     from koikoi_web import csp_relay, file_for
 
     def handle(request: Request) -> tuple[int, list[tuple[str, str]], bytes] | None:
         path = request.path.split("?", 1)[0]
         host = request_host(request)
-        service = None if service_port is None or host is None else f"http://{host}:{service_port}"
+        scheme = "https" if secure else "http"
+        service = None if service_port is None or host is None else f"{scheme}://{host}:{service_port}"
         if service_port is not None and RATINGS_PATHS.fullmatch(path):
             if service is None:
                 return 400, [("Content-Type", "text/plain; charset=utf-8")], b"bad Host header\n"

@@ -16,11 +16,15 @@ class Metrics:
         self.resumes_total = 0
         self.errors: Counter[str] = Counter()
 
-    def render(self, connections: int, rooms_open: int, rooms_paired: int, buffered: int = 0) -> str:
+    def render(self, connections: int, rooms_open: int, rooms_paired: int, buffered: int = 0,
+               inbound: int = 0) -> str:
         lines = [
             "# HELP relay_buffered_bytes Bytes held in resume buffers (all rooms; a cluster: all nodes).",
             "# TYPE relay_buffered_bytes gauge",
             f"relay_buffered_bytes {buffered}",
+            "# HELP relay_inbound_bytes Bytes read from connections and not yet handled (this process).",
+            "# TYPE relay_inbound_bytes gauge",
+            f"relay_inbound_bytes {inbound}",
             "# HELP relay_connections Open websocket connections.",
             "# TYPE relay_connections gauge",
             f"relay_connections {connections}",

@@ -15,6 +15,7 @@ import http
 import ipaddress
 import logging
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from ssl import SSLContext
@@ -23,7 +24,10 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import DATA_OPCODES
+from websockets.frames import Frame as WireFrame
 from websockets.http11 import Request, Response
+from websockets.protocol import Event, State
 
 from koikoi_relay.codes import Chooser
 from koikoi_relay.errors import CloseCode, MessageError
@@ -47,12 +51,63 @@ from koikoi_relay.messages import (
 )
 from koikoi_relay.metrics import Metrics
 from koikoi_relay.rooms import Rooms
-from koikoi_relay.state import Connection, Registry, Source
+from koikoi_relay.state import Connection, Inbound, Registry, Source
 
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
 TLS_HANDSHAKE_TIMEOUT = 10.0
-MAX_QUEUE = 1           # messages websockets reads ahead of the handler per connection (each up to a frame)
+# spec/relay.md §8.7: what a connection may hold before its handler takes it. websockets stops
+# reading a connection while more than one parsed frame waits for the handler (high water 1, low
+# 0; stopping at the first frame made every message of a busy connection pause and resume the
+# socket, half again the CPU per frame), and each read from the socket brings at most what its
+# receive buffer holds (the kernel doubles the value set; accepted sockets inherit it).
+MAX_QUEUE = 1
+RECEIVE_BUFFER = 32768
+
+
+class MeteredConnection(ServerConnection):
+    """A websockets connection that counts the bytes it has read from its socket and the relay has
+    not finished handling (``Inbound``, part of the budget of spec/relay.md §8.7): a frame not yet
+    parsed whole, the parsed data frames waiting for the handler, the message the handler holds.
+    Every byte read once the connection is open is counted; a frame's header, and a control frame
+    whole, leave the count when websockets has parsed them, a data frame's payload when the handler
+    is done with its message."""
+
+    meter: Inbound = Inbound()   # replaced by each server's own (RelayServer.start)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.inbound = 0
+        self.metering = True
+
+    def _release(self, size: int) -> None:
+        size = min(size, self.inbound)
+        self.inbound -= size
+        self.meter.total -= size
+
+    def data_received(self, data: bytes) -> None:
+        if self.metering and self.state is not State.CONNECTING:
+            self.inbound += len(data)
+            self.meter.total += len(data)
+        super().data_received(data)
+
+    def process_event(self, event: Event) -> None:
+        if self.metering and isinstance(event, WireFrame):
+            size = len(event.data)
+            # A client's frame: 2 bytes, the extended length, the 4-byte mask (RFC 6455 §5.2).
+            header = 6 + (0 if size < 126 else 2 if size < 65536 else 8)
+            self._release(header if event.opcode in DATA_OPCODES else header + size)
+        super().process_event(event)
+
+    def handled(self, message: str | bytes) -> None:
+        """The handler is done with ``message``: its bytes are no longer held."""
+        self._release(len(message) if isinstance(message, bytes) else len(message.encode()))
+
+    def stop_metering(self) -> None:
+        """The handler has ended: whatever it did not take is released, later bytes not counted."""
+        self.metering = False
+        self._release(self.inbound)
+
 
 # An extra HTTP handler for the GETs the relay does not serve itself (``koikoi relay --web`` passes
 # one that serves the browser app): websockets' parsed request -> (status, headers, body), or None
@@ -84,6 +139,7 @@ class RelayServer:
         # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
         self.ssl = ssl
         self.metrics = Metrics()
+        self.inbound = Inbound()     # bytes read and not yet handled, every connection (§8.7)
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
         self.clock = clock
@@ -112,6 +168,7 @@ class RelayServer:
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> None:
         lim = self.limits
         await self.rooms.start()
+        metered = type("RelayConnection", (MeteredConnection,), {"meter": self.inbound})
         self._server = await serve(
             self._handle,
             host,
@@ -127,7 +184,10 @@ class RelayServer:
             # A TLS handshake that has not finished by then is dropped (asyncio's default is 60 s).
             ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT if self.ssl is not None else None,
             max_queue=MAX_QUEUE,
+            create_connection=metered,
         )
+        for listener in self._server.sockets:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)
 
@@ -214,7 +274,8 @@ class RelayServer:
 
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
-        text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes())
+        text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes(),
+                                   self.inbound.total)
         return text + "".join(line + "\n" for line in self.rooms.metrics_lines())
 
     def source_of(self, ws: ServerConnection, request: Request | None = None) -> str:
@@ -269,9 +330,14 @@ class RelayServer:
         self._conns.add(conn)
         self.metrics.connections_total += 1
         log_event("connected", conn=conn.serial)
+        metered = ws if isinstance(ws, MeteredConnection) else None
         try:
             async for message in ws:
-                await self._on_message(conn, message)
+                try:
+                    await self._on_message(conn, message)
+                finally:
+                    if metered is not None:
+                        metered.handled(message)
         except ConnectionClosed:
             pass
         except Exception as exc:  # the relay never crashes: this connection ends, the others go on
@@ -284,6 +350,8 @@ class RelayServer:
             log_event("internal_error", logging.ERROR, conn=conn.serial, exc=type(exc).__name__, at=where)
             await ws.close(1011, "internal error")
         finally:
+            if metered is not None:
+                metered.stop_metering()
             origin.connections -= 1
             if not origin.connections and self._sources.get(source) is origin:
                 del self._sources[source]
@@ -308,7 +376,17 @@ class RelayServer:
         # connection is not read until the debt is paid (TCP holds the sender back), not closed.
         wait = conn.origin.bytes_bucket.owe(len(message))
         if wait > 0:
-            await asyncio.sleep(wait)
+            # Nothing more is read meanwhile (§8.7): websockets resumed reading when the handler
+            # took this message, and no read happens before the first await below.
+            transport = conn.ws.transport
+            paused = transport is not None and transport.is_reading()
+            if paused:
+                transport.pause_reading()
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                if paused and not transport.is_closing():
+                    transport.resume_reading()
             if not self._open(conn):
                 return
         if isinstance(message, str):

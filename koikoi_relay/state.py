@@ -68,30 +68,51 @@ class Connection:
         return self.room is not None or self.member is not None
 
 
+class Inbound:
+    """Bytes read from the peers' connections that the relay has not finished handling: data
+    frames the websocket library has parsed and queued for a connection's handler, and the message
+    the handler holds (spec/relay.md §8.7). Counted in this process, for every connection."""
+
+    __slots__ = ("total",)
+
+    def __init__(self) -> None:
+        self.total = 0
+
+
 class Budget:
-    """The bytes buffered for resume in every seat together, against ``max_buffered_bytes``
-    (spec/relay.md §8.7). Seats holding more than ``buffer_bytes / 8`` are the first to give
-    frames back when the total goes over the budget, longest held first."""
+    """The bytes the relay holds for its peers, against ``max_buffered_bytes`` (spec/relay.md
+    §8.7): every seat's resume buffer (``total``) plus the bytes read and not yet handled
+    (``inbound``). Seats holding more than ``buffer_bytes / 8`` are the first to give frames back
+    when the sum goes over the budget, longest held first; bytes read are never given back, so
+    they squeeze the resume buffers."""
 
-    __slots__ = ("big", "big_mark", "limit", "total")
+    __slots__ = ("big", "big_mark", "inbound", "limit", "total")
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, inbound: Inbound | None = None) -> None:
         self.limit = limits.max_buffered_bytes
         self.big_mark = limits.buffer_bytes // 8
         self.total = 0
+        self.inbound = inbound if inbound is not None else Inbound()
         self.big: dict[Seat, None] = {}    # an ordered set: seats above big_mark, oldest first
 
+    def held(self) -> int:
+        """Everything the budget counts: resume buffers and bytes read but not yet handled."""
+        return self.total + self.inbound.total
+
+    def over(self) -> bool:
+        return self.limit > 0 and self.held() > self.limit
+
     def room_for_a_room(self, buffer_bytes: int) -> bool:
-        """Whether a new room fits: the total is not within two full buffers of the budget."""
-        return self.limit <= 0 or self.total + 2 * buffer_bytes <= self.limit
+        """Whether a new room fits: what is held is not within two full buffers of the budget."""
+        return self.limit <= 0 or self.held() + 2 * buffer_bytes <= self.limit
 
     def reclaim(self, pusher: Seat) -> None:
         """Over the budget: shrink the big buffers to ``big_mark``, then the pusher's if need be."""
-        while self.total > self.limit and self.big:
+        while self.over() and self.big:
             seat = next(iter(self.big))
             del self.big[seat]
             seat.shrink(self.big_mark)
-        while self.total > self.limit and pusher.outbox:
+        while self.over() and pusher.outbox:
             pusher.evict_oldest()
 
 
@@ -158,7 +179,7 @@ class Seat:
             if self.outbox_bytes > budget.big_mark:
                 budget.big.setdefault(self, None)
             # spec/relay.md §8.7: all buffers together stay within max_buffered_bytes.
-            if budget.limit and budget.total > budget.limit:
+            if budget.over():
                 budget.reclaim(self)
         return seq
 

@@ -42,6 +42,7 @@ def _run(args: argparse.Namespace) -> int:
     # The composition happens here, where everything may be imported: the rating service runs
     # on its own port in this process (aiohttp), and the relay only learns that port.
     import contextlib
+    import ssl
     from collections.abc import AsyncIterator
 
     from koikoi_p2p.cli.cmd_ratings import DEFAULT_PORT, default_db, open_service
@@ -57,11 +58,12 @@ def _run(args: argparse.Namespace) -> int:
     print(f"ratings beside the relay ({service.store.description})", file=sys.stderr)
 
     @contextlib.asynccontextmanager
-    async def ratings() -> AsyncIterator[int]:
+    async def ratings(context: ssl.SSLContext | None) -> AsyncIterator[int]:
         from koikoi_p2p.ratings.app import RatingsServer
 
+        # With --tls-cert: https:// with the relay's own context (its SIGHUP reload renews both).
         server = RatingsServer(service)
-        await server.start(args.host, port)
+        await server.start(args.host, port, context)
         try:
             yield server.port
         finally:

@@ -72,6 +72,7 @@ def _handle(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
 
+    from koikoi_p2p.net import tls
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import (
         DriverOptions,
@@ -105,7 +106,7 @@ def _handle(args: argparse.Namespace) -> int:
                 rendezvous=args.rendezvous, rounds=args.rounds, profile=args.profile,
                 step_deadline=args.step_deadline, turn_deadline=args.turn_deadline,
                 handshake_deadline=args.step_deadline, strategy_seed=args.strategy_seed,
-                level=args.level))
+                level=args.level, cafile=tls.given_cafile() or ""))
         setup, finished = read_state(store)
     except (ResumeError, OSError, IndexError) as exc:
         print(f"koikoi resume: cannot use {args.state}: {exc}", file=sys.stderr)
@@ -120,6 +121,11 @@ def _handle(args: argparse.Namespace) -> int:
         from koikoi_p2p.cli.online import resume
 
         return resume(args.state, args)
+    try:
+        tls.resume_with(setup.cafile)   # the CA file the match began with, unless --cafile names one
+    except tls.BadCafile as exc:
+        print(f"koikoi resume: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous,
                                 pair_timeout_s=max(5.0, args.dead_after * 2))
     options = DriverOptions(resend_after_s=args.resend_after,

@@ -86,6 +86,8 @@ HELP_JA: dict[str, str] = {
     "worst each limit allows, against the same run without (default rooms 100,1000)":
         "攻撃者が各制限の許す限りの最悪を行う中での、誠実な対の往復時間と中継サーバーのメモリーを、"
         "攻撃者のいない同じ計測と比べる (既定の部屋数 100,1000)",
+    "with --hostile: interleaved runs with and without attackers (default 2)":
+        "--hostile のとき: 攻撃者ありとなしを交互に行う計測の回数 (既定 2)",
     "behind a proxy: take a connection's address, for the per-source limits, from "
     "the last entry of this request header set by the proxy (e.g. X-Forwarded-For); "
     "only with a proxy that sets it, or clients choose their own address":

@@ -209,6 +209,7 @@ async def _play(
 ) -> int:
     """Play crash-safe: the state is saved after every accepted message, so ``koikoi resume``
     continues the match if this process dies (net.resumable.run_peer drives it)."""
+    from koikoi_p2p.net import tls
     from koikoi_p2p.net.resumable import PeerSetup, ResumeError, create_state
 
     turn = max(1, min(86_400, int(timeout)))
@@ -219,7 +220,7 @@ async def _play(
         profile_data=setup.profile.to_dict() if seat == 0 else None,
         rounds=setup.rounds if seat == 0 else None, step_deadline=max(60, min(turn, 600)),
         turn_deadline=turn, handshake_deadline=30, out_dir=str(setup.folders.transcripts), human=True,
-        name=setup.name, rated=bool(ratings), ratings=ratings)
+        name=setup.name, rated=bool(ratings), ratings=ratings, cafile=tls.given_cafile() or "")
     try:
         store = create_state(saved_matches(setup.folders) / f"{room}-seat{seat}", peer_setup)
     except ResumeError as exc:   # an unfinished match of this room and seat, or one running
@@ -310,6 +311,13 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         error(screen.lang, "cannot use the saved match in {folder}: {problem}", folder=store.folder,
               problem=exc)
         return exit_codes.ERROR
+    from koikoi_p2p.net import tls
+
+    try:
+        tls.resume_with(setup.cafile)   # the CA file the match began with, unless --cafile names one
+    except tls.BadCafile as exc:
+        error(screen.lang, "{problem}", problem=exc)
+        return exit_codes.USAGE
     from koikoi_p2p.net.state_store import StateStoreError
 
     try:

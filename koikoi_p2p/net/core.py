@@ -118,6 +118,7 @@ class PeerSetup:
     rated: bool = False                # host: propose a rated match (spec/ratings.md §2.1) ...
     ratings: str = ""                  # ... on this rating service
     accept_terms: bool = True          # joiner: the answer to the proposed terms unless run_peer asks
+    cafile: str = ""                   # the CA file given with --cafile: koikoi resume trusts it again
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1) or len(self.identity) != 32 or len(self.seed) != 32:

@@ -41,6 +41,19 @@ def use_cafile(path: str | None) -> None:
     _cafile = path
 
 
+def given_cafile() -> str | None:
+    """The CA file named by ``--cafile`` (not ``SSL_CERT_FILE``), as an absolute path: what a
+    crash-safe match saves so that ``koikoi resume`` trusts the same relay again."""
+    return None if _cafile is None else os.path.abspath(_cafile)
+
+
+def resume_with(saved: str) -> None:
+    """Trust the CA file a saved match began with (``saved``, "" for none) unless this command
+    was given one with ``--cafile``. Raises BadCafile when the saved file cannot be used now."""
+    if _cafile is None and saved:
+        use_cafile(saved)
+
+
 def cafile() -> str | None:
     """The CA file in force: ``--cafile``, else ``$SSL_CERT_FILE``, else None (the system's store)."""
     return _cafile or os.environ.get("SSL_CERT_FILE") or None

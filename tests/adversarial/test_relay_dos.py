@@ -257,6 +257,49 @@ def test_buffered_bytes_stay_within_the_global_budget() -> None:
     run(body)
 
 
+def test_bytes_read_and_not_yet_handled_count_in_the_budget() -> None:
+    """What a connection has sent and the relay has not handled yet (websockets' queue, a frame
+    half read, the message a handler holds while its address pays its byte debt) is part of the
+    budget (spec/relay.md §8.7): bounded per connection by one socket buffer, it squeezes the
+    resume buffers and refuses new rooms, and it is given back as the relay reads on. Before, it
+    was counted nowhere and websockets read up to 256 KiB plus two queued frames ahead."""
+    from koikoi_relay.server import FRAME_OVERHEAD, RECEIVE_BUFFER
+
+    frame = 16000
+    # A budget of two buffers and 1 KB: a room fits only while nearly nothing is held.
+    limits = dict(BUDGET_LIMITS, max_bytes_per_second_per_source=100_000, burst_seconds=1,
+                  max_buffered_bytes=2 * 65536 + 1024)
+
+    async def body() -> None:
+        async with relay(**limits) as server:
+            senders = [await pair(server) for _ in range(3)]
+            for host, _, _ in senders:
+                for seq in range(12):   # 576 KB together at 100 KB/s for the address: they must wait
+                    await host.send("frame", seq=seq, data=b"w" * frame)
+            await asyncio.sleep(1.0)
+            held = server.inbound.total
+            # Each connection holds at most the message in hand, two frames waiting and the rest of
+            # one read of its socket (the kernel doubles RECEIVE_BUFFER).
+            assert 0 < held <= 3 * (3 * (frame + FRAME_OVERHEAD) + 2 * RECEIVE_BUFFER)
+            # The resume buffers give way to it (the bytes read cannot be given back).
+            room_left = max(0, server.limits.max_buffered_bytes - held)
+            assert server.rooms.buffered_bytes() <= room_left + frame + 64
+            assert f"relay_inbound_bytes {held}" in server.metrics_text()
+            late = await Raw.connect(server)
+            await late.send("create")
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            for _, guest, _ in senders:   # every frame arrives, in order, and nothing stays held
+                seen: list[int] = []
+                while len(seen) < 12:
+                    message = await guest.recv(timeout=30)
+                    if message["type"] == "frame":
+                        seen.append(message["seq"])
+                assert seen == list(range(12))
+            assert server.inbound.total == 0
+
+    run(body)
+
+
 def test_connections_per_source_are_capped() -> None:
     async def body() -> None:
         async with relay(max_connections_per_source=3) as server:

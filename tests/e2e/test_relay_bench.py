@@ -39,3 +39,4 @@ def test_bench_relay_hostile_code_path() -> None:
         assert result["count"] > 0 and result["p99"] >= result["p50"] > 0
         assert result["rss"] > 0 and result["broken"] == 0 and result["cpu"] >= 0
     assert under["attack"]["ready"] >= 1 and under["buffered"] > 0
+    assert under["held"] >= under["buffered"] and under["inbound"] >= 0 and under["relay_rss"] > 0

@@ -4,12 +4,15 @@ on SIGHUP, and every client command verifies the certificate (system store, ``--
 
 from __future__ import annotations
 
+import http.client
 import signal
 import socket
 import ssl
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -191,3 +194,122 @@ def test_relay_refuses_unusable_tls_files(tmp_path: Path) -> None:
         done = koikoi(tmp_path, "relay", "--port", "0", *extra, timeout=30)
         assert done.returncode != 0 and "koikoi relay:" in done.stderr and "Traceback" not in done.stderr, \
             done.stderr
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def test_the_rating_service_beside_a_tls_relay_is_https_with_its_certificate(tmp_path: Path) -> None:
+    """``koikoi relay --tls-cert --tls-key --ratings``: the rating service's own port serves https://
+    with the relay's certificate (before: plain http), the relay's 307 for the rating paths points at
+    https://, and SIGHUP renews the certificate on both ports."""
+    ca = CA.make(tmp_path)
+    leaf = ca.leaf(tmp_path)
+    db = f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "koikoi_p2p.cli.main", "relay", "--port", "0", "--web", "--ratings", db,
+         "--tls-cert", str(leaf.cert), "--tls-key", str(leaf.key)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(3)]
+        assert lines[0].startswith("relay listening on wss://127.0.0.1:"), lines
+        assert lines[1].startswith("ratings listening on https://127.0.0.1:"), lines
+        relay_port = int(lines[0].rsplit(":", 1)[1].split("/")[0])
+        service_port = int(lines[1].rsplit(":", 1)[1].split("/")[0])
+        context = ssl.create_default_context(cafile=str(ca.path))
+        opener = urllib.request.build_opener(_NoRedirect, urllib.request.HTTPSHandler(context=context))
+        with pytest.raises(urllib.error.HTTPError) as redirect:
+            opener.open(f"https://127.0.0.1:{relay_port}/ratings/service", timeout=10)
+        assert redirect.value.code == 307
+        location = redirect.value.headers["Location"]
+        assert location == f"https://127.0.0.1:{service_port}/ratings/service", location
+        with urllib.request.urlopen(location, context=context, timeout=10) as answer:
+            assert answer.status == 200
+        assert served_certificate(service_port, ca.path) == leaf.der
+        # Plain http:// on the service's port is not served.
+        with pytest.raises((urllib.error.URLError, ConnectionError, http.client.HTTPException)):
+            urllib.request.urlopen(f"http://127.0.0.1:{service_port}/ratings/service", timeout=10)
+        renewed = ca.leaf(tmp_path, "renewed")
+        leaf.cert.write_bytes(renewed.cert.read_bytes())
+        leaf.key.write_bytes(renewed.key.read_bytes())
+        proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 20
+        while served_certificate(service_port, ca.path) != renewed.der:
+            assert time.monotonic() < deadline, "the rating service kept the old certificate after SIGHUP"
+            time.sleep(0.1)
+        assert served_certificate(relay_port, ca.path) == renewed.der
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+
+
+def test_a_resumed_match_trusts_the_ca_file_it_began_with(tls_relay: TLSRelay) -> None:
+    """A crash-safe peer started with ``--cafile`` over wss:// is killed with -9 mid-match;
+    ``koikoi resume`` without ``--cafile`` finishes it, trusting the CA file saved with the match
+    (before: the system store, which refused the relay's certificate)."""
+    relay, home, ca = tls_relay, tls_relay.home, str(tls_relay.ca.path)
+    env = _env(home)
+
+    def seat(index: int, *extra: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "koikoi_p2p.cli.main", "resume", "--state", str(home / f"seat{index}"),
+             "--new", "--seat", str(index), "--relay", relay.wss, "--rendezvous", "tls-resume",
+             "--cafile", ca, "--dead-after", "3", "--resend-after", "0.5", *extra],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            stdin=subprocess.DEVNULL)
+
+    victim = seat(0, "--progress")
+    friend = seat(1, "--json")
+    try:
+        assert victim.stdout is not None
+        for line in victim.stdout:   # mid-match: past the handshake, some messages sent
+            if line.startswith("phase ") and int(line.split()[-1]) >= 6:
+                break
+        else:
+            raise AssertionError(victim.stderr.read() if victim.stderr else "no progress")
+        victim.kill()
+        victim.wait()
+        resumed = koikoi(home, "resume", "--state", str(home / "seat0"), "--json", env=env, timeout=120)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+        assert '"status": "completed"' in resumed.stdout, resumed.stdout
+        out, err = friend.communicate(timeout=120)
+        assert friend.returncode == 0 and '"status": "completed"' in out, out + err
+    finally:
+        for proc in (victim, friend):
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
+
+def test_a_saved_ca_file_yields_to_one_given_now(tmp_path: Path) -> None:
+    """``koikoi resume`` trusts the saved ``--cafile`` only when it is not given one; a state saved
+    before the field existed has none."""
+    from koikoi_p2p.net.core import PeerSetup
+
+    first, second = CA.make(tmp_path, "first"), CA.make(tmp_path, "second")
+    try:
+        tls.use_cafile(None)
+        tls.resume_with("")
+        assert tls.given_cafile() is None
+        tls.resume_with(str(first.path))
+        assert tls.cafile() == str(first.path)
+        tls.use_cafile(str(second.path))
+        tls.resume_with(str(first.path))
+        assert tls.cafile() == str(second.path)
+        tls.use_cafile(None)
+        with pytest.raises(tls.BadCafile):
+            tls.resume_with(str(tmp_path / "gone.pem"))
+    finally:
+        tls.use_cafile(None)
+    setup = PeerSetup.generate(seat=0, room="r", cafile=str(first.path))
+    assert PeerSetup.from_dict(setup.to_dict()).cafile == str(first.path)
+    old = {k: v for k, v in setup.to_dict().items() if k != "cafile"}
+    assert PeerSetup.from_dict(old).cafile == ""
