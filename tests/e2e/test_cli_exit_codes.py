@@ -307,7 +307,9 @@ def test_exit_9_nobody_joined(tmp_path: Path) -> None:
     assert "nobody joined within 1s" in done.stderr
 
 
-def test_exit_130_interrupted(tmp_path: Path) -> None:
+def test_exit_130_interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A program that does not stop is made to print every thread's stack (faulthandler, SIGABRT).
+    monkeypatch.setenv("PYTHONFAULTHANDLER", "1")
     proc, console, master = spawn_practice(tmp_path, "--rounds", "1", "--rules", "wikipedia")
     try:
         console.expect(r"\n> ", 60)
@@ -316,6 +318,16 @@ def test_exit_130_interrupted(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
             console.pump(0.2)
+        if proc.poll() is None:
+            status = Path(f"/proc/{proc.pid}/status").read_text(encoding="ascii", errors="replace")
+            proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
+            while console.pump(0.5):
+                pass
+            pytest.fail("koikoi practice did not stop on SIGINT\n"
+                        + "".join(line + "\n" for line in status.splitlines() if line.startswith("Sig"))
+                        + console.text[-6000:])
         code = proc.wait(1)
         while console.pump(0.5):
             pass
