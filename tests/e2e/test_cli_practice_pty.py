@@ -8,6 +8,7 @@ import json
 import os
 import pty
 import re
+import signal
 import struct
 import subprocess
 import termios
@@ -31,6 +32,10 @@ REFUSED = ("is not one of the choices", "は選択肢にありません")
 OPPONENT = {"en": "Computer ", "ja": "コンピューター: "}
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn_practice(home: Path, *args: str, rows: int = 24, cols: int = 80,
                    colour: bool = True) -> tuple[subprocess.Popen[bytes], Console, int]:
     """``koikoi practice`` on a pseudo-terminal of ``rows`` x ``cols``."""
@@ -41,7 +46,10 @@ def spawn_practice(home: Path, *args: str, rows: int = 24, cols: int = 80,
         env.pop("NO_COLOR", None)
     env["TERM"] = "xterm"
     proc = subprocess.Popen(
-        [str(SCRIPT), "practice", *args], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        [str(SCRIPT), "practice", *args], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+        # A person's Ctrl-C reaches a program whose SIGINT is at its default; a test suite started in
+        # the background of a shell has it ignored, and the program would inherit that.
+        preexec_fn=_default_sigint,
     )
     os.close(slave)
     return proc, Console(master, lambda line: os.write(master, (line + "\n").encode())), master
