@@ -15,7 +15,8 @@ import { Match, MemoryStore, joinRoom, newIdentity } from '../../src/api/match.j
 import { KOIKOI, PYTHON, pythonMissing, startRelay } from '../python.js';
 import { REPO } from '../helpers.js';
 
-const SEAT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crash_seat.mjs');
+// In web/tools: node --test runs every script under test/ as a test file.
+const SEAT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'tools', 'crash_seat.mjs');
 const skip = pythonMissing();
 /** @type {{url: string, stop: () => Promise<void>}} */ let relay;
 /** @type {string} */ let folder;

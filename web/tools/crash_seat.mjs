@@ -5,8 +5,8 @@
 //
 //   node --experimental-websocket crash_seat.mjs host RELAY_URL FOLDER
 //   node --experimental-websocket crash_seat.mjs resume RELAY_URL FOLDER CODE
-import { ready, hostRoom, rejoinRoom, Match, newIdentity } from '../../src/api/match.js';
-import { FileStore } from '../../src/api/node.js';
+import { ready, hostRoom, rejoinRoom, Match, newIdentity } from '../src/api/match.js';
+import { FileStore } from '../src/api/node.js';
 
 const [mode, url, folder, code] = process.argv.slice(2);
 await ready();
