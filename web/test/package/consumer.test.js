@@ -18,6 +18,8 @@ import { browserMissing, launch } from '../browser/support.js';
 
 const WEB = path.join(REPO, 'web');
 const HERE = path.join(WEB, 'test', 'package');
+// The page lives in web/tools: node --test runs every script under test/ as a test file.
+const PAGE = path.join(WEB, 'tools', 'consumer_page.js');
 const BIN = path.join(WEB, 'node_modules', '.bin');
 const skip = pythonMissing() || browserMissing();
 
@@ -177,14 +179,14 @@ test('a page bundled by esbuild and by Vite plays koikoi join in Chromium and it
   const pages = path.join(project, 'pages');
   // esbuild: the package's browser entry, no configuration.
   mkdirSync(path.join(pages, 'esbuild'), { recursive: true });
-  copyFileSync(path.join(HERE, 'page.js'), path.join(project, 'page.js'));
+  copyFileSync(PAGE, path.join(project, 'page.js'));
   const es = run(path.join(BIN, 'esbuild'), ['page.js', '--bundle', '--format=esm', '--platform=browser', '--target=es2022', '--outfile=pages/esbuild/page.js'], project);
   assert.equal(es.status, 0, es.out);
   writeFileSync(path.join(pages, 'esbuild', 'index.html'), HTML('./page.js'));
   // Vite: a project root with index.html and the page, `vite build` with no configuration file.
   const viteRoot = path.join(project, 'vite');
   mkdirSync(viteRoot);
-  copyFileSync(path.join(HERE, 'page.js'), path.join(viteRoot, 'page.js'));
+  copyFileSync(PAGE, path.join(viteRoot, 'page.js'));
   writeFileSync(path.join(viteRoot, 'index.html'), HTML('./page.js'));
   const vite = run(path.join(BIN, 'vite'), ['build', '--outDir', path.join(pages, 'vite'), '--emptyOutDir', '--base', './', '--logLevel', 'warn'], viteRoot);
   assert.equal(vite.status, 0, vite.out);
