@@ -58,13 +58,18 @@ def tls_relay(tmp_path: Path) -> Iterator[TLSRelay]:
     try:
         yield TLSRelay(proc, port, ca, leaf, tmp_path)
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-        try:
-            proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM, then SIGKILL after 15 s: a server the test started ends with it."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
 
 
 def koikoi(home: Path, *args: str, env: dict[str, str] | None = None,
@@ -242,13 +247,7 @@ def test_the_rating_service_beside_a_tls_relay_is_https_with_its_certificate(tmp
             time.sleep(0.1)
         assert served_certificate(relay_port, ca.path) == renewed.der
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-        try:
-            proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        stop(proc)
 
 
 def test_a_resumed_match_trusts_the_ca_file_it_began_with(tls_relay: TLSRelay) -> None:
