@@ -363,9 +363,7 @@ async def run_match(index: int, fault: Fault, *, url: str | Sequence[str], workd
     record.seconds = time.monotonic() - started
     record.outcomes = [peer.outcome for peer in peers]
     if not record.detail:
-        # In a thread: auditing the files takes seconds, and the loop meanwhile watches the other
-        # matches' phases (a blocked loop once saw a whole match end before its fault's phase).
-        await asyncio.to_thread(_judge, record, peers)
+        _judge(record, peers)
     return record
 
 
