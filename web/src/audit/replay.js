@@ -173,15 +173,35 @@ function readEntries(vals, session, isTail) {
 }
 
 /**
- * Replay entries through the game flow as an observer, in two passes (spec/game.md §8.2): the
- * first collects the round secrets each deal discloses, the second sees every card of those
- * deals and checks everything at the envelope that carries it.
+ * The round secrets each `disclose` names, by its `deal` and sender (spec/game.md §8.2: the first
+ * pass). Only the bodies are read: no proof is verified here, so the replay that follows verifies
+ * each one once. A secret that does not match its key is ignored by the replay's decks (the
+ * disclosure that carries it is judged at its own envelope).
+ * @param {Entry[]} entries
+ * @returns {Map<number, [Uint8Array | null, Uint8Array | null]>}
+ */
+export function disclosedSecrets(entries) {
+  /** @type {Map<number, [Uint8Array | null, Uint8Array | null]>} */
+  const found = new Map();
+  for (const { e } of entries) {
+    const { key, deal } = /** @type {Map_} */ (e.body ?? {});
+    if (e.type !== 'disclose' || !(key instanceof Uint8Array) || !Number.isInteger(deal)) continue;
+    const pair = found.get(/** @type {number} */ (deal)) ?? [null, null];
+    pair[/** @type {0 | 1} */ (e.sender)] = key;
+    found.set(/** @type {number} */ (deal), pair);
+  }
+  return found;
+}
+
+/**
+ * Replay entries through the game flow as an observer (spec/game.md §8.2): the round secrets
+ * each deal discloses are read first, so that the replay sees every card of those deals and
+ * checks everything, every proof once, at the envelope that carries it.
  * @param {Session} session @param {Entry[]} entries
  * @param {{extraSecrets?: Map<number, [Uint8Array | null, Uint8Array | null]>, offence?: Entry | null}} [options]
  */
 function replay(session, entries, options = {}) {
-  const first = run(session, entries, new Map(), null, new Map(), true);
-  const secrets = new Map(first.flow.disclosed);
+  const secrets = disclosedSecrets(entries);
   for (const [d, pair] of options.extraSecrets ?? []) {
     const have = secrets.get(d) ?? [null, null];
     secrets.set(d, [have[0] ?? pair[0], have[1] ?? pair[1]]);
@@ -192,11 +212,10 @@ function replay(session, entries, options = {}) {
 /**
  * @param {Session} session @param {Entry[]} entries
  * @param {Map<number, [Uint8Array | null, Uint8Array | null]>} secrets @param {Entry | null} offence
- * @param {Map<number, 0 | 1>} [dealViewers] @param {boolean} [skipHidden]
+ * @param {Map<number, 0 | 1>} [dealViewers]
  */
-function run(session, entries, secrets, offence, dealViewers = new Map(), skipHidden = false) {
+function run(session, entries, secrets, offence, dealViewers = new Map()) {
   // Game version 2 only: terms of another version fail with unsupported_version (spec/game.md §1.2).
-  void skipHidden;
   const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names, secrets, dealViewers });
   /** @type {Deviation | null} */
   let found = null;
@@ -478,8 +497,7 @@ function replayEvidencePrefix(session, entries, extra, reporter, offence) {
  * @param {0 | 1} reporter @param {Entry | null} offence
  */
 function replayWithViewer(session, entries, extra, reporter, offence) {
-  const first = run(session, entries, new Map(), null, new Map(), true);
-  const secrets = new Map(first.flow.disclosed);
+  const secrets = disclosedSecrets(entries);
   /** @type {Map<number, 0 | 1>} */
   const viewers = new Map();
   for (const [d, pair] of extra) {
