@@ -2,21 +2,37 @@
 package, one sample per request, so the two implementations are measured interleaved in one run.
 
 Reads lines "prove", "verify", "deal" or "opening" on standard input and answers each with the seconds one
-run took. prove and verify use the proof-level API; deal is one deck of game version 2 between two
+run took. prove uses the proof-level API, verify decodes and verifies the shuffle message as a
+receiving party does (verify_shuffle_message); deal is one deck of game version 2 between two
 DeckParty objects (keys, both shuffles, the opening's two share groups per party, the cards each
 party sees), as web/bin/bench.js does it with its Deck; opening is that last part alone (the
-decks are prepared before the clock starts).
+decks are prepared before the clock starts). "audit PATH" is `koikoi verify` of a transcript file
+in this process (decode, then the replay; its verification spread over mentalpoker.parallel's
+threads as `koikoi verify` spreads it).
+
+Besides samples: "selfplay ROUNDS SEED PATH" writes the transcript of a selfplay match (answers
+"ok"); "counts WHAT" answers the libsodium operations one run performs, as JSON (counted on one
+thread, mentalpoker.group.counting_operations); "units" answers the fastest unit cost of each
+operation in seconds, as JSON.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
+from koikoi_p2p.audit.replay import audit_transcript
+from koikoi_p2p.net.selfplay import selfplay
+from koikoi_p2p.protocol.transcript import decode_transcript
+from mentalpoker import group
 from mentalpoker.context import ProofContext
 from mentalpoker.deck import DeckParty
-from mentalpoker.elgamal import KeyPair, joint_key, start_deck
-from mentalpoker.shuffle import prove_shuffle, shuffle, verify_shuffle
+from mentalpoker.elgamal import KeyPair, encode_deck, joint_key, start_deck
+from mentalpoker.shuffle import prove_shuffle, shuffle, verify_shuffle_message
 
 N = 48
 SESSION = b"koikoi-p2p bench session id 0001"
@@ -52,24 +68,68 @@ def opening(parties: list[DeckParty]) -> None:
             parties[k].card_at(position)
 
 
+def unit_costs() -> dict[str, float]:
+    """Seconds per raw libsodium call, the fastest of several batches."""
+    costs: dict[str, float] = {}
+    for name, fn in group.primitive_samples().items():
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            for _ in range(100):
+                fn()
+            best = min(best, (time.perf_counter() - start) / 100)
+        costs[name] = best
+    return costs
+
+
 def main() -> None:
     keys = [KeyPair.generate(), KeyPair.generate()]
     pk = joint_key([k.public for k in keys])
     inputs = start_deck(pk, N)
     outputs, witness = shuffle(pk, inputs, None)
     proof = prove_shuffle(ctx("shuffle", 0), pk, inputs, outputs, witness)
+    message = encode_deck(outputs) + proof.to_bytes()
+    files: dict[str, bytes] = {}
+
+    def step(what: str) -> Callable[[], object] | None:
+        if what == "prove":
+            return lambda: prove_shuffle(ctx("shuffle", 0), pk, inputs, outputs, witness)
+        if what == "verify":
+            return lambda: verify_shuffle_message(ctx("shuffle", 0), pk, inputs, message)
+        if what == "deal":
+            return lambda: opening(shuffled_pair())
+        if what.startswith("audit "):
+            path = what[len("audit "):]
+            data = files.setdefault(path, Path(path).read_bytes())
+            return lambda: audit_transcript(decode_transcript(data))
+        return None
+
     for line in sys.stdin:
         what = line.strip()
+        if what.startswith("selfplay "):
+            rounds, seed, path = what.split(" ", 3)[1:]
+            played = asyncio.run(selfplay(rounds=int(rounds), seed=int(seed)))
+            Path(path).write_bytes(played.transcripts[0])
+            print("ok", flush=True)
+            continue
+        if what == "units":
+            print(json.dumps(unit_costs()), flush=True)
+            continue
+        if what.startswith("counts "):
+            fn = step(what[len("counts "):])
+            if fn is None:
+                break
+            with group.counting_operations() as counts:
+                fn()
+            print(json.dumps({k: v for k, v in counts.items() if v}), flush=True)
+            continue
         prepared = shuffled_pair() if what == "opening" else None
+        fn = step(what)
         t0 = time.perf_counter()
-        if what == "prove":
-            prove_shuffle(ctx("shuffle", 0), pk, inputs, outputs, witness)
-        elif what == "verify":
-            verify_shuffle(ctx("shuffle", 0), pk, inputs, outputs, proof)
-        elif what == "deal":
-            opening(shuffled_pair())
-        elif what == "opening" and prepared is not None:
+        if prepared is not None:
             opening(prepared)
+        elif fn is not None:
+            fn()
         else:
             break
         print(f"{time.perf_counter() - t0:.6f}", flush=True)

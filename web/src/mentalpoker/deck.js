@@ -4,16 +4,29 @@
 // leaves the deck as it was. Randomness is passed to each step that draws, so the caller decides
 // where it comes from (an OS source, a vector stream, or a hedged derivation).
 import { equal } from '../bytes.js';
-import { add, baseMul, decodeScalar, isValidPoint, mul, randomScalar, sub } from './group.js';
-import { cardIndexOf } from './generators.js';
+import { add, baseMul, decodeScalar, isValidPoint, mul, randomScalar, scalarAdd, scalarMul, sub } from './group.js';
+import { cardIndexOf, cardPoint, startRandomness } from './generators.js';
 import { encodeDeck, startingDeck } from './elgamal.js';
 import { proveKey, verifyKey } from './keyproof.js';
-import { proveShares, verifyShares } from './dleq.js';
-import { decodeShuffleMessage, proveShuffle, shuffleDeck, verifyShuffle } from './shuffle.js';
+import { proveShares, verifyShareMessage } from './dleq.js';
+import { proveShuffle, shuffleDeck, shuffledLogs, verifyShuffleMessage } from './shuffle.js';
 import { proofContext } from './context.js';
 import { UsageError, VerificationError } from './errors.js';
 import { concat, u16be } from '../bytes.js';
 import { hedgeStream } from './hedge.js';
+
+/** @type {Map<number, Uint8Array[]>} rho_0..rho_{n-1} of the starting deck (spec/crypto.md §4.3), by n */
+const startLogs = new Map();
+
+/** @param {number} n */
+function startingLogs(n) {
+  let logs = startLogs.get(n);
+  if (!logs) {
+    logs = Array.from({ length: n }, (_, i) => startRandomness(i));
+    startLogs.set(n, logs);
+  }
+  return logs;
+}
 
 /**
  * @typedef {{n: number, version: number, sessionId: Uint8Array, round: number, firstShuffler: number}} DeckParams
@@ -40,8 +53,11 @@ export class Deck {
     this.keyMessages = [null, null];
     /** @type {Uint8Array | null} */
     this.jointKey = null;
-    /** @type {Ciphertext[][]} D_0, D_1, D_2 */
+    /** @type {Ciphertext[][]} D_0, D_1, D_2 (D_0 made when first needed, §4.3) */
     this.decks = [];
+    /** @type {(Uint8Array[] | null)[]} the discrete logs of each deck's `a`, where known: D_0's are
+     * public, D_1's are known to the party that made it (they are secret: never sent or saved) */
+    this.logs = [];
     /** @type {Uint8Array[]} the shuffle messages in order, kept for a re-check */
     this.shuffleMessages = [];
     /** @type {[Map<number, Uint8Array>, Map<number, Uint8Array>]} shares by party and position */
@@ -50,6 +66,33 @@ export class Deck {
     this.shareMessages = [];
     /** @type {[Uint8Array | null, Uint8Array | null]} disclosed secrets */
     this.secrets = [null, null];
+    /** @type {[Set<number>, Set<number>]} positions whose share is known to equal x_k*a: ours
+     * (we made them) and those checked against a disclosed secret on arrival (§8.5) */
+    this.checked = [new Set(), new Set()];
+    /** @type {[Map<number, Uint8Array>, Map<number, Uint8Array>]} x_k*a computed from a secret, by position */
+    this.derived = [new Map(), new Map()];
+  }
+
+  /** x_0 + x_1 when both secrets are known (each verified against its public key), else null. */
+  #jointSecret() {
+    const [x0, x1] = [this.secrets[0] ?? (this.me === 0 ? this.secret : null), this.secrets[1] ?? (this.me === 1 ? this.secret : null)];
+    return x0 && x1 ? scalarAdd(x0, x1) : null;
+  }
+
+  /** The deck the next shuffle takes; the starting deck (§4.3) is made on first use, by fixed-base
+   * multiplications when both secrets are known (M_i + (rho_i x)*G is M_i + rho_i*pk). */
+  #currentDeck() {
+    if (!this.jointKey) throw new UsageError('no_keys');
+    if (!this.decks.length) {
+      const n = this.params.n;
+      const x = this.#jointSecret();
+      const rho = startingLogs(n);
+      this.decks = [x
+        ? rho.map((r, i) => ({ a: baseMul(r), b: add(cardPoint(i), baseMul(scalarMul(r, x))) }))
+        : startingDeck(this.jointKey, n)];
+      this.logs = [rho];
+    }
+    return this.decks[this.decks.length - 1];
   }
 
   /** @param {number} prover @param {'key' | 'shuffle' | 'share'} step */
@@ -89,7 +132,7 @@ export class Deck {
     if (!this.jointKey) throw new UsageError('no_keys');
     return hedgeStream(seed, this.context(this.party(), 'shuffle'), binding, [
       { type: 'points', label: 'pk', value: this.jointKey },
-      { type: 'points', label: 'inputs', value: encodeDeck(this.decks[this.decks.length - 1]) },
+      { type: 'points', label: 'inputs', value: encodeDeck(this.#currentDeck()) },
     ]);
   }
 
@@ -141,7 +184,6 @@ export class Deck {
       const joint = add(p0, p1);
       if (!isValidPoint(joint)) throw new VerificationError('invalid_point', 'the joint key is the identity');
       this.jointKey = joint;
-      this.decks = [startingDeck(joint, this.params.n)];
     }
   }
 
@@ -172,10 +214,13 @@ export class Deck {
     const me = this.party();
     if (!this.jointKey) throw new UsageError('no_keys');
     if (this.nextShuffler() !== me) throw new UsageError('bad_argument', 'not our turn to shuffle');
-    const inputs = this.decks[this.decks.length - 1];
+    const inputs = this.#currentDeck();
+    const inputLogs = this.logs[this.decks.length - 1] ?? null;
     const { permutation, randomness, outputs } = shuffleDeck(this.jointKey, inputs, rng);
-    const proof = proveShuffle(this.context(me, 'shuffle'), this.jointKey, inputs, outputs, permutation, randomness, rng);
+    const proof = proveShuffle(this.context(me, 'shuffle'), this.jointKey, inputs, outputs, permutation, randomness, rng, inputLogs);
     const message = concat(encodeDeck(outputs), proof);
+    // Our outputs' logs let us verify the other party's shuffle of them with a~ = (Σ u_j l_j)*G.
+    this.logs.push(inputLogs ? shuffledLogs(inputLogs, permutation, randomness) : null);
     this.decks.push(outputs);
     this.shuffleMessages.push(message);
     return message;
@@ -188,8 +233,10 @@ export class Deck {
   receiveShuffle(from, message) {
     if (!this.jointKey) throw new VerificationError('no_keys', 'a shuffle before both keys');
     if (this.nextShuffler() !== from) throw new VerificationError('out_of_turn', 'a shuffle out of turn');
-    const { outputs, proof } = decodeShuffleMessage(message, this.params.n);
-    verifyShuffle(this.context(from, 'shuffle'), this.jointKey, this.decks[this.decks.length - 1], outputs, proof);
+    const inputs = this.#currentDeck();
+    const known = { inputLogs: this.logs[this.decks.length - 1] ?? null, jointSecret: this.#jointSecret() };
+    const outputs = verifyShuffleMessage(this.context(from, 'shuffle'), this.jointKey, inputs, message, known);
+    this.logs.push(null);
     this.decks.push(outputs);
     this.shuffleMessages.push(message.slice());
   }
@@ -218,7 +265,10 @@ export class Deck {
     const deck = this.finalDeck();
     if (!this.secret) throw new UsageError('no_keys');
     const message = proveShares(this.context(me, 'share'), this.secret, positions, positions.map((p) => deck[p].a), rng);
-    positions.forEach((p, j) => this.shares[me].set(p, message.slice(32 * j, 32 * j + 32)));
+    positions.forEach((p, j) => {
+      this.shares[me].set(p, message.slice(32 * j, 32 * j + 32));
+      this.checked[me].add(p);
+    });
     return message;
   }
 
@@ -237,8 +287,12 @@ export class Deck {
     }
     const pk = this.publicKeys[from];
     if (!pk) throw new VerificationError('no_keys');
-    const shares = verifyShares(this.context(from, 'share'), pk, positions, positions.map((p) => deck[p].a), message);
-    positions.forEach((p, j) => this.shares[from].set(p, shares[j]));
+    const secret = this.secrets[from];
+    const { shares, checked } = verifyShareMessage(this.context(from, 'share'), pk, positions, positions.map((p) => deck[p].a), message, secret);
+    positions.forEach((p, j) => {
+      this.shares[from].set(p, shares[j]);
+      if (checked) this.checked[from].add(p);
+    });
     this.shareMessages.push({ from, positions: positions.slice(), message: message.slice() });
     return shares;
   }
@@ -262,9 +316,12 @@ export class Deck {
     /** @type {Uint8Array[]} */
     const shares = [];
     for (const k of [0, 1]) {
-      let d = this.shares[k].get(position);
-      if (!d && this.secrets[k]) d = mul(/** @type {Uint8Array} */ (this.secrets[k]), e.a);
-      if (!d && k === this.me && this.secret) d = mul(this.secret, e.a);
+      let d = this.shares[k].get(position) ?? this.derived[k].get(position);
+      const x = this.secrets[k] ?? (k === this.me ? this.secret : null);
+      if (!d && x) {
+        d = mul(x, e.a);
+        this.derived[k].set(position, d);
+      }
       if (!d) return null;
       shares.push(d);
     }
@@ -314,17 +371,27 @@ export class Deck {
     if (!x0 || !x1) throw new UsageError('keys_not_disclosed');
     if (options.recheck) this.#recheck();
     const deck = this.finalDeck();
+    // Every share received from the other party equals x_k*a (ours were made so, and those
+    // checked against a disclosed secret on arrival need no second look).
     for (const k of [0, 1]) {
       const x = k === 0 ? x0 : x1;
       for (const [p, d] of this.shares[k]) {
+        if (this.checked[k].has(p)) continue;
         if (!equal(mul(x, deck[p].a), d)) throw new VerificationError('bad_share', `party ${k} position ${p}`);
+        this.checked[k].add(p);
       }
     }
+    // Each position decrypts as b - d_0 - d_1 where both layers are known, else as b - x*a with
+    // x = x_0 + x_1: n variable-base multiplications at most (§8.5).
+    const x = scalarAdd(x0, x1);
     const order = [];
     const seen = new Set();
     for (let p = 0; p < this.params.n; p++) {
       const e = deck[p];
-      const index = cardIndexOf(sub(sub(e.b, mul(x0, e.a)), mul(x1, e.a)), this.params.n);
+      const d0 = this.shares[0].get(p) ?? this.derived[0].get(p);
+      const d1 = this.shares[1].get(p) ?? this.derived[1].get(p);
+      const plain = d0 && d1 ? sub(sub(e.b, d0), d1) : sub(e.b, mul(x, e.a));
+      const index = cardIndexOf(plain, this.params.n);
       if (index < 0) throw new VerificationError('not_a_card', `position ${p}`);
       if (seen.has(index)) throw new VerificationError('not_a_permutation', `card ${index} twice`);
       seen.add(index);
