@@ -1,7 +1,7 @@
 // Published points and public randomness (spec/crypto.md §2.5): hashed from public labels, so no
 // one knows a discrete-logarithm relation between them (§10.1). Computed once per n and cached.
 import { concat, toHex, utf8 } from '../bytes.js';
-import { hashToPoint, isZeroScalar, reduce, sha512 } from './group.js';
+import { add, hashToPoint, isZeroScalar, reduce, sha512 } from './group.js';
 import { DegenerateError } from './errors.js';
 
 /** @type {Map<string, Uint8Array>} */
@@ -30,6 +30,20 @@ export function commitmentBase() {
 /** Commitment base h_i = hash_to_point("shuffle/h/{i}"), i = 1..n. @param {number} i */
 export function commitmentBaseAt(i) {
   return cached(`shuffle/h/${i}`);
+}
+
+/** @type {Map<number, Uint8Array>} */
+const basesSums = new Map();
+
+/** h_1 + ... + h_n, computed once per n. @param {number} n */
+export function commitmentBasesSum(n) {
+  let total = basesSums.get(n);
+  if (!total) {
+    total = commitmentBaseAt(1);
+    for (let i = 2; i <= n; i++) total = add(total, commitmentBaseAt(i));
+    basesSums.set(n, total);
+  }
+  return total;
 }
 
 const START_DOMAIN = utf8('koikoi-p2p/mentalpoker/v1/start-deck');

@@ -6,7 +6,7 @@ import {
   ONE, add, baseMul, decodePoint, decodeScalar, isZeroScalar, mul, randomPermutation, randomScalar,
   scalarAdd, scalarMul, scalarSub, sub, sum, sumOfProducts,
 } from './group.js';
-import { commitmentBase, commitmentBaseAt } from './generators.js';
+import { commitmentBase, commitmentBaseAt, commitmentBasesSum } from './generators.js';
 import { CIPHERTEXT_BYTES, encodeDeck, rerandomise } from './elgamal.js';
 import { Transcript } from './transcript.js';
 import { DegenerateError, UsageError, VerificationError } from './errors.js';
@@ -216,7 +216,7 @@ function recompute(ctx, pk, inputs, outputs, f, known) {
   const h = commitmentBase();
   const hs = Array.from({ length: n }, (_, i) => commitmentBaseAt(i + 1));
   // 3.
-  const cBar = sub(sum(commitments), sum(hs));
+  const cBar = sub(sum(commitments), commitmentBasesSum(n));
   let uHat = u[0];
   for (let j = 1; j < n; j++) uHat = scalarMul(uHat, u[j]);
   const cHat = sub(chain[n - 1], mul(uHat, h));
