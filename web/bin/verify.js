@@ -5,7 +5,8 @@
 // `koikoi verify A B` does (spec/protocol.md §9.2); exit 0 unless they conflict or cannot be compared.
 import { readFileSync } from 'node:fs';
 import { ready } from '../src/sodium.js';
-import { FileError, auditBytes, describe } from '../src/audit/replay.js';
+import { FileError, describe } from '../src/audit/replay.js';
+import { auditBytesParallel } from '../src/audit/parallel_node.js';
 import { compareBytes, comparisonJson, comparisonLines } from '../src/audit/compare.js';
 import { ResultError, verifyResult } from '../src/protocol/results.js';
 import { toHex } from '../src/bytes.js';
@@ -68,7 +69,11 @@ if (resultMode || !known) {
 }
 
 try {
-  const report = auditBytes(data);
+  // A transcript's shuffle proofs are verified on KOIKOI_THREADS threads (default: the cores), as
+  // `koikoi verify` spreads its verification; 1: all on this thread.
+  const configured = Number(process.env.KOIKOI_THREADS);
+  const threads = Number.isInteger(configured) && configured >= 1 ? configured : undefined;
+  const report = await auditBytesParallel(data, {}, threads);
   const { lines, status } = describe(report);
   out(report, lines.join('\n'), status);
 } catch (e) {

@@ -10,9 +10,11 @@ import { commitment, handshakeStatement, sessionIds, transcriptHashes, VERSION }
 import { ed25519Verify, isValidIdentityKey } from '../protocol/primitives.js';
 import { nameProblem } from '../protocol/names.js';
 import { ABANDON_MAGIC, EVIDENCE_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../protocol/transcript.js';
-import { CannotContinue, GameFlow, GameViolation } from '../protocol/flow.js';
+import { CannotContinue, DECK_SIZE, GameFlow, GameViolation } from '../protocol/flow.js';
 import { ABANDON_DOMAIN } from '../protocol/peer.js';
 import { encodeResultFile } from '../protocol/results.js';
+import { GAME_VERSION } from '../protocol/statement.js';
+import { Deck } from '../mentalpoker/deck.js';
 
 /** The file format of version 2 (spec/protocol.md §8). */
 export const FORMAT = 2;
@@ -198,25 +200,24 @@ export function disclosedSecrets(entries) {
  * each deal discloses are read first, so that the replay sees every card of those deals and
  * checks everything, every proof once, at the envelope that carries it.
  * @param {Session} session @param {Entry[]} entries
- * @param {{extraSecrets?: Map<number, [Uint8Array | null, Uint8Array | null]>, offence?: Entry | null}} [options]
+ * @param {AuditOptions} [options]
  */
 function replay(session, entries, options = {}) {
   const secrets = disclosedSecrets(entries);
-  for (const [d, pair] of options.extraSecrets ?? []) {
-    const have = secrets.get(d) ?? [null, null];
-    secrets.set(d, [have[0] ?? pair[0], have[1] ?? pair[1]]);
-  }
-  return run(session, entries, secrets, options.offence ?? null);
+  return run(session, entries, secrets, null, new Map(), options.verifiedShuffles);
 }
 
 /**
  * @param {Session} session @param {Entry[]} entries
  * @param {Map<number, [Uint8Array | null, Uint8Array | null]>} secrets @param {Entry | null} offence
- * @param {Map<number, 0 | 1>} [dealViewers]
+ * @param {Map<number, 0 | 1>} [dealViewers] @param {Set<string>} [verifiedShuffles]
  */
-function run(session, entries, secrets, offence, dealViewers = new Map()) {
+function run(session, entries, secrets, offence, dealViewers = new Map(), verifiedShuffles = undefined) {
   // Game version 2 only: terms of another version fail with unsupported_version (spec/game.md §1.2).
-  const flow = new GameFlow({ viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names, secrets, dealViewers });
+  const flow = new GameFlow({
+    viewer: null, sessionId: session.sessionId, room: session.room, identityKeys: session.identityKeys, names: session.names,
+    secrets, dealViewers, verifiedShuffles,
+  });
   /** @type {Deviation | null} */
   let found = null;
   /** @type {CannotContinue | null} */
@@ -304,11 +305,19 @@ function keepChain(chain, session, entries, r) {
 }
 
 /**
+ * What an auditor may be handed besides the file: `verifiedShuffles`, the digests of shuffle
+ * messages verified ahead against the very same statements (audit/parallel.js verifies a
+ * transcript's shuffles on worker threads): those are not verified a second time.
+ * @typedef {{verifiedShuffles?: Set<string>}} AuditOptions
+ */
+
+/**
  * Verify a transcript file (spec/protocol.md §8, spec/game.md §8.2).
  * @param {Uint8Array} data @param {Chain} [chain] filled with the file's chain
+ * @param {AuditOptions} [options]
  * @returns {Report}
  */
-export function auditTranscript(data, chain = {}) {
+export function auditTranscript(data, chain = {}, options = {}) {
   if (!hasMagic(data, TRANSCRIPT_MAGIC)) throw new FileError('bad_magic', 'not a koikoi-p2p transcript');
   const vals = values(data);
   const header = vals[0]?.value;
@@ -332,7 +341,7 @@ export function auditTranscript(data, chain = {}) {
     }
     closed = true;
   }
-  const r = replay(session, entries);
+  const r = replay(session, entries, options);
   const report = baseReport('transcript', session, r.flow, entries.length);
   keepChain(chain, session, entries, r);
   describeStop(report, r);
@@ -623,12 +632,54 @@ export function auditAbandonment(data, chain = {}) {
 /**
  * Any file: transcript, evidence or abandonment, by its magic.
  * @param {Uint8Array} data @param {Chain} [chain] filled with the file's chain
+ * @param {AuditOptions} [options] (used for a transcript)
  * @returns {Report}
  */
-export function auditBytes(data, chain = {}) {
+export function auditBytes(data, chain = {}, options = {}) {
   if (hasMagic(data, EVIDENCE_MAGIC)) return auditEvidence(data, chain);
   if (hasMagic(data, ABANDON_MAGIC)) return auditAbandonment(data, chain);
-  return auditTranscript(data, chain);
+  return auditTranscript(data, chain, options);
+}
+
+/**
+ * A transcript's shuffle work, deal by deal, read without checking anything (the replay checks
+ * it all): each deal's key and shuffle messages in the order sent, and the round secrets its
+ * disclosures name. What audit/parallel.js verifies ahead; a wrong guess only means the replay
+ * verifies that message itself. Empty for a file that is not a readable transcript.
+ * @param {Uint8Array} data
+ * @returns {{version: number, sessionId: Uint8Array, deal: number, keys: {from: number, message: Uint8Array}[],
+ *   shuffles: {from: number, message: Uint8Array}[], secrets: [Uint8Array | null, Uint8Array | null]}[]}
+ */
+export function transcriptShuffleWork(data) {
+  try {
+    if (!hasMagic(data, TRANSCRIPT_MAGIC)) return [];
+    const vals = values(data);
+    const header = vals[0]?.value;
+    if (!isMap(header) || !isMap(header.handshake)) return [];
+    const session = verifyHandshakeRecord(header.handshake);
+    /** @type {Entry[]} */
+    const entries = [];
+    for (const { value } of vals.slice(1)) {
+      if (!Array.isArray(value) || value.length !== 2 || !(value[1] instanceof Uint8Array)) continue;
+      const e = decodeEnvelope(value[1]);
+      entries.push({ signature: new Uint8Array(0), envelope: value[1], e, digest: new Uint8Array(0) });
+    }
+    const secrets = disclosedSecrets(entries);
+    /** @type {Map<number, ReturnType<typeof transcriptShuffleWork>[number]>} */
+    const deals = new Map();
+    for (const { e } of entries) {
+      const { deal, key, deck } = /** @type {Map_} */ (e.body ?? {});
+      if (!Number.isInteger(deal) || (e.type !== 'key' && e.type !== 'shuffle')) continue;
+      const d = /** @type {number} */ (deal);
+      const work = deals.get(d) ?? { version: GAME_VERSION, sessionId: session.sessionId, deal: d, keys: [], shuffles: [], secrets: secrets.get(d) ?? [null, null] };
+      deals.set(d, work);
+      if (e.type === 'key' && key instanceof Uint8Array) work.keys.push({ from: e.sender, message: key });
+      if (e.type === 'shuffle' && deck instanceof Uint8Array) work.shuffles.push({ from: e.sender, message: deck });
+    }
+    return [...deals.values()].filter((w) => w.keys.length === 2 && w.shuffles.length > 0);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -663,4 +714,33 @@ export function describe(report) {
   for (const note of report.notes) if (note.startsWith('resigned by')) lines.push(note);
   lines.push(`valid transcript: ${report.profile}, ${report.rounds.length} rounds, ${report.messages} messages; final scores ${scores[0]}-${scores[1]} (${winner}); result co-signed by both`);
   return { lines, status: 0 };
+}
+
+/**
+ * Verify the shuffles of some deals of a transcript (transcriptShuffleWork), each deal on an
+ * observer deck of its own, fed its keys, then its shuffles in order, as the replay's deck would be
+ * (with the deal's disclosed secrets where they match its keys); returns the digests of the shuffle
+ * messages that verified. A message that fails is left out: the replay verifies it and says why.
+ * @param {ReturnType<typeof transcriptShuffleWork>} work
+ * @returns {string[]}
+ */
+export function verifyShuffleWork(work) {
+  /** @type {Set<string>} */
+  const verified = new Set();
+  for (const w of work) {
+    try {
+      const first = /** @type {0 | 1} */ (w.shuffles[0].from);
+      const deck = new Deck({ n: DECK_SIZE, version: w.version, sessionId: w.sessionId, round: w.deal, firstShuffler: first }, null, { verifiedShuffles: verified });
+      for (const k of w.keys) deck.receiveKey(k.from, k.message);
+      for (const k of [0, 1]) {
+        const x = w.secrets[k];
+        if (x) try { deck.receiveSecret(k, x); } catch { /* the replay judges it at its disclosure */ }
+      }
+      if (!deck.secrets[0] || !deck.secrets[1]) deck.secrets = [null, null];
+      for (const s of w.shuffles) deck.receiveShuffle(s.from, s.message);
+    } catch {
+      // the rest of this deal is the replay's to judge
+    }
+  }
+  return [...verified];
 }

@@ -105,7 +105,7 @@ export class GameFlow {
   /**
    * @param {{viewer: 0 | 1 | null, sessionId: Uint8Array, room: string, identityKeys: [Uint8Array, Uint8Array],
    *   names: [string, string], secrets?: Map<number, [Uint8Array | null, Uint8Array | null]>,
-   *   dealViewers?: Map<number, 0 | 1>}} options
+   *   dealViewers?: Map<number, 0 | 1>, verifiedShuffles?: Set<string>}} options
    */
   constructor(options) {
     this.viewer = options.viewer;
@@ -115,6 +115,8 @@ export class GameFlow {
     this.names = options.names;
     this.knownSecrets = options.secrets ?? new Map();
     this.dealViewers = options.dealViewers ?? new Map();
+    /** shuffle messages an auditor verified ahead (mentalpoker/deck.js shuffleStatementDigest) */
+    this.verifiedShuffles = options.verifiedShuffles;
     this.version = GAME_VERSION;
     /** @type {import('./terms.js').Terms | null} */
     this.terms = null;
@@ -200,7 +202,8 @@ export class GameFlow {
       const viewer = this.dealViewers.get(d) ?? this.viewer;
       const first = this.#firstShuffler(d);
       e = {
-        deck: new Deck({ n: DECK_SIZE, version: this.version, sessionId: this.sessionId, round: d, firstShuffler: first }, viewer),
+        deck: new Deck({ n: DECK_SIZE, version: this.version, sessionId: this.sessionId, round: d, firstShuffler: first }, viewer,
+          { verifiedShuffles: this.verifiedShuffles }),
         keys: new Set(), shuffles: 0, first, keySeq: new Map(),
       };
       this.decks.set(d, e);

@@ -16,7 +16,7 @@ import { concat, equal } from '../../src/bytes.js';
 
 const N = 3;
 const rng = vectorStream(new Uint8Array(32).fill(7));
-const ctx = (/** @type {string} */ step) => ({ version: 2, sessionId: new Uint8Array(32).fill(1), round: 3, step, prover: 1 });
+const ctx = (/** @type {'shuffle' | 'share'} */ step) => ({ version: 2, sessionId: new Uint8Array(32).fill(1), round: 3, step, prover: 1 });
 const x0 = randomScalar(rng);
 const x1 = randomScalar(rng);
 const pk = add(baseMul(x0), baseMul(x1));
