@@ -8,7 +8,7 @@ DeckParty objects (keys, both shuffles, the opening's two share groups per party
 party sees), as web/bin/bench.js does it with its Deck; opening is that last part alone (the
 decks are prepared before the clock starts). "audit PATH" is `koikoi verify` of a transcript file
 in this process (decode, then the replay; its verification spread over mentalpoker.parallel's
-threads as `koikoi verify` spreads it).
+threads as `koikoi verify` spreads it); "audit_serial PATH" the same on one thread.
 
 Besides samples: "selfplay ROUNDS SEED PATH" writes the transcript of a selfplay match (answers
 "ok"); "counts WHAT" answers the libsodium operations one run performs, as JSON (counted on one
@@ -32,6 +32,7 @@ from mentalpoker import group
 from mentalpoker.context import ProofContext
 from mentalpoker.deck import DeckParty
 from mentalpoker.elgamal import KeyPair, encode_deck, joint_key, start_deck
+from mentalpoker.parallel import serial
 from mentalpoker.shuffle import prove_shuffle, shuffle, verify_shuffle_message
 
 N = 48
@@ -68,6 +69,12 @@ def opening(parties: list[DeckParty]) -> None:
             parties[k].card_at(position)
 
 
+def audited_serially(data: bytes) -> object:
+    """`koikoi verify` with every verification on the calling thread (KOIKOI_THREADS=1)."""
+    with serial():
+        return audit_transcript(decode_transcript(data))
+
+
 def unit_costs() -> dict[str, float]:
     """Seconds per raw libsodium call, the fastest of several batches."""
     costs: dict[str, float] = {}
@@ -98,9 +105,11 @@ def main() -> None:
             return lambda: verify_shuffle_message(ctx("shuffle", 0), pk, inputs, message)
         if what == "deal":
             return lambda: opening(shuffled_pair())
-        if what.startswith("audit "):
-            path = what[len("audit "):]
+        if what.startswith(("audit ", "audit_serial ")):
+            kind, path = what.split(" ", 1)
             data = files.setdefault(path, Path(path).read_bytes())
+            if kind == "audit_serial":
+                return lambda: audited_serially(data)
             return lambda: audit_transcript(decode_transcript(data))
         return None
 

@@ -23,6 +23,7 @@ import { startingDeck } from '../src/mentalpoker/elgamal.js';
 import { proveShuffle, shuffleDeck, verifyShuffleMessage } from '../src/mentalpoker/shuffle.js';
 import { encodeDeck } from '../src/mentalpoker/elgamal.js';
 import { auditBytes } from '../src/audit/replay.js';
+import { auditBytesParallel } from '../src/audit/parallel_node.js';
 import { sodium } from '../src/sodium.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -80,7 +81,7 @@ function untimed(fn) {
 }
 let excluded = 0;
 
-/** @type {Record<string, () => void>} */
+/** @type {Record<string, () => void | Promise<void>>} */
 const js = {
   prove: () => { proveShuffle(ctx('shuffle', 0), pk, inputs, outputs, permutation, randomness, rng); },
   verify: () => { verifyShuffleMessage(ctx('shuffle', 0), pk, inputs, message); },
@@ -192,11 +193,15 @@ for (const r of auditRounds) {
   if (!py) break;
   await pyAsk(`selfplay ${r} 2024 ${file}`);
   const data = new Uint8Array(readFileSync(file));
-  js[`audit_${r}`] = () => {
-    const report = auditBytes(data);
+  const accepted = (/** @type {import('../src/audit/replay.js').Report} */ report) => {
     if (!report.ok) throw new Error(`the auditor does not accept the ${r}-round selfplay transcript`);
   };
+  // As `koikoi verify` runs: its verification on the machine's threads (web/bin/verify.js and
+  // mentalpoker.parallel alike), and on one thread each.
+  js[`audit_${r}`] = async () => accepted(await auditBytesParallel(data));
   pySteps[`audit_${r}`] = `audit ${file}`;
+  js[`audit_${r}_serial`] = () => accepted(auditBytes(data));
+  pySteps[`audit_${r}_serial`] = `audit_serial ${file}`;
 }
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -208,10 +213,10 @@ const pyUnits = pyUnitsText ? JSON.parse(pyUnitsText) : {};
 /** @type {Record<string, {node: number, python: number, ratio: number, nodeOps: Record<string, number>, pythonOps: Record<string, number> | null, nodeFloor: number, pythonFloor: number}>} */
 const results = {};
 for (const [what, pyWhat] of Object.entries(pySteps)) {
-  js[what]();
+  await js[what]();
   await pySample(pyWhat);
-  const nodeOps = what === 'opening' ? {} : countOperations(js[what]);
-  const pyOpsText = what === 'opening' ? null : await pyAsk(`counts ${pyWhat}`);
+  const nodeOps = what === 'opening' || !what.endsWith('serial') && what.startsWith('audit') ? {} : countOperations(js[what]);
+  const pyOpsText = Object.keys(nodeOps).length ? await pyAsk(`counts ${pyWhat}`) : null;
   const pythonOps = pyOpsText ? JSON.parse(pyOpsText) : null;
   const nodeTimes = [];
   const pyTimes = [];
@@ -225,7 +230,7 @@ for (const [what, pyWhat] of Object.entries(pySteps)) {
       }
       excluded = 0;
       const t0 = performance.now();
-      js[what]();
+      await js[what]();
       nodeTimes.push((performance.now() - t0 - excluded) / 1000);
     }
   }
@@ -247,7 +252,10 @@ else {
     prove: '48-card shuffle prove', verify: '48-card shuffle verify (message)', deal: 'deal setup v2 (2 keys, 2 shuffles, opening)',
     opening: 'the opening alone (2 x 16 shares, 32 cards)',
   };
-  for (const r of auditRounds) names[`audit_${r}`] = `auditor, ${r}-round transcript`;
+  for (const r of auditRounds) {
+    names[`audit_${r}`] = `auditor, ${r}-round transcript (threads)`;
+    names[`audit_${r}_serial`] = `auditor, ${r}-round transcript (one thread)`;
+  }
   const us = (/** @type {number} */ x) => `${(x * 1e6).toFixed(1)} us`;
   process.stdout.write(`median of ${repeat} interleaved runs; ratio = Node / Python (below 1: Node is faster); load average ${machine.loadBefore} before, ${machine.loadAfter} after, ${machine.cores} cores\n`);
   process.stdout.write(`unit costs node/python: ${['mult', 'base_mult', 'add', 'validate'].map((op) => `${op} ${us(nodeUnits[op])}/${us(pyUnits[op])} = ${unitRatio[op].toFixed(2)}`).join(', ')}\n`);

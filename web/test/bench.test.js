@@ -11,12 +11,12 @@ test('bin/bench.js --json reports prove, verify, deal, opening and a 1-round aud
   const out = execFileSync(process.execPath, [path.join(REPO, 'web', 'bin', 'bench.js'), '--json', '--repeat', '1', '--rounds', '1'], { encoding: 'utf8' });
   const report = JSON.parse(out);
   assert.equal(report.n, 48);
-  for (const what of ['prove', 'verify', 'deal', 'opening', 'audit_1']) {
+  for (const what of ['prove', 'verify', 'deal', 'opening', 'audit_1', 'audit_1_serial']) {
     const r = report.results[what];
     assert.ok(r.node > 0 && r.python > 0 && r.ratio > 0, what);
   }
   // The same work on both sides: a shuffle verification multiplies every received point once.
-  for (const what of ['prove', 'verify', 'deal', 'audit_1']) {
+  for (const what of ['prove', 'verify', 'deal', 'audit_1_serial']) {
     const { nodeOps, pythonOps } = report.results[what];
     assert.ok(nodeOps.mult > 0 && pythonOps.mult > 0, what);
   }
