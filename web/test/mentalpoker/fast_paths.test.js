@@ -12,6 +12,7 @@ import {
 } from '../../src/mentalpoker/shuffle.js';
 import { proveShares, verifyShareMessage, verifyShares } from '../../src/mentalpoker/dleq.js';
 import { vectorStream } from '../../src/mentalpoker/rng.js';
+import { Deck } from '../../src/mentalpoker/deck.js';
 import { concat, equal } from '../../src/bytes.js';
 
 const N = 3;
@@ -100,5 +101,35 @@ test('a share message: the deferred verifier, and the check against the disclose
     for (const secret of [null, x1, x0]) {
       assert.equal(reasonOf(() => verifyShareMessage(ctx('share'), pk1, positions, bases, bad, secret)), eager);
     }
+  }
+});
+
+test('a deck handed the shuffles verified ahead skips only those very messages', () => {
+  const params = { n: N, version: 2, sessionId: new Uint8Array(32).fill(4), round: 2, firstShuffler: 0 };
+  const parties = /** @type {const} */ ([0, 1]).map((me) => new Deck(params, me));
+  const keys = parties.map((d) => d.makeKey(rng));
+  parties[1].receiveKey(0, keys[0]);
+  parties[0].receiveKey(1, keys[1]);
+  const first = parties[0].makeShuffle(rng);
+  /** @type {Set<string>} */
+  const verified = new Set();
+  const ahead = new Deck(params, null, { verifiedShuffles: verified });
+  keys.forEach((k, i) => ahead.receiveKey(i, k));
+  ahead.receiveShuffle(0, first);
+  assert.equal(verified.size, 1);
+  const observer = () => {
+    const d = new Deck(params, null, { verifiedShuffles: verified });
+    keys.forEach((k, i) => d.receiveKey(i, k));
+    return d;
+  };
+  const same = observer();
+  same.receiveShuffle(0, first);
+  assert.ok(equal(encodeDeck(same.decks[1]), first.subarray(0, 64 * N)));
+  for (const bad of tampered(first).slice(0, 40)) {
+    const fresh = new Deck(params, null);
+    keys.forEach((k, i) => fresh.receiveKey(i, k));
+    const expected = reasonOf(() => fresh.receiveShuffle(0, bad));
+    assert.ok(expected);
+    assert.equal(reasonOf(() => observer().receiveShuffle(0, bad)), expected);
   }
 });

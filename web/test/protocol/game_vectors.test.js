@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { VECTORS, vector, vectorBytes } from '../helpers.js';
-import { FileError, auditBytes } from '../../src/audit/replay.js';
+import { FileError, auditBytes, transcriptShuffleWork, verifyShuffleWork } from '../../src/audit/replay.js';
 
 /** The reason a file fails with: a container FileError, a deviation, or "incomplete". @param {Uint8Array} data */
 function failure(data) {
@@ -54,6 +54,14 @@ for (const file of files) {
     // The resignation's seat and message, which spec/protocol.md §9.2 weighs (null when none).
     if ('resigned' in x) assert.deepEqual(r.resigned, x.resigned);
     for (const note of x.notes ?? []) assert.ok(r.notes.includes(note), `${note} not in ${r.notes.join('; ')}`);
+  });
+  // The threaded auditor (src/audit/parallel_node.js) verifies the shuffles ahead; the replay
+  // takes those as verified and reports exactly what the serial replay reports.
+  test(`${file}: the same report with the shuffles verified ahead`, () => {
+    const data = vectorBytes(`protocol/${transcript}`);
+    const ahead = new Set(verifyShuffleWork(transcriptShuffleWork(data)));
+    assert.ok(ahead.size >= 2);
+    assert.deepEqual(auditBytes(data, {}, { verifiedShuffles: ahead }), auditBytes(data));
   });
   if (v.cases) {
     test(`${file}: every altered copy fails as recorded`, () => {
