@@ -206,10 +206,19 @@ for (const r of auditRounds) {
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const loadBefore = load();
-const nodeUnits = unitCosts();
-const pyUnitsText = await pyAsk('units');
+// Unit costs are sampled before the first step and after each one, on both sides; each side's
+// floor uses the fastest sample of every operation, a lower bound of what a run of it costs.
 /** @type {Record<string, number>} */
-const pyUnits = pyUnitsText ? JSON.parse(pyUnitsText) : {};
+const nodeUnits = {};
+/** @type {Record<string, number>} */
+const pyUnits = {};
+async function sampleUnits() {
+  for (const [op, cost] of Object.entries(unitCosts())) nodeUnits[op] = Math.min(nodeUnits[op] ?? Infinity, cost);
+  const text = await pyAsk('units');
+  for (const [op, cost] of Object.entries(text ? JSON.parse(text) : {})) pyUnits[op] = Math.min(pyUnits[op] ?? Infinity, Number(cost));
+}
+await sampleUnits();
+
 /** @type {Record<string, {node: number, python: number, ratio: number, nodeOps: Record<string, number>, pythonOps: Record<string, number> | null, nodeFloor: number, pythonFloor: number}>} */
 const results = {};
 for (const [what, pyWhat] of Object.entries(pySteps)) {
@@ -234,12 +243,14 @@ for (const [what, pyWhat] of Object.entries(pySteps)) {
       nodeTimes.push((performance.now() - t0 - excluded) / 1000);
     }
   }
+  await sampleUnits();
   const node = median(nodeTimes);
   const pyMedian = median(pyTimes);
-  results[what] = {
-    node, python: pyMedian, ratio: node / pyMedian, nodeOps, pythonOps,
-    nodeFloor: floorOf(nodeOps, nodeUnits), pythonFloor: pythonOps ? floorOf(pythonOps, pyUnits) : NaN,
-  };
+  results[what] = { node, python: pyMedian, ratio: node / pyMedian, nodeOps, pythonOps, nodeFloor: NaN, pythonFloor: NaN };
+}
+for (const r of Object.values(results)) {
+  r.nodeFloor = floorOf(r.nodeOps, nodeUnits);
+  r.pythonFloor = r.pythonOps ? floorOf(r.pythonOps, pyUnits) : NaN;
 }
 if (py) /** @type {any} */ (py.stdin).end();
 if (dir) rmSync(dir, { recursive: true, force: true });
