@@ -7,6 +7,9 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { auditBytes, transcriptShuffleWork, verifyShuffleWork } from './replay.js';
 
+/** The fewest deals whose shuffles are worth verifying on other threads. */
+const MIN_DEALS = 4;
+
 /**
  * Split the deals into `parts` groups of about equal work (shuffles).
  * @template {{shuffles: unknown[]}} T @param {T[]} work @param {number} parts
@@ -48,6 +51,8 @@ export async function verifiedShuffles(data, threads = os.availableParallelism()
  * @param {Uint8Array} data @param {import('./replay.js').Chain} [chain] @param {number} [threads]
  */
 export async function auditBytesParallel(data, chain = {}, threads = os.availableParallelism()) {
-  if (threads <= 1) return auditBytes(data, chain);
+  // A worker costs its start and a libsodium of its own: below a few deals the calling thread
+  // alone is as quick.
+  if (threads <= 1 || transcriptShuffleWork(data).length < MIN_DEALS) return auditBytes(data, chain);
   return auditBytes(data, chain, { verifiedShuffles: await verifiedShuffles(data, threads) });
 }
