@@ -70,7 +70,7 @@ function verify(...args) {
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-test('a seat killed mid-match resumes from its FileStore over the relay; both transcripts agree and verify', { skip, todo: 'intermittent failure after resume (issue 31)' }, async () => {
+test('a seat killed mid-match resumes from its FileStore over the relay; both transcripts agree and verify', { skip }, async () => {
   const store = path.join(folder, 'store');
   const first = seat('host', relay.url, store);
   const code = (await first.line(/room (\S+)/))[1];
@@ -115,7 +115,7 @@ function filesEnding(dir, ext) {
     .filter((e) => e.isFile() && e.name.endsWith(ext)).map((e) => path.join(e.parentPath ?? e.path, e.name));
 }
 
-test('the same against the Python client: koikoi join waits out the crash and ends with the same transcript', { skip, todo: 'intermittent failure after resume (issue 31)' }, async () => {
+test('the same against the Python client: koikoi join waits out the crash and ends with the same transcript', { skip }, async () => {
   const store = path.join(folder, 'store-py');
   const home = path.join(folder, 'home-join');
   mkdirSync(home, { recursive: true });
