@@ -121,10 +121,11 @@ function crashablePair() {
 
 for (const asked of [false, true]) {
   const when = asked ? 'while a question is open' : 'after its decision';
-  test(`a seat resumed from its store after a crash ${when} finishes the match`, async () => {
+  test(`a seat resumed from its store after a crash ${when} finishes the match`, { timeout: 120_000 }, async () => {
     const { first, attach } = crashablePair();
     const store = new MemoryStore();
-    const host = new Match(first, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, store, id: 'host' });
+    // Two rounds: one round may end before the guest was asked three times (a stop after an early yaku).
+    const host = new Match(first, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 2, store, id: 'host' });
     const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
     const hostPlay = play(host);
     // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
