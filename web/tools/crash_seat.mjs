@@ -16,7 +16,9 @@ let match;
 if (mode === 'host') {
   const room = await hostRoom(url, { keepalive: 1 });
   console.log(`room ${room.code}`);
-  match = new Match(await room.connect(), { seat: 0, identity: newIdentity(), room: room.code, rounds: 1, store, id: 'seat0' });
+  // Two rounds, so that the match cannot end between "decided 3" and the test's SIGKILL (one
+  // round may: a stop right after an early yaku).
+  match = new Match(await room.connect(), { seat: 0, identity: newIdentity(), room: room.code, rounds: 2, store, id: 'seat0' });
 } else {
   const [id] = await store.list();
   match = await Match.resume(rejoinRoom(url, 0, code, { keepalive: 1 }), store, id);

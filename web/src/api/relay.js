@@ -22,7 +22,7 @@ import { systemRandom } from '../mentalpoker/rng.js';
 function link(url, seat, code, first, options) {
   const connect = new RelayRendezvous(url, seat, code, { first, WebSocket: options.WebSocket });
   return new LinkTransport(first, {
-    rng: systemRandom, keepalive: options.keepalive ?? 10, connect, vouching: true,
+    rng: systemRandom, keepalive: options.keepalive ?? 10, connect, vouching: true, confirm: true,
     giveUpMs: options.giveUpMs, onState: options.onState,
   });
 }

@@ -33,7 +33,9 @@ import { fromHex, toHex } from '../bytes.js';
  * §12.1, §12.2) and a plain transport leaves them out.
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>,
  *   onRestart?: () => void, onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void,
- *   vouch?: () => void, reject?: () => void, setLivenessKey?: (key: Uint8Array) => void}} Transport
+ *   vouch?: () => void, reject?: () => void, confirm?: () => void, setLivenessKey?: (key: Uint8Array) => void}} Transport
+ *   `confirm` is called after each frame taken, once what it changed is saved: a link that waits
+ *   for it acknowledges only frames that survive a crash (spec/protocol.md §12.1 rule 3, §12.3).
  */
 
 /**
@@ -376,6 +378,8 @@ export class Match {
           this.dropped += 1;
           this.transport.reject?.();
         } else if (!this.journal.peer.failed) this.transport.vouch?.();
+        // Saved (the step appended it before sending anything): the link may acknowledge it.
+        this.transport.confirm?.();
       }).catch((e) => {
         // Our own side failed (the store could not save, a bug): stop rather than hang.
         this.#stop(/** @type {any} */ (e)?.reason ?? 'internal_error', String(/** @type {any} */ (e)?.message ?? e), null, null);

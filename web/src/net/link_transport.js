@@ -20,7 +20,7 @@ export class LinkTransport {
    * @param {Transport | null} inner null: pair through `connect` first
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
    *   tickMs?: number, onRestart?: () => void, onConnect?: () => void, now?: () => number, giveUpMs?: number,
-   *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void, earlyBytes?: number, queueBytes?: number,
+   *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void, earlyBytes?: number, queueBytes?: number, confirm?: boolean,
    *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void,
    *     close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
@@ -31,6 +31,8 @@ export class LinkTransport {
    *   `vouch` or `reject` after each payload it takes; `giveUpMs` then counts from the last frame
    *   of a live connection, and `onConnect` (after every new connection) must send something the
    *   peer can authenticate at once (its outbox, or a repeat of its last frame: §12.1 rule 5).
+   *   `confirm`: the driver saves what it takes and calls `confirm` after each payload once it is
+   *   saved; only then is it acknowledged (§12.1 rule 3, §12.3 item 1).
    */
   constructor(inner, options) {
     this.connector = options.connect ?? null;
@@ -103,6 +105,14 @@ export class LinkTransport {
    */
   vouch() {
     if (this.taken) this.link.vouch(this.taken, this.now());
+  }
+
+  /**
+   * The payload last taken with `receive` is saved (or needs no saving: a repeat, a frame that did
+   * not authenticate): with `confirm`, the link acknowledges it now (§12.1 rule 3).
+   */
+  confirm() {
+    if (this.taken) for (const f of this.link.confirm(this.taken)) this.#write(f);
   }
 
   /**

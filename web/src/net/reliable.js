@@ -96,7 +96,7 @@ export const MAX_DISPLACED = 8;
 export class ReliableLink {
   /**
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
-   *   vouching?: boolean, giveUp?: number, period?: number, earlyBytes?: number, queueBytes?: number}} options
+   *   vouching?: boolean, giveUp?: number, period?: number, earlyBytes?: number, queueBytes?: number, confirm?: boolean}} options
    *   times in seconds: first retransmission timeout (doubling up to maxRetransmit), and the
    *   keepalive bound (0: none) after which a silent peer makes the driver reconnect.
    *   `vouching`: the driver says which pairing is real (`vouch`/`reject`, §12.2); only a
@@ -106,7 +106,9 @@ export class ReliableLink {
    *   without a live connection before `tick` says to give up. `period`: how often `tick` runs,
    *   so that a longer gap (our own process stalled) is not taken for the peer's silence.
    *   `earlyBytes`, `queueBytes`: the byte bounds of early frames and of delivered payloads the
-   *   caller has not `consumed` yet (defaults EARLY_BYTES, QUEUE_BYTES).
+   *   caller has not `consumed` yet (defaults EARLY_BYTES, QUEUE_BYTES). `confirm`: an ACK covers
+   *   only the frames the caller confirmed (`confirm`) once it saved them, so an acknowledgement
+   *   promises the frame survives a crash of this process (§12.1 rule 3, §12.3 item 1).
    */
   constructor(options) {
     this.rng = options.rng;
@@ -129,6 +131,9 @@ export class ReliableLink {
     this.peerKnowsMe = false;
     this.sendNext = 0;
     this.recvNext = 0;
+    /** with `confirm`: frames of this pairing the caller said it saved (what an ACK covers) */
+    this.confirming = options.confirm ?? false;
+    this.confirmed = 0;
     /** @type {Map<number, Uint8Array>} our DATA not yet acknowledged, by n */
     this.unacked = new Map();
     /** @type {Map<number, Uint8Array>} DATA that arrived early */
@@ -205,6 +210,7 @@ export class ReliableLink {
     this.id = this.#freshId();
     this.generation += 1;
     this.recvNext = 0;
+    this.confirmed = 0;
     this.held.clear();
     this.heldBytes = 0;
     this.peerKnowsMe = false;
@@ -277,6 +283,7 @@ export class ReliableLink {
     this.peerKnowsMe = false;
     this.generation += 1;
     this.recvNext = 0;
+    this.confirmed = 0;
     this.held.clear();
     this.heldBytes = 0;
     this.timeout = this.baseTimeout;
@@ -357,7 +364,7 @@ export class ReliableLink {
           this.held.set(n, payload);
           this.heldBytes += payload.length;
         } else this.stats.refused += 1;
-        result.out.push(this.#frame(ACK, peer, { next: this.recvNext }));
+        result.out.push(this.#frame(ACK, peer, { next: this.#acknowledged() }));
         break;
       }
       case ACK: {
@@ -380,6 +387,24 @@ export class ReliableLink {
     }
     result.tag = this.tag;
     return result;
+  }
+
+  /** What an ACK covers: every frame delivered, or with `confirm` those the caller saved. */
+  #acknowledged() {
+    return this.confirming ? this.confirmed : this.recvNext;
+  }
+
+  /**
+   * With `confirm`: the payload delivered under `tag` that the caller took last is saved, so it
+   * may be acknowledged (§12.1 rule 3). The caller confirms each payload it takes, in order,
+   * once it is saved (or once it knows there is nothing to save). Returns the ACK to send.
+   * @param {LinkTag} tag
+   * @returns {Uint8Array[]}
+   */
+  confirm(tag) {
+    if (!this.confirming || tag.generation !== this.generation || !this.peerId || this.confirmed >= this.recvNext) return [];
+    this.confirmed += 1;
+    return [this.#frame(ACK, this.peerId, { next: this.confirmed })];
   }
 
   /** Whether a payload of `size` bytes fits the delivery bound (an empty queue takes any). @param {number} size */
@@ -418,7 +443,7 @@ export class ReliableLink {
     /** @type {Uint8Array[]} */
     const deliver = [];
     const out = [];
-    if (this.#pull(deliver) && this.peerId) out.push(this.#frame(ACK, this.peerId, { next: this.recvNext }));
+    if (this.#pull(deliver) && this.peerId && !this.confirming) out.push(this.#frame(ACK, this.peerId, { next: this.recvNext }));
     return { out, deliver, tag: this.tag };
   }
 

@@ -56,6 +56,50 @@ test('in order exactly once through drops, repeats and reordering; a new peer id
   assert.equal(b.recvNext, 0);
 });
 
+test('with confirm an ACK covers only the frames the receiver saved (§12.1 rule 3, §12.3 item 1)', () => {
+  const rng = vectorStream('link-confirm');
+  const a = new ReliableLink({ rng, retransmit: 1 });
+  const b = new ReliableLink({ rng, retransmit: 1, confirm: true });
+  let now = 0;
+  /** Frames from one link to the other; returns what the receiver delivered. @param {ReliableLink} to @param {Uint8Array[]} frames */
+  const carry = (to, frames) => {
+    const from = to === a ? b : a;
+    /** @type {Uint8Array[]} */
+    const delivered = [];
+    for (const f of frames) {
+      const r = to.receive(f, now);
+      delivered.push(...r.deliver);
+      if (r.out.length) carry(from, r.out);
+    }
+    return delivered;
+  };
+  carry(a, b.start(now));
+  carry(b, a.start(now));
+  const sent = [1, 2, 3].map((i) => a.send(Uint8Array.of(i))).flat();
+  const delivered = carry(b, sent);
+  assert.deepEqual(delivered.map((p) => p[0]), [1, 2, 3]);
+  assert.equal(a.unacked.size, 3, 'delivered is not saved: nothing acknowledged yet');
+  b.consumed(3); // taken by the driver, still not saved
+  assert.equal(a.unacked.size, 3);
+  const tag = b.tag;
+  const ack = b.confirm(tag);
+  assert.equal(decodeLinkFrame(ack[0])?.next, 1);
+  carry(a, ack);
+  assert.deepEqual([...a.unacked.keys()], [1, 2]);
+  // The sender re-sends what is unconfirmed; the receiver delivers nothing twice and acknowledges only what it saved.
+  now += 2;
+  assert.deepEqual(carry(b, a.tick(now).out), []);
+  assert.deepEqual([...a.unacked.keys()], [1, 2]);
+  carry(a, [...b.confirm(tag), ...b.confirm(tag)]);
+  assert.equal(a.unacked.size, 0);
+  assert.deepEqual(b.confirm(tag), [], 'nothing more was delivered');
+  // A new pairing (the peer restarted) starts the count again; a confirm of the old one is ignored.
+  const c = new ReliableLink({ rng, retransmit: 1 });
+  carry(b, c.start(now));
+  assert.equal(b.confirmed, 0);
+  assert.deepEqual(b.confirm(tag), []);
+});
+
 /** A lossy in-memory pair: each frame may be dropped, repeated or delayed behind the next one. */
 /** @param {string} seed */
 function lossyPair(seed) {
