@@ -24,7 +24,7 @@ const ZERO_HASH = toHex(new Uint8Array(32));
 /**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void,
- *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void, vouch?: () => void, reject?: () => void,
+ *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void, vouch?: () => void, reject?: () => void, confirm?: () => void,
  *   setLivenessKey?: (key: Uint8Array) => void}} Transport
  */
 
@@ -189,6 +189,8 @@ export class Seat {
         // Tell a vouching link whether the frame was the peer's (spec/protocol.md §12.2 item 2).
         if (this.journal.dropped !== dropped) transport.reject?.();
         else if (!this.peer.failed) transport.vouch?.();
+        // Saved (the step appended it before sending anything): the link may acknowledge it (§12.1 rule 3).
+        transport.confirm?.();
       });
     }
     await this.queue;
