@@ -7,7 +7,7 @@ from koikoi_p2p.cli.style import Style
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MONTHS_JA = ("1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月")
 CLASS_EN = {"bright": "bright", "animal": "animal", "ribbon": "ribbon", "plain": "plain"}
-CLASS_JA = {"bright": "光", "animal": "タネ", "ribbon": "短冊", "plain": "カス"}
+CLASS_JA = {"bright": "光札", "animal": "種札", "ribbon": "短冊", "plain": "カス"}
 CLASS_MARK = {"bright": "*", "animal": "A", "ribbon": "R", "plain": "."}
 
 

@@ -23,9 +23,9 @@ YAKU_EN: dict[str, str] = {
     "oya_ken": "oya-ken", "brights": "brights",
 }
 YAKU_JA: dict[str, str] = {
-    "goko": "五光", "shiko": "四光", "ame_shiko": "雨四光", "sanko": "三光", "hanami": "花見酒",
-    "tsukimi": "月見酒", "inoshikacho": "猪鹿蝶", "akatan": "赤短", "aotan": "青短",
-    "akatan_aotan": "赤短青短", "tane": "タネ", "tan": "タン", "kasu": "カス", "tsukifuda": "月札",
+    "goko": "五光", "shiko": "四光", "ame_shiko": "雨四光", "sanko": "三光", "hanami": "花見で一杯",
+    "tsukimi": "月見で一杯", "inoshikacho": "猪鹿蝶", "akatan": "赤短", "aotan": "青短",
+    "akatan_aotan": "赤短・青短の重複", "tane": "タネ", "tan": "タン", "kasu": "カス", "tsukifuda": "月札",
     "teshi": "手四", "kuttsuki": "くっつき", "tenho": "天和", "double_tenho": "ダブル天和",
     "oya_ken": "親権", "brights": "光札",
 }

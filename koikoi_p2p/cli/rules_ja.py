@@ -25,7 +25,7 @@ SWITCH_LABEL_JA: dict[str, str] = {
     "ribbon_pair": "赤短と青短",
     "cup_is_plain": "盃をカスにも",
     "joker_card": "両用の札",
-    "viewing": "花見酒・月見酒",
+    "viewing": "花見で一杯・月見で一杯",
     "monthly_yaku_points": "月札の点",
     "monthly_yaku_scope": "月札の月",
     "double_threshold": "倍付けの点",
@@ -47,8 +47,8 @@ SWITCH_LABEL_JA: dict[str, str] = {
     "bust_ends_game": "持ち点0で負け",
     "target_score": "目標点",
     "match_tie": "同点のとき",
-    "hanami_cancelled_by": "花見酒を消す札",
-    "tsukimi_cancelled_by": "月見酒を消す札",
+    "hanami_cancelled_by": "花見で一杯を消す札",
+    "tsukimi_cancelled_by": "月見で一杯を消す札",
     "cup_either": "盃はタネかカス",
     "brights_add": "光札の役の重複",
     "sanko_with_rain": "雨入りの三光",
@@ -58,9 +58,9 @@ SWITCH_LABEL_JA: dict[str, str] = {
     "subtract_from_opponent": "相手から差し引く",
     "field_four_pairs": "場に4組",
     "first_dealer": "最初の親",
-    "viewing_by_call": "こいこいで花見酒・月見酒の点",
+    "viewing_by_call": "こいこいで花見で一杯・月見で一杯の点",
     "koikoi_bonus": "こいこいの加点",
-    "akatan_aotan_on_top": "赤短青短の上乗せ",
+    "akatan_aotan_on_top": "赤短・青短の重複の上乗せ",
     "stop_on_own_last_turn": "各自の最後の番",
     "hand_whole_month": "手札に同じ月4枚",
     "single_yaku_scope": "最高の役のみの範囲",
@@ -71,13 +71,13 @@ SWITCH_HELP_JA: dict[str, str] = {
     "name": "ルールの名前 (元にした設定)",
     "rounds": "1試合の回戦数。0 = 目標点まで",
     "bright_values": "五光・四光・雨四光・三光の点",
-    "named_extension": "猪鹿蝶・赤短・青短・赤短青短は同じ種類の札1枚ごとに1点加算",
+    "named_extension": "猪鹿蝶・赤短・青短・赤短・青短の重複は同じ種類の札1枚ごとに1点加算",
     "tane_with_inoshikacho": "猪鹿蝶があってもタネを数える",
-    "tan_with_ribbon_yaku": "赤短・青短・赤短青短があってもタンを数える",
-    "ribbon_pair": "赤短と青短の両方: 赤短青短で10点 (重複10点) か、赤短5点 + 青短5点 (別々)",
+    "tan_with_ribbon_yaku": "赤短・青短・赤短・青短の重複があってもタンを数える",
+    "ribbon_pair": "赤短と青短の両方: 赤短・青短の重複で10点 (重複10点) か、赤短5点 + 青短5点 (別々)",
     "cup_is_plain": "盃はタネであると同時にカスにもなる",
     "joker_card": "タネかカスの高い方に数えるタネ札 (両方にはならない)",
-    "viewing": "花見酒と月見酒: 常に、ほかの役があるときだけ、またはなし",
+    "viewing": "花見で一杯と月見で一杯: 常に、ほかの役があるときだけ、またはなし",
     "monthly_yaku_points": "同じ月の4枚を揃えた月札の点。0 = なし",
     "monthly_yaku_scope": "月札はその回戦の月だけか、どの月でもか",
     "double_threshold": "この点以上で倍付け。0 = 倍付けなし",
@@ -99,10 +99,12 @@ SWITCH_HELP_JA: dict[str, str] = {
     "bust_ends_game": "持ち点が0になった方がすぐに負け",
     "target_score": "どちらかがこの点に達したら試合終了。0 = 目標点なし",
     "match_tie": "最後に同点のとき",
-    "hanami_cancelled_by": "同じ取り札にあると花見酒を消す札。雨流れ (11-rainman か 11) も霧流れ (12) "
-                           "も花見酒と月見酒の両方を消す: 両方の一覧に同じ札を入れる (1つの設定で両方も可)",
-    "tsukimi_cancelled_by": "同じ取り札にあると月見酒を消す札。雨流れ (11-rainman か 11) も霧流れ (12) "
-                            "も花見酒と月見酒の両方を消す: 両方の一覧に同じ札を入れる (1つの設定で両方も可)",
+    "hanami_cancelled_by": "同じ取り札にあると花見で一杯を消す札。雨流れ (11-rainman か 11) も霧流れ (12) "
+                           "も花見で一杯と月見で一杯の両方を消す: 両方の一覧に同じ札を入れる "
+                           "(1つの設定で両方も可)",
+    "tsukimi_cancelled_by": "同じ取り札にあると月見で一杯を消す札。雨流れ (11-rainman か 11) も霧流れ (12) "
+                            "も花見で一杯と月見で一杯の両方を消す: 両方の一覧に同じ札を入れる "
+                            "(1つの設定で両方も可)",
     "cup_either": "盃はタネかカスの高い方に数える (両方にはならない)",
     "brights_add": "光札の役を重ねて数える (五光は四光・雨四光・三光も得点)",
     "sanko_with_rain": "柳に小野道風を含む3枚の光札も三光",
@@ -114,13 +116,13 @@ SWITCH_HELP_JA: dict[str, str] = {
     "subtract_from_opponent": "0から始め、勝った方の点を負けた方からも引く",
     "field_four_pairs": "配った場が4つの月の2枚ずつのとき",
     "first_dealer": "最初の親の決め方",
-    "viewing_by_call": "花見酒・月見酒は各1点、持ち主がその回戦でこいこいした後は各3点",
+    "viewing_by_call": "花見で一杯・月見で一杯は各1点、持ち主がその回戦でこいこいした後は各3点",
     "koikoi_bonus": "勝者自身のこいこい: なし、または加点 (1〜3回で+1、+2、+3。4〜7回で2〜5倍)",
-    "akatan_aotan_on_top": "別々に5点ずつのとき、短冊6枚で赤短5点・青短5点に加えて赤短青短10点",
+    "akatan_aotan_on_top": "別々に5点ずつのとき、短冊6枚で赤短5点・青短5点に加えて赤短・青短の重複10点",
     "stop_on_own_last_turn": "各自の最後の番 (手札がない) では勝負しか選べない",
     "hand_whole_month": "配られた手札に同じ月の4枚があるとき: そのまま続けるか、見せて配り直すか",
     "single_yaku_scope": "最高の役のみのとき: 取り札全体で役1つ、または役とその発展形の中で最も高いもの"
-                         "だけ (光札の役どうし、猪鹿蝶とタネ、タンと短冊の役、赤短青短と赤短・青短。"
+                         "だけ (光札の役どうし、猪鹿蝶とタネ、タンと短冊の役、赤短・青短の重複と赤短・青短。"
                          "赤短と青短はどちらも数える)",
 }
 
@@ -230,7 +232,7 @@ RULES_JA: dict[str, str] = {
     "; not beside inoshikacho": "。猪鹿蝶があるときは数えない",
     "; {card} may count here or as a plain": "。{card}はここかカスに数えてよい",
     "five ribbons, +1 per extra{beside}": "短冊5枚、1枚増えるごとに+1{beside}",
-    "; not beside akatan, aotan, akatan_aotan": "。赤短・青短・赤短青短があるときは数えない",
+    "; not beside akatan, aotan, akatan_aotan": "。赤短・青短・赤短・青短の重複があるときは数えない",
     "ten plains, +1 per extra{cup}": "カス10枚、1枚増えるごとに+1{cup}",
     "; the sake cup is a plain too": "。菊に盃もカスになる",
     "all four cards of the round's month": "その回戦の月の4枚すべて",
@@ -273,7 +275,7 @@ RULES_JA: dict[str, str] = {
     "the base (sum of yaku; of a yaku and its extensions only the highest counts: the bright "
     "yaku, inoshikacho or tane, tan or a ribbon yaku, akatan_aotan or akatan and aotan)":
         "基本点 (役の合計。役とその発展形では最も高いものだけ: 光札の役どうし、猪鹿蝶かタネ、"
-        "タンか短冊の役、赤短青短か赤短と青短)",
+        "タンか短冊の役、赤短・青短の重複か赤短と青短)",
     "; a loser who called pays that times the number of its calls (one call x1, two x2)":
         "。宣言して負けた方は、その点に宣言数を掛けて払う (1回で1倍、2回で2倍)",
     "; a loser who called pays that doubled for each of its calls (one call x2, two x4)":

@@ -84,7 +84,7 @@ def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> N
     done = run(tmp_path, "score", "--lang", "ja", "--month", "8", "--calls", "A", "01-crane", "03-curtain",
                "08-moon", "09-cup")
     assert done.returncode == 0, done.stderr
-    assert "花見酒" in done.stdout and "基本点: 15" in done.stdout
+    assert "花見で一杯" in done.stdout and "基本点: 15" in done.stdout
     assert english_left(done.stdout) == [], done.stdout
     done = run(tmp_path, "score", "--lang", "ja", "03-curtan")  # a wrong id: the nearest ones, in Japanese
     assert done.returncode == 2 and "03-curtain" in done.stderr
@@ -97,7 +97,7 @@ def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> N
     assert done.returncode == 2 and "松に鶴" in done.stdout
     assert english_left(done.stdout + done.stderr) == [], done.stdout + done.stderr
     done = run(tmp_path, "cards", "--lang", "ja", "9", "タネ")
-    assert done.returncode == 0 and done.stdout.split() == ["32", "09-cup", "09A", "タネ", "菊に盃"]
+    assert done.returncode == 0 and done.stdout.split() == ["32", "09-cup", "09A", "種札", "菊に盃"]
     done = run(tmp_path, "cards", "--lang", "ja")
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 48
     assert english_left(done.stdout) == [], done.stdout

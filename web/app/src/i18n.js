@@ -39,7 +39,7 @@ const EN = {
   claimHandMonth: 'Show the month of four: dealt again', claimsMonth: '{who} shows a month of four', logClaimMonth: '{who} showed a month of four: dealt again',
   yakuMade: 'Yaku made', yakuClose: 'One card away', none: 'none', points: '{n} pts',
   roundOver: 'Round over', roundWinner: '{who} wins {n} points', roundWinnerYou: 'You win {n} points', roundDraw: 'No one scores this round',
-  reason_stop: 'stopped', reason_auto_end: 'ended by the rules', reason_exhaustion: 'the hands ran out', reason_oya_ken: 'the hands ran out (dealer’s privilege)',
+  reason_stop: 'stopped', reason_auto_end: 'ended by the rules', reason_exhaustion: 'the hands ran out', reason_oya_ken: 'the hands ran out (oya-ken)',
   reason_hand_yaku: 'a dealt-hand yaku', reason_field_month: 'a month of four on the field: dealt again', reason_field_pairs: 'four pairs on the field: dealt again', reason_hand_month: 'a month of four in a dealt hand: dealt again',
   reason_both_hand_yaku: 'both hands are yaku', next: 'Next round', matchOver: 'Match over', youWin: 'You win the match',
   youLose: '{who} wins the match', drawMatch: 'The match is drawn', finalScore: 'Final score {a} – {b}',
@@ -91,7 +91,7 @@ const EN = {
   presetNintendo: 'Nintendo’s rules: 12 months, scores add up, doubled at 7 points',
   presetKoikoiOnline: 'Koi-Koi Online: 25-point pool, doubling at 8, koi-koi as often as you dare',
   presetTeachingCard: 'The teaching card: a matching card must be played, one koi-koi per round',
-  presetWikipedia: 'Wikipedia’s rules: Five Brights 15, cards of the month, dealer’s privilege',
+  presetWikipedia: 'Wikipedia’s rules: goko 15, tsukifuda, oya-ken',
   presetBoardGame: 'The board game: 100-point pool, each of the winner’s calls doubles',
   presetClassicVariant: 'The classic variant: first to 50 points, no multipliers, the bridge is a joker',
   shortNintendo: 'Nintendo', shortKoikoiOnline: 'Koi-Koi Online', shortTeachingCard: 'Teaching card',
@@ -123,7 +123,7 @@ const EN = {
   yr_akatan_aotan: 'All six poetry and blue ribbons (instead of both)', yr_tane: 'Five animals', yr_tan: 'Five ribbons', yr_kasu: 'Ten plains',
   yr_tsukifuda: 'All four cards of the round’s month', yr_teshi: 'Dealt: all four cards of a month', yr_kuttsuki: 'Dealt: four pairs',
   yr_tenho: 'Dealt: four of a month, or four pairs', yr_double_tenho: 'Dealt: two months of four', yr_oya_ken: 'The dealer, when the hands run out',
-  yaNotBesideIno: 'not beside Boar, Deer and Butterflies', yaNotBesideRibbons: 'not beside the ribbon yaku', yaCupPlain: 'the Sake Cup counts as a plain too',
+  yaNotBesideIno: 'not beside inoshikacho', yaNotBesideRibbons: 'not beside the ribbon yaku', yaCupPlain: 'the Sake Cup counts as a plain too',
   yaBrightsHighest: 'only the highest bright yaku counts', yaEndsRound: 'ends the round at once, never multiplied', yaBonusOnly: 'only beside another yaku',
   yaJoker: '{card} may count as a plain instead',
   yakuByCall: '{n}, or {m} after its holder’s own koi-koi', yr_akatan_aotan_top: 'All six poetry and blue ribbons (on top of both)',
@@ -133,7 +133,7 @@ const EN = {
   lastTurnStop: 'On the last turn of the round only stop is offered.', ownLastTurnStop: 'On each player’s own last turn (no card left in hand) only stop is offered.',
   handMonthRedeal: 'A dealt hand holding all four cards of a month is shown and dealt again.',
   singleYakuPile: 'Only the single highest yaku of a pile counts.',
-  singleYakuExt: 'Of a yaku and its extensions only the highest counts: the bright yaku among themselves, Boar, Deer and Butterflies or Animals, Ribbons or a ribbon yaku, the six ribbons or the poetry and blue ribbons.',
+  singleYakuExt: 'Of a yaku and its extensions only the highest counts: the bright yaku among themselves, inoshikacho or tane, tan or a ribbon yaku, akatan-aotan or akatan and aotan.',
   stopKoikoi: 'Stop or koi-koi', stopRule: 'Stop: the round ends and you score your yaku.',
   koikoiNext: 'Koi-koi: you play on. The next yaku made or raised by either player ends the round, and that player scores.',
   koikoiShobu: 'Koi-koi: you play on until someone stops; a later stop scores everything then held.',
@@ -143,21 +143,21 @@ const EN = {
   doublingPools: 'Doubling and scores', doubleAt: 'A round worth {n} points or more (before calls) is doubled.', doubleNone: 'High scores are not doubled.',
   poolRule: 'Each player starts with {n} points; the loser of a round pays the winner, at most what they have left.', poolBust: 'A player who reaches 0 loses the match at once.',
   addRule: 'Scores add up from 0.', endRounds: 'After {n} rounds the higher score wins.', endRound1: 'After the round the higher score wins.', endTarget: 'The first player to {n} points wins.',
-  exhaustDraw: 'If the hands run out and nobody stopped, nobody scores.', exhaustOya: 'If the hands run out and nobody stopped, the dealer scores {n} (dealer’s privilege).',
+  exhaustDraw: 'If the hands run out and nobody stopped, nobody scores.', exhaustOya: 'If the hands run out and nobody stopped, the dealer scores {n} (oya-ken).',
   exhaustCaller: 'If the hands run out, the last player to call scores their yaku; with no call, the dealer scores {n}.',
   changesHeading: 'What these rules change from Nintendo’s', changesNone: 'Nothing: these are Nintendo’s rules.', changeLine: '{what}: {value} (Nintendo: {nintendo})',
   sw_rounds: 'Rounds', sw_bright_values: 'Points of the bright yaku', sw_named_extension: 'Named yaku grow with extra cards',
-  sw_tane_with_inoshikacho: 'Animals also score beside Boar, Deer, Butterflies', sw_tan_with_ribbon_yaku: 'Ribbons also score beside the ribbon yaku',
+  sw_tane_with_inoshikacho: 'Tane also scores beside inoshikacho', sw_tan_with_ribbon_yaku: 'Tan also scores beside the ribbon yaku',
   sw_ribbon_pair: 'Both ribbon sets', sw_cup_is_plain: 'Sake Cup also a plain', sw_joker_card: 'Joker card', sw_viewing: 'Viewing yaku',
-  sw_monthly_yaku_points: 'Cards of the month', sw_double_threshold: 'Doubled from', sw_koikoi_multiplier: 'Koi-koi multiplier',
+  sw_monthly_yaku_points: 'Tsukifuda', sw_double_threshold: 'Doubled from', sw_koikoi_multiplier: 'Koi-koi multiplier',
   sw_max_calls_per_round: 'Koi-koi calls per round', sw_after_call: 'After a call', sw_last_turn_stop_only: 'Last turn: stop only',
   sw_exhaustion: 'Hands run out', sw_dealer_after_draw: 'Dealer after a round nobody won', sw_hand_yaku: 'Dealt-hand yaku',
   sw_hand_yaku_both: 'Both hands are yaku', sw_hand_capture: 'Playing a hand card', sw_first_dealer_tie: 'First dealer on a tie',
   sw_pool_start: 'Starting pool', sw_transfer_cap: 'Payment capped', sw_bust_ends_game: 'Reaching 0 loses', sw_target_score: 'Target score',
-  sw_monthly_yaku_scope: 'Cards of the month: which month', sw_oya_ken_points: 'Dealer’s privilege points', sw_field_whole_month: 'A month of four on the field',
+  sw_monthly_yaku_scope: 'Tsukifuda: which month', sw_oya_ken_points: 'Oya-ken points', sw_field_whole_month: 'A month of four on the field',
   sw_redeal_consumes_round: 'A deal again counts as a round', sw_match_tie: 'Equal scores at the end',
-  sw_hanami_cancelled_by: 'Cards that cancel the cherry viewing', sw_tsukimi_cancelled_by: 'Cards that cancel the moon viewing',
-  sw_cup_either: 'Sake Cup an animal or a plain', sw_brights_add: 'Bright yaku add up', sw_sanko_with_rain: 'Three brights with the Rain Man',
+  sw_hanami_cancelled_by: 'Cards that cancel hanami', sw_tsukimi_cancelled_by: 'Cards that cancel tsukimi',
+  sw_cup_either: 'Sake Cup an animal or a plain', sw_brights_add: 'Bright yaku add up', sw_sanko_with_rain: 'Sanko with the Rain Man',
   sw_single_yaku: 'Only the highest yaku', sw_single_yaku_scope: 'Only the highest: of the pile, or of a yaku and its extensions',
   sw_call_limit: 'Koi-koi calls counted', sw_caller_pays_more: 'A losing caller pays more',
   sw_subtract_from_opponent: 'Points taken off the loser', sw_field_four_pairs: 'Four pairs on the field', sw_first_dealer: 'First dealer',
@@ -176,7 +176,7 @@ const EN = {
   sv_koikoi_multiplier_opponent_flat_x2: '×2 for beating a player who called', sv_koikoi_multiplier_shared_one_plus_calls: '×(1 + every call by either player)',
   sv_koikoi_multiplier_winner_pow2: '×2 for each of the winner’s own calls', sv_koikoi_multiplier_none: 'calls multiply nothing',
   sv_after_call_next_improvement_ends_round: 'the next yaku by either player ends the round', sv_after_call_shobu_only: 'play goes on until someone stops',
-  sv_exhaustion_draw: 'nobody scores', sv_exhaustion_oya_ken: 'the dealer scores (dealer’s privilege)',
+  sv_exhaustion_draw: 'nobody scores', sv_exhaustion_oya_ken: 'the dealer scores (oya-ken)',
   sv_exhaustion_last_caller_scores_else_oya_ken: 'the last caller scores; with no call, the dealer',
   sv_dealer_after_draw_same: 'the same dealer', sv_dealer_after_draw_other: 'the other player',
   sv_hand_yaku_both_void_redeal: 'the deal is void and dealt again', sv_hand_yaku_both_dealer: 'the dealer’s counts',
@@ -234,10 +234,10 @@ const EN = {
 /** @type {typeof EN} */
 const JA = {
   title: '花札こいこい', tagline: '誰も信用しなくていい二人用の花札。シャッフルはすべて証明付き、手はすべて署名付き。',
-  practice: 'コンピュータと練習', create: '部屋を作る', join: '部屋に入る', replay: '対局記録を開く',
+  practice: 'コンピューターと練習', create: '部屋を作る', join: '部屋に入る', replay: '対局記録を開く',
   resume: '中断した対局を続ける', settings: '設定', language: '言語', yourName: 'あなたの名前（任意）',
   fingerprint: 'あなたの鍵: {fp}', cardIds: '札の下に札IDを表示', back: '戻る', start: '開始', cancel: 'キャンセル',
-  level: 'コンピュータ', levelEasy: 'やさしい（ランダム）', levelMedium: 'ふつう（貪欲）', levelStrong: 'つよい', levelMaster: '名人（探索）', rules: 'ルール', rounds: '回戦数',
+  level: 'コンピューター', levelEasy: 'やさしい（ランダム）', levelMedium: 'ふつう（貪欲）', levelStrong: 'つよい', levelMaster: '名人（探索）', rules: 'ルール', rounds: '回戦数',
   switches: '変更するスイッチ（1行に NAME=VALUE）', visibility: '部屋', public: '公開（ロビーに表示）',
   private: '非公開（コードのみ）', password: 'パスワード（任意。なしの場合は確認コードを照合）',
   turnDeadline: '1手の持ち時間（秒）', stepDeadline: '自動処理の制限時間（秒）', relay: 'リレー',
@@ -256,17 +256,17 @@ const JA = {
   bright: '光札', animal: '種札', ribbon: '短冊', plain: 'カス',
   roundOf: '第{i}回戦 / 全{n}回戦', month: '月: {m}', dealer: '親', score: '得点 {a} – {b}',
   yourTurnPlay: 'あなたの番: 手札から1枚出してください。', yourTurnCapture: '取る場の札を選んでください。',
-  yourTurnDraw: '引いた札が2枚と合います。取る札を選んでください。', yourTurnDecide: '役ができました。あがりますか、こいこいしますか？',
+  yourTurnDraw: '引いた札が2枚と合います。取る札を選んでください。', yourTurnDecide: '役ができました。勝負しますか、こいこいしますか？',
   yourTurnHandYaku: '配られた手札が手役です。申告しますか？', waitingOpponent: '{who}を待っています…',
   theirTurn: '{who}が考えています…', deadline: '{s}秒', matchTime: '残り時間',
-  koikoiTitle: '役ができました', stopButton: 'あがり', koikoiButton: 'こいこい',
-  stopWhat: '今あがって{n}点を得る。', koikoiWhat: '続ける: さらに役ができれば得点が上がります（現在の基本点 {base}）。ただし{who}が先に役を作ると、その回戦は相手のもの{mult}。',
+  koikoiTitle: '役ができました', stopButton: '勝負', koikoiButton: 'こいこい',
+  stopWhat: '今勝負して{n}点を得る。', koikoiWhat: '続ける: さらに役ができれば得点が上がります（現在の基本点 {base}）。ただし{who}が先に役を作ると、その回戦は相手のもの{mult}。',
   koikoiMult: '（×{m}）', callsLeft: 'この後にできるこいこい: {n}回',
   claimHandYaku: '{yaku}を申告（{n}点）', noHandYaku: 'そのまま続ける',
   claimHandMonth: '同じ月の4枚を見せて配り直す', claimsMonth: '{who}が同じ月の4枚を見せる', logClaimMonth: '{who}が同じ月の4枚を見せて配り直し',
   yakuMade: 'できた役', yakuClose: 'あと1枚', none: 'なし', points: '{n}点',
   roundOver: '回戦終了', roundWinner: '{who}が{n}点', roundWinnerYou: 'あなたが{n}点', roundDraw: 'この回戦は引き分け',
-  reason_stop: 'あがり', reason_auto_end: 'ルールによる終了', reason_exhaustion: '手札がなくなった', reason_oya_ken: '手札がなくなった（親権）',
+  reason_stop: '勝負', reason_auto_end: 'ルールによる終了', reason_exhaustion: '手札がなくなった', reason_oya_ken: '手札がなくなった（親権）',
   reason_hand_yaku: '手役', reason_field_month: '場に同じ月が4枚: 配り直し', reason_field_pairs: '場に4組: 配り直し', reason_hand_month: '手札に同じ月が4枚: 配り直し',
   reason_both_hand_yaku: '両者とも手役', next: '次の回戦', matchOver: '対局終了', youWin: 'あなたの勝ち',
   youLose: '{who}の勝ち', drawMatch: '引き分け', finalScore: '最終得点 {a} – {b}',
@@ -278,14 +278,14 @@ const JA = {
   verifying: 'すべての署名と証明を検証しています…', verified: '検証済み: 署名・証明・手はすべて正しい。',
   notVerified: 'メッセージ{n}で検証に失敗: {reason}', notVerifiedFile: 'このファイルは検証できません: {reason}',
   deal: '第{n}局', prev: '前へ', nextStep: '次へ', first: '最初', last: '最後', step: '{n}手中{i}手目',
-  played: '{who}が{card}を出す', takes: '{cards}を取る', drawn: '{who}が{card}を引く', calls: '{who}がこいこい', stops: '{who}があがり',
+  played: '{who}が{card}を出す', takes: '{cards}を取る', drawn: '{who}が{card}を引く', calls: '{who}がこいこい', stops: '{who}が勝負',
   claims: '{who}が{yaku}を申告', noClaim: '{who}は申告せず', dealt: '札が配られた', dealerIs: '親: {who}',
   player0: 'プレイヤー0', player1: 'プレイヤー1', messages: '{n}メッセージ', offline: '一度開けば練習はオフラインでも遊べます。',
   installHint: 'インストール: ブラウザの「アプリをインストール」または「ホーム画面に追加」。',
   errorRelay: '{url} のリレーが応答しません。', errorRoom: 'このコードの部屋はありません。', errorFull: 'その部屋は満員です。',
   errorPassword: 'パスワードが違います（または中間者）。', errorGeneric: 'エラー: {reason}',
   errorLocked: 'この対局は別のタブかウィンドウで開かれています。',
-  badCode: '部屋コードは K7QX2M のような英数字6文字です。', keyboardHelp: 'キー: 1–8 で手札を選択、矢印で移動、Enterで出す、Kでこいこい、Sであがり。',
+  badCode: '部屋コードは K7QX2M のような英数字6文字です。', keyboardHelp: 'キー: 1–8 で手札を選択、矢印で移動、Enterで出す、Kでこいこい、Sで勝負。',
   fieldMatches: '場の{n}枚と合う', noMatch: '合う札なし: 場に置く',
   resignTitle: 'この対局を投了しますか？', resignBody: '{who}の勝ちになります。両者がこの結果に署名するので、通常の対局と同じく有効です。',
   resignWhen: '投了は自分の番にできます。', resignedYou: 'あなたは投了しました。{who}の勝ちです。',
@@ -340,7 +340,7 @@ const JA = {
   rulesTitle: 'ルール: {rules}', close: '閉じる', rulesChoose: '表示するルール', roomRules: 'この部屋のルール',
   howToPlay: '遊び方', howTo1: '花札は12か月、各月4枚の48枚です。二人に8枚ずつ配り、場に8枚を表向きに並べます。',
   howTo2: '自分の番では手札から1枚出します。場に同じ月の札があれば両方を取り、なければ場に置きます。続いて山札の一番上をめくり、同じようにします。',
-  howTo3: '取った札で役を作ると得点になります。役ができたら、あがって得点するか、こいこいしてさらに狙うかを選びます。ただし相手が先に役を作ると相手の得点になります。',
+  howTo3: '取った札で役を作ると得点になります。役ができたら、勝負して得点するか、こいこいしてさらに狙うかを選びます。ただし相手が先に役を作ると相手の得点になります。',
   howTo4: '親が先に打ちます。決まった回戦数を戦い、得点で勝敗を決めます。',
   yakuHeading: '役', yakuCards: '札', yakuPointsCol: '点', yakuRuleCol: '役',
   yakuGrows: '{n}点、1枚増えるごとに+1', yakuFixed: '{n}点',
@@ -357,27 +357,27 @@ const JA = {
   multOwnAdd: '勝った人自身のこいこいは1回で+1、2回で+2、3回で+3点。4回からは得点が（回数−2）倍。相手のこいこいは何も変えません。',
   payTimesCalls: 'こいこいして負けた人は宣言数倍を払います（1回で1倍、2回で2倍）。',
   payDoubled: 'こいこいして負けた人は宣言ごとに2倍を払います（1回で2倍、2回で4倍）。',
-  lastTurnStop: '回戦の最後の番では、あがりしか選べません。', ownLastTurnStop: '各自の最後の番（手札がないとき）では、あがりしか選べません。',
+  lastTurnStop: '回戦の最後の番では、勝負しか選べません。', ownLastTurnStop: '各自の最後の番（手札がないとき）では、勝負しか選べません。',
   handMonthRedeal: '配られた手札に同じ月の4枚があれば、見せて配り直します。',
   singleYakuPile: '取り札の役は一番高いもの1つだけを数えます。',
-  singleYakuExt: '役とその発展形では一番高いものだけを数えます: 光の役どうし、猪鹿蝶かタネ、タンか短冊の役、赤短青短か赤短と青短。',
-  stopKoikoi: 'あがりとこいこい', stopRule: 'あがり: 回戦が終わり、できた役の得点を得ます。',
+  singleYakuExt: '役とその発展形では一番高いものだけを数えます: 光の役どうし、猪鹿蝶かタネ、タンか短冊の役、赤短・青短の重複か赤短と青短。',
+  stopKoikoi: '勝負とこいこい', stopRule: '勝負: 回戦が終わり、できた役の得点を得ます。',
   koikoiNext: 'こいこい: 続けます。次にどちらかが役を作るか増やすと回戦が終わり、その人が得点します。',
-  koikoiShobu: 'こいこい: 誰かがあがるまで続けます。後であがれば、その時の役すべてが得点になります。',
+  koikoiShobu: 'こいこい: 誰かが勝負するまで続けます。後で勝負すれば、その時の役すべてが得点になります。',
   callsOne: 'こいこいは1回戦に1度。', callsAny: 'こいこいは二人とも何度でもできます。', callsN: 'こいこいは1回戦に{n}回まで。',
   multOpponent: 'こいこいした相手に勝つと得点が2倍。', multShared: 'こいこいのたびに（どちらがしても）倍率が1増え、勝った人の得点は×(1+回数)。',
   multPow2: '勝った人自身のこいこい1回ごとに得点が2倍。', multNone: 'こいこいで倍率は変わりません。こいこいは回戦を失う危険だけです。',
   doublingPools: '倍付けと持ち点', doubleAt: '（こいこいの前に）{n}点以上の回戦は2倍。', doubleNone: '高い得点の倍付けはありません。',
   poolRule: '二人とも{n}点から始め、回戦の負けた人が勝った人に払います（残りの持ち点まで）。', poolBust: '持ち点が0になった人はその場で負けです。',
   addRule: '得点は0から累計します。', endRounds: '{n}回戦が終わって得点の多い人の勝ち。', endRound1: '1回戦が終わって得点の多い人の勝ち。', endTarget: '先に{n}点に達した人の勝ち。',
-  exhaustDraw: '誰もあがらずに手札がなくなると、誰も得点しません。', exhaustOya: '誰もあがらずに手札がなくなると、親が{n}点を得ます（親権）。',
+  exhaustDraw: '誰も勝負せずに手札がなくなると、誰も得点しません。', exhaustOya: '誰も勝負せずに手札がなくなると、親が{n}点を得ます（親権）。',
   exhaustCaller: '手札がなくなると、最後にこいこいした人がその役を得点します。こいこいがなければ親が{n}点を得ます。',
   changesHeading: '任天堂のルールとの違い', changesNone: '違いはありません。任天堂のルールです。', changeLine: '{what}: {value}（任天堂: {nintendo}）',
   sw_rounds: '回戦数', sw_bright_values: '光の役の点', sw_named_extension: '役が札の追加で増える',
   sw_tane_with_inoshikacho: '猪鹿蝶と同時にタネも数える', sw_tan_with_ribbon_yaku: '赤短・青短と同時にタンも数える',
   sw_ribbon_pair: '赤短と青短の両方', sw_cup_is_plain: '菊に盃をカスにも数える', sw_joker_card: '万能札', sw_viewing: '花見・月見',
   sw_monthly_yaku_points: '月札', sw_double_threshold: '2倍になる点', sw_koikoi_multiplier: 'こいこいの倍率',
-  sw_max_calls_per_round: '1回戦のこいこい回数', sw_after_call: 'こいこいの後', sw_last_turn_stop_only: '最後の番はあがりのみ',
+  sw_max_calls_per_round: '1回戦のこいこい回数', sw_after_call: 'こいこいの後', sw_last_turn_stop_only: '最後の番は勝負のみ',
   sw_exhaustion: '手札がなくなったとき', sw_dealer_after_draw: '流れた回戦の後の親', sw_hand_yaku: '手役',
   sw_hand_yaku_both: '二人とも手役', sw_hand_capture: '手札の出し方', sw_first_dealer_tie: '最初の親が同点のとき',
   sw_pool_start: '持ち点', sw_transfer_cap: '支払いの上限', sw_bust_ends_game: '0点で負け', sw_target_score: '目標点',
@@ -389,7 +389,7 @@ const JA = {
   sw_call_limit: 'こいこいの回数の数え方', sw_caller_pays_more: 'こいこいして負けた人の支払い',
   sw_subtract_from_opponent: '負けた人から差し引く', sw_field_four_pairs: '場に4組', sw_first_dealer: '最初の親',
   sw_viewing_by_call: '花見・月見は1点、自分のこいこい後は3点', sw_koikoi_bonus: '勝った人自身のこいこいの加点',
-  sw_akatan_aotan_on_top: '短冊6枚でさらに10点', sw_stop_on_own_last_turn: '各自の最後の番はあがりのみ',
+  sw_akatan_aotan_on_top: '短冊6枚でさらに10点', sw_stop_on_own_last_turn: '各自の最後の番は勝負のみ',
   sw_hand_whole_month: '手札に同じ月4枚',
   yes: 'はい', no: 'いいえ',
   svNone: 'なし', svUnknown: 'このページが知らない設定', svList: '{a}、{b}',
@@ -401,7 +401,7 @@ const JA = {
   sv_monthly_yaku_scope_current_month: 'その回戦の月', sv_monthly_yaku_scope_any_month: 'どの月でも',
   sv_koikoi_multiplier_opponent_flat_x2: 'こいこいした相手に勝つと2倍', sv_koikoi_multiplier_shared_one_plus_calls: '×(1+二人のこいこいの回数)',
   sv_koikoi_multiplier_winner_pow2: '勝った人自身のこいこい1回ごとに2倍', sv_koikoi_multiplier_none: '倍率なし',
-  sv_after_call_next_improvement_ends_round: '次にどちらかが役を作ると回戦終了', sv_after_call_shobu_only: '誰かがあがるまで続く',
+  sv_after_call_next_improvement_ends_round: '次にどちらかが役を作ると回戦終了', sv_after_call_shobu_only: '誰かが勝負するまで続く',
   sv_exhaustion_draw: '誰も得点しない', sv_exhaustion_oya_ken: '親が得点（親権）',
   sv_exhaustion_last_caller_scores_else_oya_ken: '最後にこいこいした人が得点、なければ親',
   sv_dealer_after_draw_same: '同じ親', sv_dealer_after_draw_other: 'もう一人に交代',
@@ -415,7 +415,7 @@ const JA = {
   sv_call_limit_per_round: '二人合わせて', sv_call_limit_per_seat: '一人ごと',
   sv_caller_pays_more_off: 'いいえ', sv_caller_pays_more_times_calls: '自分のこいこいの回数倍', sv_caller_pays_more_doubled_per_call: '自分のこいこい1回ごとに2倍',
   sv_first_dealer_card_draw: '札を1枚ずつ引き、早い月が親', sv_first_dealer_coin: '切った山札による公平なコイン',
-  sv_first_dealer_host: 'ホスト', sv_first_dealer_joiner: '参加した人',
+  sv_first_dealer_host: 'ホスト', sv_first_dealer_joiner: '参加者',
   sv_koikoi_bonus_off: 'なし', sv_koikoi_bonus_winner_add: '1〜3回で+1・+2・+3点、4〜7回で2〜5倍',
   sv_single_yaku_scope_pile: '取り札全体', sv_single_yaku_scope_extensions: '役とその発展形',
   securityHeading: '確認コードとパスワード',
@@ -426,10 +426,10 @@ const JA = {
   lbNone: 'このリレーにはレーティングサービスがありません。', lbEmpty: 'レーティング対局の結果はまだありません。', lbLoading: '読み込み中…', lbNote: 'レートは控えめな推定値（μ − 3σ）です。対局が増えると上がります。',
   // Seeing the game happen (issue 24 §2: motion, the last move, the move log, announcements, sound)
   movesTitle: '手の記録（{n}）', movesNone: 'この回戦の手はまだありません。',
-  logPlayed: '{who}が{card}を出した', logTook: '、{cards}を取った', logDrew: '。{card}を引いた', logKoikoi: '。こいこい', logStop: '。あがり',
+  logPlayed: '{who}が{card}を出した', logTook: '、{cards}を取った', logDrew: '。{card}を引いた', logKoikoi: '。こいこい', logStop: '。勝負',
   logClaim: '{who}が{yaku}を申告', logFirst: '親決めの札: {draws}。最初の親: {who}。',
   logCoin: '親決めのコイン: {card}。最初の親: {who}。', drewFor: '{who}: {card}',
-  annKoikoi: '{who}: こいこい！', annStop: '{who}: あがり', annYaku: '{who}の役: {yaku}', annFirst: '最初の親: {who}',
+  annKoikoi: '{who}: こいこい！', annStop: '{who}: 勝負', annYaku: '{who}の役: {yaku}', annFirst: '最初の親: {who}',
   soundOn: '効果音あり', soundOff: '効果音なし', soundLabel: '効果音',
   capturesMine: 'あなたの取り札', capturesTheirs: '{who}の取り札', cupPlain: 'このルールでは菊に盃をカスにも数える',
   lastMoveMark: '相手の直前の手',
@@ -452,24 +452,24 @@ const JA = {
   finalScoreNamed: '最終得点: {a} {x} – {y} {b}',
   reasonUnknown: 'このページが説明できない問題', failureWhy: '理由: {reason}。',
   youTakeN_one: 'あなたが{n}点', youTakeN_other: 'あなたが{n}点', theyTakeN_one: '{who}が{n}点', theyTakeN_other: '{who}が{n}点',
-  computerNamed: 'コンピュータ（{level}）', levelWordRandom: 'やさしい', levelWordGreedy: 'ふつう', levelWordStrong: 'つよい', levelWordMaster: '名人',
-  computerSignature: 'コンピュータはこの端末でこの対局のためだけに作った鍵で結果に署名しています。署名が示すのは手とシャッフルがすべてルールどおりだったことで、コンピュータが誰かではありません。練習はレーティングの対象になりません。',
+  computerNamed: 'コンピューター（{level}）', levelWordRandom: 'やさしい', levelWordGreedy: 'ふつう', levelWordStrong: 'つよい', levelWordMaster: '名人',
+  computerSignature: 'コンピューターはこの端末でこの対局のためだけに作った鍵で結果に署名しています。署名が示すのは手とシャッフルがすべてルールどおりだったことで、コンピューターが誰かではありません。練習はレーティングの対象になりません。',
 };
 
 const TABLES = { en: EN, ja: JA };
 
 export const YAKU_NAMES = {
+  // The glossary's names (spec/glossary.md §5): romaji in English, lower case inside a sentence.
   en: {
-    goko: 'Five Brights', shiko: 'Four Brights', ame_shiko: 'Rainy Four Brights', sanko: 'Three Brights',
-    hanami: 'Cherry Viewing', tsukimi: 'Moon Viewing', inoshikacho: 'Boar, Deer, Butterflies', akatan: 'Poetry Ribbons',
-    aotan: 'Blue Ribbons', akatan_aotan: 'Poetry and Blue Ribbons', tane: 'Animals', tan: 'Ribbons', kasu: 'Plains',
-    tsukifuda: 'Cards of the Month', teshi: 'Four of a Month (dealt)', kuttsuki: 'Four Pairs (dealt)', tenho: 'Dealt Hand',
-    double_tenho: 'Double Dealt Hand', oya_ken: "Dealer's Privilege",
+    goko: 'goko', shiko: 'shiko', ame_shiko: 'ame-shiko', sanko: 'sanko', hanami: 'hanami', tsukimi: 'tsukimi',
+    inoshikacho: 'inoshikacho', akatan: 'akatan', aotan: 'aotan', akatan_aotan: 'akatan-aotan', tane: 'tane', tan: 'tan',
+    kasu: 'kasu', tsukifuda: 'tsukifuda', teshi: 'teshi', kuttsuki: 'kuttsuki', tenho: 'tenho', double_tenho: 'double tenho',
+    oya_ken: 'oya-ken',
   },
   ja: {
     goko: '五光', shiko: '四光', ame_shiko: '雨四光', sanko: '三光', hanami: '花見で一杯', tsukimi: '月見で一杯',
     inoshikacho: '猪鹿蝶', akatan: '赤短', aotan: '青短', akatan_aotan: '赤短・青短の重複', tane: 'タネ', tan: 'タン', kasu: 'カス',
-    tsukifuda: '月札', teshi: '手四', kuttsuki: 'くっつき', tenho: '天和', double_tenho: '二重天和', oya_ken: '親権',
+    tsukifuda: '月札', teshi: '手四', kuttsuki: 'くっつき', tenho: '天和', double_tenho: 'ダブル天和', oya_ken: '親権',
   },
 };
 
@@ -478,10 +478,10 @@ const MONTHS = {
   ja: ['一月', '二月', '三月', '四月', '五月', '六月', '七月', '八月', '九月', '十月', '十一月', '十二月'],
 };
 const PLANTS = {
-  en: ['pine', 'plum', 'cherry', 'wisteria', 'iris', 'peony', 'bush clover', 'pampas', 'chrysanthemum', 'maple', 'willow', 'paulownia'],
+  en: ['pine', 'plum', 'cherry', 'wisteria', 'iris', 'peony', 'bush clover', 'pampas grass', 'chrysanthemum', 'maple', 'willow', 'paulownia'],
   ja: ['松', '梅', '桜', '藤', '菖蒲', '牡丹', '萩', '芒', '菊', '紅葉', '柳', '桐'],
 };
-const CLASS = { en: { bright: 'bright', animal: 'animal', ribbon: 'ribbon', plain: 'plain' }, ja: { bright: '光', animal: '種', ribbon: '短冊', plain: 'カス' } };
+const CLASS = { en: { bright: 'bright', animal: 'animal', ribbon: 'ribbon', plain: 'plain' }, ja: { bright: '光札', animal: '種札', ribbon: '短冊', plain: 'カス' } };
 
 /** @type {Lang} */
 let current = 'en';
@@ -518,6 +518,16 @@ export function yakuName(id) {
 /** @param {number} month 1..12 */
 export function monthName(month) {
   return `${MONTHS[current][month - 1]} (${PLANTS[current][month - 1]})`;
+}
+
+/** A card class's name (spec/glossary.md §4). @param {'bright' | 'animal' | 'ribbon' | 'plain'} kind */
+export function className(kind) {
+  return CLASS[current][kind];
+}
+
+/** A month's plant (spec/glossary.md §3). @param {number} month 1..12 */
+export function plantName(month) {
+  return PLANTS[current][month - 1];
 }
 
 /** The short name of a card ("Crane and Sun"). @param {number} index */
