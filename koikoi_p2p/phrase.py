@@ -3,7 +3,7 @@
 A report's notes and verdicts are English strings everywhere they travel (the JSON report, the
 rating service's refusals, the soak benchmark). A ``Phrase`` is such a string that also remembers
 the template it was made from and the values put in it, so that a terminal can render the same
-sentence from its own catalogue (cli/verify_ja.py) instead of parsing the English back. A
+sentence from its gettext catalogue (cli/catalogue.py) instead of parsing the English back. A
 ``Word`` marks a machine word inside a phrase (a reason code such as ``bad_share``, a message type
 such as ``act``) that a translation names in its own words.
 """

@@ -460,7 +460,7 @@ JA: dict[str, str] = {
         "--ratings {url} はレーティングサービスの URL ではありません: http(s)://HOST[:PORT]、200文字まで",
     "Rated match: the result goes to {url} (your friend sees it first).":
         "レーティング対象の対局: 結果は {url} に送られます (相手には対局前に表示されます)。",
-    # -- koikoi verify (the audit's own sentences: cli/verify_ja.py) -----------------------------
+    # -- koikoi verify (the audit's own sentences: the catalogue, koikoi_p2p/locale) ----------------
     "cannot read {file}: {problem}": "{file} を読めません: {problem}",
     "cannot write {file}: {problem}": "{file} に書き込めません: {problem}",
     "Wrote the match report to {file} (open it in a browser).":

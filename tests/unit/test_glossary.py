@@ -85,7 +85,8 @@ def test_the_sides_are_named_as_the_glossary_s_roles() -> None:
 
 
 def terminal_texts() -> list[str]:
-    """Every string constant of the terminal client's modules and of the rules' descriptions."""
+    """Every string constant of the terminal client's modules and of the rules' descriptions, and
+    every message and translation of its catalogues."""
     paths = [*sorted(Path(cli_package.__file__).parent.glob("*.py")),
              Path(cli_package.__file__).parents[1] / "rules" / "describe.py"]
     texts: list[str] = []
@@ -93,6 +94,8 @@ def terminal_texts() -> list[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 texts.append(node.value)
+    for po in (Path(cli_package.__file__).parents[1] / "locale").glob("*/LC_MESSAGES/*.po"):
+        texts += [line for line in po.read_text(encoding="utf-8").splitlines() if line.startswith("msg")]
     return texts
 
 
