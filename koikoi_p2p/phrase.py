@@ -30,6 +30,12 @@ class Phrase(str):
         return self
 
 
+# The empty phrase (a part that adds nothing). Not written as a literal: Babel would extract an
+# empty message id, which gettext reserves for the catalogue's header.
+_EMPTY = ""
+NOTHING = Phrase(_EMPTY)
+
+
 def detail(reason: str, message: str) -> Phrase:
     """``reason (message)``, or ``reason`` alone. A plain ``message`` is the protocol's English
     detail (field ``message``, which a translation may leave out: it names the reason in words);
@@ -41,4 +47,4 @@ def detail(reason: str, message: str) -> Phrase:
     return Phrase("{reason} ({message})", reason=Word(reason), message=message)
 
 
-__all__ = ["Phrase", "Word", "detail"]
+__all__ = ["NOTHING", "Phrase", "Word", "detail"]

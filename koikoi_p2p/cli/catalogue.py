@@ -15,6 +15,7 @@ a report; a role such as ``host`` the room's creator, not the ``dealer``); plura
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -59,17 +60,18 @@ def word_id(context: str, code: str) -> str:
     return code
 
 
-def say(lang: str, said: object) -> str:
+def say(lang: str, said: object, words: Callable[[str], str] | None = None) -> str:
     """A ``Phrase`` (or ``Word``) in ``lang``: its template from the catalogue, its values (nested
     phrases and words) rendered the same way. A field named ``message`` holds the protocol's own
     English detail of a failure; a translation may leave it out, since the reason it follows is
-    named in words (the English stays one ``--lang en`` or ``--json`` away)."""
+    named in words (the English stays one ``--lang en`` or ``--json`` away). ``words`` says a
+    ``Word`` (a reason code or message type by default; the rules' descriptions hold yaku ids)."""
     if lang == "en":
         return str(said)
     if isinstance(said, Word):
-        return word(lang, said)
+        return words(said) if words else word(lang, said)
     if not isinstance(said, Phrase) or not said.template:
         return str(said)
-    values = {name: say(lang, value) if isinstance(value, str) else value
+    values = {name: say(lang, value, words) if isinstance(value, str) else value
               for name, value in said.values.items()}
     return gettext_in(lang, said.template).format(**values)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from koikoi_p2p.cli.i18n import count, tr
+from koikoi_p2p.cli.i18n import count, role_name, tr
 
 
 def register(subparsers: Any) -> None:
@@ -221,7 +221,7 @@ def players(keys: tuple[bytes, bytes], me: bytes | None, names: tuple[str, str] 
     from koikoi_p2p.cli.display_name import shown
     from koikoi_p2p.protocol.identity import fingerprint
 
-    role = (tr(lang, "host"), tr(lang, "joined"))
+    role = (role_name("host", lang), role_name("joiner", lang))
     return [tr(lang, "player {seat} ({role}): {who}", seat=seat, role=role[seat],
                who=shown(names[seat], fingerprint(key))) + (tr(lang, " (you)") if key == me else "")
             for seat, key in enumerate(keys)]

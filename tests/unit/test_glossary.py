@@ -13,10 +13,10 @@ from pathlib import Path
 
 import koikoi_p2p.cli as cli_package
 from koikoi_p2p.cli import board, cardnames
-from koikoi_p2p.cli.i18n import NAMES, YAKU_EN, YAKU_JA
-from koikoi_p2p.cli.ja import JA
+from koikoi_p2p.cli.i18n import YAKU_EN, role_name, yaku_name
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.scoring import YAKU_IDS
+from tests.unit.test_catalogue import translated
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "spec" / "glossary.md"
 
@@ -69,19 +69,24 @@ def test_class_names_are_the_glossary_s() -> None:
 
 def test_yaku_names_are_the_glossary_s() -> None:
     yaku, classes = by_id("yaku"), by_id("classes")
-    assert set(YAKU_EN) == set(YAKU_JA)
     for key in YAKU_EN:
+        names = (yaku_name(key, "en"), yaku_name(key, "ja"))
         if key in yaku:
-            assert (YAKU_EN[key], YAKU_JA[key]) == (yaku[key]["English"], yaku[key]["Japanese"]), key
+            assert names == (yaku[key]["English"], yaku[key]["Japanese"]), key
         else:  # a family the board counts towards (the brights), named as its class
             klass = classes[key.removesuffix("s")]
-            assert (YAKU_EN[key], YAKU_JA[key]) == (klass["English"] + "s", klass["Japanese"]), key
+            assert names == (klass["English"] + "s", klass["Japanese"]), key
+    # and the catalogue's context "yaku" names nothing else
+    assert set(translated("ja", "yaku")) == set(YAKU_EN.values())
 
 
-def test_the_sides_are_named_as_the_glossary_s_roles() -> None:
+def test_the_roles_are_named_as_the_glossary_says() -> None:
     roles = by_id("roles")
-    for lang, column in (("en", "English"), ("ja", "Japanese")):
-        assert {k: roles[k][column] for k in NAMES[lang]} == NAMES[lang]
+    in_catalogue = translated("ja", "role")
+    assert {"dealer", "host", "joiner"} <= set(in_catalogue)
+    for role in in_catalogue:
+        for lang, column in (("en", "English"), ("ja", "Japanese")):
+            assert role_name(role, lang) == roles[role][column], (role, lang)
 
 
 def terminal_texts() -> list[str]:
@@ -130,5 +135,5 @@ def host_called_dealer(pairs: dict[str, str]) -> list[str]:
 
 
 def test_japanese_never_calls_the_host_the_dealer() -> None:
-    assert host_called_dealer(JA) == []
+    assert host_called_dealer(translated("ja")) == []
     assert host_called_dealer({"The host proposes": "親が提案する"}) == ["The host proposes"]
