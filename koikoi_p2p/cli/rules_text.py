@@ -12,8 +12,6 @@ so they cannot drift. ``messages`` lists what the catalogue needs for extraction
 
 from __future__ import annotations
 
-from functools import reduce
-
 from koikoi_p2p.cli.catalogue import pgettext_in, say
 from koikoi_p2p.cli.i18n import tr, yaku_name
 from koikoi_p2p.rules.profile import PRESETS, Profile
@@ -34,8 +32,10 @@ def value_context(key: str) -> str:
 
 def listed(items: list[str], lang: str) -> str:
     """``a, b, c`` as the language joins a list (the same part describe's lists use)."""
-    return reduce(lambda first, rest: tr(lang, "{first}, {rest}", first=first, rest=rest), items[::-1]) \
-        if items else ""
+    said = items[-1] if items else ""
+    for first in reversed(items[:-1]):
+        said = tr(lang, "{first}, {rest}", first=first, rest=said)
+    return said
 
 
 def switch_label(key: str, lang: str) -> str:
