@@ -2,6 +2,7 @@
 // language ({name} placeholders filled from params); every key exists in both tables (a test
 // checks it). Card and yaku names come from here too, so the board needs no other source.
 import { CARDS } from '../../src/api/rules.js';
+import { VOCABULARY } from './vocabulary.js';
 
 /** @typedef {'en' | 'ja'} Lang */
 
@@ -458,20 +459,9 @@ const JA = {
 
 const TABLES = { en: EN, ja: JA };
 
-export const YAKU_NAMES = {
-  // The glossary's names (spec/glossary.md §5): romaji in English, lower case inside a sentence.
-  en: {
-    goko: 'goko', shiko: 'shiko', ame_shiko: 'ame-shiko', sanko: 'sanko', hanami: 'hanami', tsukimi: 'tsukimi',
-    inoshikacho: 'inoshikacho', akatan: 'akatan', aotan: 'aotan', akatan_aotan: 'akatan-aotan', tane: 'tane', tan: 'tan',
-    kasu: 'kasu', tsukifuda: 'tsukifuda', teshi: 'teshi', kuttsuki: 'kuttsuki', tenho: 'tenho', double_tenho: 'double tenho',
-    oya_ken: 'oya-ken',
-  },
-  ja: {
-    goko: '五光', shiko: '四光', ame_shiko: '雨四光', sanko: '三光', hanami: '花見で一杯', tsukimi: '月見で一杯',
-    inoshikacho: '猪鹿蝶', akatan: '赤短', aotan: '青短', akatan_aotan: '赤短・青短の重複', tane: 'タネ', tan: 'タン', kasu: 'カス',
-    tsukifuda: '月札', teshi: '手四', kuttsuki: 'くっつき', tenho: '天和', double_tenho: 'ダブル天和', oya_ken: '親権',
-  },
-};
+// The yaku names (spec/glossary.md §5): romaji in English, lower case inside a sentence; compiled
+// from the terminal's gettext catalogue (context "yaku") by the build, so both clients say the same.
+export const YAKU_NAMES = { en: VOCABULARY.en.yaku, ja: VOCABULARY.ja.yaku };
 
 const MONTHS = {
   en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],

@@ -126,3 +126,10 @@ test('the Japanese never calls the room\u2019s host the dealer (親)', () => {
   assert.deepEqual(hostCalledDealer(pairs), []);
   assert.deepEqual(hostCalledDealer({ x: ['The host proposes', '親が提案する'] }), ['x']);
 });
+
+test('the app\u2019s yaku and role names are the compilation of the terminal\u2019s gettext catalogue', async () => {
+  const { VOCABULARY_FILE, parsePo, vocabularyModule } = await import('../../app/catalogue.mjs');
+  assert.equal(readFileSync(VOCABULARY_FILE, 'utf8'), vocabularyModule(), 'run node web/app/build.mjs');
+  const po = parsePo('msgid ""\nmsgstr "header"\n\nmsgctxt "yaku"\nmsgid "sanko"\nmsgstr "三光"\n\n#, fuzzy\nmsgid "a"\nmsgstr "b"\n\nmsgid ""\n"two "\n"lines"\nmsgstr "二行"\n');
+  assert.deepEqual([...po], [['yaku\u0004sanko', '三光'], ['two lines', '二行']]);
+});
