@@ -1,6 +1,6 @@
 // The game's vocabulary for the browser app, compiled from the terminal's gettext catalogues
 // (koikoi_p2p/locale/<lang>/LC_MESSAGES/koikoi.po) and the glossary (spec/glossary.md), so both
-// clients take the yaku and role names from the same translated source. build.mjs writes the
+// clients take the yaku, class and role names from the same translated source. build.mjs writes the
 // result to src/vocabulary.js (committed, as the static build is) and `--check` fails when the
 // committed file is not what the catalogues give.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const VOCABULARY_FILE = path.join(ROOT, 'web', 'app', 'src', 'vocabulary.js');
 // The catalogue's contexts the app takes, and the glossary section that gives their ids.
-const CONTEXTS = /** @type {const} */ ([['yaku', 'Yaku'], ['role', 'Roles']]);
+const CONTEXTS = /** @type {const} */ ([['yaku', 'Yaku'], ['class', 'Classes'], ['role', 'Roles']]);
 
 /** A quoted PO string's content (PO escapes are JSON's: \\" \\\\ \\n \\t). @param {string} quoted */
 function unquote(quoted) {

@@ -469,7 +469,8 @@ const PLANTS = {
   en: ['pine', 'plum', 'cherry', 'wisteria', 'iris', 'peony', 'bush clover', 'pampas grass', 'chrysanthemum', 'maple', 'willow', 'paulownia'],
   ja: ['松', '梅', '桜', '藤', '菖蒲', '牡丹', '萩', '芒', '菊', '紅葉', '柳', '桐'],
 };
-const CLASS = { en: { bright: 'bright', animal: 'animal', ribbon: 'ribbon', plain: 'plain' }, ja: { bright: '光札', animal: '種札', ribbon: '短冊', plain: 'カス' } };
+// The card classes' names (spec/glossary.md §4), from the catalogue's context "class" like the yaku.
+const CLASS = /** @type {Record<Lang, Record<'bright' | 'animal' | 'ribbon' | 'plain', string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
 
 /** @type {Lang} */
 let current = 'en';

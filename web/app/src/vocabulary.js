@@ -23,6 +23,12 @@ export const VOCABULARY = {
       "double_tenho": "double tenho",
       "oya_ken": "oya-ken"
     },
+    "class": {
+      "bright": "bright",
+      "animal": "animal",
+      "ribbon": "ribbon",
+      "plain": "plain"
+    },
     "role": {
       "dealer": "dealer",
       "host": "host",
@@ -53,6 +59,12 @@ export const VOCABULARY = {
       "tenho": "天和",
       "double_tenho": "ダブル天和",
       "oya_ken": "親権"
+    },
+    "class": {
+      "bright": "光札",
+      "animal": "種札",
+      "ribbon": "短冊",
+      "plain": "カス"
     },
     "role": {
       "dealer": "親",
