@@ -43,3 +43,18 @@ def test_counts_and_plurals() -> None:
     assert count(1, "round", "en") == "1 round" and count(2, "round", "en") == "2 rounds"
     assert count(3, "card", "ja") == "3枚" and count(5, "point", "ja") == "5点"
     assert tr("ja", "stock: {n}", n=7) == "山札: 7" and tr("en", "stock: {n}", n=7) == "stock: 7"
+
+
+def test_no_english_count_has_a_fixed_plural() -> None:
+    """A number of things goes through count() or ngettext_in (the catalogue's plural rule), never
+    a template that says "{n} points" whatever n is. Two counts are a peer's text, not a number
+    the client could pick a form for: the lobby's target and the rating service's result count."""
+    import re
+
+    untrusted = {"until {n} points", "{service}: {players} rated players, {results} co-signed results"}
+    counted = re.compile(r"\{\w+\} (?:[a-z-]+ )?"
+                         r"(?:points|cards|rounds|calls|seconds|messages|matches|results)\b")
+    fixed = [text for text in [*templates_in_source(), *tables()]
+             if text not in untrusted and counted.search(text)]
+    assert fixed == []
+    assert tr("en", "until {n} points", n=5) == "until 5 points"
