@@ -3,7 +3,7 @@
 A report's notes and verdicts are English strings everywhere they travel (the JSON report, the
 rating service's refusals, the soak benchmark). A ``Phrase`` is such a string that also remembers
 the template it was made from and the values put in it, so that a terminal can render the same
-sentence from its own catalogue (cli/verify_ja.py) instead of parsing the English back. A
+sentence from its gettext catalogue (cli/catalogue.py) instead of parsing the English back. A
 ``Word`` marks a machine word inside a phrase (a reason code such as ``bad_share``, a message type
 such as ``act``) that a translation names in its own words.
 """
@@ -30,6 +30,12 @@ class Phrase(str):
         return self
 
 
+# The empty phrase (a part that adds nothing). Not written as a literal: Babel would extract an
+# empty message id, which gettext reserves for the catalogue's header.
+_EMPTY = ""
+NOTHING = Phrase(_EMPTY)
+
+
 def detail(reason: str, message: str) -> Phrase:
     """``reason (message)``, or ``reason`` alone. A plain ``message`` is the protocol's English
     detail (field ``message``, which a translation may leave out: it names the reason in words);
@@ -41,4 +47,4 @@ def detail(reason: str, message: str) -> Phrase:
     return Phrase("{reason} ({message})", reason=Word(reason), message=message)
 
 
-__all__ = ["Phrase", "Word", "detail"]
+__all__ = ["NOTHING", "Phrase", "Word", "detail"]

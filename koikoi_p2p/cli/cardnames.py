@@ -6,8 +6,10 @@ from koikoi_p2p.cli.style import Style
 
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 MONTHS_JA = ("1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月")
+# The classes' names (spec/glossary.md §4): the English is the message id of the catalogue's
+# context ``class`` (cli/catalogue.py), which says them in the other languages.
+CLASS = "class"
 CLASS_EN = {"bright": "bright", "animal": "animal", "ribbon": "ribbon", "plain": "plain"}
-CLASS_JA = {"bright": "光", "animal": "タネ", "ribbon": "短冊", "plain": "カス"}
 CLASS_MARK = {"bright": "*", "animal": "A", "ribbon": "R", "plain": "."}
 
 
@@ -50,7 +52,9 @@ def card_aliases(index: int) -> tuple[str, ...]:
 
 
 def class_name(klass: str, lang: str) -> str:
-    return (CLASS_JA if lang == "ja" else CLASS_EN).get(klass, klass)
+    from koikoi_p2p.cli.catalogue import pgettext_in
+
+    return pgettext_in(lang, CLASS, CLASS_EN[klass]) if klass in CLASS_EN else klass
 
 
 def month_name(month: int, lang: str) -> str:

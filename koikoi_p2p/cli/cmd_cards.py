@@ -10,8 +10,8 @@ from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.options import add_lang
 
 # The classes as a Japanese player may type them.
-CLASS_WORDS_JA = {"光": "bright", "光札": "bright", "タネ": "animal", "種": "animal", "短冊": "ribbon",
-                  "タン": "ribbon", "カス": "plain"}
+CLASS_WORDS_JA = {"光": "bright", "光札": "bright", "タネ": "animal", "種": "animal", "種札": "animal",
+                  "短冊": "ribbon", "タン": "ribbon", "カス": "plain"}
 
 
 def register(subparsers: Any) -> None:

@@ -139,7 +139,7 @@ def _service(args: argparse.Namespace) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from koikoi_p2p.cli.verify_ja import word_ja
+    from koikoi_p2p.cli.catalogue import word
     from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, history, leaderboard
 
     lang = _lang(args)
@@ -163,7 +163,7 @@ def _show(args: argparse.Namespace) -> int:
         reason, message = safe(answer.body.get("reason")), safe(answer.body.get("message"))
         # The service's message is English; a Japanese screen keeps its machine-readable reason.
         text = (tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
-                   reason=word_ja(reason))
+                   reason=word(lang, reason))
                 if lang == "ja" else f"{service} answered {answer.status}: {reason}: {message}")
         print(f"koikoi ratings: {text}", file=sys.stderr)
         return 1
@@ -174,7 +174,7 @@ def _show(args: argparse.Namespace) -> int:
 def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: object) -> None:
     """An error on standard error: the exception's own (English) words, or ``japanese`` (an
     English template of the catalogue) on a Japanese screen."""
-    from koikoi_p2p.cli.verify_ja import say
+    from koikoi_p2p.cli.catalogue import say
 
     text = str(exc)
     if lang == "ja":

@@ -71,15 +71,9 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     """The screen of ``koikoi rules``: summary, switches and yaku table, in ``lang``; folded to
     ``width`` columns when given (table rows keep their columns, the text after them wraps)."""
     from koikoi_p2p.cli.i18n import yaku_name
-    from koikoi_p2p.cli.rules_ja import (
-        SWITCH_HELP_JA,
-        SWITCH_LABEL_JA,
-        summary_ja,
-        switch_value_ja,
-        yaku_rules_ja,
-    )
+    from koikoi_p2p.cli.rules_text import summary_lines, switch_help, switch_label, switch_value, yaku_rules
     from koikoi_p2p.cli.terms_screen import rules_name
-    from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
+    from koikoi_p2p.rules.describe import yaku_table
     from koikoi_p2p.rules.profile import PRESETS
 
     ja = lang == "ja"
@@ -88,33 +82,32 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     name = rules_name(profile, lang) if ja else profile.name
     lines = [tr(lang, "rule profile {name} (presets: {presets})", name=name, presets=", ".join(PRESETS))]
     if changed:
-        shown = [f"{SWITCH_LABEL_JA[k]}={switch_value_ja(profile, k)}" if ja else f"{k}={v}"
+        shown = [f"{switch_label(k, lang)}={switch_value(profile, k, lang)}" if ja else f"{k}={v}"
                  for k, v in changed.items()]
         lines.append(tr(lang, "custom, based on {base}: {changes}", base=based_on,
                         changes=(", " if not ja else "、").join(shown)))
-    lines += ["", *(summary_ja(profile) if ja else summary(profile)), ""]
+    lines += ["", *summary_lines(profile, lang), ""]
     lines = [part for line in lines for part in fold(line, width)]
     lines.append(tr(lang, "switches (* = changed from the preset):"))
     keys = list(profile.every_switch())
-    names = {k: SWITCH_LABEL_JA[k] if ja else k for k in keys}
-    values = {k: switch_value_ja(profile, k) if ja else profile.switch_text(k) for k in keys}
-    helps = SWITCH_HELP_JA if ja else SWITCH_HELP
+    names = {k: switch_label(k, lang) for k in keys}
+    values = {k: switch_value(profile, k, lang) for k in keys}
     nwidth = max(display_width(n) for n in names.values())
     vwidth = max(28, *(display_width(v) for v in values.values())) if ja else 28
     for key in keys:
         mark = "*" if key in changed else " "
         head = f" {mark}{pad(names[key], nwidth)}  {pad(values[key], vwidth)} "
-        lines += table_row(head, helps.get(key, ""), width)
+        lines += table_row(head, switch_help(key, lang), width)
     if ja:
         lines += fold(tr(lang, "(The switch names that --switch NAME=VALUE takes are on the English screen "
                                "and in --json.)"), width)
     lines += ["", tr(lang, "yaku:")]
     table = yaku_table(profile)
-    rules_ja = yaku_rules_ja(profile) if ja else {}
+    rules = yaku_rules(profile, lang)
     ynames = {str(row["id"]): yaku_name(str(row["id"]), "ja") if ja else str(row["id"]) for row in table}
     ywidth = max(display_width(n) for n in ynames.values())
     for row in table:
-        rule = str(rules_ja[str(row["id"])] if ja else row["rule"])
+        rule = rules[str(row["id"])]
         lines += table_row(f"  {pad(ynames[str(row['id'])], ywidth)}  {row['points']!s:>3}  ", rule, width)
     return lines
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from koikoi_p2p.cli.i18n import count, tr
+from koikoi_p2p.cli.i18n import count, role_name, tr
 
 
 def register(subparsers: Any) -> None:
@@ -47,8 +47,8 @@ def _handle(args: argparse.Namespace) -> int:
     import json
 
     from koikoi_p2p.audit import AuditError, audit_bytes
+    from koikoi_p2p.cli.catalogue import say
     from koikoi_p2p.cli.setup import command_lang
-    from koikoi_p2p.cli.verify_ja import say
 
     # The JSON report is a machine format: English keys and texts whatever the language.
     lang = args.lang = "en" if args.json else command_lang(args)
@@ -140,7 +140,7 @@ def failure(reason: str, message: str) -> str:
 
 def _verify_result(args: argparse.Namespace, data: bytes) -> int:
     from koikoi_p2p.audit import AuditError, verify_result
-    from koikoi_p2p.cli.verify_ja import say
+    from koikoi_p2p.cli.catalogue import say
 
     lang = args.lang
     try:
@@ -221,7 +221,7 @@ def players(keys: tuple[bytes, bytes], me: bytes | None, names: tuple[str, str] 
     from koikoi_p2p.cli.display_name import shown
     from koikoi_p2p.protocol.identity import fingerprint
 
-    role = (tr(lang, "host"), tr(lang, "joined"))
+    role = (role_name("host", lang), role_name("joiner", lang))
     return [tr(lang, "player {seat} ({role}): {who}", seat=seat, role=role[seat],
                who=shown(names[seat], fingerprint(key))) + (tr(lang, " (you)") if key == me else "")
             for seat, key in enumerate(keys)]
@@ -288,7 +288,7 @@ def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:
 
     from koikoi_p2p.audit import AuditError
     from koikoi_p2p.audit.compare import compare_bytes
-    from koikoi_p2p.cli.verify_ja import say
+    from koikoi_p2p.cli.catalogue import say
 
     lang = args.lang
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 MAX_NAME = 32
 
-# Why a name is refused, as English templates the screens translate (cli/ja.py).
+# Why a name is refused, as English templates the screens translate (the catalogue, koikoi_p2p/locale).
 TOO_LONG = "a display name has at most {n} characters"
 SPACE_AT_END = "a display name has no space at either end"
 BAD_CHARACTER = "a display name has no control, format or unassigned characters"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.board import BoardModel, fold, render_board
 from koikoi_p2p.cli.cardnames import card_label
+from koikoi_p2p.cli.catalogue import ngettext_in
 from koikoi_p2p.cli.choices import (
     decision_choices,
     forced_choice,
@@ -615,14 +616,22 @@ def _terms(profile: Profile, rounds: int, screen: Screen, table: Table) -> None:
     # With a pool (koikoi-online, board-game) each seat starts with it and the loser pays.
     table.scores = (profile.pool_start, profile.pool_start)
     if profile.pool_start:
+        n, lang = profile.pool_start, screen.lang
         if profile.bust_ends_game:
-            screen.say(screen.t("Each player starts with a pool of {n} points; the loser of a round pays the "
-                                "winner, and a player who runs out loses the match.", n=profile.pool_start))
+            said = ngettext_in(lang, "Each player starts with a pool of {n} point; the loser of a round "
+                                     "pays the winner, and a player who runs out loses the match.",
+                               "Each player starts with a pool of {n} points; the loser of a round "
+                               "pays the winner, and a player who runs out loses the match.", n)
         else:
-            screen.say(screen.t("Each player starts with a pool of {n} points; the loser of a round pays the "
-                                "winner.", n=profile.pool_start))
+            said = ngettext_in(lang, "Each player starts with a pool of {n} point; the loser of a round "
+                                     "pays the winner.",
+                               "Each player starts with a pool of {n} points; the loser of a round "
+                               "pays the winner.", n)
+        screen.say(said.format(n=n))
     if profile.target_score:
-        screen.say(screen.t("The first player to reach {n} points wins.", n=profile.target_score))
+        n = profile.target_score
+        screen.say(ngettext_in(screen.lang, "The first player to reach {n} point wins.",
+                               "The first player to reach {n} points wins.", n).format(n=n))
     screen.say(screen.t(LEGEND))
 
 

@@ -41,14 +41,14 @@ class SwitchError(ValueError):
     def describe(self, lang: str = "en") -> str:
         if lang == "ja" and self.key:
             # The rules package explains in English; a Japanese screen says what the switch takes.
-            from koikoi_p2p.cli.rules_ja import SWITCH_LABEL_JA, allowed_ja
+            from koikoi_p2p.cli.rules_text import allowed, switch_label
 
-            label = SWITCH_LABEL_JA.get(self.key, self.key)
+            label = switch_label(self.key, lang)
             if self.clash:
                 return tr(lang, "--switch {item}: {switch} cannot take this value in these rules "
                                 "(koikoi rules --lang en says why)", item=self.item, switch=label)
             return tr(lang, "--switch {item}: {switch} does not take this value; it takes {allowed}",
-                      item=self.item, switch=label, allowed=allowed_ja(self.key))
+                      item=self.item, switch=label, allowed=allowed(self.key, lang))
         text = tr(lang, "--switch {item}: {problem}", item=self.item, problem=tr(lang, self.problem))
         if self.suggestions:
             text += tr(lang, " (did you mean {names}?)", names=", ".join(self.suggestions))

@@ -72,13 +72,13 @@ def difference_lines(profile: Profile, lang: str) -> list[str]:
 
 
 def _difference_lines_ja(profile: Profile) -> list[str]:
-    """The same lines with the switches and their values in Japanese (cli/rules_ja.py)."""
-    from koikoi_p2p.cli.rules_ja import SWITCH_LABEL_JA, switch_value_ja
+    """The same lines with the switches and their values in Japanese (cli/rules_text.py)."""
+    from koikoi_p2p.cli.rules_text import switch_label, switch_value
     from koikoi_p2p.rules.profile import preset, with_rounds
 
     base = with_rounds(preset(base_preset(profile)), profile.rounds)
-    return [tr("ja", "{switch} = {value} (the preset has {base})", switch=SWITCH_LABEL_JA[key],
-               value=switch_value_ja(profile, key), base=switch_value_ja(base, key))
+    return [tr("ja", "{switch} = {value} (the preset has {base})", switch=switch_label(key, "ja"),
+               value=switch_value(profile, key, "ja"), base=switch_value(base, key, "ja"))
             for key, _value, _base in differences(profile)]
 
 

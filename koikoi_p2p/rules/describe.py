@@ -5,7 +5,7 @@ Used by ``koikoi rules`` and to check that spec/rules.md lists every switch.
 
 from __future__ import annotations
 
-from koikoi_p2p.phrase import Phrase, Word
+from koikoi_p2p.phrase import NOTHING, Phrase, Word
 from koikoi_p2p.phrase import Phrase as P
 from koikoi_p2p.rules.profile import Profile
 
@@ -81,7 +81,7 @@ SWITCH_HELP: dict[str, str] = {
 
 def yaku_table(profile: Profile) -> list[dict[str, object]]:
     """Every yaku the profile scores: id, points (base), and the rule in words (a ``Phrase``: the
-    English text, which a screen may render from its own catalogue, cli/rules_ja.py)."""
+    English text, which a screen renders from its catalogue, cli/rules_text.py)."""
     p = profile
     goko, shiko, ame, sanko = p.bright_values
     ext = p.named_extension
@@ -104,7 +104,7 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
                                else P("three brights without the rain man"))),
         ]
     if p.viewing != "off":
-        cond = P(" (only beside a basic yaku)") if p.viewing == "bonus_only" else P("")
+        cond = P(" (only beside a basic yaku)") if p.viewing == "bonus_only" else NOTHING
         if p.viewing_by_call:
             cond = P("{cond}; 3 once its holder has called koi-koi in the round", cond=cond)
         view = 1 if p.viewing_by_call else 5
@@ -112,9 +112,9 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
                                        cancelled=_cancelled(p.hanami_cancelled_by))))
         rows.append(("tsukimi", view, P("full moon and sake cup{cond}{cancelled}", cond=cond,
                                         cancelled=_cancelled(p.tsukimi_cancelled_by))))
-    plus_r = P(", +1 per other ribbon") if ext else P("")
+    plus_r = P(", +1 per other ribbon") if ext else NOTHING
     rows.append(("inoshikacho", 5, P("boar, deer, butterflies{plus}",
-                                     plus=P(", +1 per other animal") if ext else P(""))))
+                                     plus=P(", +1 per other animal") if ext else NOTHING)))
     rows.append(("akatan", 5, P("the three poetry ribbons{plus}", plus=plus_r)))
     if p.ribbon_pair == "chofuku_10":
         rows.append(("aotan", 5, P("the three blue ribbons{plus}", plus=plus_r)))
@@ -128,14 +128,14 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
     cup = (P(" (the sake cup included, or counted as a plain if that scores more)") if p.cup_either
            else P(" (the sake cup included)"))
     rows.append(("tane", 1, P("five animals{cup}, +1 per extra{beside}{joker}", cup=cup,
-                              beside=P("") if p.tane_with_inoshikacho else P("; not beside inoshikacho"),
+                              beside=NOTHING if p.tane_with_inoshikacho else P("; not beside inoshikacho"),
                               joker=P("; {card} may count here or as a plain", card=p.joker_card)
-                              if p.joker_card else P(""))))
+                              if p.joker_card else NOTHING)))
     rows.append(("tan", 1, P("five ribbons, +1 per extra{beside}",
-                             beside=P("") if p.tan_with_ribbon_yaku
+                             beside=NOTHING if p.tan_with_ribbon_yaku
                              else P("; not beside akatan, aotan, akatan_aotan"))))
     rows.append(("kasu", 1, P("ten plains, +1 per extra{cup}",
-                              cup=P("; the sake cup is a plain too") if p.cup_is_plain else P(""))))
+                              cup=P("; the sake cup is a plain too") if p.cup_is_plain else NOTHING)))
     if p.monthly_yaku_points:
         rows.append(("tsukifuda", p.monthly_yaku_points,
                      P("all four cards of the round's month") if p.monthly_yaku_scope == "current_month"
@@ -152,14 +152,14 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
         rows.append(("oya_ken", p.oya_ken_points, P("dealer's points when the hands run out{unless}",
                                                     unless=P(" and nobody called")
                                                     if p.exhaustion == "last_caller_scores_else_oya_ken"
-                                                    else P(""))))
+                                                    else NOTHING)))
     return [{"id": yaku, "points": points, "rule": rule} for yaku, points, rule in rows]
 
 
 def _cancelled(ids: tuple[str, ...]) -> Phrase:
     """"; not with 11-rainman in the pile" for a viewing yaku's cancelling cards."""
     if not ids:
-        return P("")
+        return NOTHING
     if len(ids) == 1:
         return P("; not with {cards} in the pile", cards=ids[0])
     return P("; not with any of {cards} in the pile", cards=_listed(list(ids)))
@@ -174,7 +174,7 @@ def _listed(items: list[str]) -> str:
 
 def summary(profile: Profile) -> list[str]:
     """How a match under ``profile`` plays and scores, in a few plain sentences (koikoi rules);
-    each a ``Phrase`` built from the same parts a translation renders (cli/rules_ja.py)."""
+    each a ``Phrase`` built from the same parts a translation renders (cli/rules_text.py)."""
     p = profile
     lines: list[str] = []
     if p.hand_capture == "compulsory":
@@ -199,7 +199,7 @@ def summary(profile: Profile) -> list[str]:
     if p.stop_on_own_last_turn:
         last = P("; on each player's own last turn only stop is offered")
     else:
-        last = P("; on the last turn only stop is offered") if p.last_turn_stop_only else P("")
+        last = P("; on the last turn only stop is offered") if p.last_turn_stop_only else NOTHING
     lines.append(P("Koi-koi: {limit}; after a call {after}{last}.", limit=limit, after=after, last=last))
     doubling = (P("a base of {n} or more doubles", n=p.double_threshold) if p.double_threshold
                 else P("no doubling for a high base"))
@@ -217,7 +217,7 @@ def summary(profile: Profile) -> list[str]:
     else:
         base = P("the base (the single highest yaku)")
     pays = {
-        "off": P(""),
+        "off": NOTHING,
         "times_calls": P("; a loser who called pays that times the number of its calls (one call x1, two "
                          "x2)"),
         "doubled_per_call": P("; a loser who called pays that doubled for each of its calls (one call x2, "
@@ -255,8 +255,8 @@ def summary(profile: Profile) -> list[str]:
                        else P(".")))
     if p.pool_start:
         pool = P("Scores: each player starts with a pool of {n}; the loser pays the winner{cap}{bust}.",
-                 n=p.pool_start, cap=P(", at most what they have left") if p.transfer_cap else P(""),
-                 bust=P("") if not p.bust_ends_game else P("; a player who reaches 0 loses at once")
+                 n=p.pool_start, cap=P(", at most what they have left") if p.transfer_cap else NOTHING,
+                 bust=NOTHING if not p.bust_ends_game else P("; a player who reaches 0 loses at once")
                  if p.transfer_cap else P("; a player at 0 or less loses at once"))
     elif p.subtract_from_opponent:
         pool = P("Scores: from 0; the winner's points are also taken off the loser (scores may go below 0).")
@@ -274,11 +274,13 @@ def summary(profile: Profile) -> list[str]:
     first = {
         "card_draw": P("each player draws a card from the shuffled deck and the earlier month deals "
                        "first{tie}; equal draws draw again",
-                       tie=P("") if p.first_dealer_tie == "redraw" else P("; in one month the higher class")),
+                       tie=NOTHING if p.first_dealer_tie == "redraw"
+                       else P("; in one month the higher class")),
         "coin": P("a fair coin from the jointly shuffled deck picks the first dealer"),
         "host": P("the host deals first"),
         "joiner": P("the joiner deals first"),
     }[p.first_dealer]
-    ends = P("{first}; {second}", first=end[0], second=end[1]) if len(end) == 2 else end[0] if end else P("")
+    ends = (P("{first}; {second}", first=end[0], second=end[1]) if len(end) == 2
+            else end[0] if end else NOTHING)
     lines.append(P("Match: {end}; {tie}; {first}.", end=ends, tie=tie, first=first))
     return lines

@@ -36,7 +36,7 @@ def test_verify_reads_each_file_as_what_it_is(tmp_path: Path) -> None:
     assert plain.returncode == 0, plain.stdout
     assert "valid co-signed result" in plain.stdout and "bad_magic" not in plain.stdout
     for out in (mistaken.stdout, plain.stdout):
-        assert f"player 0 (host): {prints[0]}" in out and f"player 1 (joined): {prints[1]}" in out
+        assert f"player 0 (host): {prints[0]}" in out and f"player 1 (joiner): {prints[1]}" in out
         assert "(you)" not in out  # neither seat is this user's key
         assert "round 1: " in out and "final scores: player 0 " in out
 

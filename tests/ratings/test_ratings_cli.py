@@ -130,7 +130,7 @@ def test_verify_result_shows_names_fingerprints_and_rated(
     assert main(["verify", "--result", str(path)]) == 0
     out = capsys.readouterr().out
     assert "rated: the players agreed to send it to a rating service" in out
-    assert f"player 0 (host): Alice ({ALICE.fingerprint()})\nplayer 1 (joined): {BOB.fingerprint()}\n" in out
+    assert f"player 0 (host): Alice ({ALICE.fingerprint()})\nplayer 1 (joiner): {BOB.fingerprint()}\n" in out
     assert main(["verify", "--result", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["names"] == ["Alice", ""] and report["rated"] is True

@@ -69,7 +69,7 @@ def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> 
                                       text=True, timeout=120, env=env_for(tmp_path))
             assert verified.returncode == 0, verified.stdout + verified.stderr
             assert "player 0 (host): Hanako (" in verified.stdout
-            assert "player 1 (joined): Taro (" in verified.stdout
+            assert "player 1 (joiner): Taro (" in verified.stdout
         finally:
             for proc in (host, joiner):
                 if proc is not None and proc.poll() is None:

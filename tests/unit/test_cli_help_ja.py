@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.cli.exit_codes import LOBBY_WORDS, MEANINGS
-from koikoi_p2p.cli.help_ja import HELP_JA, default_ja
-from koikoi_p2p.cli.help_text import key, wrap
+from koikoi_p2p.cli.help_text import HELP, default_ja, key, parsers, wrap
 from koikoi_p2p.cli.main import build_parser, main
 from koikoi_p2p.cli.style import display_width
 from tests.e2e.test_cli_practice_pty import english_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
+from tests.unit.test_catalogue import translated
 
 # What a Japanese help keeps as it is typed or named, besides what english_left already allows.
 TYPED = [
@@ -42,15 +42,6 @@ def prose_left(text: str) -> list[str]:
     return english_left("\n".join(lines))
 
 
-def parsers(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...],
-                                                                                          argparse.ArgumentParser]]:
-    yield path, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield from parsers(sub, (*path, name))
-
-
 def texts(parser: argparse.ArgumentParser) -> Iterator[str]:
     for _, each in parsers(parser):
         if each.description:
@@ -64,14 +55,15 @@ def texts(parser: argparse.ArgumentParser) -> Iterator[str]:
 
 
 def test_every_help_text_has_a_japanese_translation() -> None:
+    help_ja = translated("ja", HELP)
     found = {key(text) for text in texts(build_parser("en"))}
     found |= {key(text) for _, text in MEANINGS} | set(LOBBY_WORDS.values())
     assert len(found) > 150  # the walk sees every command's texts
-    missing = sorted(t for t in found if t not in HELP_JA and default_ja(t) is None)
+    missing = sorted(t for t in found if t not in help_ja and default_ja(t) is None)
     assert not missing, "untranslated:\n" + "\n".join(missing)
     argparse_own = {"usage:", "exit codes:", "show this help message and exit",
                     "show program's version number and exit"}
-    stale = sorted(set(HELP_JA) - found - argparse_own)
+    stale = sorted(set(help_ja) - found - argparse_own)
     assert not stale, stale
     assert default_ja("(default 20.0; 0 disables)") == "(既定 20.0。0 なら無効)"
 

@@ -10,11 +10,20 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.cli.cmd_rules import describe
-from koikoi_p2p.cli.rules_ja import SWITCH_HELP_JA, SWITCH_LABEL_JA, VALUE_JA, summary_ja, yaku_rules_ja
+from koikoi_p2p.cli.rules_text import (
+    SWITCH,
+    SWITCH_HELP_CONTEXT,
+    rules_said,
+    summary_lines,
+    switch_label,
+    switch_value,
+    yaku_rules,
+)
 from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
-from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES, SWITCHES, preset
+from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES, SWITCHES, Profile, preset
 from tests.e2e.test_cli_practice_pty import english_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
+from tests.unit.test_catalogue import po, translated
 
 
 def rules(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -49,12 +58,25 @@ def test_a_wrong_switch_is_refused_in_japanese(tmp_path: Path) -> None:
     assert english_left(done.stderr.removeprefix("koikoi rules:")) == [], done.stderr
 
 
+def summary_ja(profile: Profile) -> list[str]:
+    return summary_lines(profile, "ja")
+
+
+def yaku_rules_ja(profile: Profile) -> dict[str, str]:
+    return yaku_rules(profile, "ja")
+
+
 def test_every_switch_and_switch_word_has_japanese() -> None:
-    assert set(SWITCH_LABEL_JA) == set(SWITCH_HELP_JA) == set(SWITCH_HELP) == set(SWITCHES)
-    assert set(VALUE_JA) == set(SWITCH_CHOICES)
+    labels_ja = translated("ja", SWITCH)
+    helps = translated("ja", SWITCH_HELP_CONTEXT)
+    helps_ja_by_key = {k: helps[text] for k, text in SWITCH_HELP.items() if text in helps}
+    values_ja = {m.context.removeprefix("value of "): translated("ja", m.context)
+                for m in po("ja") if m.context and m.context.startswith("value of ")}
+    assert set(labels_ja) == set(helps_ja_by_key) == set(SWITCH_HELP) == set(SWITCHES)
+    assert set(values_ja) == set(SWITCH_CHOICES)
     for key, words in SWITCH_CHOICES.items():
-        assert set(VALUE_JA[key]) == set(words), key
-    assert len(set(SWITCH_LABEL_JA.values())) == len(SWITCH_LABEL_JA)  # no two switches read alike
+        assert set(values_ja[key]) == set(words), key
+    assert len(set(labels_ja.values())) == len(labels_ja)  # no two switches read alike
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -67,12 +89,10 @@ def test_both_languages_describe_the_same_rules(name: str) -> None:
 
 
 def test_every_switch_value_of_every_preset_reads_in_japanese() -> None:
-    from koikoi_p2p.cli.rules_ja import switch_value_ja
-
     for name in PRESETS:
         profile = preset(name)
         for key in SWITCHES:
-            assert english_left(switch_value_ja(profile, key)) == [], (name, key)
+            assert english_left(switch_value(profile, key, "ja")) == [], (name, key)
 
 
 def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -84,7 +104,7 @@ def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> N
     done = run(tmp_path, "score", "--lang", "ja", "--month", "8", "--calls", "A", "01-crane", "03-curtain",
                "08-moon", "09-cup")
     assert done.returncode == 0, done.stderr
-    assert "花見酒" in done.stdout and "基本点: 15" in done.stdout
+    assert "花見で一杯" in done.stdout and "基本点: 15" in done.stdout
     assert english_left(done.stdout) == [], done.stdout
     done = run(tmp_path, "score", "--lang", "ja", "03-curtan")  # a wrong id: the nearest ones, in Japanese
     assert done.returncode == 2 and "03-curtain" in done.stderr
@@ -97,7 +117,7 @@ def test_koikoi_score_and_cards_in_japanese_show_no_english(tmp_path: Path) -> N
     assert done.returncode == 2 and "松に鶴" in done.stdout
     assert english_left(done.stdout + done.stderr) == [], done.stdout + done.stderr
     done = run(tmp_path, "cards", "--lang", "ja", "9", "タネ")
-    assert done.returncode == 0 and done.stdout.split() == ["32", "09-cup", "09A", "タネ", "菊に盃"]
+    assert done.returncode == 0 and done.stdout.split() == ["32", "09-cup", "09A", "種札", "菊に盃"]
     done = run(tmp_path, "cards", "--lang", "ja")
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 48
     assert english_left(done.stdout) == [], done.stdout
@@ -119,7 +139,7 @@ def test_a_refused_switch_value_says_what_it_takes_in_japanese(switch: str) -> N
     assert english.startswith(f"--switch {switch}: ")
     assert any(word in english for word in ("expected", "needs", "joker_card is")), english
     japanese = refused.value.describe("ja")
-    assert SWITCH_LABEL_JA[key] in japanese
+    assert switch_label(key, "ja") in japanese
     # Left in Latin letters: only what is typed (the item, and the words and ids the switch takes).
     from koikoi_p2p.rules.profile import HAND_YAKU_IDS
 
@@ -164,19 +184,23 @@ def test_the_japanese_rules_are_said_from_the_english_parts() -> None:
     import string
 
     import koikoi_p2p.rules.describe as describe_module
-    from koikoi_p2p.cli.rules_ja import RULES_JA, rules_ja
 
     source = ast.parse(Path(describe_module.__file__).read_text(encoding="utf-8"))
     templates = {node.args[0].value for node in ast.walk(source)
                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "P" and node.args
                  and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
     assert len(templates) > 80
-    assert sorted(templates - set(RULES_JA)) == [] and sorted(set(RULES_JA) - templates) == []
+    catalogue = translated("ja")
+    assert sorted(templates - set(catalogue)) == []
+    rules_ja_table = {template: catalogue[template] for template in templates}
+
+    def rules_ja(text: object) -> str:
+        return rules_said(text, "ja")
 
     def fields(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
-    assert all(fields(en) == fields(ja) for en, ja in RULES_JA.items())
+    assert all(fields(en) == fields(ja) for en, ja in rules_ja_table.items())
     for name in PRESETS:
         profile = preset(name)
         for line in summary(profile):

@@ -8,12 +8,20 @@ import json
 import pytest
 
 from koikoi_p2p.cli.main import main
-from koikoi_p2p.cli.rules_ja import summary_ja, yaku_rules_ja
+from koikoi_p2p.cli.rules_text import summary_lines, yaku_rules
 from koikoi_p2p.rules.describe import summary, yaku_table
-from koikoi_p2p.rules.profile import preset
+from koikoi_p2p.rules.profile import Profile, preset
 
 SIX_RIBBONS = ["01-poetry", "02-poetry", "03-poetry", "06-blue", "09-blue", "10-blue"]
 BOAR_DEER_BUTTERFLIES = ["07-boar", "10-deer", "06-butterflies"]
+
+
+def summary_ja(profile: Profile) -> list[str]:
+    return summary_lines(profile, "ja")
+
+
+def yaku_rules_ja(profile: Profile) -> dict[str, str]:
+    return yaku_rules(profile, "ja")
 
 
 def rules_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:

@@ -5,6 +5,8 @@
 // Scripts and the stylesheet get content hashes in their names; index.html, sw.js, the manifest
 // and the icon keep fixed names. SHA256SUMS lists every file (what a player compares a served
 // copy against: README). report.html is the one-file match report `koikoi verify --html` fills.
+// First, src/vocabulary.js is compiled from the gettext catalogues and the glossary
+// (catalogue.mjs): the yaku and role names the terminal uses, so the page says the same.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,20 @@ async function bundle(entry, stem) {
   const code = r.outputFiles[0].contents;
   return { name: `${stem}-${sha(code).slice(0, 12)}.js`, code };
 }
+
+const { VOCABULARY_FILE, vocabularyModule } = await import('./catalogue.mjs');
+const vocabularyText = vocabularyModule();
+let vocabularyStale = false;
+try {
+  vocabularyStale = readFileSync(VOCABULARY_FILE, 'utf8') !== vocabularyText;
+} catch {
+  vocabularyStale = true;
+}
+if (check && vocabularyStale) {
+  process.stderr.write('web/app/src/vocabulary.js is not the compilation of the catalogues (run: node web/app/build.mjs)\n');
+  process.exit(1);
+}
+if (!check && vocabularyStale) writeFileSync(VOCABULARY_FILE, vocabularyText);
 
 const files = new Map();
 const worker = await bundle('src/worker.js', 'worker');

@@ -6,6 +6,7 @@ import { CARDS } from '../../src/api/rules.js';
 import { h } from './dom.js';
 import { cardEl } from './board.js';
 import { t, yakuName } from './i18n.js';
+import { tn } from './words.js';
 import { firstText } from './movelog.js';
 
 const SAKE_CUP = 32;
@@ -66,7 +67,7 @@ export class Announcer {
     /** @type {{title: string, lines: {text: string, cards: number[]}[]}[]} */ const items = [];
     const cupAs = (/** @type {number} */ s) => (r && r.cupAs ? r.cupAs[s] : null);
     const yakuLines = (/** @type {number} */ s, /** @type {string[]} */ ids, /** @type {Record<string, number>} */ points) => ids.map((id) => ({
-      text: `${yakuName(id)} — ${t('points', { n: points[id] ?? 0 })}`, cards: yakuCards(id, r ? r.piles[s] : [], r ? r.month : 0, cupAs(s)),
+      text: `${yakuName(id)} — ${tn('pointsN', points[id] ?? 0)}`, cards: yakuCards(id, r ? r.piles[s] : [], r ? r.month : 0, cupAs(s)),
     }));
     const hist = table.history;
     if (!this.firstShown && hist && hist.first && hist.first.dealer !== null && r && r.roundIndex === 1 && (hist.turns ?? []).length === 0) {
@@ -95,11 +96,11 @@ export class Announcer {
       const res = last.result;
       const w = res.winner;
       kinds.push(res.reason === 'stop' ? 'stop' : 'round');
-      const title = w === null ? t('roundDraw') : w === table.seat ? t('roundWinnerYou', { n: res.points }) : t('roundWinner', { who: names[w], n: res.points });
+      const title = w === null ? t('roundDraw') : w === table.seat ? tn('roundWinnerYou', res.points) : tn('roundWinner', res.points, { who: names[w] });
       const pile = w !== null && r && r.roundIndex === last.roundIndex ? r.piles[w] : [];
       items.push({
         title: res.reason === 'stop' && w !== null ? `${t('annStop', { who: names[w] })} — ${title}` : `${t('roundOver')} — ${title}`,
-        lines: Object.keys(res.yaku).map((id) => ({ text: `${yakuName(id)} — ${t('points', { n: res.yaku[id] })}`, cards: yakuCards(id, pile, r ? r.month : 0, w !== null ? cupAs(w) : null) })),
+        lines: Object.keys(res.yaku).map((id) => ({ text: `${yakuName(id)} — ${tn('pointsN', res.yaku[id])}`, cards: yakuCards(id, pile, r ? r.month : 0, w !== null ? cupAs(w) : null) })),
       });
     }
     if (items.length) this.#show(items, ms);

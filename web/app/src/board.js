@@ -228,10 +228,10 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
     h('h2', { id: 'dlg-title' }, t('koikoiTitle')),
     h('ul', { class: 'yakulist' }, mine.map(([id, p]) => h('li', {}, `${yakuName(id)} — ${tn('pointsN', p)}`))),
     h('div', { class: 'choices' }, [
-      stop ? h('button', { class: 'primary', 'data-key': 's', onclick: () => decide(stop) }, [h('strong', {}, t('stopButton')), h('span', {}, t('stopWhat', { n: hint.stop }))]) : null,
+      stop ? h('button', { class: 'primary', 'data-key': 's', onclick: () => decide(stop) }, [h('strong', {}, t('stopButton')), h('span', {}, tn('stopWhat', hint.stop))]) : null,
       call ? h('button', { class: 'koikoi-call', 'data-key': 'k', onclick: () => decide(call) }, [
         h('strong', {}, t('koikoiButton')),
-        h('span', {}, t('koikoiWhat', { base: hint.base, who: names[1 - table.seat], mult })),
+        h('span', {}, tn('koikoiWhat', hint.base, { base: hint.base, who: names[1 - table.seat], mult })),
         hint.callsLeft !== null ? h('span', { class: 'muted' }, tn('callsLeftN', hint.callsLeft)) : null,
       ]) : null,
     ]),
@@ -246,7 +246,8 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
  */
 export function claimText(yaku, points, monthRedeals) {
   if (yaku === 'teshi' && monthRedeals && !(yaku in points)) return t('claimHandMonth');
-  return t('claimHandYaku', { yaku: yakuName(yaku), n: points[yaku] ?? '?' });
+  const n = points[yaku];
+  return n === undefined ? t('claimHandYaku_other', { yaku: yakuName(yaku), n: '?' }) : tn('claimHandYaku', n, { yaku: yakuName(yaku) });
 }
 
 /**

@@ -5,6 +5,7 @@
 // room's listing (spec/relay.md §4.2); what the joiner signs is the terms, shown before it plays.
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { tn } from './words.js';
 import { PRESETS, buildProfile } from './profiles.js';
 import { ratedTerms } from './rated.js';
 import { locateService } from '../../src/api/match.js';
@@ -40,12 +41,12 @@ export function presetSentence(name) {
 
 /** "12 rounds (a whole year of months)", "until 50 points". @param {number} n @param {number} target */
 export function lengthText(n, target) {
-  if (n === 0) return t('roundsUntil', { n: target });
+  if (n === 0) return tn('roundsUntil', target);
   if (n === 12) return t('rounds12');
   if (n === 6) return t('rounds6');
   if (n === 3) return t('rounds3');
   if (n === 1) return t('rounds1');
-  return t('roundsN', { n });
+  return tn('roundsN', n);
 }
 
 /**

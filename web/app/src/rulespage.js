@@ -9,7 +9,7 @@ import { cardEl } from './board.js';
 import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
 import { CARDS } from '../../src/api/rules.js';
 import { differences } from '../../src/api/rules.js';
-import { switchValue } from './words.js';
+import { switchValue, tn } from './words.js';
 import { lengthText, presetShort } from './rooms.js';
 
 const idx = (/** @type {string} */ id) => CARDS.findIndex((c) => c.id === id);
@@ -64,7 +64,7 @@ export function yakuRows(d) {
 
 /** The sentences of stopping and koi-koi. @param {any} d */
 function koikoiLines(d) {
-  const calls = d.max_calls_per_round === 0 ? t('callsAny') : d.max_calls_per_round === 1 ? t('callsOne') : t('callsN', { n: d.max_calls_per_round });
+  const calls = d.max_calls_per_round === 0 ? t('callsAny') : d.max_calls_per_round === 1 ? t('callsOne') : tn('callsN', d.max_calls_per_round);
   const mult = { opponent_flat_x2: 'multOpponent', shared_one_plus_calls: 'multShared', winner_pow2: 'multPow2', none: 'multNone' }[/** @type {string} */ (d.koikoi_multiplier)] ?? 'multNone';
   // With the winner's additive bonus (§7.5) and no multiplier, the bonus line says what calls do.
   const plain = mult === 'multNone' && d.koikoi_bonus === 'winner_add';
@@ -81,18 +81,18 @@ function koikoiLines(d) {
 
 /** The sentences of doubling, pools, the end of a match and of a round with no stop. @param {any} d */
 function scoreLines(d) {
-  const out = [d.double_threshold ? t('doubleAt', { n: d.double_threshold }) : t('doubleNone')];
+  const out = [d.double_threshold ? tn('doubleAt', d.double_threshold) : t('doubleNone')];
   // spec/rules.md §6.9: single_yaku, in either reading.
   if (d.single_yaku) out.push(t(d.single_yaku_scope === 'extensions' ? 'singleYakuExt' : 'singleYakuPile'));
   if (d.hand_whole_month === 'redeal') out.push(t('handMonthRedeal'));
   if (d.pool_start) {
-    out.push(t('poolRule', { n: d.pool_start }));
+    out.push(tn('poolRule', d.pool_start));
     if (d.bust_ends_game) out.push(t('poolBust'));
   } else {
     out.push(t('addRule'));
   }
-  if (d.rounds) out.push(d.rounds === 1 ? t('endRound1') : t('endRounds', { n: d.rounds }));
-  if (d.target_score) out.push(t('endTarget', { n: d.target_score }));
+  if (d.rounds) out.push(d.rounds === 1 ? t('endRound1') : tn('endRounds', d.rounds));
+  if (d.target_score) out.push(tn('endTarget', d.target_score));
   const ex = { draw: t('exhaustDraw'), oya_ken: t('exhaustOya', { n: d.oya_ken_points }), last_caller_scores_else_oya_ken: t('exhaustCaller', { n: d.oya_ken_points }) };
   out.push(/** @type {any} */ (ex)[d.exhaustion] ?? '');
   return out;

@@ -60,7 +60,7 @@ export function stepText(st, res, winner, names) {
   switch (st.why) {
     case 'own_calls_add': return tn('stepOwnAddN', st.n ?? 0, { a: st.add ?? 0, who: names[winner] });
     case 'own_calls_times': return tn('stepOwnTimesN', st.n ?? 0, { m, who: names[winner] });
-    case 'doubling': return t('stepDoubling', { n: st.n ?? 0 });
+    case 'doubling': return tn('stepDoubling', st.n ?? 0);
     case 'opponent_called': return t('stepCalled', { m, who: names[1 - winner] });
     case 'own_call': return t('stepCalled', { m, who: names[winner] });
     case 'calls_shared': return tn('stepCallsN', st.n ?? res.calls.length, { m });

@@ -2,7 +2,7 @@
 // (Intl.PluralRules), and every reason a match can stop or a request fail for, in English and
 // Japanese (the reasons of spec/game.md §9, spec/protocol.md §2.4 and §12, the relay's refusals
 // and the page's own), never the reason's id. The Japanese follows the terminal's names for the
-// same reasons (koikoi_p2p/cli/verify_ja.py). And the value of every rules switch (spec/rules.md
+// same reasons (the terminal's catalogue, koikoi_p2p/locale/ja). And the value of every rules switch (spec/rules.md
 // §3.2) as a player reads it, meaning what koikoi rules says of it (koikoi_p2p/rules/describe.py).
 import { cardName, lang, t, yakuName } from './i18n.js';
 import { ALL_SWITCHES, CARDS, HAND_YAKU_IDS } from '../../src/api/rules.js';

@@ -21,6 +21,17 @@ test('English and Japanese have the same keys, and every yaku a name in both', (
   }
 });
 
+test('no English count has a fixed plural: a count of one reads "1 point", never "1 points"', () => {
+  setLang('en');
+  const fixed = tableKeys().en.filter((k) => !k.endsWith('_other')
+    && /\{(?:n|base|m)\} (?:[a-z-]+ )?(?:points|cards|rounds|calls|seconds|messages|pts)\b/.test(t(/** @type {any} */ (k))));
+  assert.deepEqual(fixed, []);
+  for (const k of tableKeys().en.filter((x) => x.endsWith('_one'))) {
+    assert.ok(tableKeys().en.includes(k.replace(/_one$/, '_other')), k);
+    assert.doesNotMatch(t(/** @type {any} */ (k)), /\{n\} (?:points|cards|rounds)\b/, k);
+  }
+});
+
 test('48 different faces and a back; each card named with its month and id', () => {
   const faces = CARDS.map((c) => cardSvg(c.index));
   assert.equal(new Set(faces.filter((_, i) => !CARDS[i].id.includes('plain'))).size, faces.filter((_, i) => !CARDS[i].id.includes('plain')).length);

@@ -27,7 +27,9 @@ function leaks(line, lang) {
   if (/[a-z0-9]+_[a-z0-9_]+/i.test(line)) found.push('snake_case');
   if (/\b\d\d-[a-z]/.test(line)) found.push('card id');
   if (lang === 'ja' && /[A-Za-z]/.test(line)) found.push('Latin letters');
-  for (const word of ['teshi', 'kuttsuki', 'tenho', 'chofuku', 'shobu', 'oya', 'true', 'false', 'card_draw']) {
+  // The yaku's romaji names (teshi, oya-ken...) are the glossary's English names, not ids
+  // (spec/glossary.md §1.1); an id such as oya_ken is caught as snake_case above.
+  for (const word of ['chofuku', 'shobu', 'true', 'false', 'card_draw']) {
     if (new RegExp(`\\b${word}\\b`, 'i').test(line)) found.push(word);
   }
   return found;
@@ -85,7 +87,7 @@ test('every value of every switch reads as words in both languages', () => {
     assert.equal(switchValue('max_calls_per_round', 0), lang === 'en' ? 'any number' : '無制限');
     assert.equal(switchValue('rounds', 1), lang === 'en' ? '1 round' : '1回戦');
     assert.equal(switchValue('hand_yaku', { teshi: 6, kuttsuki: 6 }),
-      lang === 'en' ? 'Four of a Month (dealt) 6 points, Four Pairs (dealt) 6 points' : '手四 6点、くっつき 6点');
+      lang === 'en' ? 'teshi 6 points, kuttsuki 6 points' : '手四 6点、くっつき 6点');
     assert.equal(switchValue('first_dealer', 'coin'), lang === 'en' ? 'a fair coin from the shuffled deck' : '切った山札による公平なコイン');
     // A value from a newer peer reads as unknown, never as its id.
     assert.equal(switchValue('viewing', 'sometimes'), t('svUnknown'));
@@ -131,12 +133,12 @@ test('koikoi-japan\'s changes read as a player says them', () => {
   setLang('en');
   const lines = changeLines(preset('koikoi-japan'));
   for (const want of [
-    'Both ribbon sets: Poetry Ribbons 5 points and Blue Ribbons 5 points, both count (Nintendo: Poetry and Blue Ribbons 10 points, instead of the two)',
+    'Both ribbon sets: akatan 5 points and aotan 5 points, both count (Nintendo: akatan-aotan 10 points, instead of the two)',
     'Koi-koi multiplier: calls multiply nothing (Nintendo: ×2 for beating a player who called)',
     'After a call: play goes on until someone stops (Nintendo: the next yaku by either player ends the round)',
-    'Hands run out: the dealer scores (dealer’s privilege) (Nintendo: nobody scores)',
+    'Hands run out: the dealer scores (oya-ken) (Nintendo: nobody scores)',
     'Dealer after a round nobody won: the same dealer (Nintendo: the other player)',
-    'Dealt-hand yaku: none (Nintendo: Four of a Month (dealt) 6 points, Four Pairs (dealt) 6 points)',
+    'Dealt-hand yaku: none (Nintendo: teshi 6 points, kuttsuki 6 points)',
     'Rounds: 8 rounds (Nintendo: 12 rounds)',
     'A month of four in a dealt hand: shown and dealt again (Nintendo: play on)',
   ]) assert.ok(lines.includes(want), `${want}\nnot in\n${lines.join('\n')}`);

@@ -25,7 +25,7 @@ test('English and Japanese, switchable', { skip, timeout: 60000 }, async () => {
     await page.getByLabel('Language').selectOption('ja');
     await page.getByRole('heading', { name: '花札こいこい' }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
-    await page.getByRole('button', { name: 'コンピュータと練習' }).waitFor();
+    await page.getByRole('button', { name: 'コンピューターと練習' }).waitFor();
     await page.reload();
     await page.getByRole('button', { name: '部屋を作る' }).waitFor(); // remembered
     await page.getByLabel('言語').selectOption('en');

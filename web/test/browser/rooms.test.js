@@ -67,7 +67,7 @@ test('create-room form, lobby with two rooms and rules page at both sizes match 
       await page.getByRole('button', { name: 'Rules and help' }).click();
       const rules = page.locator('dialog.rulespage[open]');
       await rules.waitFor();
-      assert.match(String(await rules.textContent()), /Five Brights/);
+      assert.match(String(await rules.textContent()), /goko/);
       assert.equal(await rules.locator('tr[data-yaku="inoshikacho"] .card').count(), 3);
       await page.waitForTimeout(100);
       compareScreenshot(await page.screenshot(), `rules-${size.name}`);

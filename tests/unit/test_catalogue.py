@@ -1,0 +1,114 @@
+"""The gettext catalogues are the terminal's one source of translated text, and they are whole.
+
+Checked here, as CI runs it: every message the code marks (extracted with Babel through
+babel.cfg, as a translator's ``pybabel extract`` does) is in the template and in every language's
+``.po``, and the ``.po`` holds nothing the code lacks; no translation is fuzzy or empty; a
+translation keeps its message's placeholders (only the protocol's English ``message`` detail may
+be left out); the committed ``.mo`` is the compilation of the ``.po``; the plural rule is the
+language's own.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from pathlib import Path
+
+import pytest
+
+babel_extract = pytest.importorskip("babel.messages.extract")
+from babel.messages.catalog import Catalog  # noqa: E402
+from babel.messages.frontend import parse_mapping_cfg  # noqa: E402
+from babel.messages.mofile import read_mo, write_mo  # noqa: E402
+from babel.messages.pofile import read_po  # noqa: E402
+
+from koikoi_p2p.cli import catalogue  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE = ROOT / "koikoi_p2p" / "locale"
+LANGUAGES = sorted(p.name for p in LOCALE.iterdir() if (p / "LC_MESSAGES").is_dir())
+
+Key = tuple[str | None, str]
+
+
+def po(lang: str) -> Catalog:
+    with (LOCALE / lang / "LC_MESSAGES" / "koikoi.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def entries(catalog: Catalog) -> dict[Key, object]:
+    """(context, id) -> translation; a plural message keyed by its singular."""
+    found: dict[Key, object] = {}
+    for m in catalog:
+        if m.id:
+            found[(m.context, m.id if isinstance(m.id, str) else m.id[0])] = m.string
+    return found
+
+
+def translated(lang: str, context: str | None = None) -> dict[str, str]:
+    """The singular translations of one context of ``lang``'s catalogue, as a table."""
+    return {m.id: str(m.string) for m in po(lang) if m.id and isinstance(m.id, str) and m.context == context}
+
+
+def extracted() -> dict[Key, object]:
+    """What the code marks, found as ``pybabel extract -F babel.cfg`` finds it."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f, "babel.cfg")
+    found: dict[Key, object] = {}
+    for _name, _line, message, _comments, context in babel_extract.extract_from_dir(
+            ROOT, method_map, options_map, directory_filter=lambda d: not Path(d).name.startswith(".")):
+        found[(context, message if isinstance(message, str) else message[0])] = message
+    return found
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_template_and_every_catalogue_hold_exactly_the_code_s_messages() -> None:
+    code = extracted()
+    assert len(code) > 150 and (catalogue.WORD, "bad_share") in code  # the walk sees phrases and words
+    with (LOCALE / "koikoi.pot").open("rb") as f:
+        assert set(entries(read_po(f))) == set(code), "run pybabel extract (README, translations)"
+    for lang in LANGUAGES:
+        have = set(entries(po(lang)))
+        assert not set(code) - have, f"{lang}: untranslated {sorted(set(code) - have, key=str)[:10]}"
+        assert not have - set(code), f"{lang}: stale {sorted(have - set(code), key=str)[:10]}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_translation_is_fuzzy_or_empty_and_each_keeps_its_placeholders(lang: str) -> None:
+    catalog = po(lang)
+    assert not catalog.fuzzy and catalog.obsolete == {}
+    for m in catalog:
+        if not m.id:
+            continue
+        assert not m.fuzzy, m.id
+        ids = (m.id,) if isinstance(m.id, str) else m.id
+        forms = (m.string,) if isinstance(m.string, str) else m.string
+        assert forms and all(forms), f"empty: {m.id!r}"
+        for form in forms:
+            want = set().union(*(fields(i) for i in ids))
+            # Only the protocol's English detail (``message``) may be left out; nothing is added.
+            assert fields(form) <= want and want - fields(form) <= {"message"}, (m.id, form)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_committed_mo_is_the_compilation_of_the_po(lang: str) -> None:
+    catalog = po(lang)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    with (LOCALE / lang / "LC_MESSAGES" / "koikoi.mo").open("rb") as f:
+        shipped = read_mo(f)
+    assert entries(shipped) == entries(read_mo(io.BytesIO(compiled.getvalue()))), "run pybabel compile"
+    assert shipped.plural_forms == catalog.plural_forms
+    # and the standard library reads it as the terminal does
+    loaded = gettext.translation(catalogue.DOMAIN, LOCALE, languages=[lang])
+    assert isinstance(loaded, gettext.GNUTranslations)
+
+
+def test_japanese_has_one_plural_form_and_english_its_two() -> None:
+    assert po("ja").plural_forms == "nplurals=1; plural=0;"
+    assert catalogue.ngettext_in("en", "{n} card", "{n} cards", 1) == "{n} card"
+    assert catalogue.ngettext_in("en", "{n} card", "{n} cards", 2) == "{n} cards"
