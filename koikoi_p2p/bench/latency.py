@@ -77,6 +77,10 @@ class _Timeline:
                 super().rebase(base)
                 timeline.mark()
 
+            def checkpoint(self, base: Any) -> None:
+                super().checkpoint(base)
+                timeline.mark()
+
         self.journal = Timed(folder)
         self.clock = clock
         self.core: Any = None

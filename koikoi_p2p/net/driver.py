@@ -37,7 +37,7 @@ from koikoi_p2p.net.core import (
     PeerSetup,
     ResumeError,
 )
-from koikoi_p2p.net.journal import Journal
+from koikoi_p2p.net.journal import JOURNAL_VERSION, LOG, Journal
 from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
@@ -127,7 +127,7 @@ def create_state(where: JournalLike | Any, setup: PeerSetup) -> Journal:
             if journal.exists() and not _finished(journal):
                 raise StateStoreError("exists", f"{journal.folder} holds a match that has not ended: "
                                                 "continue it with koikoi resume --state, or remove it")
-            journal.rebase({"format": STATE_FORMAT, "core": PeerCore(setup).snapshot()})
+            journal.rebase({"format": STATE_FORMAT, "core": PeerCore(setup).snapshot(), LOG: []})
     except StateStoreError as exc:
         raise ResumeError(exc.reason, exc.message) from None
     return journal
@@ -169,7 +169,18 @@ def _restore(base: Mapping[str, object], records: list[list[Any]],
              on_event: Callable[[Event], None] | None) -> PeerCore:
     if base.get("format") != STATE_FORMAT or not isinstance(base.get("core"), dict):
         raise ResumeError("bad_state", "unknown state format")
-    return PeerCore.restore(cast(dict[str, object], base["core"]), records, on_event)
+    core = cast(dict[str, object], base["core"])
+    peer = core.get("peer")
+    if LOG in base and isinstance(peer, dict):
+        # The transcript is the journal's log, appended base by base (§12.3 rule 2).
+        core = {**core, "peer": {**peer, "transcript": base[LOG]}}
+    return PeerCore.restore(core, records, on_event)
+
+
+def _logged(base: Mapping[str, object]) -> int:
+    """How many envelopes of the transcript the journal holds already (in its log)."""
+    log = base.get(LOG)
+    return len(log) if isinstance(log, list) else 0
 
 
 class SavedCore:
@@ -185,7 +196,7 @@ class SavedCore:
     outbox that are not durable yet, which a re-send must leave alone."""
 
     def __init__(self, core: PeerCore, journal: Journal, *, saved_at: float = 0.0,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, logged: int = 0) -> None:
         self.core = core
         self.journal = journal
         self.deal = core.deal
@@ -193,6 +204,7 @@ class SavedCore:
         self.saved_at = saved_at      # wall time the last input was saved (0: unknown)
         self.wall = wall
         self.holding = 0              # frames at the end of the outbox waiting for their record
+        self.logged = logged          # envelopes of the transcript in the journal's log
         self._base: dict[str, object] | None = None   # a deal boundary's base, written after its send
 
     def _record(self, kind: str, value: object, out: list[bytes]) -> dict[str, object] | None:
@@ -200,15 +212,32 @@ class SavedCore:
         self.saved_at = self.wall()
         if self.core.deal != self.deal:
             # A deal boundary: the snapshot covers this input, and the records start again.
-            return {"format": STATE_FORMAT, "core": self.core.snapshot(), "at": self.saved_at}
+            return self._snapshot()
         self.journal.append([kind, value, out, self.saved_at], sync=False)
         return None
+
+    def _snapshot(self) -> dict[str, object]:
+        """A base of the state alone: the envelopes the journal's log lacks go in its ``log``, the
+        rest of the transcript stays where it was written (§12.3 rule 2). A file of an older
+        version is replaced whole by the next base, which then holds the whole transcript."""
+        core = self.core.snapshot()
+        peer = core.get("peer")
+        start = self.logged if self.journal.version == JOURNAL_VERSION else 0
+        log: list[Any] = []
+        if isinstance(peer, dict):
+            log = cast(list[Any], peer.pop("transcript"))[start:]
+        return {"format": STATE_FORMAT, "core": core, "at": self.saved_at, LOG: log}
+
+    def _checkpoint(self, base: dict[str, object]) -> None:
+        start = self.logged if self.journal.version == JOURNAL_VERSION else 0
+        self.journal.checkpoint(base)
+        self.logged = start + len(cast(list[Any], base[LOG]))
 
     def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
         """``save`` without the worker thread (for callers without an event loop)."""
         base = self._record(kind, value, out)
         if base is not None:
-            self.journal.rebase(base)
+            self._checkpoint(base)
             self.deal = self.core.deal
         elif durable:
             self.journal.sync()
@@ -238,7 +267,7 @@ class SavedCore:
         thread): from then on a resume replays only the records of the deal under way."""
         base, self._base = self._base, None
         if base is not None:
-            await asyncio.to_thread(self.journal.rebase, base)
+            await asyncio.to_thread(self._checkpoint, base)
 
     async def flush(self) -> None:
         if self.journal.dirty:
@@ -310,7 +339,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     resumed = core.inputs > 0
     core.folder = journal.folder
     # Records never cross a deal boundary: the core is at the base's deal.
-    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall)
+    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall, logged=_logged(base))
 
     def choose(n: int) -> Strategy:
         if strategy is not None:

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// node web/bin/bench-waits.js [--json] [--matches N] [--rounds R] [--level L]: the waits a player
+// feels in practice (issue 26 item 6), in headless Chromium (the system's, as the browser tests
+// launch it) against the app served by `koikoi relay --web`:
+// - first hand: from the click on Start to the board showing the person's first hand;
+// - next hand: from the click that dismisses a deal's summary to the board showing the next
+//   deal's hand (the summary is dismissed the moment it opens: the worst case for a person).
+// Both are timed inside the page (performance.now around the click, a MutationObserver for the
+// hand), with card motion off (koikoi.motionMs = 0: animations excluded) and the computer's pause
+// as the page ships it. Prints the median, min, max and quartiles of each; --json prints the
+// same as a JSON list of {name, median_s, floor_s, ratio, unit, note} (koikoi bench waits).
+import { launch, openPage, startWebRelay, step, browserMissing } from '../test/browser/support.js';
+
+const args = process.argv.slice(2);
+/** @param {string} name @param {number} fallback */
+const num = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const json = args.includes('--json');
+const matches = num('--matches', 3);
+const rounds = num('--rounds', 4);
+const level = args.includes('--level') ? args[args.indexOf('--level') + 1] : 'greedy';
+
+/**
+ * Click what `click` names and time, in the page, until the person's hand of a deal after
+ * `after` is on the board. @param {any} page @param {'start' | 'round'} click @param {number} after
+ * @returns {Promise<number>} ms
+ */
+function timed(page, click, after) {
+  return page.evaluate(({ click, after }) => new Promise((resolve, reject) => {
+    const shown = () => {
+      const hand = /** @type {HTMLElement | null} */ (document.querySelector('.hand[data-deal]'));
+      return hand !== null && Number(hand.dataset.deal) > after && hand.querySelector('.card[data-card]') !== null;
+    };
+    const button = click === 'start'
+      ? [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Start')
+      : document.querySelector('dialog[open].dlg-round button.primary');
+    if (!button) return reject(new Error(`no ${click} button`));
+    const t0 = performance.now();
+    const watch = new MutationObserver(() => {
+      if (shown()) { watch.disconnect(); resolve(performance.now() - t0); }
+    });
+    watch.observe(document.body, { childList: true, subtree: true, attributes: true });
+    /** @type {HTMLElement} */ (button).click();
+    if (shown()) { watch.disconnect(); resolve(0); }
+  }), { click, after });
+}
+
+/** @param {number[]} xs */
+function summary(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (/** @type {number} */ p) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+  return { n: s.length, median: q(0.5), min: s[0], max: s[s.length - 1], p25: q(0.25), p75: q(0.75) };
+}
+
+async function main() {
+  const missing = browserMissing();
+  if (missing) throw new Error(`cannot run: ${missing}`);
+  const relay = await startWebRelay();
+  const browser = await launch();
+  /** @type {number[]} */ const first = [];
+  /** @type {number[]} */ const next = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await openPage(context, relay.web);
+    await page.evaluate(() => localStorage.setItem('koikoi.motionMs', '0'));
+    for (let m = 0; m < matches; m++) {
+      await page.evaluate(() => localStorage.removeItem('koikoi.current'));
+      await page.goto(relay.web);
+      await page.getByRole('button', { name: 'Practice against the computer' }).click();
+      await page.getByLabel('Rounds').fill(String(rounds));
+      await page.getByLabel('Computer').selectOption(level);
+      first.push(await timed(page, 'start', -1));
+      const end = Date.now() + 300000;
+      while (Date.now() < end) {
+        const deal = await page.evaluate(() => {
+          const d = /** @type {HTMLElement | null} */ (document.querySelector('dialog[open].dlg-round [data-deal]'));
+          return d ? Number(d.dataset.deal) : null;
+        });
+        if (deal !== null) {
+          next.push(await timed(page, 'round', deal));
+          continue;
+        }
+        const r = await step(page);
+        if (r === 'over') break;
+        if (r === 'failed') throw new Error('the practice match stopped');
+      }
+    }
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+  const rows = [['practice: Start to the first hand', summary(first)], ['practice: summary dismissed to the next hand', summary(next)]];
+  if (json) {
+    console.log(JSON.stringify(rows.map(([name, s]) => ({
+      name, median_s: /** @type {any} */ (s).median / 1000, floor_s: 0, ratio: 0, unit: 's',
+      note: spread(/** @type {any} */ (s)) + `; ${matches} matches of ${rounds} rounds, computer ${level}, motion off`,
+    }))));
+  } else {
+    for (const [name, s] of rows) console.log(`${name}: median ${/** @type {any} */ (s).median.toFixed(0)} ms (${spread(/** @type {any} */ (s))})`);
+  }
+}
+
+/** @param {{n: number, min: number, p25: number, p75: number, max: number}} s */
+function spread(s) {
+  return `n=${s.n}, min ${s.min.toFixed(0)}, p25 ${s.p25.toFixed(0)}, p75 ${s.p75.toFixed(0)}, max ${s.max.toFixed(0)} ms`;
+}
+
+await main();
