@@ -25,13 +25,13 @@ const level = args.includes('--level') ? args[args.indexOf('--level') + 1] : 'gr
  * @returns {Promise<number>} ms
  */
 function timed(page, click, after) {
-  return page.evaluate(({ click, after }) => new Promise((resolve, reject) => {
+  return page.evaluate((/** @type {{click: string, after: number}} */ { click, after }) => new Promise((resolve, reject) => {
     const shown = () => {
       const hand = /** @type {HTMLElement | null} */ (document.querySelector('.hand[data-deal]'));
       return hand !== null && Number(hand.dataset.deal) > after && hand.querySelector('.card[data-card]') !== null;
     };
     const button = click === 'start'
-      ? [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Start')
+      ? Array.from(document.querySelectorAll('button')).find((b) => b.textContent?.trim() === 'Start')
       : document.querySelector('dialog[open].dlg-round button.primary');
     if (!button) return reject(new Error(`no ${click} button`));
     const t0 = performance.now();
