@@ -41,6 +41,7 @@ from koikoi_p2p.net.journal import JOURNAL_VERSION, LOG, Journal
 from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
+from koikoi_p2p.protocol.envelope import decode_envelope
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, TimeUp, YourTurn
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
@@ -173,8 +174,26 @@ def _restore(base: Mapping[str, object], records: list[list[Any]],
     peer = core.get("peer")
     if LOG in base and isinstance(peer, dict):
         # The transcript is the journal's log, appended base by base (§12.3 rule 2).
-        core = {**core, "peer": {**peer, "transcript": base[LOG]}}
+        log = cast(list[Any], base[LOG])
+        peer = {**peer, "transcript": log}
+        channel = peer.get("channel")
+        if base.get(FROM_LOG) and isinstance(channel, dict):
+            peer["channel"] = {**channel, **_channel_log(log)}
+        core = {**core, "peer": peer}
     return PeerCore.restore(core, records, on_event)
+
+
+def _channel_log(log: list[Any]) -> dict[str, bytes]:
+    """The channel's digest and sender of every envelope, from the transcript they came from."""
+    try:
+        envelopes = [decode_envelope(bytes(raw), bytes(sig)) for raw, sig in log]
+    except (ProtocolError, TypeError, ValueError) as exc:
+        raise ResumeError("bad_state", f"damaged transcript in the journal: {exc}") from None
+    return {"digests": b"".join(env.digest() for env in envelopes),
+            "senders": bytes(env.sender for env in envelopes)}
+
+
+FROM_LOG = "channel_from_log"    # the base's channel digests and senders are the log's
 
 
 def _logged(base: Mapping[str, object]) -> int:
@@ -223,10 +242,17 @@ class SavedCore:
         core = self.core.snapshot()
         peer = core.get("peer")
         start = self.logged if self.journal.version == JOURNAL_VERSION else 0
-        log: list[Any] = []
+        base: dict[str, object] = {"format": STATE_FORMAT, "core": core, "at": self.saved_at, LOG: []}
         if isinstance(peer, dict):
-            log = cast(list[Any], peer.pop("transcript"))[start:]
-        return {"format": STATE_FORMAT, "core": core, "at": self.saved_at, LOG: log}
+            transcript = cast(list[Any], peer.pop("transcript"))
+            base[LOG] = transcript[start:]
+            channel = peer.get("channel")
+            if isinstance(channel, dict) and len(cast(bytes, channel["senders"])) == len(transcript):
+                # The channel's digest and sender of each envelope grow with the transcript: a
+                # resume recomputes them from the log instead.
+                channel["digests"], channel["senders"] = b"", b""
+                base[FROM_LOG] = True
+        return base
 
     def _checkpoint(self, base: dict[str, object]) -> None:
         start = self.logged if self.journal.version == JOURNAL_VERSION else 0

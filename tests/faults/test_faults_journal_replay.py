@@ -39,6 +39,7 @@ def test_resume_replays_at_most_one_deal(tmp_path: Path) -> None:
             if core.peer is not None:                   # the transcript, from the journal's log
                 assert restored.peer is not None
                 assert [e.raw for e in restored.peer.transcript] == [e.raw for e in core.peer.transcript]
+                assert restored.peer.channel.to_state() == core.peer.channel.to_state()   # digests rebuilt
             checks[seat] += 1
         seen_deals[seat].add(core.deal)
 

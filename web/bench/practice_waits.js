@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node web/bin/bench-waits.js [--json] [--matches N] [--rounds R] [--level L]: the waits a player
+// node web/bench/practice_waits.js [--json] [--matches N] [--rounds R] [--level L]: the waits a player
 // feels in practice (issue 26 item 6), in headless Chromium (the system's, as the browser tests
 // launch it) against the app served by `koikoi relay --web`:
 // - first hand: from the click on Start to the board showing the person's first hand;
