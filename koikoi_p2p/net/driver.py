@@ -100,6 +100,9 @@ class DriverOptions:
     clock: Callable[[], float] = time.monotonic
     wall: Callable[[], float] = time.time    # when inputs were saved: our own deadline spans a restart
     watch: Callable[[ReliableLink], None] | None = None   # sees the link once made (tests read its counters)
+    # Wait for the disk in a worker thread (the link keeps acknowledging and answering meanwhile);
+    # False waits on the event loop itself (``koikoi bench latency`` measures both).
+    disk_thread: bool = True
 
 
 ProgressHook = Callable[[str, PeerCore], None]
@@ -215,7 +218,7 @@ class SavedCore:
     outbox that are not durable yet, which a re-send must leave alone."""
 
     def __init__(self, core: PeerCore, journal: Journal, *, saved_at: float = 0.0,
-                 wall: Callable[[], float] = time.time, logged: int = 0) -> None:
+                 wall: Callable[[], float] = time.time, logged: int = 0, disk_thread: bool = True) -> None:
         self.core = core
         self.journal = journal
         self.deal = core.deal
@@ -224,6 +227,7 @@ class SavedCore:
         self.wall = wall
         self.holding = 0              # frames at the end of the outbox waiting for their record
         self.logged = logged          # envelopes of the transcript in the journal's log
+        self.disk_thread = disk_thread
         self._base: dict[str, object] | None = None   # a deal boundary's base, written after its send
 
     def _record(self, kind: str, value: object, out: list[bytes]) -> dict[str, object] | None:
@@ -293,11 +297,17 @@ class SavedCore:
         thread): from then on a resume replays only the records of the deal under way."""
         base, self._base = self._base, None
         if base is not None:
-            await asyncio.to_thread(self._checkpoint, base)
+            if self.disk_thread:
+                await asyncio.to_thread(self._checkpoint, base)
+            else:
+                self._checkpoint(base)
 
     async def flush(self) -> None:
         if self.journal.dirty:
-            await asyncio.to_thread(self.journal.sync)
+            if self.disk_thread:
+                await asyncio.to_thread(self.journal.sync)
+            else:
+                self.journal.sync()
 
     async def settle(self, link: ReliableLink) -> None:
         """Make every record durable, then acknowledge the frames they hold."""
@@ -365,7 +375,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     resumed = core.inputs > 0
     core.folder = journal.folder
     # Records never cross a deal boundary: the core is at the base's deal.
-    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall, logged=_logged(base))
+    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall, logged=_logged(base),
+                      disk_thread=opts.disk_thread)
 
     def choose(n: int) -> Strategy:
         if strategy is not None:
