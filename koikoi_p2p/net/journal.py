@@ -121,39 +121,50 @@ def decode_journal(data: bytes) -> tuple[dict[str, object], list[list[Any]], int
     if not isinstance(base, dict) or not all(isinstance(key, str) for key in base):
         raise StateStoreError("bad_data", "the base is not a map with text keys")
     log = _log_of(base, 0)
-    records: list[list[Any]] = []
+    pending: list[tuple[int, bytes]] = []           # records after the latest base, unpacked at the end
+    view = memoryview(data)
     at = end
     while at < len(data):
-        rest = data[at:]
-        if len(rest) < _RECORD.size or not any(rest):
+        left = len(data) - at
+        if left < _RECORD.size or not any(view[at:]):
             break                                   # a torn header, or a tail of zeros
-        size, digest = _RECORD.unpack_from(rest)
+        size, digest = _RECORD.unpack_from(data, at)
         stop = _RECORD.size + size
-        if size == 0 or size > MAX_RECORD_BYTES or stop > len(rest):
-            if size and stop > len(rest) and size <= MAX_RECORD_BYTES:
+        if size == 0 or size > MAX_RECORD_BYTES or stop > left:
+            if size and stop > left and size <= MAX_RECORD_BYTES:
                 break                               # the last append did not finish
             raise StateStoreError("corrupt", f"bad record length at byte {at}")
-        body = rest[_RECORD.size:stop]
+        body = bytes(view[at + _RECORD.size:at + stop])
         if _sha256(body) != digest:
-            if stop == len(rest):
+            if stop == left:
                 break                               # the last record, torn
             raise StateStoreError("corrupt", f"checksum mismatch in the record at byte {at}")
-        record = _unpack(body)
-        if isinstance(record, dict) and version >= 3:
-            if not all(isinstance(key, str) for key in record):
+        if version >= 3 and _is_map(body):
+            record = _unpack(body)
+            if not isinstance(record, dict) or not all(isinstance(key, str) for key in record):
                 raise StateStoreError("bad_data", f"the base at byte {at} is not a map with text keys")
-            base, records = record, []              # a checkpoint: the records start again
+            base, pending = record, []              # a checkpoint: the records start again
             own = _log_of(base, at)
             if own is not None or log is not None:
                 log = (log or []) + (own or [])
-        elif isinstance(record, list):
-            records.append(record)
         else:
-            raise StateStoreError("bad_data", f"the record at byte {at} is not a list")
+            pending.append((at, body))
         at += stop
+    records: list[list[Any]] = []
+    for where, body in pending:
+        record = _unpack(body)
+        if not isinstance(record, list):
+            raise StateStoreError("bad_data", f"the record at byte {where} is not a list")
+        records.append(record)
     if log is not None:
         base = {**base, LOG: log}
     return base, records, at
+
+
+def _is_map(payload: bytes) -> bool:
+    """Whether a msgpack payload is a map (fixmap, map 16, map 32): a base, not a record."""
+    first = payload[0]
+    return 0x80 <= first <= 0x8F or first in (0xDE, 0xDF)
 
 
 def _log_of(base: Mapping[str, object], at: int) -> list[Any] | None:
