@@ -77,6 +77,10 @@ class _Timeline:
                 super().rebase(base)
                 timeline.mark()
 
+            def checkpoint(self, base: Any) -> None:
+                super().checkpoint(base)
+                timeline.mark()
+
         self.journal = Timed(folder)
         self.clock = clock
         self.core: Any = None
@@ -116,79 +120,115 @@ def floor_run(rounds: int, seed: int, rules: str) -> tuple[float, list[bytes]]:
     return wall, [env.raw for env in cores[0].peer.transcript]
 
 
-async def crash_safe_run(relay_url: str, proxy_url: str, delay: float, rounds: int, seed: int, rules: str,
-                         workdir: Path) -> Run:
-    """One match through ``run_peer`` at one delay (seat 1 behind the proxy)."""
-    from koikoi_p2p.ai.strategy import RandomPlayer
+class _Timed:
+    """The seeded random player of one decision, noting when it decided (a clock shared by
+    processes: CLOCK_MONOTONIC)."""
+
+    def __init__(self, seed: int, n: int, decided: list[float]) -> None:
+        from koikoi_p2p.ai.strategy import RandomPlayer
+
+        self.player = RandomPlayer(seed * 1_000_003 + n)
+        self.decided = decided
+
+    def choose(self, view: Any, options: Any) -> Any:
+        self.decided.append(time.monotonic())
+        return self.player.choose(view, options)
+
+
+def _hear(seen: list[float]) -> Callable[[Any, bool], None]:
+    from koikoi_p2p.protocol.events import OpponentMoved
+
+    def hear(event: Any, replayed: bool) -> None:
+        if isinstance(event, OpponentMoved) and not replayed:
+            seen.append(time.monotonic())
+    return hear
+
+
+async def _seat_one(proxy_url: str, code: str, rounds: int, seed: int, rules: str, folder: Path,
+                    disk_thread: bool) -> dict[str, Any]:
+    """Seat 1 of ``crash_safe_run``, in a process of its own (``python -m koikoi_p2p.bench.latency``)."""
     from koikoi_p2p.net.driver import DriverOptions, create_state, run_peer
     from koikoi_p2p.net.relay_client import RelayClient
     from koikoi_p2p.net.rendezvous import RelayRendezvous
-    from koikoi_p2p.protocol.events import Event, OpponentMoved
-    from koikoi_p2p.rules.actions import Action
 
-    clock = time.perf_counter
+    setup = _setups(rounds, seed, rules)[1]
+    create_state(folder, setup)
+    decided: list[float] = []
+    seen: list[float] = []
+    guest = await RelayClient.join(proxy_url, code)
+    connector = RelayRendezvous(proxy_url, 1, setup.rendezvous, first=guest)
+    try:
+        outcome = await run_peer(folder, connector,
+                                 options=DriverOptions(linger_s=5.0, disk_thread=disk_thread),
+                                 strategy=lambda n: _Timed(setup.strategy_seed, n, decided),
+                                 on_event=_hear(seen))
+    finally:
+        await connector.close()
+    return {"status": outcome.status, "reason": outcome.reason, "decided": decided, "seen": seen}
+
+
+async def crash_safe_run(relay_url: str, proxy_url: str, delay: float, rounds: int, seed: int, rules: str,
+                         workdir: Path, *, disk_thread: bool = True) -> Run:
+    """One match through ``run_peer`` at one delay: seat 0 here, seat 1 in its own process behind
+    the proxy, so neither seat's precomputation can delay the other's frames."""
+    import json
+
+    from koikoi_p2p.net.driver import DriverOptions, create_state, run_peer
+    from koikoi_p2p.net.relay_client import RelayClient
+    from koikoi_p2p.net.rendezvous import RelayRendezvous
+
+    clock = time.monotonic
     setups = _setups(rounds, seed, rules)
     folders = [workdir / f"d{int(delay * 1000)}-{os.urandom(4).hex()}-seat{seat}" for seat in (0, 1)]
     timeline = _Timeline(folders[0], clock)
     create_state(timeline.journal, setups[0])
-    create_state(folders[1], setups[1])
-    decided: list[list[float]] = [[], []]
-    seen: list[list[float]] = [[], []]
-    done = [0.0, 0.0]
+    decided: list[float] = []
+    seen: list[float] = []
+    done = [0.0]
 
-    class Timed:
-        def __init__(self, seat: int, n: int) -> None:
-            self.player = RandomPlayer(setups[seat].strategy_seed * 1_000_003 + n)
-            self.seat = seat
-
-        def choose(self, view: Any, options: Any) -> Action:
-            decided[self.seat].append(clock())
-            return self.player.choose(view, options)
-
-    def on_event(seat: int) -> Callable[[Event, bool], None]:
-        def hear(event: Event, replayed: bool) -> None:
-            if isinstance(event, OpponentMoved) and not replayed:
-                seen[seat].append(clock())
-        return hear
-
-    def progress(seat: int) -> Callable[[str, Any], None]:
-        def hook(phase: str, core: Any) -> None:
-            if seat == 0:
-                timeline.core = core
-            if core.done and not done[seat]:
-                done[seat] = clock()
-        return hook
+    def progress(phase: str, core: Any) -> None:
+        timeline.core = core
+        if core.done and not done[0]:
+            done[0] = clock()
 
     host = await RelayClient.create(relay_url)
-    guest = await RelayClient.join(proxy_url, host.code)
-    await host.wait_for_peer(timeout=30)
-    connectors = (RelayRendezvous(relay_url, 0, setups[0].rendezvous, first=host),
-                  RelayRendezvous(proxy_url, 1, setups[1].rendezvous, first=guest))
-    options = DriverOptions(linger_s=5.0)
-    start = clock()
+    errors = folders[1].with_suffix(".stderr")
+    with open(errors, "wb") as sink:
+        other = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "koikoi_p2p.bench.latency", "--seat-one", proxy_url, host.code, str(rounds),
+            str(seed), rules, str(folders[1]), "1" if disk_thread else "0",
+            stdout=asyncio.subprocess.PIPE, stderr=sink)
+    connector = RelayRendezvous(relay_url, 0, setups[0].rendezvous, first=host)
     try:
-        outcomes = await asyncio.gather(*(
-            run_peer(timeline.journal if seat == 0 else folders[seat], connectors[seat],
-                     strategy=lambda n, seat=seat: Timed(seat, n),  # type: ignore[misc]
-                     options=options, progress=progress(seat), on_event=on_event(seat))
-            for seat in (0, 1)))
+        await host.wait_for_peer(timeout=30)
+        start = clock()
+        outcome = await run_peer(timeline.journal, connector,
+                                 strategy=lambda n: _Timed(setups[0].strategy_seed, n, decided),
+                                 options=DriverOptions(linger_s=5.0, disk_thread=disk_thread),
+                                 progress=progress, on_event=_hear(seen))
+        out, _ = await asyncio.wait_for(other.communicate(), 60)
     finally:
-        for connector in connectors:
-            await connector.close()
-    for outcome in outcomes:
-        if outcome.status != "completed":
-            raise SystemExit(f"koikoi bench latency: the match did not complete: {outcome.status} "
-                             f"{outcome.reason}")
+        await connector.close()
+        if other.returncode is None:
+            other.kill()
+            await other.wait()
+    if other.returncode != 0:
+        raise SystemExit(f"koikoi bench latency: seat 1 failed: {errors.read_text(errors='replace')[-1500:]}")
+    one = json.loads(out.decode().strip().splitlines()[-1])
+    for status, reason in ((outcome.status, outcome.reason), (one["status"], one["reason"])):
+        if status != "completed":
+            raise SystemExit(f"koikoi bench latency: the match did not complete: {status} {reason}")
     core = timeline.core
     assert core is not None and core.peer is not None
     transcript = core.peer.transcript
     times, deals = _envelope_times(timeline.marks, len(transcript), start)
-    pairs = list(zip(decided[0], seen[1], strict=False)) + list(zip(decided[1], seen[0], strict=False))
+    pairs = list(zip(decided, one["seen"], strict=False)) + list(zip(one["decided"], seen, strict=False))
     return Run(delay=delay, wall=times[-1], times=times, deals=deals,
                envelopes=[(env.sender, env.type, env.body) for env in transcript],
                raws=[env.raw for env in transcript],
                decision_ms=[(b - a) * 1000 for a, b in pairs],
-               writes=(timeline.journal.appends, timeline.journal.syncs, timeline.journal.rebases))
+               writes=(timeline.journal.appends, timeline.journal.syncs,
+                       timeline.journal.rebases + timeline.journal.checkpoints))
 
 
 def _envelope_times(marks: list[tuple[float, int, int]], count: int,
@@ -290,7 +330,7 @@ class _Proxy:
 
 
 async def _measure(delays: list[float], repeat: int, rounds: int, seed: int, rules: str,
-                   workdir: Path) -> tuple[list[float], dict[float, list[Run]]]:
+                   workdir: Path) -> tuple[list[float], dict[float, list[Run]], list[Run]]:
     from koikoi_p2p.bench.soak import RelayProcess
 
     relay = RelayProcess()
@@ -298,6 +338,7 @@ async def _measure(delays: list[float], repeat: int, rounds: int, seed: int, rul
     proxies = {d: _Proxy(relay.url, d) for d in delays}
     floors: list[float] = []
     runs: dict[float, list[Run]] = {d: [] for d in delays}
+    inline: list[Run] = []                     # d = 0 with the disk waited for on the event loop
     try:
         for proxy in proxies.values():
             await proxy.start()
@@ -311,11 +352,16 @@ async def _measure(delays: list[float], repeat: int, rounds: int, seed: int, rul
                     raise SystemExit("koikoi bench latency: the crash-safe match differs from the one "
                                      "in memory")
                 runs[d].append(run)
+            run = await crash_safe_run(relay.url, proxies[0.0].url + "/v1", 0.0, rounds, seed, rules, workdir,
+                                       disk_thread=False)
+            if run.raws != raws:
+                raise SystemExit("koikoi bench latency: the crash-safe match differs from the one in memory")
+            inline.append(run)
     finally:
         for proxy in proxies.values():
             await proxy.stop()
         await relay.kill()
-    return floors, runs
+    return floors, runs, inline
 
 
 def _median_run(runs: list[Run]) -> Run:
@@ -334,7 +380,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     if not delays or delays[0] != 0 or any(d < 0 or d > 1 for d in delays):
         raise SystemExit("koikoi bench latency: --delays starts with 0, each at most 1000 ms")
     with tempfile.TemporaryDirectory(prefix="koikoi-bench-latency-") as tmp:
-        floors, runs = asyncio.run(_measure(delays, repeat, rounds, seed, rules, Path(tmp)))
+        floors, runs, inline = asyncio.run(_measure(delays, repeat, rounds, seed, rules, Path(tmp)))
     base = _median_run(runs[0.0])
     n = len(base.raws)
     floor = statistics.median(floors)
@@ -354,6 +400,19 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                     note=f"(crash-safe - in memory) / envelopes at d = 0, median of {repeat} interleaved "
                          f"pairs, vs the {OVERHEAD_TARGET_MS:g} ms target; seat 0 wrote {base.writes[0]} "
                          f"records with {base.writes[1]} fdatasyncs and {base.writes[2]} snapshots"),
+    ]
+    threaded, waited = (statistics.median(x for r in rs for x in r.decision_ms) for rs in (runs[0.0], inline))
+    wall_inline = statistics.median(r.wall for r in inline)
+    out += [
+        Measurement(name="latency.envelope_at_0ms.disk_on_loop", median_s=wall_inline * 1000 / n,
+                    floor_s=wall0 * 1000 / n, ratio=wall_inline / wall0, unit="ms",
+                    note="per envelope with the fdatasync waited for on the event loop, against the worker "
+                         f"thread (the default), interleaved, {repeat} runs each"),
+        Measurement(name="latency.decision_to_screen@0ms.disk_on_loop", median_s=waited, floor_s=threaded,
+                    ratio=waited / threaded if threaded else 0.0, unit="ms",
+                    note="decision to the opponent's screen with the fdatasync on the event loop, against "
+                         "the worker thread (the floor column); ratio < 1: the hand-off costs more than it "
+                         "saves"),
     ]
     for d in delays:
         chosen = _median_run(runs[d])
@@ -386,3 +445,14 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                      f"floor from the transcript"))
     return out
 
+
+
+if __name__ == "__main__":            # seat 1 of crash_safe_run, in its own process
+    import json
+
+    if len(sys.argv) != 9 or sys.argv[1] != "--seat-one":
+        raise SystemExit("usage: python -m koikoi_p2p.bench.latency --seat-one PROXY CODE ROUNDS SEED RULES "
+                         "FOLDER THREAD")
+    _url, _code, _rounds, _seed, _rules, _folder, _thread = sys.argv[2:]
+    print(json.dumps(asyncio.run(_seat_one(_url, _code, int(_rounds), int(_seed), _rules, Path(_folder),
+                                           _thread == "1"))))

@@ -408,6 +408,7 @@ class PeerCore:
                                  peer_name=str(paired[2]) if len(paired) > 2 else "")
             core._shown = [list(item) for item in cast(list[list[object]], snapshot["shown"])]
             core.peer = GamePeer.from_state(cast(dict[str, object], snapshot["peer"]))
+            core.peer.on_accepted = core._drain
         except ProtocolError as exc:
             raise ResumeError("bad_state", f"damaged snapshot: {exc}") from None
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -436,6 +437,7 @@ class PeerCore:
                 names=result.names, rated=self.setup.rated, ratings=self.setup.ratings)
         self.peer = GamePeer(channel=result.channel, room=self.setup.room, proposal=proposal, rng=self.rng,
                              handshake_record=result.record)
+        self.peer.on_accepted = self._drain     # the opponent's move is shown before our answer
         try:
             out = self.peer.start()
         finally:

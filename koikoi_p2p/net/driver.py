@@ -37,10 +37,11 @@ from koikoi_p2p.net.core import (
     PeerSetup,
     ResumeError,
 )
-from koikoi_p2p.net.journal import Journal
+from koikoi_p2p.net.journal import JOURNAL_VERSION, LOG, Journal
 from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
+from koikoi_p2p.protocol.envelope import decode_envelope
 from koikoi_p2p.protocol.errors import LocalMisuse, ProtocolError, RemoteViolation
 from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, TimeUp, YourTurn
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
@@ -99,6 +100,9 @@ class DriverOptions:
     clock: Callable[[], float] = time.monotonic
     wall: Callable[[], float] = time.time    # when inputs were saved: our own deadline spans a restart
     watch: Callable[[ReliableLink], None] | None = None   # sees the link once made (tests read its counters)
+    # Wait for the disk in a worker thread (the link keeps acknowledging and answering meanwhile);
+    # False waits on the event loop itself (``koikoi bench latency`` measures both).
+    disk_thread: bool = True
 
 
 ProgressHook = Callable[[str, PeerCore], None]
@@ -127,7 +131,7 @@ def create_state(where: JournalLike | Any, setup: PeerSetup) -> Journal:
             if journal.exists() and not _finished(journal):
                 raise StateStoreError("exists", f"{journal.folder} holds a match that has not ended: "
                                                 "continue it with koikoi resume --state, or remove it")
-            journal.rebase({"format": STATE_FORMAT, "core": PeerCore(setup).snapshot()})
+            journal.rebase({"format": STATE_FORMAT, "core": PeerCore(setup).snapshot(), LOG: []})
     except StateStoreError as exc:
         raise ResumeError(exc.reason, exc.message) from None
     return journal
@@ -169,7 +173,36 @@ def _restore(base: Mapping[str, object], records: list[list[Any]],
              on_event: Callable[[Event], None] | None) -> PeerCore:
     if base.get("format") != STATE_FORMAT or not isinstance(base.get("core"), dict):
         raise ResumeError("bad_state", "unknown state format")
-    return PeerCore.restore(cast(dict[str, object], base["core"]), records, on_event)
+    core = cast(dict[str, object], base["core"])
+    peer = core.get("peer")
+    if LOG in base and isinstance(peer, dict):
+        # The transcript is the journal's log, appended base by base (§12.3 rule 2).
+        log = cast(list[Any], base[LOG])
+        peer = {**peer, "transcript": log}
+        channel = peer.get("channel")
+        if base.get(FROM_LOG) and isinstance(channel, dict):
+            peer["channel"] = {**channel, **_channel_log(log)}
+        core = {**core, "peer": peer}
+    return PeerCore.restore(core, records, on_event)
+
+
+def _channel_log(log: list[Any]) -> dict[str, bytes]:
+    """The channel's digest and sender of every envelope, from the transcript they came from."""
+    try:
+        envelopes = [decode_envelope(bytes(raw), bytes(sig)) for raw, sig in log]
+    except (ProtocolError, TypeError, ValueError) as exc:
+        raise ResumeError("bad_state", f"damaged transcript in the journal: {exc}") from None
+    return {"digests": b"".join(env.digest() for env in envelopes),
+            "senders": bytes(env.sender for env in envelopes)}
+
+
+FROM_LOG = "channel_from_log"    # the base's channel digests and senders are the log's
+
+
+def _logged(base: Mapping[str, object]) -> int:
+    """How many envelopes of the transcript the journal holds already (in its log)."""
+    log = base.get(LOG)
+    return len(log) if isinstance(log, list) else 0
 
 
 class SavedCore:
@@ -185,7 +218,7 @@ class SavedCore:
     outbox that are not durable yet, which a re-send must leave alone."""
 
     def __init__(self, core: PeerCore, journal: Journal, *, saved_at: float = 0.0,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, logged: int = 0, disk_thread: bool = True) -> None:
         self.core = core
         self.journal = journal
         self.deal = core.deal
@@ -193,6 +226,8 @@ class SavedCore:
         self.saved_at = saved_at      # wall time the last input was saved (0: unknown)
         self.wall = wall
         self.holding = 0              # frames at the end of the outbox waiting for their record
+        self.logged = logged          # envelopes of the transcript in the journal's log
+        self.disk_thread = disk_thread
         self._base: dict[str, object] | None = None   # a deal boundary's base, written after its send
 
     def _record(self, kind: str, value: object, out: list[bytes]) -> dict[str, object] | None:
@@ -200,15 +235,39 @@ class SavedCore:
         self.saved_at = self.wall()
         if self.core.deal != self.deal:
             # A deal boundary: the snapshot covers this input, and the records start again.
-            return {"format": STATE_FORMAT, "core": self.core.snapshot(), "at": self.saved_at}
+            return self._snapshot()
         self.journal.append([kind, value, out, self.saved_at], sync=False)
         return None
+
+    def _snapshot(self) -> dict[str, object]:
+        """A base of the state alone: the envelopes the journal's log lacks go in its ``log``, the
+        rest of the transcript stays where it was written (§12.3 rule 2). A file of an older
+        version is replaced whole by the next base, which then holds the whole transcript."""
+        core = self.core.snapshot()
+        peer = core.get("peer")
+        start = self.logged if self.journal.version == JOURNAL_VERSION else 0
+        base: dict[str, object] = {"format": STATE_FORMAT, "core": core, "at": self.saved_at, LOG: []}
+        if isinstance(peer, dict):
+            transcript = cast(list[Any], peer.pop("transcript"))
+            base[LOG] = transcript[start:]
+            channel = peer.get("channel")
+            if isinstance(channel, dict) and len(cast(bytes, channel["senders"])) == len(transcript):
+                # The channel's digest and sender of each envelope grow with the transcript: a
+                # resume recomputes them from the log instead.
+                channel["digests"], channel["senders"] = b"", b""
+                base[FROM_LOG] = True
+        return base
+
+    def _checkpoint(self, base: dict[str, object]) -> None:
+        start = self.logged if self.journal.version == JOURNAL_VERSION else 0
+        self.journal.checkpoint(base)
+        self.logged = start + len(cast(list[Any], base[LOG]))
 
     def commit(self, kind: str, value: object, out: list[bytes], *, durable: bool = True) -> None:
         """``save`` without the worker thread (for callers without an event loop)."""
         base = self._record(kind, value, out)
         if base is not None:
-            self.journal.rebase(base)
+            self._checkpoint(base)
             self.deal = self.core.deal
         elif durable:
             self.journal.sync()
@@ -238,11 +297,17 @@ class SavedCore:
         thread): from then on a resume replays only the records of the deal under way."""
         base, self._base = self._base, None
         if base is not None:
-            await asyncio.to_thread(self.journal.rebase, base)
+            if self.disk_thread:
+                await asyncio.to_thread(self._checkpoint, base)
+            else:
+                self._checkpoint(base)
 
     async def flush(self) -> None:
         if self.journal.dirty:
-            await asyncio.to_thread(self.journal.sync)
+            if self.disk_thread:
+                await asyncio.to_thread(self.journal.sync)
+            else:
+                self.journal.sync()
 
     async def settle(self, link: ReliableLink) -> None:
         """Make every record durable, then acknowledge the frames they hold."""
@@ -310,7 +375,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     resumed = core.inputs > 0
     core.folder = journal.folder
     # Records never cross a deal boundary: the core is at the base's deal.
-    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall)
+    saved = SavedCore(core, journal, saved_at=_saved_at(base, records), wall=opts.wall, logged=_logged(base),
+                      disk_thread=opts.disk_thread)
 
     def choose(n: int) -> Strategy:
         if strategy is not None:

@@ -10,9 +10,15 @@ caused), appended and made durable one at a time::
 
 Payloads are msgpack (never pickle: loading must not run code). ``append`` writes one record
 with one ``write`` and one ``fdatasync``: the cost of a message is one small durable write, not
-a rewrite of the whole state. ``rebase`` replaces the file with a new base and no records,
-atomically (temporary file, fsync, rename, fsync of the folder), at each deal boundary, so a
-resume replays at most the records of one deal.
+a rewrite of the whole state. ``checkpoint`` appends a new base as a record whose payload is a
+map (version 3), at each deal boundary, so a resume replays at most the records of one deal and
+nothing already written is written again. A base may carry a list under ``log`` (the driver puts
+the transcript there): each base holds only the items added since the base before it, and a
+read gives the latest base with the whole list, the concatenation of every base's ``log``. So
+the bytes written over a match grow with its length, not its square (issue 26 item 4).
+``rebase`` replaces the whole file with one base (atomically: temporary file, fsync, rename,
+fsync of the folder): a new match, an ended one, or the first checkpoint of a version 2 file
+(which held the transcript in its base and allowed no base records).
 
 A crash can tear only the last append (a power loss; ``kill -9`` cannot tear a ``write``): a last
 record that is short, or whose checksum fails exactly at the end of the file, or a tail of zero
@@ -48,7 +54,9 @@ from koikoi_p2p.net.state_store import (
     write_atomic,
 )
 
-JOURNAL_VERSION = 2
+JOURNAL_VERSION = 3
+READABLE_VERSIONS = (2, 3)      # version 2: one base, rewritten at each deal boundary
+LOG = "log"
 _BASE = struct.Struct(">8sHI32s")
 _RECORD = struct.Struct(">I32s")
 MAX_RECORD_BYTES = 8 << 20     # one message and the frames it caused: far below this
@@ -83,7 +91,7 @@ def encode_base(base: Mapping[str, object]) -> bytes:
     return _BASE.pack(MAGIC, JOURNAL_VERSION, len(payload), _sha256(payload)) + payload
 
 
-def encode_record(record: list[Any]) -> bytes:
+def encode_record(record: list[Any] | Mapping[str, object]) -> bytes:
     payload = _pack(record)
     if len(payload) > MAX_RECORD_BYTES:
         raise StateStoreError("too_large", "a record exceeds the size limit")
@@ -91,13 +99,14 @@ def encode_record(record: list[Any]) -> bytes:
 
 
 def decode_journal(data: bytes) -> tuple[dict[str, object], list[list[Any]], int]:
-    """(base, records, length of the whole part): a torn last record is dropped, not counted."""
+    """(latest base, the records after it, length of the whole part): a torn last record is
+    dropped, not counted; the base's ``log`` is the concatenation of every base's."""
     if len(data) < _BASE.size:
         raise StateStoreError("truncated", f"{len(data)} bytes is shorter than the header")
     magic, version, length, checksum = _BASE.unpack_from(data)
     if magic != MAGIC:
         raise StateStoreError("bad_magic", "not a koikoi state file")
-    if version != JOURNAL_VERSION:
+    if version not in READABLE_VERSIONS:
         raise StateStoreError("unsupported_version",
                               f"state format version {version}, this build reads {JOURNAL_VERSION}")
     if length > MAX_STATE_BYTES:
@@ -111,29 +120,61 @@ def decode_journal(data: bytes) -> tuple[dict[str, object], list[list[Any]], int
     base = _unpack(payload)
     if not isinstance(base, dict) or not all(isinstance(key, str) for key in base):
         raise StateStoreError("bad_data", "the base is not a map with text keys")
-    records: list[list[Any]] = []
+    log = _log_of(base, 0)
+    pending: list[tuple[int, bytes]] = []           # records after the latest base, unpacked at the end
+    view = memoryview(data)
     at = end
     while at < len(data):
-        rest = data[at:]
-        if len(rest) < _RECORD.size or not any(rest):
+        left = len(data) - at
+        if left < _RECORD.size or not any(view[at:]):
             break                                   # a torn header, or a tail of zeros
-        size, digest = _RECORD.unpack_from(rest)
+        size, digest = _RECORD.unpack_from(data, at)
         stop = _RECORD.size + size
-        if size == 0 or size > MAX_RECORD_BYTES or stop > len(rest):
-            if size and stop > len(rest) and size <= MAX_RECORD_BYTES:
+        if size == 0 or size > MAX_RECORD_BYTES or stop > left:
+            if size and stop > left and size <= MAX_RECORD_BYTES:
                 break                               # the last append did not finish
             raise StateStoreError("corrupt", f"bad record length at byte {at}")
-        body = rest[_RECORD.size:stop]
+        body = bytes(view[at + _RECORD.size:at + stop])
         if _sha256(body) != digest:
-            if stop == len(rest):
+            if stop == left:
                 break                               # the last record, torn
             raise StateStoreError("corrupt", f"checksum mismatch in the record at byte {at}")
+        if version >= 3 and _is_map(body):
+            record = _unpack(body)
+            if not isinstance(record, dict) or not all(isinstance(key, str) for key in record):
+                raise StateStoreError("bad_data", f"the base at byte {at} is not a map with text keys")
+            base, pending = record, []              # a checkpoint: the records start again
+            own = _log_of(base, at)
+            if own is not None or log is not None:
+                log = (log or []) + (own or [])
+        else:
+            pending.append((at, body))
+        at += stop
+    records: list[list[Any]] = []
+    for where, body in pending:
         record = _unpack(body)
         if not isinstance(record, list):
-            raise StateStoreError("bad_data", f"the record at byte {at} is not a list")
+            raise StateStoreError("bad_data", f"the record at byte {where} is not a list")
         records.append(record)
-        at += stop
+    if log is not None:
+        base = {**base, LOG: log}
     return base, records, at
+
+
+def _is_map(payload: bytes) -> bool:
+    """Whether a msgpack payload is a map (fixmap, map 16, map 32): a base, not a record."""
+    first = payload[0]
+    return 0x80 <= first <= 0x8F or first in (0xDE, 0xDF)
+
+
+def _log_of(base: Mapping[str, object], at: int) -> list[Any] | None:
+    """A base's own part of the log (None when it has no ``log``)."""
+    if LOG not in base:
+        return None
+    items = base[LOG]
+    if not isinstance(items, list):
+        raise StateStoreError("bad_data", f"the log of the base at byte {at} is not a list")
+    return items
 
 
 class Journal:
@@ -146,6 +187,9 @@ class Journal:
         self.rebases = 0
         self.records = 0             # records after the current base
         self.syncs = 0
+        self.checkpoints = 0
+        self.written = 0             # bytes written by this instance (the benchmarks)
+        self.version: int | None = None   # the file's format version, once read or written
         self._dirty = False          # appended records wait for an fdatasync
         self._fd: int | None = None
         self._lock: int | None = None
@@ -212,6 +256,7 @@ class Journal:
         self.lock()
         data, _ = self._read()
         base, records, good = decode_journal(data)
+        self.version = _BASE.unpack_from(data)[1]
         if good < len(data):
             with open(self.path, "r+b") as handle:
                 handle.truncate(good)
@@ -231,29 +276,54 @@ class Journal:
     # -- writing ----------------------------------------------------------------------------------
     def rebase(self, base: Mapping[str, object]) -> None:
         """Replace the whole file with ``base`` and no records (atomic; under the lock)."""
+        self._replace(base)
+
+    def _replace(self, base: Mapping[str, object]) -> None:
         self.lock()
         self._close_fd()
-        write_atomic(self.path, encode_base(base))
+        data = encode_base(base)
+        write_atomic(self.path, data)
+        self.written += len(data)
+        self.version = JOURNAL_VERSION
         self._dirty = False
         self.records = 0
         self.rebases += 1
 
+    def checkpoint(self, base: Mapping[str, object]) -> None:
+        """Append ``base`` as the new base (durable when this returns): the records after the old
+        one are not replayed any more. Its ``log`` holds only what the earlier bases' lack. A file
+        of an older version (or never read here) is replaced by ``base`` instead, which must
+        then hold the whole log."""
+        if self.version != JOURNAL_VERSION:
+            self._replace(base)
+            return
+        if not isinstance(base, Mapping):
+            raise StateStoreError("not_serializable", "the base must be a map")
+        self._write(encode_record(dict(base)))
+        self.records = 0
+        self.checkpoints += 1
+        self.sync()
+
     def append(self, record: list[Any], *, sync: bool = True) -> None:
         """Add one record and make it durable (one write, one fdatasync) before returning; with
         ``sync=False`` the fdatasync waits for the next ``sync()`` (a group commit)."""
+        self._write(encode_record(record))
+        self.records += 1
+        self.appends += 1
+        if sync:
+            self.sync()
+
+    def _write(self, data: bytes) -> None:
+        """One whole record at the end of the file, waiting for the next ``sync``."""
         self.lock()
-        data = encode_record(record)
         if self._fd is None:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
         written = os.write(self._fd, data)
         if written != len(data):       # a short write (disk full): never leave half a record
             os.ftruncate(self._fd, os.fstat(self._fd).st_size - written)
             raise StateStoreError("write_failed", "the record could not be written whole")
-        self.records += 1
-        self.appends += 1
+        self.written += written
         self._dirty = True
-        if sync:
-            self.sync()
 
     def sync(self) -> None:
         """Make every appended record durable (one fdatasync; nothing to do when none waits)."""
@@ -281,4 +351,4 @@ class Journal:
             os.close(fd)
 
 
-__all__ = ["JOURNAL_VERSION", "Journal", "decode_journal", "encode_base", "encode_record"]
+__all__ = ["JOURNAL_VERSION", "LOG", "Journal", "decode_journal", "encode_base", "encode_record"]

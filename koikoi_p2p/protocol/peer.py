@@ -149,6 +149,9 @@ class GamePeer:
         self._terms_decision: bool | None = None
         self._resign = False
         self._failure_reported = False
+        # Called once a peer's envelope is accepted, before the answer is composed: a driver
+        # shows the opponent's move there, so the screen does not wait for our reply (issue 26).
+        self.on_accepted: Callable[[], None] | None = None
 
     # -- public API -----------------------------------------------------------------------------
     @property
@@ -205,6 +208,8 @@ class GamePeer:
                 self.channel.fail(exc.reason)
                 raise
             self.transcript.append(env)
+            if self.on_accepted is not None:
+                self.on_accepted()
             return self._speak(defer=True)
 
         return self._guard(step)

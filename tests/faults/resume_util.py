@@ -61,6 +61,10 @@ class CrashingStore(Journal):
         super().rebase(base)
         self._saved(dict(base))
 
+    def checkpoint(self, base: Any) -> None:
+        super().checkpoint(base)
+        self._saved(dict(base))
+
 
 def new_stores(tmp: Path, **kw: Any) -> list[Path]:
     folders = []

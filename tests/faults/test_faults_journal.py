@@ -43,6 +43,61 @@ def test_rebase_drops_the_records(tmp_path: Path) -> None:
     assert journal.read() == ({"format": 2, "core": {}}, [["d", {"x": 1}, []]])
 
 
+def test_a_checkpoint_appends_a_base_and_the_log_adds_up(tmp_path: Path) -> None:
+    """A deal boundary appends its base: nothing written is written again, the records start
+    again, and the log read is every base's part in order (spec/protocol.md §12.3 rule 2)."""
+    journal = Journal(tmp_path / "m")
+    journal.rebase({"format": 2, "core": {}, "log": [b"e0"]})
+    journal.append(RECORDS[0])
+    before = journal.path.read_bytes()
+    journal.checkpoint({"format": 2, "core": {"deal": 1}, "log": [b"e1", b"e2"]})
+    journal.append(RECORDS[1])
+    assert journal.path.read_bytes().startswith(before)
+    assert journal.read() == ({"format": 2, "core": {"deal": 1}, "log": [b"e0", b"e1", b"e2"]}, [RECORDS[1]])
+    journal.checkpoint({"format": 2, "core": {"deal": 2}, "log": []})
+    assert journal.read() == ({"format": 2, "core": {"deal": 2}, "log": [b"e0", b"e1", b"e2"]}, [])
+    assert (journal.checkpoints, journal.rebases, journal.records) == (2, 1, 0)
+
+
+def test_a_torn_checkpoint_leaves_the_base_before_it(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "m")
+    journal.rebase({"format": 2, "core": {}, "log": [b"e0"]})
+    journal.append(RECORDS[0])
+    good = journal.path.stat().st_size
+    journal.checkpoint({"format": 2, "core": {"deal": 1}, "log": [b"e1"]})
+    journal.unlock()
+    with open(journal.path, "r+b") as handle:
+        handle.truncate(journal.path.stat().st_size - 3)
+    again = Journal(tmp_path / "m")
+    assert again.load() == ({"format": 2, "core": {}, "log": [b"e0"]}, [RECORDS[0]])
+    assert again.path.stat().st_size == good
+    again.unlock()
+
+
+def test_a_version_2_file_is_read_and_its_next_base_replaces_it(tmp_path: Path) -> None:
+    """Matches saved before version 3 resume: the old base is read as it was, and the first
+    checkpoint rewrites the file whole in the new layout."""
+    import hashlib
+    import struct
+
+    import msgpack
+
+    payload = msgpack.packb(BASE, use_bin_type=True)
+    folder = tmp_path / "m"
+    folder.mkdir(mode=0o700)
+    old = struct.pack(">8sHI32s", MAGIC, 2, len(payload), hashlib.sha256(payload).digest()) + payload
+    (folder / "match.state").write_bytes(old + encode_record(RECORDS[0]))
+    journal = Journal(folder)
+    assert journal.load() == (BASE, [RECORDS[0]]) and journal.version == 2
+    journal.checkpoint({"format": 2, "core": {"deal": 1}, "log": [b"e0", b"e1"]})
+    assert journal.path.read_bytes()[8:10] == b"\x00\x03"
+    assert (journal.rebases, journal.checkpoints) == (1, 0)
+    journal.checkpoint({"format": 2, "core": {"deal": 2}, "log": [b"e2"]})
+    assert journal.read() == ({"format": 2, "core": {"deal": 2}, "log": [b"e0", b"e1", b"e2"]}, [])
+    journal.unlock()
+
+
+
 @pytest.mark.parametrize("cut", [1, 10, 36, 40])
 def test_a_torn_last_record_is_dropped_and_cut_away(tmp_path: Path, cut: int) -> None:
     journal = _written(tmp_path / "m")

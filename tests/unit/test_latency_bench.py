@@ -36,7 +36,9 @@ def test_classify_splits_a_deal_into_setup_turns_and_closing() -> None:
 def test_the_bench_reports_every_row(tmp_path: object) -> None:
     rows = latency.run(argparse.Namespace(rounds=1, delays="0,20", repeat=1, seed=3, rules="wikipedia"))
     names = [row.name for row in rows]
-    assert names[:3] == ["latency.envelope_at_0ms", "latency.overhead_per_envelope",
+    assert names[:5] == ["latency.envelope_at_0ms", "latency.overhead_per_envelope",
+                         "latency.envelope_at_0ms.disk_on_loop",
+                         "latency.decision_to_screen@0ms.disk_on_loop",
                          "latency.decision_to_screen@0ms"]
     assert "latency.decision_to_screen@20ms" in names and "latency.round_trips@20ms" in names
     for phase in ("handshake", "match_setup", "deal_setup", "turn", "closing", "match_close"):

@@ -122,7 +122,7 @@ export function renderBoard(root, table, props) {
   /** @type {number[]} */ const positions = r ? r.handPositions : [];
   /** @type {number[]} */ const fieldSet = r ? r.field : [];
 
-  const handEl = h('section', { class: 'hand', 'aria-label': t('hand') }, hand.map((c, i) => {
+  const handEl = h('section', { class: 'hand', 'aria-label': t('hand'), 'data-deal': String(table.deal ?? -1) }, hand.map((c, i) => {
     if (c < 0) return backEl();
     const option = plays.get(positions[i]);
     const matches = fieldSet.filter((f) => CARDS[f].month === CARDS[c].month).length;

@@ -10,6 +10,7 @@ import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 import { waitingScreen } from './waiting.js';
 import { PlayView } from './view.js';
+import { Pacer, pauseMs } from './pace.js';
 import { deleteFinal, loadFinal } from './store.js';
 import { reasonText } from './words.js';
 
@@ -103,6 +104,9 @@ export class Game {
     this.notice = h('div', { class: 'notice', role: 'alert' });
     // Motion, the last move, the move log, announcements and sound (view.js): it follows the tables, never holds them.
     this.view = new PlayView(this.boardEl);
+    // The seat's tables reach the board through the pacer: in practice it holds the computer's
+    // move for a short pause (pace.js); online it holds nothing.
+    this.pacer = new Pacer((table) => this.#draw(table), { pauseMs: 0, covered: () => this.dialog.open });
     root.replaceChildren(this.notice, this.boardEl, this.view.el, this.dialog);
     this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);
     this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
@@ -113,6 +117,7 @@ export class Game {
     this.destroyed = true;
     clearInterval(this.clock);
     this.view.destroy();
+    this.pacer.destroy();
     document.removeEventListener('keydown', this.keys);
     this.worker?.terminate();
     this.computer?.terminate();
@@ -127,12 +132,13 @@ export class Game {
   /**
    * Practice: the person is seat 0 and proposes the rules; the computer (seat 1) runs in its own
    * worker and plays through the same protocol and proofs.
-   * @param {{profile: any, level: string, delayMs?: number}} o
+   * @param {{profile: any, level: string}} o
    */
   startPractice(o) {
     const id = randomId(), cid = randomId(), room = practiceRoom();
     setCurrent({ id, mode: 'practice', computer: cid });
     this.id = id;
+    this.pacer.pause = pauseMs();
     const channel = new MessageChannel();
     this.worker = newWorker(this.env.workerUrl);
     this.computer = newWorker(this.env.workerUrl);
@@ -140,7 +146,7 @@ export class Game {
     this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
     this.worker.postMessage({ type: 'start', id, role: 'human', seat: 0, name: this.env.settings.name, profile: o.profile, level: o.level, ...common, port: channel.port1 }, [channel.port1]);
-    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: computerName(o.level).slice(0, 32), level: o.level, computerDelayMs: o.delayMs ?? 350, ...common, port: channel.port2 }, [channel.port2]);
+    this.computer.postMessage({ type: 'start', id: cid, role: 'computer', seat: 1, name: computerName(o.level).slice(0, 32), level: o.level, ...common, port: channel.port2 }, [channel.port2]);
   }
 
   /**
@@ -184,11 +190,12 @@ export class Game {
     this.#listen(this.worker);
     this.#say(t('resumed'));
     if (cur.mode === 'practice' && cur.computer) {
+      this.pacer.pause = pauseMs();
       const channel = new MessageChannel();
       this.computer = newWorker(this.env.workerUrl);
       this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
       this.worker.postMessage({ type: 'resume', id: cur.id, port: channel.port1 }, [channel.port1]);
-      this.computer.postMessage({ type: 'resume', id: cur.computer, port: channel.port2, computerDelayMs: 350 }, [channel.port2]);
+      this.computer.postMessage({ type: 'resume', id: cur.computer, port: channel.port2 }, [channel.port2]);
     } else {
       this.worker.postMessage({ type: 'resume', id: cur.id });
     }
@@ -203,7 +210,7 @@ export class Game {
   /** @param {any} msg */
   #message(msg) {
     switch (msg.type) {
-      case 'table': this.#draw(msg.table); break;
+      case 'table': this.pacer.offer(msg.table); break;
       case 'room': this.roomCode = msg.code; this.#say(''); break;
       case 'cancelled': forgetCurrent(); this.env.onHome(); break;
       case 'file':
@@ -353,7 +360,7 @@ export class Game {
 
   /** @param {any} table @param {[string, string]} names */
   #roundView(table, names) {
-    return h('div', {}, [roundSummary(table, names), h('div', { class: 'choices' }, [
+    return h('div', { 'data-deal': String(table.lastRound.deal) }, [roundSummary(table, names), h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; noteCurrent(this.id, { roundSeen: this.shownRound }); this.#answered(); } }, lastOfMatch(table) ? t('nextToResult') : t('next')),
     ])]);
   }

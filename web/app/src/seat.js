@@ -31,14 +31,13 @@ const ZERO_HASH = toHex(new Uint8Array(32));
 export class Seat {
   /**
    * @param {SeatRecord} record @param {Journal} journal
-   * @param {{post: (msg: any) => void, deadlines?: boolean, computerDelayMs?: number}} io
+   * @param {{post: (msg: any) => void, deadlines?: boolean}} io
    */
   constructor(record, journal, io) {
     this.record = record;
     this.journal = journal;
     this.post = io.post;
     this.useDeadlines = io.deadlines ?? false;
-    this.computerDelayMs = io.computerDelayMs ?? 0;
     // The level is kept in the saved record, so a resumed practice match keeps its computer.
     this.player = record.role === 'computer' ? createPlayer(/** @type {any} */ (record.meta.level ?? 'random'), String(record.meta.playerSeed ?? record.id)) : null;
     /** tells the computer the round's public history (the master reads the opponent's discards) */
@@ -94,7 +93,7 @@ export class Seat {
   /**
    * A new seat: its record saved before anything is sent.
    * @param {{id: string, role: 'human' | 'computer', options: any, meta: {[key: string]: unknown}}} spec
-   * @param {{post: (msg: any) => void, deadlines?: boolean, computerDelayMs?: number}} io
+   * @param {{post: (msg: any) => void, deadlines?: boolean}} io
    */
   static async create(spec, io) {
     const journal = Journal.create(spec.options);
@@ -107,7 +106,7 @@ export class Seat {
   /**
    * A saved seat rebuilt by replaying its inputs; the frames of its outbox are re-sent when the
    * transport is attached (the receiver ignores exact repeats).
-   * @param {string} id @param {{post: (msg: any) => void, deadlines?: boolean, computerDelayMs?: number}} io
+   * @param {string} id @param {{post: (msg: any) => void, deadlines?: boolean}} io
    */
   static async restore(id, io) {
     const record = await loadSeat(id);
@@ -414,7 +413,8 @@ export class Seat {
       return;
     }
     if (peer.legalActions().length && this.player) {
-      if (this.computerDelayMs) await new Promise((r) => setTimeout(r, this.computerDelayMs));
+      // No thinking pause here: the computer decides and sends at once; the page paces how its
+      // moves are shown (pace.js), so the protocol and the next deal never wait for it (issue 26).
       const engine = liveEngine(peer.flow);
       // The match so far, as the Python driver tells its strategies (scores, rounds played).
       const action = this.player.choose(engine, peer.seat, RoundFollower.context(/** @type {any} */ (peer.flow), engine.profile));

@@ -161,7 +161,7 @@ async function start(msg) {
 async function startHeld(msg) {
   await ready();
   const me = msg.role === 'computer' ? Identity.generate(systemRandom) : await identity();
-  const io = { post, deadlines: msg.link.kind === 'relay', computerDelayMs: msg.computerDelayMs ?? 0 };
+  const io = { post, deadlines: msg.link.kind === 'relay' };
   const options = {
     seat: msg.seat, identity: me, room: msg.room, password: msg.password || null, seed: systemRandom(32), name: msg.name ?? '',
     profile: msg.profile ? Profile.fromDict(msg.profile) : undefined, deadlines: msg.deadlines ?? undefined,
@@ -231,7 +231,7 @@ async function resumeHeld(msg) {
   await ready();
   const record = await loadSeat(msg.id);
   if (!record) throw Object.assign(new Error('no saved match'), { reason: 'no_saved_match' });
-  const io = { post, deadlines: Boolean(record.meta.link && /** @type {any} */ (record.meta.link).kind === 'relay'), computerDelayMs: msg.computerDelayMs ?? 0 };
+  const io = { post, deadlines: Boolean(record.meta.link && /** @type {any} */ (record.meta.link).kind === 'relay') };
   seat = await Seat.restore(msg.id, io);
   record.meta.resumedAt = Date.now();
   await saveSeat({ ...seat.record, meta: record.meta });
