@@ -168,22 +168,29 @@ export function keysInSource() {
   return out;
 }
 
+/** The English source strings (messages.en.json). @returns {Record<string, Record<string, EnglishEntry>>} */
+export const englishSource = () => JSON.parse(readFileSync(ENGLISH_FILE, 'utf8'));
+
+/** Each language's catalogue text (koikoi_p2p/locale/<lang>/LC_MESSAGES/koikoi.po). @returns {Record<string, string>} */
+export function catalogueTexts() {
+  const locale = path.join(ROOT, 'koikoi_p2p', 'locale');
+  const langs = readdirSync(locale).filter((l) => existsSync(path.join(locale, l, 'LC_MESSAGES', 'koikoi.po'))).sort();
+  return Object.fromEntries(langs.map((l) => [l, readFileSync(path.join(locale, l, 'LC_MESSAGES', 'koikoi.po'), 'utf8')]));
+}
+
 /**
  * The compiled messages: for English (the source) and each catalogue, section -> key -> the text
  * (a plural message: its forms, as many as the language's rule has). Throws when the code looks up
  * a key the English lacks (or counts with one that has no plural), or a catalogue lacks a message,
  * has it fuzzy or empty, or changes its placeholders.
+ * @param {Record<string, Record<string, EnglishEntry>>} [english] @param {Record<string, string>} [catalogues] lang -> PO text
  */
-export function messages() {
-  /** @type {Record<string, Record<string, EnglishEntry>>} */
-  const english = JSON.parse(readFileSync(ENGLISH_FILE, 'utf8'));
+export function messages(english = englishSource(), catalogues = catalogueTexts()) {
   for (const [key, call] of keysInSource()) {
     const entry = english.web[key];
     if (entry === undefined) throw new Error(`web/app/src looks up "${key}", which web/app/messages.en.json lacks`);
     if (call === 'tn' && (typeof entry === 'string' || entry.plural === undefined)) throw new Error(`tn("${key}") needs a plural message`);
   }
-  const locale = path.join(ROOT, 'koikoi_p2p', 'locale');
-  const langs = readdirSync(locale).filter((l) => existsSync(path.join(locale, l, 'LC_MESSAGES', 'koikoi.po'))).sort();
   /** @type {Record<string, string>} */
   const plural = { en: 'one' };
   /** @type {Record<string, Record<string, Record<string, string | string[]>>>} */
@@ -192,8 +199,8 @@ export function messages() {
     out.en[section] = Object.fromEntries(Object.entries(entries).map(([key, e]) => [key,
       typeof e === 'string' ? e : e.plural !== undefined ? [e.msgid, e.plural] : e.msgid]));
   }
-  for (const lang of langs) {
-    const entries = poEntries(readFileSync(path.join(locale, lang, 'LC_MESSAGES', 'koikoi.po'), 'utf8'));
+  for (const [lang, text] of Object.entries(catalogues)) {
+    const entries = poEntries(text);
     const header = entries.find((e) => e.msgid === '' && e.context === undefined)?.forms[0] ?? '';
     const rule = /^Plural-Forms: *(.*?) *$/m.exec(header)?.[1] ?? '';
     if (!(rule in PLURAL_RULES)) throw new Error(`${lang}: a plural rule the app does not know: ${rule}`);

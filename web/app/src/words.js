@@ -25,7 +25,7 @@ export function reasonText(reason) {
 }
 
 /** A list in the language's way ("a, b, c"; 「a、b、c」). @param {string[]} items */
-function listed(items) {
+export function listed(items) {
   return items.reduce((a, b) => t('svList', { a, b }));
 }
 

@@ -65,9 +65,22 @@ test('one card away: a pile with two poetry ribbons is one from akatan', () => {
 });
 
 test('profiles from the form, described against their preset', () => {
-  assert.equal(profileText(buildProfile('nintendo', 1, '').toDict()), 'nintendo');
-  const custom = buildProfile('nintendo', 1, 'koikoi_multiplier=none');
-  assert.match(profileText(custom.toDict()), /koikoi_multiplier=none/);
+  setLang('en');
+  assert.equal(profileText(buildProfile('nintendo', 1, '').toDict()), 'Nintendo');
+  const custom = buildProfile('nintendo', 1, 'koikoi_multiplier=none\ncup_is_plain=false');
+  // The terms dialog says the switches in words, never NAME=VALUE (the rules page's words).
+  const en = profileText(custom.toDict());
+  assert.match(en, /^custom, based on Nintendo: /, en);
+  assert.match(en, /Koi-koi multiplier: calls multiply nothing/, en);
+  assert.match(en, /Sake Cup also a plain: no/, en);
+  assert.doesNotMatch(en, /=|koikoi_multiplier|false/, en);
+  setLang('ja');
+  const ja = profileText(custom.toDict());
+  assert.doesNotMatch(ja, /[a-z_]+=|koikoi_multiplier|false/, ja);
+  assert.match(ja, /^任天堂を元にした独自ルール: /, ja);
+  assert.match(ja, /こいこいの倍率: 倍率なし/, ja);
+  assert.match(ja, /菊に盃をカスにも数える: いいえ/, ja);
+  setLang('en');
   assert.throws(() => buildProfile('nintendo', 1, 'no such line'));
   assert.equal(t('roundOf', { i: 1, n: 3 }), 'Round 1 of 3');
 });
