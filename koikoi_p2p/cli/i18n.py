@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Iterator
-from typing import BinaryIO
 from pathlib import Path
+from typing import BinaryIO
 
 from koikoi_p2p.cli.catalogue import gettext_in, ngettext_in, pgettext_in
 
