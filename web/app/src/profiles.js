@@ -18,6 +18,7 @@ export const PRESET_TEXT = /** @type {const} */ ({
   wikipedia: ['presetWikipedia', 'shortWikipedia'],
   'board-game': ['presetBoardGame', 'shortBoardGame'],
   'classic-variant': ['presetClassicVariant', 'shortClassicVariant'],
+  'koikoi-japan': ['presetKoikoiJapan', 'shortKoikoiJapan'],
 });
 
 /** A preset's short name in the page's language (the preset id for one this app does not know). @param {string} name */

@@ -17,6 +17,7 @@ import { Profile, preset, withRounds } from '../../src/api/rules.js';
 /** The match lengths each preset's source plays, its own default first (0: to a target score). */
 export const LENGTHS = /** @type {{[name: string]: number[]}} */ ({
   nintendo: [12, 6], 'koikoi-online': [12, 6], 'teaching-card': [12, 6], wikipedia: [12, 6], 'board-game': [12, 6, 3], 'classic-variant': [0],
+  'koikoi-japan': [8],
 });
 
 /** "12 rounds (a whole year of months)", "until 50 points". @param {number} n @param {number} target */

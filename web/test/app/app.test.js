@@ -9,7 +9,7 @@ import { CARDS } from '../../src/rules/cards.js';
 import { YAKU_IDS } from '../../src/rules/scoring.js';
 import { preset } from '../../src/rules/profile.js';
 import { closeYaku } from '../../app/src/table.js';
-import { buildProfile, cleanName, profileText } from '../../app/src/profiles.js';
+import { PRESETS, buildProfile, cleanName, presetSentence, presetShort, profileText } from '../../app/src/profiles.js';
 import { nameProblem } from '../../src/protocol/names.js';
 import { rendezvousTag } from '../../src/net/rendezvous.js';
 
@@ -65,6 +65,11 @@ test('one card away: a pile with two poetry ribbons is one from akatan', () => {
 });
 
 test('profiles from the form, described against their preset', () => {
+  for (const lang of /** @type {const} */ (['en', 'ja'])) {
+    setLang(lang);
+    // every preset, the seventh included, has a name and a sentence in words, never its id
+    for (const name of PRESETS) for (const said of [presetShort(name), presetSentence(name)]) assert.ok(!said.includes(name), `${lang} ${name}`);
+  }
   setLang('en');
   assert.equal(profileText(buildProfile('nintendo', 1, '').toDict()), 'Nintendo');
   const custom = buildProfile('nintendo', 1, 'koikoi_multiplier=none\ncup_is_plain=false');
