@@ -12,8 +12,10 @@ with the same fields, and the pseudo-terminal tests check that a Japanese screen
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from koikoi_p2p.cli.catalogue import gettext_in, ngettext_in, pgettext_in
 
@@ -149,3 +151,22 @@ def extract_terminal(fileobj: object, keywords: object, comment_tags: object,
         yield 0, "pgettext", (context, text), []
     yield from extract_help(fileobj, keywords, comment_tags, options)
 
+
+
+def extract_web(fileobj: BinaryIO, keywords: object, comment_tags: object,
+                options: object) -> Iterator[tuple[int, str | None, str | tuple[str | None, ...], list[str]]]:
+    """A Babel extraction method (babel.cfg) for the browser app's English source strings,
+    web/app/messages.en.json: per section (the message context: ``web`` for the page's sentences,
+    ``reason`` for why a match stopped), the app's key -> the English message, or an object with a
+    ``plural`` form and a ``context`` (``null``: the terminal's own message, shared so that both
+    clients say the same words). The key reaches the translator as a comment."""
+    for section, entries in json.load(fileobj).items():
+        for key, entry in entries.items():
+            fields = entry if isinstance(entry, dict) else {"msgid": entry}
+            context = fields.get("context", section)
+            forms = (fields["msgid"], fields["plural"]) if "plural" in fields else (fields["msgid"],)
+            note = [f"{section}: {key}"]
+            if context is None:
+                yield 0, "ngettext" if len(forms) == 2 else None, forms if len(forms) == 2 else forms[0], note
+            else:
+                yield 0, "npgettext" if len(forms) == 2 else "pgettext", (context, *forms), note

@@ -5,8 +5,11 @@
 // Scripts and the stylesheet get content hashes in their names; index.html, sw.js, the manifest
 // and the icon keep fixed names. SHA256SUMS lists every file (what a player compares a served
 // copy against: README). report.html is the one-file match report `koikoi verify --html` fills.
-// First, src/vocabulary.js is compiled from the gettext catalogues and the glossary
-// (catalogue.mjs): the yaku and role names the terminal uses, so the page says the same.
+// First, src/vocabulary.js and src/messages.js are compiled from the gettext catalogues
+// (catalogue.mjs): the yaku and role names the terminal uses, with the glossary, and the page's
+// own sentences from their English source (messages.en.json) and its translations, so the page
+// says what the catalogue says; the compilation fails on a message the code looks up but the
+// English source lacks, and on a missing, fuzzy or empty translation or a changed placeholder.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,19 +33,20 @@ async function bundle(entry, stem) {
   return { name: `${stem}-${sha(code).slice(0, 12)}.js`, code };
 }
 
-const { VOCABULARY_FILE, vocabularyModule } = await import('./catalogue.mjs');
-const vocabularyText = vocabularyModule();
-let vocabularyStale = false;
-try {
-  vocabularyStale = readFileSync(VOCABULARY_FILE, 'utf8') !== vocabularyText;
-} catch {
-  vocabularyStale = true;
+const { VOCABULARY_FILE, vocabularyModule, MESSAGES_FILE, messagesModule } = await import('./catalogue.mjs');
+for (const [file, text] of [[VOCABULARY_FILE, vocabularyModule()], [MESSAGES_FILE, messagesModule()]]) {
+  let stale = false;
+  try {
+    stale = readFileSync(file, 'utf8') !== text;
+  } catch {
+    stale = true;
+  }
+  if (check && stale) {
+    process.stderr.write(`${path.relative(path.resolve(HERE, '..', '..'), file)} is not the compilation of the catalogues (run: node web/app/build.mjs)\n`);
+    process.exit(1);
+  }
+  if (!check && stale) writeFileSync(file, text);
 }
-if (check && vocabularyStale) {
-  process.stderr.write('web/app/src/vocabulary.js is not the compilation of the catalogues (run: node web/app/build.mjs)\n');
-  process.exit(1);
-}
-if (!check && vocabularyStale) writeFileSync(VOCABULARY_FILE, vocabularyText);
 
 const files = new Map();
 const worker = await bundle('src/worker.js', 'worker');

@@ -247,7 +247,7 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
 export function claimText(yaku, points, monthRedeals) {
   if (yaku === 'teshi' && monthRedeals && !(yaku in points)) return t('claimHandMonth');
   const n = points[yaku];
-  return n === undefined ? t('claimHandYaku_other', { yaku: yakuName(yaku), n: '?' }) : tn('claimHandYaku', n, { yaku: yakuName(yaku) });
+  return n === undefined ? t('claimHandYaku', { yaku: yakuName(yaku), n: '?' }) : tn('claimHandYaku', n, { yaku: yakuName(yaku) });
 }
 
 /**

@@ -6,38 +6,19 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { tn } from './words.js';
-import { PRESETS, buildProfile } from './profiles.js';
+import { PRESETS, buildProfile, presetSentence } from './profiles.js';
+
+export { PRESET_TEXT, presetSentence, presetShort } from './profiles.js';
 import { ratedTerms } from './rated.js';
 import { locateService } from '../../src/api/match.js';
 import { differences } from '../../src/api/rules.js';
 import { Profile, preset, withRounds } from '../../src/api/rules.js';
 
-/** The sentence and short name of each preset (i18n keys). */
-export const PRESET_TEXT = /** @type {const} */ ({
-  nintendo: ['presetNintendo', 'shortNintendo'],
-  'koikoi-online': ['presetKoikoiOnline', 'shortKoikoiOnline'],
-  'teaching-card': ['presetTeachingCard', 'shortTeachingCard'],
-  wikipedia: ['presetWikipedia', 'shortWikipedia'],
-  'board-game': ['presetBoardGame', 'shortBoardGame'],
-  'classic-variant': ['presetClassicVariant', 'shortClassicVariant'],
-});
-
 /** The match lengths each preset's source plays, its own default first (0: to a target score). */
 export const LENGTHS = /** @type {{[name: string]: number[]}} */ ({
   nintendo: [12, 6], 'koikoi-online': [12, 6], 'teaching-card': [12, 6], wikipedia: [12, 6], 'board-game': [12, 6, 3], 'classic-variant': [0],
+  'koikoi-japan': [8],
 });
-
-/** A preset's short name in the page's language (the preset id for one this app does not know). @param {string} name */
-export function presetShort(name) {
-  const keys = /** @type {any} */ (PRESET_TEXT)[name];
-  return keys ? t(keys[1]) : name;
-}
-
-/** A preset in one plain sentence. @param {string} name */
-export function presetSentence(name) {
-  const keys = /** @type {any} */ (PRESET_TEXT)[name];
-  return keys ? t(keys[0]) : name;
-}
 
 /** "12 rounds (a whole year of months)", "until 50 points". @param {number} n @param {number} target */
 export function lengthText(n, target) {

@@ -36,7 +36,7 @@ export function roundSummary(table, names, o = { nested: false }) {
         y.cards.length ? h('span', { class: 'ycards' }, y.cards.map((c) => cardEl(c, { cls: 'small' }))) : null,
       ]))) : h('p', { class: 'muted' }, t('noYakuMade')),
     ])),
-    winner !== null ? h('section', { class: 'scoresteps', 'aria-label': t('roundTotalN_other', { n: res.points }) }, [
+    winner !== null ? h('section', { class: 'scoresteps', 'aria-label': t('roundTotalN', { n: res.points }) }, [
       h('ul', {}, [
         h('li', {}, tn('basePointsN', res.base)),
         ...(last.steps ?? []).map((/** @type {any} */ st) => h('li', {}, stepText(st, res, winner, names))),

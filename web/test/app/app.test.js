@@ -2,19 +2,20 @@
 // 48 different faces with their id and month as text, the table hints come from the rules engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tableKeys, setLang, cardLabel, t, YAKU_NAMES } from '../../app/src/i18n.js';
+import { messageKeys, setLang, cardLabel, t, YAKU_NAMES } from '../../app/src/i18n.js';
+import { MESSAGES } from '../../app/src/messages.js';
 import { backSvg, cardSvg } from '../../app/src/cards/art.js';
 import { CARDS } from '../../src/rules/cards.js';
 import { YAKU_IDS } from '../../src/rules/scoring.js';
 import { preset } from '../../src/rules/profile.js';
 import { closeYaku } from '../../app/src/table.js';
-import { buildProfile, cleanName, profileText } from '../../app/src/profiles.js';
+import { PRESETS, buildProfile, cleanName, presetSentence, presetShort, profileText } from '../../app/src/profiles.js';
 import { nameProblem } from '../../src/protocol/names.js';
 import { rendezvousTag } from '../../src/net/rendezvous.js';
 
-test('English and Japanese have the same keys, and every yaku a name in both', () => {
-  const { en, ja } = tableKeys();
-  assert.deepEqual([...ja].sort(), [...en].sort());
+test('English and Japanese have the same messages, and every yaku a name in both', () => {
+  const { en, ja } = messageKeys();
+  assert.deepEqual(ja, en);
   for (const id of YAKU_IDS) {
     assert.ok(YAKU_NAMES.en[/** @type {keyof typeof YAKU_NAMES.en} */ (id)], id);
     assert.ok(YAKU_NAMES.ja[/** @type {keyof typeof YAKU_NAMES.ja} */ (id)], id);
@@ -23,13 +24,18 @@ test('English and Japanese have the same keys, and every yaku a name in both', (
 
 test('no English count has a fixed plural: a count of one reads "1 point", never "1 points"', () => {
   setLang('en');
-  const fixed = tableKeys().en.filter((k) => !k.endsWith('_other')
-    && /\{(?:n|base|m)\} (?:[a-z-]+ )?(?:points|cards|rounds|calls|seconds|messages|pts)\b/.test(t(/** @type {any} */ (k))));
+  const web = Object.entries(MESSAGES.en.web);
+  const fixed = web.filter(([, m]) => typeof m === 'string'
+    && /\{(?:n|base|m)\} (?:[a-z-]+ )?(?:points|cards|rounds|calls|seconds|messages|pts)\b/.test(m)).map(([k]) => k);
   assert.deepEqual(fixed, []);
-  for (const k of tableKeys().en.filter((x) => x.endsWith('_one'))) {
-    assert.ok(tableKeys().en.includes(k.replace(/_one$/, '_other')), k);
-    assert.doesNotMatch(t(/** @type {any} */ (k)), /\{n\} (?:points|cards|rounds)\b/, k);
+  const plurals = web.filter(([, m]) => Array.isArray(m));
+  assert.ok(plurals.length > 20, 'the page counts with plural messages');
+  for (const [k, m] of plurals) {
+    assert.equal(m.length, 2, k);
+    assert.doesNotMatch(m[0], /\{n\} (?:points|cards|rounds)\b/, k);
   }
+  // Japanese has the one form its catalogue's rule gives (nplurals=1).
+  for (const [k] of plurals) assert.equal(/** @type {string[]} */ (MESSAGES.ja.web[k]).length, 1, k);
 });
 
 test('48 different faces and a back; each card named with its month and id', () => {
@@ -59,9 +65,27 @@ test('one card away: a pile with two poetry ribbons is one from akatan', () => {
 });
 
 test('profiles from the form, described against their preset', () => {
-  assert.equal(profileText(buildProfile('nintendo', 1, '').toDict()), 'nintendo');
-  const custom = buildProfile('nintendo', 1, 'koikoi_multiplier=none');
-  assert.match(profileText(custom.toDict()), /koikoi_multiplier=none/);
+  for (const lang of /** @type {const} */ (['en', 'ja'])) {
+    setLang(lang);
+    // every preset, the seventh included, has a name and a sentence in words, never its id
+    for (const name of PRESETS) for (const said of [presetShort(name), presetSentence(name)]) assert.ok(!said.includes(name), `${lang} ${name}`);
+  }
+  setLang('en');
+  assert.equal(profileText(buildProfile('nintendo', 1, '').toDict()), 'Nintendo');
+  const custom = buildProfile('nintendo', 1, 'koikoi_multiplier=none\ncup_is_plain=false');
+  // The terms dialog says the switches in words, never NAME=VALUE (the rules page's words).
+  const en = profileText(custom.toDict());
+  assert.match(en, /^custom, based on Nintendo: /, en);
+  assert.match(en, /Koi-koi multiplier: calls multiply nothing/, en);
+  assert.match(en, /Sake Cup also a plain: no/, en);
+  assert.doesNotMatch(en, /=|koikoi_multiplier|false/, en);
+  setLang('ja');
+  const ja = profileText(custom.toDict());
+  assert.doesNotMatch(ja, /[a-z_]+=|koikoi_multiplier|false/, ja);
+  assert.match(ja, /^任天堂を元にした独自ルール: /, ja);
+  assert.match(ja, /こいこいの倍率: 倍率なし/, ja);
+  assert.match(ja, /菊に盃をカスにも数える: いいえ/, ja);
+  setLang('en');
   assert.throws(() => buildProfile('nintendo', 1, 'no such line'));
   assert.equal(t('roundOf', { i: 1, n: 3 }), 'Round 1 of 3');
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { CARDS } from '../../src/api/rules.js';
-import { YAKU_NAMES, className, plantName, setLang, t, tableKeys } from '../../app/src/i18n.js';
+import { YAKU_NAMES, className, messageKeys, plantName, setLang, t } from '../../app/src/i18n.js';
 import { reasonIds, reasonText } from '../../app/src/words.js';
 
 const here = (/** @type {string} */ p) => new URL(p, import.meta.url);
@@ -79,7 +79,7 @@ test('yaku names are the glossary\u2019s, and the app names no yaku it lacks', (
 /** Every text the app shows from its tables, in one language. @param {'en' | 'ja'} lang */
 function texts(lang) {
   setLang(lang);
-  const keys = tableKeys()[lang];
+  const keys = messageKeys()[lang].web;
   const all = [...keys.map((k) => t(/** @type {any} */ (k))), ...reasonIds()[lang].map(reasonText),
     ...Object.values(YAKU_NAMES[lang])];
   setLang('en');
@@ -115,7 +115,7 @@ function hostCalledDealer(/** @type {Record<string, [string, string]>} */ pairs)
 test('the Japanese never calls the room\u2019s host the dealer (親)', () => {
   /** @type {Record<string, [string, string]>} */
   const pairs = {};
-  for (const k of tableKeys().en) {
+  for (const k of messageKeys().en.web) {
     setLang('en');
     const en = t(/** @type {any} */ (k));
     setLang('ja');

@@ -131,7 +131,9 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
     for (const p of [a.page, b.page]) await p.locator('dialog[open] button.primary').click();
     const terms = b.page.locator('dialog.dlg-terms[open]');
     await terms.waitFor({ timeout: 60000 });
-    assert.match(String(await terms.textContent()), /koikoi-online/);
+    // The rules by their name in words (profiles.js), never the preset id.
+    assert.match(String(await terms.textContent()), /Rules: Koi-Koi Online/);
+    assert.doesNotMatch(String(await terms.textContent()), /koikoi-online/);
     assert.match(String(await terms.textContent()), /Rounds: 6/);
     await b.page.getByRole('button', { name: 'Refuse' }).click();
 
