@@ -50,6 +50,7 @@ from koikoi_relay.messages import (
     unpack_map,
 )
 from koikoi_relay.metrics import Metrics
+from koikoi_relay.ratelimit import TokenBucket
 from koikoi_relay.rooms import Rooms
 from koikoi_relay.state import Connection, Inbound, Registry, Source
 
@@ -135,6 +136,8 @@ class RelayServer:
         # spec/relay.md §7.1: behind a proxy, the header in which it names the client's address.
         self.source_header = source_header
         self._sources: dict[str, Source] = {}
+        # spec/relay.md §7.1: new connections per source; a bucket stays until it has refilled.
+        self._handshakes: dict[str, TokenBucket] = {}
         self.http = http
         # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
         self.ssl = ssl
@@ -260,8 +263,14 @@ class RelayServer:
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
+        source = self.source_of(connection, request)
+        if not self._handshake_allowed(source):
+            # Refused before any state is made for it: a storm of connections costs a parsed head each.
+            self.metrics.errors["source_handshakes"] += 1
+            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
+                                      "too many new connections from this address; wait a moment\n")
         cap = self.limits.max_connections_per_source
-        origin = self._sources.get(self.source_of(connection, request))
+        origin = self._sources.get(source)
         if cap and origin is not None and origin.connections >= cap:
             self.metrics.errors["source_connections"] += 1
             return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
@@ -271,6 +280,17 @@ class RelayServer:
             self.metrics.errors["unavailable"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay unavailable\n")
         return None
+
+    def _handshake_allowed(self, source: str) -> bool:
+        """One more websocket handshake from ``source`` within its rate (spec/relay.md §7.1)."""
+        lim = self.limits
+        rate = lim.handshakes_per_second_per_source
+        if not rate:
+            return True
+        bucket = self._handshakes.get(source)
+        if bucket is None:
+            bucket = self._handshakes[source] = TokenBucket(rate, max(lim.handshake_burst, 1) / rate, self.clock)
+        return bucket.take(1)
 
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
@@ -462,6 +482,8 @@ class RelayServer:
         """Expire idle connections, then let the backend expire rooms and seats (spec §7)."""
         now = self.clock()
         lim = self.limits
+        for source in [source for source, bucket in self._handshakes.items() if bucket.full()]:
+            del self._handshakes[source]
         for conn in list(self._conns):
             if not conn.in_room and now - conn.last_active > lim.idle_timeout:
                 self._conns.discard(conn)

@@ -323,6 +323,39 @@ def test_connections_per_source_are_capped() -> None:
     run(body)
 
 
+def test_new_connections_per_source_have_a_rate() -> None:
+    """A storm of connections from one address (open, create, drop, again) cost the relay a whole
+    handshake, a connection and a task each, hundreds a second on the one event loop: now an
+    address gets ``handshake_burst`` handshakes at once and then ``handshakes_per_second_per_source``,
+    the rest answered 429 before any state is made; other addresses are not affected."""
+    async def body() -> None:
+        server = RelayServer(Limits(handshakes_per_second_per_source=0.5, handshake_burst=3),
+                             source_header="X-Forwarded-For")
+        await server.start("127.0.0.1", 0)
+        address = f"ws://127.0.0.1:{server.port}/v1"
+        try:
+            def storm() -> Any:
+                return connect(address, compression=None, additional_headers={"X-Forwarded-For": "10.0.0.1"})
+
+            for _ in range(3):
+                ws = await storm()
+                await ws.close()
+            with pytest.raises(InvalidStatus) as refused:
+                await storm()
+            # Before: every one of them was accepted, however fast they came.
+            assert refused.value.response.status_code == 429
+            assert b"too many new connections" in refused.value.response.body
+            assert await _metric(server, 'relay_errors_total{reason="source_handshakes"}') == 1
+            other = await connect(address, compression=None, additional_headers={"X-Forwarded-For": "10.0.0.2"})
+            await other.send(msgpack.packb({"type": "lobby"}))
+            assert msgpack.unpackb(await other.recv())["type"] == "rooms"
+            await other.close()
+        finally:
+            await server.shutdown()
+
+    run(body)
+
+
 async def _metric(server: RelayServer, name: str) -> float:
     for line in server.metrics_text().splitlines():
         if line.startswith(name + " "):
