@@ -289,7 +289,8 @@ class RelayServer:
             return True
         bucket = self._handshakes.get(source)
         if bucket is None:
-            bucket = self._handshakes[source] = TokenBucket(rate, max(lim.handshake_burst, 1) / rate, self.clock)
+            burst = max(lim.handshake_burst, 1) / rate
+            bucket = self._handshakes[source] = TokenBucket(rate, burst, self.clock)
         return bucket.take(1)
 
     def metrics_text(self) -> str:

@@ -402,7 +402,7 @@ def _role(*args: str, nice: int = 0) -> subprocess.Popen[str]:
     return subprocess.Popen(  # noqa: S603
         [sys.executable, "-m", "koikoi_p2p.bench.hostile", *args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-        preexec_fn=(lambda: os.nice(nice)) if nice else None)  # noqa: PLW1509 - no threads yet
+        preexec_fn=(lambda: os.nice(nice)) if nice else None)
 
 
 def _line(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
@@ -463,8 +463,9 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
             held = max(held, now_buffered + now_inbound)
             time.sleep(0.5)
         cpu = (servers.cpu() - cpu_start) / duration
-        load_cpu = [(sum(cpu_seconds(proc.pid)) - start) / duration for proc, start in zip(load_procs, load_start)]
-        waited = [(run_queue_wait(pid) - start) / duration for pid, start in zip(waits, wait_start)]
+        load_cpu = [(sum(cpu_seconds(proc.pid)) - start) / duration
+                    for proc, start in zip(load_procs, load_start, strict=True)]
+        waited = [(run_queue_wait(pid) - start) / duration for pid, start in zip(waits, wait_start, strict=True)]
         result = _line(honest_proc, 120)
         if attacker is not None:
             _say(attacker)

@@ -346,7 +346,8 @@ def test_new_connections_per_source_have_a_rate() -> None:
             assert refused.value.response.status_code == 429
             assert b"too many new connections" in refused.value.response.body
             assert await _metric(server, 'relay_errors_total{reason="source_handshakes"}') == 1
-            other = await connect(address, compression=None, additional_headers={"X-Forwarded-For": "10.0.0.2"})
+            other = await connect(address, compression=None,
+                                  additional_headers={"X-Forwarded-For": "10.0.0.2"})
             await other.send(msgpack.packb({"type": "lobby"}))
             assert msgpack.unpackb(await other.recv())["type"] == "rooms"
             await other.close()
