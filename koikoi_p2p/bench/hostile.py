@@ -465,7 +465,8 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
         cpu = (servers.cpu() - cpu_start) / duration
         load_cpu = [(sum(cpu_seconds(proc.pid)) - start) / duration
                     for proc, start in zip(load_procs, load_start, strict=True)]
-        waited = [(run_queue_wait(pid) - start) / duration for pid, start in zip(waits, wait_start, strict=True)]
+        waited = [(run_queue_wait(pid) - start) / duration
+                  for pid, start in zip(waits, wait_start, strict=True)]
         result = _line(honest_proc, 120)
         if attacker is not None:
             _say(attacker)
