@@ -171,6 +171,7 @@ class RedisRooms(Rooms):
         self.up = False
         self._down_since: float | None = time.monotonic()
         self._inbox_id = "0-0"
+        self._inbox_trimmed = "0-0"   # entries below this id were removed from the inbox (§13.2)
         # Metrics (spec §9): the Redis link, its round trips and errors.
         self.round_trips = 0
         self.round_trip_seconds = 0.0
@@ -507,10 +508,18 @@ class RedisRooms(Rooms):
             if not self.up:
                 await asyncio.sleep(0.1)
                 continue
+            # spec/relay.md §13.2: what this node has read leaves its inbox (the entries copy frame
+            # data, so an inbox trimmed only by length could hold INBOX_MAX frames of 64 KiB).
+            read_to = self._inbox_id
+            trim = read_to not in (self._inbox_trimmed, "0-0")
             try:
                 packed = wire.pack("XREAD", "COUNT", READ_COUNT, "BLOCK", BLOCK_MS, "STREAMS", self._inbox,
-                                   self._inbox_id)
-                reply = (await wire.run(packed, 1))[0]
+                                   read_to)
+                if trim:
+                    packed = wire.pack("XTRIM", self._inbox, "MINID", read_to) + packed
+                reply = (await wire.run(packed, 2 if trim else 1))[-1]
+                if trim:
+                    self._inbox_trimmed = read_to
             except Error as exc:
                 self._link_lost(exc)
                 continue
