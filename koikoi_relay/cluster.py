@@ -911,9 +911,10 @@ class RedisRooms(Rooms):
 
     def _budget_left(self) -> int:
         """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
-        less what this node has read and not yet handled (at least 1: 0 would mean no budget)."""
+        less what this node holds itself: bytes read and not yet handled, write buffers, connections
+        (at least 1: 0 would mean no budget)."""
         limit = self.relay.limits.max_buffered_bytes
-        return max(1, limit - self.relay.inbound.total) if limit else 0
+        return max(1, limit - self.relay.inbound.held()) if limit else 0
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),

@@ -79,7 +79,38 @@ class MeteredConnection(ServerConnection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.inbound = 0
+        self.outbound = 0   # the write buffer as last seen (§8.7 (b))
+        self.counted = False
         self.metering = True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.counted = True
+        self.meter.connections += 1   # §8.7 (c): from the TCP accept on, handshake or not
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted:
+            self.counted = False
+            self.meter.connections -= 1
+        self._set_outbound(0)
+        super().connection_lost(exc)
+
+    def _set_outbound(self, size: int) -> None:
+        self.meter.outbound += size - self.outbound
+        self.outbound = size
+
+    def send_data(self) -> None:
+        super().send_data()
+        self.refresh_outbound()
+
+    def refresh_outbound(self) -> None:
+        """Count what waits in the write buffer now (it only shrinks between two sends; the
+        sweeper looks again every second)."""
+        transport = self.transport
+        if self.counted and isinstance(transport, asyncio.WriteTransport):
+            self._set_outbound(transport.get_write_buffer_size())
+        else:
+            self._set_outbound(0)
 
     def _release(self, size: int) -> None:
         size = min(size, self.inbound)
@@ -142,7 +173,8 @@ class RelayServer:
         # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
         self.ssl = ssl
         self.metrics = Metrics()
-        self.inbound = Inbound()     # bytes read and not yet handled, every connection (§8.7)
+        # Bytes read and not yet handled, write buffers and connections, every connection (§8.7).
+        self.inbound = Inbound(self.limits.connection_bytes)
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
         self.clock = clock
@@ -296,7 +328,7 @@ class RelayServer:
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
         text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes(),
-                                   self.inbound.total)
+                                   self.inbound.total, self.inbound.held())
         return text + "".join(line + "\n" for line in self.rooms.metrics_lines())
 
     def source_of(self, ws: ServerConnection, request: Request | None = None) -> str:
@@ -486,6 +518,8 @@ class RelayServer:
         for source in [source for source, bucket in self._handshakes.items() if bucket.full()]:
             del self._handshakes[source]
         for conn in list(self._conns):
+            if isinstance(conn.ws, MeteredConnection):
+                conn.ws.refresh_outbound()
             if not conn.in_room and now - conn.last_active > lim.idle_timeout:
                 self._conns.discard(conn)
                 self.metrics.errors["idle_timeout"] += 1

@@ -217,8 +217,9 @@ def _buffered(server: RelayServer) -> int:
 
 
 # Every client of a test is on 127.0.0.1: the address's shared byte rate is off here (tested below).
+# The connections' own cost (§8.7 (c)) is tested on its own below.
 BUDGET_LIMITS = {"buffer_bytes": 65536, "max_frame_bytes": 16384, "max_buffered_bytes": 4 * 65536,
-                 "max_bytes_per_second_per_source": 0, "lobby_per_second": 0}
+                 "max_bytes_per_second_per_source": 0, "lobby_per_second": 0, "connection_bytes": 0}
 
 
 async def _fill(host: Raw, guest: Raw, frames: int = 6) -> None:
@@ -296,6 +297,38 @@ def test_bytes_read_and_not_yet_handled_count_in_the_budget() -> None:
                         seen.append(message["seq"])
                 assert seen == list(range(12))
             assert server.inbound.total == 0
+
+    run(body)
+
+
+def test_open_connections_count_in_the_budget() -> None:
+    """The relay's memory grew 1.26 times the budget under attack: the connections themselves and
+    their write buffers were outside it. Now each open connection counts ``connection_bytes`` (from
+    its TCP accept, handshake or not) and what waits in its write buffer, so connections squeeze
+    the resume buffers and, at the budget, refuse new rooms."""
+    cost = 24576
+    async def body() -> None:
+        async with relay(max_buffered_bytes=8 * cost + 2 * 65536, buffer_bytes=65536, connection_bytes=cost,
+                         max_bytes_per_second_per_source=0) as server:
+            first = await Raw.connect(server)
+            await first.send("create")
+            await first.expect("created")
+            idle = [await Raw.connect(server) for _ in range(8)]
+            assert await _metric(server, "relay_held_bytes") == 9 * cost
+            late = await Raw.connect(server)
+            await late.send("create")
+            # Before: nothing counted the connections, and the room was made.
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            for ws in [*idle, late]:
+                await ws.close()
+            for _ in range(200):
+                if server.inbound.connections == 1:
+                    break
+                await asyncio.sleep(0.01)
+            assert server.inbound.connections == 1
+            again = await Raw.connect(server)
+            await again.send("create")
+            await again.expect("created")
 
     run(body)
 
