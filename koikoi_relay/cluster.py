@@ -180,6 +180,7 @@ class RedisRooms(Rooms):
         self._ctl: aioredis.Redis | None = None
         self._lobby_replies: dict[str, tuple[float, bytes]] = {}
         self.buffered = 0           # the cluster's buffered bytes, as read at the last sweep
+        self.redis_memory = 0       # Redis's used_memory, as read at the last sweep (§13.6)
         self._writer: Wire | None = None
         self._reader: Wire | None = None
 
@@ -335,6 +336,9 @@ class RedisRooms(Rooms):
             "# HELP relay_redis_errors_total Failed Redis calls (lost link, time-outs).",
             "# TYPE relay_redis_errors_total counter",
             f"relay_redis_errors_total {self.redis_errors}",
+            "# HELP relay_redis_used_memory_bytes Redis's used_memory at this node's last sweep.",
+            "# TYPE relay_redis_used_memory_bytes gauge",
+            f"relay_redis_used_memory_bytes {self.redis_memory}",
         ]
 
     def room_counts(self) -> tuple[int, int]:
@@ -913,8 +917,10 @@ class RedisRooms(Rooms):
         """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
         less what this node holds itself: bytes read and not yet handled, write buffers, connections
         (at least 1: 0 would mean no budget)."""
-        limit = self.relay.limits.max_buffered_bytes
-        return max(1, limit - self.relay.inbound.held()) if limit else 0
+        lim = self.relay.limits
+        if lim.max_redis_bytes and self.redis_memory > lim.max_redis_bytes:
+            return 1   # §13.6: Redis is over its own budget: no new room, every stream at its low mark
+        return max(1, lim.max_buffered_bytes - self.relay.inbound.held()) if lim.max_buffered_bytes else 0
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),
@@ -1160,6 +1166,9 @@ class RedisRooms(Rooms):
         try:
             assert self._ctl is not None
             self.buffered = int(await self._ctl.get(f"{self.prefix}buf") or 0)
+            if self.relay.limits.max_redis_bytes:
+                memory: Any = await self._ctl.info("memory")
+                self.redis_memory = int(memory["used_memory"])
             await self._refresh_rooms(now)
             await self._check_peers()
             await self._expire_away()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import unicodedata
 from collections.abc import AsyncIterator
@@ -466,6 +467,39 @@ def test_a_node_inbox_keeps_only_what_the_node_has_not_read(redis_url: str) -> N
                     break
                 await asyncio.sleep(0.01)
             assert direct.xlen(inbox) <= 2, direct.xlen(inbox)
+            direct.close()
+
+    run(body)
+
+
+def test_a_cluster_keeps_redis_within_its_own_budget(redis_url: str) -> None:
+    """Redis's memory was outside every budget (the budget counted frame data only, not what Redis
+    spends around it). Now each node reads Redis's used_memory at its sweep; above
+    ``max_redis_bytes`` new rooms are refused (``relay_busy``) and every stream keeps at most
+    ``buffer_bytes / 8``, whatever the budget of frame data says."""
+    async def body() -> None:
+        direct = redis.Redis.from_url(redis_url)
+        used = int(direct.info("memory")["used_memory"])
+        limits = {**BUDGET_LIMITS, "max_buffered_bytes": 64 * 65536, "sweep_interval": 0.05}
+        async with cluster(redis_url, 2, max_redis_bytes=used + 64 * 65536, **limits) as (a, b):
+            host, guest, code = await pair(a, b)
+            await asyncio.sleep(0.2)
+            spare = await Raw.connect(a)
+            await spare.send("create")
+            await spare.expect("created")
+            await spare.send("leave")
+            await spare.expect("left")
+            for node in (a, b):   # Redis now uses more than its budget (as under a flood)
+                node.limits = dataclasses.replace(node.limits, max_redis_bytes=used // 2)
+            await asyncio.sleep(0.2)
+            assert await _metric(a, "relay_redis_used_memory_bytes") > used // 2
+            late = await Raw.connect(b)
+            await late.send("create")
+            # Before: created, as long as the frame data fit max_buffered_bytes.
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            await _fill(host, guest)
+            prefix = a.rooms.prefix  # type: ignore[attr-defined]
+            assert int(direct.hget(f"{prefix}r:{code}", "b1") or 0) <= 65536 // 8 + 15000
             direct.close()
 
     run(body)
