@@ -100,15 +100,18 @@ class Servers:
         pids = [proc.pid for proc in self.procs] + ([self.redis.pid] if self.redis is not None else [])
         return sum(sum(cpu_seconds(pid)) for pid in pids)
 
-    def rss(self) -> int:
-        total = sum(rss_bytes(proc.pid) for proc in self.procs)
-        if self.redis is not None:
-            import redis
+    def redis_memory(self) -> int:
+        """Redis's ``used_memory`` (0 without a cluster)."""
+        if self.redis is None:
+            return 0
+        import redis
 
-            with contextlib.closing(redis.Redis.from_url(self.redis.url)) as client:
-                info: Any = client.info("memory")
-                total += int(info["used_memory"])
-        return total
+        with contextlib.closing(redis.Redis.from_url(self.redis.url)) as client:
+            info: Any = client.info("memory")
+            return int(info["used_memory"])
+
+    def rss(self) -> int:
+        return sum(rss_bytes(proc.pid) for proc in self.procs) + self.redis_memory()
 
     def _gauge(self, port: int, name: str) -> int:
         url = f"http://127.0.0.1:{port}/metrics"
@@ -127,8 +130,9 @@ class Servers:
         return self._gauge(self.ports[0], "relay_buffered_bytes")
 
     def inbound(self) -> int:
-        """``relay_inbound_bytes`` of every node together (bytes read and not yet handled, §8.7)."""
-        values = [self._gauge(port, "relay_inbound_bytes") for port in self.ports]
+        """``relay_held_bytes`` of every node together (bytes read and not yet handled, write
+        buffers and the connections' own cost, §8.7 (b) to (d))."""
+        values = [self._gauge(port, "relay_held_bytes") for port in self.ports]
         return -1 if min(values) < 0 else sum(values)
 
     def relay_rss(self) -> int:
@@ -430,6 +434,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
     """One run: honest round trips with or without attackers, and the servers' peaks and CPU.
     ``small``: a token attack and no wait for the budget to fill (the smoke test of this code)."""
     servers = Servers(cluster)
+    empty_rss = servers.relay_rss()   # the relay processes before any connection
     ports = ",".join(str(port) for port in servers.ports)
     honest_proc = attacker = None
     try:
@@ -448,6 +453,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
                 time.sleep(1.0)
             attack_ready["fill_s"] = round(time.monotonic() - start, 1)
         rss, relay_rss, buffered, inbound, held, unanswered = 0, 0, filled, 0, filled, 0
+        redis_memory = 0
         cpu_start = servers.cpu()
         load_procs = [proc for proc in (honest_proc, attacker) if proc is not None]
         load_start = [sum(cpu_seconds(proc.pid)) for proc in load_procs]
@@ -459,6 +465,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
             now_buffered, now_inbound = servers.buffered(), servers.inbound()
             unanswered += now_buffered < 0 or now_inbound < 0
             rss, relay_rss = max(rss, servers.rss()), max(relay_rss, servers.relay_rss())
+            redis_memory = max(redis_memory, servers.redis_memory())
             buffered, inbound = max(buffered, now_buffered), max(inbound, now_inbound)
             held = max(held, now_buffered + now_inbound)
             time.sleep(0.5)
@@ -481,6 +488,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
                     proc.wait()
         servers.stop()
     result.update(rss=rss, relay_rss=relay_rss, buffered=buffered, inbound=inbound, held=held,
+                  empty_rss=empty_rss, redis_memory=redis_memory,
                   unanswered=unanswered, cpu=cpu, attack=attack_ready,
                   honest_cpu=load_cpu[0], attacker_cpu=load_cpu[1] if len(load_cpu) > 1 else 0.0,
                   relay_wait=max(waited[:len(servers.procs)]), honest_wait=waited[len(servers.procs)])
@@ -520,7 +528,12 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                     ratio=under / calm if calm else float("inf"), unit="s",
                     note=f"honest round trip with attackers vs without; median of {repeats}x{duration:g}s"
                          + ("; must hold: ratio <= 2" if key == "p99" else "")
-                         + f"; broken honest rooms {max(r['broken'] for r in runs[True])}",
+                         + f"; broken honest rooms {max(r['broken'] for r in runs[True])}"
+                         + f"; the relay waited for a CPU {med(True, 'relay_wait'):.2f} s/s "
+                           f"({med(False, 'relay_wait'):.2f} without), the honest clients' own loop lag p99 "
+                           f"{med(True, 'lag_p99') * 1e3:.1f} ms ({med(False, 'lag_p99') * 1e3:.1f} ms), "
+                           f"the attackers' process (nice +{ATTACKER_NICE}) used "
+                           f"{med(True, 'attacker_cpu'):.2f} CPU s/s",
                 ))
             results.append(Measurement(
                 name=f"hostile_{name}_server_cpu", median_s=med(True, "cpu"), floor_s=med(False, "cpu"),
@@ -542,12 +555,32 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                      f"{med(False, 'relay_rss') / 2**20:.0f} MiB; "
                      f"Redis not included) vs max_buffered_bytes",
             ))
+            nodes = 2 if cluster else 1
+            over_empty = med(True, "relay_rss") - med(True, "empty_rss")
+            results.append(Measurement(
+                name=f"hostile_{name}_relay_rss_over_empty_bytes", median_s=over_empty,
+                floor_s=float(budget * nodes), ratio=over_empty / (budget * nodes), unit="bytes",
+                note="the relay processes' peak resident memory under attack less theirs before any "
+                     "connection, vs max_buffered_bytes"
+                     + (" per node (a node holds its own parts (b)-(d) of §8.7; the resume buffers are "
+                        "in Redis)" if cluster else "")
+                     + "; must hold: ratio <= 1",
+            ))
+            if cluster:
+                redis_budget = _limits().max_redis_bytes
+                results.append(Measurement(
+                    name=f"hostile_{name}_redis_used_memory_bytes", median_s=med(True, "redis_memory"),
+                    floor_s=float(redis_budget), ratio=med(True, "redis_memory") / redis_budget, unit="bytes",
+                    note=f"Redis used_memory, peak under attack vs max_redis_bytes (§13.6); without "
+                         f"attackers {med(False, 'redis_memory') / 2**20:.0f} MiB",
+                ))
             results.append(Measurement(
                 name=f"hostile_{name}_held_bytes", median_s=med(True, "held"), floor_s=float(budget),
                 ratio=med(True, "held") / budget, unit="bytes",
-                note=f"peak relay_buffered_bytes + relay_inbound_bytes (everything the budget counts, §8.7) "
+                note=f"peak relay_buffered_bytes + relay_held_bytes (everything the budget counts, §8.7) "
                      f"under attack vs max_buffered_bytes; of which resume buffers peaked at "
-                     f"{med(True, 'buffered') / 2**20:.1f} MiB and bytes read but not yet handled at "
+                     f"{med(True, 'buffered') / 2**20:.1f} MiB and the rest (bytes read, write buffers, "
+                     f"connections) at "
                      f"{med(True, 'inbound') / 2**20:.1f} MiB; buffer rooms {attack.get('ready')}/"
                      f"{attack.get('wanted')} filled the budget in {attack.get('fill_s')}s; "
                      f"storm connections {attack.get('storm_connections')}, "
