@@ -188,8 +188,31 @@ def web_handler(web: bool, service_port: int | None = None, secure: bool = False
     return handle
 
 
+# spec/relay.md §8.7: blocks this large (frames, reads) get their own mapping from glibc's malloc
+# and go back to the system when freed; otherwise the heap keeps what a flood of 64 KiB frames
+# left, and the process stays that large after the bytes the budget counts are long gone.
+MMAP_THRESHOLD = 32768
+M_MMAP_THRESHOLD = -3   # mallopt's parameter (malloc.h)
+
+
+def return_freed_memory() -> bool:
+    """Ask glibc's malloc to map large blocks on their own (no-op elsewhere); whether it did."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if not sys.platform.startswith("linux") or name is None:
+        return False
+    try:
+        mallopt = ctypes.CDLL(name).mallopt
+    except (OSError, AttributeError):
+        return False   # not glibc (musl has no mallopt)
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+
+
 def run(args: argparse.Namespace, companion: Companion | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
+    return_freed_memory()
     asyncio.run(serve_until_signalled(args, companion))
     return 0
 
