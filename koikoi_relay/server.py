@@ -101,16 +101,15 @@ class MeteredConnection(ServerConnection):
 
     def send_data(self) -> None:
         super().send_data()
-        self.refresh_outbound()
+        if self.counted:   # the hot path: one look at the buffer after each write
+            size = self.transport.get_write_buffer_size()
+            if size != self.outbound:
+                self._set_outbound(size)
 
     def refresh_outbound(self) -> None:
         """Count what waits in the write buffer now (it only shrinks between two sends; the
         sweeper looks again every second)."""
-        transport = self.transport
-        if self.counted and isinstance(transport, asyncio.WriteTransport):
-            self._set_outbound(transport.get_write_buffer_size())
-        else:
-            self._set_outbound(0)
+        self._set_outbound(self.transport.get_write_buffer_size() if self.counted else 0)
 
     def _release(self, size: int) -> None:
         size = min(size, self.inbound)
