@@ -448,8 +448,8 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
     """One run: honest round trips with or without attackers, and the servers' peaks and CPU.
     ``small``: a token attack and no wait for the budget to fill (the smoke test of this code)."""
     servers = Servers(cluster)
-    for proc in servers.procs:
-        _prioritise(proc.pid)
+    for node in servers.procs:
+        _prioritise(node.pid)
     if servers.redis is not None:
         _prioritise(servers.redis.pid)
     empty_rss = servers.relay_rss()   # the relay processes before any connection
