@@ -171,6 +171,7 @@ class RedisRooms(Rooms):
         self.up = False
         self._down_since: float | None = time.monotonic()
         self._inbox_id = "0-0"
+        self._inbox_trimmed = "0-0"   # entries below this id were removed from the inbox (§13.2)
         # Metrics (spec §9): the Redis link, its round trips and errors.
         self.round_trips = 0
         self.round_trip_seconds = 0.0
@@ -179,6 +180,7 @@ class RedisRooms(Rooms):
         self._ctl: aioredis.Redis | None = None
         self._lobby_replies: dict[str, tuple[float, bytes]] = {}
         self.buffered = 0           # the cluster's buffered bytes, as read at the last sweep
+        self.redis_memory = 0       # Redis's used_memory, as read at the last sweep (§13.6)
         self._writer: Wire | None = None
         self._reader: Wire | None = None
 
@@ -334,6 +336,9 @@ class RedisRooms(Rooms):
             "# HELP relay_redis_errors_total Failed Redis calls (lost link, time-outs).",
             "# TYPE relay_redis_errors_total counter",
             f"relay_redis_errors_total {self.redis_errors}",
+            "# HELP relay_redis_used_memory_bytes Redis's used_memory at this node's last sweep.",
+            "# TYPE relay_redis_used_memory_bytes gauge",
+            f"relay_redis_used_memory_bytes {self.redis_memory}",
         ]
 
     def room_counts(self) -> tuple[int, int]:
@@ -507,10 +512,18 @@ class RedisRooms(Rooms):
             if not self.up:
                 await asyncio.sleep(0.1)
                 continue
+            # spec/relay.md §13.2: what this node has read leaves its inbox (the entries copy frame
+            # data, so an inbox trimmed only by length could hold INBOX_MAX frames of 64 KiB).
+            read_to = self._inbox_id
+            trim = read_to not in (self._inbox_trimmed, "0-0")
             try:
                 packed = wire.pack("XREAD", "COUNT", READ_COUNT, "BLOCK", BLOCK_MS, "STREAMS", self._inbox,
-                                   self._inbox_id)
-                reply = (await wire.run(packed, 1))[0]
+                                   read_to)
+                if trim:
+                    packed = wire.pack("XTRIM", self._inbox, "MINID", read_to) + packed
+                reply = (await wire.run(packed, 2 if trim else 1))[-1]
+                if trim:
+                    self._inbox_trimmed = read_to
             except Error as exc:
                 self._link_lost(exc)
                 continue
@@ -902,9 +915,12 @@ class RedisRooms(Rooms):
 
     def _budget_left(self) -> int:
         """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
-        less what this node has read and not yet handled (at least 1: 0 would mean no budget)."""
-        limit = self.relay.limits.max_buffered_bytes
-        return max(1, limit - self.relay.inbound.total) if limit else 0
+        less what this node holds itself: bytes read and not yet handled, write buffers, connections
+        (at least 1: 0 would mean no budget)."""
+        lim = self.relay.limits
+        if lim.max_redis_bytes and self.redis_memory > lim.max_redis_bytes:
+            return 1   # §13.6: Redis is over its own budget: no new room, every stream at its low mark
+        return max(1, lim.max_buffered_bytes - self.relay.inbound.held()) if lim.max_buffered_bytes else 0
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),
@@ -1150,6 +1166,9 @@ class RedisRooms(Rooms):
         try:
             assert self._ctl is not None
             self.buffered = int(await self._ctl.get(f"{self.prefix}buf") or 0)
+            if self.relay.limits.max_redis_bytes:
+                memory: Any = await self._ctl.info("memory")
+                self.redis_memory = int(memory["used_memory"])
             await self._refresh_rooms(now)
             await self._check_peers()
             await self._expire_away()

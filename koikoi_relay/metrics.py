@@ -17,7 +17,7 @@ class Metrics:
         self.errors: Counter[str] = Counter()
 
     def render(self, connections: int, rooms_open: int, rooms_paired: int, buffered: int = 0,
-               inbound: int = 0) -> str:
+               inbound: int = 0, held: int = 0) -> str:
         lines = [
             "# HELP relay_buffered_bytes Bytes held in resume buffers (all rooms; a cluster: all nodes).",
             "# TYPE relay_buffered_bytes gauge",
@@ -25,6 +25,9 @@ class Metrics:
             "# HELP relay_inbound_bytes Bytes read from connections and not yet handled (this process).",
             "# TYPE relay_inbound_bytes gauge",
             f"relay_inbound_bytes {inbound}",
+            "# HELP relay_held_bytes What this process counts in the budget beside resume buffers.",
+            "# TYPE relay_held_bytes gauge",
+            f"relay_held_bytes {held}",
             "# HELP relay_connections Open websocket connections.",
             "# TYPE relay_connections gauge",
             f"relay_connections {connections}",

@@ -38,3 +38,9 @@ class TokenBucket:
             return False
         self._tokens -= amount
         return True
+
+    def full(self) -> bool:
+        """Whether the bucket has refilled to its capacity (nothing owed, nothing spent lately)."""
+        if self._rate <= 0:
+            return True
+        return self._tokens + (self._clock() - self._stamp) * self._rate >= self._capacity

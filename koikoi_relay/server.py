@@ -50,6 +50,7 @@ from koikoi_relay.messages import (
     unpack_map,
 )
 from koikoi_relay.metrics import Metrics
+from koikoi_relay.ratelimit import TokenBucket
 from koikoi_relay.rooms import Rooms
 from koikoi_relay.state import Connection, Inbound, Registry, Source
 
@@ -78,7 +79,37 @@ class MeteredConnection(ServerConnection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.inbound = 0
+        self.outbound = 0   # the write buffer as last seen (§8.7 (b))
+        self.counted = False
         self.metering = True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.counted = True
+        self.meter.connections += 1   # §8.7 (c): from the TCP accept on, handshake or not
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted:
+            self.counted = False
+            self.meter.connections -= 1
+        self._set_outbound(0)
+        super().connection_lost(exc)
+
+    def _set_outbound(self, size: int) -> None:
+        self.meter.outbound += size - self.outbound
+        self.outbound = size
+
+    def send_data(self) -> None:
+        super().send_data()
+        if self.counted:   # the hot path: one look at the buffer after each write
+            size = self.transport.get_write_buffer_size()
+            if size != self.outbound:
+                self._set_outbound(size)
+
+    def refresh_outbound(self) -> None:
+        """Count what waits in the write buffer now (it only shrinks between two sends; the
+        sweeper looks again every second)."""
+        self._set_outbound(self.transport.get_write_buffer_size() if self.counted else 0)
 
     def _release(self, size: int) -> None:
         size = min(size, self.inbound)
@@ -135,11 +166,14 @@ class RelayServer:
         # spec/relay.md §7.1: behind a proxy, the header in which it names the client's address.
         self.source_header = source_header
         self._sources: dict[str, Source] = {}
+        # spec/relay.md §7.1: new connections per source; a bucket stays until it has refilled.
+        self._handshakes: dict[str, TokenBucket] = {}
         self.http = http
         # wss:// and https:// on the same port (koikoi_relay/tls.py); None: plain ws:// and http://.
         self.ssl = ssl
         self.metrics = Metrics()
-        self.inbound = Inbound()     # bytes read and not yet handled, every connection (§8.7)
+        # Bytes read and not yet handled, write buffers and connections, every connection (§8.7).
+        self.inbound = Inbound(self.limits.connection_bytes)
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
         self.clock = clock
@@ -260,8 +294,14 @@ class RelayServer:
         if self._closing or len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
+        source = self.source_of(connection, request)
+        if not self._handshake_allowed(source):
+            # Refused before any state is made for it: a storm of connections costs a parsed head each.
+            self.metrics.errors["source_handshakes"] += 1
+            return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
+                                      "too many new connections from this address; wait a moment\n")
         cap = self.limits.max_connections_per_source
-        origin = self._sources.get(self.source_of(connection, request))
+        origin = self._sources.get(source)
         if cap and origin is not None and origin.connections >= cap:
             self.metrics.errors["source_connections"] += 1
             return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
@@ -272,10 +312,22 @@ class RelayServer:
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay unavailable\n")
         return None
 
+    def _handshake_allowed(self, source: str) -> bool:
+        """One more websocket handshake from ``source`` within its rate (spec/relay.md §7.1)."""
+        lim = self.limits
+        rate = lim.handshakes_per_second_per_source
+        if not rate:
+            return True
+        bucket = self._handshakes.get(source)
+        if bucket is None:
+            burst = max(lim.handshake_burst, 1) / rate
+            bucket = self._handshakes[source] = TokenBucket(rate, burst, self.clock)
+        return bucket.take(1)
+
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
         text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes(),
-                                   self.inbound.total)
+                                   self.inbound.total, self.inbound.held())
         return text + "".join(line + "\n" for line in self.rooms.metrics_lines())
 
     def source_of(self, ws: ServerConnection, request: Request | None = None) -> str:
@@ -462,7 +514,11 @@ class RelayServer:
         """Expire idle connections, then let the backend expire rooms and seats (spec §7)."""
         now = self.clock()
         lim = self.limits
+        for source in [source for source, bucket in self._handshakes.items() if bucket.full()]:
+            del self._handshakes[source]
         for conn in list(self._conns):
+            if isinstance(conn.ws, MeteredConnection):
+                conn.ws.refresh_outbound()
             if not conn.in_room and now - conn.last_active > lim.idle_timeout:
                 self._conns.discard(conn)
                 self.metrics.errors["idle_timeout"] += 1

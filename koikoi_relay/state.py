@@ -69,14 +69,23 @@ class Connection:
 
 
 class Inbound:
-    """Bytes read from the peers' connections that the relay has not finished handling: data
-    frames the websocket library has parsed and queued for a connection's handler, and the message
-    the handler holds (spec/relay.md §8.7). Counted in this process, for every connection."""
+    """What this process holds for its connections beyond the resume buffers (spec/relay.md §8.7):
+    ``total``, bytes read from the peers and not yet handled (data frames the websocket library
+    has parsed and queued for a connection's handler, and the message the handler holds);
+    ``outbound``, the bytes waiting in the connections' write buffers, as last seen; and
+    ``connections``, the open connections, each counted as ``connection_bytes``."""
 
-    __slots__ = ("total",)
+    __slots__ = ("connection_bytes", "connections", "outbound", "total")
 
-    def __init__(self) -> None:
+    def __init__(self, connection_bytes: int = 0) -> None:
         self.total = 0
+        self.outbound = 0
+        self.connections = 0
+        self.connection_bytes = connection_bytes
+
+    def held(self) -> int:
+        """Everything this process counts in the budget but the resume buffers."""
+        return self.total + self.outbound + self.connections * self.connection_bytes
 
 
 class Budget:
@@ -96,8 +105,9 @@ class Budget:
         self.big: dict[Seat, None] = {}    # an ordered set: seats above big_mark, oldest first
 
     def held(self) -> int:
-        """Everything the budget counts: resume buffers and bytes read but not yet handled."""
-        return self.total + self.inbound.total
+        """Everything the budget counts: resume buffers, bytes read but not yet handled, write
+        buffers and the connections themselves."""
+        return self.total + self.inbound.held()
 
     def over(self) -> bool:
         return self.limit > 0 and self.held() > self.limit

@@ -76,7 +76,7 @@ class RelayProcess:
             "warning",
             # Every player of the bench is on 127.0.0.1: the per-source limits would count them as one.
             "--max-connections-per-source", "0", "--max-rooms-per-source", "0",
-            "--max-bytes-per-second-per-source", "0",
+            "--max-bytes-per-second-per-source", "0", "--handshakes-per-second-per-source", "0",
         ]
         self.process = subprocess.Popen(  # noqa: S603 (this program, fixed arguments)
             command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env

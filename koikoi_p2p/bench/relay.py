@@ -236,7 +236,7 @@ RELAY_FLAGS = (
     "--max-connections", "100000", "--max-rooms", "100000", "--max-rooms-per-connection", "100000",
     # Every client is on 127.0.0.1: the per-source limits would count them all as one.
     "--max-connections-per-source", "0", "--max-rooms-per-source", "0",
-    "--max-bytes-per-second-per-source", "0",
+    "--max-bytes-per-second-per-source", "0", "--handshakes-per-second-per-source", "0",
 )
 
 

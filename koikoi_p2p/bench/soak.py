@@ -110,7 +110,7 @@ class RelayProcess:
                 sys.executable, "-m", "koikoi_relay", "--port", str(self.port), "--log-level", "error",
                 "--resume-grace", str(self.resume_grace), "--max-messages-per-second", "2000",
                 "--max-connections-per-source", "0", "--max-rooms-per-source", "0",
-                "--max-bytes-per-second-per-source", "0", *cluster,
+                "--max-bytes-per-second-per-source", "0", "--handshakes-per-second-per-source", "0", *cluster,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
             assert proc.stdout is not None

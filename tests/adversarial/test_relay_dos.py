@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import unicodedata
 from collections.abc import AsyncIterator
@@ -217,8 +218,9 @@ def _buffered(server: RelayServer) -> int:
 
 
 # Every client of a test is on 127.0.0.1: the address's shared byte rate is off here (tested below).
+# The connections' own cost (§8.7 (c)) is tested on its own below.
 BUDGET_LIMITS = {"buffer_bytes": 65536, "max_frame_bytes": 16384, "max_buffered_bytes": 4 * 65536,
-                 "max_bytes_per_second_per_source": 0, "lobby_per_second": 0}
+                 "max_bytes_per_second_per_source": 0, "lobby_per_second": 0, "connection_bytes": 0}
 
 
 async def _fill(host: Raw, guest: Raw, frames: int = 6) -> None:
@@ -300,6 +302,38 @@ def test_bytes_read_and_not_yet_handled_count_in_the_budget() -> None:
     run(body)
 
 
+def test_open_connections_count_in_the_budget() -> None:
+    """The relay's memory grew 1.26 times the budget under attack: the connections themselves and
+    their write buffers were outside it. Now each open connection counts ``connection_bytes`` (from
+    its TCP accept, handshake or not) and what waits in its write buffer, so connections squeeze
+    the resume buffers and, at the budget, refuse new rooms."""
+    cost = 24576
+    async def body() -> None:
+        async with relay(max_buffered_bytes=8 * cost + 2 * 65536, buffer_bytes=65536, connection_bytes=cost,
+                         max_bytes_per_second_per_source=0) as server:
+            first = await Raw.connect(server)
+            await first.send("create")
+            await first.expect("created")
+            idle = [await Raw.connect(server) for _ in range(8)]
+            assert await _metric(server, "relay_held_bytes") == 9 * cost
+            late = await Raw.connect(server)
+            await late.send("create")
+            # Before: nothing counted the connections, and the room was made.
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            for ws in [*idle, late]:
+                await ws.close()
+            for _ in range(200):
+                if server.inbound.connections == 1:
+                    break
+                await asyncio.sleep(0.01)
+            assert server.inbound.connections == 1
+            again = await Raw.connect(server)
+            await again.send("create")
+            await again.expect("created")
+
+    run(body)
+
+
 def test_connections_per_source_are_capped() -> None:
     async def body() -> None:
         async with relay(max_connections_per_source=3) as server:
@@ -319,6 +353,40 @@ def test_connections_per_source_are_capped() -> None:
             await again.expect("rooms")
             status = await _metric(server, 'relay_errors_total{reason="source_connections"}')
             assert status == 1
+
+    run(body)
+
+
+def test_new_connections_per_source_have_a_rate() -> None:
+    """A storm of connections from one address (open, create, drop, again) cost the relay a whole
+    handshake, a connection and a task each, hundreds a second on the one event loop: now an
+    address gets ``handshake_burst`` handshakes at once and then ``handshakes_per_second_per_source``,
+    the rest answered 429 before any state is made; other addresses are not affected."""
+    async def body() -> None:
+        server = RelayServer(Limits(handshakes_per_second_per_source=0.5, handshake_burst=3),
+                             source_header="X-Forwarded-For")
+        await server.start("127.0.0.1", 0)
+        address = f"ws://127.0.0.1:{server.port}/v1"
+        try:
+            def storm() -> Any:
+                return connect(address, compression=None, additional_headers={"X-Forwarded-For": "10.0.0.1"})
+
+            for _ in range(3):
+                ws = await storm()
+                await ws.close()
+            with pytest.raises(InvalidStatus) as refused:
+                await storm()
+            # Before: every one of them was accepted, however fast they came.
+            assert refused.value.response.status_code == 429
+            assert b"too many new connections" in refused.value.response.body
+            assert await _metric(server, 'relay_errors_total{reason="source_handshakes"}') == 1
+            other = await connect(address, compression=None,
+                                  additional_headers={"X-Forwarded-For": "10.0.0.2"})
+            await other.send(msgpack.packb({"type": "lobby"}))
+            assert msgpack.unpackb(await other.recv())["type"] == "rooms"
+            await other.close()
+        finally:
+            await server.shutdown()
 
     run(body)
 
@@ -376,6 +444,62 @@ def test_the_budget_and_the_source_cap_hold_across_a_cluster(redis_url: str) -> 
                 await host.expect("created")
             await hosts[8].send("create")
             assert (await hosts[8].expect("error"))["reason"] == "source_rooms"
+            direct.close()
+
+    run(body)
+
+
+def test_a_node_inbox_keeps_only_what_the_node_has_not_read(redis_url: str) -> None:
+    """Redis memory, outside every budget before: a node's inbox copies each frame for a seat on
+    another node and was trimmed only to about 20,000 entries (1.3 GB of 64 KiB frames), read or
+    not. Now the node removes what it has read, so the inbox holds the frames in flight."""
+    async def body() -> None:
+        async with cluster(redis_url, 2, **BUDGET_LIMITS) as (a, b):
+            host, guest, _ = await pair(a, b)
+            for seq in range(40):
+                await host.send("frame", seq=seq, data=bytes([seq]) * 15000)
+                await guest.expect("frame")
+                await guest.send("ack", seq=seq + 1)
+            direct = redis.Redis.from_url(redis_url)
+            inbox = f"{b.rooms.prefix}i:{b.rooms.node}"  # type: ignore[attr-defined]
+            for _ in range(200):   # the trim rides on the node's next read of its inbox
+                if direct.xlen(inbox) <= 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert direct.xlen(inbox) <= 2, direct.xlen(inbox)
+            direct.close()
+
+    run(body)
+
+
+def test_a_cluster_keeps_redis_within_its_own_budget(redis_url: str) -> None:
+    """Redis's memory was outside every budget (the budget counted frame data only, not what Redis
+    spends around it). Now each node reads Redis's used_memory at its sweep; above
+    ``max_redis_bytes`` new rooms are refused (``relay_busy``) and every stream keeps at most
+    ``buffer_bytes / 8``, whatever the budget of frame data says."""
+    async def body() -> None:
+        direct = redis.Redis.from_url(redis_url)
+        used = int(direct.info("memory")["used_memory"])
+        limits = {**BUDGET_LIMITS, "max_buffered_bytes": 64 * 65536, "sweep_interval": 0.05}
+        async with cluster(redis_url, 2, max_redis_bytes=used + 64 * 65536, **limits) as (a, b):
+            host, guest, code = await pair(a, b)
+            await asyncio.sleep(0.2)
+            spare = await Raw.connect(a)
+            await spare.send("create")
+            await spare.expect("created")
+            await spare.send("leave")
+            await spare.expect("left")
+            for node in (a, b):   # Redis now uses more than its budget (as under a flood)
+                node.limits = dataclasses.replace(node.limits, max_redis_bytes=used // 2)
+            await asyncio.sleep(0.2)
+            assert await _metric(a, "relay_redis_used_memory_bytes") > used // 2
+            late = await Raw.connect(b)
+            await late.send("create")
+            # Before: created, as long as the frame data fit max_buffered_bytes.
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            await _fill(host, guest)
+            prefix = a.rooms.prefix  # type: ignore[attr-defined]
+            assert int(direct.hget(f"{prefix}r:{code}", "b1") or 0) <= 65536 // 8 + 15000
             direct.close()
 
     run(body)
