@@ -82,8 +82,8 @@ test('profiles from the form, described against their preset', () => {
   setLang('ja');
   const ja = profileText(custom.toDict());
   assert.doesNotMatch(ja, /[a-z_]+=|koikoi_multiplier|false/, ja);
-  assert.match(ja, /^任天堂を元にした独自ルール: /, ja);
-  assert.match(ja, /こいこいの倍率: 倍率なし/, ja);
+  assert.match(ja, /^任天堂 の変更版: /, ja);
+  assert.match(ja, /こいこいの倍率: 宣言による倍率なし/, ja);
   assert.match(ja, /菊に盃をカスにも数える: いいえ/, ja);
   setLang('en');
   assert.throws(() => buildProfile('nintendo', 1, 'no such line'));
