@@ -65,8 +65,9 @@ def say(lang: str, said: object, words: Callable[[str], str] | None = None) -> s
     phrases and words) rendered the same way. A field named ``message`` holds the protocol's own
     English detail of a failure; a translation may leave it out, since the reason it follows is
     named in words (the English stays one ``--lang en`` or ``--json`` away). ``words`` says a
-    ``Word`` (a reason code or message type by default; the rules' descriptions hold yaku ids)."""
-    if lang == "en":
+    ``Word`` (a reason code or message type by default; the rules' descriptions hold yaku ids, which
+    English names by the glossary too: ``double tenho``, not ``double_tenho``)."""
+    if lang == "en" and not words:
         return str(said)
     if isinstance(said, Word):
         return words(said) if words else word(lang, said)
@@ -74,4 +75,5 @@ def say(lang: str, said: object, words: Callable[[str], str] | None = None) -> s
         return str(said)
     values = {name: say(lang, value, words) if isinstance(value, str) else value
               for name, value in said.values.items()}
-    return gettext_in(lang, said.template).format(**values)
+    template = said.template if lang == "en" else gettext_in(lang, said.template)
+    return template.format(**values)

@@ -213,7 +213,7 @@ def summary(profile: Profile) -> list[str]:
         base = P("the base (sum of yaku)")
     elif p.single_yaku_scope == "extensions":
         base = P("the base (sum of yaku; of a yaku and its extensions only the highest counts: the bright "
-                 "yaku, inoshikacho or tane, tan or a ribbon yaku, akatan_aotan or akatan and aotan)")
+                 "yaku, inoshikacho or tane, tan or a ribbon yaku, akatan-aotan or akatan and aotan)")
     else:
         base = P("the base (the single highest yaku)")
     pays = {

@@ -96,6 +96,17 @@ def english_left(text: str) -> list[str]:
     return sorted(set(re.findall(r"[A-Za-z]{2,}", stripped)))
 
 
+def raw_left(text: str) -> list[str]:
+    """What an English screen must not show (issue 30): an internal id in snake_case (a switch, a
+    yaku, a reason) where the player should read words, or a count with the wrong plural form."""
+    stripped = re.sub(r"\S*/\S*|--[a-z_-]+(?:=\S*)?|\S+\.(?:json|state|koikoi)\b|'[^']*'", " ", text)
+    ids = re.findall(r"(?<![A-Za-z0-9_.=-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_=-])", stripped)
+    nouns = r"(?:point|card|round|call|second|match|result|move|player|turn|deal)"
+    plurals = re.findall(rf"(?<![\d.])1 {nouns}(?:s|es)\b", stripped)
+    plurals += re.findall(rf"(?<![\d.])(?:0|[2-9]|[1-9]\d+) {nouns}\b(?![s-])", stripped)
+    return sorted(set(ids + plurals))
+
+
 def check_screens(text: str, lang: str, typist: LabelTypist) -> None:
     """Every line fits 80 columns, and at every question the opponent's last move, the board and
     the question fit on 24 lines (the help, asked for, may scroll)."""
@@ -142,6 +153,8 @@ def test_a_whole_practice_match_at_80x24_typing_names(tmp_path: Path, lang: str)
     text = console.text
     assert b"\x1b[" in console.raw  # colour was on
     check_screens(text, lang, typist)
+    if lang == "en":
+        assert raw_left(text) == [], raw_left(text)
     if lang == "ja":
         assert "最終得点" in final
         assert english_left(text) == [], english_left(text)

@@ -21,7 +21,7 @@ from koikoi_p2p.cli.rules_text import (
 )
 from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
 from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES, SWITCHES, Profile, preset
-from tests.e2e.test_cli_practice_pty import english_left
+from tests.e2e.test_cli_practice_pty import english_left, raw_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
 from tests.unit.test_catalogue import po, translated
 
@@ -46,6 +46,32 @@ def test_a_custom_profile_in_japanese_shows_no_english(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "nintendo の変更版" in done.stdout and "天和" in done.stdout
     assert english_left(done.stdout) == [], english_left(done.stdout)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_koikoi_rules_in_english_shows_no_raw_id_and_no_wrong_plural(tmp_path: Path, name: str) -> None:
+    done = rules(tmp_path, name, "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    assert "goko" in done.stdout
+    # The switch table below names each switch and value as `--switch NAME=VALUE` takes them; the
+    # sentences and the yaku table above it are the rules in words.
+    said = done.stdout.split("\nswitches (")[0]
+    assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
+
+
+def test_a_custom_profile_in_english_shows_no_raw_id(tmp_path: Path) -> None:
+    done = rules(tmp_path, "nintendo", "--lang", "en", "--switch", "koikoi_multiplier=none",
+                 "--switch", "hand_yaku=tenho:6", "--switch", "viewing=bonus_only",
+                 "--switch", "single_yaku=true", "--switch", "single_yaku_scope=extensions")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.split("\nswitches (")[0]
+    assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
+
+
+def test_raw_left_finds_what_it_looks_for() -> None:
+    assert raw_left("koikoi_multiplier: none; 1 points; 3 card; ame_shiko") == [
+        "1 points", "3 card", "ame_shiko", "koikoi_multiplier"]
+    assert raw_left("1 point, 3 cards, --switch koikoi_multiplier=none, ame-shiko, ./a_b/c.json") == []
 
 
 def test_a_wrong_switch_is_refused_in_japanese(tmp_path: Path) -> None:
