@@ -257,6 +257,9 @@ class ReliableLink:
         self._confirmed = 0                 # with confirm: frames the caller said it has kept
         self._generation = 0                # pairing number, to tell stale inbox items apart
         self._taken_generation = 0
+        # With confirm: the pairing of each frame taken and not yet confirmed, oldest first. A
+        # confirmation counts only for a frame of the current pairing (§12.1 rule 3).
+        self._unconfirmed_generations: deque[int] = deque()
         self._early: dict[int, bytes] = {}
         self._early_bytes = 0               # payload bytes in _early
         self._queued_bytes = 0              # payload bytes in _inbox
@@ -315,6 +318,8 @@ class ReliableLink:
             assert self._failure is not None
             raise self._failure
         self._taken_generation, self._taken_connection = item[0], item[1]
+        if self._confirm:
+            self._unconfirmed_generations.append(item[0])
         self._queued_bytes -= len(item[2])
         if self._pull() and not self._confirm and self.peer_id is not None:
             # Room again: frames held early went on to the queue; say so (§12.1 rule 3).
@@ -370,10 +375,14 @@ class ReliableLink:
         self._broken.set()
 
     def confirm(self) -> None:
-        """With ``confirm=True``: the frame last returned by ``recv`` is safely kept (saved), so
-        it may be acknowledged. The peer keeps re-sending until then: an acknowledgement means
+        """With ``confirm=True``: the oldest frame returned by ``recv`` and not yet confirmed is
+        safely kept (saved), so it may be acknowledged; one call per frame taken. The peer keeps re-sending until then: an acknowledgement means
         the frame survives a crash of this process, not merely that it arrived."""
-        if not self._confirm or self._taken_generation != self._generation or self.peer_id is None:
+        if not self._confirm or not self._unconfirmed_generations:
+            return
+        # Confirmations come one per frame taken, in order: each counts under its own pairing.
+        taken_in = self._unconfirmed_generations.popleft()
+        if taken_in != self._generation or self.peer_id is None:
             return
         if self._confirmed < self._expected:
             self._confirmed += 1

@@ -277,6 +277,44 @@ def test_confirm_mode_acknowledges_only_what_was_kept() -> None:
     run(body())
 
 
+def test_confirm_counts_each_frame_under_the_pairing_it_was_taken_in() -> None:
+    """A frame taken from a peer's earlier incarnation and confirmed late (with the first frame of
+    the restarted peer, as the driver confirms after its next save) must not count towards the new
+    pairing: the ACK would cover a frame still unread in the inbox (spec/protocol.md §12.1 rule 3)."""
+
+    async def body() -> None:
+        hub = Hub(14)
+        a = ReliableLink(hub.connector(0), **FAST)  # type: ignore[arg-type]
+        b = ReliableLink(hub.connector(1), confirm=True, on_reset=lambda: None, **FAST)  # type: ignore[arg-type]
+        await a.start()
+        await b.start()
+        await a.send(b"from the old incarnation")
+        assert await asyncio.wait_for(b.recv(), 5) == b"from the old incarnation"  # taken, not confirmed
+        for task in a._tasks:                   # kill -9
+            task.cancel()
+        a2 = ReliableLink(hub.connector(0), **FAST)  # type: ignore[arg-type]
+        await a2.start()
+        await a2.send(b"x1")
+        await a2.send(b"x2")
+        assert await asyncio.wait_for(b.recv(), 5) == b"x1"
+        for _ in range(60):                     # x2 arrived too (it waits in the inbox, unread)
+            if b._queued_bytes:
+                break
+            await asyncio.sleep(0.05)
+        b.confirm()                             # the old frame: another pairing, no ACK
+        b.confirm()                             # x1
+        await asyncio.sleep(0.2)
+        assert a2.unacknowledged == 1           # x2 is not acknowledged: it was never kept
+        assert await asyncio.wait_for(b.recv(), 5) == b"x2"
+        b.confirm()
+        await asyncio.sleep(0.2)
+        assert a2.unacknowledged == 0
+        await a2.close()
+        await b.close()
+
+    run(body())
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32), drop=st.floats(0, 0.3), duplicate=st.floats(0, 0.3),
        reorder=st.floats(0, 0.3), n=st.integers(1, 25), cut_every=st.sampled_from([0, 5, 11]))
