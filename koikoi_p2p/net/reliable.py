@@ -376,8 +376,9 @@ class ReliableLink:
 
     def confirm(self) -> None:
         """With ``confirm=True``: the oldest frame returned by ``recv`` and not yet confirmed is
-        safely kept (saved), so it may be acknowledged; one call per frame taken. The peer keeps re-sending until then: an acknowledgement means
-        the frame survives a crash of this process, not merely that it arrived."""
+        safely kept (saved), so it may be acknowledged; one call per frame taken. The peer keeps
+        re-sending until then: an acknowledgement means the frame survives a crash of this
+        process, not merely that it arrived."""
         if not self._confirm or not self._unconfirmed_generations:
             return
         # Confirmations come one per frame taken, in order: each counts under its own pairing.
