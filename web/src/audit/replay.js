@@ -475,9 +475,10 @@ export function auditEvidence(data, chain = {}) {
     report.notes.push(`the offending envelope does not name the reporter's chain head (disputed)`);
     return report;
   }
-  // The next envelope of the reporter's chain: the game decides (spec/game.md §8.3).
+  // The next envelope of the reporter's chain: the game decides (spec/game.md §8.3), on the flow
+  // the prefix left (replaying the prefix again would verify every proof in it a second time).
   const offenceEntry = { signature, envelope, e, digest: envelopeDigest(session.version, envelope) };
-  const judged = replayEvidencePrefix(session, entries, extra, reporter, offenceEntry);
+  const judged = continueWith(prefix, offenceEntry, n === 0 ? session.handshakeHash : entries[n - 1].digest);
   if (judged.offenceRejected) {
     report.deviation = judged.offenceRejected;
     report.ok = judged.offenceRejected.seat === accused;
@@ -493,10 +494,33 @@ export function auditEvidence(data, chain = {}) {
 
 /**
  * @param {Session} session @param {Entry[]} entries @param {Map<number, [Uint8Array | null, Uint8Array | null]>} extra
- * @param {0 | 1} reporter @param {Entry} [offence]
+ * @param {0 | 1} reporter
  */
-function replayEvidencePrefix(session, entries, extra, reporter, offence) {
-  return replayWithViewer(session, entries, extra, reporter, offence ?? null);
+function replayEvidencePrefix(session, entries, extra, reporter) {
+  return replayWithViewer(session, entries, extra, reporter, null);
+}
+
+/**
+ * A replay that went through all its entries, continued with the offence: the same verdict as a
+ * replay of the entries and the offence from the start, with the prefix applied once.
+ * @param {ReturnType<typeof run>} prefix @param {Entry} offence @param {Uint8Array} head the digest before it
+ * @returns {ReturnType<typeof run>}
+ */
+function continueWith(prefix, offence, head) {
+  const { flow } = prefix;
+  if (prefix.found || prefix.hidden) return prefix;
+  const { e } = offence;
+  try {
+    flow.apply(e.sender, e.type, e.body, { seq: e.seq, head, digest: offence.digest });
+  } catch (err) {
+    if (err instanceof GameViolation) {
+      const found = deviation(err.seat, err.seq, err.reason, err.detail);
+      return { flow, found, hidden: null, offenceRejected: found };
+    }
+    if (err instanceof CannotContinue) return { flow, found: null, hidden: err, offenceRejected: null };
+    throw err;
+  }
+  return { flow, found: null, hidden: null, offenceRejected: null };
 }
 
 /**

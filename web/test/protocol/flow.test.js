@@ -131,3 +131,32 @@ test('version-1 files are refused: a transcript of format 1, a co-signed result 
   file.result.version = 1;
   assert.throws(() => verifyResult(encode(file)), (/** @type {any} */ e) => e.reason === 'bad_result' && /version/.test(e.message));
 });
+
+test('an evidence file is replayed once: the offence is judged on the flow its prefix left', () => {
+  let played = false;
+  const illegal = (/** @type {string} */ type, /** @type {any} */ body) => {
+    if (played || type !== 'act' || body.action.type !== 'play') return body;
+    played = true;
+    return { ...body, action: { type: 'play', position: 47 } };
+  };
+  const { peers, failures } = play('nintendo', 'flow2-evidence-once', { tamper: illegal });
+  assert.equal(failures.length, 1);
+  const seq = failures[0].seq;
+  const apply = GameFlow.prototype.apply;
+  let applied = 0;
+  /** @type {(this: GameFlow, ...args: Parameters<GameFlow['apply']>) => void} */
+  GameFlow.prototype.apply = function (...args) {
+    applied += 1;
+    return apply.apply(this, args);
+  };
+  let report;
+  try {
+    report = auditBytes(/** @type {Uint8Array} */ (peers[0].evidence));
+  } finally {
+    GameFlow.prototype.apply = apply;
+  }
+  assert.equal(report.ok, true, JSON.stringify(report));
+  assert.equal(/** @type {any} */ (report.deviation).reason, 'illegal_action');
+  // The seq accepted envelopes, then the offence: each applied once.
+  assert.equal(applied, seq + 1);
+});
