@@ -82,6 +82,19 @@ export class Seat {
     this.#ended = () => {};
     /** resolves when the seat has finished (the receive loop stops waiting then) @type {Promise<'ended'>} */
     this.ended = new Promise((resolve) => { this.#ended = resolve; });
+    journal.peer.onAccepted = (events) => this.#showFirst(events);
+  }
+
+  /**
+   * The events of the opponent's envelope, taken in and shown before this seat composes its
+   * answer (the shares of a drawn card, the next deal's key and shuffle): the page draws the move
+   * while the answer is made and saved (issue 26). The step's own table follows.
+   * @param {import('../../src/protocol/peer.js').PeerEvent[]} events
+   */
+  #showFirst(events) {
+    for (const ev of events) this.#event(ev);
+    if (this.replaying || this.record.role !== 'human') return;
+    this.post({ type: 'table', table: this.table() });
   }
 
   /** @type {(v: null) => void} */

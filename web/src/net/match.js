@@ -81,6 +81,8 @@ export async function runMatch(transport, peerOptions, chooser) {
       else if (ev.type === 'match_over') over = ev;
     }
   };
+  // The opponent's move reaches the chooser (the screen) before we compose our answer (issue 26).
+  peer.onAccepted = (events) => handle({ frames: [], events });
   handle(peer.start());
   while (!peer.done && !failure) {
     let frame;

@@ -71,6 +71,14 @@ export class GamePeer {
     this.failure = null;
     /** @type {Uint8Array | null} the evidence file, after a remote violation */
     this.evidence = null;
+    /**
+     * Called once an envelope of the other seat is accepted, with the events it caused (its move,
+     * the cards it revealed, a round's end), before this seat composes its answer (shares, the
+     * next deal's key and shuffle): an interface shows the opponent's move there, so the screen
+     * does not wait for our reply (issue 26). Those events are then not repeated in the output.
+     * @type {((events: PeerEvent[]) => void) | null}
+     */
+    this.onAccepted = null;
   }
 
   /** Seat 0's opening frames (empty for seat 1). @returns {Output} */
@@ -103,6 +111,11 @@ export class GamePeer {
       const accepted = this.channel.receive(frame);
       if (!accepted) return [];
       flow.apply(accepted.sender, accepted.type, accepted.body, { seq: accepted.seq, head, digest: accepted.digest });
+      if (this.onAccepted) {
+        this.#drainFlowEvents();
+        const shown = this.pending.splice(0);
+        if (shown.length) this.onAccepted(shown);
+      }
       return this.#advance();
     });
   }

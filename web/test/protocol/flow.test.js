@@ -16,7 +16,8 @@ import { makeTerms } from '../../src/protocol/terms.js';
 
 /**
  * @param {string} rules @param {string} seed
- * @param {{resignAt?: number, tamper?: (type: string, body: any) => any}} [options]
+ * @param {{resignAt?: number, tamper?: (type: string, body: any) => any, seen?: (seat: number, event: any, early: boolean, peer: GamePeer) => void,
+ *   early?: boolean}} [options] `seen` hears every event; with `early` the peers hand an accepted envelope's events over first
  */
 function play(rules, seed, options = {}) {
   const rngs = [vectorStream(`${seed}-0`), vectorStream(`${seed}-1`)];
@@ -30,10 +31,14 @@ function play(rules, seed, options = {}) {
   /** @type {any[]} */
   const failures = [];
   let turns = 0;
+  if (options.early) {
+    for (const seat of [0, 1]) peers[seat].onAccepted = (events) => { for (const ev of events) options.seen?.(seat, ev, true, peers[seat]); };
+  }
   /** @param {number} seat @param {import('../../src/protocol/peer.js').Output} out */
   const handle = (seat, out) => {
     queues[1 - seat].push(...out.frames);
     for (const ev of out.events) {
+      options.seen?.(seat, ev, false, peers[seat]);
       if (ev.type === 'your_turn') {
         turns += 1;
         if (options.resignAt !== undefined && turns === options.resignAt) handle(seat, peers[seat].resign());
@@ -159,4 +164,27 @@ test('an evidence file is replayed once: the offence is judged on the flow its p
   assert.equal(/** @type {any} */ (report.deviation).reason, 'illegal_action');
   // The seq accepted envelopes, then the offence: each applied once.
   assert.equal(applied, seq + 1);
+});
+
+test("the opponent's move is handed over before the answer is composed, and no event twice", () => {
+  /** @type {string[][]} */
+  const plain = [[], []];
+  play('nintendo', 'flow2-early', { seen: (seat, ev) => plain[seat].push(JSON.stringify(ev, (k, v) => (v instanceof Uint8Array ? [...v] : v))) });
+  /** @type {string[][]} */
+  const early = [[], []];
+  /** @type {number[][]} the sender of each seat's newest accepted envelope when events came early */
+  const newest = [[], []];
+  play('nintendo', 'flow2-early', {
+    early: true,
+    seen: (seat, ev, first, peer) => {
+      early[seat].push(JSON.stringify(ev, (k, v) => (v instanceof Uint8Array ? [...v] : v)));
+      if (first) newest[seat].push(/** @type {any} */ (peer.channel).accepted.at(-1).sender);
+    },
+  });
+  assert.deepEqual(early, plain);
+  for (const seat of [0, 1]) {
+    assert.ok(newest[seat].length > 10, `seat ${seat}: ${newest[seat].length} early hand-overs`);
+    // Nothing of ours was composed yet: the newest envelope is always the opponent's.
+    assert.deepEqual([...new Set(newest[seat])], [1 - seat]);
+  }
 });
