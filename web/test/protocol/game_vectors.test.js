@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { VECTORS, vector, vectorBytes } from '../helpers.js';
 import { FileError, auditBytes, transcriptShuffleWork } from '../../src/audit/replay.js';
-import { verifiedShuffles } from '../../src/audit/parallel_node.js';
+import { auditBytesParallel, verifiedShuffles } from '../../src/audit/parallel_node.js';
 
 /** The reason a file fails with: a container FileError, a deviation, or "incomplete". @param {Uint8Array} data */
 function failure(data) {
@@ -65,6 +65,13 @@ for (const file of files) {
     // Every shuffle of a recorded match verifies.
     assert.equal(ahead.size, transcriptShuffleWork(data).reduce((n, w) => n + w.shuffles.length, 0));
     assert.deepEqual(auditBytes(data, {}, { verifiedShuffles: ahead }), auditBytes(data));
+  });
+  // The threaded auditor proper: the replay forward here, a worker verifying shuffles from the
+  // last deal back (below four deals it is the serial auditor).
+  test(`${file}: the threaded auditor reports what the serial one reports`, async () => {
+    const data = vectorBytes(`protocol/${transcript}`);
+    assert.deepEqual(await auditBytesParallel(data, {}, 2), auditBytes(data));
+    assert.deepEqual(await auditBytesParallel(data, {}, 3), auditBytes(data));
   });
   if (v.cases) {
     test(`${file}: every altered copy fails as recorded`, () => {
