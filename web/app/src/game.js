@@ -68,6 +68,30 @@ function practiceRoom() {
   return [...b].map((x) => ALPHABET[x % ALPHABET.length]).join('');
 }
 
+/** Seat workers started ahead, with the script each runs. @type {{url: string, worker: Worker}[]} */
+const spare = [];
+
+/**
+ * Start seat workers ahead, while a form shows (issue 26: the first hand): each loads its script
+ * and libsodium and does the work every seat does first ('warm'), so that Start finds them ready.
+ * At most `count` wait at a time.
+ * @param {string} url @param {number} count
+ */
+export function prepareWorkers(url, count) {
+  while (spare.filter((s) => s.url === url).length < count) {
+    const worker = new Worker(url, { type: 'module' });
+    worker.postMessage({ type: 'warm' });
+    spare.push({ url, worker });
+  }
+}
+
+/** A seat's worker: one started ahead if there is one, else a new one. @param {string} url */
+function seatWorker(url) {
+  const i = spare.findIndex((s) => s.url === url);
+  if (i >= 0) return spare.splice(i, 1)[0].worker;
+  return newWorker(url);
+}
+
 /** @param {string} url */
 export function newWorker(url) {
   return new Worker(url, { type: 'module' });
@@ -140,8 +164,8 @@ export class Game {
     this.id = id;
     this.pacer.pause = pauseMs();
     const channel = new MessageChannel();
-    this.worker = newWorker(this.env.workerUrl);
-    this.computer = newWorker(this.env.workerUrl);
+    this.worker = seatWorker(this.env.workerUrl);
+    this.computer = seatWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
     const common = { room, password: null, link: { kind: 'port' }, mode: 'practice', lang: this.env.settings.lang };
@@ -158,7 +182,7 @@ export class Game {
     const id = randomId();
     setCurrent({ id, mode: 'online' });
     this.id = id;
-    this.worker = newWorker(this.env.workerUrl);
+    this.worker = seatWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.#say(t('connecting'));
     this.worker.postMessage({
@@ -186,13 +210,13 @@ export class Game {
       this.#draw(final.table);
       return;
     }
-    this.worker = newWorker(this.env.workerUrl);
+    this.worker = seatWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.#say(t('resumed'));
     if (cur.mode === 'practice' && cur.computer) {
       this.pacer.pause = pauseMs();
       const channel = new MessageChannel();
-      this.computer = newWorker(this.env.workerUrl);
+      this.computer = seatWorker(this.env.workerUrl);
       this.computer.onmessage = (ev) => { if (ev.data.type === 'error') this.#say(errorText(ev.data.reason, ev.data.message)); };
       this.worker.postMessage({ type: 'resume', id: cur.id, port: channel.port1 }, [channel.port1]);
       this.computer.postMessage({ type: 'resume', id: cur.computer, port: channel.port2 }, [channel.port2]);

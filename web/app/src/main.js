@@ -6,7 +6,7 @@
 // page's own origin (`koikoi relay --web`) unless the fragment or the form names another.
 import { h } from './dom.js';
 import { lang, setLang, t } from './i18n.js';
-import { Game, currentMatch, errorText, newWorker } from './game.js';
+import { Game, currentMatch, errorText, newWorker, prepareWorkers } from './game.js';
 import { PRESETS, buildProfile, cleanName } from './profiles.js';
 import { isWellFormedCode, normaliseCode } from '../../src/api/match.js';
 import { openReport } from './report.js';
@@ -248,6 +248,8 @@ function practiceForm() {
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('start')), h('button', { type: 'button', onclick: home }, t('back'))]),
   ]));
   screen([topBar(), form]);
+  // The two seats' workers start while the person chooses: Start finds them loaded and warm.
+  prepareWorkers(workerUrl, 2);
 }
 
 /** The rating service of the default relay, or "" when it has none that can be named. */

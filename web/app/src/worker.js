@@ -8,6 +8,8 @@
 //   {type: 'resume', id, port?}
 //   {type: 'decide', action} | {type: 'accept'} | {type: 'refuse', reason?} | {type: 'resign'}
 //   {type: 'cancel'}: the host closes its room before anyone joined -> {type: 'cancelled'}
+//   {type: 'warm'}: a worker started ahead of its seat loads libsodium and does the work any seat
+//     does first (mentalpoker/warm.js); no answer
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
 // {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
 // {kind: 'relay', url, action: 'host' | 'join', code?, public?, listing?} (listing: spec/relay.md §4.2).
@@ -22,6 +24,7 @@ import { deleteSeat, getValue, loadSeat, saveSeat, setValue } from './store.js';
 import { Seat } from './seat.js';
 import { LinkTransport } from '../../src/api/match.js';
 import { RelayRendezvous } from '../../src/api/match.js';
+import { warmUp } from '../../src/mentalpoker/warm.js';
 
 const scope = /** @type {any} */ (globalThis);
 /** @param {any} msg @param {Transferable[]} [transfer] */
@@ -252,6 +255,7 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
       }
       case 'exportIdentity': await ready(); await exportIdentity(msg); return;
       case 'importIdentity': await ready(); await importIdentity(msg); return;
+      case 'warm': await ready(); warmUp(); return;
       case 'start': await start(msg); return;
       case 'resume': await resume(msg); return;
       case 'decide': await seat?.decide(msg.action); return;
