@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node web/bench/practice_waits.js [--json] [--matches N] [--rounds R] [--level L]: the waits a player
+// node web/bench/practice_waits.js [--json] [--matches N] [--rounds R] [--level L] [--form-ms T]: the waits a player
 // feels in practice (issue 26 item 6), in headless Chromium (the system's, as the browser tests
 // launch it) against the app served by `koikoi relay --web`:
 // - first hand: from the click on Start to the board showing the person's first hand;
@@ -8,7 +8,9 @@
 //   case for a person, who would read it while the next deal is set up).
 // Both are timed inside the page (performance.now around the click, a MutationObserver for the
 // hand), with card motion off (koikoi.motionMs = 0: animations excluded) and the computer's pause
-// as the page ships it. Prints the median, min, max and quartiles of each; --json prints the
+// as the page ships it. The practice form is filled at once and Start clicked after --form-ms
+// (default 0, quicker than any person: what the page does while the form shows, such as starting
+// the seats' workers, has no time then). Prints the median, min, max and quartiles of each; --json prints the
 // same as a JSON list of {name, median_s, floor_s, ratio, unit, note} (koikoi bench waits).
 import { launch, openPage, startWebRelay, step, browserMissing } from '../test/browser/support.js';
 
@@ -19,6 +21,7 @@ const json = args.includes('--json');
 const matches = num('--matches', 4);
 const rounds = num('--rounds', 4);
 const level = args.includes('--level') ? args[args.indexOf('--level') + 1] : 'greedy';
+const formMs = num('--form-ms', 0);
 
 /**
  * Click Start and time, in the page, until the person's first hand is on the board.
@@ -88,6 +91,7 @@ async function main() {
       await page.getByRole('button', { name: 'Practice against the computer' }).click();
       await page.getByLabel('Rounds').fill(String(rounds));
       await page.getByLabel('Computer').selectOption(level);
+      if (formMs > 0) await page.waitForTimeout(formMs);
       first.push(await timedStart(page));
       const end = Date.now() + 300000;
       for (;;) {
@@ -109,7 +113,7 @@ async function main() {
   if (json) {
     console.log(JSON.stringify(rows.map(([name, s, target]) => ({
       name, median_s: s.median / 1000, floor_s: target / 1000, ratio: s.median / target, unit: 's',
-      note: `${spread(s)}; floor: the target; ${matches} matches of ${rounds} rounds, computer ${level}, motion off`,
+      note: `${spread(s)}; floor: the target; ${matches} matches of ${rounds} rounds, computer ${level}, motion off, ${formMs} ms on the form`,
     }))));
   } else {
     for (const [name, s, target] of rows) console.log(`${name}: median ${s.median.toFixed(0)} ms, target ${target} ms (${spread(s)})`);
