@@ -112,16 +112,19 @@ async function main() {
   const rows = [['practice: Start to the first hand', summary(first), 1000], ['practice: summary dismissed to the next hand', summary(next), 250]];
   if (json) {
     console.log(JSON.stringify(rows.map(([name, s, target]) => ({
-      name, median_s: s.median / 1000, floor_s: target / 1000, ratio: s.median / target, unit: 's',
+      name, median_s: s.n ? s.median / 1000 : null, floor_s: target / 1000, ratio: s.n ? s.median / target : null, unit: 's',
       note: `${spread(s)}; floor: the target; ${matches} matches of ${rounds} rounds, computer ${level}, motion off, ${formMs} ms on the form`,
     }))));
   } else {
-    for (const [name, s, target] of rows) console.log(`${name}: median ${s.median.toFixed(0)} ms, target ${target} ms (${spread(s)})`);
+    for (const [name, s, target] of rows) {
+      console.log(s.n ? `${name}: median ${s.median.toFixed(0)} ms, target ${target} ms (${spread(s)})` : `${name}: no sample (matches of one round have no next hand)`);
+    }
   }
 }
 
 /** @param {{n: number, min: number, p25: number, p75: number, max: number}} s */
 function spread(s) {
+  if (!s.n) return 'n=0';
   return `n=${s.n}, min ${s.min.toFixed(0)}, p25 ${s.p25.toFixed(0)}, p75 ${s.p75.toFixed(0)}, max ${s.max.toFixed(0)} ms`;
 }
 
