@@ -75,6 +75,9 @@ class MeteredConnection(ServerConnection):
     is done with its message."""
 
     meter: Inbound = Inbound()   # replaced by each server's own (RelayServer.start)
+    # spec/relay.md §7.1: whether to go on with a connection just accepted, from its peer's
+    # address alone (RelayServer.admits); replaced by each server's own.
+    admits: Callable[[Any], bool] = staticmethod(lambda peer: True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -82,13 +85,21 @@ class MeteredConnection(ServerConnection):
         self.outbound = 0   # the write buffer as last seen (§8.7 (b))
         self.counted = False
         self.metering = True
+        self.dropped = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if not self.admits(transport.get_extra_info("peername")):
+            # Dropped at the accept: no request read, no handler task, nothing answered (§7.1).
+            self.dropped = True
+            transport.close()
+            return
         super().connection_made(transport)
         self.counted = True
         self.meter.connections += 1   # §8.7 (c): from the TCP accept on, handshake or not
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.dropped:
+            return
         if self.counted:
             self.counted = False
             self.meter.connections -= 1
@@ -202,7 +213,8 @@ class RelayServer:
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> None:
         lim = self.limits
         await self.rooms.start()
-        metered = type("RelayConnection", (MeteredConnection,), {"meter": self.inbound})
+        metered = type("RelayConnection", (MeteredConnection,),
+                       {"meter": self.inbound, "admits": staticmethod(self.admits)})
         self._server = await serve(
             self._handle,
             host,
@@ -312,6 +324,21 @@ class RelayServer:
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay unavailable\n")
         return None
 
+    def admits(self, peer: Any) -> bool:
+        """Whether a connection just accepted from ``peer`` (its socket address) may send its
+        request (spec/relay.md §7.1). Without ``source_header`` the address is the source: one whose
+        handshakes are spent for now is dropped at the accept, before its request is read (each
+        refused connection of a storm cost a parsed request, a task and an answer). Behind a proxy
+        the source is in the request: always True."""
+        if self.source_header is not None or not peer:
+            return True
+        source = self._source_of_text(str(peer[0]))
+        bucket = self._handshakes.get(source)
+        if bucket is not None and not bucket.ready(1):
+            self.metrics.errors["source_handshakes"] += 1
+            return False
+        return True
+
     def _handshake_allowed(self, source: str) -> bool:
         """One more websocket handshake from ``source`` within its rate (spec/relay.md §7.1)."""
         lim = self.limits
@@ -341,6 +368,10 @@ class RelayServer:
         if not text:
             address = ws.remote_address
             text = str(address[0]) if address else ""
+        return self._source_of_text(text)
+
+    @staticmethod
+    def _source_of_text(text: str) -> str:
         try:
             ip = ipaddress.ip_address(text)
         except ValueError:

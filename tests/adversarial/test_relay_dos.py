@@ -391,6 +391,45 @@ def test_new_connections_per_source_have_a_rate() -> None:
     run(body)
 
 
+def test_a_storm_from_an_address_past_its_handshake_rate_is_dropped_at_the_accept() -> None:
+    """Answering each connection of a storm 429 still cost the relay a parsed request, a
+    connection, a task and an answer (about 0.6 ms of CPU each, hundreds a second). Without a
+    proxy the address is known at the accept: once its handshakes are spent, a new connection is
+    closed there, before its request is read, and nothing is answered; other addresses connect."""
+    async def body() -> None:
+        server = RelayServer(Limits(handshakes_per_second_per_source=0.5, handshake_burst=3))
+        await server.start("127.0.0.1", 0)
+        address = f"ws://127.0.0.1:{server.port}/v1"
+        try:
+            for _ in range(3):
+                ws = await connect(address, compression=None)
+                await ws.close()
+            connections = server.metrics.connections_total
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(f"GET /v1 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+                         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+            try:
+                answer = await asyncio.wait_for(reader.read(), 10)
+            except ConnectionError:
+                answer = b""
+            writer.close()
+            # Before: the request was read and answered "HTTP/1.1 429 Too Many Requests".
+            assert answer == b""
+            assert server.metrics.connections_total == connections
+            assert server.inbound.connections == 0
+            assert await _metric(server, 'relay_errors_total{reason="source_handshakes"}') == 1
+            # Another address is not affected.
+            other = await connect(address, compression=None, local_addr=("127.0.0.2", 0))
+            await other.send(msgpack.packb({"type": "lobby"}))
+            assert msgpack.unpackb(await other.recv())["type"] == "rooms"
+            await other.close()
+        finally:
+            await server.shutdown()
+
+    run(body)
+
+
 async def _metric(server: RelayServer, name: str) -> float:
     for line in server.metrics_text().splitlines():
         if line.startswith(name + " "):
