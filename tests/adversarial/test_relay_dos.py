@@ -488,6 +488,81 @@ def test_the_budget_and_the_source_cap_hold_across_a_cluster(redis_url: str) -> 
     run(body)
 
 
+def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
+    """Each node gave Redis's buffers the budget less only its own connections and bytes in hand,
+    so the cluster's total went over the budget by what the other nodes held (1.03 times it in the
+    hostile bench). Now each node says what it holds at its heartbeat, and Redis's part is the
+    budget less every node's."""
+    cost = 16384
+    limits = dict(BUDGET_LIMITS, connection_bytes=cost, max_buffered_bytes=8 * 65536, max_rooms_per_source=0)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, **limits) as (a, b):
+            idle = [await Raw.connect(b) for _ in range(12)]   # 192 KiB held by node b
+            await asyncio.sleep(2.5)   # b's heartbeat says so; a reads it at its sweep
+            pairs = [await pair(a) for _ in range(6)]            # 192 KiB held by node a
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            direct = redis.Redis.from_url(redis_url)
+            buffered = int(direct.get(f"{a.rooms.prefix}buf") or 0)  # type: ignore[attr-defined]
+            direct.close()
+            total = buffered + a.inbound.held() + b.inbound.held()
+            # Before: Redis's part went up to the budget less a's own 192 KiB, b's on top of it.
+            assert total <= a.limits.max_buffered_bytes + 16384, (buffered, a.inbound.held(), b.inbound.held())
+            for ws in idle:
+                await ws.close()
+
+    run(body)
+
+
+def test_write_buffers_count_in_the_budget() -> None:
+    """What waits in the write buffers of connections whose peers do not read is part of the
+    budget (§8.7 (d)): counted after each write and again by the sweeper, it squeezes the resume
+    buffers and refuses new rooms, and it leaves the count once the peers have read it. (websockets
+    stops the sender's handler at a full buffer, so each holds at most about a frame and its
+    high-water mark.)"""
+    import socket
+
+    async def body() -> None:
+        async with relay(max_buffered_bytes=768 * 1024, buffer_bytes=65536, connection_bytes=0,
+                         max_bytes_per_second=0, max_bytes_per_second_per_source=0, lobby_per_second=0,
+                         ) as server:
+            pairs = [await pair(server) for _ in range(8)]
+            for conn in server.connections:   # small kernel buffers: the relay's own fill at once
+                sock = conn.ws.transport.get_extra_info("socket")
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            for host, guest, _ in pairs:
+                guest.ws.transport.pause_reading()
+                for seq in range(4):
+                    await host.send("frame", seq=seq, data=bytes([seq]) * 65000)
+
+            def waiting() -> int:
+                return sum(conn.ws.transport.get_write_buffer_size() for conn in server.connections)
+
+            for _ in range(500):
+                if waiting() > 8 * 16384:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(1.5)   # a sweep or two
+            assert waiting() > 8 * 16384
+            # Before write buffers counted, relay_held_bytes was the bytes in hand alone.
+            assert server.inbound.outbound == waiting()
+            assert await _metric(server, "relay_held_bytes") == server.inbound.held() >= waiting()
+            late = await Raw.connect(server)
+            await late.send("create")
+            assert (await late.expect("error"))["reason"] == "relay_busy"
+            for _, guest, _ in pairs:
+                guest.ws.transport.resume_reading()
+                seen = 0
+                while seen < 4:
+                    if (await guest.recv(timeout=30))["type"] == "frame":
+                        seen += 1
+            await asyncio.sleep(1.5)
+            assert server.inbound.outbound == waiting() == 0
+
+    run(body)
+
+
 def test_a_node_inbox_keeps_only_what_the_node_has_not_read(redis_url: str) -> None:
     """Redis memory, outside every budget before: a node's inbox copies each frame for a seat on
     another node and was trimmed only to about 20,000 entries (1.3 GB of 64 KiB frames), read or
