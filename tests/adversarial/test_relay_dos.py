@@ -508,7 +508,8 @@ def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
             direct.close()
             total = buffered + a.inbound.held() + b.inbound.held()
             # Before: Redis's part went up to the budget less a's own 192 KiB, b's on top of it.
-            assert total <= a.limits.max_buffered_bytes + 16384, (buffered, a.inbound.held(), b.inbound.held())
+            held = (buffered, a.inbound.held(), b.inbound.held())
+            assert total <= a.limits.max_buffered_bytes + 16384, held
             for ws in idle:
                 await ws.close()
 
