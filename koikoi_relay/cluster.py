@@ -181,6 +181,7 @@ class RedisRooms(Rooms):
         self._lobby_replies: dict[str, tuple[float, bytes]] = {}
         self.buffered = 0           # the cluster's buffered bytes, as read at the last sweep
         self.redis_memory = 0       # Redis's used_memory, as read at the last sweep (§13.6)
+        self.others_held = 0        # the other nodes' own parts of the budget, as read at the last sweep
         self._writer: Wire | None = None
         self._reader: Wire | None = None
 
@@ -264,7 +265,10 @@ class RedisRooms(Rooms):
         pipe = self._ctl.pipeline(transaction=False)
         pipe.set(f"{self.prefix}n:{self.node}", b"1", px=NODE_TTL_MS)
         pipe.pexpire(self._inbox, INBOX_TTL_MS)
-        _, kept = await pipe.execute()
+        # spec §13.6: what this node holds itself (§8.7 (b) to (d)), for the other nodes' budgets.
+        pipe.set(f"{self.prefix}h:{self.node}", b"%d" % self.relay.inbound.held(), px=NODE_TTL_MS)
+        pipe.sadd(f"{self.prefix}nodes", self.node)
+        _, kept, _, _ = await pipe.execute()
         self.last_ping_s = time.perf_counter() - start
         if self.up and not kept:
             # The inbox is gone (Redis lost it, or this node stalled past its expiry): entries for
@@ -915,12 +919,15 @@ class RedisRooms(Rooms):
 
     def _budget_left(self) -> int:
         """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
-        less what this node holds itself: bytes read and not yet handled, write buffers, connections
-        (at least 1: 0 would mean no budget)."""
+        less what the nodes hold themselves (bytes read and not yet handled, write buffers,
+        connections): this node's now, the others' as they last said (at least 1: 0 would mean no
+        budget)."""
         lim = self.relay.limits
         if lim.max_redis_bytes and self.redis_memory > lim.max_redis_bytes:
             return 1   # §13.6: Redis is over its own budget: no new room, every stream at its low mark
-        return max(1, lim.max_buffered_bytes - self.relay.inbound.held()) if lim.max_buffered_bytes else 0
+        if not lim.max_buffered_bytes:
+            return 0
+        return max(1, lim.max_buffered_bytes - self.relay.inbound.held() - self.others_held)
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),
@@ -1166,6 +1173,7 @@ class RedisRooms(Rooms):
         try:
             assert self._ctl is not None
             self.buffered = int(await self._ctl.get(f"{self.prefix}buf") or 0)
+            await self._read_others_held()
             if self.relay.limits.max_redis_bytes:
                 memory: Any = await self._ctl.info("memory")
                 self.redis_memory = int(memory["used_memory"])
@@ -1177,6 +1185,21 @@ class RedisRooms(Rooms):
             pass
         finally:
             self._sweeping = False
+
+    async def _read_others_held(self) -> None:
+        """What the other live nodes hold themselves, as each last said at its heartbeat (§13.6);
+        a node whose word has expired is dead and leaves the set of nodes."""
+        assert self._ctl is not None
+        names: set[bytes] = await self._ctl.smembers(f"{self.prefix}nodes")  # type: ignore[assignment]
+        others = [name.decode() for name in names if name.decode() != self.node]
+        if not others:
+            self.others_held = 0
+            return
+        values = await self._ctl.mget([f"{self.prefix}h:{name}" for name in others])
+        gone = [name for name, value in zip(others, values, strict=True) if value is None]
+        if gone:
+            await self._ctl.srem(f"{self.prefix}nodes", *gone)
+        self.others_held = sum(int(value) for value in values if value is not None)
 
     async def _refresh_rooms(self, now: float) -> None:
         """Keep the expiry of served rooms ahead; record activity for the idle timeout."""

@@ -39,6 +39,12 @@ class TokenBucket:
         self._tokens -= amount
         return True
 
+    def ready(self, amount: float = 1.0) -> bool:
+        """Whether ``amount`` tokens could be taken now (nothing is taken)."""
+        if self._rate <= 0:
+            return True
+        return min(self._capacity, self._tokens + (self._clock() - self._stamp) * self._rate) >= amount
+
     def full(self) -> bool:
         """Whether the bucket has refilled to its capacity (nothing owed, nothing spent lately)."""
         if self._rate <= 0:

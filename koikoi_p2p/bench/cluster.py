@@ -62,14 +62,15 @@ class RedisProcess:
         assert self.proc is not None
         return self.proc.pid
 
-    def start(self, timeout: float = 15.0) -> None:
+    def start(self, timeout: float = 15.0, own_session: bool = False) -> None:
+        """``own_session``: in a session of its own (see koikoi_p2p.bench.hostile)."""
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                    "--appendonly", "no", "--daemonize", "no", "--logfile", "", "--loglevel", "warning",
                    "--databases", "1"]
         deadline = time.monotonic() + timeout
         while True:
             self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # noqa: S603
-                                         stdin=subprocess.DEVNULL)
+                                         stdin=subprocess.DEVNULL, start_new_session=own_session)
             while time.monotonic() < deadline and self.proc.poll() is None:
                 if redis_ping(self.port):
                     return
@@ -106,11 +107,14 @@ def node_command(redis_url: str, port: int = 0, *extra: str, prefix: str = "koik
 
 
 def start_node(redis_url: str, port: int = 0, *extra: str, prefix: str = "koikoi:",
-               stderr: int | None = subprocess.DEVNULL) -> tuple[subprocess.Popen[str], int]:
-    """One relay node process; returns it and its port once it listens."""
+               stderr: int | None = subprocess.DEVNULL, own_session: bool = False,
+               ) -> tuple[subprocess.Popen[str], int]:
+    """One relay node process; returns it and its port once it listens (``own_session``: in a
+    session of its own)."""
     proc = subprocess.Popen(  # noqa: S603
         node_command(redis_url, port, *extra, prefix=prefix), stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL, stderr=stderr, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stdin=subprocess.DEVNULL, stderr=stderr, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=own_session)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if BANNER not in line:

@@ -15,9 +15,15 @@ limits, then, each in its own process:
   - *reconnect storm*: connections opened, a room created, closed, again, without pause;
   - *slow requests*: sockets that send an HTTP request head one byte a second.
 
-The attackers' process runs at nice +10: on the open internet their CPU is not the relay host's.
-With ``KOIKOI_BENCH_RELAY_NICE=N`` the relay (nodes and Redis) and the honest clients run at nice N
-(below 0 needs root), so other work on a shared machine delays them less.
+Every server process (each node, Redis), the honest clients and the attackers run in sessions of
+their own: Linux (with autogroup, the default on desktop and many server kernels) shares the CPU
+between sessions first and by nice value only within one, so a relay in the bench's own session
+shared one session's slice of a busy machine with the honest clients and the attackers, whatever
+its nice value. Alone in its session the relay gets a slice as any other service does. The
+attackers' process runs at nice +10 (its session too): on the open internet their CPU is not the
+relay host's. With ``KOIKOI_BENCH_RELAY_NICE=N`` the relay (nodes and Redis) and the honest
+clients, and their sessions, run at nice N (below 0 needs root), so other work on a shared
+machine delays them less.
 
 The relay learns each client's address from a header (``--source-header``), as behind a proxy, so
 one machine can play many addresses. Runs with and without attackers are interleaved; the report
@@ -89,13 +95,13 @@ class Servers:
         self.redis: Any = None
         if cluster:
             self.redis = RedisProcess()
-            self.redis.start()
+            self.redis.start(own_session=True)
             for _ in range(2):
-                proc, port = start_node(self.redis.url, 0, *flags)
+                proc, port = start_node(self.redis.url, 0, *flags, own_session=True)
                 self.procs.append(proc)
                 self.ports.append(port)
         else:
-            proc, port = _start_server("relay", flags)
+            proc, port = _start_server("relay", flags, own_session=True)
             self.procs.append(proc)
             self.ports.append(port)
 
@@ -411,16 +417,26 @@ def _prioritise(pid: int) -> None:
     if value:
         with contextlib.suppress(OSError, ValueError):
             os.setpriority(os.PRIO_PROCESS, pid, int(value))
+            _group_nice(pid, int(value))
+
+
+def _group_nice(pid: int, value: int) -> None:
+    """The nice value of the scheduling group of ``pid``'s session (Linux autogroup; no-op without)."""
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/autogroup", "w", encoding="ascii") as group:
+        group.write(str(value))
 
 
 def _role(*args: str, nice: int = 0) -> subprocess.Popen[str]:
     """A bench process. The attackers' is niced: on the open internet their CPU is their own, not
     the relay host's; on this (small, shared) machine it would otherwise delay the relay and the
     honest clients' clocks as much as anything the relay does (its cost is reported beside)."""
-    return subprocess.Popen(  # noqa: S603
+    proc = subprocess.Popen(  # noqa: S603
         [sys.executable, "-m", "koikoi_p2p.bench.hostile", *args],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=(lambda: os.nice(nice)) if nice else None)
+    if nice:
+        _group_nice(proc.pid, nice)
+    return proc
 
 
 def _line(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:

@@ -240,12 +240,14 @@ RELAY_FLAGS = (
 )
 
 
-def _start_server(kind: str, flags: Sequence[str] = RELAY_FLAGS) -> tuple[subprocess.Popen[str], int]:
+def _start_server(kind: str, flags: Sequence[str] = RELAY_FLAGS,
+                  own_session: bool = False) -> tuple[subprocess.Popen[str], int]:
     if kind == "relay":
         command = [sys.executable, "-m", "koikoi_relay", "--port", "0", *flags]
     else:
         command = [sys.executable, "-m", "koikoi_p2p.bench.relay", "forwarder", "--port", "0"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)  # noqa: S603
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,  # noqa: S603
+                            start_new_session=own_session)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if "listening on ws://" not in line:
