@@ -161,10 +161,9 @@ def _show(args: argparse.Namespace) -> int:
         return 0 if answer.ok else 1
     if not answer.ok:
         reason, message = safe(answer.body.get("reason")), safe(answer.body.get("message"))
-        # The service's message is English; a Japanese screen keeps its machine-readable reason.
-        text = (tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
-                   reason=word(lang, reason))
-                if lang == "ja" else f"{service} answered {answer.status}: {reason}: {message}")
+        # The reason in words; the service's message is English, shown on an English screen only.
+        text = tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
+                  reason=word(lang, reason)) + (f" ({message})" if lang == "en" and message else "")
         print(f"koikoi ratings: {text}", file=sys.stderr)
         return 1
     print(player_text(answer.body, lang) if args.player else board_text(answer.body, service, lang))
@@ -176,10 +175,10 @@ def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: o
     English template of the catalogue) on a Japanese screen."""
     from koikoi_p2p.cli.catalogue import say
 
-    text = str(exc)
-    if lang == "ja":
-        text = say(lang, exc.args[0]) if exc.args and isinstance(exc.args[0], Phrase) else tr(lang, japanese,
-                                                                                              **values)
+    if exc.args and isinstance(exc.args[0], Phrase):
+        text = say(lang, exc.args[0])   # an export's problem, its reasons in words
+    else:
+        text = tr(lang, japanese, **values) if lang == "ja" else str(exc)
     print(f"{command}: {text}", file=sys.stderr)
 
 
@@ -350,6 +349,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
     """One line for a submission's answer, in ``lang``."""
+    from koikoi_p2p.cli.catalogue import word
     from koikoi_p2p.cli.i18n import tr
 
     body = answer.body
@@ -359,10 +359,11 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
         return tr(lang, "accepted; the service is still checking it")
     if answer.ok:
         return tr(lang, "already counted (number {seq}): nothing changed", seq=safe(body.get("seq")))
-    if lang == "ja":
-        # The service's message is English; its machine-readable reason stays, as in a bug report.
-        return tr(lang, "refused ({status}, {reason})", status=answer.status, reason=safe(body.get("reason")))
-    return f"refused ({answer.status}): {safe(body.get('reason'))}: {safe(body.get('message'))}"
+    # The reason in words; the service's message is English, shown on an English screen only.
+    message = safe(body.get("message"))
+    refused = tr(lang, "refused ({status}, {reason})", status=answer.status,
+                 reason=word(lang, safe(body.get("reason"))))
+    return refused + (f": {message}" if lang == "en" and message else "")
 
 
 def _submit(args: argparse.Namespace) -> int:

@@ -103,7 +103,8 @@ def raw_left(text: str) -> list[str]:
     ids = re.findall(r"(?<![A-Za-z0-9_.=-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_=-])", stripped)
     nouns = r"(?:point|card|round|call|second|match|result|move|player|turn|deal)"
     plurals = re.findall(rf"(?<![\d.])1 {nouns}(?:s|es)\b", stripped)
-    plurals += re.findall(rf"(?<![\d.])(?:0|[2-9]|[1-9]\d+) {nouns}\b(?![s-])", stripped)
+    # (a noun then a number names one: "... 0 - 14 player 1" is a score, then seat 1)
+    plurals += re.findall(rf"(?<![\d.])(?:0|[2-9]|[1-9]\d+) {nouns}\b(?![s-]| \d)", stripped)
     return sorted(set(ids + plurals))
 
 

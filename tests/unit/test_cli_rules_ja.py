@@ -72,6 +72,7 @@ def test_raw_left_finds_what_it_looks_for() -> None:
     assert raw_left("koikoi_multiplier: none; 1 points; 3 card; ame_shiko") == [
         "1 points", "3 card", "ame_shiko", "koikoi_multiplier"]
     assert raw_left("1 point, 3 cards, --switch koikoi_multiplier=none, ame-shiko, ./a_b/c.json") == []
+    assert raw_left("final scores: player 0 10 - 0 player 1") == []  # a score, then a seat
 
 
 def test_a_wrong_switch_is_refused_in_japanese(tmp_path: Path) -> None:

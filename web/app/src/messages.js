@@ -638,7 +638,7 @@ export const MESSAGES = {
    "unknown_message": "a message of an unknown kind",
    "bad_message": "a malformed message",
    "bad_terms": "terms that are not valid",
-   "unsupported_version": "a version this page does not support",
+   "unsupported_version": "a version this program does not support",
    "bad_key": "a deck key that is not valid",
    "bad_shuffle": "a shuffle that is not valid",
    "bad_share": "a decryption share that is not valid",
