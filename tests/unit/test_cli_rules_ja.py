@@ -59,6 +59,30 @@ def test_koikoi_rules_in_english_shows_no_raw_id_and_no_wrong_plural(tmp_path: P
     assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
 
 
+def help_column(said: str) -> str:
+    """The third column of ``koikoi rules``'s switch table (what each switch means), its folded
+    lines joined; an id to type, quoted, may be folded inside ('next_improvement_ends\n_round')."""
+    rows = said.split("\nswitches (")[1].splitlines()[1:]
+    rows = rows[:next((i for i, row in enumerate(rows) if not row.startswith("  ")), len(rows))]
+    column = rows[0].index("name of the profile")
+    text = " ".join(row[column:].strip() for row in rows if len(row) > column)
+    while True:
+        joined = re.sub(r"(?<![A-Za-z])'([^'\s]*) ([^'\s]*)'", r"'\1\2'", text)
+        if joined == text:
+            return text
+        text = joined
+
+
+@pytest.mark.parametrize("name", ["nintendo", "koikoi-online"])
+def test_the_switch_table_says_what_each_switch_means_in_words(tmp_path: Path, name: str) -> None:
+    """The switch table's names and values are what ``--switch NAME=VALUE`` takes; what each one
+    means is said in words, an id to type only quoted ('per_seat'), yaku by their names."""
+    done = rules(tmp_path, name, "--lang", "en")
+    meaning = help_column(done.stdout)
+    assert "ame-shiko" in meaning and "'per_seat'" in meaning, meaning
+    assert raw_left(meaning) == [], raw_left(meaning)
+
+
 def test_a_custom_profile_in_english_shows_no_raw_id(tmp_path: Path) -> None:
     done = rules(tmp_path, "nintendo", "--lang", "en", "--switch", "koikoi_multiplier=none",
                  "--switch", "hand_yaku=tenho:6", "--switch", "viewing=bonus_only",
