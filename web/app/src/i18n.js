@@ -14,14 +14,9 @@ import { VOCABULARY } from './vocabulary.js';
 // from the terminal's gettext catalogue (context "yaku") by the build, so both clients say the same.
 export const YAKU_NAMES = { en: VOCABULARY.en.yaku, ja: VOCABULARY.ja.yaku };
 
-const MONTHS = {
-  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
-  ja: ['一月', '二月', '三月', '四月', '五月', '六月', '七月', '八月', '九月', '十月', '十一月', '十二月'],
-};
-const PLANTS = {
-  en: ['pine', 'plum', 'cherry', 'wisteria', 'iris', 'peony', 'bush clover', 'pampas grass', 'chrysanthemum', 'maple', 'willow', 'paulownia'],
-  ja: ['松', '梅', '桜', '藤', '菖蒲', '牡丹', '萩', '芒', '菊', '紅葉', '柳', '桐'],
-};
+// The months' plants (spec/glossary.md §3), compiled like the classes (context "plant"); the
+// months' names are messages of the section (context) "month", keyed by their number.
+const PLANTS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABULARY.en.plant, ja: VOCABULARY.ja.plant });
 // The card classes' names (spec/glossary.md §4), from the catalogue's context "class" like the yaku.
 const CLASS = /** @type {Record<Lang, Record<'bright' | 'animal' | 'ribbon' | 'plain', string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
 
@@ -100,7 +95,7 @@ export function yakuName(id) {
 
 /** @param {number} month 1..12 */
 export function monthName(month) {
-  return `${MONTHS[current][month - 1]} (${PLANTS[current][month - 1]})`;
+  return `${message('month', String(month))} (${plantName(month)})`;
 }
 
 /** A card class's name (spec/glossary.md §4). @param {'bright' | 'animal' | 'ribbon' | 'plain'} kind */
@@ -110,7 +105,7 @@ export function className(kind) {
 
 /** A month's plant (spec/glossary.md §3). @param {number} month 1..12 */
 export function plantName(month) {
-  return PLANTS[current][month - 1];
+  return PLANTS[current][String(month)];
 }
 
 /** The short name of a card ("Crane and Sun"). @param {number} index */

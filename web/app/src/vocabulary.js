@@ -36,6 +36,20 @@ export const VOCABULARY = {
       "you": "you",
       "opponent": "opponent",
       "computer": "computer"
+    },
+    "plant": {
+      "1": "pine",
+      "2": "plum",
+      "3": "cherry",
+      "4": "wisteria",
+      "5": "iris",
+      "6": "peony",
+      "7": "bush clover",
+      "8": "pampas grass",
+      "9": "chrysanthemum",
+      "10": "maple",
+      "11": "willow",
+      "12": "paulownia"
     }
   },
   "ja": {
@@ -73,6 +87,20 @@ export const VOCABULARY = {
       "you": "あなた",
       "opponent": "相手",
       "computer": "コンピューター"
+    },
+    "plant": {
+      "1": "松",
+      "2": "梅",
+      "3": "桜",
+      "4": "藤",
+      "5": "菖蒲",
+      "6": "牡丹",
+      "7": "萩",
+      "8": "芒",
+      "9": "菊",
+      "10": "紅葉",
+      "11": "柳",
+      "12": "桐"
     }
   }
 };
