@@ -16,6 +16,8 @@ PLANT = "plant"
 # context ``class`` (cli/catalogue.py), which says them in the other languages.
 CLASS = "class"
 CLASS_EN = {"bright": "bright", "animal": "animal", "ribbon": "ribbon", "plain": "plain"}
+# The kinds of ribbon (the same glossary section, same context): the browser's card label names them.
+RIBBON_EN = {"poetry": "poetry ribbon", "blue": "blue ribbon", "red": "red ribbon"}
 CLASS_MARK = {"bright": "*", "animal": "A", "ribbon": "R", "plain": "."}
 
 

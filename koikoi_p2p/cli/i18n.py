@@ -142,12 +142,12 @@ def extract_terminal(fileobj: object, keywords: object, comment_tags: object,
 
     for text in dict.fromkeys([*templates_in_source(), *tables()]):
         yield 0, None, text, []
-    from koikoi_p2p.cli.cardnames import CLASS, CLASS_EN, MONTH, MONTHS_SHORT, PLANT
+    from koikoi_p2p.cli.cardnames import CLASS, CLASS_EN, MONTH, MONTHS_SHORT, PLANT, RIBBON_EN
     from koikoi_p2p.rules.cards import CARDS
 
     for name in YAKU_EN.values():
         yield 0, "pgettext", (YAKU, name), []
-    for name in CLASS_EN.values():
+    for name in [*CLASS_EN.values(), *RIBBON_EN.values()]:
         yield 0, "pgettext", (CLASS, name), []
     for name in MONTHS_SHORT:
         yield 0, "pgettext", (MONTH, name), []

@@ -18,7 +18,8 @@ export const YAKU_NAMES = { en: VOCABULARY.en.yaku, ja: VOCABULARY.ja.yaku };
 // months' names are messages of the section (context) "month", keyed by their number.
 const PLANTS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABULARY.en.plant, ja: VOCABULARY.ja.plant });
 // The card classes' names (spec/glossary.md §4), from the catalogue's context "class" like the yaku.
-const CLASS = /** @type {Record<Lang, Record<'bright' | 'animal' | 'ribbon' | 'plain', string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
+// The kinds of ribbon (poetry, blue, red) are rows of the same section.
+const CLASS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
 
 /** @type {Lang} */
 let current = 'en';
@@ -120,7 +121,8 @@ export function cardName(index) {
  */
 export function cardLabel(index) {
   const c = CARDS[index];
-  const cls = CLASS[current][c.kind] + (c.kind === 'ribbon' && c.subclass ? (current === 'ja' ? `（${c.subclass === 'poetry' ? '赤短' : c.subclass === 'blue' ? '青短' : '短冊'}）` : ` (${c.subclass})`) : '');
+  // A ribbon by its kind (poetry ribbon, 赤短), any other card by its class.
+  const cls = (c.kind === 'ribbon' && CLASS[current][c.subclass]) || CLASS[current][c.kind];
   // Starts with the month number the card's badge shows (so the visible text is in the name).
   return `${c.month} ${monthName(c.month)}: ${cardName(index)}, ${cls}, ${c.id}`;
 }

@@ -27,7 +27,10 @@ export const VOCABULARY = {
       "bright": "bright",
       "animal": "animal",
       "ribbon": "ribbon",
-      "plain": "plain"
+      "plain": "plain",
+      "poetry": "poetry ribbon",
+      "blue": "blue ribbon",
+      "red": "red ribbon"
     },
     "role": {
       "dealer": "dealer",
@@ -78,7 +81,10 @@ export const VOCABULARY = {
       "bright": "光札",
       "animal": "種札",
       "ribbon": "短冊",
-      "plain": "カス"
+      "plain": "カス",
+      "poetry": "赤短",
+      "blue": "青短",
+      "red": "短冊"
     },
     "role": {
       "dealer": "親",
