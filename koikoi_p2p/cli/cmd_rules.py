@@ -104,7 +104,8 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     lines += ["", tr(lang, "yaku:")]
     table = yaku_table(profile)
     rules = yaku_rules(profile, lang)
-    ynames = {str(row["id"]): yaku_name(str(row["id"]), "ja") if ja else str(row["id"]) for row in table}
+    # Each yaku by its name (spec/glossary.md §5: ame-shiko in English, 雨四光 in Japanese).
+    ynames = {str(row["id"]): yaku_name(str(row["id"]), lang) for row in table}
     ywidth = max(display_width(n) for n in ynames.values())
     for row in table:
         rule = rules[str(row["id"])]

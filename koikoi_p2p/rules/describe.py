@@ -140,7 +140,7 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
                               if p.joker_card else NOTHING)))
     rows.append(("tan", 1, P("five ribbons, +1 per extra{beside}",
                              beside=NOTHING if p.tan_with_ribbon_yaku
-                             else P("; not beside akatan, aotan, akatan_aotan"))))
+                             else P("; not beside akatan, aotan, akatan-aotan"))))
     rows.append(("kasu", 1, P("ten plains, +1 per extra{cup}",
                               cup=P("; the sake cup is a plain too") if p.cup_is_plain else NOTHING)))
     if p.monthly_yaku_points:

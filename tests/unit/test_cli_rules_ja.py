@@ -53,10 +53,10 @@ def test_koikoi_rules_in_english_shows_no_raw_id_and_no_wrong_plural(tmp_path: P
     done = rules(tmp_path, name, "--lang", "en")
     assert done.returncode == 0, done.stderr
     assert "goko" in done.stdout
-    # The switch table below names each switch and value as `--switch NAME=VALUE` takes them; the
-    # sentences and the yaku table above it are the rules in words.
-    said = done.stdout.split("\nswitches (")[0]
-    assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
+    # The switch table names each switch and value as `--switch NAME=VALUE` takes them (what each
+    # means is checked below); the sentences above it and the yaku table after it are in words.
+    said = done.stdout.split("\nswitches (")[0] + done.stdout.split("\nyaku:")[1]
+    assert "Koi-koi:" in said and "ame-shiko" in said and raw_left(said) == [], raw_left(said)
 
 
 def help_column(said: str) -> str:
@@ -86,9 +86,10 @@ def test_the_switch_table_says_what_each_switch_means_in_words(tmp_path: Path, n
 def test_a_custom_profile_in_english_shows_no_raw_id(tmp_path: Path) -> None:
     done = rules(tmp_path, "nintendo", "--lang", "en", "--switch", "koikoi_multiplier=none",
                  "--switch", "hand_yaku=tenho:6", "--switch", "viewing=bonus_only",
-                 "--switch", "single_yaku=true", "--switch", "single_yaku_scope=extensions")
+                 "--switch", "single_yaku=true", "--switch", "single_yaku_scope=extensions",
+                 "--switch", "hand_yaku=double_tenho:8")
     assert done.returncode == 0, done.stderr
-    said = done.stdout.split("\nswitches (")[0]
+    said = done.stdout.split("\nswitches (")[0] + done.stdout.split("\nyaku:")[1]
     assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
 
 
