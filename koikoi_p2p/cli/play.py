@@ -663,9 +663,10 @@ def reason_words(event: Failure, lang: str) -> str:
     # A failure's reason and message may be the relay's or the opponent's words: escaped.
     reason = safe(event.reason, 64)
     words = word(lang, event.reason)
-    if words != event.reason:  # named (cli/word_ids.py); the code stays in brackets for a bug report
-        return f"{words} ({reason})"
     message = safe(event.message, 200) or reason
+    if words != event.reason:  # named (cli/word_ids.py); the code stays in brackets for a bug report
+        # (an error of this program keeps its own words too: they are what a bug report needs)
+        return f"{words}: {message} ({reason})" if event.reason == "local_error" else f"{words} ({reason})"
     return message if message == reason else f"{message} ({reason})"
 
 
