@@ -7,9 +7,11 @@ ids (``babel.cfg``) and compiles the catalogue; the ``.mo`` is committed, so an 
 editable copy needs no build step, and a unit test checks that it is the compilation of the ``.po``
 (tests/unit/test_catalogue.py, which also checks that every message of the code is translated).
 
-Message contexts (``pgettext``) keep apart the ids one English word shares (a machine ``word`` of
-a report; a role such as ``host`` the room's creator, not the ``dealer``); plural forms
-(``ngettext``) follow the catalogue's own rule, never ``n == 1`` in code.
+Message contexts (``pgettext``) keep apart the ids one English word shares (a ``reason`` a match
+stopped for, shared with the browser; a role such as ``host`` the room's creator, not the
+``dealer``); plural forms (``ngettext``) follow the catalogue's own rule, never ``n == 1`` in code.
+A reason code or message type is named in words in every language, English included (``word``,
+from the English of cli/word_ids.py).
 """
 
 from __future__ import annotations
