@@ -93,7 +93,7 @@ def test_exit_0_the_match_finished(tmp_path: Path) -> None:
     assert done.returncode == exit_codes.OK, done.stdout[-2000:] + done.stderr
     assert "=== Final score" in done.stdout
     assert "Rules: custom, based on wikipedia, 1 round" in done.stdout
-    assert 'exhaustion = draw (the preset has oya_ken)' in done.stdout
+    assert "Hands run out = nobody scores (the preset has the dealer scores (oya-ken))" in done.stdout
 
 
 def test_exit_1_your_input_ended(tmp_path: Path) -> None:
