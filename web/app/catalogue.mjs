@@ -244,7 +244,36 @@ export function messages(english = englishSource(), catalogues = catalogueTexts(
       out[lang][section] = said;
     }
   }
+  const templates = describeTemplates();
+  out.en.rules = Object.fromEntries(templates.map((m) => [m, m]));
+  for (const [lang, text] of Object.entries(catalogues)) {
+    const byId = new Map(poEntries(text).filter((e) => e.context === undefined && e.plural === undefined).map((e) => [e.msgid, e]));
+    /** @type {Record<string, string>} */
+    const said = {};
+    for (const m of templates) {
+      const found = byId.get(m);
+      const where = `${lang}: the rules' phrase ${JSON.stringify(m)} (web/src/rules/describe.js)`;
+      if (!found) throw new Error(`${where} is not in the catalogue: koikoi_p2p/rules/describe.py says it otherwise`);
+      if (found.fuzzy || !found.forms[0]) throw new Error(`${where} is fuzzy or untranslated`);
+      if (!keepsPlaceholders(found.forms[0], [m])) throw new Error(`${where}: the translation changes the placeholders`);
+      said[m] = found.forms[0];
+    }
+    out[lang].rules = said;
+  }
   return { plural, messages: out };
+}
+
+/**
+ * The message ids of the rules' descriptions: every template of web/src/rules/describe.js (the
+ * twin of koikoi_p2p/rules/describe.py, whose phrases Babel extracts into the catalogue without a
+ * context), the empty one left out. The build compiles them into section "rules", keyed by the
+ * template, so the page renders a description from the same entries as the terminal.
+ * @returns {string[]}
+ */
+export function describeTemplates() {
+  const text = readFileSync(path.join(ROOT, 'web', 'src', 'rules', 'describe.js'), 'utf8');
+  const found = [...text.matchAll(/\bP\(\s*(?:'([^'\\]*)'|"([^"\\]*)")/g)].map((m) => m[1] ?? m[2]);
+  return [...new Set(found.filter((m) => m))];
 }
 
 /** The text of src/messages.js. */

@@ -7,7 +7,8 @@
 With --check nothing is written; the exit status says whether the file on disk is current.
 Deterministic: the random switch sets come from random.Random seeded with the string in the file.
 A phrase is {"t": template, "v": {name: value}} (the template is the catalogue's message id), a
-yaku id inside one (a ``Word``) is {"word": id}; card ids and numbers stay as they are.
+yaku id inside one (a ``Word``) is {"word": id}; card ids and numbers stay as they are. ``said``
+is the terminal's rendering of the phrases in each language, for the browser's to match.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from koikoi_p2p.rules.profile import HAND_YAKU_IDS, PRESETS, SWITCH_CHOICES, Pro
 OUT = Path(__file__).resolve().parent.parent / "rules" / "describe.json"
 SEED = "koikoi describe vectors 1"
 RANDOM_SETS = 40
+LANGS = ("en", "ja")
 
 
 def tree(part: object) -> object:
@@ -40,10 +42,17 @@ def tree(part: object) -> object:
 
 
 def case(label: str, profile: Profile) -> dict[str, object]:
+    """The phrases, and the terminal's rendering of them in each language (cli/rules_text.py), which
+    the browser's rendering from its compiled catalogue must match."""
+    from koikoi_p2p.cli.rules_text import summary_lines, yaku_rules
+
+    said = {lang: {"summary": summary_lines(profile, lang), "yaku": yaku_rules(profile, lang)}
+            for lang in LANGS}
     return {"label": label, "profile": profile.to_dict(),
             "summary": [tree(line) for line in summary(profile)],
             "yaku": [{"id": row["id"], "points": row["points"], "rule": tree(row["rule"])}
-                     for row in yaku_table(profile)]}
+                     for row in yaku_table(profile)],
+            "said": said}
 
 
 def random_profile(rng: random.Random) -> Profile:

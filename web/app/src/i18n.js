@@ -84,6 +84,23 @@ export function reasonMessage(id) {
   return typeof said === 'string' ? said : undefined;
 }
 
+/**
+ * A part of the rules' descriptions (web/src/rules/describe.js, the twin of rules/describe.py) in
+ * the current language: its template from the catalogue (section "rules", keyed by the English
+ * template, which is the terminal's message id too), its values rendered the same way, a yaku id
+ * by its name; card ids and numbers stay as they are, as on the terminal.
+ * @param {import('../../src/rules/describe.js').PhraseValue} part
+ * @returns {string}
+ */
+export function rulesPhrase(part) {
+  if (typeof part === 'string') return part;
+  if (typeof part === 'number') return String(part);
+  if ('word' in part) return yakuName(part.word);
+  if (!part.t) return '';
+  const template = /** @type {string | undefined} */ (message('rules', part.t)) ?? part.t;
+  return template.replace(/\{(\w+)\}/g, (whole, k) => (k in part.v ? rulesPhrase(part.v[k]) : whole));
+}
+
 /** The keys of every message, per language and section (for the completeness tests). */
 export function messageKeys() {
   return Object.fromEntries(Object.entries(MESSAGES).map(([l, sections]) => [l, Object.fromEntries(Object.entries(sections).map(([s, m]) => [s, Object.keys(m)]))]));

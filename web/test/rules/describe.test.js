@@ -9,7 +9,7 @@ import { Profile, preset } from '../../src/rules/index.js';
 import { english, summary, yakuTable } from '../../src/rules/describe.js';
 import { loadVector } from './support.js';
 
-const v = /** @type {{ cases: { label: string, profile: any, summary: any[], yaku: any[] }[] }} */ (loadVector('describe.json'));
+const v = /** @type {{ cases: { label: string, profile: any, summary: any[], yaku: any[], said: any }[] }} */ (loadVector('describe.json'));
 
 test('the browser describes every preset and random switch set with the Python message ids and arguments', () => {
   assert.ok(v.cases.length >= 47);
@@ -18,6 +18,19 @@ test('the browser describes every preset and random switch set with the Python m
     assert.deepEqual(summary(profile), c.summary, `${c.label}: summary`);
     assert.deepEqual(yakuTable(profile), c.yaku, `${c.label}: yaku table`);
   }
+});
+
+test('the page renders each phrase from the catalogue as the terminal does, in English and Japanese', async () => {
+  const { rulesPhrase, setLang } = await import('../../app/src/i18n.js');
+  for (const lang of /** @type {const} */ (['en', 'ja'])) {
+    setLang(lang);
+    for (const c of v.cases) {
+      const profile = Profile.fromDict(c.profile);
+      assert.deepEqual(summary(profile).map(rulesPhrase), c.said[lang].summary, `${lang} ${c.label}: summary`);
+      assert.deepEqual(Object.fromEntries(yakuTable(profile).map((r) => [r.id, rulesPhrase(r.rule)])), c.said[lang].yaku, `${lang} ${c.label}: yaku`);
+    }
+  }
+  setLang('en');
 });
 
 test('a phrase reads as its English sentence', () => {
