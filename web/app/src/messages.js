@@ -325,52 +325,8 @@ export const MESSAGES = {
    "yaJoker": "{card} may count as a plain instead",
    "yakuByCall": "{n}, or {m} after its holder’s own koi-koi",
    "yr_akatan_aotan_top": "All six poetry and blue ribbons (on top of both)",
-   "multOwnAdd": "The winner’s own koi-koi calls add 1, 2 or 3 points for one, two or three calls; from four calls they multiply its points by the number of calls less 2. The opponent’s calls change nothing.",
-   "payTimesCalls": "A loser who called koi-koi pays that many times over: once for one call, twice for two.",
-   "payDoubled": "A loser who called koi-koi pays double for each of its calls: ×2 for one, ×4 for two.",
-   "lastTurnStop": "On the last turn of the round only stop is offered.",
-   "ownLastTurnStop": "On each player’s own last turn (no card left in hand) only stop is offered.",
-   "handMonthRedeal": "A dealt hand holding all four cards of a month is shown and dealt again.",
-   "singleYakuPile": "Only the single highest yaku of a pile counts.",
-   "singleYakuExt": "Of a yaku and its extensions only the highest counts: the bright yaku among themselves, inoshikacho or tane, tan or a ribbon yaku, akatan-aotan or akatan and aotan.",
    "stopKoikoi": "Stop or koi-koi",
-   "stopRule": "Stop: the round ends and you score your yaku.",
-   "koikoiNext": "Koi-koi: you play on. The next yaku made or raised by either player ends the round, and that player scores.",
-   "koikoiShobu": "Koi-koi: you play on until someone stops; a later stop scores everything then held.",
-   "callsOne": "One koi-koi per round.",
-   "callsAny": "Koi-koi may be called any number of times, by both players.",
-   "callsN": [
-    "Up to {n} koi-koi call per round.",
-    "Up to {n} koi-koi calls per round."
-   ],
-   "multOpponent": "Beat a player who called koi-koi and your points are doubled.",
-   "multShared": "Every call, by either player, adds one to the multiplier: ×(1 + calls), whoever wins.",
-   "multPow2": "Each of the winner’s own calls doubles its points.",
-   "multNone": "Calls multiply nothing: koi-koi only risks the round.",
    "doublingPools": "Doubling and scores",
-   "doubleAt": [
-    "A round worth {n} point or more (before calls) is doubled.",
-    "A round worth {n} points or more (before calls) is doubled."
-   ],
-   "doubleNone": "High scores are not doubled.",
-   "poolRule": [
-    "Each player starts with {n} point; the loser of a round pays the winner, at most what they have left.",
-    "Each player starts with {n} points; the loser of a round pays the winner, at most what they have left."
-   ],
-   "poolBust": "A player who reaches 0 loses the match at once.",
-   "addRule": "Scores add up from 0.",
-   "endRounds": [
-    "After {n} round the higher score wins.",
-    "After {n} rounds the higher score wins."
-   ],
-   "endRound1": "After the round the higher score wins.",
-   "endTarget": [
-    "The first player to {n} point wins.",
-    "The first player to {n} points wins."
-   ],
-   "exhaustDraw": "If the hands run out and nobody stopped, nobody scores.",
-   "exhaustOya": "If the hands run out and nobody stopped, the dealer scores {n} (oya-ken).",
-   "exhaustCaller": "If the hands run out, the last player to call scores their yaku; with no call, the dealer scores {n}.",
    "changesHeading": "What these rules change from Nintendo’s",
    "changesNone": "Nothing: these are Nintendo’s rules.",
    "changeLine": "{what}: {value} (Nintendo: {nintendo})",
@@ -1121,47 +1077,8 @@ export const MESSAGES = {
    "yaJoker": "{card}はカスとしても数えられる",
    "yakuByCall": "{n}点、持ち主がこいこいした後は{m}点",
    "yr_akatan_aotan_top": "赤短と青短の6枚すべて（両方に加えて）",
-   "multOwnAdd": "勝った人自身のこいこいは1回で+1、2回で+2、3回で+3点。4回からは得点が（回数−2）倍。相手のこいこいは何も変えません。",
-   "payTimesCalls": "こいこいして負けた人は宣言数倍を払います（1回で1倍、2回で2倍）。",
-   "payDoubled": "こいこいして負けた人は宣言ごとに2倍を払います（1回で2倍、2回で4倍）。",
-   "lastTurnStop": "回戦の最後の番では、勝負しか選べません。",
-   "ownLastTurnStop": "各自の最後の番（手札がないとき）では、勝負しか選べません。",
-   "handMonthRedeal": "配られた手札に同じ月の4枚があれば、見せて配り直します。",
-   "singleYakuPile": "取り札の役は一番高いもの1つだけを数えます。",
-   "singleYakuExt": "役とその発展形では一番高いものだけを数えます: 光の役どうし、猪鹿蝶かタネ、タンか短冊の役、赤短・青短の重複か赤短と青短。",
    "stopKoikoi": "勝負とこいこい",
-   "stopRule": "勝負: 回戦が終わり、できた役の得点を得ます。",
-   "koikoiNext": "こいこい: 続けます。次にどちらかが役を作るか増やすと回戦が終わり、その人が得点します。",
-   "koikoiShobu": "こいこい: 誰かが勝負するまで続けます。後で勝負すれば、その時の役すべてが得点になります。",
-   "callsOne": "こいこいは1回戦に1度。",
-   "callsAny": "こいこいは二人とも何度でもできます。",
-   "callsN": [
-    "こいこいは1回戦に{n}回まで。"
-   ],
-   "multOpponent": "こいこいした相手に勝つと得点が2倍。",
-   "multShared": "こいこいのたびに（どちらがしても）倍率が1増え、勝った人の得点は×(1+回数)。",
-   "multPow2": "勝った人自身のこいこい1回ごとに得点が2倍。",
-   "multNone": "こいこいで倍率は変わりません。こいこいは回戦を失う危険だけです。",
    "doublingPools": "倍付けと持ち点",
-   "doubleAt": [
-    "（こいこいの前に）{n}点以上の回戦は2倍。"
-   ],
-   "doubleNone": "高い得点の倍付けはありません。",
-   "poolRule": [
-    "二人とも{n}点から始め、回戦の負けた人が勝った人に払います（残りの持ち点まで）。"
-   ],
-   "poolBust": "持ち点が0になった人はその場で負けです。",
-   "addRule": "得点は0から累計します。",
-   "endRounds": [
-    "{n}回戦が終わって得点の多い人の勝ち。"
-   ],
-   "endRound1": "1回戦が終わって得点の多い人の勝ち。",
-   "endTarget": [
-    "先に{n}点に達した人の勝ち。"
-   ],
-   "exhaustDraw": "誰も勝負せずに手札がなくなると、誰も得点しません。",
-   "exhaustOya": "誰も勝負せずに手札がなくなると、親が{n}点を得ます（親権）。",
-   "exhaustCaller": "手札がなくなると、最後にこいこいした人がその役を得点します。こいこいがなければ親が{n}点を得ます。",
    "changesHeading": "任天堂のルールとの違い",
    "changesNone": "違いはありません。任天堂のルールです。",
    "changeLine": "{what}: {value}（任天堂: {nintendo}）",

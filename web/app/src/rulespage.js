@@ -4,12 +4,13 @@
 // doubling and pools, what the profile changes from Nintendo's rules, a short how to play, and
 // what the security code and the password protect against. All of it is read from the profile.
 import { h } from './dom.js';
-import { cardName, t, yakuName } from './i18n.js';
+import { cardName, rulesPhrase, t, yakuName } from './i18n.js';
 import { cardEl } from './board.js';
 import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
 import { CARDS } from '../../src/api/rules.js';
 import { differences } from '../../src/api/rules.js';
-import { switchValue, tn } from './words.js';
+import { summary } from '../../src/rules/describe.js';
+import { switchValue } from './words.js';
 import { lengthText, presetShort } from './rooms.js';
 
 const idx = (/** @type {string} */ id) => CARDS.findIndex((c) => c.id === id);
@@ -62,42 +63,6 @@ export function yakuRows(d) {
   return rows;
 }
 
-/** The sentences of stopping and koi-koi. @param {any} d */
-function koikoiLines(d) {
-  const calls = d.max_calls_per_round === 0 ? t('callsAny') : d.max_calls_per_round === 1 ? t('callsOne') : tn('callsN', d.max_calls_per_round);
-  const mult = { opponent_flat_x2: 'multOpponent', shared_one_plus_calls: 'multShared', winner_pow2: 'multPow2', none: 'multNone' }[/** @type {string} */ (d.koikoi_multiplier)] ?? 'multNone';
-  // With the winner's additive bonus (§7.5) and no multiplier, the bonus line says what calls do.
-  const plain = mult === 'multNone' && d.koikoi_bonus === 'winner_add';
-  const lines = [t('stopRule'), t(d.after_call === 'shobu_only' ? 'koikoiShobu' : 'koikoiNext'), calls, ...(plain ? [] : [t(/** @type {any} */ (mult))])];
-  // spec/rules.md §9.4: a decision that offers only Stop.
-  if (d.stop_on_own_last_turn) lines.push(t('ownLastTurnStop'));
-  else if (d.last_turn_stop_only) lines.push(t('lastTurnStop'));
-  // spec/rules.md §7.3 and §7.5: a losing caller pays more; the winner's own calls add.
-  if (d.caller_pays_more === 'times_calls') lines.push(t('payTimesCalls'));
-  else if (d.caller_pays_more === 'doubled_per_call') lines.push(t('payDoubled'));
-  if (d.koikoi_bonus === 'winner_add') lines.push(t('multOwnAdd'));
-  return lines;
-}
-
-/** The sentences of doubling, pools, the end of a match and of a round with no stop. @param {any} d */
-function scoreLines(d) {
-  const out = [d.double_threshold ? tn('doubleAt', d.double_threshold) : t('doubleNone')];
-  // spec/rules.md §6.9: single_yaku, in either reading.
-  if (d.single_yaku) out.push(t(d.single_yaku_scope === 'extensions' ? 'singleYakuExt' : 'singleYakuPile'));
-  if (d.hand_whole_month === 'redeal') out.push(t('handMonthRedeal'));
-  if (d.pool_start) {
-    out.push(tn('poolRule', d.pool_start));
-    if (d.bust_ends_game) out.push(t('poolBust'));
-  } else {
-    out.push(t('addRule'));
-  }
-  if (d.rounds) out.push(d.rounds === 1 ? t('endRound1') : tn('endRounds', d.rounds));
-  if (d.target_score) out.push(tn('endTarget', d.target_score));
-  const ex = { draw: t('exhaustDraw'), oya_ken: t('exhaustOya', { n: d.oya_ken_points }), last_caller_scores_else_oya_ken: t('exhaustCaller', { n: d.oya_ken_points }) };
-  out.push(/** @type {any} */ (ex)[d.exhaustion] ?? '');
-  return out;
-}
-
 /**
  * What the profile changes from Nintendo's rules: one line per switch, its name and both values
  * in words (words.js switchValue), never a switch's or a value's id.
@@ -114,11 +79,14 @@ export function changeLines(p) {
 }
 
 /**
- * The page's sentences of stopping and koi-koi, then of doubling and scores (for its tests too).
- * @param {any} d a profile's switches (JSON form) @returns {string[]}
+ * The rules' description as the terminal says it (koikoi rules): the phrases of
+ * web/src/rules/describe.js, the twin of koikoi_p2p/rules/describe.py, rendered from the catalogue
+ * (i18n.rulesPhrase) with the same message ids and arguments; playing and koi-koi first, then
+ * scoring, the end of a round, dealing and the match.
+ * @param {Profile} p @returns {string[]}
  */
-export function rulesLines(d) {
-  return [...koikoiLines(d), ...scoreLines(d)];
+export function rulesLines(p) {
+  return summary(p).map(rulesPhrase);
 }
 
 /** A small table of the yaku, each with its cards drawn. @param {any} d */
@@ -142,6 +110,7 @@ export function rulesContent(dict, reshow, room = dict) {
   const p = Profile.fromDict(dict);
   const d = /** @type {any} */ (p.allSwitches());
   const changes = changeLines(p);
+  const said = rulesLines(p);
   let custom = true;
   try { custom = Object.keys(differences(p, withRounds(preset(d.name), d.rounds))).length > 0; } catch { /* no preset */ }
   const chooser = h('select', { onchange: (/** @type {Event} */ e) => {
@@ -157,8 +126,8 @@ export function rulesContent(dict, reshow, room = dict) {
       h('label', { class: 'lang' }, [t('rulesChoose'), ' ', chooser]),
     ]),
     h('section', {}, [h('h3', {}, t('yakuHeading')), yakuTable(d)]),
-    h('section', {}, [h('h3', {}, t('stopKoikoi')), ...koikoiLines(d).map((l) => h('p', {}, l))]),
-    h('section', {}, [h('h3', {}, t('doublingPools')), ...scoreLines(d).map((l) => h('p', {}, l))]),
+    h('section', {}, [h('h3', {}, t('stopKoikoi')), ...said.slice(0, 2).map((l) => h('p', {}, l))]),
+    h('section', {}, [h('h3', {}, t('doublingPools')), ...said.slice(2).map((l) => h('p', {}, l))]),
     h('section', {}, [h('h3', {}, t('changesHeading')),
       changes.length ? h('ul', { class: 'changes' }, changes.map((l) => h('li', {}, l))) : h('p', {}, t('changesNone'))]),
     h('section', {}, [h('h3', {}, t('howToPlay')), ...['howTo1', 'howTo2', 'howTo3', 'howTo4'].map((k) => h('p', {}, t(/** @type {any} */ (k))))]),
