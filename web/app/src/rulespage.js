@@ -4,16 +4,15 @@
 // doubling and pools, what the profile changes from Nintendo's rules, a short how to play, and
 // what the security code and the password protect against. All of it is read from the profile.
 import { h } from './dom.js';
-import { cardName, rulesPhrase, t, yakuName } from './i18n.js';
+import { rulesPhrase, t, yakuName } from './i18n.js';
 import { cardEl } from './board.js';
 import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
 import { CARDS } from '../../src/api/rules.js';
 import { differences } from '../../src/api/rules.js';
-import { summary } from '../../src/rules/describe.js';
+import { summary, yakuTable as describeYaku } from '../../src/rules/describe.js';
 import { switchValue } from './words.js';
 import { lengthText, presetShort } from './rooms.js';
 
-const idx = (/** @type {string} */ id) => CARDS.findIndex((c) => c.id === id);
 const of = (/** @type {string} */ kind, /** @type {number} */ n) => CARDS.filter((c) => c.kind === kind).slice(0, n).map((c) => c.index);
 
 /** The cards drawn beside each yaku: the set itself, or an example of it. */
@@ -26,41 +25,26 @@ export const YAKU_CARDS = /** @type {{[id: string]: number[]}} */ ({
 });
 
 /**
- * The yaku rows of a profile: id, points text, rule text, notes.
- * @param {any} d a profile's switches (JSON form) @returns {{id: string, points: string, rule: string, notes: string[]}[]}
+ * The yaku rows of a profile: id, the points as the page says them (how they grow), and the rule
+ * as the terminal says it (koikoi rules' yaku table: web/src/rules/describe.js's phrase, rendered
+ * from the catalogue with the same message ids and arguments as rules/describe.py).
+ * @param {any} d a profile's switches (JSON form) @returns {{id: string, points: string, rule: string}[]}
  */
 export function yakuRows(d) {
   const [goko, shiko, ame, sanko] = d.bright_values;
   const grow = (/** @type {number} */ n) => t(d.named_extension ? 'yakuGrows' : 'yakuFixed', { n });
   const fixed = (/** @type {number} */ n) => t('yakuFixed', { n });
-  const brightNote = d.brights_add ? [] : [t('yaBrightsHighest')];
-  /** @type {{id: string, points: string, rule: string, notes: string[]}[]} */
-  const rows = [
-    { id: 'goko', points: fixed(goko), rule: t('yr_goko'), notes: [] },
-    { id: 'shiko', points: fixed(shiko), rule: t('yr_shiko'), notes: [] },
-    { id: 'ame_shiko', points: fixed(ame), rule: t('yr_ame_shiko'), notes: [] },
-    { id: 'sanko', points: fixed(sanko), rule: t(d.sanko_with_rain ? 'yr_sanko_rain' : 'yr_sanko'), notes: brightNote },
-  ];
-  if (d.viewing !== 'off') {
-    const notes = d.viewing === 'bonus_only' ? [t('yaBonusOnly')] : [];
-    // spec/rules.md §6.4 viewing_by_call: 1 point, 3 once the holder has called koi-koi in the round.
-    const view = d.viewing_by_call ? t('yakuByCall', { n: 1, m: 3 }) : fixed(5);
-    rows.push({ id: 'hanami', points: view, rule: t('yr_hanami'), notes }, { id: 'tsukimi', points: view, rule: t('yr_tsukimi'), notes });
-  }
-  rows.push({ id: 'inoshikacho', points: grow(5), rule: t('yr_inoshikacho'), notes: [] });
-  rows.push({ id: 'akatan', points: grow(5), rule: t('yr_akatan'), notes: [] }, { id: 'aotan', points: grow(5), rule: t('yr_aotan'), notes: [] });
-  if (d.ribbon_pair === 'chofuku_10') rows.push({ id: 'akatan_aotan', points: grow(10), rule: t('yr_akatan_aotan'), notes: [] });
-  else if (d.akatan_aotan_on_top) rows.push({ id: 'akatan_aotan', points: grow(10), rule: t('yr_akatan_aotan_top'), notes: [] });
-  const joker = d.joker_card && idx(d.joker_card) >= 0 ? [t('yaJoker', { card: cardName(idx(d.joker_card)) })] : [];
-  rows.push({ id: 'tane', points: t('yakuGrows', { n: 1 }), rule: t('yr_tane'), notes: [...(d.tane_with_inoshikacho ? [] : [t('yaNotBesideIno')]), ...joker] });
-  rows.push({ id: 'tan', points: t('yakuGrows', { n: 1 }), rule: t('yr_tan'), notes: d.tan_with_ribbon_yaku ? [] : [t('yaNotBesideRibbons')] });
-  rows.push({ id: 'kasu', points: t('yakuGrows', { n: 1 }), rule: t('yr_kasu'), notes: d.cup_is_plain ? [t('yaCupPlain')] : [] });
-  if (d.monthly_yaku_points) rows.push({ id: 'tsukifuda', points: fixed(d.monthly_yaku_points), rule: t('yr_tsukifuda'), notes: [] });
-  for (const [id, n] of Object.entries(d.hand_yaku ?? {})) {
-    rows.push({ id, points: fixed(Number(n)), rule: t(/** @type {any} */ (`yr_${id}`)), notes: [t('yaEndsRound')] });
-  }
-  if (d.exhaustion !== 'draw') rows.push({ id: 'oya_ken', points: fixed(d.oya_ken_points), rule: t('yr_oya_ken'), notes: [] });
-  return rows;
+  // spec/rules.md §6.4 viewing_by_call: 1 point, 3 once the holder has called koi-koi in the round.
+  const view = d.viewing_by_call ? t('yakuByCall', { n: 1, m: 3 }) : fixed(5);
+  /** @type {Record<string, string>} */
+  const points = {
+    goko: fixed(goko), shiko: fixed(shiko), ame_shiko: fixed(ame), sanko: fixed(sanko), hanami: view, tsukimi: view,
+    inoshikacho: grow(5), akatan: grow(5), aotan: grow(5), akatan_aotan: grow(10),
+    tane: t('yakuGrows', { n: 1 }), tan: t('yakuGrows', { n: 1 }), kasu: t('yakuGrows', { n: 1 }),
+  };
+  return describeYaku(preset('nintendo').withSwitches(d)).map((row) => ({
+    id: row.id, points: points[row.id] ?? fixed(row.points), rule: rulesPhrase(row.rule),
+  }));
 }
 
 /**
@@ -94,8 +78,7 @@ function yakuTable(d) {
   return h('table', { class: 'yakutable' }, [
     h('thead', {}, [h('tr', {}, [h('th', { scope: 'col' }, t('yakuRuleCol')), h('th', { scope: 'col' }, t('yakuCards')), h('th', { scope: 'col' }, t('yakuPointsCol'))])]),
     h('tbody', {}, yakuRows(d).map((r) => h('tr', { dataset: { yaku: r.id } }, [
-      h('th', { scope: 'row' }, [h('strong', {}, yakuName(r.id)), h('br'), h('span', { class: 'small' }, r.rule),
-        ...r.notes.map((n) => h('span', { class: 'small note' }, ` (${n})`))]),
+      h('th', { scope: 'row' }, [h('strong', {}, yakuName(r.id)), h('br'), h('span', { class: 'small' }, r.rule)]),
       h('td', {}, h('div', { class: 'yakucards' }, (YAKU_CARDS[r.id] ?? []).map((c) => cardEl(c, { cls: 'small' })))),
       h('td', { class: 'pts' }, r.points),
     ]))),

@@ -9,7 +9,8 @@ import { MESSAGES_FILE, catalogueTexts, englishSource, keysInSource, messages, m
 
 test('src/messages.js is the compilation of the catalogue', () => {
   assert.equal(readFileSync(MESSAGES_FILE, 'utf8'), messagesModule(), 'run: node web/app/build.mjs');
-  assert.ok(keysInSource().size > 300, 'the walk finds the literal keys of the code');
+  // (about 300: the rules page's own sentences gave way to the rules' phrases, section 'rules')
+  assert.ok(keysInSource().size > 250, 'the walk finds the literal keys of the code');
 });
 
 /** The Japanese catalogue with one entry's text replaced. @param {string} from @param {string} to */

@@ -73,7 +73,7 @@ test('koikoi-japan on the page: viewing 1 or 3 by the holder\'s call, the six ri
   const rows = yakuRows(d);
   const hanami = rows.find((r) => r.id === 'hanami');
   assert.equal(hanami?.points, '1, or 3 after its holder’s own koi-koi');
-  assert.equal(rows.find((r) => r.id === 'akatan_aotan')?.rule, 'All six poetry and blue ribbons (on top of both)');
+  assert.equal(rows.find((r) => r.id === 'akatan_aotan')?.rule, 'all six poetry and blue ribbons, on top of akatan and aotan');
   const text = rulesText(preset('koikoi-japan'));
   // The terminal's sentences (rules/describe.py), rendered from the same catalogue entries.
   assert.match(text, /the winner's own calls add 1, 2 or 3 points/);
