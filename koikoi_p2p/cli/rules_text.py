@@ -17,7 +17,7 @@ so they cannot drift. ``messages`` lists what the catalogue needs for extraction
 from __future__ import annotations
 
 from koikoi_p2p.cli.catalogue import gettext_in, ngettext_in, pgettext_in, say
-from koikoi_p2p.cli.i18n import tr, yaku_name
+from koikoi_p2p.cli.i18n import YAKU_EN, tr, yaku_name
 from koikoi_p2p.rules.profile import PRESETS, Profile
 
 SWITCH = "switch"
@@ -230,6 +230,18 @@ def switch_value(profile: Profile, key: str, lang: str) -> str:
     if key == "max_calls_per_round":  # 0: no limit (the browser's svCallsN and svCallsAny)
         return (ngettext_in(lang, "{n} call", "{n} calls", value).format(n=value) if value
                 else pgettext_in(lang, "value of max_calls_per_round", "any number"))
+    if key == "rounds":  # 0: until the target score (the browser's svRoundsN, svRoundsUntilTarget)
+        return (ngettext_in(lang, "{n} round", "{n} rounds", value).format(n=value) if value
+                else pgettext_in(lang, "value of rounds", "until the target score"))
+    if key in ("double_threshold", "pool_start", "monthly_yaku_points", "target_score"):
+        if value:
+            return str(ngettext_in(lang, "{n} point", "{n} points", value).format(n=value))
+        # 0 means never or none (the browser's svNever, svPoolNone, svNone)
+        if key == "double_threshold":
+            return pgettext_in(lang, "value of double_threshold", "never")
+        if key == "pool_start":
+            return pgettext_in(lang, "value of pool_start", "none, scores add up from 0")
+        return none
     if key == "hand_yaku":
         items = list(value.items()) if isinstance(value, dict) else list(value)
         named = [tr(lang, "{yaku} {points}", yaku=yaku_name(str(k), lang), points=v) for k, v in items]
@@ -267,8 +279,8 @@ def allowed(key: str, lang: str) -> str:
 
 
 def rules_said(text: object, lang: str) -> str:
-    """A part of describe.py in ``lang``; its yaku ids by their names."""
-    return say(lang, text, lambda code: yaku_name(code, lang))
+    """A part of describe.py in ``lang``; its yaku and card ids by their names."""
+    return say(lang, text, lambda code: yaku_name(code, lang) if code in YAKU_EN else _card_words(code, lang))
 
 
 def yaku_rules(profile: Profile, lang: str) -> dict[str, str]:

@@ -136,7 +136,7 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
            else P(" (the sake cup included)"))
     rows.append(("tane", 1, P("five animals{cup}, +1 per extra{beside}{joker}", cup=cup,
                               beside=NOTHING if p.tane_with_inoshikacho else P("; not beside inoshikacho"),
-                              joker=P("; {card} may count here or as a plain", card=p.joker_card)
+                              joker=P("; {card} may count here or as a plain", card=Word(p.joker_card))
                               if p.joker_card else NOTHING)))
     rows.append(("tan", 1, P("five ribbons, +1 per extra{beside}",
                              beside=NOTHING if p.tan_with_ribbon_yaku
@@ -164,12 +164,13 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
 
 
 def _cancelled(ids: tuple[str, ...]) -> Phrase:
-    """"; not with 11-rainman in the pile" for a viewing yaku's cancelling cards."""
+    """"; not with the rain man in the pile" for a viewing yaku's cancelling cards."""
     if not ids:
         return NOTHING
+    # Card ids as words: each client names the card (spec/glossary.md), never the id.
     if len(ids) == 1:
-        return P("; not with {cards} in the pile", cards=ids[0])
-    return P("; not with any of {cards} in the pile", cards=_listed(list(ids)))
+        return P("; not with {cards} in the pile", cards=Word(ids[0]))
+    return P("; not with any of {cards} in the pile", cards=_listed([Word(i) for i in ids]))
 
 
 def _listed(items: list[str]) -> str:

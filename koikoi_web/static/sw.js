@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-68499e6761e29b87';
-const FILES = ["./","app-ed5444de9b54.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-a52ae14d94cd.js"];
+const CACHE = 'koikoi-28c217ce2efd3aa7';
+const FILES = ["./","app-d679787a7f76.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-a52ae14d94cd.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

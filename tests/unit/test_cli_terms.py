@@ -166,3 +166,26 @@ def test_every_switch_value_on_the_english_terms_screen_is_in_words() -> None:
             assert raw_left(line) == [], line
             seen += 1
     assert seen == 42  # every value but the preset's own, of every choice and yes/no switch
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_number_switch_at_zero_reads_as_the_browser_says_it(lang: str) -> None:
+    """0 means never or none for these switches: the terms screen says the words the browser's
+    svNever, svPoolNone, svNone and svRoundsUntilTarget name (one catalogue entry each), not 0;
+    other values are points."""
+    from koikoi_p2p.cli.catalogue import ngettext_in, pgettext_in
+    from koikoi_p2p.cli.rules_text import SWITCH_LABELS, switch_label
+
+    none = pgettext_in(lang, "value of double_threshold", "never")
+    cases = {"double_threshold": none,
+             "pool_start": pgettext_in(lang, "value of pool_start", "none, scores add up from 0"),
+             "monthly_yaku_points": "なし" if lang == "ja" else "none"}
+    for key, words in cases.items():
+        nintendo = getattr(preset("nintendo"), key)
+        for value, said in ((0, words), (9, ngettext_in(lang, "{n} point", "{n} points", 9).format(n=9))):
+            if value == nintendo:
+                continue
+            text = "\n".join(terms_lines(_one_change(key, str(value)), lang, 1))
+            label = switch_label(key, lang) if lang == "ja" else SWITCH_LABELS[key]
+            line = next(x for x in text.splitlines() if label in x)
+            assert f" {said} " in f" {line} ".replace("=", " ").replace("(", " ").replace("、", " "), line

@@ -21,6 +21,9 @@ const PLANTS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABU
 // The kinds of ribbon (poetry, blue, red) are rows of the same section.
 const CLASS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
 
+// A card id to its index, for the rules' phrases that name a card (describe.js).
+const CARD_INDEX = new Map(CARDS.map((c, i) => [c.id, i]));
+
 /** @type {Lang} */
 let current = 'en';
 
@@ -87,15 +90,15 @@ export function reasonMessage(id) {
 /**
  * A part of the rules' descriptions (web/src/rules/describe.js, the twin of rules/describe.py) in
  * the current language: its template from the catalogue (section "rules", keyed by the English
- * template, which is the terminal's message id too), its values rendered the same way, a yaku id
- * by its name; card ids and numbers stay as they are, as on the terminal.
+ * template, which is the terminal's message id too), its values rendered the same way, a yaku or
+ * card id by its name, as on the terminal; numbers stay as they are.
  * @param {import('../../src/rules/describe.js').PhraseValue} part
  * @returns {string}
  */
 export function rulesPhrase(part) {
   if (typeof part === 'string') return part;
   if (typeof part === 'number') return String(part);
-  if ('word' in part) return yakuName(part.word);
+  if ('word' in part) return CARD_INDEX.has(part.word) ? cardName(/** @type {number} */ (CARD_INDEX.get(part.word))) : yakuName(part.word);
   if (!part.t) return '';
   const template = /** @type {string | undefined} */ (message('rules', part.t)) ?? part.t;
   return template.replace(/\{(\w+)\}/g, (whole, k) => (k in part.v ? rulesPhrase(part.v[k]) : whole));

@@ -8,7 +8,7 @@
 
 /**
  * @typedef {{ t: string, v: Record<string, PhraseValue> }} Phrase a template and its values
- * @typedef {{ word: string }} Word a machine word (a yaku id) a translation names in words
+ * @typedef {{ word: string }} Word a machine word (a yaku or card id) a translation names in words
  * @typedef {Phrase | Word | string | number} PhraseValue
  */
 
@@ -27,11 +27,12 @@ function listed(items) {
   return P('{first}, {rest}', { first: items[0], rest: listed(items.slice(1)) });
 }
 
-/** "; not with 11-rainman in the pile" for a viewing yaku's cancelling cards. @param {readonly string[]} ids */
+/** "; not with the rain man in the pile" for a viewing yaku's cancelling cards. @param {readonly string[]} ids */
 function cancelled(ids) {
   if (!ids.length) return NOTHING;
-  if (ids.length === 1) return P('; not with {cards} in the pile', { cards: ids[0] });
-  return P('; not with any of {cards} in the pile', { cards: listed([...ids]) });
+  // Card ids as words: each client names the card (spec/glossary.md), never the id.
+  if (ids.length === 1) return P('; not with {cards} in the pile', { cards: { word: ids[0] } });
+  return P('; not with any of {cards} in the pile', { cards: listed(ids.map((id) => ({ word: id }))) });
 }
 
 /**
@@ -96,7 +97,7 @@ export function yakuTable(profile) {
   rows.push(['tane', 1, P('five animals{cup}, +1 per extra{beside}{joker}', {
     cup,
     beside: p.tane_with_inoshikacho ? NOTHING : P('; not beside inoshikacho'),
-    joker: p.joker_card ? P('; {card} may count here or as a plain', { card: p.joker_card }) : NOTHING,
+    joker: p.joker_card ? P('; {card} may count here or as a plain', { card: { word: p.joker_card } }) : NOTHING,
   })]);
   rows.push(['tan', 1, P('five ribbons, +1 per extra{beside}', {
     beside: p.tan_with_ribbon_yaku ? NOTHING : P('; not beside akatan, aotan, akatan-aotan'),
