@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from koikoi_p2p.cli.style import Style
 
-MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-MONTHS_JA = ("1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月")
+# The months as the board's header names them (short, for 80 columns): the English is the message
+# id of the catalogue's context ``month``, which also holds the browser's full names (January,
+# web/app/messages.en.json); each language says both its own way (Japanese: 1月).
+MONTH = "month"
+MONTHS_SHORT = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# The months' plants (spec/glossary.md §3, the card table's plant_en): message ids of the context
+# ``plant``, which the browser build compiles into its vocabulary.
+PLANT = "plant"
 # The classes' names (spec/glossary.md §4): the English is the message id of the catalogue's
 # context ``class`` (cli/catalogue.py), which says them in the other languages.
 CLASS = "class"
 CLASS_EN = {"bright": "bright", "animal": "animal", "ribbon": "ribbon", "plain": "plain"}
+# The kinds of ribbon (the same glossary section, same context): the browser's card label names them.
+RIBBON_EN = {"poetry": "poetry ribbon", "blue": "blue ribbon", "red": "red ribbon"}
 CLASS_MARK = {"bright": "*", "animal": "A", "ribbon": "R", "plain": "."}
 
 
@@ -58,5 +66,6 @@ def class_name(klass: str, lang: str) -> str:
 
 
 def month_name(month: int, lang: str) -> str:
-    table = MONTHS_JA if lang == "ja" else MONTHS_EN
-    return table[(month - 1) % 12]
+    from koikoi_p2p.cli.catalogue import pgettext_in
+
+    return pgettext_in(lang, MONTH, MONTHS_SHORT[(month - 1) % 12])

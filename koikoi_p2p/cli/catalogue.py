@@ -7,9 +7,11 @@ ids (``babel.cfg``) and compiles the catalogue; the ``.mo`` is committed, so an 
 editable copy needs no build step, and a unit test checks that it is the compilation of the ``.po``
 (tests/unit/test_catalogue.py, which also checks that every message of the code is translated).
 
-Message contexts (``pgettext``) keep apart the ids one English word shares (a machine ``word`` of
-a report; a role such as ``host`` the room's creator, not the ``dealer``); plural forms
-(``ngettext``) follow the catalogue's own rule, never ``n == 1`` in code.
+Message contexts (``pgettext``) keep apart the ids one English word shares (a ``reason`` a match
+stopped for, shared with the browser; a role such as ``host`` the room's creator, not the
+``dealer``); plural forms (``ngettext``) follow the catalogue's own rule, never ``n == 1`` in code.
+A reason code or message type is named in words in every language, English included (``word``,
+from the English of cli/word_ids.py).
 """
 
 from __future__ import annotations
@@ -23,9 +25,6 @@ from koikoi_p2p.phrase import Phrase, Word
 
 DOMAIN = "koikoi"
 LOCALE = Path(__file__).resolve().parents[1] / "locale"
-
-# The context of the machine words inside a report: reason codes and message types (phrase.Word).
-WORD = "word"
 
 
 @cache
@@ -50,14 +49,25 @@ def ngettext_in(lang: str, singular: str, many: str, n: int, /) -> str:
 
 
 def word(lang: str, code: str) -> str:
-    """A reason code or message type in words (the code itself in English)."""
-    return pgettext_in(lang, WORD, code)
+    """A reason code or message type in words (cli/word_ids.py), in ``lang``; a code no table
+    names (a newer relay's, say) stays as it came."""
+    from koikoi_p2p.cli.word_ids import MESSAGE_WORD, MESSAGE_WORDS, REASON, REASONS
 
-
-def word_id(context: str, code: str) -> str:
-    """Marks ``code`` for extraction in ``context`` (babel.cfg): the machine words a report names
-    in words come from the spec, not from a call site, so they are listed (cli/word_ids.py)."""
+    if code in MESSAGE_WORDS:
+        return pgettext_in(lang, MESSAGE_WORD, MESSAGE_WORDS[code])
+    if code in REASONS:
+        return pgettext_in(lang, REASON, REASONS[code])
     return code
+
+
+def english_detail(message: str) -> str:
+    """The protocol's English detail of a failure with the reason it may start with in words
+    (``bad_share_proof: the shares do not verify`` -> ``a share proof that does not verify: ...``)."""
+    code, colon, rest = message.partition(": ")
+    if colon and code.isidentifier() and code.islower():
+        named = word("en", code)
+        return f"{named}: {english_detail(rest)}" if named != code else message
+    return word("en", message) if "_" in message and message.isidentifier() else message
 
 
 def say(lang: str, said: object, words: Callable[[str], str] | None = None) -> str:
@@ -67,13 +77,14 @@ def say(lang: str, said: object, words: Callable[[str], str] | None = None) -> s
     named in words (the English stays one ``--lang en`` or ``--json`` away). ``words`` says a
     ``Word`` (a reason code or message type by default; the rules' descriptions hold yaku ids, which
     English names by the glossary too: ``double tenho``, not ``double_tenho``)."""
-    if lang == "en" and not words:
-        return str(said)
     if isinstance(said, Word):
         return words(said) if words else word(lang, said)
     if not isinstance(said, Phrase) or not said.template:
         return str(said)
     values = {name: say(lang, value, words) if isinstance(value, str) else value
               for name, value in said.values.items()}
+    detail = said.values.get("message")
+    if lang == "en" and isinstance(detail, str) and not isinstance(detail, Phrase):
+        values["message"] = english_detail(detail)
     template = said.template if lang == "en" else gettext_in(lang, said.template)
     return template.format(**values)

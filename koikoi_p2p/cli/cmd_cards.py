@@ -9,9 +9,21 @@ from typing import Any
 from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.options import add_lang
 
-# The classes as a Japanese player may type them.
-CLASS_WORDS_JA = {"光": "bright", "光札": "bright", "タネ": "animal", "種": "animal", "種札": "animal",
-                  "短冊": "ribbon", "タン": "ribbon", "カス": "plain"}
+# Other spellings a player may type for a class, besides its name in each language of the
+# catalogue (class_words). These are input, not text shown to anyone: what a Japanese player types
+# when the name is shortened (光 for 光札) or written as the yaku is (タネ, タン), so they are kept
+# here as data, like the card ids, rather than translated.
+CLASS_SPELLINGS = {"光": "bright", "タネ": "animal", "種": "animal", "タン": "ribbon"}
+
+
+def class_words() -> dict[str, str]:
+    """Every word that names a class: its name in each language (the catalogue's context
+    ``class``, spec/glossary.md §4), lower case, and the spellings above."""
+    from koikoi_p2p.cli.cardnames import CLASS_EN, class_name
+    from koikoi_p2p.cli.settings import LANGUAGES
+
+    named = {class_name(klass, lang).lower(): klass for lang in LANGUAGES for klass in CLASS_EN}
+    return {**named, **CLASS_SPELLINGS}
 
 
 def register(subparsers: Any) -> None:
@@ -41,14 +53,13 @@ def _handle(args: argparse.Namespace) -> int:
 
     months: set[int] = set()
     classes: set[str] = set()
+    words = class_words()
     for item in args.only:
-        text = item.strip().lower().removesuffix("s")
+        text = item.strip().lower()
         if text.isdecimal() and 1 <= int(text) <= 12:
             months.add(int(text))
-        elif text in ("bright", "animal", "ribbon", "plain"):
-            classes.add(text)
-        elif text in CLASS_WORDS_JA:
-            classes.add(CLASS_WORDS_JA[text])
+        elif text in words or text.removesuffix("s") in words:   # an English plural too
+            classes.add(words.get(text) or words[text.removesuffix("s")])
         else:
             problem = tr(lang, "{item!r} is neither a month (1-12) nor a class (bright, animal, ribbon, "
                                "plain)", item=item)
@@ -71,6 +82,6 @@ def _handle(args: argparse.Namespace) -> int:
         return 0
     name_width = max(len(c.name_en) for c in shown)
     for c in shown:
-        print(f"{c.index:>2}  {c.id:<{width}}  {card_code(c.index)}  {c.klass:<6}  "
+        print(f"{c.index:>2}  {c.id:<{width}}  {card_code(c.index)}  {class_name(c.klass, lang):<6}  "
               f"{c.name_en:<{name_width}}  {c.name_ja}")
     return 0

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from koikoi_p2p.cli.catalogue import ngettext_in
 from koikoi_p2p.cli.i18n import count, tr
 from koikoi_p2p.cli.options import add_cafile
 from koikoi_p2p.cli.settings import LANGUAGES
@@ -161,10 +162,9 @@ def _show(args: argparse.Namespace) -> int:
         return 0 if answer.ok else 1
     if not answer.ok:
         reason, message = safe(answer.body.get("reason")), safe(answer.body.get("message"))
-        # The service's message is English; a Japanese screen keeps its machine-readable reason.
-        text = (tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
-                   reason=word(lang, reason))
-                if lang == "ja" else f"{service} answered {answer.status}: {reason}: {message}")
+        # The reason in words; the service's message is English, shown on an English screen only.
+        text = tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
+                  reason=word(lang, reason)) + (f" ({message})" if lang == "en" and message else "")
         print(f"koikoi ratings: {text}", file=sys.stderr)
         return 1
     print(player_text(answer.body, lang) if args.player else board_text(answer.body, service, lang))
@@ -176,10 +176,10 @@ def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: o
     English template of the catalogue) on a Japanese screen."""
     from koikoi_p2p.cli.catalogue import say
 
-    text = str(exc)
-    if lang == "ja":
-        text = say(lang, exc.args[0]) if exc.args and isinstance(exc.args[0], Phrase) else tr(lang, japanese,
-                                                                                              **values)
+    if exc.args and isinstance(exc.args[0], Phrase):
+        text = say(lang, exc.args[0])   # an export's problem, its reasons in words
+    else:
+        text = tr(lang, japanese, **values) if lang == "ja" else str(exc)
     print(f"{command}: {text}", file=sys.stderr)
 
 
@@ -187,13 +187,26 @@ def _num(value: object) -> float:
     return float(value) if isinstance(value, (int, float)) else 0.0
 
 
+def _form(value: object) -> int:
+    """The number that picks the plural form of a count the service sent (one that is no number
+    takes the form of many)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 2
+
+
+def _counted(template: str, value: object) -> str:
+    return template.format(n=safe(value))   # the service's value, escaped
+
+
 def board_text(board: dict[str, object], service: str, lang: str = "en") -> str:
     from koikoi_p2p.cli.cmd_rules import pad
 
     players = board.get("players")
     rows = players if isinstance(players, list) else []
-    lines = [tr(lang, "{service}: {players} rated players, {results} co-signed results",
-                service=safe(service), players=len(rows), results=safe(board.get("results")))]
+    rated, results = len(rows), board.get("results")
+    lines = [tr(lang, "{service}: {players}, {results}", service=safe(service),
+                players=_counted(ngettext_in(lang, "{n} rated player", "{n} rated players", rated), rated),
+                results=_counted(ngettext_in(lang, "{n} co-signed result", "{n} co-signed results",
+                                             _form(results)), results))]
     if rows:
         head = [tr(lang, word) for word in BOARD_HEADINGS]
         lines.append(f"{'#':>4}  {lpad(head[0], 11)}  {lpad(head[1], 5)}  {pad(head[2], 11)} "
@@ -227,11 +240,14 @@ def player_text(found: dict[str, object], lang: str = "en") -> str:
     player = found.get("player")
     if not isinstance(player, dict):
         return tr(lang, "no such player")
-    lines = [tr(lang, "{who}  {fp}: rating {rating} ± {deviation}, {games} games, {abandoned} abandonment "
-                      "claims", who=safe(player.get("name"), 32) or tr(lang, "(no name)"),
+    games, abandoned = player.get("games"), player.get("abandoned")
+    lines = [tr(lang, "{who}  {fp}: rating {rating} ± {deviation}, {games}, {abandoned}",
+                who=safe(player.get("name"), 32) or tr(lang, "(no name)"),
                 fp=safe(player.get("fingerprint"), 19),
                 rating=f"{_num(player.get('rating')):.0f}", deviation=f"{_num(player.get('deviation')):.0f}",
-                games=safe(player.get("games")), abandoned=safe(player.get("abandoned")))]
+                games=_counted(ngettext_in(lang, "{n} game", "{n} games", _form(games)), games),
+                abandoned=_counted(ngettext_in(lang, "{n} abandonment claim", "{n} abandonment claims",
+                                               _form(abandoned)), abandoned))]
     history = found.get("history")
     for line in history if isinstance(history, list) else []:
         if isinstance(line, dict):
@@ -350,6 +366,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
     """One line for a submission's answer, in ``lang``."""
+    from koikoi_p2p.cli.catalogue import word
     from koikoi_p2p.cli.i18n import tr
 
     body = answer.body
@@ -359,10 +376,11 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
         return tr(lang, "accepted; the service is still checking it")
     if answer.ok:
         return tr(lang, "already counted (number {seq}): nothing changed", seq=safe(body.get("seq")))
-    if lang == "ja":
-        # The service's message is English; its machine-readable reason stays, as in a bug report.
-        return tr(lang, "refused ({status}, {reason})", status=answer.status, reason=safe(body.get("reason")))
-    return f"refused ({answer.status}): {safe(body.get('reason'))}: {safe(body.get('message'))}"
+    # The reason in words; the service's message is English, shown on an English screen only.
+    message = safe(body.get("message"))
+    refused = tr(lang, "refused ({status}, {reason})", status=answer.status,
+                 reason=word(lang, safe(body.get("reason"))))
+    return refused + (f": {message}" if lang == "en" and message else "")
 
 
 def _submit(args: argparse.Namespace) -> int:

@@ -153,11 +153,18 @@ def _report(args: argparse.Namespace, outcome: Any) -> int:
     if args.json:
         print(json.dumps(outcome.to_dict()), flush=True)
     else:
+        from koikoi_p2p.cli.catalogue import word
+        from koikoi_p2p.cli.i18n import tr
+        from koikoi_p2p.cli.setup import command_lang
         from koikoi_p2p.cli.untrusted import safe
 
-        reason = safe(outcome.reason)   # may be the relay's or the opponent's words
-        text = {"completed": "the match finished", "abandoned": reason,
-                "gave_up": "the opponent never came back", "timed_out": reason,
-                "failed": f"the match stopped: {reason}"}
-        print(f"{text.get(outcome.status, outcome.status)}" + (f" ({outcome.file})" if outcome.file else ""))
+        lang = command_lang(args)
+        # The reason may be the relay's or the opponent's words: named when known, else escaped.
+        named = word(lang, str(outcome.reason or ""))
+        reason = named if named != outcome.reason else safe(outcome.reason)
+        text = {"completed": tr(lang, "the match finished"), "abandoned": reason,
+                "gave_up": tr(lang, "the opponent never came back"), "timed_out": reason,
+                "failed": tr(lang, "the match stopped: {reason}", reason=reason)}
+        said = text.get(outcome.status, safe(outcome.status))
+        print(said + (f" ({outcome.file})" if outcome.file else ""))
     return EXIT_BY_STATUS.get(outcome.status, exit_codes.ERROR)

@@ -90,8 +90,9 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     lines = [part for line in lines for part in fold(line, width)]
     lines.append(tr(lang, "switches (* = changed from the preset):"))
     keys = list(profile.every_switch())
-    names = {k: switch_label(k, lang) for k in keys}
-    values = {k: switch_value(profile, k, lang) for k in keys}
+    # English keeps the --switch column as typed (NAME=VALUE); the meaning column says it in words.
+    names = {k: switch_label(k, lang) if ja else k for k in keys}
+    values = {k: switch_value(profile, k, lang) if ja else profile.switch_text(k) for k in keys}
     nwidth = max(display_width(n) for n in names.values())
     vwidth = max(28, *(display_width(v) for v in values.values())) if ja else 28
     for key in keys:
@@ -104,7 +105,8 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     lines += ["", tr(lang, "yaku:")]
     table = yaku_table(profile)
     rules = yaku_rules(profile, lang)
-    ynames = {str(row["id"]): yaku_name(str(row["id"]), "ja") if ja else str(row["id"]) for row in table}
+    # Each yaku by its name (spec/glossary.md §5: ame-shiko in English, 雨四光 in Japanese).
+    ynames = {str(row["id"]): yaku_name(str(row["id"]), lang) for row in table}
     ywidth = max(display_width(n) for n in ynames.values())
     for row in table:
         rule = rules[str(row["id"])]

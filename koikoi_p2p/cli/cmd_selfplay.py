@@ -99,11 +99,16 @@ def _handle(args: argparse.Namespace) -> int:
                                                      "message": failure.message},
         }, indent=2))
     else:
+        from koikoi_p2p.cli.catalogue import english_detail, word
+        from koikoi_p2p.cli.summary import ROUND_END
+
+        # English only (a tool for developers and CI), with every reason in words (--json has the ids).
         for r in played.rounds:
             who = "draw" if r.result.winner is None else f"player {r.result.winner} +{r.result.points}"
-            print(f"round {r.round_index}: {who} ({r.result.reason}); scores {r.scores[0]}-{r.scores[1]}")
+            why = ROUND_END.get(r.result.reason, r.result.reason)
+            print(f"round {r.round_index}: {who} ({why}); scores {r.scores[0]}-{r.scores[1]}")
         if failure is not None:
-            print(f"match stopped: {failure.reason}: {failure.message}")
+            print(f"match stopped: {word('en', failure.reason)}: {english_detail(failure.message)}")
         else:
             winner = "a draw" if out0.winner is None else f"player {out0.winner} wins"
             scores = f"{out0.scores[0]}-{out0.scores[1]}" if out0.scores else "?"

@@ -119,12 +119,12 @@ def _handle(args: argparse.Namespace) -> int:
         print(say(lang, note))
     if not report.ok:
         print(tr(lang, "INCOMPLETE transcript: not a finished, verified match ({messages})",
-                 messages=_count(report.messages, "message", lang)))
+                 messages=count(report.messages, "message", lang)))
         return 1
     assert report.scores is not None
     print(tr(lang, "valid transcript: {rules}, {rounds}, {messages}; result co-signed by both",
-             rules=report.profile, rounds=_count(len(report.rounds), "round", lang),
-             messages=_count(report.messages, "message", lang)))
+             rules=report.profile, rounds=count(len(report.rounds), "round", lang),
+             messages=count(report.messages, "message", lang)))
     for line in _outcome(report.rounds, report.scores, report.winner, lang):
         print(line)
     return 0
@@ -170,7 +170,7 @@ def _verify_result(args: argparse.Namespace, data: bytes) -> int:
         print(line)
     print(tr(lang, "valid co-signed result: {rules}, {rounds}; signed by both players' keys (this shows who "
                    "agreed to the outcome, not that the match was played by the rules: the transcript shows "
-                   "that)", rules=result.profile, rounds=_count(len(result.rounds), "round", lang)))
+                   "that)", rules=result.profile, rounds=count(len(result.rounds), "round", lang)))
     for line in _outcome(result.rounds, result.scores, result.winner, lang):
         print(line)
     if result.resigned is not None:
@@ -268,18 +268,12 @@ def _outcome(rounds: tuple[tuple[int, int | None, int], ...], scores: tuple[int,
     lines = []
     for index, who, points in rounds:
         won = (tr(lang, "drawn") if who is None
-               else tr(lang, "player {seat} won {points}", seat=who, points=_count(points, "point", lang)))
+               else tr(lang, "player {seat} won {points}", seat=who, points=count(points, "point", lang)))
         lines.append(tr(lang, "  round {n}: {won}", n=index, won=won))
     verdict = tr(lang, "a draw") if winner is None else tr(lang, "player {seat} wins", seat=winner)
     lines.append(tr(lang, "final scores: player 0 {first} - {second} player 1 ({verdict})", first=scores[0],
                     second=scores[1], verdict=verdict))
     return lines
-
-
-def _count(n: int, noun: str, lang: str = "en") -> str:
-    if lang == "ja":
-        return count(n, noun, lang)
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _compare(args: argparse.Namespace, data: bytes, other: bytes) -> int:

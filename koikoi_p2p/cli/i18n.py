@@ -122,7 +122,7 @@ def tables() -> list[str]:
         switches,
     )
 
-    return [play.LEGEND, *play.HELP.values(), *summary.ROUND_END.values(), *play.REASON_WORDS.values(),
+    return [play.LEGEND, *play.HELP.values(), *summary.ROUND_END.values(),
             *online.RELAY_HINTS.values(), *online.REASON_HINTS.values(), *switches.PROBLEMS, *lobby.HEADINGS,
             *display_name.PROBLEMS, *cmd_verify._ARTICLE.values(), *cmd_verify._HINTS.values(),
             *cmd_ratings.OUTCOMES.values(), *cmd_ratings.BOARD_HEADINGS,
@@ -133,22 +133,33 @@ def extract_terminal(fileobj: object, keywords: object, comment_tags: object,
                      options: object) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
     """A Babel extraction method (babel.cfg) for what Babel's Python extractor cannot see: the
     templates above (a ``tr`` template is a plain argument, a table's sentence a plain value), the
-    yaku and class names (contexts ``yaku``, ``class``), the switches' words
-    (cli/rules_text.messages) and the --help texts (cli/help_text.extract_help). Babel calls it for
-    the one file babel.cfg names (cli/main.py); the file's content is not read."""
+    yaku, class, month and plant names (contexts ``yaku``, ``class``, ``month``, ``plant``), the
+    machine words (cli/word_ids.py), the switches' words (cli/rules_text.messages) and the --help
+    texts (cli/help_text.extract_help).
+    Babel calls it for the one file babel.cfg names (cli/main.py); the file's content is not read."""
     from koikoi_p2p.cli.help_text import extract_help
     from koikoi_p2p.cli.rules_text import messages
 
     for text in dict.fromkeys([*templates_in_source(), *tables()]):
         yield 0, None, text, []
-    from koikoi_p2p.cli.cardnames import CLASS, CLASS_EN
+    from koikoi_p2p.cli.cardnames import CLASS, CLASS_EN, MONTH, MONTHS_SHORT, PLANT, RIBBON_EN
+    from koikoi_p2p.rules.cards import CARDS
 
     for name in YAKU_EN.values():
         yield 0, "pgettext", (YAKU, name), []
-    for name in CLASS_EN.values():
+    for name in [*CLASS_EN.values(), *RIBBON_EN.values()]:
         yield 0, "pgettext", (CLASS, name), []
+    for name in MONTHS_SHORT:
+        yield 0, "pgettext", (MONTH, name), []
+    for name in dict.fromkeys(c.plant_en for c in CARDS):
+        yield 0, "pgettext", (PLANT, name), []
     for context, text in messages():
         yield 0, "pgettext", (context, text), []
+    from koikoi_p2p.cli.word_ids import MESSAGE_WORD, MESSAGE_WORDS, REASON, REASONS
+
+    for context, table in ((REASON, REASONS), (MESSAGE_WORD, MESSAGE_WORDS)):
+        for text in table.values():
+            yield 0, "pgettext", (context, text), []
     yield from extract_help(fileobj, keywords, comment_tags, options)
 
 

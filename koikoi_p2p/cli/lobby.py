@@ -8,14 +8,14 @@ import json
 from typing import Any
 
 from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.catalogue import ngettext_in
 from koikoi_p2p.cli.options import default_relay
 from koikoi_p2p.cli.room_listing import room_entry
 from koikoi_p2p.cli.setup import command_lang
 from koikoi_p2p.cli.untrusted import safe
 
 # The words of the room list (translated by tr()).
-HEADINGS = ("code", "host", "rules", "custom", "rounds", "rated", "not rated", "password", "waiting",
-            "until {n} points")
+HEADINGS = ("code", "host", "rules", "custom", "rounds", "rated", "not rated", "password", "waiting")
 
 
 def lobby(args: argparse.Namespace) -> int:
@@ -77,8 +77,11 @@ def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
         facts.append(f"{tr(lang, 'rules')}: {rules}")
     if "rounds" in entry:
         rounds = entry["rounds"]
-        facts.append(f"{tr(lang, 'rounds')}: {safe(rounds, 16)}" if rounds else
-                     tr(lang, "until {n} points", n=safe(entry.get("target", "?"), 16)))
+        target = entry.get("target", "?")
+        # The host's number (any value a listing holds): its plural form when it is a count.
+        many = target if isinstance(target, int) and not isinstance(target, bool) else 2
+        facts.append(f"{tr(lang, 'rounds')}: {safe(rounds, 16)}" if rounds else ngettext_in(
+            lang, "until {n} point", "until {n} points", many).format(n=safe(target, 16)))
     if "rated" in entry:
         facts.append(tr(lang, "rated") if entry["rated"] else tr(lang, "not rated"))
     facts.append(f"{tr(lang, 'password')}: {tr(lang, 'yes') if entry.get('password') else tr(lang, 'no')}")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from koikoi_p2p.cli import exit_codes
+from koikoi_p2p.cli.catalogue import word
 from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.options import (
     BadRelayUrl,
@@ -83,8 +84,15 @@ def relay_failure(exc: RelayError, url: str, lang: str = "en") -> int:
     """Say why the relay could not connect us, and pick the exit code."""
     code = RELAY_CODES.get(exc.reason, exit_codes.ERROR)
     template = REASON_HINTS.get(exc.reason) or RELAY_HINTS.get(code, "The relay refused: {reason}.")
-    # The reason and message are the relay's words: escaped (a relay may send anything).
-    hint = tr(lang, template, url=safe(url), reason=safe(exc))
+    # The reason and message are the relay's words: escaped (a relay may send anything). A reason
+    # of cli/word_ids.py is named in words (its code stays in brackets below, for a bug report);
+    # an untrusted certificate is said in the system's words (its message).
+    if exc.reason == "bad_certificate":
+        said = safe(exc.message) or word(lang, exc.reason)
+    else:
+        named = word(lang, exc.reason)
+        said = named if named != exc.reason else safe(exc)
+    hint = tr(lang, template, url=safe(url), reason=said)
     print(f"koikoi: {hint} ({safe(exc.reason, 64)})", file=sys.stderr)
     return code
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.board import BoardModel, fold, render_board
 from koikoi_p2p.cli.cardnames import card_label
-from koikoi_p2p.cli.catalogue import ngettext_in
+from koikoi_p2p.cli.catalogue import ngettext_in, word
 from koikoi_p2p.cli.choices import (
     decision_choices,
     forced_choice,
@@ -657,28 +657,16 @@ def failure(event: Failure, screen: Screen, me: int) -> int:
     return code
 
 
-# Failure reasons a person reads in words (the code stays in brackets for a bug report).
-REASON_WORDS = {
-    "pake_failed": "the room passwords differ",
-    "key_confirmation_failed": "the room passwords differ",
-    "mode_mismatch": "one of you gave a room password and the other did not",
-    "timeout": "the opponent did not answer in time",
-    "connection_closed": "the connection closed before the end",
-    "peer_left": "the opponent left",
-    "terms_refused": "you refused the proposed terms",
-    "own_timeout": "your time for a decision ran out",
-}
-
-
 def reason_words(event: Failure, lang: str) -> str:
     from koikoi_p2p.cli.untrusted import safe
 
     # A failure's reason and message may be the relay's or the opponent's words: escaped.
     reason = safe(event.reason, 64)
-    words = REASON_WORDS.get(event.reason)
-    if words is not None:
-        return f"{tr(lang, words)} ({reason})"
+    words = word(lang, event.reason)
     message = safe(event.message, 200) or reason
+    if words != event.reason:  # named (cli/word_ids.py); the code stays in brackets for a bug report
+        # (an error of this program keeps its own words too: they are what a bug report needs)
+        return f"{words}: {message} ({reason})" if event.reason == "local_error" else f"{words} ({reason})"
     return message if message == reason else f"{message} ({reason})"
 
 

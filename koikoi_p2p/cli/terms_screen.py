@@ -65,20 +65,13 @@ def own_name(profile: Profile) -> str:
 
 
 def difference_lines(profile: Profile, lang: str) -> list[str]:
-    if lang == "ja":
-        return _difference_lines_ja(profile)
-    return [tr(lang, "{switch} = {value} (the preset has {base})", switch=key, value=value or '""',
-               base=base or '""') for key, value, base in differences(profile)]
-
-
-def _difference_lines_ja(profile: Profile) -> list[str]:
-    """The same lines with the switches and their values in Japanese (cli/rules_text.py)."""
+    """Each changed switch and both values in words (cli/rules_text.py: the browser's entries)."""
     from koikoi_p2p.cli.rules_text import switch_label, switch_value
     from koikoi_p2p.rules.profile import preset, with_rounds
 
     base = with_rounds(preset(base_preset(profile)), profile.rounds)
-    return [tr("ja", "{switch} = {value} (the preset has {base})", switch=switch_label(key, "ja"),
-               value=switch_value(profile, key, "ja"), base=switch_value(base, key, "ja"))
+    return [tr(lang, "{switch} = {value} (the preset has {base})", switch=switch_label(key, lang),
+               value=switch_value(profile, key, lang), base=switch_value(base, key, lang))
             for key, _value, _base in differences(profile)]
 
 

@@ -13,69 +13,76 @@ __all__ = ["SWITCH_HELP", "summary", "yaku_table"]
 
 SWITCH_HELP: dict[str, str] = {
     "name": "name of the profile (the preset it started from)",
-    "rounds": "rounds in a match; 0 = play until target_score",
-    "bright_values": "points of goko, shiko, ame_shiko, sanko",
-    "named_extension": "inoshikacho, akatan, aotan, akatan_aotan gain 1 per extra card of their class",
+    "rounds": "rounds in a match; 0 = play until the target score",
+    "bright_values": "points of goko, shiko, ame-shiko, sanko",
+    "named_extension": "inoshikacho, akatan, aotan, akatan-aotan gain 1 per extra card of their class",
     "tane_with_inoshikacho": "tane still scores beside inoshikacho",
-    "tan_with_ribbon_yaku": "tan still scores beside akatan, aotan or akatan_aotan",
-    "ribbon_pair": "both ribbon triples: akatan_aotan 10 (chofuku_10) or akatan 5 + aotan 5 (separate_5_5)",
+    "tan_with_ribbon_yaku": "tan still scores beside akatan, aotan or akatan-aotan",
+    "ribbon_pair": "both ribbon triples: akatan-aotan 10 ('chofuku_10') or akatan 5 + aotan 5 "
+                   "('separate_5_5')",
     "cup_is_plain": "the sake cup counts as a plain as well as an animal",
     "joker_card": "an animal card that counts as animal or plain, whichever scores more (never both)",
-    "viewing": "hanami and tsukimi: always, only beside a basic yaku (bonus_only), or off",
+    "viewing": "hanami and tsukimi: always, only beside a basic yaku ('bonus_only'), or off",
     "monthly_yaku_points": "tsukifuda points for all four cards of a month; 0 = none",
-    "monthly_yaku_scope": "tsukifuda for the round's month only (current_month), or any month (any_month)",
+    "monthly_yaku_scope": "tsukifuda for the round's month only ('current_month'), or any month "
+                          "('any_month')",
     "double_threshold": "a base of at least this doubles; 0 = never",
-    "koikoi_multiplier": "opponent_flat_x2, shared_one_plus_calls, winner_pow2 or none",
+    "koikoi_multiplier": "how calls multiply: 'opponent_flat_x2', 'shared_one_plus_calls', 'winner_pow2' or "
+                         "none",
     "max_calls_per_round": "koi-koi calls allowed in a round, both seats together (or each seat, with "
-                           "call_limit=per_seat); 0 = unlimited",
+                           "'call_limit=per_seat'); 0 = unlimited",
     "after_call": "after a call the next improvement by either seat ends the round "
-                  "(next_improvement_ends_round), or only a stop does (shobu_only)",
+                  "('next_improvement_ends_round'), or only a stop does ('shobu_only')",
     "last_turn_stop_only": "a decision on the last turn offers only stop",
-    "exhaustion": "both hands empty without a stop: draw, oya_ken, or last_caller_scores_else_oya_ken",
+    "exhaustion": "both hands empty without a stop: draw, oya-ken ('oya_ken'), or the last caller scores, "
+                  "else oya-ken ('last_caller_scores_else_oya_ken')",
     "oya_ken_points": "dealer's points for oya-ken",
     "dealer_after_draw": "the dealer after a round nobody won: same or other",
     "hand_yaku": "hand yaku checked after the deal and their points",
-    "hand_yaku_both": "both seats hold a hand yaku: void_redeal, or the dealer's counts",
-    "field_whole_month": "the dealt field holds all four cards of a month: redeal, or play_on",
+    "hand_yaku_both": "both seats hold a hand yaku: the deal is void and dealt again ('void_redeal'), or "
+                      "the dealer's counts",
+    "field_whole_month": "the dealt field holds all four cards of a month: redeal, or play on ('play_on')",
     "redeal_consumes_round": "a redeal counts as a round of the match",
     "hand_capture": "free, or compulsory: a matching hand card must be played when there is one",
-    "first_dealer_tie": "two drawn cards of one month: redraw, or the higher class deals (higher_card)",
+    "first_dealer_tie": "two drawn cards of one month: redraw, or the higher class deals ('higher_card')",
     "pool_start": "0 = scores add up from 0; else each seat starts with this pool and the loser pays",
     "transfer_cap": "a pool transfer is capped at what the loser has left",
     "bust_ends_game": "a seat whose pool reaches 0 loses at once",
     "target_score": "the match ends when a seat reaches this; 0 = no target",
-    "match_tie": "equal scores at the end: draw, or extra_round until one leads",
+    "match_tie": "equal scores at the end: draw, or an extra round until one leads ('extra_round')",
     "hanami_cancelled_by": "cards that cancel hanami when in the same pile; ame-nagare (11-rainman or 11) "
                            "and kiri-nagare (12) each cancel both viewing yaku: set both lists, or "
-                           "viewing_cancelled_by for the pair",
+                           "'viewing_cancelled_by' for the pair",
     "tsukimi_cancelled_by": "cards that cancel tsukimi when in the same pile; ame-nagare (11-rainman or 11) "
                             "and kiri-nagare (12) each cancel both viewing yaku: set both lists, or "
-                            "viewing_cancelled_by for the pair",
+                            "'viewing_cancelled_by' for the pair",
     "cup_either": "the sake cup counts as an animal or a plain, whichever scores more (never both)",
-    "brights_add": "bright yaku add to each other (goko also scores shiko, ame_shiko, sanko)",
+    "brights_add": "bright yaku add to each other (goko also scores shiko, ame-shiko, sanko)",
     "sanko_with_rain": "three brights with the rain man also make sanko",
     "single_yaku": "only the highest-scoring yaku counts: of the whole pile, or of a yaku and its "
-                   "extensions (see single_yaku_scope)",
-    "call_limit": "max_calls_per_round counts both seats together (per_round) or each seat (per_seat)",
-    "caller_pays_more": "a loser's payment grows with its own calls: off; times_calls (x the number of "
-                        "its calls: one call x1, two x2, so twice as much as one); doubled_per_call (x2 "
-                        "per call: one call x2, two x4)",
+                   "extensions (see 'single_yaku_scope')",
+    "call_limit": "the limit of koi-koi calls counts both seats together ('per_round') or each seat "
+                  "('per_seat')",
+    "caller_pays_more": "a loser's payment grows with its own calls: off; times the calls ('times_calls': "
+                        "one call x1, two x2, so twice as much as one); doubled per call "
+                        "('doubled_per_call': one call x2, two x4)",
     "subtract_from_opponent": "scores from 0: the winner's points are also taken off the loser",
-    "field_four_pairs": "the dealt field is four pairs of four months: play_on, or redeal",
-    "first_dealer": "who deals first: card_draw, coin (from the shuffled deck), host or joiner",
-    "viewing_by_call": "hanami and tsukimi are worth 1 each, or 3 once their holder has called koi-koi "
-                       "in the round",
-    "koikoi_bonus": "the winner's own calls: off, or winner_add (+1, +2, +3 for one to three calls; "
-                    "x2 to x5 for four to seven)",
-    "akatan_aotan_on_top": "with separate_5_5: all six ribbons also score akatan_aotan 10 on top of "
-                           "akatan 5 and aotan 5",
+    "field_four_pairs": "the dealt field is four pairs of four months: play on ('play_on'), or redeal",
+    "first_dealer": "who deals first: a card draw ('card_draw'), a coin (from the shuffled deck), the host "
+                    "or the joiner",
+    "viewing_by_call": "hanami and tsukimi are worth 1 each, or 3 once their holder has called koi-koi in "
+                       "the round",
+    "koikoi_bonus": "the winner's own calls: off, or added ('winner_add': +1, +2, +3 for one to three "
+                    "calls; x2 to x5 for four to seven)",
+    "akatan_aotan_on_top": "with separate ribbon triples ('separate_5_5'): all six ribbons also score "
+                           "akatan-aotan 10 on top of akatan 5 and aotan 5",
     "stop_on_own_last_turn": "a decision on a player's own last turn (no hand card left) offers only stop",
-    "hand_whole_month": "a dealt hand holding all four cards of a month: play_on, or redeal "
+    "hand_whole_month": "a dealt hand holding all four cards of a month: play on ('play_on'), or redeal "
                         "(the player shows them and the deal is dealt again)",
-    "single_yaku_scope": "with single_yaku: pile (one yaku for the whole pile), or extensions (only the "
-                         "highest of a yaku and those that extend it: the bright yaku, inoshikacho and "
-                         "tane, tan and the ribbon yaku, akatan_aotan and akatan or aotan; akatan and "
-                         "aotan both count)",
+    "single_yaku_scope": "with only the highest yaku ('single_yaku'): 'pile' (one yaku for the whole pile), "
+                         "or 'extensions' (only the highest of a yaku and those that extend it: the bright "
+                         "yaku, inoshikacho and tane, tan and the ribbon yaku, akatan-aotan and akatan or "
+                         "aotan; akatan and aotan both count)",
 }
 
 
@@ -129,11 +136,11 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
            else P(" (the sake cup included)"))
     rows.append(("tane", 1, P("five animals{cup}, +1 per extra{beside}{joker}", cup=cup,
                               beside=NOTHING if p.tane_with_inoshikacho else P("; not beside inoshikacho"),
-                              joker=P("; {card} may count here or as a plain", card=p.joker_card)
+                              joker=P("; {card} may count here or as a plain", card=Word(p.joker_card))
                               if p.joker_card else NOTHING)))
     rows.append(("tan", 1, P("five ribbons, +1 per extra{beside}",
                              beside=NOTHING if p.tan_with_ribbon_yaku
-                             else P("; not beside akatan, aotan, akatan_aotan"))))
+                             else P("; not beside akatan, aotan, akatan-aotan"))))
     rows.append(("kasu", 1, P("ten plains, +1 per extra{cup}",
                               cup=P("; the sake cup is a plain too") if p.cup_is_plain else NOTHING)))
     if p.monthly_yaku_points:
@@ -157,12 +164,13 @@ def yaku_table(profile: Profile) -> list[dict[str, object]]:
 
 
 def _cancelled(ids: tuple[str, ...]) -> Phrase:
-    """"; not with 11-rainman in the pile" for a viewing yaku's cancelling cards."""
+    """"; not with the rain man in the pile" for a viewing yaku's cancelling cards."""
     if not ids:
         return NOTHING
+    # Card ids as words: each client names the card (spec/glossary.md), never the id.
     if len(ids) == 1:
-        return P("; not with {cards} in the pile", cards=ids[0])
-    return P("; not with any of {cards} in the pile", cards=_listed(list(ids)))
+        return P("; not with {cards} in the pile", cards=Word(ids[0]))
+    return P("; not with any of {cards} in the pile", cards=_listed([Word(i) for i in ids]))
 
 
 def _listed(items: list[str]) -> str:

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-9fb64bdd2c0dc75e';
-const FILES = ["./","app-1b99bbae7b78.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-b7afb7e4c834.js"];
+const CACHE = 'koikoi-3d046610ae685278';
+const FILES = ["./","app-95b0651400da.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-b7afb7e4c834.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -84,14 +84,15 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
                 threading.Thread(target=play, args=("host", host_console)),
                 threading.Thread(target=play, args=("join", join_console)),
             ]
+            changed = r"Hands run out = the dealer scores \(oya-ken\) \(the preset has nobody scores\)"
             # The host's --switch, on both screens: the joiner reads it before accepting the terms.
             join_console.expect(r"Rules: custom, based on nintendo\n", 60)
-            join_console.expect(r'exhaustion = oya_ken \(the preset has draw\)', 10)
+            join_console.expect(changed, 10)
             join_console.expect(r"Accept these terms\?", 10)
             join_console.type_line("y")
             for console in (host_console, join_console):
                 console.expect(r"Rules: custom, based on nintendo, 1 round", 60)
-                console.expect(r'exhaustion = oya_ken \(the preset has draw\)', 10)
+                console.expect(changed, 10)
             for t in threads:
                 t.start()
             for t in threads:

@@ -99,11 +99,14 @@ def english_left(text: str) -> list[str]:
 def raw_left(text: str) -> list[str]:
     """What an English screen must not show (issue 30): an internal id in snake_case (a switch, a
     yaku, a reason) where the player should read words, or a count with the wrong plural form."""
-    stripped = re.sub(r"\S*/\S*|--[a-z_-]+(?:=\S*)?|\S+\.(?:json|state|koikoi)\b|'[^']*'", " ", text)
+    # (a quoted id is one to type, as typed: 'per_seat'; an apostrophe inside a word opens no quote)
+    stripped = re.sub(r"\S*/\S*|--[a-z_-]+(?:=\S*)?|\S+\.(?:json|state|koikoi)\b"
+                      r"|(?<![A-Za-z])'[^']*'(?![A-Za-z])", " ", text)
     ids = re.findall(r"(?<![A-Za-z0-9_.=-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_=-])", stripped)
     nouns = r"(?:point|card|round|call|second|match|result|move|player|turn|deal)"
     plurals = re.findall(rf"(?<![\d.])1 {nouns}(?:s|es)\b", stripped)
-    plurals += re.findall(rf"(?<![\d.])(?:0|[2-9]|[1-9]\d+) {nouns}\b(?![s-])", stripped)
+    # (a noun then a number names one: "... 0 - 14 player 1" is a score, then seat 1)
+    plurals += re.findall(rf"(?<![\d.])(?:0|[2-9]|[1-9]\d+) {nouns}\b(?![s-]| \d)", stripped)
     return sorted(set(ids + plurals))
 
 

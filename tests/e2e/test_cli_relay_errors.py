@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.net.relay_client import RelayClient
 from tests.e2e.test_cli_console import Console
@@ -190,23 +192,41 @@ def test_the_lobby_says_how_to_join_a_password_room(tmp_path: Path) -> None:
     assert "ask its host for the password" in out
 
 
-def test_the_online_screens_in_japanese_have_no_english(tmp_path: Path) -> None:
-    """koikoi host and join with --lang ja: every line they print, errors included, is Japanese."""
-    from tests.e2e.test_cli_practice_pty import english_left
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_online_screens_name_every_reason_in_words(tmp_path: Path, lang: str) -> None:
+    """koikoi host and join with --lang ja: every line they print, errors included, is Japanese;
+    with --lang en (issue 30) every reason is named in words, never by its id alone."""
+    from tests.e2e.test_cli_practice_pty import english_left, raw_left
 
-    with relay_process(tmp_path) as url:
-        host = subprocess.run([str(SCRIPT), "host", "--relay", url, "--wait", "1", "--lang", "ja"],
-                              capture_output=True, text=True, env=env_for(tmp_path / "h"), timeout=120)
-        missing = subprocess.run([str(SCRIPT), "join", "ZZZZZZ", "--relay", url, "--lang", "ja"],
-                                 capture_output=True, text=True, env=env_for(tmp_path / "j"), timeout=120)
-        bad = subprocess.run([str(SCRIPT), "join", "nope", "--relay", url, "--lang", "ja"],
-                             capture_output=True, text=True, env=env_for(tmp_path / "j"), timeout=120)
+    def run(home: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(SCRIPT), *args, "--lang", lang], capture_output=True, text=True,
+                              env=env_for(tmp_path / home), timeout=120)
+
+    with relay_process(tmp_path, "--max-rooms-per-source", "1") as url:
+        host = run("h", "host", "--relay", url, "--wait", "1")
+        missing = run("j", "join", "ZZZZZZ", "--relay", url)
+        bad = run("j", "join", "nope", "--relay", url)
+
+        async def hold_a_room() -> subprocess.CompletedProcess[str]:
+            held = await RelayClient.create(url, public=False, meta={})
+            try:
+                return await asyncio.to_thread(run, "h", "host", "--relay", url, "--wait", "1")
+            finally:
+                await held.close()
+
+        refused = asyncio.run(hold_a_room())  # the relay's source_rooms: this address holds its one room
     assert host.returncode == exit_codes.NOBODY_JOINED and missing.returncode == exit_codes.ROOM_NOT_FOUND
-    assert bad.returncode == exit_codes.USAGE
-    text = "\n".join(p.stdout + p.stderr for p in (host, missing, bad))
-    assert "部屋コード" in text and "誰も参加しませんでした" in text and "部屋が見つかりません" in text
-    # The relay's machine-readable reason stays in brackets, as in English (for a bug report).
-    assert english_left(re.sub(r"\([a-z_]+\)", "", text)) == [], text
+    assert bad.returncode == exit_codes.USAGE and refused.returncode == exit_codes.ERROR, refused.stderr
+    text = "\n".join(p.stdout + p.stderr for p in (host, missing, bad, refused))
+    # The relay's machine-readable reason stays in brackets after the words (for a bug report).
+    plain = re.sub(r"\([a-z_]+\)", "", text)
+    if lang == "ja":
+        assert "部屋コード" in text and "誰も参加しませんでした" in text and "部屋が見つかりません" in text
+        assert "あなたのアドレスからの部屋が多すぎる" in text
+        assert english_left(plain) == [], text
+    else:
+        assert "The relay refused: too many rooms from your address." in refused.stderr, refused.stderr
+        assert "(source_rooms)" in refused.stderr and raw_left(plain.replace(url, " ")) == [], text
 
 
 def test_host_public_publishes_its_listing_and_the_lobby_shows_it(tmp_path: Path) -> None:

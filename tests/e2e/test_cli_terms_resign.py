@@ -74,6 +74,21 @@ def test_the_joiner_in_japanese_reads_no_english(tmp_path: Path) -> None:
     assert english_left(out) == [], out
 
 
+def test_the_joiner_in_english_reads_no_raw_id(tmp_path: Path) -> None:
+    """The test above in English (issue 30): the terms screen, the board, the resignation and the
+    final score name no internal id and count with the right plural; and a refusal."""
+    from tests.e2e.test_cli_practice_pty import raw_left
+
+    code, out = _join(tmp_path / "played", b"y\nr\ny\n", "--lang", "en")
+    assert code == exit_codes.OK, out
+    assert "Accept these terms?" in out, out
+    assert "You resigned." in out and "=== Final score" in out, out
+    refused_code, refused = _join(tmp_path / "refused", b"n\n", "--lang", "en")
+    assert refused_code == exit_codes.ERROR and "You refused the proposed terms" in refused, refused
+    for text in (out, refused):
+        assert raw_left(re.sub(r"\([a-z_]+\)", "", text)) == [], text
+
+
 def test_the_terms_answer_has_a_deadline(tmp_path: Path) -> None:
     """A person who keeps reading the terms (input open, nothing typed) is stopped by the deadline
     of `accept`, the terms' turn less the margin (spec/protocol.md §12.1 rule 3, §12.4): the screen

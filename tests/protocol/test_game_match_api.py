@@ -105,7 +105,7 @@ def test_a_violation_writes_evidence_that_verify_confirms(tmp_path: Path, capsys
     capsys.readouterr()
     assert koikoi(["verify", failure.evidence_path]) == 0
     text = capsys.readouterr().out
-    assert "player 1 deviated at message" in text and "illegal_action" in text
+    assert "player 1 deviated at message" in text and "a move the rules do not allow" in text
     assert koikoi(["verify", "--json", failure.evidence_path]) == 0
 
 

@@ -31,7 +31,7 @@ def test_show_submit_and_recompute_against_a_running_service(
         result = tmp_path / "match.result"
         result.write_bytes(signed(ALICE, BOB, names=("Alice\u200b", "Bob")))  # a format char: bad_name
         assert main(["ratings", "submit", str(result), "--to", url]) == 1
-        assert "refused (400): bad_name" in capsys.readouterr().out
+        assert "refused (400, a display name that is not valid): " in capsys.readouterr().out
         result.write_bytes(signed(ALICE, BOB, names=("Alice", "Bob"), winner=1))
         assert main(["ratings", "submit", str(result), "--to", url]) == 0
         assert "result counted (number 1)" in capsys.readouterr().out
@@ -40,7 +40,7 @@ def test_show_submit_and_recompute_against_a_running_service(
 
         assert main(["ratings", "--relay", url]) == 0
         text = capsys.readouterr().out
-        assert "2 rated players, 1 co-signed results" in text
+        assert "2 rated players, 1 co-signed result\n" in text
         assert text.index("Bob") < text.index("Alice") and BOB.fingerprint() in text
         assert main(["ratings", "--relay", url, "--json"]) == 0
         board = json.loads(capsys.readouterr().out)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.ratings import client
-from tests.e2e.test_cli_practice_pty import english_left
+from tests.e2e.test_cli_practice_pty import english_left, raw_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
 from tests.ratings.support import signed
 from tests.ratings.test_ratings_restart import start_service, stop
@@ -51,7 +51,7 @@ def test_every_ratings_subcommand_in_japanese(tmp_path: Path) -> None:
         assert lines[2].rstrip().endswith("太郎") and TARO.fingerprint() in lines[2]
         assert no_english(board.stdout) == [], board.stdout
         english = ratings(home, "--lang", "en", "--relay", url).stdout
-        assert "2 rated players, 1 co-signed results" in english and "W-L-D" in english
+        assert "2 rated players, 1 co-signed result\n" in english and "W-L-D" in english
         assert json.loads(ratings(home, "--relay", url, "--json").stdout)["players"][0]["name"] == "太郎"
 
         done = ratings(home, "--relay", url, "--player", HANAKO.fingerprint())
@@ -104,3 +104,41 @@ def test_ratings_serve_in_japanese(tmp_path: Path) -> None:
                           check=False)
     assert done.returncode == 1 and "を開けません" in done.stderr, done.stderr
     assert no_english(done.stderr) == [], done.stderr
+
+
+def test_every_ratings_subcommand_in_english_names_no_raw_id(tmp_path: Path) -> None:
+    """The test above in English (issue 30): no internal id, no wrong plural, the service's refusals
+    and an export's problems named in words."""
+    home = tmp_path / "home"
+    service, url = start_service(f"sqlite:///{tmp_path / 'r.sqlite3'}", tmp_path / "service")
+    said: list[str] = []
+    try:
+        result = tmp_path / "match.result"
+        result.write_bytes(signed(HANAKO, TARO, names=("Hanako", "Taro"), winner=1))
+        for args in (("submit", str(result), "--to", url), ("submit", str(result), "--to", url),
+                     ("--relay", url), ("--relay", url, "--player", HANAKO.fingerprint()),
+                     ("--relay", url, "--player", "aaaa-aaaa-aaaa-aaaa")):
+            done = ratings(home, "--lang", "en", *args)
+            said.append(done.stdout + done.stderr)
+        assert "result counted (number 1)" in said[0] and "2 rated players, 1 co-signed result\n" in said[2]
+        assert "1 game, 0 abandonment claims" in said[3], said[3]
+        export = tmp_path / "export.json"
+        export.write_text(json.dumps(client.export(url).body))
+        done = ratings(home, "--lang", "en", "recompute", str(export), "--compare", url)
+        assert done.returncode == 0 and "1 result" in done.stderr, done.stderr
+        said.append(done.stdout + done.stderr)
+        tampered = json.loads(export.read_text())
+        tampered["results"][0]["result"] = tampered["results"][0]["result"][:-4] + "AAAA"
+        export.write_text(json.dumps(tampered))
+        done = ratings(home, "--lang", "en", "recompute", str(export))
+        assert done.returncode == 1 and "does not pass the service's checks: " in done.stderr, done.stderr
+        said.append(done.stderr)
+        unsigned = tmp_path / "unsigned.result"
+        unsigned.write_bytes(b"not a result")
+        done = ratings(home, "--lang", "en", "submit", str(unsigned), "--to", url)
+        said.append(done.stdout + done.stderr)
+        assert done.returncode == 1 and "refused (400, " in said[-1], said[-1]
+    finally:
+        stop(service)
+    for text in said:
+        assert raw_left(re.sub(r"\b[0-9a-f]{16}\.\.\.", " ", text).replace(url, " ")) == [], text

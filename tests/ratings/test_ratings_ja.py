@@ -12,7 +12,7 @@ import pytest
 from koikoi_p2p.cli.display_name import BadName, normalise
 from koikoi_p2p.cli.rated import submit_after_match
 from koikoi_p2p.protocol.identity import Identity
-from tests.e2e.test_cli_practice_pty import english_left
+from tests.e2e.test_cli_practice_pty import english_left, raw_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
 from tests.ratings.support import signed
 from tests.ratings.test_ratings_restart import start_service, stop
@@ -33,8 +33,13 @@ def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path) -> None:
     try:
         bad = signed(ALICE, BOB, names=("Alice\u200b", "Bob"))  # a format character: refused, bad_name
         ok, said = submit(url, "ja", result=bad)
-        refused = f"レーティングサービス {url}: 受け付けられませんでした (400, bad_name)"
+        refused = f"レーティングサービス {url}: 受け付けられませんでした (400, 正しくない表示名)"
         assert not ok and said == [refused], said
+        # English names the reason in words too (issue 30), then the service's own detail.
+        ok, said = submit(url, "en", result=bad)
+        refused_en = f"Rating service {url}: refused (400, a display name that is not valid): "
+        assert not ok and said[0].startswith(refused_en), said
+        assert raw_left(said[0].replace(url, " ")) == [], said
         good = signed(ALICE, BOB, names=("Alice", "Bob"), winner=1)
         ok, said = submit(url, "ja", result=good)
         assert ok and said == [f"レーティングサービス {url}: 結果を集計しました (番号 1)"], said

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import json
 import string
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from babel.messages.mofile import read_mo, write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
 from koikoi_p2p.cli import catalogue  # noqa: E402
+from koikoi_p2p.cli.word_ids import MESSAGE_WORDS, REASON, REASONS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "koikoi_p2p" / "locale"
@@ -68,7 +70,7 @@ def fields(text: str) -> set[str]:
 
 def test_the_template_and_every_catalogue_hold_exactly_the_code_s_messages() -> None:
     code = extracted()
-    assert len(code) > 150 and (catalogue.WORD, "bad_share") in code  # the walk sees phrases and words
+    assert len(code) > 150 and (REASON, REASONS["bad_share"]) in code  # the walk sees phrases and words
     with (LOCALE / "koikoi.pot").open("rb") as f:
         assert set(entries(read_po(f))) == set(code), "run pybabel extract (README, translations)"
     for lang in LANGUAGES:
@@ -112,3 +114,27 @@ def test_japanese_has_one_plural_form_and_english_its_two() -> None:
     assert po("ja").plural_forms == "nplurals=1; plural=0;"
     assert catalogue.ngettext_in("en", "{n} card", "{n} cards", 1) == "{n} card"
     assert catalogue.ngettext_in("en", "{n} card", "{n} cards", 2) == "{n} cards"
+
+
+# Codes the browser names for its own match (web/app/messages.en.json, section reason) in other
+# words than an audit or the terminal does, on purpose.
+OWN_WORDS = {"abandoned"}  # the browser's player waited: "the opponent did not answer within the deadline"
+
+
+def test_the_terminal_names_a_reason_in_the_browser_s_words() -> None:
+    """One vocabulary (issue 30): a reason both clients name is one message of the context
+    ``reason``, so one translation, unless listed in OWN_WORDS."""
+    browser = json.loads((ROOT / "web" / "app" / "messages.en.json").read_text(encoding="utf-8"))["reason"]
+    shared = 0
+    for code, entry in browser.items():
+        english = entry if isinstance(entry, str) else entry["msgid"]
+        context = REASON if isinstance(entry, str) else entry.get("context", REASON)
+        if code in REASONS and code not in OWN_WORDS:
+            assert (context, english) == (REASON, REASONS[code]), code
+            shared += 1
+    assert shared > 60
+    # and each is a word, never the code, in every language
+    for lang in ["en", *LANGUAGES]:
+        for code in [*REASONS, *MESSAGE_WORDS]:
+            said = catalogue.word(lang, code)
+            assert said and (said != code or code in ("result", "claim")), (lang, code)

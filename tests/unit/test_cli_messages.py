@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,33 @@ def test_password_on_one_side_only_says_so() -> None:
     # Words, not "pake_failed (pake_failed)":
     assert "Match stopped: the room passwords differ (pake_failed)." in out.getvalue()
     assert "The passwords differ" in out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_stopped_match_and_a_relay_refusal_name_their_reason_in_words(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30: in English too, never the reason's id alone (it stays in brackets, for a bug report)."""
+    from tests.e2e.test_cli_practice_pty import english_left, raw_left
+
+    def left(text: str) -> list[str]:
+        text = re.sub(r"\([a-z_]+\)", " ", text)
+        return raw_left(text) if lang == "en" else english_left(text.replace("ws://127.0.0.1:9/v1", " "))
+
+    said = []
+    for reason, who in (("bad_share", 1), ("equivocation", 1), ("peer_timeout", None), ("frame_gap", None)):
+        out = io.StringIO()
+        failure(Failure(reason=reason, message=f"{reason}: the detail", who=who),
+                Screen(out=out, lang=lang, style=Style(False), live=False), 0)
+        said.append(out.getvalue())
+    for reason in ("relay_full", "source_handshakes", "bad_listing", "too_many_rooms"):
+        relay_failure(RelayError(reason, "the relay's own words"), "ws://127.0.0.1:9/v1", lang)
+        said.append(capsys.readouterr().err)
+    assert all(left(text) == [] for text in said), said
+    if lang == "en":
+        assert "Match stopped: a decryption share that is not valid (bad_share)." in said[0]
+        assert "The relay at ws://127.0.0.1:9/v1 is full" in said[4]
+        assert "refused: too many connections starting from your address. (source_handshakes)" in said[5]
+        assert "The relay refused: a room listing the relay does not take. (bad_listing)" in said[6]
 
 
 def test_only_two_plains_of_one_month_are_chosen_for_the_player() -> None:

@@ -3,6 +3,7 @@ structure as the English screen, and a Japanese entry for every switch and every
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -10,20 +11,25 @@ from pathlib import Path
 import pytest
 
 from koikoi_p2p.cli.cmd_rules import describe
+from koikoi_p2p.cli.i18n import yaku_name
 from koikoi_p2p.cli.rules_text import (
     SWITCH,
     SWITCH_HELP_CONTEXT,
+    SWITCH_LABELS,
+    VALUE_WORDS,
+    choice_words,
     rules_said,
     summary_lines,
     switch_label,
     switch_value,
+    value_context,
     yaku_rules,
 )
 from koikoi_p2p.rules.describe import SWITCH_HELP, summary, yaku_table
 from koikoi_p2p.rules.profile import PRESETS, SWITCH_CHOICES, SWITCHES, Profile, preset
 from tests.e2e.test_cli_practice_pty import english_left, raw_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
-from tests.unit.test_catalogue import po, translated
+from tests.unit.test_catalogue import ROOT, po, translated
 
 
 def rules(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -53,18 +59,43 @@ def test_koikoi_rules_in_english_shows_no_raw_id_and_no_wrong_plural(tmp_path: P
     done = rules(tmp_path, name, "--lang", "en")
     assert done.returncode == 0, done.stderr
     assert "goko" in done.stdout
-    # The switch table below names each switch and value as `--switch NAME=VALUE` takes them; the
-    # sentences and the yaku table above it are the rules in words.
-    said = done.stdout.split("\nswitches (")[0]
-    assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
+    # The switch table names each switch and value as `--switch NAME=VALUE` takes them (what each
+    # means is checked below); the sentences above it and the yaku table after it are in words.
+    said = done.stdout.split("\nswitches (")[0] + done.stdout.split("\nyaku:")[1]
+    assert "Koi-koi:" in said and "ame-shiko" in said and raw_left(said) == [], raw_left(said)
+
+
+def help_column(said: str) -> str:
+    """The third column of ``koikoi rules``'s switch table (what each switch means), its folded
+    lines joined; an id to type, quoted, may be folded inside ('next_improvement_ends\n_round')."""
+    rows = said.split("\nswitches (")[1].splitlines()[1:]
+    rows = rows[:next((i for i, row in enumerate(rows) if not row.startswith("  ")), len(rows))]
+    column = rows[0].index("name of the profile")
+    text = " ".join(row[column:].strip() for row in rows if len(row) > column)
+    while True:
+        joined = re.sub(r"(?<![A-Za-z])'([^'\s]*) ([^'\s]*)'", r"'\1\2'", text)
+        if joined == text:
+            return text
+        text = joined
+
+
+@pytest.mark.parametrize("name", ["nintendo", "koikoi-online"])
+def test_the_switch_table_says_what_each_switch_means_in_words(tmp_path: Path, name: str) -> None:
+    """The switch table's names and values are what ``--switch NAME=VALUE`` takes; what each one
+    means is said in words, an id to type only quoted ('per_seat'), yaku by their names."""
+    done = rules(tmp_path, name, "--lang", "en")
+    meaning = help_column(done.stdout)
+    assert "ame-shiko" in meaning and "'per_seat'" in meaning, meaning
+    assert raw_left(meaning) == [], raw_left(meaning)
 
 
 def test_a_custom_profile_in_english_shows_no_raw_id(tmp_path: Path) -> None:
     done = rules(tmp_path, "nintendo", "--lang", "en", "--switch", "koikoi_multiplier=none",
                  "--switch", "hand_yaku=tenho:6", "--switch", "viewing=bonus_only",
-                 "--switch", "single_yaku=true", "--switch", "single_yaku_scope=extensions")
+                 "--switch", "single_yaku=true", "--switch", "single_yaku_scope=extensions",
+                 "--switch", "hand_yaku=double_tenho:8")
     assert done.returncode == 0, done.stderr
-    said = done.stdout.split("\nswitches (")[0]
+    said = done.stdout.split("\nswitches (")[0] + done.stdout.split("\nyaku:")[1]
     assert "Koi-koi:" in said and raw_left(said) == [], raw_left(said)
 
 
@@ -72,6 +103,7 @@ def test_raw_left_finds_what_it_looks_for() -> None:
     assert raw_left("koikoi_multiplier: none; 1 points; 3 card; ame_shiko") == [
         "1 points", "3 card", "ame_shiko", "koikoi_multiplier"]
     assert raw_left("1 point, 3 cards, --switch koikoi_multiplier=none, ame-shiko, ./a_b/c.json") == []
+    assert raw_left("final scores: player 0 10 - 0 player 1") == []  # a score, then a seat
 
 
 def test_a_wrong_switch_is_refused_in_japanese(tmp_path: Path) -> None:
@@ -98,11 +130,55 @@ def test_every_switch_and_switch_word_has_japanese() -> None:
     helps_ja_by_key = {k: helps[text] for k, text in SWITCH_HELP.items() if text in helps}
     values_ja = {m.context.removeprefix("value of "): translated("ja", m.context)
                 for m in po("ja") if m.context and m.context.startswith("value of ")}
-    assert set(labels_ja) == set(helps_ja_by_key) == set(SWITCH_HELP) == set(SWITCHES)
-    assert set(values_ja) == set(SWITCH_CHOICES)
+    assert set(labels_ja) == set(SWITCH_LABELS.values())
+    assert set(SWITCH_LABELS) == set(helps_ja_by_key) == set(SWITCH_HELP) == set(SWITCHES)
+    assert set(SWITCH_CHOICES) <= set(values_ja) and set(VALUE_WORDS) == set(SWITCH_CHOICES)
     for key, words in SWITCH_CHOICES.items():
-        assert set(values_ja[key]) == set(words), key
+        assert set(VALUE_WORDS[key]) == set(words), key
+        assert set(values_ja[key]) == set(VALUE_WORDS[key].values()), key
     assert len(set(labels_ja.values())) == len(labels_ja)  # no two switches read alike
+
+
+def _browser() -> tuple[dict[str, object], dict[str, dict[str, dict[str, object]]]]:
+    """The browser's English source (section web) and its compiled messages (lang -> section ->
+    key -> text), as web/app/build.mjs writes them into src/messages.js."""
+    english = json.loads((ROOT / "web" / "app" / "messages.en.json").read_text(encoding="utf-8"))["web"]
+    compiled = (ROOT / "web" / "app" / "src" / "messages.js").read_text(encoding="utf-8")
+    found = re.search(r"export const MESSAGES = (\{.*\});", compiled, re.S)
+    assert found
+    return english, json.loads(found[1])
+
+
+def test_the_terminal_and_the_browser_name_each_switch_and_value_with_one_entry() -> None:
+    """A switch's label is the browser's sw_<switch> and a choice's words its sv_<switch>_<value>:
+    the same msgid and context (one catalogue entry, one translation), and both clients say the
+    same in every language; a yes/no switch says the shared "yes" and "no" (no context)."""
+    english, compiled = _browser()
+    assert {k.removeprefix("sw_") for k in english if k.startswith("sw_")} == set(SWITCH_LABELS)
+    for key, label in SWITCH_LABELS.items():
+        assert english[f"sw_{key}"] == {"msgid": label, "context": SWITCH}, key
+    choices = {k for k in english if any(k.startswith(f"sv_{key}_") for key in VALUE_WORDS)}
+    assert choices == {f"sv_{key}_{value}" for key, words in VALUE_WORDS.items() for value in words}
+    for key, words in VALUE_WORDS.items():
+        for value, said in words.items():
+            entry = {"msgid": said, "context": value_context(key)}
+            assert english[f"sv_{key}_{value}"] == entry, (key, value)
+    assert english["yes"] == {"msgid": "yes", "context": None}
+    assert english["no"] == {"msgid": "no", "context": None}
+    yaku = {lang: {"both": yaku_name("akatan_aotan", lang), "a": yaku_name("akatan", lang),
+                   "b": yaku_name("aotan", lang)} for lang in ("en", "ja")}
+    for lang in ("en", "ja"):
+        web = compiled[lang]["web"]
+        for key in SWITCH_LABELS:
+            assert web[f"sw_{key}"] == switch_label(key, lang), (lang, key)
+        for key, words in VALUE_WORDS.items():
+            for value in words:
+                browser = str(web[f"sv_{key}_{value}"]).format(**yaku[lang])
+                assert browser == choice_words(key, value, lang), (lang, key, value)
+        nintendo = preset("nintendo")
+        for flag in ("cup_is_plain", "brights_add"):
+            said = switch_value(nintendo, flag, lang)
+            assert said == web["yes" if getattr(nintendo, flag) else "no"], (lang, flag)
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

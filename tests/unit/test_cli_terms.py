@@ -29,8 +29,9 @@ def test_the_terms_say_everything_that_is_signed() -> None:
     terms = _terms()
     text = "\n".join(terms_lines(terms, "en", 1))
     assert "Rules: custom, based on nintendo" in text
-    assert 'exhaustion = oya_ken (the preset has draw)' in text
-    assert 'max_calls_per_round = 0 (the preset has 1)' in text
+    # Each changed switch and both values in words, with the browser's entries (cli/rules_text.py).
+    assert "Hands run out = the dealer scores (oya-ken) (the preset has nobody scores)" in text
+    assert "Koi-koi calls per round = any number (the preset has 1 call)" in text
     assert "rounds" not in text.split("Length:")[0]  # the length is no house rule: it is said once
     assert "Length: 3 rounds" in text
     assert "Time for each decision: 120 seconds; for each automatic step: 60 seconds" in text
@@ -47,8 +48,8 @@ def test_the_terms_in_japanese() -> None:
     assert "ルール: nintendo (任天堂版) の変更版" in text and "長さ: 3回戦" in text
     assert "レーティング対象外" in text
     # The changed switches in Japanese too (issue 16): what they are called and their values.
-    assert "流れたとき = 親権 (元の設定は 流れ (得点なし))" in text
-    assert "こいこいの回数 = 0 (元の設定は 1)" in text
+    assert "手札がなくなったとき = 親が得点（親権） (元の設定は 誰も得点しない)" in text
+    assert "1回戦のこいこい回数 = 無制限 (元の設定は 1回)" in text
     from tests.e2e.test_cli_practice_pty import english_left
 
     assert english_left(text.replace("Aiko", "")) == [], text  # the host's own name stays as chosen
@@ -124,3 +125,67 @@ def test_koikoi_host_and_rules_take_the_name_switch_in_its_text_form(
     capsys.readouterr()
     assert main(["rules", "nintendo", "--switch", "exhaustion=oya_ken", "--switch", "name=wikipedia"]) == 2
     assert "a preset's name is for that preset's own switches" in capsys.readouterr().err
+
+
+# What a value needs beside it to be valid rules (profile.py's checks).
+_NEEDS = {"transfer_cap": ["pool_start=30"], "bust_ends_game": ["pool_start=30"],
+          "cup_either": ["cup_is_plain=false"], "akatan_aotan_on_top": ["ribbon_pair=separate_5_5"],
+          "hand_whole_month": ["hand_yaku=kuttsuki:6"],
+          "single_yaku_scope": ["single_yaku=true"]}
+
+
+def _one_change(key: str, value: str) -> SimpleNamespace:
+    switches = [*_NEEDS.get(key, []), f"{key}={value}"]
+    return _terms(profile=apply_switches(with_rounds(preset("nintendo"), 3), switches))
+
+
+def test_every_switch_value_on_the_english_terms_screen_is_in_words() -> None:
+    """Each switch of a choice and each of its values, and each yes/no switch, as the joiner reads
+    it in English: the switch's label and the value's words (the entries the browser's sw_ and sv_
+    keys name), never their ids."""
+    from koikoi_p2p.cli.rules_text import SWITCH_LABELS, VALUE_WORDS, choice_words
+    from koikoi_p2p.rules.profile import SWITCH_CHOICES, SWITCHES
+    from tests.e2e.test_cli_practice_pty import raw_left
+
+    nintendo = preset("nintendo")
+    seen = 0
+    for key in SWITCHES:
+        current = getattr(nintendo, key)
+        if isinstance(current, bool):
+            values = ["false" if current else "true"]
+        else:
+            values = [v for v in SWITCH_CHOICES.get(key, ()) if v != current]
+        for value in values:
+            terms = _one_change(key, value)
+            text = "\n".join(terms_lines(terms, "en", 1))
+            line = next(x for x in text.splitlines() if SWITCH_LABELS[key] + " = " in x)
+            yes_no = "yes" if value == "true" else "no"
+            words = choice_words(key, value, "en") if key in VALUE_WORDS else yes_no
+            assert f"{SWITCH_LABELS[key]} = {words} (the preset has " in line, line
+            assert key not in line and (value not in line or "_" not in value), line
+            assert raw_left(line) == [], line
+            seen += 1
+    assert seen == 42  # every value but the preset's own, of every choice and yes/no switch
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_number_switch_at_zero_reads_as_the_browser_says_it(lang: str) -> None:
+    """0 means never or none for these switches: the terms screen says the words the browser's
+    svNever, svPoolNone, svNone and svRoundsUntilTarget name (one catalogue entry each), not 0;
+    other values are points."""
+    from koikoi_p2p.cli.catalogue import ngettext_in, pgettext_in
+    from koikoi_p2p.cli.rules_text import SWITCH_LABELS, switch_label
+
+    none = pgettext_in(lang, "value of double_threshold", "never")
+    cases = {"double_threshold": none,
+             "pool_start": pgettext_in(lang, "value of pool_start", "none, scores add up from 0"),
+             "monthly_yaku_points": "なし" if lang == "ja" else "none"}
+    for key, words in cases.items():
+        nintendo = getattr(preset("nintendo"), key)
+        for value, said in ((0, words), (9, ngettext_in(lang, "{n} point", "{n} points", 9).format(n=9))):
+            if value == nintendo:
+                continue
+            text = "\n".join(terms_lines(_one_change(key, str(value)), lang, 1))
+            label = switch_label(key, lang) if lang == "ja" else SWITCH_LABELS[key]
+            line = next(x for x in text.splitlines() if label in x)
+            assert f" {said} " in f" {line} ".replace("=", " ").replace("(", " ").replace("、", " "), line

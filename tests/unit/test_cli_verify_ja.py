@@ -17,11 +17,12 @@ import pytest
 
 import koikoi_p2p.audit as audit_package
 from koikoi_p2p.cli import cmd_verify
-from koikoi_p2p.cli.catalogue import WORD, say
+from koikoi_p2p.cli.catalogue import say, word
+from koikoi_p2p.cli.word_ids import MESSAGE_WORDS, REASONS
 from koikoi_p2p.phrase import Phrase, Word
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.protocol.transcript import decode_transcript, encode_transcript
-from tests.e2e.test_cli_practice_pty import english_left
+from tests.e2e.test_cli_practice_pty import english_left, raw_left
 from tests.e2e.test_cli_support import SCRIPT, env_for
 from tests.unit.test_catalogue import translated
 
@@ -212,10 +213,13 @@ def test_every_reason_the_spec_names_and_every_message_type_has_a_japanese_name(
                          "ROUND_SIGN", "MATCH_RESULT", "MATCH_SIGN", "RESIGN")}
     assert len(types) == 12
     audit_words = {"unproven_claim", "false_claim", "abandoned", "resigned"}
-    words_ja = translated("ja", WORD)
-    missing = sorted((codes | types | audit_words) - set(words_ja))
+    # Named in words in English (cli/word_ids.py) and in Japanese (the catalogue), never the code.
+    missing = sorted((codes | audit_words) - set(REASONS)) + sorted(types - set(MESSAGE_WORDS))
     assert not missing, missing
-    assert all(english_left(text) == [] for text in words_ja.values())
+    for code in codes | types | audit_words:
+        english, japanese = word("en", code), word("ja", code)
+        assert english != code or code in ("result", "claim"), code
+        assert raw_left(english) == [] and english_left(japanese) == [] and japanese != english, code
 
 
 def test_nested_phrases_and_words_are_rendered() -> None:
@@ -223,6 +227,41 @@ def test_nested_phrases_and_words_are_rendered() -> None:
     outer = Phrase("the claim is false: {detail}", detail=inner)
     assert str(outer) == "the claim is false: the replay waits for no one"
     assert say("ja", outer) == "この申し立ては偽りです: 再生は誰も待っていません"
-    assert say("ja", Word("act")) == "手番の操作" and say("en", Word("act")) == "act"
+    assert say("ja", Word("act")) == "手番の操作" and say("en", Word("act")) == "a move"
+    # English names a reason in words too, and the reason the protocol's detail starts with.
+    said = say("en", Phrase("{reason} ({message})", reason=Word("bad_share"), message="bad_share_proof: no"))
+    assert said == "a decryption share that is not valid (a share proof that does not verify: no)"
     assert json.dumps([outer]) == json.dumps([str(outer)])  # the JSON report is unchanged
     assert cmd_verify.failure("bad_file", "x") == "bad_file: x"
+
+
+def test_the_same_reports_in_english_name_no_raw_id(played: tuple[Path, Path, Path],
+                                                     claims: dict[str, Path]) -> None:
+    """The Japanese tests above, in English (issue 30): every report names its reasons and message
+    types in words, with no internal id and no wrong plural."""
+    home, transcript, result = played
+    broken = bytearray(transcript.read_bytes())
+    broken[len(broken) // 2] ^= 1
+    bad = home / "tampered-en.transcript"
+    bad.write_bytes(bytes(broken))
+    junk = home / "notes-en.txt"
+    junk.write_text("hello\n", encoding="utf-8")
+    cut = home / "cut-en.transcript"
+    whole = decode_transcript((VECTORS / "match_nintendo_seed1.transcript").read_bytes())
+    cut.write_bytes(encode_transcript(whole.handshake, whole.envelopes[:30], closed=False))
+    runs: list[tuple[Path | str, ...]] = [
+        (transcript,), (result,), ("--result", result), ("--result", transcript), (bad,), (junk,),
+        (bad, transcript), (VECTORS / "match_resigned.transcript",), (cut,),
+        (VECTORS / "match_evidence_wrong_share.evidence",),
+        (VECTORS / "match_evidence_bad_shuffle.evidence",),
+        (claims["joiner"],), (claims["host"], claims["joiner"]), (claims["joiner"], claims["full"]),
+        (claims["joiner"], claims["cut"]), (claims["full"], claims["full"])]
+    said = []
+    for args in runs:
+        done = verify(home, *args, lang="en")
+        assert raw_left(done.stdout) == [], (args, done.stdout)
+        said.append(done.stdout)
+    text = "\n".join(said)
+    # The reasons of the tampered file, the evidence and the cut transcript are said in words.
+    assert "a decryption share that is not valid" in text and "a shuffle that is not valid" in text
+    assert "1 round, " in text and "round 1: " in text

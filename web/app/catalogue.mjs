@@ -1,6 +1,6 @@
 // The game's vocabulary for the browser app, compiled from the terminal's gettext catalogues
 // (koikoi_p2p/locale/<lang>/LC_MESSAGES/koikoi.po) and the glossary (spec/glossary.md), so both
-// clients take the yaku, class and role names from the same translated source. build.mjs writes the
+// clients take the yaku, class, role and plant names from the same translated source. build.mjs writes the
 // result to src/vocabulary.js (committed, as the static build is) and `--check` fails when the
 // committed file is not what the catalogues give.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const VOCABULARY_FILE = path.join(ROOT, 'web', 'app', 'src', 'vocabulary.js');
 // The catalogue's contexts the app takes, and the glossary section that gives their ids.
-const CONTEXTS = /** @type {const} */ ([['yaku', 'Yaku'], ['class', 'Classes'], ['role', 'Roles']]);
+const CONTEXTS = /** @type {const} */ ([['yaku', 'Yaku'], ['class', 'Classes'], ['role', 'Roles'], ['plant', 'Plants']]);
 
 /** A quoted PO string's content (PO escapes are JSON's: \\" \\\\ \\n \\t). @param {string} quoted */
 function unquote(quoted) {
@@ -103,7 +103,7 @@ export function vocabulary() {
       for (const [id, english] of glossaryNames(heading)) {
         const said = po.get(`${context}\u0004${english}`);
         if (said) names[id] = said;
-        else if (context === 'yaku') throw new Error(`${lang}: the catalogue has no ${context} "${english}"`);
+        else if (context === 'yaku' || context === 'plant') throw new Error(`${lang}: the catalogue has no ${context} "${english}"`);
       }
       out[lang][context] = names;
     }
@@ -168,6 +168,23 @@ export function keysInSource() {
   return out;
 }
 
+/**
+ * The keys of the page's section ("web") that no code can look up: neither quoted whole anywhere in
+ * web/app/src (t('key'), t(won ? 'a' : 'b'), a table of keys) nor begun by a key the code builds
+ * (t(`sw_${id}`)). The build refuses them, so the English source (and the catalogue a translator
+ * works through) holds only what a page can show.
+ * @param {Record<string, Record<string, EnglishEntry>>} english
+ * @returns {string[]}
+ */
+export function unusedKeys(english) {
+  const dir = path.join(ROOT, 'web', 'app', 'src');
+  const source = readdirSync(dir).filter((n) => n.endsWith('.js') && n !== 'messages.js' && n !== 'vocabulary.js')
+    .map((n) => readFileSync(path.join(dir, n), 'utf8')).join('\n');
+  const quoted = new Set([...source.matchAll(/['"`]([A-Za-z_]\w*)['"`]/g)].map((m) => m[1]));
+  const built = [...source.matchAll(/`([A-Za-z_]\w*)\$\{/g)].map((m) => m[1]);
+  return Object.keys(english.web).filter((key) => !quoted.has(key) && !built.some((start) => key.startsWith(start)));
+}
+
 /** The English source strings (messages.en.json). @returns {Record<string, Record<string, EnglishEntry>>} */
 export const englishSource = () => JSON.parse(readFileSync(ENGLISH_FILE, 'utf8'));
 
@@ -181,7 +198,8 @@ export function catalogueTexts() {
 /**
  * The compiled messages: for English (the source) and each catalogue, section -> key -> the text
  * (a plural message: its forms, as many as the language's rule has). Throws when the code looks up
- * a key the English lacks (or counts with one that has no plural), or a catalogue lacks a message,
+ * a key the English lacks (or counts with one that has no plural), the English holds a key no code
+ * looks up (unusedKeys), or a catalogue lacks a message,
  * has it fuzzy or empty, or changes its placeholders.
  * @param {Record<string, Record<string, EnglishEntry>>} [english] @param {Record<string, string>} [catalogues] lang -> PO text
  */
@@ -191,6 +209,8 @@ export function messages(english = englishSource(), catalogues = catalogueTexts(
     if (entry === undefined) throw new Error(`web/app/src looks up "${key}", which web/app/messages.en.json lacks`);
     if (call === 'tn' && (typeof entry === 'string' || entry.plural === undefined)) throw new Error(`tn("${key}") needs a plural message`);
   }
+  const unused = unusedKeys(english);
+  if (unused.length) throw new Error(`web/app/messages.en.json holds keys no code looks up: ${unused.join(', ')} (remove them)`);
   /** @type {Record<string, string>} */
   const plural = { en: 'one' };
   /** @type {Record<string, Record<string, Record<string, string | string[]>>>} */
@@ -224,7 +244,36 @@ export function messages(english = englishSource(), catalogues = catalogueTexts(
       out[lang][section] = said;
     }
   }
+  const templates = describeTemplates();
+  out.en.rules = Object.fromEntries(templates.map((m) => [m, m]));
+  for (const [lang, text] of Object.entries(catalogues)) {
+    const byId = new Map(poEntries(text).filter((e) => e.context === undefined && e.plural === undefined).map((e) => [e.msgid, e]));
+    /** @type {Record<string, string>} */
+    const said = {};
+    for (const m of templates) {
+      const found = byId.get(m);
+      const where = `${lang}: the rules' phrase ${JSON.stringify(m)} (web/src/rules/describe.js)`;
+      if (!found) throw new Error(`${where} is not in the catalogue: koikoi_p2p/rules/describe.py says it otherwise`);
+      if (found.fuzzy || !found.forms[0]) throw new Error(`${where} is fuzzy or untranslated`);
+      if (!keepsPlaceholders(found.forms[0], [m])) throw new Error(`${where}: the translation changes the placeholders`);
+      said[m] = found.forms[0];
+    }
+    out[lang].rules = said;
+  }
   return { plural, messages: out };
+}
+
+/**
+ * The message ids of the rules' descriptions: every template of web/src/rules/describe.js (the
+ * twin of koikoi_p2p/rules/describe.py, whose phrases Babel extracts into the catalogue without a
+ * context), the empty one left out. The build compiles them into section "rules", keyed by the
+ * template, so the page renders a description from the same entries as the terminal.
+ * @returns {string[]}
+ */
+export function describeTemplates() {
+  const text = readFileSync(path.join(ROOT, 'web', 'src', 'rules', 'describe.js'), 'utf8');
+  const found = [...text.matchAll(/\bP\(\s*(?:'([^'\\]*)'|"([^"\\]*)")/g)].map((m) => m[1] ?? m[2]);
+  return [...new Set(found.filter((m) => m))];
 }
 
 /** The text of src/messages.js. */

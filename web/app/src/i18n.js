@@ -14,16 +14,15 @@ import { VOCABULARY } from './vocabulary.js';
 // from the terminal's gettext catalogue (context "yaku") by the build, so both clients say the same.
 export const YAKU_NAMES = { en: VOCABULARY.en.yaku, ja: VOCABULARY.ja.yaku };
 
-const MONTHS = {
-  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
-  ja: ['一月', '二月', '三月', '四月', '五月', '六月', '七月', '八月', '九月', '十月', '十一月', '十二月'],
-};
-const PLANTS = {
-  en: ['pine', 'plum', 'cherry', 'wisteria', 'iris', 'peony', 'bush clover', 'pampas grass', 'chrysanthemum', 'maple', 'willow', 'paulownia'],
-  ja: ['松', '梅', '桜', '藤', '菖蒲', '牡丹', '萩', '芒', '菊', '紅葉', '柳', '桐'],
-};
+// The months' plants (spec/glossary.md §3), compiled like the classes (context "plant"); the
+// months' names are messages of the section (context) "month", keyed by their number.
+const PLANTS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABULARY.en.plant, ja: VOCABULARY.ja.plant });
 // The card classes' names (spec/glossary.md §4), from the catalogue's context "class" like the yaku.
-const CLASS = /** @type {Record<Lang, Record<'bright' | 'animal' | 'ribbon' | 'plain', string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
+// The kinds of ribbon (poetry, blue, red) are rows of the same section.
+const CLASS = /** @type {Record<Lang, Record<string, string>>} */ ({ en: VOCABULARY.en.class, ja: VOCABULARY.ja.class });
+
+// A card id to its index, for the rules' phrases that name a card (describe.js).
+const CARD_INDEX = new Map(CARDS.map((c, i) => [c.id, i]));
 
 /** @type {Lang} */
 let current = 'en';
@@ -88,6 +87,23 @@ export function reasonMessage(id) {
   return typeof said === 'string' ? said : undefined;
 }
 
+/**
+ * A part of the rules' descriptions (web/src/rules/describe.js, the twin of rules/describe.py) in
+ * the current language: its template from the catalogue (section "rules", keyed by the English
+ * template, which is the terminal's message id too), its values rendered the same way, a yaku or
+ * card id by its name, as on the terminal; numbers stay as they are.
+ * @param {import('../../src/rules/describe.js').PhraseValue} part
+ * @returns {string}
+ */
+export function rulesPhrase(part) {
+  if (typeof part === 'string') return part;
+  if (typeof part === 'number') return String(part);
+  if ('word' in part) return CARD_INDEX.has(part.word) ? cardName(/** @type {number} */ (CARD_INDEX.get(part.word))) : yakuName(part.word);
+  if (!part.t) return '';
+  const template = /** @type {string | undefined} */ (message('rules', part.t)) ?? part.t;
+  return template.replace(/\{(\w+)\}/g, (whole, k) => (k in part.v ? rulesPhrase(part.v[k]) : whole));
+}
+
 /** The keys of every message, per language and section (for the completeness tests). */
 export function messageKeys() {
   return Object.fromEntries(Object.entries(MESSAGES).map(([l, sections]) => [l, Object.fromEntries(Object.entries(sections).map(([s, m]) => [s, Object.keys(m)]))]));
@@ -100,7 +116,7 @@ export function yakuName(id) {
 
 /** @param {number} month 1..12 */
 export function monthName(month) {
-  return `${MONTHS[current][month - 1]} (${PLANTS[current][month - 1]})`;
+  return `${message('month', String(month))} (${plantName(month)})`;
 }
 
 /** A card class's name (spec/glossary.md §4). @param {'bright' | 'animal' | 'ribbon' | 'plain'} kind */
@@ -110,7 +126,7 @@ export function className(kind) {
 
 /** A month's plant (spec/glossary.md §3). @param {number} month 1..12 */
 export function plantName(month) {
-  return PLANTS[current][month - 1];
+  return PLANTS[current][String(month)];
 }
 
 /** The short name of a card ("Crane and Sun"). @param {number} index */
@@ -125,7 +141,8 @@ export function cardName(index) {
  */
 export function cardLabel(index) {
   const c = CARDS[index];
-  const cls = CLASS[current][c.kind] + (c.kind === 'ribbon' && c.subclass ? (current === 'ja' ? `（${c.subclass === 'poetry' ? '赤短' : c.subclass === 'blue' ? '青短' : '短冊'}）` : ` (${c.subclass})`) : '');
+  // A ribbon by its kind (poetry ribbon, 赤短), any other card by its class.
+  const cls = (c.kind === 'ribbon' && CLASS[current][c.subclass]) || CLASS[current][c.kind];
   // Starts with the month number the card's badge shows (so the visible text is in the name).
   return `${c.month} ${monthName(c.month)}: ${cardName(index)}, ${cls}, ${c.id}`;
 }

@@ -27,7 +27,10 @@ export const VOCABULARY = {
       "bright": "bright",
       "animal": "animal",
       "ribbon": "ribbon",
-      "plain": "plain"
+      "plain": "plain",
+      "poetry": "poetry ribbon",
+      "blue": "blue ribbon",
+      "red": "red ribbon"
     },
     "role": {
       "dealer": "dealer",
@@ -36,6 +39,20 @@ export const VOCABULARY = {
       "you": "you",
       "opponent": "opponent",
       "computer": "computer"
+    },
+    "plant": {
+      "1": "pine",
+      "2": "plum",
+      "3": "cherry",
+      "4": "wisteria",
+      "5": "iris",
+      "6": "peony",
+      "7": "bush clover",
+      "8": "pampas grass",
+      "9": "chrysanthemum",
+      "10": "maple",
+      "11": "willow",
+      "12": "paulownia"
     }
   },
   "ja": {
@@ -64,7 +81,10 @@ export const VOCABULARY = {
       "bright": "光札",
       "animal": "種札",
       "ribbon": "短冊",
-      "plain": "カス"
+      "plain": "カス",
+      "poetry": "赤短",
+      "blue": "青短",
+      "red": "短冊"
     },
     "role": {
       "dealer": "親",
@@ -73,6 +93,20 @@ export const VOCABULARY = {
       "you": "あなた",
       "opponent": "相手",
       "computer": "コンピューター"
+    },
+    "plant": {
+      "1": "松",
+      "2": "梅",
+      "3": "桜",
+      "4": "藤",
+      "5": "菖蒲",
+      "6": "牡丹",
+      "7": "萩",
+      "8": "芒",
+      "9": "菊",
+      "10": "紅葉",
+      "11": "柳",
+      "12": "桐"
     }
   }
 };

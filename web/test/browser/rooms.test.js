@@ -178,8 +178,8 @@ test('the rules page opens over a practice match and closes back to it; the matc
     await rules.waitFor();
     if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'practice-rules.png') });
     // The match's own rules: Koi-Koi Online's pool and doubling at 8.
-    assert.match(String(await rules.textContent()), /starts with 25 points/);
-    assert.match(String(await rules.textContent()), /8 points or more/);
+    assert.match(String(await rules.textContent()), /starts with a pool of 25/);
+    assert.match(String(await rules.textContent()), /a base of 8 or more doubles/);
     await rules.getByRole('button', { name: 'Close' }).click();
     assert.equal(await page.locator('dialog.rulespage').count(), 0);
     assert.ok(await page.locator('.board').count(), 'the board is still there');
