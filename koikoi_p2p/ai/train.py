@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hidden", default="128,64", help="hidden layer widths (default 128,64)")
     parser.add_argument("--epochs", type=int, default=12, help="passes over the data (default 12)")
     parser.add_argument("--batch", type=int, default=1024, help="positions per step (default 1024)")
-    parser.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
+    parser.add_argument("--lr", type=float, default=1e-3, help="AdamW's learning rate (default 0.001)")
     parser.add_argument("--weight-decay", type=float, default=1e-4,
                         help="AdamW's weight decay (default 1e-4)")
     parser.add_argument("--holdout", type=float, default=0.05, help="share of shards held out (default 0.05)")
