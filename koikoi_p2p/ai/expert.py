@@ -19,7 +19,7 @@ from koikoi_p2p.ai.value import ValueNet, shipped
 from koikoi_p2p.rules.profile import Profile
 from koikoi_p2p.rules.round import RoundState
 
-EXPERT_HORIZON = 2  # turns a playout runs before the network values it
+EXPERT_HORIZON = 4  # turns a playout runs before the network values it
 
 
 class LearnedLeaf(Prospects):

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-8b6d0b43bbe0cbcb';
-const FILES = ["./","app-89c980a6c0ea.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-0173d05bf2b5.js"];
+const CACHE = 'koikoi-ae92f5f79f8f0f33';
+const FILES = ["./","app-89c980a6c0ea.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","worker-7822a4f98c7e.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -8,7 +8,7 @@ import { compactOfState } from './features.js';
 import { shipped } from './value.js';
 
 /** Turns a playout runs before the network values it (expert.py EXPERT_HORIZON). */
-export const EXPERT_HORIZON = 2;
+export const EXPERT_HORIZON = 4;
 
 /** A cut playout's worth to `me`: the network's expected round points from `me`'s view. */
 export class LearnedLeaf extends Prospects {
