@@ -238,7 +238,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     rows.append(Measurement(
         name="bench_seconds", median_s=cpu, floor_s=20 * 60.0, ratio=cpu / (20 * 60.0), unit="s",
         note=(f"CPU seconds of the whole run on one core (wall {wall:.0f} s) against 20 minutes; "
-              f"master at {simulations} simulations per decision (playouts), no time cap"),
+              f"master and expert at {simulations} simulations per decision (playouts), no time cap"),
     ))
     return rows
 
