@@ -1,11 +1,13 @@
 """``koikoi bench ai``: the ladder of computer players, every pair over whole matches.
 
-The rungs, weakest first: random (``--level easy``), greedy (``medium``), strong and master.
+The rungs, weakest first: random (``--level easy``), greedy (``medium``), strong, master and
+expert (the master's search with the learned value network at its leaves, expert.py).
 Every pair plays ``--matches`` full matches (the preset's own length and end, 12 rounds for
 nintendo) under each preset of ``--rules``, through the rules engine alone (no crypto: this
 measures players, not the protocol). Seats alternate match by match; the deals and every
-player's seed come from ``--seed``, and the master plays a fixed number of playouts per decision
-(``--master-simulations``, no wall-time cap), so a run repeats exactly except for its timings.
+player's seed come from ``--seed``, and the master and the expert play a fixed number of playouts
+per decision (``--master-simulations``, no wall-time cap), so a run repeats exactly except for its
+timings. ``--weights`` benches the expert with another weights file (``koikoi train --out``).
 
 Each row is the stronger rung's match win rate (draws count as not won) against the baseline of
 the same run, random against random under that preset (near one half); its note gives the 95%
@@ -25,20 +27,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from koikoi_p2p.ai.arena import play_local_match
+from koikoi_p2p.ai.expert import EXPERT_HORIZON, ExpertPlayer
 from koikoi_p2p.ai.greedy import GreedyPlayer
 from koikoi_p2p.ai.master import MasterPlayer
 from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, show_round, tell_match
 from koikoi_p2p.ai.strong import StrongPlayer
+from koikoi_p2p.ai.value import ValueNet, shipped
 from koikoi_p2p.bench.report import Measurement
 from koikoi_p2p.rules.actions import Action
 from koikoi_p2p.rules.profile import PRESETS, Profile, preset
 from koikoi_p2p.rules.round import RoundView
 
-RUNGS: tuple[str, ...] = ("random", "greedy", "strong", "master")
+RUNGS: tuple[str, ...] = ("random", "greedy", "strong", "master", "expert")
 DEFAULT_RULES = "nintendo,koikoi-online,wikipedia"
 BENCH_SIMULATIONS = 150   # the master's playouts per decision here (see README: the bench budget)
 MASTER_TARGET = 0.6       # master against strong, nintendo, and the interval's low end above one half
 GREEDY_TARGET = 0.8       # greedy against random
+EXPERT_TARGET = 0.6       # expert against strong, nintendo (and against master: the interval above one half)
 Z95 = 1.959963984540054
 
 
@@ -50,6 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated pairs such as master-strong,greedy-random (default all)")
     parser.add_argument("--master-simulations", type=int, default=BENCH_SIMULATIONS, metavar="N",
                         help=f"the master's playouts per decision (default {BENCH_SIMULATIONS})")
+    parser.add_argument("--expert-horizon", type=int, default=EXPERT_HORIZON, metavar="TURNS",
+                        help=f"turns the expert's playouts run before the network values them "
+                             f"(default {EXPERT_HORIZON})")
+    parser.add_argument("--weights", default=None, metavar="FILE",
+                        help="the expert's weights (default: the shipped koikoi_p2p/ai/expert_weights.json)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and the players")
 
 
@@ -115,7 +125,15 @@ class Series:
 Maker = Callable[[str, int], Strategy]
 
 
-def _maker(profile: Profile, simulations: int) -> Maker:
+@dataclass(frozen=True, slots=True)
+class ExpertSetting:
+    """The expert's network and horizon for a run."""
+
+    net: ValueNet
+    horizon: int = EXPERT_HORIZON
+
+
+def _maker(profile: Profile, simulations: int, expert: ExpertSetting | None = None) -> Maker:
     def make(rung: str, seed: int) -> Strategy:
         if rung == "random":
             return RandomPlayer(seed)
@@ -123,14 +141,19 @@ def _maker(profile: Profile, simulations: int) -> Maker:
             return GreedyPlayer(profile, seed)
         if rung == "strong":
             return StrongPlayer(profile, seed)
+        if rung == "expert":
+            setting = expert if expert is not None else ExpertSetting(shipped())
+            return ExpertPlayer(profile, seed, simulations=simulations, max_seconds=None,
+                                horizon=setting.horizon, net=setting.net)
         return MasterPlayer(profile, seed, simulations=simulations, max_seconds=None)
     return make
 
 
-def series(rules: str, first: str, second: str, matches: int, seed: int, simulations: int) -> Series:
+def series(rules: str, first: str, second: str, matches: int, seed: int, simulations: int,
+           expert: ExpertSetting | None = None) -> Series:
     """``matches`` matches of ``first`` against ``second`` under ``rules``, seats alternating."""
     profile = preset(rules)
-    make = _maker(profile, simulations)
+    make = _maker(profile, simulations, expert)
     rng = random.Random(f"{seed}/{rules}")  # noqa: S311 - simulated deals, nothing secret
     wins = draws = points = rounds = 0
     seconds = [0.0, 0.0]
@@ -190,20 +213,32 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         if rules not in PRESETS:
             raise SystemExit(f"koikoi bench ai: unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
     chosen = pairs(str(getattr(args, "pairs", "all")))
+    weights = getattr(args, "weights", None)
+    net: ValueNet | None = None
+    if weights is not None:
+        import json
+        from pathlib import Path
+
+        net = ValueNet.from_dict(json.loads(Path(weights).read_text(encoding="utf-8")))
+    elif any("expert" in pair for pair in chosen):
+        net = shipped()
+    expert = (ExpertSetting(net, int(getattr(args, "expert_horizon", EXPERT_HORIZON)))
+              if net is not None else None)
     wall, cpu = time.perf_counter(), time.process_time()
     rows: list[Measurement] = []
     results: dict[tuple[str, str, str], Series] = {}
     for rules in rules_list:
         base = series(rules, "random", "random", matches, seed + 1, simulations)
         for first, second in chosen:
-            s = results[(rules, first, second)] = series(rules, first, second, matches, seed, simulations)
+            s = series(rules, first, second, matches, seed, simulations, expert)
+            results[(rules, first, second)] = s
             rows.append(_row(s, base.rate))
     rows.extend(_targets(results))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     rows.append(Measurement(
         name="bench_seconds", median_s=cpu, floor_s=20 * 60.0, ratio=cpu / (20 * 60.0), unit="s",
         note=(f"CPU seconds of the whole run on one core (wall {wall:.0f} s) against 20 minutes; "
-              f"master at {simulations} simulations per decision (playouts), no time cap"),
+              f"master and expert at {simulations} simulations per decision (playouts), no time cap"),
     ))
     return rows
 
@@ -211,6 +246,22 @@ def run(args: argparse.Namespace) -> list[Measurement]:
 def _targets(results: dict[tuple[str, str, str], Series]) -> list[Measurement]:
     """The ladder's targets, where the run played the pairs they need."""
     rows: list[Measurement] = []
+    es = results.get(("nintendo", "expert", "strong"))
+    if es is not None:
+        lo, hi = wilson(es.wins, es.matches)
+        ok = es.rate >= EXPERT_TARGET and lo > 0.5
+        rows.append(Measurement(
+            name="target/expert_vs_strong_nintendo", median_s=es.rate, floor_s=EXPERT_TARGET,
+            ratio=es.rate / EXPERT_TARGET, unit="win_rate",
+            note=f"ci=[{lo:.3f}, {hi:.3f}]; target >= {EXPERT_TARGET} with ci low end > 0.5 "
+                 f"({'meets' if ok else 'MISSES'})"))
+    em = results.get(("nintendo", "expert", "master"))
+    if em is not None:
+        lo, hi = wilson(em.wins, em.matches)
+        rows.append(Measurement(
+            name="target/expert_vs_master_nintendo", median_s=em.rate, floor_s=0.5,
+            ratio=em.rate / 0.5, unit="win_rate",
+            note=f"ci=[{lo:.3f}, {hi:.3f}]; target: ci low end > 0.5 ({'meets' if lo > 0.5 else 'MISSES'})"))
     ms = results.get(("nintendo", "master", "strong"))
     if ms is not None:
         lo, hi = wilson(ms.wins, ms.matches)

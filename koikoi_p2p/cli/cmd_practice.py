@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--think", type=_seconds, default=None, metavar="SECONDS",
-        help="master only: the longest it may think about one move (default 1 second; its 1000 "
+        help="master and expert only: the longest it may think about one move (default 1 second; its 1000 "
              "playouts a move usually take well under that)")
     add_lang(parser)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)

@@ -17,6 +17,7 @@ from koikoi_p2p.cli.settings import LANGUAGES
 
 COMMAND_MODULES: tuple[str, ...] = (
     "koikoi_p2p.cli.cmd_bench",
+    "koikoi_p2p.cli.cmd_train",
     "koikoi_p2p.cli.cmd_score",
     "koikoi_p2p.cli.cmd_cards",
     "koikoi_p2p.cli.cmd_rules",

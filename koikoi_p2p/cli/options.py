@@ -18,7 +18,8 @@ PRESET_NAMES = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "boar
 # The computer's levels, weakest first: koikoi_p2p.ai.levels.LEVELS, kept in settings so building
 # the parser imports no player (a test keeps the two equal).
 LEVELS = SETTINGS_LEVELS
-LEVEL_HELP = "easy (random), medium (greedy), strong, master (searches, up to a second a move)"
+LEVEL_HELP = ("easy (random), medium (greedy), strong, master (searches, up to a second a move), "
+              "expert (the master's search with a learned evaluation)")
 
 
 class PasswordUnavailable(Exception):

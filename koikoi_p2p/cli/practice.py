@@ -92,7 +92,7 @@ async def practice_match(
     computer = asyncio.create_task(computer_side(), name="computer")
     t = setup.screen.t
     level_text = {"easy": t("easy"), "medium": t("medium"), "strong": t("strong"),
-                  "master": t("master")}.get(level, level)
+                  "master": t("master"), "expert": t("expert")}.get(level, level)
     setup.screen.say(setup.screen.t("Practice against the computer ({level}).", level=level_text))
     match = setup.make_match(mine, seat=0, room=room, password=password, timeout=COMPUTER_TIMEOUT)
     code: int | None = None

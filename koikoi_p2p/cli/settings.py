@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 LANGUAGES = ("en", "ja")
-LEVELS = ("easy", "medium", "strong", "master")  # the computer's levels, weakest first (ai.levels)
+LEVELS = ("easy", "medium", "strong", "master", "expert")  # the computer's levels, weakest first (ai.levels)
 # A first match is against the middle of the ladder: medium (issue 18's greedy player) where the
 # ladder has it, else easy; after that, the level last chosen (issue 16: strong beat new players).
 FIRST_LEVEL = "medium" if "medium" in LEVELS else "easy"

@@ -7,6 +7,7 @@ import json
 import random
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,8 @@ def test_wilson_interval() -> None:
 
 def test_pairs_name_the_stronger_rung_first() -> None:
     every = pairs("all")
-    assert len(every) == 6 and ("master", "strong") in every and ("greedy", "random") in every
+    assert len(every) == 10 and ("master", "strong") in every and ("greedy", "random") in every
+    assert ("expert", "master") in every and ("expert", "strong") in every
     assert pairs("random-greedy,strong-master") == [("greedy", "random"), ("master", "strong")]
     with pytest.raises(SystemExit):
         pairs("master-grandmaster")
@@ -59,6 +61,21 @@ def test_bench_ai_repeats_exactly(capsys: pytest.CaptureFixture[str]) -> None:
         row = {m["name"]: m for m in json.loads(capsys.readouterr().out)}["koikoi-online/master_vs_random"]
         runs.append((row["median_s"], re.sub(r"s/decision.*", "", row["note"])))
     assert runs[0] == runs[1]
+
+
+def test_bench_ai_expert_rows_and_targets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The expert rung: its rows, its two targets, and --weights (here the shipped file itself)."""
+    from importlib import resources
+
+    weights = tmp_path / "w.json"
+    weights.write_bytes(resources.files("koikoi_p2p.ai").joinpath("expert_weights.json").read_bytes())
+    assert main(["bench", "ai", "--json", "--matches", "2", "--seed", "3", "--rules", "nintendo",
+                 "--pairs", "expert-strong,expert-master", "--master-simulations", "6",
+                 "--expert-horizon", "2", "--weights", str(weights)]) == 0
+    by_name = {m["name"]: m for m in json.loads(capsys.readouterr().out)}
+    assert {"nintendo/expert_vs_strong", "nintendo/expert_vs_master", "target/expert_vs_strong_nintendo",
+            "target/expert_vs_master_nintendo"} <= set(by_name)
+    assert "s/decision expert" in by_name["nintendo/expert_vs_master"]["note"]
 
 
 def test_bench_ai_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from koikoi_p2p.ai.arena import play_local_match
+from koikoi_p2p.ai.expert import ExpertPlayer
 from koikoi_p2p.ai.greedy import GreedyPlayer
 from koikoi_p2p.ai.levels import LEVELS, computer_player
 from koikoi_p2p.ai.master import MasterPlayer
@@ -47,9 +48,9 @@ def _view(**changes: object) -> RoundView:
 
 
 def test_levels_name_the_ladder() -> None:
-    assert LEVELS == CLI_LEVELS == ("easy", "medium", "strong", "master")
+    assert LEVELS == CLI_LEVELS == ("easy", "medium", "strong", "master", "expert")
     kinds = [type(computer_player(level, NINTENDO, 1)) for level in LEVELS]
-    assert kinds == [RandomPlayer, GreedyPlayer, StrongPlayer, MasterPlayer]
+    assert kinds == [RandomPlayer, GreedyPlayer, StrongPlayer, MasterPlayer, ExpertPlayer]
     with pytest.raises(ValueError, match="unknown level"):
         computer_player("grandmaster", NINTENDO, 1)
     for level in LEVELS:
@@ -105,13 +106,15 @@ def test_new_players_only_choose_legal_actions(rules: str) -> None:
     rng = random.Random(13)
     players: list[Strategy] = [GreedyPlayer(profile, 2),
                                MasterPlayer(profile, 3, simulations=6, max_seconds=None)]
-    for _ in range(3):
+    for game in range(4):
+        if game == 3:  # the learned player too, against the master
+            players = [ExpertPlayer(profile, 4, simulations=6, max_seconds=None), players[1]]
         deck = list(range(48))
         rng.shuffle(deck)
         state = RoundState(profile=profile, dealer=rng.randrange(2), viewer=None, round_index=1,
                            month=rng.randrange(1, 13))
 
-        def choose(s: RoundState, options: tuple[Action, ...]) -> Action:
+        def choose(s: RoundState, options: tuple[Action, ...], players: list[Strategy] = players) -> Action:
             need = s.need
             assert isinstance(need, NeedAction)
             action = players[need.seat].choose(s.view(need.seat), options)
@@ -161,7 +164,12 @@ def _indices(ids: tuple[str, ...]) -> list[int]:
     return [card(i).index for i in ids]
 
 
-def test_master_never_uses_cards_it_cannot_see() -> None:
+# The search players: the master, and the expert (the same search, a learned value at its leaves).
+SEARCHERS = [MasterPlayer, ExpertPlayer]
+
+
+@pytest.mark.parametrize("searcher", SEARCHERS)
+def test_master_never_uses_cards_it_cannot_see(searcher: type[MasterPlayer]) -> None:
     first, second = _two_decks()
     state_a, view_a = _first_play_view(first)
     state_b, view_b = _first_play_view(second)
@@ -185,7 +193,7 @@ def test_master_never_uses_cards_it_cannot_see() -> None:
     picks: dict[str, Counter[Action]] = {"a": Counter(), "b": Counter(), "own": Counter()}
     for seed in range(12):
         chosen = {
-            name: MasterPlayer(NINTENDO, seed, simulations=24, max_seconds=None).choose(view, options_a)
+            name: searcher(NINTENDO, seed, simulations=24, max_seconds=None).choose(view, options_a)
             for name, view in (("a", state_a.view(0)), ("b", state_b.view(0)), ("own", own.view(0)))
         }
         assert chosen["a"] == chosen["b"] == chosen["own"], seed  # same seed, same choice
@@ -325,9 +333,11 @@ def _other_hidden(deck: list[int], view: RoundView, rng: random.Random) -> list[
     return other
 
 
+@pytest.mark.parametrize("searcher", SEARCHERS)
 @pytest.mark.parametrize(("rules", "deal_seed", "stop_at"),
                          [("nintendo", 3, 3), ("koikoi-online", 11, 4), ("wikipedia", 21, 2)])
-def test_master_mid_round_ignores_hidden_cards(rules: str, deal_seed: int, stop_at: int) -> None:
+def test_master_mid_round_ignores_hidden_cards(rules: str, deal_seed: int, stop_at: int,
+                                               searcher: type[MasterPlayer]) -> None:
     rng = random.Random(deal_seed)
     deck = list(range(48))
     rng.shuffle(deck)
@@ -340,7 +350,7 @@ def test_master_mid_round_ignores_hidden_cards(rules: str, deal_seed: int, stop_
     for seed in range(10):
         chosen = []
         for side, d in enumerate((deck, other)):
-            master = MasterPlayer(preset(rules), seed, simulations=30, max_seconds=None)
+            master = searcher(preset(rules), seed, simulations=30, max_seconds=None)
             master.match_update(MatchContext(profile=preset(rules), scores=(3, 1), rounds_played=2))
             _, _, view, opts = _replay(rules, d, actions, stop_at, master)
             chosen.append(master.choose(view, opts))

@@ -25,7 +25,7 @@ const history = !args.includes('--no-history');
 const seconds = Number(opt('--seconds', '180'));
 const simulations = Number(opt('--simulations', '150'));
 const rules = opt('--rules', 'nintendo');
-const KINDS = ['random', 'greedy', 'strong', 'master'];
+const KINDS = ['random', 'greedy', 'strong', 'master', 'expert'];
 const pairs = opt('--pairs', 'strong-greedy,master-strong').split(',').map((p) => p.split('-'));
 if (!PRESETS.includes(rules)) throw new Error(`unknown preset ${rules}`);
 for (const p of pairs) if (p.length !== 2 || !p.every((k) => KINDS.includes(k))) throw new Error(`bad pair ${p.join('-')}`);

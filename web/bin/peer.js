@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // node web/bin/peer.js host|join [CODE] --relay URL [options]: a JavaScript computer peer that
-// plays a whole match unattended through a relay, with a computer player (random, greedy, strong or master).
+// plays a whole match unattended through a relay, with a computer player (random, greedy, strong, master or expert).
 //
 //   --password PW        room password (SPAKE2); without it the SAS is printed on stderr
 //   --rules PRESET       seat 0's rule preset (default nintendo); --rounds N the match length
-//   --strategy KIND      random (default), greedy, strong or master; --seed S makes everything reproducible (tests)
+//   --strategy KIND      random (default), greedy, strong, master or expert; --seed S makes everything reproducible (tests)
 //   --transcript FILE    write the transcript (or the evidence file after a deviation)
 //   --result FILE        write the co-signed result
 //   --public             list the room in the lobby

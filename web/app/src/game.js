@@ -15,8 +15,8 @@ import { deleteFinal, loadFinal } from './store.js';
 import { reasonText } from './words.js';
 
 const CURRENT = 'koikoi.current';
-/** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster'}} */
-const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster' };
+/** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster' | 'levelWordExpert'}} */
+const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster', expert: 'levelWordExpert' };
 
 /** "Computer (medium)": the practice computer by its level, or "" for an unknown level. @param {string} level */
 export function computerName(level) {

@@ -27,6 +27,7 @@ export const MESSAGES = {
    "levelMedium": "medium (greedy)",
    "levelStrong": "strong",
    "levelMaster": "master (search)",
+   "levelExpert": "expert (search with a learned evaluation)",
    "rules": "Rules",
    "rounds": "Rounds",
    "switches": "Changed switches (one NAME=VALUE a line)",
@@ -521,6 +522,7 @@ export const MESSAGES = {
    "levelWordGreedy": "medium",
    "levelWordStrong": "strong",
    "levelWordMaster": "master",
+   "levelWordExpert": "expert",
    "computerSignature": "The computer signed this result with a key made on this device for this match only: its signature shows that every move and shuffle followed the rules, not who the computer is, and a practice match is never rated."
   },
   "reason": {
@@ -758,6 +760,7 @@ export const MESSAGES = {
    "levelMedium": "ふつう（貪欲）",
    "levelStrong": "つよい",
    "levelMaster": "名人（探索）",
+   "levelExpert": "達人（探索＋学習した評価）",
    "rules": "ルール",
    "rounds": "回戦数",
    "switches": "変更するスイッチ（1行に NAME=VALUE）",
@@ -1230,6 +1233,7 @@ export const MESSAGES = {
    "levelWordGreedy": "ふつう",
    "levelWordStrong": "つよい",
    "levelWordMaster": "名人",
+   "levelWordExpert": "達人",
    "computerSignature": "コンピューターはこの端末でこの対局のためだけに作った鍵で結果に署名しています。署名が示すのは手とシャッフルがすべてルールどおりだったことで、コンピューターが誰かではありません。練習はレーティングの対象になりません。"
   },
   "reason": {

@@ -1,5 +1,6 @@
 // Computer players for the JavaScript peer: a random one and a greedy rule-based one here, the
-// strong one (strong.js) and the search player (master.js) beside; `createPlayer` names them all.
+// strong one (strong.js), the search player (master.js) and the learned one (expert.js) beside;
+// `createPlayer` names them all.
 // All are deterministic given their seed and read only what their seat may know.
 //
 // The greedy player, move by move:
@@ -22,6 +23,7 @@ import { knowledgeOf, nearestYaku, targetsOf, usefulness } from './knowledge.js'
 import { Rng } from './rng.js';
 // strong.js and master.js import nothing of this module at load time (utility.js uses GreedyPlayer
 // only when called), so this cycle of imports is harmless.
+import { ExpertPlayer } from './expert.js';
 import { MasterPlayer } from './master.js';
 import { StrongPlayer } from './strong.js';
 
@@ -181,19 +183,19 @@ export class GreedyPlayer {
   }
 }
 
-/** The computer's levels, weakest first, by player kind (Python's easy, medium, strong, master). */
-export const PLAYER_KINDS = Object.freeze(['random', 'greedy', 'strong', 'master']);
+/** The computer's levels, weakest first, by player kind (Python's easy, medium, strong, master, expert). */
+export const PLAYER_KINDS = Object.freeze(['random', 'greedy', 'strong', 'master', 'expert']);
 
 /**
  * @typedef {object} PlayerOptions
  * @property {import('../rules/profile.js').Profile} [profile] the rules the player expects (strong, master)
- * @property {number} [simulations] master: playouts per decision (default DEFAULT_SIMULATIONS)
+ * @property {number} [simulations] master and expert: playouts per decision (default DEFAULT_SIMULATIONS)
  * @property {number | null} [maxSeconds] master: wall-time cap per decision (default DEFAULT_MAX_SECONDS; null: none)
  */
 
 /**
  * A player by name.
- * @param {'random' | 'greedy' | 'strong' | 'master'} kind
+ * @param {'random' | 'greedy' | 'strong' | 'master' | 'expert'} kind
  * @param {string | number} seed
  * @param {PlayerOptions} [options]
  * @returns {Player}
@@ -204,6 +206,9 @@ export function createPlayer(kind, seed, options = {}) {
   if (kind === 'strong') return new StrongPlayer(seed, { profile: options.profile });
   if (kind === 'master') {
     return new MasterPlayer(seed, { profile: options.profile, simulations: options.simulations, maxSeconds: options.maxSeconds });
+  }
+  if (kind === 'expert') {
+    return new ExpertPlayer(seed, { profile: options.profile, simulations: options.simulations, maxSeconds: options.maxSeconds });
   }
   throw new Error(`unknown player ${kind}`);
 }

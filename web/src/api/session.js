@@ -321,7 +321,7 @@ export class Match {
   /**
    * A computer player for this seat ("random", "greedy", "strong" or "master"): it follows the
    * match from now on (create it before iterating) and `choose()` answers the current question.
-   * @param {'random' | 'greedy' | 'strong' | 'master'} [kind] @param {string} [seed]
+   * @param {'random' | 'greedy' | 'strong' | 'master' | 'expert'} [kind] @param {string} [seed]
    * @returns {{choose: () => Action}}
    */
   computer(kind = 'random', seed = toHex(systemRandom(8))) {

@@ -13,7 +13,7 @@ import { toHex } from '../bytes.js';
 
 /**
  * @typedef {{role: 'host' | 'join', relay: string, code?: string, password?: string | null, rules?: string,
- *   rounds?: number, strategy?: 'random' | 'greedy' | 'strong' | 'master', seed?: string, link?: boolean, public?: boolean, resignAt?: number, stallAt?: number,
+ *   rounds?: number, strategy?: 'random' | 'greedy' | 'strong' | 'master' | 'expert', seed?: string, link?: boolean, public?: boolean, resignAt?: number, stallAt?: number,
  *   tamper?: (type: string, body: {[key: string]: any}) => {[key: string]: any},
  *   onRoom?: (code: string, seat: number) => void, onEvent?: (ev: import('../protocol/peer.js').PeerEvent) => void}} SeatOptions
  */
