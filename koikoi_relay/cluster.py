@@ -265,8 +265,10 @@ class RedisRooms(Rooms):
         pipe = self._ctl.pipeline(transaction=False)
         pipe.set(f"{self.prefix}n:{self.node}", b"1", px=NODE_TTL_MS)
         pipe.pexpire(self._inbox, INBOX_TTL_MS)
-        # spec §13.6: what this node holds itself (§8.7 (b) to (d)), for the other nodes' budgets.
-        pipe.set(f"{self.prefix}h:{self.node}", b"%d" % self.relay.inbound.held(), px=NODE_TTL_MS)
+        # spec §13.6: the bytes passing through this node (§8.7 (b) and (d)), for the other nodes'
+        # budgets; not its connections (c), or idle connections on a few nodes could use up every
+        # node's budget and refuse every room.
+        pipe.set(f"{self.prefix}h:{self.node}", b"%d" % self.relay.inbound.in_flight(), px=NODE_TTL_MS)
         pipe.sadd(f"{self.prefix}nodes", self.node)
         _, kept, _, _ = await pipe.execute()
         self.last_ping_s = time.perf_counter() - start
@@ -919,9 +921,9 @@ class RedisRooms(Rooms):
 
     def _budget_left(self) -> int:
         """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
-        less what the nodes hold themselves (bytes read and not yet handled, write buffers,
-        connections): this node's now, the others' as they last said (at least 1: 0 would mean no
-        budget)."""
+        less what this node holds itself now (bytes read and not yet handled, write buffers,
+        connections) and the bytes passing through the others as they last said (at least 1: 0
+        would mean no budget)."""
         lim = self.relay.limits
         if lim.max_redis_bytes and self.redis_memory > lim.max_redis_bytes:
             return 1   # §13.6: Redis is over its own budget: no new room, every stream at its low mark

@@ -87,6 +87,11 @@ class Inbound:
         """Everything this process counts in the budget but the resume buffers."""
         return self.total + self.outbound + self.connections * self.connection_bytes
 
+    def in_flight(self) -> int:
+        """Parts (b) and (d) of §8.7: the bytes passing through, which a cluster node says to the
+        others (§13.6); its connections, part (c), count against its own share only."""
+        return self.total + self.outbound
+
 
 class Budget:
     """The bytes the relay holds for its peers, against ``max_buffered_bytes`` (spec/relay.md

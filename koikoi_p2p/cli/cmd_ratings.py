@@ -164,7 +164,8 @@ def _show(args: argparse.Namespace) -> int:
         reason, message = safe(answer.body.get("reason")), safe(answer.body.get("message"))
         # The reason in words; the service's message is English, shown on an English screen only.
         text = tr(lang, "{url} answered {status}: {reason}", url=service, status=answer.status,
-                  reason=word(lang, reason)) + (f" ({message})" if lang == "en" and message else "")
+                  reason=word(lang, reason) or tr(lang, "no reason given")) + (
+                      f" ({message})" if lang == "en" and message else "")
         print(f"koikoi ratings: {text}", file=sys.stderr)
         return 1
     print(player_text(answer.body, lang) if args.player else board_text(answer.body, service, lang))
@@ -379,7 +380,7 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
     # The reason in words; the service's message is English, shown on an English screen only.
     message = safe(body.get("message"))
     refused = tr(lang, "refused ({status}, {reason})", status=answer.status,
-                 reason=word(lang, safe(body.get("reason"))))
+                 reason=word(lang, safe(body.get("reason"))) or tr(lang, "no reason given"))
     return refused + (f": {message}" if lang == "en" and message else "")
 
 

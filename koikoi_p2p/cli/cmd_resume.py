@@ -161,7 +161,7 @@ def _report(args: argparse.Namespace, outcome: Any) -> int:
         lang = command_lang(args)
         # The reason may be the relay's or the opponent's words: named when known, else escaped.
         named = word(lang, str(outcome.reason or ""))
-        reason = named if named != outcome.reason else safe(outcome.reason)
+        reason = (named if named != outcome.reason else safe(outcome.reason)) or tr(lang, "no reason given")
         text = {"completed": tr(lang, "the match finished"), "abandoned": reason,
                 "gave_up": tr(lang, "the opponent never came back"), "timed_out": reason,
                 "failed": tr(lang, "the match stopped: {reason}", reason=reason)}

@@ -114,7 +114,15 @@ export class GamePeer {
       if (this.onAccepted) {
         this.#drainFlowEvents();
         const shown = this.pending.splice(0);
-        if (shown.length) this.onAccepted(shown);
+        // A failing callback is the embedder's bug, not the peer's: the events go back to the
+        // output as if there were no callback, and the match goes on (no answer left unmade).
+        if (shown.length) {
+          try {
+            this.onAccepted(shown);
+          } catch {
+            this.pending.unshift(...shown);
+          }
+        }
       }
       return this.#advance();
     });

@@ -188,3 +188,24 @@ test("the opponent's move is handed over before the answer is composed, and no e
     assert.deepEqual([...new Set(newest[seat])], [1 - seat]);
   }
 });
+
+test('a hand-over callback that throws loses no event and stalls nothing: the match ends the same', () => {
+  /** @type {string[][]} */
+  const plain = [[], []];
+  const a = play('nintendo', 'flow2-throw', { seen: (seat, ev) => plain[seat].push(JSON.stringify(ev, (k, v) => (v instanceof Uint8Array ? [...v] : v))) });
+  /** @type {string[][]} */
+  const got = [[], []];
+  let thrown = 0;
+  const b = play('nintendo', 'flow2-throw', {
+    early: true,
+    seen: (seat, ev, first) => {
+      if (first && seat === 1) { thrown += 1; throw new Error('a broken view'); }
+      got[seat].push(JSON.stringify(ev, (k, v) => (v instanceof Uint8Array ? [...v] : v)));
+    },
+  });
+  assert.ok(thrown > 5, `${thrown} throws`);
+  assert.deepEqual(b.failures, []);
+  assert.ok(b.peers[0].done && b.peers[1].done);
+  assert.deepEqual(b.peers[0].transcript(), a.peers[0].transcript());
+  assert.deepEqual(got, plain);
+});
