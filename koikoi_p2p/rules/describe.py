@@ -276,7 +276,8 @@ def summary(profile: Profile) -> list[str]:
         end.append(P("after 1 round the higher score wins") if p.rounds == 1
                    else P("after {n} rounds the higher score wins", n=p.rounds))
     if p.target_score:
-        end.append(P("the first player to reach {n} points wins", n=p.target_score))
+        end.append(P("the first player to reach 1 point wins") if p.target_score == 1
+                   else P("the first player to reach {n} points wins", n=p.target_score))
     tie = (P("equal scores are a drawn match") if p.match_tie == "draw"
            else P("equal scores play extra rounds"))
     first = {

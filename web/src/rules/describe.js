@@ -213,7 +213,7 @@ export function summary(profile) {
   /** @type {Phrase[]} */
   const end = [];
   if (p.rounds) end.push(p.rounds === 1 ? P('after 1 round the higher score wins') : P('after {n} rounds the higher score wins', { n: p.rounds }));
-  if (p.target_score) end.push(P('the first player to reach {n} points wins', { n: p.target_score }));
+  if (p.target_score) end.push(p.target_score === 1 ? P('the first player to reach 1 point wins') : P('the first player to reach {n} points wins', { n: p.target_score }));
   const tie = p.match_tie === 'draw' ? P('equal scores are a drawn match') : P('equal scores play extra rounds');
   const first = /** @type {Record<string, Phrase>} */ ({
     card_draw: P('each player draws a card from the shuffled deck and the earlier month deals first{tie}; equal draws draw again', {
