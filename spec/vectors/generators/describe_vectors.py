@@ -14,8 +14,8 @@ is the terminal's rendering of the phrases in each language, for the browser's t
 from __future__ import annotations
 
 import argparse
-import json
 import dataclasses
+import json
 import random
 import sys
 from pathlib import Path
