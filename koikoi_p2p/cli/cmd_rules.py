@@ -95,8 +95,17 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
     values = {k: switch_value(profile, k, lang) if ja else profile.switch_text(k) for k in keys}
     nwidth = max(display_width(n) for n in names.values())
     vwidth = max(28, *(display_width(v) for v in values.values())) if ja else 28
+    if width is not None and ja:
+        # The Japanese labels and values are words of varying length: the columns take the usual
+        # ones, and a row with a longer label or value is said on lines of its own (below).
+        nwidth, vwidth = min(nwidth, _JA_NAME_COLUMN), min(vwidth, _JA_VALUE_COLUMN)
     for key in keys:
         mark = "*" if key in changed else " "
+        if ja and width is not None and (display_width(names[key]) > nwidth
+                                         or display_width(values[key]) > vwidth):
+            lines += [*fold(f" {mark}{names[key]}", width), *fold("    " + values[key], width),
+                      *fold("      " + switch_help(key, lang), width)]
+            continue
         head = f" {mark}{pad(names[key], nwidth)}  {pad(values[key], vwidth)} "
         lines += table_row(head, switch_help(key, lang), width)
     if ja:
@@ -113,6 +122,10 @@ def describe(profile: Profile, based_on: str, changed: dict[str, str], lang: str
         lines += table_row(f"  {pad(ynames[str(row['id'])], ywidth)}  {row['points']!s:>3}  ", rule, width)
     return lines
 
+
+# The Japanese switch table's columns when folded to a width (terminal columns; a kanji takes two).
+_JA_NAME_COLUMN = 26
+_JA_VALUE_COLUMN = 28
 
 # Narrower than this, the text after a table row goes on lines of its own below the row.
 _MIN_TEXT_COLUMN = 24
