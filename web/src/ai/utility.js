@@ -7,7 +7,7 @@
 
 import { playRound } from '../rules/simulate.js';
 import { RoundState } from '../rules/round.js';
-import { GreedyPlayer } from './players.js';
+import { GreedyPlayer } from './greedy.js';
 import { PyRandom } from './pyrandom.js';
 
 /** @typedef {import('../rules/profile.js').Profile} Profile */
