@@ -9,6 +9,7 @@ import { decodeEnvelope, envelopeDigest } from '../../src/protocol/envelope.js';
 import { TRANSCRIPT_MAGIC, hasMagic } from '../../src/api/audit.js';
 import { GameFlow } from '../../src/protocol/flow.js';
 import { scorePile } from '../../src/api/rules.js';
+import { reasonMessage } from './i18n.js';
 
 /**
  * @typedef {{field: number[], hands: [number[], number[]], piles: [number[], number[]], stock: number,
@@ -59,7 +60,8 @@ export function buildReport(data) {
   } catch (e) {
     if (!(e instanceof FileError)) throw e;
     out.failure = { reason: e.reason, message: e.detail, index: e.index };
-    out.lines = [`INVALID file${e.index !== null ? ` at message ${e.index}` : ''}: ${e.reason}: ${e.detail}`];
+    // The reason in words, as koikoi verify says it (the catalogue's context 'reason').
+    out.lines = [`INVALID file${e.index !== null ? ` at message ${e.index}` : ''}: ${reasonMessage(e.reason) ?? e.reason}: ${e.detail}`];
   }
   if (hasMagic(data, TRANSCRIPT_MAGIC)) {
     try {
