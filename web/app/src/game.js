@@ -374,11 +374,23 @@ export class Game {
     }
     const [kind, make] = want;
     if (this.dialogKind === kind && this.dialog.open && kind !== 'over' && kind !== 'failure') return;
+    // A re-drawn summary keeps the person's place: the same control gets the focus back.
+    const focusables = () => Array.from(this.dialog.querySelectorAll('a[href], button, summary'));
+    const again = this.dialogKind === kind && this.dialog.open ? focusables().indexOf(/** @type {Element} */ (document.activeElement)) : -1;
     this.dialogKind = kind;
     this.dialog.className = `dlg dlg-${kind.split('-')[0]}`;
     this.dialog.replaceChildren(make());
     if (!this.dialog.open) this.dialog.showModal();
-    const first = /** @type {HTMLElement | null} */ (this.dialog.querySelector('button.primary, button'));
+    /** @type {HTMLElement | null} */
+    let first;
+    if (again >= 0) first = /** @type {HTMLElement | undefined} */ (focusables()[again]) ?? null;
+    else if (kind === 'over' || kind === 'failure') {
+      // These summaries can replace the round's summary while the person is about to press
+      // Enter on it, and each of their choices leaves the match (or downloads): the focus starts
+      // on the heading, so a key meant for the dialog it replaced does nothing here.
+      first = this.dialog.querySelector('h2');
+      first?.setAttribute('tabindex', '-1');
+    } else first = this.dialog.querySelector('button.primary, button');
     first?.focus();
   }
 

@@ -65,6 +65,12 @@ test('a whole practice match with the keyboard alone', { skip, timeout: 240000 }
     }
     assert.ok(moves >= 1, 'no move was played by keyboard');
     await page.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+    // The summary can replace the round's while a person presses Enter on it: its focus starts
+    // on the heading, so that Enter neither opens the report nor leaves the match.
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H2');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    assert.match(await page.evaluate(() => document.querySelector('dialog[open]')?.className ?? ''), /dlg-over/);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
