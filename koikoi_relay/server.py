@@ -17,6 +17,7 @@ import logging
 import secrets
 import socket
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from ssl import SSLContext
 from typing import Any
@@ -106,22 +107,32 @@ class MeteredConnection(ServerConnection):
             self.counted = False
             self.meter.connections -= 1
         self._set_outbound(0)
+        keepalive = self.keepalive_task   # super() cancels it and forgets it
         super().connection_lost(exc)
-        self._break_cycles()
+        self._break_cycles(keepalive)
 
-    def _break_cycles(self) -> None:
+    def _break_cycles(self, keepalive: asyncio.Task[None] | None) -> None:
         """Leave a closed connection to reference counting. websockets' parser is a generator whose
         frame holds the protocol, and it ends keeping the exception that stopped it (EOFError at a
         close), whose traceback holds its frames and their callers' (the transport, the socket);
-        asyncio's socket transport (CPython 3.11) keeps its own bound read method. Cycles of about
-        40 objects per closed connection, freed only by the collector's full pass, which stopped
-        the relay for half a second under a storm of connections (about 100,000 objects at once).
-        The exception stays, for the close's ``__cause__``; the transport reads no more."""
+        a request head that ended early or did not parse leaves the same in ``handshake_exc`` (its
+        cause's traceback holds the suspended request parser, which holds the protocol); asyncio's
+        socket transport (CPython 3.11) keeps its own bound read method; the keepalive task,
+        cancelled here, keeps its CancelledError (and after a ping timeout the TimeoutError before
+        it), whose tracebacks hold its frames and so the connection. Cycles of 30 to 100 objects per
+        closed connection, freed only by the collector's full pass, which stopped the relay for half
+        a second under a storm of connections (about 100,000 objects at once). The exceptions stay,
+        for the close's ``__cause__``, without their tracebacks; the transport reads no more."""
         protocol = self.protocol
-        if protocol.parser_exc is not None:
-            protocol.parser_exc.__traceback__ = None
+        _forget_tracebacks(protocol.parser_exc)
+        _forget_tracebacks(protocol.handshake_exc)
         protocol.parser.close()
         _forget_read_callback(self.transport)
+        if keepalive is not None:
+            if keepalive.done():
+                _forget_task_exception(keepalive)
+            else:
+                keepalive.add_done_callback(_forget_task_exception)
 
     def _set_outbound(self, size: int) -> None:
         self.meter.outbound += size - self.outbound
@@ -166,6 +177,33 @@ class MeteredConnection(ServerConnection):
         """The handler has ended: whatever it did not take is released, later bytes not counted."""
         self.metering = False
         self._release(self.inbound)
+
+
+def _forget_tracebacks(exc: BaseException | None) -> None:
+    """Drop the tracebacks of ``exc`` and of the exceptions it was raised from or during, and the
+    locals of the frames they passed through: a traceback holds those frames, and they hold whoever
+    raised it (a cycle when that object keeps the exception) and, in an ``__aexit__``, the
+    traceback itself. Only for exceptions that are done with: their frames have returned (or
+    belong to a generator nobody will resume, which clearing closes)."""
+    seen: set[int] = set()
+    pending = [exc]
+    while pending:
+        exc = pending.pop()
+        if exc is None or id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        traceback.clear_frames(exc.__traceback__)
+        exc.__traceback__ = None
+        pending += (exc.__cause__, exc.__context__)
+
+
+def _forget_task_exception(task: asyncio.Future[Any]) -> None:
+    """A finished task keeps how it ended (a cancelled one its CancelledError, until asked):
+    taken, and its tracebacks dropped (MeteredConnection._break_cycles)."""
+    try:
+        task.result()
+    except BaseException as exc:   # CancelledError too: whatever ended it, only its tracebacks go
+        _forget_tracebacks(exc)
 
 
 def _forget_read_callback(transport: asyncio.BaseTransport) -> None:
