@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
     "unreachable": exit_codes.RELAY_UNREACHABLE,
+    "dropped": exit_codes.RELAY_UNREACHABLE,
     "bad_certificate": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.USAGE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
@@ -75,6 +76,12 @@ REASON_HINTS = {
     "bad_url": "{url} is not a relay address: use ws://HOST:PORT (or wss://HOST behind TLS).",
     "relay_full": "The relay at {url} is full: try again later, or another relay.",
     "shutdown": "The relay at {url} is shutting down: try again in a moment.",
+    # spec/relay.md §7.1: a relay closes unanswered the connections of an address whose new
+    # connections are spent (without a proxy); behind one it answers 429 (source_handshakes).
+    "dropped": "The relay at {url} closed the connection without answering: most likely too many new "
+               "connections came from your address. Try again in a minute.",
+    "source_handshakes": "The relay at {url} takes no more new connections from your address for now "
+                         "(too many came from it): try again in a minute.",
     "bad_certificate": "The relay at {url} is not trusted: {reason}. Nothing was sent. If it uses its own "
                        "CA, give that CA with --cafile FILE.",
 }

@@ -101,6 +101,7 @@ REASONS: dict[str, str] = {
     "unrated": "a match that is not rated",
     # the relay (spec/relay.md §6) and the relay client
     "unreachable": "the relay could not be reached",
+    "dropped": "the relay closed the connection without answering",
     "bad_url": "not a relay address",
     "bad_certificate": "a certificate that is not trusted",
     "room_not_found": "there is no room with this code",

@@ -19,7 +19,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidMessage,
+    InvalidStatus,
+    InvalidURI,
+)
 
 from koikoi_p2p.net import tls
 from koikoi_p2p.protocol.transport import TransportClosed
@@ -104,9 +110,15 @@ async def _open(url: str) -> ClientConnection:
             CONNECT_TIMEOUT,
         )
     except InvalidStatus as exc:
-        if exc.response.status_code == 503:
+        status = exc.response.status_code
+        if status == 503:
             raise RelayError("relay_full", "the relay refuses new connections") from None
-        raise RelayError("unreachable", f"HTTP {exc.response.status_code}") from None
+        if status == 429:
+            # spec/relay.md §7.1: too many connections, or new connections, from this address.
+            said = bytes(exc.response.body or b"").decode("utf-8", "replace").strip()[:200]
+            reason = "source_handshakes" if "new connections" in said else "source_connections"
+            raise RelayError(reason, said) from None
+        raise RelayError("unreachable", f"HTTP {status}") from None
     except InvalidURI as exc:
         raise RelayError("bad_url", str(exc)) from None
     except (OSError, InvalidHandshake, TimeoutError) as exc:
@@ -115,7 +127,18 @@ async def _open(url: str) -> ClientConnection:
             host = urlsplit(url).hostname
             message = f"the certificate of {host} is not trusted: {problem}"
             raise RelayError("bad_certificate", message) from None
+        if dropped_unanswered(exc):
+            raise RelayError("dropped", "the relay closed the connection before answering") from None
         raise RelayError("unreachable", f"{type(exc).__name__}: {exc}") from None
+
+
+def dropped_unanswered(exc: BaseException) -> bool:
+    """Whether a failed opening handshake reached something that took the connection and closed
+    it before answering the request (not a refused or timed-out connection). A relay does that to
+    an address whose new connections are spent (spec/relay.md §7.1): the likely cause."""
+    if isinstance(exc, InvalidMessage):
+        return isinstance(exc.__cause__, EOFError | ConnectionResetError)
+    return isinstance(exc, ConnectionResetError)
 
 
 async def _request(ws: ClientConnection, message: bytes, expected: str) -> dict[str, Any]:

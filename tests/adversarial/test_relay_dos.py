@@ -864,3 +864,43 @@ def test_safe_escapes_and_keeps_ordinary_text() -> None:
     out = io.StringIO()
     print(safe("\x07" * 3), file=out)
     assert out.getvalue() == "\\x07\\x07\\x07\n"
+
+
+def test_a_client_dropped_at_the_accept_or_refused_429_is_told_the_likely_cause(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A relay closes unanswered the new connections of an address whose handshakes are spent
+    (spec/relay.md §7.1); behind a proxy it answers 429. The client said "the relay could not be
+    reached" for both (reason unreachable, "HTTP 429" or "InvalidMessage: did not receive a valid
+    HTTP response"); it now names the likely cause and says to try again later, and a port with no
+    relay is still unreachable."""
+    from koikoi_p2p.cli import exit_codes
+    from koikoi_p2p.cli.online import relay_failure
+    from koikoi_p2p.net.relay_client import RelayError, list_rooms
+
+    async def refusal(url: str) -> RelayError:
+        with pytest.raises(RelayError) as refused:
+            await list_rooms(url)
+        return refused.value
+
+    async def body() -> None:
+        limits = Limits(handshakes_per_second_per_source=0.01, handshake_burst=1)
+        for header in (None, "X-Forwarded-For"):
+            server = RelayServer(limits, source_header=header)
+            await server.start("127.0.0.1", 0)
+            url = f"ws://127.0.0.1:{server.port}/v1"
+            try:
+                assert await list_rooms(url) == []   # the burst's one handshake
+                failed = await refusal(url)
+            finally:
+                await server.shutdown()
+            # Before: "unreachable" both times.
+            assert failed.reason == ("dropped" if header is None else "source_handshakes"), failed
+            assert relay_failure(failed, url) == (
+                exit_codes.RELAY_UNREACHABLE if header is None else exit_codes.ERROR)
+            said = capsys.readouterr().err
+            assert "new connections" in said and "from your address" in said, said
+            assert "Try again in a minute" in said or "try again in a minute" in said, said
+        nothing = await refusal("ws://127.0.0.1:1/v1")
+        assert nothing.reason == "unreachable"
+
+    run(body)

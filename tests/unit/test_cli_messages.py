@@ -73,7 +73,8 @@ def test_a_stopped_match_and_a_relay_refusal_name_their_reason_in_words(
     if lang == "en":
         assert "Match stopped: a decryption share that is not valid (bad_share)." in said[0]
         assert "The relay at ws://127.0.0.1:9/v1 is full" in said[4]
-        assert "refused: too many connections starting from your address. (source_handshakes)" in said[5]
+        assert ("takes no more new connections from your address for now (too many came from it): try again "
+                "in a minute. (source_handshakes)") in said[5]
         assert "The relay refused: a room listing the relay does not take. (bad_listing)" in said[6]
 
 

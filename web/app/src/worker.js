@@ -267,6 +267,7 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
     }
   } catch (e) {
     const err = /** @type {any} */ (e);
-    post({ type: 'error', reason: err?.reason ?? 'internal_error', message: String(err?.message ?? e) });
+    // A relay error's detail (for `unreachable`, the relay's URL, which the page's words take).
+    post({ type: 'error', reason: err?.reason ?? 'internal_error', message: String(err?.detail || err?.message || e) });
   }
 };

@@ -16,6 +16,8 @@ export class RelayError extends Error {
     super(message ? `${reason}: ${message}` : reason);
     this.name = 'RelayError';
     this.reason = reason;
+    /** the message as given, without the reason (for `unreachable`, the relay's URL) */
+    this.detail = message ?? '';
   }
 }
 
@@ -77,7 +79,10 @@ function unpack(data) {
  */
 
 /**
- * Open a websocket and wait until it is open.
+ * Open a websocket and wait until it is open. A failure is `unreachable` with the URL as its
+ * message: a browser says nothing of why (a relay that is down, a relay that closed the connection
+ * before answering because too many new connections came from this address, spec/relay.md §7.1,
+ * and Node waits out the timeout on the latter), so the words shown for it name both.
  * @param {string} url @param {any} WS
  * @returns {Promise<WebSocket>}
  */
@@ -93,7 +98,7 @@ function openSocket(url, WS) {
     ws.binaryType = 'arraybuffer';
     const timer = setTimeout(() => {
       try { ws.close(); } catch { /* closing anyway */ }
-      reject(new RelayError('unreachable', 'connection timed out'));
+      reject(new RelayError('unreachable', url));
     }, CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
       clearTimeout(timer);
@@ -101,7 +106,7 @@ function openSocket(url, WS) {
     };
     ws.onerror = () => {
       clearTimeout(timer);
-      reject(new RelayError('unreachable', `no relay at ${url}`));
+      reject(new RelayError('unreachable', url));
     };
   });
 }

@@ -39,3 +39,12 @@ test('join of an unknown room is refused with room_not_found', { skip: pythonMis
     await relay.stop();
   }
 });
+
+test('a relay that cannot be opened is unreachable with its URL as the message, for the words that name why', async () => {
+  // Port 1 refuses. A browser cannot tell that from a relay that closed the connection unanswered
+  // (too many new connections from this address, spec/relay.md §7.1): the app's words (errorRelay)
+  // name both and take this URL (the worker passes the detail on). Before: the page said
+  // "No relay answers at unreachable: no relay at URL.".
+  await assert.rejects(RelayClient.lobby('ws://127.0.0.1:1'),
+    (e) => /** @type {any} */ (e).reason === 'unreachable' && /** @type {any} */ (e).detail === 'ws://127.0.0.1:1/v1');
+});
