@@ -22,6 +22,15 @@ import { History } from './history.js';
 const ZERO_HASH = toHex(new Uint8Array(32));
 
 /**
+ * The wall time of each of this worker's computer decisions (and how many options it had), in
+ * order: what the browser test reads (as `self.koikoiDecisions`) to report the expert's time per
+ * decision in the page against the 1 s in-play budget; a developer can read it in the console.
+ * @type {{ms: number, options: number}[]}
+ */
+export const DECISIONS = [];
+/** @type {any} */ (globalThis).koikoiDecisions = DECISIONS;
+
+/**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>, onRestart?: () => void,
  *   onConnect?: () => void, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void, vouch?: () => void, reject?: () => void, confirm?: () => void,
@@ -430,7 +439,10 @@ export class Seat {
       // moves are shown (pace.js), so the protocol and the next deal never wait for it (issue 26).
       const engine = liveEngine(peer.flow);
       // The match so far, as the Python driver tells its strategies (scores, rounds played).
+      const options = peer.legalActions().length;
+      const started = performance.now();
       const action = this.player.choose(engine, peer.seat, RoundFollower.context(/** @type {any} */ (peer.flow), engine.profile));
+      DECISIONS.push({ ms: performance.now() - started, options });
       await this.#step(() => this.journal.decide(action), true);
     }
   }
