@@ -3,7 +3,9 @@
 1. Data: shards of strong-against-strong matches (selfplay_data.py), positions recorded from each
    seat's view by features.py, the same code the expert reads its leaves with. Shard ``i`` of a
    preset is fixed by ``--seed`` and ``i`` alone, and is cached in ``--data`` (a rerun with more
-   shards reuses the ones already made); ``--workers`` processes make them.
+   shards reuses the ones already made); ``--workers`` processes make them. A shard's file name
+   carries the fingerprint of the code that made it (selfplay_data.data_fingerprint): shards made
+   by other feature or self-play code are not read, and the run says how many it left aside.
 2. Training (PyTorch on the CPU, the ``train`` extra; never needed to play): a ReLU perceptron of
    ``--hidden`` widths from the inputs of ``features.expand`` to the round points of the seat
    (mean squared error, AdamW; the epoch with the lowest validation error is kept), the last
@@ -31,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from koikoi_p2p.ai.features import COMPACT, INPUTS, expand
-from koikoi_p2p.ai.selfplay_data import SHARD_MATCHES, write_shard
+from koikoi_p2p.ai.selfplay_data import SHARD_MATCHES, data_fingerprint, write_shard
 from koikoi_p2p.ai.value import FORMAT, ValueNet
 
 TARGET_SCALE = 10.0  # the network learns points / 10; the scale is folded into the last layer
@@ -71,8 +73,15 @@ def _commit() -> str:
 def _shards(args: argparse.Namespace, rules: list[str]) -> list[Path]:
     folder = Path(args.data)
     folder.mkdir(parents=True, exist_ok=True)
-    wanted = [(r, i, folder / f"{r}-s{args.seed}-m{args.shard_matches}-{i:04d}.npz")
+    code = data_fingerprint()
+    wanted = [(r, i, folder / f"{r}-s{args.seed}-m{args.shard_matches}-d{code}-{i:04d}.npz")
               for i in range(args.shards) for r in rules]
+    names = {p.name for _, _, p in wanted}
+    other = [p for r in rules for p in folder.glob(f"{r}-s{args.seed}-m{args.shard_matches}-*.npz")
+             if p.name not in names and not p.name.endswith(".part.npz")]
+    if other:
+        print(f"{len(other)} cached shards in {folder} were made by other code (not data {code}): "
+              "not used, new ones are made", flush=True)
     missing = [(r, i, p) for r, i, p in wanted if not p.exists()]
     if missing:
         with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
@@ -184,6 +193,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     provenance = {
         "trained_on": rules, "seed": args.seed, "shards_per_preset": args.shards,
         "matches_per_shard": args.shard_matches, "players": "strong vs strong, 5% random plays",
+        "data": data_fingerprint(),
         "label": "round points from the seat's side (negative: the opponent's)",
         "positions": {"train": len(y_train), "valid": len(y_valid)},
         "rounds": {"train": rounds_train, "valid": rounds_valid},
