@@ -9,7 +9,7 @@
 // began, not from zero, and a person's own deadline is not renewed by reloading (§12.4).
 import { JOURNAL_VERSION, Journal } from '../../src/api/match.js';
 import { actionFromDict } from '../../src/api/rules.js';
-import { createPlayer } from '../../src/api/match.js';
+import { createPlayer, preparePlayer } from '../../src/api/match.js';
 import { RoundFollower } from '../../src/api/match.js';
 import { toHex } from '../../src/api/match.js';
 import { peerHoldsSession } from '../../src/api/match.js';
@@ -121,6 +121,7 @@ export class Seat {
     const journal = Journal.create(spec.options);
     /** @type {SeatRecord} */
     const record = { id: spec.id, role: spec.role, setup: journal.state.setup, sent: 0, sentHash: ZERO_HASH, count: 0, meta: spec.meta };
+    if (record.role === 'computer') await preparePlayer(String(record.meta.level ?? 'random'));
     await saveSeat(record);
     return new Seat(record, journal, io);
   }
@@ -133,6 +134,7 @@ export class Seat {
   static async restore(id, io) {
     const record = await loadSeat(id);
     if (!record) throw new LocalError('no_saved_match', `no saved seat ${id}`);
+    if (record.role === 'computer') await preparePlayer(String(record.meta.level ?? 'random'));
     const inputs = await loadInputs(id);
     const journal = new Journal({ version: JOURNAL_VERSION, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
     const seat = new Seat(record, journal, io);

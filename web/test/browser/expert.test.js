@@ -47,7 +47,8 @@ test('a practice match against the expert ends co-signed within its decision bud
     assert.ok(real.length >= 3, `only ${real.length} decisions with a choice were timed`);
     const q = (/** @type {number} */ p) => real[Math.min(real.length - 1, Math.floor(p * real.length))];
     process.stdout.write(`# expert in the browser: ${real.length} decisions with a choice (${decisions.length} in all); ms per decision `
-      + `median ${q(0.5).toFixed(0)}, p90 ${q(0.9).toFixed(0)}, max ${real[real.length - 1].toFixed(0)}\n`);
+      + `median ${q(0.5).toFixed(0)}, p90 ${q(0.9).toFixed(0)}, max ${real[real.length - 1].toFixed(0)}; in order: `
+      + `${decisions.map((d) => `${d.ms.toFixed(0)}/${d.options}`).join(' ')}\n`);
     for (const ms of real) assert.ok(ms <= BUDGET_MS + MARGIN_MS, `a decision took ${ms.toFixed(0)} ms, past the ${BUDGET_MS} ms budget`);
   } finally {
     await browser.close();
