@@ -9,8 +9,8 @@
 2. Training (PyTorch on the CPU, the ``train`` extra; never needed to play): a ReLU perceptron of
    ``--hidden`` widths from the inputs of ``features.expand`` to the round points of the seat
    (mean squared error, AdamW; the epoch with the lowest validation error is kept), the last
-   ``--holdout`` share of the shards held out as the validation set (whole shards, so a round
-   never sits on both sides).
+   ``--holdout`` share of each preset's shards held out as the validation set (whole shards, so a
+   round never sits on both sides; the same number of every preset).
 3. Output: ``--out`` (JSON: the layers and the provenance: seed, presets, shards, matches, rounds,
    positions, widths, epochs, the training curve, the code's git commit, versions, seconds), and
    with ``--js`` the same document as an ES module for the browser's worker.
@@ -99,6 +99,16 @@ def _make(path: str, rules: str, seed: int, index: int, matches: int) -> int:
     return n
 
 
+def split_holdout(paths: list[Path], presets: int, holdout: float) -> tuple[list[Path], list[Path]]:
+    """(training, validation) shards of a run whose ``paths`` go shard index by shard index, each
+    index once per preset: the last ``holdout`` share of every preset's shards, at least one while
+    a preset has two or more, is held out, so each preset has the same number on each side."""
+    shards = len(paths) // max(1, presets)
+    held = max(1, round(shards * holdout)) if shards > 1 else 0
+    cut = (shards - held) * presets
+    return paths[:cut], paths[cut:]
+
+
 def _load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, int]:
     compact, points, rounds = [], [], 0
     for p in paths:
@@ -123,8 +133,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     widths = [int(w) for w in str(args.hidden).split(",") if w.strip()]
     started = time.time()
     paths = _shards(args, rules)
-    n_valid = max(1, round(len(paths) * args.holdout)) if len(paths) > 1 else 0
-    valid_paths, train_paths = paths[len(paths) - n_valid:], paths[:len(paths) - n_valid]
+    train_paths, valid_paths = split_holdout(paths, len(rules), args.holdout)
     x_train, y_train, rounds_train = _load(train_paths)
     x_valid, y_valid, rounds_valid = _load(valid_paths)
     data_seconds = time.time() - started
@@ -216,4 +225,4 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return provenance
 
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "split_holdout"]

@@ -233,3 +233,21 @@ def test_cached_shards_of_other_feature_code_are_not_reused(
         assert "1 cached shards" in capsys.readouterr().out
     finally:
         selfplay_data.data_fingerprint.cache_clear()
+
+
+def test_the_holdout_takes_as_many_shards_of_every_preset() -> None:
+    """The validation shards are the last of every preset, as many of each (the old split took
+    the last share of the (index, preset) list: with two presets one could give one more), and a
+    single preset's split is the one the shipped weights were trained with."""
+    from koikoi_p2p.ai.train import split_holdout
+
+    two = [Path(f"{r}-{i:04d}") for i in range(10) for r in ("a", "b")]
+    train, valid = split_holdout(two, 2, 0.15)
+    assert sorted(p.name for p in valid) == ["a-0008", "a-0009", "b-0008", "b-0009"]
+    assert len(train) == 16 and not set(train) & set(valid)
+    three = [Path(f"{r}-{i:04d}") for i in range(7) for r in ("a", "b", "c")]
+    assert [p.name[0] for p in split_holdout(three, 3, 0.05)[1]] == ["a", "b", "c"]
+    one = [Path(f"n-{i:04d}") for i in range(74)]
+    assert split_holdout(one, 1, 0.05) == (one[:70], one[70:])  # round(74 * 0.05) = 4, as before
+    assert split_holdout(one[:3], 1, 0.34) == (one[:2], one[2:3])  # --quick
+    assert split_holdout(one[:1], 1, 0.05) == (one[:1], [])
