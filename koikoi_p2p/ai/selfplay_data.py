@@ -10,15 +10,17 @@ the opponent did, zero: nobody). Nothing here needs the training stack.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import zlib
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from koikoi_p2p.ai.arena import MAX_DEALS
-from koikoi_p2p.ai.features import COMPACT, compact_of_view
+from koikoi_p2p.ai.features import COMPACT, INPUTS, compact_of_view
 from koikoi_p2p.ai.strategy import MatchContext, tell_match
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.rules.match import MatchState
@@ -87,9 +89,42 @@ def generate(rules: str, matches: int, seed: int, explore: float = 0.05) -> Posi
 SHARD_MATCHES = 100  # matches per shard: the unit of work, of seeding and of the data cache
 
 
+ARITHMETIC_SHARDS = 1000  # shards of a preset seeded as the shipped weights' data was
+
+
 def shard_seed(seed: int, rules: str, index: int) -> int:
-    """The seed of shard ``index`` of a run: a run of N shards is the first N of a longer one."""
-    return seed * 1_000_003 + zlib.crc32(rules.encode()) % 1000 * 1000 + index
+    """The seed of shard ``index`` of a run: a run of N shards is the first N of a longer one.
+
+    The first ``ARITHMETIC_SHARDS`` shards of a preset keep the seeds the shipped weights were
+    trained on: ``seed * 1_000_003`` plus a three-digit code of the preset times 1000 plus the
+    index, distinct for every (seed, preset, index) while the index stays below 1000 (and the
+    presets' codes differ, which a test checks). Past that the sum would run into the next
+    code's range, another preset's shards, so those seeds are a hash of (seed, preset, index)
+    from 2**62 up, clear of every arithmetic seed of a seed below 4 * 10**12.
+    """
+    if 0 <= index < ARITHMETIC_SHARDS:
+        return seed * 1_000_003 + zlib.crc32(rules.encode()) % 1000 * 1000 + index
+    digest = hashlib.sha256(f"koikoi-shard/{seed}/{rules}/{index}".encode()).digest()
+    return (1 << 62) + int.from_bytes(digest[:7], "big")
+
+
+DATA_FORMAT = 1  # a shard file's layout (its arrays and their meaning); raise it when that changes
+
+
+@cache
+def data_fingerprint() -> str:
+    """Twelve hex digits naming the code that makes shards, part of a cached shard's file name.
+
+    A hash of ``DATA_FORMAT``, the row sizes, and the rows and labels of one fixed nintendo match
+    played as a shard plays it: a change to the features (features.py), the labels, the
+    self-play or the strong player changes it, so ``koikoi train`` makes new shards instead of
+    reading ones made by other code from its cache.
+    """
+    probe = generate("nintendo", 1, 0)
+    h = hashlib.sha256(f"koikoi-selfplay/{DATA_FORMAT}/{COMPACT}/{INPUTS}/{probe.rounds}/".encode())
+    h.update(np.ascontiguousarray(probe.compact, dtype=np.int8).tobytes())
+    h.update(np.ascontiguousarray(probe.points, dtype="<f4").tobytes())
+    return h.hexdigest()[:12]
 
 
 def write_shard(path: str, rules: str, seed: int, index: int, matches: int = SHARD_MATCHES) -> int:
@@ -99,4 +134,5 @@ def write_shard(path: str, rules: str, seed: int, index: int, matches: int = SHA
     return int(found.points.shape[0])
 
 
-__all__ = ["SHARD_MATCHES", "Positions", "generate", "shard_seed", "write_shard"]
+__all__ = ["ARITHMETIC_SHARDS", "DATA_FORMAT", "SHARD_MATCHES", "Positions", "data_fingerprint", "generate",
+           "shard_seed", "write_shard"]

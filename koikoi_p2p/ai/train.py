@@ -3,12 +3,14 @@
 1. Data: shards of strong-against-strong matches (selfplay_data.py), positions recorded from each
    seat's view by features.py, the same code the expert reads its leaves with. Shard ``i`` of a
    preset is fixed by ``--seed`` and ``i`` alone, and is cached in ``--data`` (a rerun with more
-   shards reuses the ones already made); ``--workers`` processes make them.
+   shards reuses the ones already made); ``--workers`` processes make them. A shard's file name
+   carries the fingerprint of the code that made it (selfplay_data.data_fingerprint): shards made
+   by other feature or self-play code are not read, and the run says how many it left aside.
 2. Training (PyTorch on the CPU, the ``train`` extra; never needed to play): a ReLU perceptron of
    ``--hidden`` widths from the inputs of ``features.expand`` to the round points of the seat
    (mean squared error, AdamW; the epoch with the lowest validation error is kept), the last
-   ``--holdout`` share of the shards held out as the validation set (whole shards, so a round
-   never sits on both sides).
+   ``--holdout`` share of each preset's shards held out as the validation set (whole shards, so a
+   round never sits on both sides; the same number of every preset).
 3. Output: ``--out`` (JSON: the layers and the provenance: seed, presets, shards, matches, rounds,
    positions, widths, epochs, the training curve, the code's git commit, versions, seconds), and
    with ``--js`` the same document as an ES module for the browser's worker.
@@ -31,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from koikoi_p2p.ai.features import COMPACT, INPUTS, expand
-from koikoi_p2p.ai.selfplay_data import SHARD_MATCHES, write_shard
+from koikoi_p2p.ai.selfplay_data import SHARD_MATCHES, data_fingerprint, write_shard
 from koikoi_p2p.ai.value import FORMAT, ValueNet
 
 TARGET_SCALE = 10.0  # the network learns points / 10; the scale is folded into the last layer
@@ -71,8 +73,15 @@ def _commit() -> str:
 def _shards(args: argparse.Namespace, rules: list[str]) -> list[Path]:
     folder = Path(args.data)
     folder.mkdir(parents=True, exist_ok=True)
-    wanted = [(r, i, folder / f"{r}-s{args.seed}-m{args.shard_matches}-{i:04d}.npz")
+    code = data_fingerprint()
+    wanted = [(r, i, folder / f"{r}-s{args.seed}-m{args.shard_matches}-d{code}-{i:04d}.npz")
               for i in range(args.shards) for r in rules]
+    names = {p.name for _, _, p in wanted}
+    other = [p for r in rules for p in folder.glob(f"{r}-s{args.seed}-m{args.shard_matches}-*.npz")
+             if p.name not in names and not p.name.endswith(".part.npz")]
+    if other:
+        print(f"{len(other)} cached shards in {folder} were made by other code (not data {code}): "
+              "not used, new ones are made", flush=True)
     missing = [(r, i, p) for r, i, p in wanted if not p.exists()]
     if missing:
         with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
@@ -88,6 +97,16 @@ def _make(path: str, rules: str, seed: int, index: int, matches: int) -> int:
     n = write_shard(tmp, rules, seed, index, matches)
     os.replace(tmp, path)
     return n
+
+
+def split_holdout(paths: list[Path], presets: int, holdout: float) -> tuple[list[Path], list[Path]]:
+    """(training, validation) shards of a run whose ``paths`` go shard index by shard index, each
+    index once per preset: the last ``holdout`` share of every preset's shards, at least one while
+    a preset has two or more, is held out, so each preset has the same number on each side."""
+    shards = len(paths) // max(1, presets)
+    held = max(1, round(shards * holdout)) if shards > 1 else 0
+    cut = (shards - held) * presets
+    return paths[:cut], paths[cut:]
 
 
 def _load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, int]:
@@ -114,8 +133,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     widths = [int(w) for w in str(args.hidden).split(",") if w.strip()]
     started = time.time()
     paths = _shards(args, rules)
-    n_valid = max(1, round(len(paths) * args.holdout)) if len(paths) > 1 else 0
-    valid_paths, train_paths = paths[len(paths) - n_valid:], paths[:len(paths) - n_valid]
+    train_paths, valid_paths = split_holdout(paths, len(rules), args.holdout)
     x_train, y_train, rounds_train = _load(train_paths)
     x_valid, y_valid, rounds_valid = _load(valid_paths)
     data_seconds = time.time() - started
@@ -184,6 +202,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     provenance = {
         "trained_on": rules, "seed": args.seed, "shards_per_preset": args.shards,
         "matches_per_shard": args.shard_matches, "players": "strong vs strong, 5% random plays",
+        "data": data_fingerprint(),
         "label": "round points from the seat's side (negative: the opponent's)",
         "positions": {"train": len(y_train), "valid": len(y_valid)},
         "rounds": {"train": rounds_train, "valid": rounds_valid},
@@ -206,4 +225,4 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return provenance
 
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "split_holdout"]

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from koikoi_p2p.rules.actions import Action
-from koikoi_p2p.rules.profile import Profile
+from koikoi_p2p.rules.profile import PRESETS, Profile
 from koikoi_p2p.rules.round import NeedAction, RoundState
 from koikoi_p2p.rules.simulate import play_round
 
 # Spread of one round's points for each profile, measured once by playouts (see ``spread``).
-_SPREADS: dict[Profile, tuple[float, float]] = {}
+_SPREADS: dict[tuple[Any, ...], tuple[float, float]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,24 +98,56 @@ def _outcome(mine: float, theirs: float) -> float:
     return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
 
 
+# The presets' spreads as measure_spread finds them (tests/unit/test_ai_ladder.py checks each; the
+# JavaScript table, web/src/ai/utility.js, holds the same numbers). Measuring takes about 0.5 s of
+# CPU, and a search player measures at its first decision, outside its time cap. One round's play
+# does not read the number of rounds, so these serve a preset over any number of rounds.
+PRESET_SPREADS: dict[str, tuple[float, float]] = {
+    "nintendo": (9.098585970724606, 5.86),
+    "koikoi-online": (14.08634326809718, 7.673333333333333),
+    "teaching-card": (8.556515386274683, 5.453333333333333),
+    "wikipedia": (9.30441949947562, 6.073333333333333),
+    "board-game": (8.094579805167292, 5.28),
+    "classic-variant": (5.398776610389511, 4.116666666666666),
+    "koikoi-japan": (4.46455671558405, 3.26),
+}
+
+
+def _spread_key(profile: Profile) -> tuple[Any, ...]:
+    """The profile without its number of rounds (which one round's play never reads)."""
+    return tuple(getattr(profile, f.name) for f in fields(profile) if f.name != "rounds")
+
+
+_KNOWN: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+
 def spread(profile: Profile) -> tuple[float, float]:
     """(standard deviation of a round's point difference, mean points of a round), by playouts.
 
-    Measured once per profile on 300 fixed deals played by two greedy players (who call koi-koi
-    now and then, as people do), so it follows the profile's scoring and multipliers, house rules
-    included, and is the same on every run (about 0.2 s).
+    A preset's (over any number of rounds) from PRESET_SPREADS; another profile's measured once
+    (measure_spread) and kept.
     """
-    found = _SPREADS.get(profile)
+    key = _spread_key(profile)
+    if not _KNOWN:
+        _KNOWN.update({_spread_key(PRESETS[name]): value for name, value in PRESET_SPREADS.items()})
+    found = _KNOWN.get(key) or _SPREADS.get(key)
     if found is None:
-        rng = random.Random(20260101)  # noqa: S311 - fixed simulated deals
-        outcomes = [_greedy_round(profile, rng, i) for i in range(300)]
-        mean = sum(outcomes) / len(outcomes)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in outcomes) / len(outcomes))
-        gain = sum(abs(x) for x in outcomes) / len(outcomes)
         if len(_SPREADS) > 64:
             _SPREADS.clear()
-        found = _SPREADS[profile] = (sd, gain)
+        found = _SPREADS[key] = measure_spread(profile)
     return found
+
+
+def measure_spread(profile: Profile) -> tuple[float, float]:
+    """``spread`` measured on 300 fixed deals played by two greedy players (who call koi-koi now
+    and then, as people do), so it follows the profile's scoring and multipliers, house rules
+    included, and is the same on every run."""
+    rng = random.Random(20260101)  # noqa: S311 - fixed simulated deals
+    outcomes = [_greedy_round(profile, rng, i) for i in range(300)]
+    mean = sum(outcomes) / len(outcomes)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in outcomes) / len(outcomes))
+    gain = sum(abs(x) for x in outcomes) / len(outcomes)
+    return sd, gain
 
 
 def _greedy_round(profile: Profile, rng: random.Random, i: int) -> float:

@@ -24,7 +24,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.expert import EXPERT_HORIZON, ExpertPlayer
@@ -224,6 +224,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         net = shipped()
     expert = (ExpertSetting(net, int(getattr(args, "expert_horizon", EXPERT_HORIZON)))
               if net is not None else None)
+    trained = [str(r) for r in net.provenance.get("trained_on", [])] if net is not None else []
     wall, cpu = time.perf_counter(), time.process_time()
     rows: list[Measurement] = []
     results: dict[tuple[str, str, str], Series] = {}
@@ -232,7 +233,12 @@ def run(args: argparse.Namespace) -> list[Measurement]:
         for first, second in chosen:
             s = series(rules, first, second, matches, seed, simulations, expert)
             results[(rules, first, second)] = s
-            rows.append(_row(s, base.rate))
+            row = _row(s, base.rate)
+            if "expert" in (first, second) and rules not in trained:
+                # The network never saw this preset's scoring: say so beside the figure.
+                row = replace(row, note=f"{row.note}; the expert's network was trained on "
+                                        f"{', '.join(trained) or 'no named preset'} only, not {rules}")
+            rows.append(row)
     rows.extend(_targets(results))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     rows.append(Measurement(

@@ -64,18 +64,23 @@ def test_bench_ai_repeats_exactly(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_ai_expert_rows_and_targets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """The expert rung: its rows, its two targets, and --weights (here the shipped file itself)."""
+    """The expert rung: its rows, its two targets, and --weights (here the shipped file itself);
+    a row under a preset its network was not trained on says so."""
     from importlib import resources
 
     weights = tmp_path / "w.json"
     weights.write_bytes(resources.files("koikoi_p2p.ai").joinpath("expert_weights.json").read_bytes())
-    assert main(["bench", "ai", "--json", "--matches", "2", "--seed", "3", "--rules", "nintendo",
+    assert main(["bench", "ai", "--json", "--matches", "2", "--seed", "3", "--rules", "nintendo,wikipedia",
                  "--pairs", "expert-strong,expert-master", "--master-simulations", "6",
                  "--expert-horizon", "2", "--weights", str(weights)]) == 0
     by_name = {m["name"]: m for m in json.loads(capsys.readouterr().out)}
     assert {"nintendo/expert_vs_strong", "nintendo/expert_vs_master", "target/expert_vs_strong_nintendo",
             "target/expert_vs_master_nintendo"} <= set(by_name)
     assert "s/decision expert" in by_name["nintendo/expert_vs_master"]["note"]
+    assert "trained on" not in by_name["nintendo/expert_vs_strong"]["note"]
+    for name in ("wikipedia/expert_vs_strong", "wikipedia/expert_vs_master"):
+        note = by_name[name]["note"]
+        assert note.endswith("the expert's network was trained on nintendo only, not wikipedia")
 
 
 def test_bench_ai_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -180,3 +180,74 @@ def test_train_quick_writes_weights_with_provenance(tmp_path: Path) -> None:
     assert again["layers"] == doc["layers"]
     rows = generate("nintendo", 1, 8).compact[:5]
     assert np.all(np.isfinite(net.values(rows)))
+
+
+def test_shard_seeds_never_repeat_across_presets_seeds_and_indices() -> None:
+    """Shard ``i`` of every preset, for two run seeds, past the 1,000th shard too: no seed twice
+    (the old arithmetic seed ran into another preset's range at index 1000 times the difference
+    of their codes: classic-variant's shard 2000 was wikipedia's shard 0). The first 1,000 keep
+    the seeds the shipped weights' data was made with."""
+    from koikoi_p2p.ai.selfplay_data import ARITHMETIC_SHARDS, shard_seed
+    from koikoi_p2p.rules.profile import PRESETS
+
+    seen: dict[int, tuple[int, str, int]] = {}
+    for seed in (36, 37):
+        for rules in PRESETS:
+            for index in range(2 * ARITHMETIC_SHARDS + 500):
+                key = shard_seed(seed, rules, index)
+                assert key not in seen, f"{(seed, rules, index)} repeats {seen[key]}"
+                seen[key] = (seed, rules, index)
+    assert shard_seed(36, "nintendo", 0) == 36 * 1_000_003 + 26_000
+    assert shard_seed(36, "nintendo", 73) == 36 * 1_000_003 + 26_073
+    assert shard_seed(36, "nintendo", 999) == 36 * 1_000_003 + 26_999
+    assert shard_seed(36, "nintendo", 1000) >= 1 << 62
+
+
+def test_cached_shards_of_other_feature_code_are_not_reused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A shard cached by ``koikoi train`` names the code that made it: after the features change
+    (here one entry of every row), the run makes a new shard beside the old one and says so,
+    instead of training on rows the player would no longer read."""
+    import argparse
+
+    from koikoi_p2p.ai import selfplay_data
+    from koikoi_p2p.ai.train import _shards
+
+    args = argparse.Namespace(data=str(tmp_path), seed=36, shard_matches=1, shards=1, workers=1)
+    selfplay_data.data_fingerprint.cache_clear()
+    try:
+        [first] = _shards(args, ["nintendo"])
+        assert first.exists() and selfplay_data.data_fingerprint() in first.name
+        assert _shards(args, ["nintendo"]) == [first]  # the same code reuses its cache
+        assert "other code" not in capsys.readouterr().out
+
+        def changed(view: object) -> list[int]:
+            row = compact_of_view(view)  # type: ignore[arg-type]
+            row[-1] += 1
+            return row
+
+        monkeypatch.setattr(selfplay_data, "compact_of_view", changed)
+        selfplay_data.data_fingerprint.cache_clear()
+        [second] = _shards(args, ["nintendo"])
+        assert second != first and second.exists() and first.exists()
+        assert "1 cached shards" in capsys.readouterr().out
+    finally:
+        selfplay_data.data_fingerprint.cache_clear()
+
+
+def test_the_holdout_takes_as_many_shards_of_every_preset() -> None:
+    """The validation shards are the last of every preset, as many of each (the old split took
+    the last share of the (index, preset) list: with two presets one could give one more), and a
+    single preset's split is the one the shipped weights were trained with."""
+    from koikoi_p2p.ai.train import split_holdout
+
+    two = [Path(f"{r}-{i:04d}") for i in range(10) for r in ("a", "b")]
+    train, valid = split_holdout(two, 2, 0.15)
+    assert sorted(p.name for p in valid) == ["a-0008", "a-0009", "b-0008", "b-0009"]
+    assert len(train) == 16 and not set(train) & set(valid)
+    three = [Path(f"{r}-{i:04d}") for i in range(7) for r in ("a", "b", "c")]
+    assert [p.name[0] for p in split_holdout(three, 3, 0.05)[1]] == ["a", "b", "c"]
+    one = [Path(f"n-{i:04d}") for i in range(74)]
+    assert split_holdout(one, 1, 0.05) == (one[:70], one[70:])  # round(74 * 0.05) = 4, as before
+    assert split_holdout(one[:3], 1, 0.34) == (one[:2], one[2:3])  # --quick
+    assert split_holdout(one[:1], 1, 0.05) == (one[:1], [])

@@ -424,3 +424,17 @@ def test_strong_capture_values_use_this_rounds_month() -> None:
     for _ in range(6):
         play_local_match(profile, (Spy(), RandomPlayer(2)), rng, rounds=2)
     assert len(set(seen)) > 1
+
+
+def test_the_table_of_preset_spreads_is_the_measurement() -> None:
+    """A search player reads a preset's spread (over any number of rounds) from the table rather
+    than measuring it at its first decision, outside its time cap; the table is the measurement,
+    and a profile with a switch changed is still measured."""
+    from koikoi_p2p.ai.utility import PRESET_SPREADS, measure_spread, spread
+
+    assert set(PRESET_SPREADS) == set(PRESETS)
+    for name, profile in PRESETS.items():
+        assert measure_spread(profile) == PRESET_SPREADS[name], name
+        assert spread(replace(profile, rounds=2)) == PRESET_SPREADS[name], name
+    changed = replace(PRESETS["nintendo"], koikoi_multiplier="none")
+    assert spread(changed) == measure_spread(changed) != PRESET_SPREADS["nintendo"]

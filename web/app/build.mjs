@@ -3,7 +3,9 @@
 //   node web/app/build.mjs            write the files
 //   node web/app/build.mjs --check    build to memory and fail if the committed files differ
 // Scripts and the stylesheet get content hashes in their names; index.html, sw.js, the manifest
-// and the icon keep fixed names. SHA256SUMS lists every file (what a player compares a served
+// and the icon keep fixed names. The expert's network (src/ai/expert_weights.js, some 440 KB) is a
+// module of its own, weights-HASH.js, which the worker imports only when a seat plays the expert
+// (value.js loadShipped): the bundles name it and never hold it. SHA256SUMS lists every file (what a player compares a served
 // copy against: README). report.html is the one-file match report `koikoi verify --html` fills.
 // First, src/vocabulary.js and src/messages.js are compiled from the gettext catalogues
 // (catalogue.mjs): the yaku and role names the terminal uses, with the glossary, and the page's
@@ -21,13 +23,27 @@ const OUT = path.resolve(HERE, '..', '..', 'koikoi_web', 'static');
 const check = process.argv.includes('--check');
 const sha = (/** @type {string | Uint8Array} */ d) => createHash('sha256').update(d).digest('hex');
 
+/** The file name the bundles give the expert's weights (set once that module is built). */
+let weightsName = '';
+/** @type {import('esbuild').Plugin} the weights' import left to the browser, under their built name */
+const weightsApart = {
+  name: 'weights-apart',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)expert_weights\.js$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (!weightsName) throw new Error('the weights module is built before the bundles that import it');
+      return { path: `./${weightsName}`, external: true };
+    });
+  },
+};
+
 /** @param {string} entry @param {string} stem */
 async function bundle(entry, stem) {
   const r = await build({
     entryPoints: [path.join(HERE, entry)], bundle: true, format: 'esm', platform: 'browser', target: 'es2022',
     minify: true, write: false, legalComments: 'none', charset: 'utf8',
     // libsodium's Node branch names these; the browser build never loads them.
-    external: ['crypto', 'path', 'fs'], logLevel: 'error',
+    external: ['crypto', 'path', 'fs'], logLevel: 'error', plugins: [weightsApart],
   });
   const code = r.outputFiles[0].contents;
   return { name: `${stem}-${sha(code).slice(0, 12)}.js`, code };
@@ -49,6 +65,8 @@ for (const [file, text] of [[VOCABULARY_FILE, vocabularyModule()], [MESSAGES_FIL
 }
 
 const files = new Map();
+const weights = await bundle('../src/ai/expert_weights.js', 'weights');
+weightsName = weights.name;
 const worker = await bundle('src/worker.js', 'worker');
 const main = await bundle('src/main.js', 'app');
 const report = await bundle('src/report_page.js', 'report');
@@ -56,6 +74,7 @@ const cssText = readFileSync(path.join(HERE, 'styles.css'), 'utf8');
 const cssMin = (await build({ stdin: { contents: cssText, loader: 'css' }, minify: true, write: false, logLevel: 'error' })).outputFiles[0].text;
 const css = { name: `styles-${sha(cssMin).slice(0, 12)}.css`, code: cssMin };
 // The app bundle imports report_model.js lazily: esbuild inlines it (no splitting), which keeps one file.
+files.set(weights.name, weights.code);
 files.set(worker.name, worker.code);
 files.set(main.name, main.code);
 files.set(css.name, css.code);

@@ -14,7 +14,7 @@
 // `--no-history` does not show the players the round's public history (`observe`: the master
 // then deals the unseen cards without its reading of the opponent's discards).
 
-import { createPlayer, playMatch } from '../src/ai/index.js';
+import { createPlayer, playMatch, preparePlayer } from '../src/ai/index.js';
 import { PRESETS, preset } from '../src/rules/index.js';
 
 const args = process.argv.slice(2);
@@ -30,6 +30,7 @@ const pairs = opt('--pairs', 'strong-greedy,master-strong').split(',').map((p) =
 if (!PRESETS.includes(rules)) throw new Error(`unknown preset ${rules}`);
 for (const p of pairs) if (p.length !== 2 || !p.every((k) => KINDS.includes(k))) throw new Error(`bad pair ${p.join('-')}`);
 const profile = preset(rules);
+for (const kind of new Set(pairs.flat())) await preparePlayer(kind);
 
 /** A player wrapper that counts the CPU time of its real choices (two or more options). */
 class Timed {

@@ -9,7 +9,7 @@
 // began, not from zero, and a person's own deadline is not renewed by reloading (§12.4).
 import { JOURNAL_VERSION, Journal } from '../../src/api/match.js';
 import { actionFromDict } from '../../src/api/rules.js';
-import { createPlayer } from '../../src/api/match.js';
+import { createPlayer, preparePlayer } from '../../src/api/match.js';
 import { RoundFollower } from '../../src/api/match.js';
 import { toHex } from '../../src/api/match.js';
 import { peerHoldsSession } from '../../src/api/match.js';
@@ -20,6 +20,15 @@ import { LocalError } from '../../src/api/match.js';
 import { History } from './history.js';
 
 const ZERO_HASH = toHex(new Uint8Array(32));
+
+/**
+ * The wall time of each of this worker's computer decisions (and how many options it had), in
+ * order: what the browser test reads (as `self.koikoiDecisions`) to report the expert's time per
+ * decision in the page against the 1 s in-play budget; a developer can read it in the console.
+ * @type {{ms: number, options: number}[]}
+ */
+export const DECISIONS = [];
+/** @type {any} */ (globalThis).koikoiDecisions = DECISIONS;
 
 /**
  * @typedef {import('./store.js').SeatRecord} SeatRecord
@@ -112,6 +121,7 @@ export class Seat {
     const journal = Journal.create(spec.options);
     /** @type {SeatRecord} */
     const record = { id: spec.id, role: spec.role, setup: journal.state.setup, sent: 0, sentHash: ZERO_HASH, count: 0, meta: spec.meta };
+    if (record.role === 'computer') await preparePlayer(String(record.meta.level ?? 'random'));
     await saveSeat(record);
     return new Seat(record, journal, io);
   }
@@ -124,6 +134,7 @@ export class Seat {
   static async restore(id, io) {
     const record = await loadSeat(id);
     if (!record) throw new LocalError('no_saved_match', `no saved seat ${id}`);
+    if (record.role === 'computer') await preparePlayer(String(record.meta.level ?? 'random'));
     const inputs = await loadInputs(id);
     const journal = new Journal({ version: JOURNAL_VERSION, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
     const seat = new Seat(record, journal, io);
@@ -430,7 +441,10 @@ export class Seat {
       // moves are shown (pace.js), so the protocol and the next deal never wait for it (issue 26).
       const engine = liveEngine(peer.flow);
       // The match so far, as the Python driver tells its strategies (scores, rounds played).
+      const options = peer.legalActions().length;
+      const started = performance.now();
       const action = this.player.choose(engine, peer.seat, RoundFollower.context(/** @type {any} */ (peer.flow), engine.profile));
+      DECISIONS.push({ ms: performance.now() - started, options });
       await this.#step(() => this.journal.decide(action), true);
     }
   }

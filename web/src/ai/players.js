@@ -6,6 +6,7 @@
 
 import { GreedyPlayer, RandomPlayer } from './greedy.js';
 import { ExpertPlayer } from './expert.js';
+import { loadShipped } from './value.js';
 import { MasterPlayer } from './master.js';
 import { StrongPlayer } from './strong.js';
 
@@ -41,7 +42,17 @@ export const PLAYER_KINDS = Object.freeze(['random', 'greedy', 'strong', 'master
  */
 
 /**
- * A player by name.
+ * Load what a level needs before `createPlayer` can make it: the expert's network (imported on
+ * demand, so nobody else downloads it); the other levels need nothing.
+ * @param {string} kind
+ * @returns {Promise<void>}
+ */
+export async function preparePlayer(kind) {
+  if (kind === 'expert') await loadShipped();
+}
+
+/**
+ * A player by name (the expert once `preparePlayer('expert')` has resolved).
  * @param {'random' | 'greedy' | 'strong' | 'master' | 'expert'} kind
  * @param {string | number} seed
  * @param {PlayerOptions} [options]

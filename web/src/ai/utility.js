@@ -7,6 +7,7 @@
 
 import { playRound } from '../rules/simulate.js';
 import { RoundState } from '../rules/round.js';
+import { PRESETS, preset } from '../rules/profile.js';
 import { GreedyPlayer } from './greedy.js';
 import { PyRandom } from './pyrandom.js';
 
@@ -23,6 +24,29 @@ import { PyRandom } from './pyrandom.js';
 const SPREADS = new Map();
 /** @type {WeakMap<Profile, [number, number]>} */
 const SPREAD_OF = new WeakMap();
+
+/**
+ * The presets' spreads as `measureSpread` finds them (web/test/ai/spread_table.test.js checks
+ * each). Measuring takes 1-2 s in a browser's worker, and a search player measures at its first
+ * decision, outside its time cap: that decision of a practice match took up to 2.8 s against
+ * the 1 s budget. One round's play does not read the number of rounds, so these serve a preset
+ * played over any number of rounds; a profile with switches is still measured.
+ * @type {Readonly<{[name: string]: [number, number]}>}
+ */
+export const PRESET_SPREADS = Object.freeze({
+  nintendo: [9.098585970724606, 5.86],
+  'koikoi-online': [14.08634326809718, 7.673333333333333],
+  'teaching-card': [8.556515386274683, 5.453333333333333],
+  wikipedia: [9.30441949947562, 6.073333333333333],
+  'board-game': [8.094579805167292, 5.28],
+  'classic-variant': [5.398776610389511, 4.116666666666666],
+  'koikoi-japan': [4.46455671558405, 3.26],
+});
+
+/** A profile's encoding without its number of rounds (which one round's play never reads). @param {Profile} profile */
+const spreadKey = (profile) => JSON.stringify({ ...profile.toDict(), rounds: 0 });
+/** @type {Map<string, [number, number]> | null} */
+let known = null;
 
 /**
  * The complementary error function to about 1e-15 relative (JavaScript has no Math.erfc): the
@@ -80,27 +104,36 @@ export function erfc(x) {
 export function spread(profile) {
   const quick = SPREAD_OF.get(profile);
   if (quick !== undefined) return quick;
-  const key = JSON.stringify(profile.toDict());
-  let found = SPREADS.get(key);
-  if (found === undefined) {
-    const rng = new PyRandom(20260101); // fixed simulated deals
-    const outcomes = [];
-    for (let i = 0; i < 300; i++) outcomes.push(greedyRound(profile, rng, i));
-    let sum = 0;
-    for (const x of outcomes) sum += x;
-    const mean = sum / outcomes.length;
-    let squares = 0;
-    for (const x of outcomes) squares += (x - mean) ** 2;
-    const sd = Math.sqrt(squares / outcomes.length);
-    let gain = 0;
-    for (const x of outcomes) gain += Math.abs(x);
-    gain /= outcomes.length;
+  const key = spreadKey(profile);
+  known ??= new Map(PRESETS.map((name) => [spreadKey(preset(name)), PRESET_SPREADS[name]]));
+  const found = known.get(key) ?? SPREADS.get(key) ?? measureSpread(profile);
+  if (!known.has(key) && !SPREADS.has(key)) {
     if (SPREADS.size > 64) SPREADS.clear();
-    found = [sd, gain];
     SPREADS.set(key, found);
   }
-  SPREAD_OF.set(profile, /** @type {[number, number]} */ (found));
-  return /** @type {[number, number]} */ (found);
+  SPREAD_OF.set(profile, found);
+  return found;
+}
+
+/**
+ * `spread` measured: 300 fixed deals played by two greedy players.
+ * @param {Profile} profile
+ * @returns {[number, number]}
+ */
+export function measureSpread(profile) {
+  const rng = new PyRandom(20260101); // fixed simulated deals
+  const outcomes = [];
+  for (let i = 0; i < 300; i++) outcomes.push(greedyRound(profile, rng, i));
+  let sum = 0;
+  for (const x of outcomes) sum += x;
+  const mean = sum / outcomes.length;
+  let squares = 0;
+  for (const x of outcomes) squares += (x - mean) ** 2;
+  const sd = Math.sqrt(squares / outcomes.length);
+  let gain = 0;
+  for (const x of outcomes) gain += Math.abs(x);
+  gain /= outcomes.length;
+  return [sd, gain];
 }
 
 /**

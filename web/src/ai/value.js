@@ -3,8 +3,10 @@
 // (negative: the opponent's). The weights are expert_weights.js, the same document as
 // koikoi_p2p/ai/expert_weights.json (written by `koikoi train --js`); float64 throughout, so the
 // two languages agree to rounding (web/test/ai/value_parity.test.js).
+// The weights (some 440 KB) are imported only when the expert is wanted (`loadShipped`): the
+// browser's build keeps them in a file of their own (web/app/build.mjs), so a seat that never
+// plays the expert neither downloads nor parses them.
 
-import { WEIGHTS } from './expert_weights.js';
 import { CARDS, COMPACT, INPUTS, LOCATIONS, MONTH, MY_TURN, SCALARS, SCALE } from './features.js';
 
 export const FORMAT = 'koikoi-value-mlp/1';
@@ -80,9 +82,27 @@ export class ValueNet {
 
 /** @type {ValueNet | null} */
 let shippedNet = null;
+/** @type {Promise<ValueNet> | null} */
+let loading = null;
 
-/** The network shipped with the app (expert_weights.js), parsed once. */
+/**
+ * Load the network shipped with the app (expert_weights.js, imported on the first call), parsed
+ * once; a failed load (say, offline before the file was cached) is tried again on the next call.
+ * @returns {Promise<ValueNet>}
+ */
+export function loadShipped() {
+  loading ??= import('./expert_weights.js').then(({ WEIGHTS }) => {
+    shippedNet = new ValueNet(/** @type {WeightsDocument} */ (WEIGHTS));
+    return shippedNet;
+  }, (/** @type {unknown} */ e) => {
+    loading = null;
+    throw e;
+  });
+  return loading;
+}
+
+/** The shipped network, once `loadShipped()` has resolved (else an error saying so). */
 export function shipped() {
-  if (shippedNet === null) shippedNet = new ValueNet(/** @type {WeightsDocument} */ (WEIGHTS));
+  if (shippedNet === null) throw new Error("the expert's network is not loaded: await loadShipped() (or preparePlayer('expert')) first");
   return shippedNet;
 }

@@ -23,7 +23,7 @@ export { systemRandom } from '../mentalpoker/rng.js';
 export { Profile, PRESETS, preset, withRounds } from '../rules/profile.js';
 export { actionText, actionToDict, actionFromDict } from '../rules/actions.js';
 // The computer players (also reachable through Match#computer).
-export { createPlayer, PLAYER_KINDS } from '../ai/players.js';
+export { createPlayer, preparePlayer, PLAYER_KINDS } from '../ai/players.js';
 export { RoundFollower } from '../ai/follow.js';
 // The layers underneath.
 export { GamePeer } from '../protocol/peer.js';

@@ -319,8 +319,9 @@ export class Match {
   }
 
   /**
-   * A computer player for this seat ("random", "greedy", "strong" or "master"): it follows the
-   * match from now on (create it before iterating) and `choose()` answers the current question.
+   * A computer player for this seat ("random", "greedy", "strong", "master" or "expert"): it
+   * follows the match from now on (create it before iterating) and `choose()` answers the current
+   * question. The expert needs its network loaded first: `await preparePlayer('expert')`.
    * @param {'random' | 'greedy' | 'strong' | 'master' | 'expert'} [kind] @param {string} [seed]
    * @returns {{choose: () => Action}}
    */

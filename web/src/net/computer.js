@@ -7,7 +7,7 @@ import { runMatch } from './match.js';
 import { Identity } from '../protocol/identity.js';
 import { systemRandom, vectorStream } from '../mentalpoker/rng.js';
 import { preset, withRounds } from '../rules/profile.js';
-import { createPlayer } from '../ai/players.js';
+import { createPlayer, preparePlayer } from '../ai/players.js';
 import { RoundFollower } from '../ai/follow.js';
 import { toHex } from '../bytes.js';
 
@@ -29,6 +29,7 @@ export async function playComputerSeat(o) {
   const identity = Identity.generate(rng);
   const rules = o.rules ?? 'nintendo';
   const profile = o.rounds ? withRounds(preset(rules), o.rounds) : preset(rules);
+  await preparePlayer(o.strategy ?? 'random');
   const player = createPlayer(o.strategy ?? 'random', o.seed ? `${o.seed}/${seat}` : toHex(systemRandom(8)), { profile });
   // The match context and the round's public history, as the Python driver tells its strategies.
   const follower = new RoundFollower(player, /** @type {0 | 1} */ (seat));
