@@ -235,10 +235,13 @@ async def trim_forever(trim: Callable[[], object], interval: float = TRIM_INTERV
 #   CPU a pass. Python's default starts one every 700 objects made (less those freed), about every
 #   second there: in one 4-minute hostile run, 321 young passes of more than 5 ms (5.1 s of CPU)
 #   and 85 middle ones (4.0 s), which nearly every honest peer's p99 met.
-#   Nothing is gained by walking them that often: the relay makes almost no cyclic garbage (a
-#   closed connection, however it ended, is left to reference counting: server.py,
-#   MeteredConnection._break_cycles), and what a connection holds is bounded by the budget of
-#   spec/relay.md §8.7, not by the collector. So a young pass waits for 50,000 new objects: in the
+#   Nothing is gained by walking them that often: on plain ws:// the relay makes almost no cyclic
+#   garbage (a closed connection, however it ended, is left to reference counting: server.py,
+#   MeteredConnection._break_cycles), and what an open connection holds is bounded by the budget of
+#   spec/relay.md §8.7, not by the collector. (With the relay's own TLS, a closed connection's
+#   socket transport and a failed TLS handshake still leave cycles for the collector, outside the
+#   budget until it runs: not measured under the hostile bench; deploy/ terminates TLS in the
+#   proxy.) So a young pass waits for 50,000 new objects: in the
 #   same run 11 passes of more than 5 ms (0.8 s of CPU), while connections were being opened; a
 #   pass is longer (up to a quarter of a second seen, as the attackers filled the budget), but
 #   rare. A missed cycle waits longer, never forever.

@@ -125,7 +125,10 @@ class MeteredConnection(ServerConnection):
         for the close's ``__cause__``, without their tracebacks; the transport reads no more."""
         protocol = self.protocol
         _forget_tracebacks(protocol.parser_exc)
-        _forget_tracebacks(protocol.handshake_exc)
+        # A handshake that failed in process_request keeps that exception with a traceback
+        # through handshake() itself, which may still be suspended here (sending its 500):
+        # clearing that frame would close the running coroutine, so only the reference goes.
+        _forget_tracebacks(protocol.handshake_exc, clear_top=False)
         protocol.parser.close()
         _forget_read_callback(self.transport)
         if keepalive is not None:
@@ -179,20 +182,24 @@ class MeteredConnection(ServerConnection):
         self._release(self.inbound)
 
 
-def _forget_tracebacks(exc: BaseException | None) -> None:
+def _forget_tracebacks(exc: BaseException | None, clear_top: bool = True) -> None:
     """Drop the tracebacks of ``exc`` and of the exceptions it was raised from or during, and the
     locals of the frames they passed through: a traceback holds those frames, and they hold whoever
     raised it (a cycle when that object keeps the exception) and, in an ``__aexit__``, the
     traceback itself. Only for exceptions that are done with: their frames have returned (or
-    belong to a generator nobody will resume, which clearing closes)."""
+    belong to a generator nobody will resume, which clearing closes). With ``clear_top`` false,
+    the frames of ``exc``'s own traceback are left as they are (one may still be running) and only
+    the exceptions it came from have theirs cleared."""
     seen: set[int] = set()
+    top = exc
     pending = [exc]
     while pending:
         exc = pending.pop()
         if exc is None or id(exc) in seen:
             continue
         seen.add(id(exc))
-        traceback.clear_frames(exc.__traceback__)
+        if clear_top or exc is not top:
+            traceback.clear_frames(exc.__traceback__)
         exc.__traceback__ = None
         pending += (exc.__cause__, exc.__context__)
 

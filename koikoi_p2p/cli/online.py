@@ -78,8 +78,11 @@ REASON_HINTS = {
     "shutdown": "The relay at {url} is shutting down: try again in a moment.",
     # spec/relay.md §7.1: a relay closes unanswered the connections of an address whose new
     # connections are spent (without a proxy); behind one it answers 429 (source_handshakes).
-    "dropped": "The relay at {url} closed the connection without answering: most likely too many new "
-               "connections came from your address. Try again in a minute.",
+    # Also what a ws:// URL to a TLS port (or the reverse) or a proxy with no relay behind it
+    # looks like from here: the words name those too.
+    "dropped": "The relay at {url} closed the connection without answering. Too many new connections "
+               "may have come from your address: try again in a minute. Otherwise check the address "
+               "(ws:// or wss://) and that the relay is up.",
     "source_handshakes": "The relay at {url} takes no more new connections from your address for now "
                          "(too many came from it): try again in a minute.",
     "bad_certificate": "The relay at {url} is not trusted: {reason}. Nothing was sent. If it uses its own "
