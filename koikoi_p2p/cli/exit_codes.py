@@ -24,7 +24,8 @@ MEANINGS: tuple[tuple[int, str], ...] = (
     (OK, "the match finished"),
     (ERROR, "another error (the message says which), your input ended or your time ran out"),
     (USAGE, "bad command line"),
-    (RELAY_UNREACHABLE, "no relay reachable at the URL, or its certificate is not trusted"),
+    (RELAY_UNREACHABLE, "no relay reachable at the URL, it takes no one new for now (full, busy, or too "
+                        "many from your address), or its certificate is not trusted"),
     (ROOM_NOT_FOUND, "room not found (check the code, or ask the host for a new one)"),
     (ROOM_FULL, "room full (someone else joined first)"),
     (WRONG_PASSWORD, "wrong password, someone in the middle, or a changed key you did not accept"),

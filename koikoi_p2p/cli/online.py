@@ -44,6 +44,12 @@ RELAY_CODES = {
     "bad_certificate": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.USAGE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
+    # A relay that takes no one new for now, whatever its reason (spec/relay.md §7.1, §8.7): the
+    # same code as a full relay or one a proxy's 429 speaks for, so a script retries them alike.
+    "relay_busy": exit_codes.RELAY_UNREACHABLE,
+    "source_handshakes": exit_codes.RELAY_UNREACHABLE,
+    "source_connections": exit_codes.RELAY_UNREACHABLE,
+    "source_rooms": exit_codes.RELAY_UNREACHABLE,
     "shutdown": exit_codes.RELAY_UNREACHABLE,
     "resume_failed": exit_codes.RELAY_UNREACHABLE,
     "room_not_found": exit_codes.ROOM_NOT_FOUND,
@@ -85,6 +91,12 @@ REASON_HINTS = {
                "(ws:// or wss://) and that the relay is up.",
     "source_handshakes": "The relay at {url} takes no more new connections from your address for now "
                          "(too many came from it): try again in a minute.",
+    "source_connections": "The relay at {url} holds as many connections from your address as it allows: "
+                          "close another match or lobby on this network, or try again later.",
+    "source_rooms": "The relay at {url} holds as many open rooms from your address as it allows: close one "
+                    "you host, or wait until they end.",
+    "relay_busy": "The relay at {url} is busy and opens no new room for now: try again in a minute, "
+                  "or another relay.",
     "bad_certificate": "The relay at {url} is not trusted: {reason}. Nothing was sent. If it uses its own "
                        "CA, give that CA with --cafile FILE.",
 }

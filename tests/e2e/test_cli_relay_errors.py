@@ -216,16 +216,18 @@ def test_the_online_screens_name_every_reason_in_words(tmp_path: Path, lang: str
 
         refused = asyncio.run(hold_a_room())  # the relay's source_rooms: this address holds its one room
     assert host.returncode == exit_codes.NOBODY_JOINED and missing.returncode == exit_codes.ROOM_NOT_FOUND
-    assert bad.returncode == exit_codes.USAGE and refused.returncode == exit_codes.ERROR, refused.stderr
+    assert bad.returncode == exit_codes.USAGE, bad.stderr
+    assert refused.returncode == exit_codes.RELAY_UNREACHABLE, refused.stderr
     text = "\n".join(p.stdout + p.stderr for p in (host, missing, bad, refused))
     # The relay's machine-readable reason stays in brackets after the words (for a bug report).
     plain = re.sub(r"\([a-z_]+\)", "", text)
     if lang == "ja":
         assert "部屋コード" in text and "誰も参加しませんでした" in text and "部屋が見つかりません" in text
-        assert "あなたのアドレスからの部屋が多すぎる" in text
+        assert "あなたのアドレスから開かれた部屋が上限まで" in text
         assert english_left(plain) == [], text
     else:
-        assert "The relay refused: too many rooms from your address." in refused.stderr, refused.stderr
+        words = "holds as many open rooms from your address as it allows: close one you host"
+        assert words in refused.stderr, refused.stderr
         assert "(source_rooms)" in refused.stderr and raw_left(plain.replace(url, " ")) == [], text
 
 

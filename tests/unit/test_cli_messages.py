@@ -78,6 +78,20 @@ def test_a_stopped_match_and_a_relay_refusal_name_their_reason_in_words(
         assert "The relay refused: a room listing the relay does not take. (bad_listing)" in said[6]
 
 
+@pytest.mark.parametrize("reason", ["relay_full", "relay_busy", "source_handshakes", "source_connections",
+                                    "source_rooms", "dropped"])
+def test_a_relay_that_takes_no_one_new_for_now_exits_3_and_says_what_to_do(
+        reason: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A refusal for now (the relay full or busy, or too much from one address, with or without a
+    proxy's 429: spec/relay.md §7.1, §8.7) exits as an unreachable relay does, so a script retries
+    them alike, and says what to do rather than only what happened."""
+    code = relay_failure(RelayError(reason, "the relay's own words"), "ws://127.0.0.1:9/v1")
+    said = capsys.readouterr().err
+    assert code == exit_codes.RELAY_UNREACHABLE, said
+    assert not said.startswith("koikoi: The relay refused:"), said
+    assert re.search(r"try again|close (another|one)", said), said
+
+
 def test_only_two_plains_of_one_month_are_chosen_for_the_player() -> None:
     plains = (Capture(card("12-plain1").index), Capture(card("12-plain2").index))
     assert interchangeable(plains)
