@@ -330,9 +330,11 @@ def _question_started(match: MatchLike) -> float:
     return started if isinstance(started, float) else time.monotonic()
 
 
-def _own_deadline(match: MatchLike, asked: float) -> float | None:
-    """When our own decision must be in (a ``time.monotonic`` time), or None without a clock."""
-    seconds = _deadline(match, 0.0)
+def _own_deadline(match: MatchLike, asked: float, seconds: float | None = None) -> float | None:
+    """When our own decision must be in (a ``time.monotonic`` time), or None without a clock.
+    ``seconds``: the deadline of the decision asked, when the wait now awaited is another's."""
+    if seconds is None:
+        seconds = _deadline(match, 0.0)
     if not 1 <= seconds < NO_CLOCK_ABOVE:
         return None
     return asked + max(1.0, seconds - OWN_MARGIN)
@@ -557,11 +559,13 @@ async def _proposed(event: TermsProposed, match: MatchLike, screen: Screen, prom
         screen.say(screen.t("Accepted (--accept)."))
         accept = True
     else:
-        # Within our own deadline for `accept` (spec/game.md §7.1): the library stops taking the
-        # answer once it has passed, and the prompt stops with it.
+        # Within our own deadline for `accept`, the proposed terms' `turn` (spec/game.md §7.1): the
+        # library stops taking the answer once it has passed, and the prompt stops with it. (Not
+        # the wait now awaited: the host's keys may still be on their way, a `step` wait.)
         asked = _question_started(match)
         accept = await prompter.choose(screen.t("Accept these terms?"), accept_choices(screen.lang),
-                                       deadline=_own_deadline(match, asked))
+                                       deadline=_own_deadline(match, asked,
+                                                              float(event.terms.deadlines.turn)))
         screen.mark()
     decide_terms = getattr(match, "decide_terms")  # noqa: B009
     await decide_terms(accept)

@@ -1,7 +1,12 @@
 """The auditor's one-pass verification (spec/crypto.md §8.5) refuses exactly what version 1's
 did, with the same reason: every bit of a shuffle or share message flipped, with and without
 the round secrets known in advance. The baseline is the frozen version 1 observer of
-``koikoi bench audit``."""
+``koikoi bench audit``.
+
+The default run flips every 127th bit of a shuffle and every 11th of a share message (every
+32-byte field still gets two or more flips, at moving bit positions); every 61st and every 5th with
+``KOIKOI_FULL_CAMPAIGN=1 .venv/bin/python -m pytest -q tests/adversarial/test_audit_fast_path.py``
+(tests/campaign.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +17,11 @@ import pytest
 from koikoi_p2p.bench.audit import V1Observer
 from mentalpoker.deck import DeckObserver, DeckParty
 from mentalpoker.errors import MentalPokerError
+from tests.campaign import full_campaign
 from tests.mp_support import seed_of
 
 N = 6
+SHUFFLE_STRIDE, SHARE_STRIDE = (61, 5) if full_campaign() else (127, 11)
 SETUP = {"n": N, "version": 2, "session_id": b"fast-path-session-0001", "round": 1, "first_shuffler": 0}
 
 
@@ -63,7 +70,7 @@ def _flip(data: bytes, bit: int) -> bytes:
 def test_every_flipped_bit_of_a_shuffle_gets_version_1_s_reason(secrets: bool) -> None:
     for which in (0, 1):
         message = SHUFFLES[which]
-        for bit in range(3, len(message) * 8, 61):   # every field, several bits of each
+        for bit in range(3, len(message) * 8, SHUFFLE_STRIDE):   # every field, several bits of each
             altered = _flip(message, bit)
             got = []
             for kind in (DeckObserver, V1Observer):
@@ -77,7 +84,7 @@ def test_every_flipped_bit_of_a_shuffle_gets_version_1_s_reason(secrets: bool) -
 @pytest.mark.parametrize("secrets", [False, True])
 def test_every_flipped_bit_of_a_share_message_gets_version_1_s_reason(secrets: bool) -> None:
     message = SHARES[0]
-    for bit in range(0, len(message) * 8, 5):
+    for bit in range(0, len(message) * 8, SHARE_STRIDE):
         altered = _flip(message, bit)
         got = []
         for kind in (DeckObserver, V1Observer):

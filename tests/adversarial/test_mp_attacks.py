@@ -1,4 +1,9 @@
-"""A cheating peer against the deck: forged, altered, moved and malformed messages must all fail."""
+"""A cheating peer against the deck: forged, altered, moved and malformed messages must all fail.
+
+The small shuffle message (the slowest of the "every bit" tests) has one bit of every byte flipped,
+the bit's position moving from byte to byte; every bit of it with
+``KOIKOI_FULL_CAMPAIGN=1 .venv/bin/python -m pytest -q tests/adversarial/test_mp_attacks.py``
+(tests/campaign.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from mentalpoker.generators import card_point
 from mentalpoker.group import Point, Scalar, base_mult
 from mentalpoker.keyproof import KeyProof, prove_key, verify_key
 from mentalpoker.shuffle import ShuffleProof, ShuffleWitness, prove_shuffle, shuffle, verify_shuffle
+from tests.campaign import bits_to_flip
 from tests.mp_support import seed_of, seeded
 from tests.unit.test_mp_group import SMALL_ORDER_HEX, non_canonical_encodings, off_subgroup_point
 
@@ -82,10 +88,11 @@ def test_every_bit_of_a_key_message_matters() -> None:
 
 
 def test_every_bit_of_a_small_shuffle_message_matters() -> None:
-    """n = 2: all 5 fields of the outputs and all 9 fields of the proof, every bit."""
+    """n = 2: all 5 fields of the outputs and all 9 fields of the proof, every byte (every bit with
+    KOIKOI_FULL_CAMPAIGN=1)."""
     a, b = keyed(2)
     msg = a.shuffle_message(b"")
-    for bit in range(len(msg) * 8):
+    for bit in bits_to_flip(len(msg)):
         with pytest.raises((InvalidEncoding, ProofError)):
             b.receive_shuffle(flip(msg, bit))
     b.receive_shuffle(msg)

@@ -135,6 +135,10 @@ def test_the_terms_answer_has_a_deadline(tmp_path: Path) -> None:
 
         code, out, host = asyncio.run(body())
     assert "Accept these terms?" in out
+    # The countdown is the terms' turn (6 s) less the margin, not the 60 s step wait for the
+    # host's keys that may still be under way when the question is asked.
+    shown = re.findall(r"\[0:(\d\d)\] >", out)
+    assert shown and max(int(s) for s in shown) <= 4, out
     assert "Your time for this decision ran out" in out, out
     assert code == exit_codes.ERROR, out
     assert "--- Round" not in out

@@ -1,6 +1,11 @@
 """Cross-implementation fuzz: random JavaScript matches replay identically in the Python auditor,
 and a cheat by either implementation is refused by the other with the same reason, with evidence
-both auditors judge alike."""
+both auditors judge alike.
+
+The default run replays 3 random matches and has each cheat made once, by the JavaScript and the
+Python implementation in turn; 8 random matches and every cheat by both with
+``KOIKOI_FULL_CAMPAIGN=1 .venv/bin/python -m pytest -q tests/interop/test_js_fuzz.py``
+(tests/campaign.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.campaign import full_campaign
 from tests.interop.support import (
     REPO,
     WEB,
@@ -28,6 +34,10 @@ from tests.interop.support import (
 
 CHEATS = {"bad_key": "bad_key", "bad_shuffle": "bad_shuffle", "bad_share": "bad_share",
           "illegal_action": "illegal_action", "extra_field": "bad_message"}
+# (cheat, cheater): by default each cheat once, the cheater alternating; all ten in a full campaign.
+CHEAT_CASES = [(cheat, cheater) for n, cheat in enumerate(sorted(CHEATS)) for cheater in ("js", "py")
+               if full_campaign() or cheater == ("js", "py")[n % 2]]
+RANDOM_MATCHES = 8 if full_campaign() else 3
 
 
 def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:
@@ -36,12 +46,12 @@ def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:
     diverge: the same state, wait, deal and scores after every envelope."""
     node = require_node()
     script = WEB / "tools" / "selfplay_many.js"
-    out = subprocess.run([node, str(script), str(tmp_path), "8", "2026"],
+    out = subprocess.run([node, str(script), str(tmp_path), str(RANDOM_MATCHES), "2026"],
                          capture_output=True, text=True, check=True, cwd=REPO, timeout=600).stdout
     from koikoi_p2p.audit import audit_bytes
 
     matches = [json.loads(line) for line in out.splitlines()]
-    assert len(matches) == 8
+    assert len(matches) == RANDOM_MATCHES
     for m in matches:
         report = audit_bytes(Path(m["file"]).read_bytes()).to_json()
         assert report["ok"], (m, report["deviation"], report["notes"])
@@ -53,8 +63,7 @@ def test_random_js_matches_replay_in_the_python_auditor(tmp_path: Path) -> None:
         assert first_divergence(js, py_trace(path.read_bytes())) is None, path.name
 
 
-@pytest.mark.parametrize("cheater", ["js", "py"])
-@pytest.mark.parametrize("cheat", sorted(CHEATS))
+@pytest.mark.parametrize(("cheat", "cheater"), CHEAT_CASES)
 def test_cheat_refused_with_the_same_reason(tmp_path: Path, cheat: str, cheater: str) -> None:
     """The cheater hosts (seat 0); the honest joiner of the other implementation stops with the
     reason, blames seat 0, and writes evidence that both auditors find proves it."""

@@ -7,6 +7,13 @@ the cup) for every preset and for profiles with the house-rule scoring switches 
 cancelled by rain or paulownia, the cup as animal or plain, bright yaku that add up, the rain man
 in sanko, only the highest yaku), each subset joined with one of several fixed filler piles so
 that the counted yaku (tane, tan, kasu) and the monthly yaku are exercised too.
+
+The default run checks each profile on every seventh subset, starting at a different one for each
+profile, so that seven consecutive profiles together check every subset (a stride prime to the
+twelve months and the five filler piles: each profile still meets every month and every pile);
+every profile on every subset with
+``KOIKOI_FULL_CAMPAIGN=1 .venv/bin/python -m pytest -q tests/property/test_rules_plain_scorer.py``
+(tests/campaign.py).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.profile import PRESETS, Profile, preset
 from koikoi_p2p.rules.scoring import YAKU_IDS, round_score, scorer
+from tests.campaign import full_campaign
 
 KEY_IDS = [
     "01-crane", "03-curtain", "08-moon", "11-rainman", "12-phoenix",
@@ -211,11 +219,13 @@ HOUSE_RULE_PROFILES: list[Profile] = [
 
 
 def test_engine_matches_plain_scorer_on_every_key_subset() -> None:
+    stride = 1 if full_campaign() else 7
+    profiles = [*PRESETS.values(), *HOUSE_RULE_PROFILES]
     checked = 0
-    for profile in [*PRESETS.values(), *HOUSE_RULE_PROFILES]:
+    for number, profile in enumerate(profiles):
         rules = profile.to_dict()
         s = scorer(profile)
-        for subset in range(1 << len(KEY_IDS)):
+        for subset in range(number % stride, 1 << len(KEY_IDS), stride):
             chosen = {KEY_IDS[i] for i in range(len(KEY_IDS)) if subset >> i & 1}
             ids = chosen | set(FILLERS[subset % len(FILLERS)])
             month = subset % 12 + 1
@@ -228,7 +238,8 @@ def test_engine_matches_plain_scorer_on_every_key_subset() -> None:
                 raise AssertionError(f"{profile.name} {sorted(ids)} {month}: engine {got} plain {expected}")
             assert s.base(mask, month) == sum(expected.values())
             checked += 1
-    assert checked == (len(PRESETS) + len(HOUSE_RULE_PROFILES)) * 2**15
+    assert checked == sum(len(range(n % stride, 2**15, stride)) for n in range(len(profiles)))
+    assert len(profiles) >= stride
 
 
 def test_viewing_by_call_matches_plain_scorer_after_a_call() -> None:
