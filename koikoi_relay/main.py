@@ -113,6 +113,11 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
     # The first line on stdout says where we listen, so a parent process can read the port.
     ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")
     quieter_collector()
+    from koikoi_relay import pauses
+
+    recorder = pauses.from_environment()   # debugging only: $KOIKOI_RELAY_PAUSES (off by default)
+    if recorder is not None:
+        recorder.start()
     trim = memory_trimmer()
     trimmer = None if trim is None else asyncio.create_task(trim_forever(trim))
     print(f"relay listening on {ws}://{args.host}:{server.port}/v1", flush=True)
@@ -129,6 +134,8 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
         loop.add_signal_handler(signal.SIGHUP, reload_tls, secure)
     await stop.wait()
     log_event("signal_received")
+    if recorder is not None:
+        recorder.stop()
     if trimmer is not None:
         trimmer.cancel()
     await server.shutdown()

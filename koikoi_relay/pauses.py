@@ -1,0 +1,114 @@
+"""Debugging aid, off by default: where the relay's event loop stops.
+
+With ``KOIKOI_RELAY_PAUSES=DIR`` in its environment a relay process writes ``DIR/relay-PID.jsonl``:
+one JSON line per cyclic-collector pass (``gc.callbacks``: wall time of its end, generation,
+seconds, objects collected), one per tick of a 10 ms ticker that woke more than ``LATE`` seconds
+late (the event loop was busy or stopped that long), every ``OBJECTS_EVERY`` seconds the number of
+objects the collector tracks in each generation (and the frozen ones), and at the end a summary:
+histograms of the passes by generation and of every tick's lateness. ``koikoi bench relay
+--hostile`` reads these files when the variable is set in its own environment (the relays inherit
+it) and reports what fell inside its measured windows. Nothing here changes what the relay does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import gc
+import json
+import os
+import time
+from typing import IO, Any
+
+ENV = "KOIKOI_RELAY_PAUSES"
+TICK = 0.01           # the ticker's period
+LATE = 0.002          # a tick later than this is written out
+OBJECTS_EVERY = 5.0   # seconds between two counts of the tracked objects
+# Upper bounds of the histograms' buckets, seconds (the last bucket is everything above).
+BOUNDS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+
+
+def histogram(values: list[float]) -> dict[str, int]:
+    """Counts per bucket of BOUNDS, named by their upper bound in milliseconds (``>1000``: above)."""
+    counts = [0] * (len(BOUNDS) + 1)
+    for value in values:
+        counts[bisect.bisect_left(BOUNDS, value)] += 1
+    names = [f"<={bound * 1e3:g}ms" for bound in BOUNDS] + [f">{BOUNDS[-1] * 1e3:g}ms"]
+    return {name: count for name, count in zip(names, counts, strict=True) if count}
+
+
+class PauseRecorder:
+    """Records collector passes and event-loop lateness into ``out`` (see the module)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self._started = 0.0
+        self._pending: list[dict[str, Any]] = []
+        self._passes: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._collected: dict[int, int] = {0: 0, 1: 0, 2: 0}
+        self._lags: list[float] = []
+        self._ticker: asyncio.Task[None] | None = None
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._started = now
+            return
+        seconds = now - self._started
+        generation = info["generation"]
+        self._passes[generation].append(seconds)
+        self._collected[generation] += info["collected"]
+        self._pending.append({"gc": generation, "t": time.time(), "s": round(seconds, 6),
+                              "collected": info["collected"], "uncollectable": info["uncollectable"]})
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_gc)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+
+    async def _tick_forever(self) -> None:
+        next_count = time.monotonic()
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(TICK)
+            late = time.perf_counter() - before - TICK
+            self._lags.append(late)
+            if late > LATE:
+                self._pending.append({"lag": round(late, 6), "t": time.time()})
+            if time.monotonic() >= next_count:
+                next_count = time.monotonic() + OBJECTS_EVERY
+                self._pending.append({"objects": [len(gc.get_objects(g)) for g in range(3)],
+                                      "frozen": gc.get_freeze_count(), "t": time.time()})
+            self.flush()
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, []
+        for line in pending:
+            self.out.write(json.dumps(line) + "\n")
+        if pending:
+            self.out.flush()
+
+    def stop(self) -> None:
+        """Stop recording; write what is pending and the summary."""
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self.flush()
+        summary = {
+            "gc": {str(g): {"passes": len(times), "seconds": round(sum(times), 4),
+                            "max": round(max(times, default=0.0), 4), "collected": self._collected[g],
+                            "histogram": histogram(times)}
+                   for g, times in self._passes.items()},
+            "lag": {"ticks": len(self._lags), "histogram": histogram(self._lags)},
+        }
+        self.out.write(json.dumps({"summary": summary}) + "\n")
+        self.out.close()
+
+
+def from_environment() -> PauseRecorder | None:
+    """A recorder writing into ``$KOIKOI_RELAY_PAUSES/relay-PID.jsonl``, or None when unset."""
+    directory = os.environ.get(ENV)
+    if not directory:
+        return None
+    path = os.path.join(directory, f"relay-{os.getpid()}.jsonl")
+    return PauseRecorder(open(path, "w", encoding="utf-8"))   # closed by stop()
