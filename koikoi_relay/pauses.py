@@ -3,7 +3,8 @@
 With ``KOIKOI_RELAY_PAUSES=DIR`` in its environment a relay process writes ``DIR/relay-PID.jsonl``:
 one JSON line per cyclic-collector pass (``gc.callbacks``: wall time of its end, generation,
 seconds, objects collected), one per tick of a 10 ms ticker that woke more than ``LATE`` seconds
-late (the event loop was busy or stopped that long), every ``OBJECTS_EVERY`` seconds the number of
+late (the event loop was busy or stopped that long; with the CPU time the thread had meanwhile),
+one per event-loop callback that ran longer than ``LATE`` (what it ran), every ``OBJECTS_EVERY`` seconds the number of
 objects the collector tracks in each generation (and the frozen ones), and at the end a summary:
 histograms of the passes by generation and of every tick's lateness. ``koikoi bench relay
 --hostile`` reads these files when the variable is set in its own environment (the relays inherit
@@ -18,6 +19,7 @@ import gc
 import json
 import os
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 ENV = "KOIKOI_RELAY_PAUSES"
@@ -48,6 +50,7 @@ class PauseRecorder:
         self._collected: dict[int, int] = {0: 0, 1: 0, 2: 0}
         self._lags: list[float] = []
         self._ticker: asyncio.Task[None] | None = None
+        self._original_run: Callable[[asyncio.Handle], None] | None = None
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         now = time.perf_counter()
@@ -64,16 +67,40 @@ class PauseRecorder:
     def start(self) -> None:
         gc.callbacks.append(self._on_gc)
         self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
+        self._wrap_callbacks()
+
+    def _wrap_callbacks(self) -> None:
+        """Time every event-loop callback (asyncio.Handle._run): one taking more than LATE is
+        written out with what it ran (a task's coroutine by name)."""
+        original = asyncio.Handle._run
+        self._original_run = original
+        pending = self._pending_list
+
+        def timed(handle: asyncio.Handle) -> None:
+            start = time.perf_counter()
+            original(handle)
+            took = time.perf_counter() - start
+            if took > LATE:
+                pending().append({"callback": _describe(handle), "s": round(took, 6), "t": time.time()})
+
+        setattr(asyncio.Handle, "_run", timed)   # noqa: B010 - typeshed's type of _run is odd
+
+    def _pending_list(self) -> list[dict[str, Any]]:
+        return self._pending
 
     async def _tick_forever(self) -> None:
         next_count = time.monotonic()
         while True:
-            before = time.perf_counter()
+            before, cpu = time.perf_counter(), time.thread_time()
             await asyncio.sleep(TICK)
             late = time.perf_counter() - before - TICK
             self._lags.append(late)
             if late > LATE:
-                self._pending.append({"lag": round(late, 6), "t": time.time()})
+                # With the CPU time this thread had meanwhile: about ``late`` + TICK when the loop
+                # was busy (a collector pass, long callbacks), much less when the process waited
+                # for a CPU the machine gave to others.
+                self._pending.append({"lag": round(late, 6), "cpu": round(time.thread_time() - cpu, 6),
+                                      "t": time.time()})
             if time.monotonic() >= next_count:
                 next_count = time.monotonic() + OBJECTS_EVERY
                 self._pending.append({"objects": [len(gc.get_objects(g)) for g in range(3)],
@@ -91,6 +118,9 @@ class PauseRecorder:
         """Stop recording; write what is pending and the summary."""
         if self._on_gc in gc.callbacks:
             gc.callbacks.remove(self._on_gc)
+        if self._original_run is not None:
+            setattr(asyncio.Handle, "_run", self._original_run)   # noqa: B010
+            self._original_run = None
         if self._ticker is not None:
             self._ticker.cancel()
         self.flush()
@@ -103,6 +133,16 @@ class PauseRecorder:
         }
         self.out.write(json.dumps({"summary": summary}) + "\n")
         self.out.close()
+
+
+def _describe(handle: asyncio.Handle) -> str:
+    """What a callback ran: a task's coroutine (its qualified name), else the function's."""
+    callback = getattr(handle, "_callback", None)
+    owner = getattr(callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        coro = owner.get_coro()
+        return "task " + str(getattr(coro, "__qualname__", coro))
+    return str(getattr(callback, "__qualname__", callback))
 
 
 def from_environment() -> PauseRecorder | None:

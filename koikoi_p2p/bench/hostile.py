@@ -559,6 +559,8 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
     start, end = window
     passes: dict[str, list[float]] = {"0": [], "1": [], "2": []}
     lags: list[float] = []
+    busy = 0.0   # the CPU time of the relays' threads during their late ticks of STALL or more
+    callbacks: dict[str, list[float]] = {}
     stalls: list[tuple[float, float]] = []
     objects: list[int] = []
     for pid in pids:
@@ -581,6 +583,9 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
                 lags.append(record["lag"])
                 if record["lag"] >= STALL:
                     stalls.append((at - record["lag"] - 0.01, at))
+                    busy += record.get("cpu", 0.0)
+            elif "callback" in record:
+                callbacks.setdefault(record["callback"], []).append(record["s"])
     met = sum(1 for rtt, at in slow if any(s < at and e > at - rtt for s, e in stalls))
     return {
         "gc": {g: {"n": len(t), "s": round(sum(t), 3), "max_ms": round(max(t, default=0) * 1e3, 1)}
@@ -589,6 +594,9 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
         "lag_over_50ms": sum(1 for lag in lags if lag >= 0.05),
         "lag_max_ms": round(max(lags, default=0.0) * 1e3, 1),
         "lag_s": round(sum(lags), 3),
+        "stall_cpu_s": round(busy, 3),
+        "callbacks": {name: {"n": len(t), "s": round(sum(t), 3), "max_ms": round(max(t) * 1e3, 1)}
+                      for name, t in sorted(callbacks.items(), key=lambda item: -sum(item[1]))[:6]},
         "objects": objects,
         "stalls": len(stalls), "stall_s": round(sum(e - s for s, e in stalls), 3),
         "slow": len(slow), "slow_in_stall": met,

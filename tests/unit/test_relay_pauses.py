@@ -20,6 +20,7 @@ class _Kept(io.StringIO):
 
 def test_the_recorder_writes_collector_passes_late_ticks_and_a_summary() -> None:
     out = _Kept()
+    original = asyncio.Handle._run
     recorder = pauses.PauseRecorder(out)
 
     async def scenario() -> None:
@@ -34,11 +35,16 @@ def test_the_recorder_writes_collector_passes_late_ticks_and_a_summary() -> None
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     passes = [line for line in lines if "gc" in line]
     assert any(line["gc"] == 1 and line["s"] >= 0 for line in passes)
-    assert any(line.get("lag", 0) >= 0.02 for line in lines)
+    late = [line for line in lines if line.get("lag", 0) >= 0.02]
+    assert late and all(0 <= line["cpu"] for line in late)
+    assert any(str(line.get("callback")).endswith("<locals>.scenario") and line["s"] >= 0.02
+               for line in lines)
     assert any("objects" in line and len(line["objects"]) == 3 for line in lines)
     summary = lines[-1]["summary"]
     assert summary["gc"]["1"]["passes"] >= 1 and summary["lag"]["ticks"] >= 2
-    assert recorder._on_gc not in gc.callbacks
+    assert recorder._on_gc not in gc.callbacks and asyncio.Handle._run is original
+
+
 
 
 def test_the_histogram_names_its_buckets_by_their_bound() -> None:
