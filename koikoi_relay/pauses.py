@@ -2,13 +2,14 @@
 
 With ``KOIKOI_RELAY_PAUSES=DIR`` in its environment a relay process writes ``DIR/relay-PID.jsonl``:
 one JSON line per cyclic-collector pass (``gc.callbacks``: wall time of its end, generation,
-seconds, objects collected), one per tick of a 10 ms ticker that woke more than ``LATE`` seconds
-late (the event loop was busy or stopped that long; with the CPU time the thread had meanwhile),
-one per event-loop callback that ran longer than ``LATE`` (what it ran), every ``OBJECTS_EVERY`` seconds the number of
-objects the collector tracks in each generation (and the frozen ones), and at the end a summary:
-histograms of the passes by generation and of every tick's lateness. ``koikoi bench relay
---hostile`` reads these files when the variable is set in its own environment (the relays inherit
-it) and reports what fell inside its measured windows. Nothing here changes what the relay does.
+seconds, objects collected); one per tick of a 10 ms ticker that woke more than ``LATE`` seconds
+late (the event loop was busy or stopped that long), with the CPU time the thread had meanwhile;
+one per event-loop callback that ran longer than ``LATE`` (what it ran, wall and CPU time); every
+``OBJECTS_EVERY`` seconds the number of objects the collector tracks in each generation (and the
+frozen ones); and at the end a summary: what a full collection then finds, histograms of the
+passes by generation and of every tick's lateness. ``koikoi bench relay --hostile`` reads these
+files when the variable is set in its own environment (the relays inherit it) and reports what
+fell inside its measured windows. Nothing here changes what the relay does.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import IO, Any
 ENV = "KOIKOI_RELAY_PAUSES"
 TICK = 0.01           # the ticker's period
 LATE = 0.002          # a tick later than this is written out
-OBJECTS_EVERY = 5.0   # seconds between two counts of the tracked objects
+OBJECTS_EVERY = 60.0  # seconds between two counts of the tracked objects (a count stops the loop too)
 # Upper bounds of the histograms' buckets, seconds (the last bucket is everything above).
 BOUNDS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 
@@ -77,11 +78,12 @@ class PauseRecorder:
         pending = self._pending_list
 
         def timed(handle: asyncio.Handle) -> None:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             original(handle)
             took = time.perf_counter() - start
             if took > LATE:
-                pending().append({"callback": _describe(handle), "s": round(took, 6), "t": time.time()})
+                pending().append({"callback": _describe(handle), "s": round(took, 6),
+                                  "cpu": round(time.thread_time() - cpu, 6), "t": time.time()})
 
         setattr(asyncio.Handle, "_run", timed)   # noqa: B010 - typeshed's type of _run is odd
 
@@ -124,7 +126,13 @@ class PauseRecorder:
         if self._ticker is not None:
             self._ticker.cancel()
         self.flush()
+        # What a full pass finds now: the cyclic garbage no pass has looked at (frozen objects aside).
+        start = time.perf_counter()
+        found = gc.collect()
+        final = {"collected": found, "s": round(time.perf_counter() - start, 4),
+                 "frozen": gc.get_freeze_count()}
         summary = {
+            "final_collection": final,
             "gc": {str(g): {"passes": len(times), "seconds": round(sum(times), 4),
                             "max": round(max(times, default=0.0), 4), "collected": self._collected[g],
                             "histogram": histogram(times)}

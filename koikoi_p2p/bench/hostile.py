@@ -561,6 +561,7 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
     lags: list[float] = []
     busy = 0.0   # the CPU time of the relays' threads during their late ticks of STALL or more
     callbacks: dict[str, list[float]] = {}
+    callback_cpu = 0.0
     stalls: list[tuple[float, float]] = []
     objects: list[int] = []
     for pid in pids:
@@ -586,6 +587,7 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
                     busy += record.get("cpu", 0.0)
             elif "callback" in record:
                 callbacks.setdefault(record["callback"], []).append(record["s"])
+                callback_cpu += record.get("cpu", 0.0)
     met = sum(1 for rtt, at in slow if any(s < at and e > at - rtt for s, e in stalls))
     return {
         "gc": {g: {"n": len(t), "s": round(sum(t), 3), "max_ms": round(max(t, default=0) * 1e3, 1)}
@@ -595,6 +597,7 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
         "lag_max_ms": round(max(lags, default=0.0) * 1e3, 1),
         "lag_s": round(sum(lags), 3),
         "stall_cpu_s": round(busy, 3),
+        "callback_cpu_s": round(callback_cpu, 3),
         "callbacks": {name: {"n": len(t), "s": round(sum(t), 3), "max_ms": round(max(t) * 1e3, 1)}
                       for name, t in sorted(callbacks.items(), key=lambda item: -sum(item[1]))[:6]},
         "objects": objects,
