@@ -5,8 +5,8 @@ one JSON line per cyclic-collector pass (``gc.callbacks``: wall time of its end,
 seconds, objects collected); one per tick of a 10 ms ticker that woke more than ``LATE`` seconds
 late (the event loop was busy or stopped that long), with the CPU time the thread had meanwhile;
 one per event-loop callback that ran longer than ``LATE`` (what it ran, wall and CPU time); every
-``OBJECTS_EVERY`` seconds the number of objects the collector tracks in each generation (and the
-frozen ones); and at the end a summary: what a full collection then finds, histograms of the
+``OBJECTS_EVERY`` seconds the number of objects the collector tracks in each generation (frozen
+ones aside); and at the end a summary: what a full collection then finds, histograms of the
 passes by generation and of every tick's lateness. ``koikoi bench relay --hostile`` reads these
 files when the variable is set in its own environment (the relays inherit it) and reports what
 fell inside its measured windows. Nothing here changes what the relay does.
@@ -105,8 +105,8 @@ class PauseRecorder:
                                       "t": time.time()})
             if time.monotonic() >= next_count:
                 next_count = time.monotonic() + OBJECTS_EVERY
-                self._pending.append({"objects": [len(gc.get_objects(g)) for g in range(3)],
-                                      "frozen": gc.get_freeze_count(), "t": time.time()})
+                counts = [len(gc.get_objects(g)) for g in range(3)]
+                self._pending.append({"objects": counts, "t": time.time()})
             self.flush()
 
     def flush(self) -> None:
@@ -126,11 +126,11 @@ class PauseRecorder:
         if self._ticker is not None:
             self._ticker.cancel()
         self.flush()
-        # What a full pass finds now: the cyclic garbage no pass has looked at (frozen objects aside).
+        # What a full pass finds now: the cyclic garbage no pass has looked at, frozen or not.
         start = time.perf_counter()
+        gc.unfreeze()
         found = gc.collect()
-        final = {"collected": found, "s": round(time.perf_counter() - start, 4),
-                 "frozen": gc.get_freeze_count()}
+        final = {"collected": found, "s": round(time.perf_counter() - start, 4)}
         summary = {
             "final_collection": final,
             "gc": {str(g): {"passes": len(times), "seconds": round(sum(times), 4),

@@ -82,11 +82,15 @@ class MeteredConnection(ServerConnection):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.meter.made += 1   # and freed in __del__ (koikoi_relay/collector.py)
         self.inbound = 0
         self.outbound = 0   # the write buffer as last seen (§8.7 (b))
         self.counted = False
         self.metering = True
         self.dropped = False
+
+    def __del__(self) -> None:
+        self.meter.freed += 1
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if not self.admits(transport.get_extra_info("peername")):
