@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
     from websockets.http11 import Request
 
-    from koikoi_relay.server import HttpHandler
+    from koikoi_relay.collector import Collector
+    from koikoi_relay.server import HttpHandler, RelayServer
     from koikoi_relay.tls import ServerTLS
 
 # Another service run in this process beside the relay, on its own port (``koikoi relay
@@ -112,13 +113,8 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")
-    # Young passes ten times a second, each followed by a freeze; full ones when connections leak.
+    collector = start_collector(server)
     from koikoi_relay import pauses
-    from koikoi_relay.collector import Collector
-
-    collector = Collector(lambda: server.inbound.made - server.inbound.freed,
-                          lambda: server.inbound.connections)
-    collector.start()
 
     recorder = pauses.from_environment()   # debugging only: $KOIKOI_RELAY_PAUSES (off by default)
     if recorder is not None:
@@ -235,6 +231,17 @@ async def trim_forever(trim: Callable[[], object], interval: float = TRIM_INTERV
     while True:
         await asyncio.sleep(interval)
         trim()
+
+
+def start_collector(server: RelayServer) -> Collector:
+    """The cyclic collector driven for this relay (koikoi_relay/collector.py): young passes ten
+    times a second, each followed by a freeze; full ones when connection objects leak."""
+    from koikoi_relay import collector
+
+    driven = collector.Collector(lambda: server.inbound.made - server.inbound.freed,
+                                 lambda: server.inbound.connections, young_interval=collector.YOUNG_INTERVAL)
+    driven.start()
+    return driven
 
 
 def run(args: argparse.Namespace, companion: Companion | None = None) -> int:

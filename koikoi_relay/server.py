@@ -65,6 +65,7 @@ TLS_HANDSHAKE_TIMEOUT = 10.0
 # receive buffer holds (the kernel doubles the value set; accepted sockets inherit it).
 MAX_QUEUE = 1
 RECEIVE_BUFFER = 32768
+SWEEP_SLICE = 256       # connections the sweeper looks at before it lets the event loop run again
 
 
 class MeteredConnection(ServerConnection):
@@ -610,18 +611,24 @@ class RelayServer:
         while True:
             await asyncio.sleep(self.limits.sweep_interval)
             try:
-                self._sweep()
+                await self._sweep()
             except Exception:
                 self.metrics.errors["internal"] += 1
                 logging.getLogger("koikoi_relay").exception("sweeper error")
 
-    def _sweep(self) -> None:
-        """Expire idle connections, then let the backend expire rooms and seats (spec §7)."""
+    async def _sweep(self) -> None:
+        """Expire idle connections, then let the backend expire rooms and seats (spec §7). The
+        connections are looked at SWEEP_SLICE at a time, the event loop free in between: in one
+        go, a few thousand of them stopped it for 7 to 18 ms every second."""
         now = self.clock()
         lim = self.limits
         for source in [source for source, bucket in self._handshakes.items() if bucket.full()]:
             del self._handshakes[source]
-        for conn in list(self._conns):
+        for index, conn in enumerate(list(self._conns)):
+            if index and not index % SWEEP_SLICE:
+                await asyncio.sleep(0)
+            if conn not in self._conns:
+                continue   # gone meanwhile
             if isinstance(conn.ws, MeteredConnection):
                 conn.ws.refresh_outbound()
             if not conn.in_room and now - conn.last_active > lim.idle_timeout:
