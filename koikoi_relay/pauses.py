@@ -4,12 +4,13 @@ With ``KOIKOI_RELAY_PAUSES=DIR`` in its environment a relay process writes ``DIR
 one JSON line per cyclic-collector pass (``gc.callbacks``: wall time of its end, generation,
 seconds, objects collected); one per tick of a 10 ms ticker that woke more than ``LATE`` seconds
 late (the event loop was busy or stopped that long), with the CPU time the thread had meanwhile;
-one per event-loop callback that ran longer than ``LATE`` (what it ran, wall and CPU time); every
-``OBJECTS_EVERY`` seconds the number of objects the collector tracks in each generation (frozen
-ones aside); and at the end a summary: what a full collection then finds, histograms of the
-passes by generation and of every tick's lateness. ``koikoi bench relay --hostile`` reads these
-files when the variable is set in its own environment (the relays inherit it) and reports what
-fell inside its measured windows. Nothing here changes what the relay does.
+one per event-loop callback that ran longer than ``LATE`` (what it ran, wall and CPU time); with
+``KOIKOI_RELAY_PAUSES_OBJECTS=SECONDS``, that often the number of objects the collector tracks in
+each generation (frozen ones aside); and at the end a summary: what a full collection then
+finds, histograms of the passes by generation and of every tick's lateness. ``koikoi bench relay
+--hostile`` reads these files when the variable is set in its own environment (the relays
+inherit it) and reports what fell inside its measured windows. Nothing here changes what the
+relay does, but the recording costs a little (a timer around every callback).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from typing import IO, Any
 ENV = "KOIKOI_RELAY_PAUSES"
 TICK = 0.01           # the ticker's period
 LATE = 0.002          # a tick later than this is written out
-OBJECTS_EVERY = 60.0  # seconds between two counts of the tracked objects (a count stops the loop too)
+# Seconds between two counts of the tracked objects, from KOIKOI_RELAY_PAUSES_OBJECTS (default: no
+# count): a count stops the loop too, 70 ms for 800,000 objects, and would weigh on what it measures.
+OBJECTS_ENV = "KOIKOI_RELAY_PAUSES_OBJECTS"
 # Upper bounds of the histograms' buckets, seconds (the last bucket is everything above).
 BOUNDS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 
@@ -43,8 +46,9 @@ def histogram(values: list[float]) -> dict[str, int]:
 class PauseRecorder:
     """Records collector passes and event-loop lateness into ``out`` (see the module)."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], objects_every: float = 0.0) -> None:
         self.out = out
+        self.objects_every = objects_every
         self._started = 0.0
         self._pending: list[dict[str, Any]] = []
         self._passes: dict[int, list[float]] = {0: [], 1: [], 2: []}
@@ -103,8 +107,8 @@ class PauseRecorder:
                 # for a CPU the machine gave to others.
                 self._pending.append({"lag": round(late, 6), "cpu": round(time.thread_time() - cpu, 6),
                                       "t": time.time()})
-            if time.monotonic() >= next_count:
-                next_count = time.monotonic() + OBJECTS_EVERY
+            if self.objects_every and time.monotonic() >= next_count:
+                next_count = time.monotonic() + self.objects_every
                 counts = [len(gc.get_objects(g)) for g in range(3)]
                 self._pending.append({"objects": counts, "t": time.time()})
             self.flush()
@@ -159,4 +163,5 @@ def from_environment() -> PauseRecorder | None:
     if not directory:
         return None
     path = os.path.join(directory, f"relay-{os.getpid()}.jsonl")
-    return PauseRecorder(open(path, "w", encoding="utf-8"))   # closed by stop()
+    objects_every = float(os.environ.get(OBJECTS_ENV) or 0)
+    return PauseRecorder(open(path, "w", encoding="utf-8"), objects_every)   # closed by stop()

@@ -53,6 +53,7 @@ def test_bench_relay_hostile_reads_the_relays_pause_records(
     from koikoi_p2p.bench.hostile import PAUSES_ENV, measure
 
     monkeypatch.setenv(PAUSES_ENV, str(tmp_path))
+    monkeypatch.setenv("KOIKOI_RELAY_PAUSES_OBJECTS", "1")
     result = measure(False, 2, True, 2.0, small=True)
     found = result["pauses"]
     assert set(found["gc"]) == {"0", "1", "2"} and found["slow"] >= 1

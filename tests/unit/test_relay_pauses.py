@@ -21,7 +21,7 @@ class _Kept(io.StringIO):
 def test_the_recorder_writes_collector_passes_late_ticks_and_a_summary() -> None:
     out = _Kept()
     original = asyncio.Handle._run
-    recorder = pauses.PauseRecorder(out)
+    recorder = pauses.PauseRecorder(out, objects_every=60.0)
 
     async def scenario() -> None:
         recorder.start()
