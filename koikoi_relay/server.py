@@ -84,6 +84,7 @@ class MeteredConnection(ServerConnection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.meter.made += 1   # and freed in __del__ (koikoi_relay/collector.py)
+        self.socket_transport: asyncio.BaseTransport | None = None   # under TLS (_break_cycles)
         self.inbound = 0
         self.outbound = 0   # the write buffer as last seen (§8.7 (b))
         self.counted = False
@@ -94,11 +95,15 @@ class MeteredConnection(ServerConnection):
         self.meter.freed += 1
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # With the relay's own TLS, ``transport`` is asyncio's TLS layer; the socket's transport
+        # beneath it keeps the same cycle as a plain one, and the TLS layer lets go of it first.
+        self.socket_transport = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None)
         if not self.admits(transport.get_extra_info("peername")):
             # Dropped at the accept: no request read, no handler task, nothing answered (§7.1).
             self.dropped = True
             transport.close()
             _forget_read_callback(transport)
+            self._forget_socket_transport()
             return
         super().connection_made(transport)
         self.counted = True
@@ -136,11 +141,18 @@ class MeteredConnection(ServerConnection):
         _forget_tracebacks(protocol.handshake_exc, clear_top=False)
         protocol.parser.close()
         _forget_read_callback(self.transport)
+        self._forget_socket_transport()
         if keepalive is not None:
             if keepalive.done():
                 _forget_task_exception(keepalive)
             else:
                 keepalive.add_done_callback(_forget_task_exception)
+
+    def _forget_socket_transport(self) -> None:
+        """Under TLS: the socket transport's own cycle broken too (it reads no more either)."""
+        if self.socket_transport is not None:
+            _forget_read_callback(self.socket_transport)
+            self.socket_transport = None
 
     def _set_outbound(self, size: int) -> None:
         self.meter.outbound += size - self.outbound

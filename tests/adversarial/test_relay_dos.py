@@ -20,6 +20,7 @@ import dataclasses
 import io
 import unicodedata
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -628,6 +629,102 @@ def test_the_sweeper_lets_other_connections_run_between_slices(monkeypatch: pyte
             assert turns - before >= 3
             for client in clients:
                 await client.close()
+
+    run(body)
+
+
+def test_tls_connections_are_freed_without_the_cyclic_collector(tmp_path: Path) -> None:
+    """With the relay's own TLS (--tls-cert) the socket's transport lies beneath asyncio's TLS
+    layer, and its cycle (its own bound read method) was not broken at the close: every TLS
+    connection, closed or dropped, a websocket or a plain HTTPS GET, left its transport and socket
+    for the collector, which the relay's (koikoi_relay/collector.py) looks at hourly. Now nothing
+    of the relay's side is left. A TLS handshake that fails still leaves a cycle in asyncio
+    (through the exception that ended it): it holds the connection object, which is counted as
+    not freed, and that is what brings the collector's full pass."""
+    import gc
+    import ssl
+
+    from koikoi_relay.tls import ServerTLS
+    from tests.tls_support import CA
+
+    ca = CA.make(tmp_path)
+    leaf = ca.leaf(tmp_path, "relay")
+    client_context = ssl.create_default_context(cafile=str(ca.path))
+
+    def server_side(garbage: list[Any], port: int) -> list[str]:
+        found = []
+        for obj in garbage:
+            kind = type(obj)
+            if issubclass(kind, (ServerConnection,)) or kind.__name__ == "ServerProtocol":
+                found.append(kind.__name__)
+            elif kind.__name__ == "_SelectorSocketTransport":
+                with contextlib.suppress(Exception):
+                    if obj.get_extra_info("sockname")[1] == port:
+                        found.append(kind.__name__)
+        return found
+
+    async def body() -> None:
+        server = RelayServer(Limits(), ssl=ServerTLS(str(leaf.cert), str(leaf.key)).context)
+        await server.start("127.0.0.1", 0)
+        address = f"wss://127.0.0.1:{server.port}/v1"
+
+        async def closed() -> None:
+            ws = await connect(address, ssl=client_context)
+            await ws.send(msgpack.packb({"type": "create"}))
+            await ws.recv()
+            await ws.close()
+
+        async def dropped() -> None:
+            ws = await connect(address, ssl=client_context)
+            await ws.send(msgpack.packb({"type": "create"}))
+            await ws.recv()
+            ws.transport.abort()
+
+        async def https_get() -> None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port, ssl=client_context)
+            writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            await writer.drain()
+            with contextlib.suppress(ConnectionError):
+                await asyncio.wait_for(reader.read(), 5)
+            writer.close()
+
+        async def failed_handshake() -> None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"GET / HTTP/1.1\r\n\r\n")   # not TLS
+            await writer.drain()
+            with contextlib.suppress(ConnectionError):
+                await asyncio.wait_for(reader.read(), 5)
+            writer.close()
+
+        try:
+            for name, ending in {"closed": closed, "dropped": dropped, "https get": https_get}.items():
+                gc.collect()
+                gc.disable()
+                gc.set_debug(gc.DEBUG_SAVEALL)
+                try:
+                    await ending()
+                    await asyncio.sleep(0.3)
+                    unfreed = server.inbound.made - server.inbound.freed
+                    gc.collect()
+                    left = server_side(gc.garbage, server.port)
+                finally:
+                    gc.set_debug(0)
+                    del gc.garbage[:]
+                    gc.enable()
+                # Before: the socket's _SelectorSocketTransport, each time.
+                assert (left, unfreed) == ([], 0), name
+            gc.collect()
+            gc.disable()
+            try:
+                await failed_handshake()
+                await asyncio.sleep(0.3)
+                assert server.inbound.made - server.inbound.freed == 1   # what the collector watches
+                gc.collect()
+                assert server.inbound.made - server.inbound.freed == 0
+            finally:
+                gc.enable()
+        finally:
+            await server.shutdown()
 
     run(body)
 
