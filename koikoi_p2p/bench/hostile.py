@@ -31,6 +31,11 @@ gives the honest round trip (median and 99th percentile) of each and their ratio
 peak resident memory (all nodes, plus Redis's ``used_memory`` for a cluster), how much the relay
 processes' own grew under attack, and the peak of what the budget counts (``relay_buffered_bytes``
 plus every node's ``relay_inbound_bytes``, spec/relay.md §8.7) against ``max_buffered_bytes``.
+
+With ``KOIKOI_RELAY_PAUSES=DIR`` every relay of the bench records where its event loop stopped
+(koikoi_relay/pauses.py: collector passes, late ticks and the CPU the relay had meanwhile, slow
+callbacks), and each run prints to stderr, as a JSON line, what fell in its window and how many of
+its slowest 1% of honest round trips overlap a stall of a relay.
 """
 
 from __future__ import annotations
