@@ -234,7 +234,7 @@ async def trim_forever(trim: Callable[[], object], interval: float = TRIM_INTERV
 
 
 def start_collector(server: RelayServer) -> Collector:
-    """The cyclic collector driven for this relay (koikoi_relay/collector.py): young passes ten
+    """The cyclic collector driven for this relay (koikoi_relay/collector.py): young passes twenty
     times a second, each followed by a freeze; full ones when connection objects leak."""
     from koikoi_relay import collector
 
