@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
     from websockets.http11 import Request
 
-    from koikoi_relay.server import HttpHandler
+    from koikoi_relay.collector import Collector
+    from koikoi_relay.server import HttpHandler, RelayServer
     from koikoi_relay.tls import ServerTLS
 
 # Another service run in this process beside the relay, on its own port (``koikoi relay
@@ -112,7 +113,12 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
     await server.start(args.host, args.port)
     # The first line on stdout says where we listen, so a parent process can read the port.
     ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")
-    quieter_collector()
+    collector = start_collector(server)
+    from koikoi_relay import pauses
+
+    recorder = pauses.from_environment()   # debugging only: $KOIKOI_RELAY_PAUSES (off by default)
+    if recorder is not None:
+        recorder.start()
     trim = memory_trimmer()
     trimmer = None if trim is None else asyncio.create_task(trim_forever(trim))
     print(f"relay listening on {ws}://{args.host}:{server.port}/v1", flush=True)
@@ -129,6 +135,9 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
         loop.add_signal_handler(signal.SIGHUP, reload_tls, secure)
     await stop.wait()
     log_event("signal_received")
+    if recorder is not None:
+        recorder.stop()
+    collector.stop()
     if trimmer is not None:
         trimmer.cancel()
     await server.shutdown()
@@ -224,37 +233,15 @@ async def trim_forever(trim: Callable[[], object], interval: float = TRIM_INTERV
         trim()
 
 
-# The cyclic collector stops the event loop while it runs: every honest peer's next frame waits.
-# - A full pass walks every live object (about 85 per open connection): a tenth of a second and
-#   more at a few thousand connections. Everything alive once the relay listens stays out of it for
-#   good (gc.freeze), and a full pass waits for ten times as many younger collections as Python's
-#   default.
-# - A young pass walks what was made since the last one and is still alive: under load that is the
-#   in-flight state of every connection (the coroutines, futures and frames of each message being
-#   read or sent), 20,000 to 35,000 objects at 1,000 rooms under the hostile bench, 30 to 80 ms of
-#   CPU a pass. Python's default starts one every 700 objects made (less those freed), about every
-#   second there: in one 4-minute hostile run, 321 young passes of more than 5 ms (5.1 s of CPU)
-#   and 85 middle ones (4.0 s), which nearly every honest peer's p99 met.
-#   Nothing is gained by walking them that often: on plain ws:// the relay makes almost no cyclic
-#   garbage (a closed connection, however it ended, is left to reference counting: server.py,
-#   MeteredConnection._break_cycles), and what an open connection holds is bounded by the budget of
-#   spec/relay.md §8.7, not by the collector. (With the relay's own TLS, a closed connection's
-#   socket transport and a failed TLS handshake still leave cycles for the collector, outside the
-#   budget until it runs: not measured under the hostile bench; deploy/ terminates TLS in the
-#   proxy.) So a young pass waits for 50,000 new objects: in the
-#   same run 11 passes of more than 5 ms (0.8 s of CPU), while connections were being opened; a
-#   pass is longer (up to a quarter of a second seen, as the attackers filled the budget), but
-#   rare. A missed cycle waits longer, never forever.
-YOUNG_COLLECTION_EVERY = 50_000
-FULL_COLLECTION_EVERY = 100
+def start_collector(server: RelayServer) -> Collector:
+    """The cyclic collector driven for this relay (koikoi_relay/collector.py): young passes twenty
+    times a second, each followed by a freeze; full ones when connection objects leak."""
+    from koikoi_relay import collector
 
-
-def quieter_collector() -> None:
-    import gc
-
-    gc.freeze()
-    _, middle, _ = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_EVERY, middle, FULL_COLLECTION_EVERY)
+    driven = collector.Collector(lambda: server.inbound.made - server.inbound.freed,
+                                 lambda: server.inbound.connections, young_interval=collector.YOUNG_INTERVAL)
+    driven.start()
+    return driven
 
 
 def run(args: argparse.Namespace, companion: Companion | None = None) -> int:

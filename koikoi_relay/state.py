@@ -75,13 +75,17 @@ class Inbound:
     ``outbound``, the bytes waiting in the connections' write buffers, as last seen; and
     ``connections``, the open connections, each counted as ``connection_bytes``."""
 
-    __slots__ = ("connection_bytes", "connections", "outbound", "total")
+    __slots__ = ("connection_bytes", "connections", "freed", "made", "outbound", "total")
 
     def __init__(self, connection_bytes: int = 0) -> None:
         self.total = 0
         self.outbound = 0
         self.connections = 0
         self.connection_bytes = connection_bytes
+        # Connection objects made and freed (koikoi_relay/collector.py: more made than freed than
+        # open connections explain is a leak through cycles, which a full pass of the collector frees).
+        self.made = 0
+        self.freed = 0
 
     def held(self) -> int:
         """Everything this process counts in the budget but the resume buffers."""

@@ -31,6 +31,11 @@ gives the honest round trip (median and 99th percentile) of each and their ratio
 peak resident memory (all nodes, plus Redis's ``used_memory`` for a cluster), how much the relay
 processes' own grew under attack, and the peak of what the budget counts (``relay_buffered_bytes``
 plus every node's ``relay_inbound_bytes``, spec/relay.md §8.7) against ``max_buffered_bytes``.
+
+With ``KOIKOI_RELAY_PAUSES=DIR`` every relay of the bench records where its event loop stopped
+(koikoi_relay/pauses.py: collector passes, late ticks and the CPU the relay had meanwhile, slow
+callbacks), and each run prints to stderr, as a JSON line, what fell in its window and how many of
+its slowest 1% of honest round trips overlap a stall of a relay.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ from koikoi_p2p.bench.relay import cpu_seconds, raise_nofile_limit, rss_bytes
 from koikoi_p2p.bench.report import Measurement
 
 HEADER = "X-Forwarded-For"
+# koikoi_relay/pauses.py: set to a directory, every relay of the bench writes there where its event
+# loop stopped (collector passes, late ticks), and the report says what fell in each window.
+PAUSES_ENV = "KOIKOI_RELAY_PAUSES"
+STALL = 0.01    # a collector pass or a late tick at least this long counts as a stall of the relay
 INTERVAL = 1.0              # seconds between an honest host's frames
 BUFFER_SOURCES = 16         # addresses filling buffers (16 x 32 rooms x 2 MiB: four times the budget)
 FILL_TIMEOUT = 60.0         # seconds the attackers get to fill the budget before the window opens
@@ -182,7 +191,7 @@ async def _honest_pair(ports: list[int], index: int) -> tuple[Any, Any]:
     return host, guest
 
 
-async def _honest_host(ws: Any, rtts: list[float], measuring: asyncio.Event) -> None:
+async def _honest_host(ws: Any, rtts: list[tuple[float, float]], measuring: asyncio.Event) -> None:
     import msgpack
 
     seq = received = 0
@@ -195,7 +204,8 @@ async def _honest_host(ws: Any, rtts: list[float], measuring: asyncio.Event) -> 
             if value["type"] == "frame":
                 received += 1
                 if measuring.is_set():
-                    rtts.append((time.perf_counter_ns() - int.from_bytes(value["data"][:8], "big")) / 1e9)
+                    rtt = (time.perf_counter_ns() - int.from_bytes(value["data"][:8], "big")) / 1e9
+                    rtts.append((rtt, time.time()))   # and when it came back (wall clock)
 
     reader = asyncio.create_task(read())
     try:
@@ -226,17 +236,19 @@ async def honest(ports: list[int], rooms: int, duration: float) -> dict[str, Any
     for start in range(0, rooms, 50):
         batch = range(start, min(rooms, start + 50))
         pairs.extend(await asyncio.gather(*(_honest_pair(ports, i) for i in batch)))
-    rtts: list[float] = []
+    rtts: list[tuple[float, float]] = []
     measuring = asyncio.Event()
     tasks = [asyncio.create_task(_honest_host(host, rtts, measuring)) for host, _ in pairs]
     tasks += [asyncio.create_task(_honest_guest(guest)) for _, guest in pairs]
     print(json.dumps({"ready": len(pairs)}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)   # the parent says go
     measuring.set()
+    opened = time.time()
     lags: list[float] = []
     watcher = asyncio.create_task(_loop_lag(lags))
     await asyncio.sleep(duration)
     measuring.clear()
+    closed = time.time()
     watcher.cancel()
     lags.sort()
     broken = sum(1 for task in tasks if task.done())
@@ -244,10 +256,16 @@ async def honest(ports: list[int], rooms: int, duration: float) -> dict[str, Any
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(ws.close() for pair in pairs for ws in pair), return_exceptions=True)
-    window = sorted(rtts)
+    window = sorted(rtt for rtt, _ in rtts)
     lag = {"lag_p50": _quantile(lags, 0.5), "lag_p99": _quantile(lags, 0.99)}
-    return {"count": len(window), "p50": _quantile(window, 0.5), "p99": _quantile(window, 0.99),
-            "broken": broken, **lag}
+    p99 = _quantile(window, 0.99)
+    result: dict[str, Any] = {"count": len(window), "p50": _quantile(window, 0.5), "p99": p99,
+                              "broken": broken, "window": [opened, closed], **lag}
+    if os.environ.get(PAUSES_ENV):
+        # The slowest 1% (from the p99 up), each as (round trip, wall clock when it came back),
+        # to set beside the relay's own record of its pauses (koikoi_relay/pauses.py).
+        result["slow"] = [(rtt, at) for rtt, at in rtts if rtt >= p99]
+    return result
 
 
 def _quantile(ordered: list[float], q: float) -> float:
@@ -522,12 +540,75 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
                     proc.kill()
                     proc.wait()
         servers.stop()
+    if os.environ.get(PAUSES_ENV):
+        result["pauses"] = relay_pauses(os.environ[PAUSES_ENV], [proc.pid for proc in servers.procs],
+                                        result.pop("window"), result.pop("slow", []))
+        print(json.dumps({"rooms": rooms, "cluster": cluster, "hostile": hostile, "p50": result["p50"],
+                          "p99": result["p99"], "load": os.getloadavg(), **result["pauses"]}),
+              file=sys.stderr, flush=True)
     result.update(rss=rss, relay_rss=relay_rss, buffered=buffered, inbound=inbound, held=held,
                   empty_rss=empty_rss, redis_memory=redis_memory,
                   unanswered=unanswered, cpu=cpu, attack=attack_ready,
                   honest_cpu=load_cpu[0], attacker_cpu=load_cpu[1] if len(load_cpu) > 1 else 0.0,
                   relay_wait=max(waited[:len(servers.procs)]), honest_wait=waited[len(servers.procs)])
     return result
+
+
+def relay_pauses(directory: str, pids: list[int], window: list[float],
+                 slow: list[tuple[float, float]]) -> dict[str, Any]:
+    """What the relays (``pids``) recorded of their own pauses (koikoi_relay/pauses.py) inside the
+    measured ``window`` (wall clock): collector passes by generation (count, seconds, longest),
+    late ticks of their event loop, the objects the collector tracked, and how many of the
+    slowest honest round trips (``slow``: round trip, when it came back) overlap a stall of a
+    relay (a pass or a late tick of at least STALL seconds)."""
+    start, end = window
+    passes: dict[str, list[float]] = {"0": [], "1": [], "2": []}
+    lags: list[float] = []
+    busy = 0.0   # the CPU time of the relays' threads during their late ticks of STALL or more
+    callbacks: dict[str, list[float]] = {}
+    callback_cpu = 0.0
+    stalls: list[tuple[float, float]] = []
+    objects: list[int] = []
+    for pid in pids:
+        try:
+            with open(os.path.join(directory, f"relay-{pid}.jsonl"), encoding="utf-8") as lines:
+                records = [json.loads(line) for line in lines]
+        except (OSError, ValueError):
+            continue
+        for record in records:
+            at = record.get("t", 0.0)
+            if "objects" in record and start <= at <= end:
+                objects = [sum(pair) for pair in zip(objects or [0, 0, 0], record["objects"], strict=True)]
+            if not start <= at <= end + 1.0:
+                continue
+            if "gc" in record:
+                passes[str(record["gc"])].append(record["s"])
+                if record["s"] >= STALL:
+                    stalls.append((at - record["s"], at))
+            elif "lag" in record:
+                lags.append(record["lag"])
+                if record["lag"] >= STALL:
+                    stalls.append((at - record["lag"] - 0.01, at))
+                    busy += record.get("cpu", 0.0)
+            elif "callback" in record:
+                callbacks.setdefault(record["callback"], []).append(record["s"])
+                callback_cpu += record.get("cpu", 0.0)
+    met = sum(1 for rtt, at in slow if any(s < at and e > at - rtt for s, e in stalls))
+    return {
+        "gc": {g: {"n": len(t), "s": round(sum(t), 3), "max_ms": round(max(t, default=0) * 1e3, 1)}
+               for g, t in passes.items()},
+        "lag_over_10ms": sum(1 for lag in lags if lag >= STALL),
+        "lag_over_50ms": sum(1 for lag in lags if lag >= 0.05),
+        "lag_max_ms": round(max(lags, default=0.0) * 1e3, 1),
+        "lag_s": round(sum(lags), 3),
+        "stall_cpu_s": round(busy, 3),
+        "callback_cpu_s": round(callback_cpu, 3),
+        "callbacks": {name: {"n": len(t), "s": round(sum(t), 3), "max_ms": round(max(t) * 1e3, 1)}
+                      for name, t in sorted(callbacks.items(), key=lambda item: -sum(item[1]))[:6]},
+        "objects": objects,
+        "stalls": len(stalls), "stall_s": round(sum(e - s for s, e in stalls), 3),
+        "slow": len(slow), "slow_in_stall": met,
+    }
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+
+import pytest
 
 from koikoi_p2p.bench.relay import run
 
@@ -40,3 +44,19 @@ def test_bench_relay_hostile_code_path() -> None:
         assert result["rss"] > 0 and result["broken"] == 0 and result["cpu"] >= 0
     assert under["attack"]["ready"] >= 1 and under["buffered"] > 0
     assert under["held"] >= under["buffered"] and under["inbound"] >= 0 and under["relay_rss"] > 0
+
+
+def test_bench_relay_hostile_reads_the_relays_pause_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With KOIKOI_RELAY_PAUSES the relay records its collector passes and late ticks
+    (koikoi_relay/pauses.py) and the bench says what of them fell in its window."""
+    from koikoi_p2p.bench.hostile import PAUSES_ENV, measure
+
+    monkeypatch.setenv(PAUSES_ENV, str(tmp_path))
+    monkeypatch.setenv("KOIKOI_RELAY_PAUSES_OBJECTS", "1")
+    result = measure(False, 2, True, 2.0, small=True)
+    found = result["pauses"]
+    assert set(found["gc"]) == {"0", "1", "2"} and found["slow"] >= 1
+    assert len(found["objects"]) == 3 and sum(found["objects"]) > 0
+    records = [json.loads(line) for path in tmp_path.glob("relay-*.jsonl") for line in path.open()]
+    assert "summary" in records[-1]
