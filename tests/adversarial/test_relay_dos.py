@@ -1113,8 +1113,8 @@ def test_a_client_dropped_at_the_accept_or_refused_429_is_told_the_likely_cause(
                 await server.shutdown()
             # Before: "unreachable" both times.
             assert failed.reason == ("dropped" if header is None else "source_handshakes"), failed
-            assert relay_failure(failed, url) == (
-                exit_codes.RELAY_UNREACHABLE if header is None else exit_codes.ERROR)
+            # Dropped or refused with 429: the same situation, the same exit code.
+            assert relay_failure(failed, url) == exit_codes.RELAY_UNREACHABLE
             said = capsys.readouterr().err
             assert "new connections" in said and "from your address" in said, said
             assert "Try again in a minute" in said or "try again in a minute" in said, said
