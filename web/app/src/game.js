@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 import { noteRatedResult } from './identity_panel.js';
 import { handYakuDialog, koikoiDialog, renderBoard, tickClocks } from './board.js';
-import { lastOfMatch, roundSummary } from './summary.js';
+import { lastOfMatch, pendingRound, roundSummary } from './summary.js';
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 import { waitingScreen } from './waiting.js';
@@ -364,8 +364,9 @@ export class Game {
       // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
       if (this.autoAnswered !== table.deal) { this.autoAnswered = table.deal; this.#decide(table.ask.options[0]); }
     } else if (table.ask && table.ask.kind === 'hand_yaku') want = [`hand-${table.deal}`, () => handYakuDialog(table, (o) => this.#decide(o))];
-    else if (table.lastRound && table.lastRound.deal !== this.shownRound && !table.over) {
-      want = ['round', () => this.#roundView(table, names)];
+    else if (!table.over && pendingRound(table, this.shownRound)) {
+      const shown = { ...table, lastRound: pendingRound(table, this.shownRound) };
+      want = ['round', () => this.#roundView(shown, names)];
     }
     if (!want) {
       if (this.dialog.open && this.dialogKind !== 'round') this.dialog.close();

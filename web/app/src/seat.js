@@ -66,6 +66,7 @@ export class Seat {
     this.info = {
       /** @type {any} */ paired: null, /** @type {any} */ terms: null, termsProposed: false,
       /** @type {any} */ lastRound: null, /** @type {any} */ over: null, /** @type {any} */ failure: null,
+      /** every deal's summary so far, oldest first (a page shows those its person has not dismissed) @type {any[]} */ rounds: [],
       /** @type {{seat: number, type: string, seconds: number, since: number, key: string, deal: number} | null} */ wait: null,
       connection: 'connected', /** @type {{seat: number, seq: number} | null} */ resigned: null,
       /** @type {{seq: number, type: string, seconds: number} | null} */ timeUp: null,
@@ -394,6 +395,7 @@ export class Seat {
         break;
       case 'round_over':
         info.lastRound = this.#roundOver(ev);
+        info.rounds = [...info.rounds, info.lastRound];
         break;
       case 'resigned':
         info.resigned = { seat: ev.seat, seq: ev.seq };
@@ -574,7 +576,7 @@ export class Seat {
       handYakuPoints: ask && ask.kind === 'hand_yaku' && engine ? { ...engine.profile.hand_yaku } : null,
       // spec/rules.md §5.4: the teshi claim of hand_whole_month = redeal deals again (no points).
       handMonthRedeal: ask && ask.kind === 'hand_yaku' && engine ? engine.profile.hand_whole_month === 'redeal' : false,
-      match, lastRound: this.info.lastRound, over: this.info.over, failure: this.info.failure, finished: this.finished,
+      match, lastRound: this.info.lastRound, rounds: this.info.rounds, over: this.info.over, failure: this.info.failure, finished: this.finished,
       wait: this.info.wait, deal: dealOf(flow), connection: this.info.connection,
       deadlines: this.useDeadlines, resigned: this.info.resigned, timeUp: this.info.timeUp,
       canResign: !this.finished && this.#canResign(),

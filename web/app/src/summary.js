@@ -74,3 +74,15 @@ export function lastOfMatch(table) {
   const last = table.lastRound;
   return !!last && (last.last || last.roundsLeft === 0);
 }
+
+/**
+ * The summary the person is to see next: the oldest deal over that they have not dismissed. A
+ * deal can end while an earlier summary is still open (a dealt-hand yaku ends it at the deal), and
+ * a reload must bring back that earlier one first, then this one.
+ * @param {any} table the seat's table (`rounds`, else only `lastRound`) @param {number} seen the last deal dismissed
+ * @returns {any} a round summary (round_info.js) or null
+ */
+export function pendingRound(table, seen) {
+  const rounds = table.rounds ?? (table.lastRound ? [table.lastRound] : []);
+  return rounds.find((/** @type {any} */ r) => r.deal > seen) ?? null;
+}

@@ -123,3 +123,18 @@ test('the create form\'s rated match: the service typed, else the relay\'s own; 
   assert.throws(() => ratedTerms(true, 'ftp://ratings.example', 'ws://127.0.0.1:8765/v1'), /not a rating service/);
   assert.throws(() => ratedTerms(true, `https://${'a'.repeat(200)}.example`, 'ws://127.0.0.1:8765/v1'), /at most 200/);
 });
+
+test('round summaries come one by one, oldest first: a deal that ends while a summary is open waits behind it, across a reload', async () => {
+  const { pendingRound } = await import('../../app/src/summary.js');
+  // A dealt-hand yaku can end deal 3 at once while the person still reads deal 2's summary: the
+  // seat's table then has both, and its lastRound is deal 3.
+  const r2 = { deal: 2, roundIndex: 1 };
+  const r3 = { deal: 3, roundIndex: 2 };
+  const table = { rounds: [r2, r3], lastRound: r3 };
+  assert.equal(pendingRound(table, -1), r2, 'nothing dismissed: the older summary first');
+  assert.equal(pendingRound(table, 2), r3, 'the older one dismissed: the newer one next');
+  assert.equal(pendingRound(table, 3), null, 'both dismissed: none');
+  // A table of an older worker (no list): its last summary, as before.
+  assert.equal(pendingRound({ lastRound: r3 }, 2), r3);
+  assert.equal(pendingRound({ lastRound: null }, -1), null);
+});
