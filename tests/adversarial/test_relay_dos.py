@@ -29,6 +29,7 @@ import redis
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import InvalidStatus
+from websockets.server import ServerProtocol
 
 from koikoi_relay.limits import Limits
 from koikoi_relay.messages import Create, Join, Lobby, shown_safely
@@ -469,6 +470,21 @@ def test_a_closed_connection_is_freed_without_the_cyclic_collector() -> None:
     run(body)
 
 
+def _server_side(garbage: list[Any], port: int) -> list[str]:
+    """What of the relay's side of a connection on `port` the collector found unreachable: its
+    websockets connection and protocol, and its socket transport."""
+    found = []
+    for obj in garbage:
+        kind = type(obj)   # not isinstance: a dead weak proxy raises on that
+        if issubclass(kind, (ServerProtocol, ServerConnection)):
+            found.append(kind.__name__)
+        elif kind.__name__ == "_SelectorSocketTransport":
+            with contextlib.suppress(Exception):
+                if obj.get_extra_info("sockname")[1] == port:
+                    found.append(kind.__name__)
+    return found
+
+
 def test_connections_that_end_badly_are_freed_without_the_cyclic_collector() -> None:
     """The hostile bench's attackers end connections in ways the test above does not: a request
     head that stops early or does not parse (slow requests, scanners), a peer that stops answering
@@ -478,9 +494,6 @@ def test_connections_that_end_badly_are_freed_without_the_cyclic_collector() -> 
     one full pass of the collector in a 1,000-room attack run. Nothing of the relay's side of
     these connections is left for the collector now."""
     import gc
-
-    from websockets.asyncio.server import ServerConnection
-    from websockets.server import ServerProtocol
 
     async def ping_unanswered(server: RelayServer) -> None:
         client = await Raw.connect(server)
@@ -508,18 +521,6 @@ def test_connections_that_end_badly_are_freed_without_the_cyclic_collector() -> 
         await asyncio.sleep(0.1)
         writer.close()   # the head never ends
 
-    def server_side(garbage: list[Any], port: int) -> list[str]:
-        found = []
-        for obj in garbage:
-            kind = type(obj)   # not isinstance: a dead weak proxy raises on that
-            if issubclass(kind, (ServerProtocol, ServerConnection)):
-                found.append(kind.__name__)
-            elif kind.__name__ == "_SelectorSocketTransport":
-                with contextlib.suppress(Exception):
-                    if obj.get_extra_info("sockname")[1] == port:
-                        found.append(kind.__name__)
-        return found
-
     async def body() -> None:
         async with relay(ping_interval=0.2, ping_timeout=0.2) as server:
             endings = {
@@ -535,7 +536,7 @@ def test_connections_that_end_badly_are_freed_without_the_cyclic_collector() -> 
                     await ending()
                     await asyncio.sleep(0.3)
                     gc.collect()
-                    left = server_side(gc.garbage, server.port)
+                    left = _server_side(gc.garbage, server.port)
                 finally:
                     gc.set_debug(0)
                     del gc.garbage[:]
@@ -651,18 +652,6 @@ def test_tls_connections_are_freed_without_the_cyclic_collector(tmp_path: Path) 
     leaf = ca.leaf(tmp_path, "relay")
     client_context = ssl.create_default_context(cafile=str(ca.path))
 
-    def server_side(garbage: list[Any], port: int) -> list[str]:
-        found = []
-        for obj in garbage:
-            kind = type(obj)
-            if issubclass(kind, (ServerConnection,)) or kind.__name__ == "ServerProtocol":
-                found.append(kind.__name__)
-            elif kind.__name__ == "_SelectorSocketTransport":
-                with contextlib.suppress(Exception):
-                    if obj.get_extra_info("sockname")[1] == port:
-                        found.append(kind.__name__)
-        return found
-
     async def body() -> None:
         server = RelayServer(Limits(), ssl=ServerTLS(str(leaf.cert), str(leaf.key)).context)
         await server.start("127.0.0.1", 0)
@@ -706,7 +695,7 @@ def test_tls_connections_are_freed_without_the_cyclic_collector(tmp_path: Path) 
                     await asyncio.sleep(0.3)
                     unfreed = server.inbound.made - server.inbound.freed
                     gc.collect()
-                    left = server_side(gc.garbage, server.port)
+                    left = _server_side(gc.garbage, server.port)
                 finally:
                     gc.set_debug(0)
                     del gc.garbage[:]
