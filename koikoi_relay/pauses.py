@@ -56,6 +56,8 @@ class PauseRecorder:
         self._lags: list[float] = []
         self._ticker: asyncio.Task[None] | None = None
         self._original_run: Callable[[asyncio.Handle], None] | None = None
+        # What ran since the last tick, by kind: (callbacks, seconds); a late tick says its largest.
+        self._ran: dict[str, list[float]] = {}
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         now = time.perf_counter()
@@ -80,11 +82,15 @@ class PauseRecorder:
         original = asyncio.Handle._run
         self._original_run = original
         pending = self._pending_list
+        ran = self._ran_since_tick
 
         def timed(handle: asyncio.Handle) -> None:
             start, cpu = time.perf_counter(), time.thread_time()
             original(handle)
             took = time.perf_counter() - start
+            kind = ran().setdefault(_describe(handle), [0, 0.0])
+            kind[0] += 1
+            kind[1] += took
             if took > LATE:
                 pending().append({"callback": _describe(handle), "s": round(took, 6),
                                   "cpu": round(time.thread_time() - cpu, 6), "t": time.time()})
@@ -94,6 +100,9 @@ class PauseRecorder:
     def _pending_list(self) -> list[dict[str, Any]]:
         return self._pending
 
+    def _ran_since_tick(self) -> dict[str, list[float]]:
+        return self._ran
+
     async def _tick_forever(self) -> None:
         next_count = time.monotonic()
         while True:
@@ -101,12 +110,15 @@ class PauseRecorder:
             await asyncio.sleep(TICK)
             late = time.perf_counter() - before - TICK
             self._lags.append(late)
+            ran, self._ran = self._ran, {}
             if late > LATE:
                 # With the CPU time this thread had meanwhile: about ``late`` + TICK when the loop
                 # was busy (a collector pass, long callbacks), much less when the process waited
-                # for a CPU the machine gave to others.
+                # for a CPU the machine gave to others; and what ran meanwhile, the costliest kinds.
+                top = sorted(ran.items(), key=lambda item: -item[1][1])[:6]
                 self._pending.append({"lag": round(late, 6), "cpu": round(time.thread_time() - cpu, 6),
-                                      "t": time.time()})
+                                      "t": time.time(),
+                                      "ran": {name: [int(n), round(s, 6)] for name, (n, s) in top}})
             if self.objects_every and time.monotonic() >= next_count:
                 next_count = time.monotonic() + self.objects_every
                 counts = [len(gc.get_objects(g)) for g in range(3)]

@@ -35,7 +35,10 @@ plus every node's ``relay_inbound_bytes``, spec/relay.md §8.7) against ``max_bu
 With ``KOIKOI_RELAY_PAUSES=DIR`` every relay of the bench records where its event loop stopped
 (koikoi_relay/pauses.py: collector passes, late ticks and the CPU the relay had meanwhile, slow
 callbacks), and each run prints to stderr, as a JSON line, what fell in its window and how many of
-its slowest 1% of honest round trips overlap a stall of a relay.
+its slowest 1% of honest round trips overlap a stall of a relay, and each late tick the kinds of
+callback that ran meanwhile (the costliest six, with their counts and seconds). With
+``KOIKOI_BENCH_ATTACKS=buffers,lobby,storm,slow`` (any of them) only the attacks named run: what
+each costs alone.
 """
 
 from __future__ import annotations
@@ -70,6 +73,22 @@ LOBBY_SOURCES = 4           # ... flooding the lobby
 STORM_SOURCES = 2           # ... reconnecting without pause
 SLOW_SOCKETS = 128          # sockets sending a request head a byte a second
 FAT_META = {f"k{i}": "x" * 64 for i in range(8)}
+# Which attackers run (to see what each costs on its own): buffers, lobby, storm, slow; default all.
+ATTACKS_ENV = "KOIKOI_BENCH_ATTACKS"
+ATTACKS = frozenset({"buffers", "lobby", "storm", "slow"})
+
+
+def attacks_wanted() -> frozenset[str]:
+    """The attacks ``KOIKOI_BENCH_ATTACKS`` names (comma-separated), or all of them."""
+    value = os.environ.get(ATTACKS_ENV, "")
+    if not value:
+        return ATTACKS
+    kinds = frozenset(name.strip() for name in value.split(",") if name.strip())
+    unknown = sorted(kinds - ATTACKS)
+    if unknown or not kinds:
+        raise ValueError(f"{ATTACKS_ENV}: unknown attack {', '.join(unknown) or repr(value)}; "
+                         f"known: {', '.join(sorted(ATTACKS))}")
+    return kinds
 
 
 def _limits() -> Any:
@@ -389,6 +408,11 @@ async def attack(ports: list[int], small: bool = False) -> None:
     lim = _limits()
     buffer_sources, lobby_sources, storm_sources, slow_sockets = (
         (1, 1, 1, 2) if small else (BUFFER_SOURCES, LOBBY_SOURCES, STORM_SOURCES, SLOW_SOCKETS))
+    kinds = attacks_wanted()
+    buffer_sources = buffer_sources if "buffers" in kinds else 0
+    lobby_sources = lobby_sources if "lobby" in kinds else 0
+    storm_sources = storm_sources if "storm" in kinds else 0
+    slow_sockets = slow_sockets if "slow" in kinds else 0
     tasks: list[asyncio.Task[None]] = []
     ready = [0]
     rooms = lim.max_rooms_per_source or 32
@@ -624,6 +648,8 @@ def run(args: argparse.Namespace) -> list[Measurement]:
             clusters = [False]
     repeats = int(getattr(args, "repeats", None) or (1 if quick else 2))
     budget = _limits().max_buffered_bytes
+    kinds = attacks_wanted()   # an unknown name stops here, before any server starts
+    only = "" if kinds == ATTACKS else f"; attacks: {', '.join(sorted(kinds))} only ({ATTACKS_ENV})"
     results: list[Measurement] = []
     for rooms in room_counts:
         for cluster in clusters:
@@ -649,7 +675,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                            f"({med(False, 'relay_wait'):.2f} without), the honest clients' own loop lag p99 "
                            f"{med(True, 'lag_p99') * 1e3:.1f} ms ({med(False, 'lag_p99') * 1e3:.1f} ms), "
                            f"the attackers' process (nice +{ATTACKER_NICE}) used "
-                           f"{med(True, 'attacker_cpu'):.2f} CPU s/s",
+                           f"{med(True, 'attacker_cpu'):.2f} CPU s/s" + only,
                 ))
             results.append(Measurement(
                 name=f"hostile_{name}_server_cpu", median_s=med(True, "cpu"), floor_s=med(False, "cpu"),

@@ -46,6 +46,21 @@ def test_bench_relay_hostile_code_path() -> None:
     assert under["held"] >= under["buffered"] and under["inbound"] >= 0 and under["relay_rss"] > 0
 
 
+def test_bench_relay_hostile_runs_the_attacks_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """KOIKOI_BENCH_ATTACKS picks attacks to see what each costs alone; a misspelt one is refused,
+    not read as "none" (a run without attackers would pass for a hostile one)."""
+    from koikoi_p2p.bench.hostile import ATTACKS, ATTACKS_ENV, attacks_wanted
+
+    monkeypatch.delenv(ATTACKS_ENV, raising=False)
+    assert attacks_wanted() == ATTACKS
+    monkeypatch.setenv(ATTACKS_ENV, "storm, lobby")
+    assert attacks_wanted() == {"storm", "lobby"}
+    for wrong in ("buffer", ",", "storm,flood"):
+        monkeypatch.setenv(ATTACKS_ENV, wrong)
+        with pytest.raises(ValueError, match="unknown attack"):
+            attacks_wanted()
+
+
 def test_bench_relay_hostile_reads_the_relays_pause_records(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With KOIKOI_RELAY_PAUSES the relay records its collector passes and late ticks

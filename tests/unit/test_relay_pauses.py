@@ -37,14 +37,15 @@ def test_the_recorder_writes_collector_passes_late_ticks_and_a_summary() -> None
     assert any(line["gc"] == 1 and line["s"] >= 0 for line in passes)
     late = [line for line in lines if line.get("lag", 0) >= 0.02]
     assert late and all(0 <= line["cpu"] for line in late)
+    # A late tick says what ran meanwhile: here the scenario's own step, which slept 30 ms.
+    assert any(any(name.endswith("<locals>.scenario") and n >= 1 and s >= 0.02
+                   for name, (n, s) in line["ran"].items()) for line in late)
     assert any(str(line.get("callback")).endswith("<locals>.scenario") and line["s"] >= 0.02
                for line in lines)
     assert any("objects" in line and len(line["objects"]) == 3 for line in lines)
     summary = lines[-1]["summary"]
     assert summary["gc"]["1"]["passes"] >= 1 and summary["lag"]["ticks"] >= 2
     assert recorder._on_gc not in gc.callbacks and asyncio.Handle._run is original
-
-
 
 
 def test_the_histogram_names_its_buckets_by_their_bound() -> None:
