@@ -46,6 +46,7 @@ from koikoi_relay.codes import generate_code, normalize_code
 from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
 from koikoi_relay.messages import TOKEN_BYTES, Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
+from koikoi_relay.probes import Sweep
 from koikoi_relay.rooms import Rooms
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class Member:
     __slots__ = (
         "acked_to_client", "attached", "backlog", "client_acked", "code", "conn", "epoch", "in_count",
         "in_next", "last_active", "out_count", "owner", "packed", "packed_epoch", "paired", "peer",
-        "peer_owner", "probe_mark", "refreshed", "seat", "trimmed",
+        "peer_owner", "probe_gap", "probe_mark", "probe_wait", "refreshed", "seat", "trimmed",
     )
 
     def __init__(self, conn: Connection, code: str, seat: int, epoch: str, owner: str, now: float) -> None:
@@ -88,7 +89,9 @@ class Member:
         self.out_count = 0          # frames delivered to the client = next seq it gets
         self.client_acked = 0       # the client has every frame below this
         self.trimmed = 0            # ... and the stream was trimmed below this
-        self.probe_mark = -1
+        self.probe_mark = -1        # spec §5.5 rule 4, backed off (koikoi_relay/probes.py)
+        self.probe_gap = 1
+        self.probe_wait = 0
         self.attached = True        # False while a resume replays missed frames
         self.paired = seat == 1
         self.peer = "present" if seat == 1 else "none"
@@ -1161,12 +1164,12 @@ class RedisRooms(Rooms):
 
     def sweep(self, now: float) -> None:
         # spec §5.5: frames unacknowledged for a whole sweep may have been lost at the tail.
+        probes = Sweep()
         for member in self._members.values():
             first = member.client_acked if member.client_acked < member.out_count else -1
-            if first >= 0 and first == member.probe_mark and member.conn is not None and member.attached:
+            if probes.due(member, first, member.conn is not None and member.attached):
                 probe = encode("sync", accepted=member.in_count, sent=member.out_count)
                 self.relay.spawn(self._deliver(member, probe))
-            member.probe_mark = first
         if self.up and not self._sweeping:
             self._sweeping = True
             self.relay.spawn(self._sweep_redis(now))

@@ -18,6 +18,7 @@ from koikoi_relay.codes import allocate_code, normalize_code
 from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
 from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
+from koikoi_relay.probes import Sweep
 from koikoi_relay.rooms import Rooms
 from koikoi_relay.state import Budget, Connection, Registry, Room, Seat
 
@@ -335,6 +336,7 @@ class LocalRooms(Rooms):
 
     def sweep(self, now: float) -> None:
         lim = self.relay.limits
+        probes = Sweep()
         for room in list(self.registry.rooms.values()):
             if now - room.last_active > lim.room_idle_timeout:
                 self.relay.metrics.errors["room_expired"] += 1
@@ -349,10 +351,10 @@ class LocalRooms(Rooms):
                     break
                 # spec §5.5: frames unacknowledged for a whole sweep may have been lost at the tail.
                 first = seat.first_buffered() if seat.outbox else -1
-                if first >= 0 and first == seat.probe_mark and seat.conn is not None and seat.conn.attached:
+                conn = seat.conn
+                if probes.due(seat, first, conn is not None and conn.attached) and conn is not None:
                     probe = encode("sync", accepted=seat.in_count, sent=seat.out_count)
-                    self.relay.spawn(self.relay.send(seat.conn, probe))
-                seat.probe_mark = first
+                    self.relay.spawn(self.relay.send(conn, probe))
 
     async def _notify(self, seat: Seat | None, data: bytes) -> None:
         if seat is not None and seat.conn is not None and seat.conn.attached:

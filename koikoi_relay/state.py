@@ -140,7 +140,7 @@ class Seat:
 
     __slots__ = (
         "acked_to_client", "away_since", "budget", "conn", "in_count", "index", "out_count", "outbox",
-        "outbox_bytes", "probe_mark", "token",
+        "outbox_bytes", "probe_gap", "probe_mark", "probe_wait", "token",
     )
 
     def __init__(self, index: int, token: bytes, budget: Budget | None = None) -> None:
@@ -155,6 +155,8 @@ class Seat:
         self.outbox: deque[tuple[int, bytes]] = deque()   # (seq, encoded frame) not yet acked
         self.outbox_bytes = 0
         self.probe_mark = -1       # first buffered seq at the last sweep: no progress means probe
+        self.probe_gap = 1         # ... and the back-off of those probes (koikoi_relay/probes.py)
+        self.probe_wait = 0
 
     def reset_stream(self) -> None:
         """Forget both directions (the host's stream restarts when its joiner is rejected)."""

@@ -9,7 +9,9 @@ limits, then, each in its own process:
 - the **attackers** (hostile runs only), from a few addresses, each address using its per-source
   caps to the full:
   - *maximal buffers*: every room an address may create, its two seats sending 64 KiB frames that
-    the other reads and never acknowledges, until every buffer is full, then one more a second;
+    the other reads and never acknowledges, the address's connections together just within its
+    byte rate (beyond, the relay reads them only as the debt is paid and its unanswered pings end
+    them), until the global budget is full and on (the relay then gives back the oldest);
   - *lobby flood*: public rooms with the largest `meta`, every connection asking for the lobby at
     the lobby's own rate (and its burst);
   - *reconnect storm*: connections opened, a room created, closed, again, without pause;
@@ -189,11 +191,11 @@ class Servers:
 # -- the honest load (its own process) ----------------------------------------------------------------
 
 
-async def _connect(port: int, source: str) -> Any:
+async def _connect(port: int, source: str, keepalive: bool = True) -> Any:
     from websockets.asyncio.client import connect
 
     return await connect(f"ws://127.0.0.1:{port}/v1", compression=None, max_size=None, open_timeout=120,
-                         additional_headers={HEADER: source})
+                         additional_headers={HEADER: source}, ping_interval=20.0 if keepalive else None)
 
 
 async def _honest_pair(ports: list[int], index: int) -> tuple[Any, Any]:
@@ -321,13 +323,23 @@ async def _drain(ws: Any) -> None:
             pass
 
 
-async def _buffer_room(ports: list[int], source: str, ready: list[int]) -> None:
-    """Two seats each sending 64 KiB frames the other reads and never acknowledges."""
+async def _buffer_room(ports: list[int], source: str, ready: list[int], connections: int) -> None:
+    """Two seats each sending 64 KiB frames the other reads and never acknowledges; ``connections``:
+    how many the address has, sharing its byte rate."""
     import msgpack
 
     lim = _limits()
-    host = await _connect(ports[0], source)
-    guest = await _connect(ports[-1], source)
+    # No keepalive pings of their own: the relay reads a connection of an address past its byte
+    # rate only as the debt is paid (tens of seconds with 64 of them sending), so a ping would
+    # time out and the client close, and the buffers would empty into a storm of reconnections.
+    host = await _connect(ports[0], source, keepalive=False)
+    try:
+        guest = await _connect(ports[-1], source, keepalive=False)
+    except BaseException:
+        # Refused (the address's handshake rate): the host's connection goes too, or it would sit
+        # idle on the address's connection cap until the relay's idle timeout.
+        await host.close()
+        raise
     await host.send(msgpack.packb({"type": "create"}))
     reply = msgpack.unpackb(await host.recv())
     if reply["type"] != "created":
@@ -339,8 +351,14 @@ async def _buffer_room(ports: list[int], source: str, ready: list[int]) -> None:
     await host.recv()
     readers = [asyncio.create_task(_drain(ws)) for ws in (host, guest)]
     data = b"\xee" * lim.max_frame_bytes
-    # Just under the connection's byte rate; the address's shared rate (and TCP) holds it back more.
-    pace = lim.max_frame_bytes / lim.max_bytes_per_second * 1.1 if lim.max_bytes_per_second else 0
+    # Just under the connection's byte rate, and the address's connections together just under
+    # its shared rate (spec/relay.md §7.1): beyond it the relay stops reading them until the debt
+    # is paid, its own pings go unanswered meanwhile and it closes them, and the attack would turn
+    # into a storm of reconnections (the storm attack's part) with its buffers emptied.
+    per_connection = lim.max_frame_bytes / lim.max_bytes_per_second if lim.max_bytes_per_second else 0
+    per_source = (lim.max_frame_bytes * connections / lim.max_bytes_per_second_per_source
+                  if lim.max_bytes_per_second_per_source else 0)
+    pace = max(per_connection, per_source) * 1.1
     ready[0] += 1
     seq = 0
     try:
@@ -416,10 +434,12 @@ async def attack(ports: list[int], small: bool = False) -> None:
     tasks: list[asyncio.Task[None]] = []
     ready = [0]
     rooms = lim.max_rooms_per_source or 32
+    per_source = min(rooms, (lim.max_connections_per_source or 64) // 2)
     for s in range(buffer_sources):
         # Both seats of a room come from the address: its rooms and its connections, both caps full.
-        for _ in range(min(rooms, (lim.max_connections_per_source or 64) // 2)):
-            tasks.append(asyncio.create_task(_quiet(partial(_buffer_room, ports, f"10.66.0.{s + 1}", ready))))
+        for _ in range(per_source):
+            room = partial(_buffer_room, ports, f"10.66.0.{s + 1}", ready, 2 * per_source)
+            tasks.append(asyncio.create_task(_quiet(room)))
     for s in range(lobby_sources):
         for c in range(lim.max_connections_per_source or 64):
             port = ports[c % len(ports)]

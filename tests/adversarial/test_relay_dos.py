@@ -233,6 +233,38 @@ async def _fill(host: Raw, guest: Raw, frames: int = 6) -> None:
         await guest.expect("frame")
 
 
+def test_a_seat_that_never_acknowledges_is_probed_less_and_less_often() -> None:
+    """spec/relay.md §5.5 rule 4: a seat whose oldest unacknowledged frame does not move gets an
+    unsolicited sync after a whole sweep. It used to get one at every sweep for as long as it held
+    out: a thousand attacker seats that never acknowledge cost the relay a thousand sends in one
+    turn of its event loop every second (40 ms each time under the hostile bench, every honest
+    frame waiting behind them). The probes of a stuck seat now back off: after 1, 3, 7, 15, 31
+    sweeps, then every 32."""
+
+    async def body() -> None:
+        async with relay(sweep_interval=0.05) as server:
+            host, guest, _ = await pair(server)
+            await _fill(host, guest, frames=1)
+            syncs = 0
+            end = asyncio.get_running_loop().time() + 40 * 0.05   # 40 sweeps
+            while (left := end - asyncio.get_running_loop().time()) > 0:
+                try:
+                    message = await guest.recv(timeout=left)
+                except (TimeoutError, asyncio.TimeoutError):
+                    break
+                if message["type"] == "sync":
+                    syncs += 1
+            # 1, 3, 7, 15, 31: five (a sweep late or early on a busy machine may make it four or
+            # six); one a sweep would be about forty.
+            assert 3 <= syncs <= 7, syncs
+            # A probe still repairs: the guest acknowledges, and the stream goes on.
+            await guest.send("ack", seq=1)
+            await host.send("frame", seq=1, data=b"on")
+            assert (await guest.expect("frame"))["data"] == b"on"
+
+    run(body)
+
+
 def test_buffered_bytes_stay_within_the_global_budget() -> None:
     async def body() -> None:
         async with relay(**BUDGET_LIMITS) as server:
