@@ -142,8 +142,14 @@ async function act(page, at, need) {
   if (at.ask === 'play') {
     // A card matching two field cards when that point is still needed, else a capture if any.
     const twos = '.hand button.card.playable[aria-label*="matches 2 on the field"]';
+    const one = '.hand button.card.playable[aria-label*="matches 1 on the field"]';
+    const any = '.hand button.card.playable[aria-label*="matches"]';
     if (need.has('capture') && at.twos) await click(twos);
-    else if (await page.locator('.hand button.card.playable[aria-label*="matches"]').count()) await click('.hand button.card.playable[aria-label*="matches"]');
+    // While the drawn card's choice is still needed, a pair on the field is left for the draw
+    // (only a field pair gives it): the hand captures from single cards, or lays a card down.
+    else if (need.has('drawn') && await page.locator(one).count()) await click(one);
+    else if (need.has('drawn') && await page.locator('.hand button.card.playable:not([aria-label*="matches 2"])').count()) await click('.hand button.card.playable:not([aria-label*="matches 2"])');
+    else if (await page.locator(any).count()) await click(any);
     else await click('.hand button.card.playable');
     return true;
   }
