@@ -47,7 +47,7 @@ from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
 from koikoi_relay.messages import TOKEN_BYTES, Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.probes import Sweep
-from koikoi_relay.rooms import Rooms
+from koikoi_relay.rooms import SWEEP_SLICE, Rooms
 
 if TYPE_CHECKING:
     from koikoi_relay.state import Connection
@@ -1162,10 +1162,14 @@ class RedisRooms(Rooms):
 
     # -- expiry ------------------------------------------------------------------------------
 
-    def sweep(self, now: float) -> None:
+    async def sweep(self, now: float) -> None:
         # spec §5.5: frames unacknowledged for a whole sweep may have been lost at the tail.
         probes = Sweep()
-        for member in self._members.values():
+        for index, member in enumerate(list(self._members.values())):
+            if index and not index % SWEEP_SLICE:
+                await asyncio.sleep(0)   # the event loop free between slices, as the local sweep
+            if self._members.get(member.key) is not member:
+                continue   # gone meanwhile
             first = member.client_acked if member.client_acked < member.out_count else -1
             if probes.due(member, first, member.conn is not None and member.attached):
                 probe = encode("sync", accepted=member.in_count, sent=member.out_count)

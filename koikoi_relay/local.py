@@ -8,6 +8,7 @@ re-attaches a new connection and replays the unacknowledged frames before any ne
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from koikoi_relay.errors import CloseCode
 from koikoi_relay.logs import log_event
 from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.probes import Sweep
-from koikoi_relay.rooms import Rooms
+from koikoi_relay.rooms import SWEEP_SLICE, Rooms
 from koikoi_relay.state import Budget, Connection, Registry, Room, Seat
 
 if TYPE_CHECKING:
@@ -334,10 +335,17 @@ class LocalRooms(Rooms):
             self._detach(member)
             self.relay.close_later(member, notice, code, reason)
 
-    def sweep(self, now: float) -> None:
+    async def sweep(self, now: float) -> None:
         lim = self.relay.limits
         probes = Sweep()
-        for room in list(self.registry.rooms.values()):
+        rooms = self.registry.rooms
+        for index, room in enumerate(list(rooms.values())):
+            # SWEEP_SLICE rooms at a time, the event loop free in between: in one go, a few
+            # thousand rooms stopped it for 9 to 13 ms every second (the honest p99 round trip).
+            if index and not index % SWEEP_SLICE:
+                await asyncio.sleep(0)
+            if rooms.get(room.code) is not room:
+                continue   # closed meanwhile
             if now - room.last_active > lim.room_idle_timeout:
                 self.relay.metrics.errors["room_expired"] += 1
                 self._close_room(room, "room_expired", CloseCode.IDLE, None)

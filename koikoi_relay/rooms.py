@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from koikoi_relay.server import RelayServer
     from koikoi_relay.state import Connection
 
+# What the sweeper looks at (connections, rooms, seats) before it lets the event loop run again.
+SWEEP_SLICE = 256
+
 
 class Rooms(ABC):
     """A room backend. ``attach`` is called once by the server before it starts serving."""
@@ -87,5 +90,6 @@ class Rooms(ABC):
         """The connection is gone: its seat (if any) is away now (spec/relay.md §8)."""
 
     @abstractmethod
-    def sweep(self, now: float) -> None:
-        """Expire idle rooms and seats away beyond the grace; probe stalled streams (spec §7)."""
+    async def sweep(self, now: float) -> None:
+        """Expire idle rooms and seats away beyond the grace; probe stalled streams (spec §7). A
+        long sweep lets the event loop run between slices (SWEEP_SLICE)."""

@@ -52,7 +52,7 @@ from koikoi_relay.messages import (
 )
 from koikoi_relay.metrics import Metrics
 from koikoi_relay.ratelimit import TokenBucket
-from koikoi_relay.rooms import Rooms
+from koikoi_relay.rooms import SWEEP_SLICE, Rooms
 from koikoi_relay.state import Connection, Inbound, Registry, Source
 
 PATH = "/v1"
@@ -65,7 +65,6 @@ TLS_HANDSHAKE_TIMEOUT = 10.0
 # receive buffer holds (the kernel doubles the value set; accepted sockets inherit it).
 MAX_QUEUE = 1
 RECEIVE_BUFFER = 32768
-SWEEP_SLICE = 256       # connections the sweeper looks at before it lets the event loop run again
 
 
 class MeteredConnection(ServerConnection):
@@ -648,7 +647,7 @@ class RelayServer:
                 self.metrics.errors["idle_timeout"] += 1
                 self.close_later(conn, encode(
                     "error", reason="idle_timeout", message="idle connection"), CloseCode.IDLE, "idle")
-        self.rooms.sweep(now)
+        await self.rooms.sweep(now)
 
     # -- sending -----------------------------------------------------------------------------
 
