@@ -40,6 +40,7 @@ class LocalRooms(Rooms):
     def attach(self, relay: RelayServer) -> None:
         super().attach(relay)
         self.registry.budget = Budget(relay.limits, relay.inbound)
+        relay.inbound.squeeze = self.registry.budget.relieve
 
     def buffered_bytes(self) -> int:
         return self.registry.budget.total

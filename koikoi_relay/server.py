@@ -106,7 +106,10 @@ class MeteredConnection(ServerConnection):
             return
         super().connection_made(transport)
         self.counted = True
-        self.meter.connections += 1   # §8.7 (c): from the TCP accept on, handshake or not
+        meter = self.meter
+        meter.connections += 1   # §8.7 (c): from the TCP accept on, handshake or not
+        if meter.squeeze is not None:
+            meter.squeeze()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.dropped:
@@ -154,8 +157,12 @@ class MeteredConnection(ServerConnection):
             self.socket_transport = None
 
     def _set_outbound(self, size: int) -> None:
-        self.meter.outbound += size - self.outbound
+        meter = self.meter
+        meter.outbound += size - self.outbound
+        grew = size > self.outbound
         self.outbound = size
+        if grew and meter.squeeze is not None:
+            meter.squeeze()
 
     def send_data(self) -> None:
         super().send_data()
@@ -177,7 +184,10 @@ class MeteredConnection(ServerConnection):
     def data_received(self, data: bytes) -> None:
         if self.metering and self.state is not State.CONNECTING:
             self.inbound += len(data)
-            self.meter.total += len(data)
+            meter = self.meter
+            meter.total += len(data)
+            if meter.squeeze is not None:
+                meter.squeeze()
         super().data_received(data)
 
     def process_event(self, event: Event) -> None:

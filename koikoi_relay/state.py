@@ -75,13 +75,17 @@ class Inbound:
     ``outbound``, the bytes waiting in the connections' write buffers, as last seen; and
     ``connections``, the open connections, each counted as ``connection_bytes``."""
 
-    __slots__ = ("connection_bytes", "connections", "freed", "made", "outbound", "total")
+    __slots__ = ("connection_bytes", "connections", "freed", "made", "outbound", "squeeze", "total")
 
     def __init__(self, connection_bytes: int = 0) -> None:
         self.total = 0
         self.outbound = 0
         self.connections = 0
         self.connection_bytes = connection_bytes
+        # Called when this grew (a read, a write, a connection): over the budget, the resume
+        # buffers give way (spec/relay.md §8.7; Budget.relieve). None: nothing to squeeze here
+        # (a cluster node's buffers are in Redis).
+        self.squeeze: Callable[[], None] | None = None
         # Connection objects made and freed (koikoi_relay/collector.py: more made than freed than
         # open connections explain is a leak through cycles, which a full pass of the collector frees).
         self.made = 0
@@ -125,12 +129,17 @@ class Budget:
         """Whether a new room fits: what is held is not within two full buffers of the budget."""
         return self.limit <= 0 or self.held() + 2 * buffer_bytes <= self.limit
 
-    def reclaim(self, pusher: Seat) -> None:
-        """Over the budget: shrink the big buffers to ``big_mark``, then the pusher's if need be."""
+    def relieve(self) -> None:
+        """Over the budget: shrink the big buffers to ``big_mark``, the one that grew past it first
+        going first (bytes read, write buffers and connections took the sum over, §8.7)."""
         while self.over() and self.big:
             seat = next(iter(self.big))
             del self.big[seat]
             seat.shrink(self.big_mark)
+
+    def reclaim(self, pusher: Seat) -> None:
+        """Over the budget: shrink the big buffers to ``big_mark``, then the pusher's if need be."""
+        self.relieve()
         while self.over() and pusher.outbox:
             pusher.evict_oldest()
 

@@ -250,7 +250,7 @@ def test_a_seat_that_never_acknowledges_is_probed_less_and_less_often() -> None:
             while (left := end - asyncio.get_running_loop().time()) > 0:
                 try:
                     message = await guest.recv(timeout=left)
-                except (TimeoutError, asyncio.TimeoutError):
+                except TimeoutError:
                     break
                 if message["type"] == "sync":
                     syncs += 1
@@ -364,6 +364,37 @@ def test_open_connections_count_in_the_budget() -> None:
             again = await Raw.connect(server)
             await again.send("create")
             await again.expect("created")
+
+    run(body)
+
+
+def test_connections_and_reads_over_the_budget_squeeze_the_resume_buffers() -> None:
+    """spec/relay.md §8.7: when bytes read, a write buffer or a new connection take the sum over the
+    budget, the resume buffers give way, as they do for a frame. Before, only a frame pushed into a
+    buffer made room: connections opened (a reconnect storm) and bytes read (a flood) left the relay
+    above its budget until the next frame (1.02 times the budget under the hostile bench)."""
+    cost = 8192
+    limits = dict(BUDGET_LIMITS, connection_bytes=cost)
+
+    async def body() -> None:
+        async with relay(**limits) as server:
+            budget = server.limits.max_buffered_bytes
+            pairs = [await pair(server) for _ in range(2)]
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            assert _buffered(server) > 2 * 50_000   # two directions nearly full, nobody acknowledging
+            idle = [await Raw.connect(server) for _ in range(16)]
+            await asyncio.sleep(0.05)
+            held = _buffered(server) + server.inbound.held()
+            # 20 connections (160 KiB) and two full buffers are over 256 KiB: the buffers shrank.
+            assert server.inbound.connections == 20
+            assert held <= budget, (held, budget)
+            # The rooms still carry frames, in order.
+            host, guest, _ = pairs[0]
+            await host.send("frame", seq=6, data=b"still here")
+            assert (await guest.expect("frame"))["data"] == b"still here"
+            for ws in idle:
+                await ws.close()
 
     run(body)
 
