@@ -98,8 +98,9 @@ def test_exit_0_the_match_finished(tmp_path: Path) -> None:
 
 def test_exit_1_your_input_ended(tmp_path: Path) -> None:
     """End of input is no interruption (it exited 130): the message says so, the transcript so far
-    is kept under a name that says it is incomplete."""
-    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia", stdin="a\n")
+    is kept under a name that says it is incomplete. Six rounds: one answer cannot end them (one
+    round could end after it, and the match with it, on a quick yaku of the computer's)."""
+    done = koikoi(tmp_path, "practice", "--rounds", "6", "--rules", "wikipedia", stdin="a\n")
     assert done.returncode == exit_codes.ERROR, done.stdout[-2000:] + done.stderr
     assert "Your input ended: leaving the match." in done.stdout
     assert list((tmp_path / "data" / "transcripts").glob("*-incomplete.transcript"))
