@@ -132,7 +132,7 @@ class Budget:
     def relieve(self) -> None:
         """Over the budget: shrink the big buffers to ``big_mark``, the one that grew past it first
         going first (bytes read, write buffers and connections took the sum over, §8.7)."""
-        while self.over() and self.big:
+        while self.big and self.over():   # no big buffer (the common case): nothing to add up
             seat = next(iter(self.big))
             del self.big[seat]
             seat.shrink(self.big_mark)
