@@ -57,7 +57,8 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def computer_host(url: str, tmp: Path) -> AsyncIterator[tuple[str, asyncio.Task[object]]]:
+async def computer_host(url: str, tmp: Path,
+                        rounds: int = 1) -> AsyncIterator[tuple[str, asyncio.Task[object]]]:
     """A room hosted by a computer-played seat 0 (the library's crash-safe driver, as koikoi host
     runs it); yields the room code and the task that plays once a friend joins."""
     from koikoi_p2p.net.rendezvous import RelayRendezvous
@@ -67,7 +68,7 @@ async def computer_host(url: str, tmp: Path) -> AsyncIterator[tuple[str, asyncio
     client = await RelayClient.create(url, public=False, meta={})
     store = StateStore(tmp / "host-state")
     create_state(store, PeerSetup.generate(seat=0, room=client.code, relay_url=url, rendezvous=client.code,
-                                           profile="wikipedia", rounds=1, out_dir=str(tmp / "host-out")))
+                                           profile="wikipedia", rounds=rounds, out_dir=str(tmp / "host-out")))
 
     async def play() -> object:
         await client.wait_for_peer(timeout=60)

@@ -12,13 +12,17 @@ from koikoi_p2p.cli import exit_codes
 from tests.e2e.test_cli_exit_codes import computer_host, koikoi, koikoi_async
 from tests.e2e.test_cli_support import SCRIPT, relay_process
 
+# A resignation needs a question: one round can end before the joiner is asked anything (the
+# dealer's first turn may make a two-card yaku and stop), so the tests that resign play three.
+RESIGN_ROUNDS = 3
 
-def _join(tmp_path: Path, answers: bytes, *flags: str) -> tuple[int, str]:
+
+def _join(tmp_path: Path, answers: bytes, *flags: str, rounds: int = 1) -> tuple[int, str]:
     home = tmp_path / "friend"
     with relay_process(tmp_path) as url:
 
         async def body() -> tuple[int, str]:
-            async with computer_host(url, tmp_path) as (code, _task):
+            async with computer_host(url, tmp_path, rounds) as (code, _task):
                 return await koikoi_async(home, "join", code, "--relay", url, *flags, stdin=answers)
 
         return asyncio.run(body())
@@ -44,7 +48,8 @@ def test_join_accept_flag_takes_the_terms_for_scripts(tmp_path: Path) -> None:
 
 
 def test_resign_at_a_prompt_ends_in_a_cosigned_result(tmp_path: Path) -> None:
-    done = koikoi(tmp_path, "practice", "--rounds", "1", "--rules", "wikipedia", stdin="r\ny\n")
+    done = koikoi(tmp_path, "practice", "--rounds", str(RESIGN_ROUNDS), "--rules", "wikipedia",
+                  stdin="r\ny\n")
     assert done.returncode == exit_codes.OK, done.stdout[-2000:]
     assert "[r] resign (the opponent wins the match)" in done.stdout
     assert "You resigned." in done.stdout and "Computer wins the match." in done.stdout
@@ -57,7 +62,7 @@ def test_resign_at_a_prompt_ends_in_a_cosigned_result(tmp_path: Path) -> None:
 
 
 def test_the_joiner_resigns_online(tmp_path: Path) -> None:
-    code, out = _join(tmp_path, b"r\ny\n", "--accept")
+    code, out = _join(tmp_path, b"r\ny\n", "--accept", rounds=RESIGN_ROUNDS)
     assert code == exit_codes.OK, out
     assert "You resigned." in out and "Opponent wins the match." in out
 
@@ -67,7 +72,7 @@ def test_the_joiner_in_japanese_reads_no_english(tmp_path: Path) -> None:
     score are Japanese (issue 16: no English string on a Japanese screen)."""
     from tests.e2e.test_cli_practice_pty import english_left
 
-    code, out = _join(tmp_path, b"y\nr\ny\n", "--lang", "ja")
+    code, out = _join(tmp_path, b"y\nr\ny\n", "--lang", "ja", rounds=RESIGN_ROUNDS)
     assert code == exit_codes.OK, out
     assert "Accept these terms?" not in out and "--- Round" not in out
     assert "=== 最終得点" in out
@@ -79,7 +84,7 @@ def test_the_joiner_in_english_reads_no_raw_id(tmp_path: Path) -> None:
     final score name no internal id and count with the right plural; and a refusal."""
     from tests.e2e.test_cli_practice_pty import raw_left
 
-    code, out = _join(tmp_path / "played", b"y\nr\ny\n", "--lang", "en")
+    code, out = _join(tmp_path / "played", b"y\nr\ny\n", "--lang", "en", rounds=RESIGN_ROUNDS)
     assert code == exit_codes.OK, out
     assert "Accept these terms?" in out, out
     assert "You resigned." in out and "=== Final score" in out, out
