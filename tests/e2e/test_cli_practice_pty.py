@@ -29,7 +29,8 @@ WORDS = {"stop": "stop", "koi-koi": "koi", "勝負": "勝負", "こいこい": "
          "申告しない": "申告し"}
 AMBIGUOUS = ("could be", "のどれとも取れます")
 REFUSED = ("is not one of the choices", "は選択肢にありません")
-OPPONENT = {"en": "Computer ", "ja": "コンピューター: "}
+# The first line of the opponent's move (its board line, "Computer (4 cards, hand 7)", is not one).
+OPPONENT = {"en": re.compile(r"Computer (?!\()"), "ja": re.compile(r"コンピューター: ")}
 
 
 def _default_sigint() -> None:
@@ -125,7 +126,7 @@ def check_screens(text: str, lang: str, typist: LabelTypist) -> None:
         start = number + 1
         if any("Type the key in brackets" in w or "[ ] の中のキー" in w for w in window):
             continue  # the answer to "?"
-        first = next((i for i, w in enumerate(window) if w.startswith(OPPONENT[lang])), None)
+        first = next((i for i, w in enumerate(window) if OPPONENT[lang].match(w)), None)
         if first is not None:
             assert len(window) - first + 1 <= 24, "\n".join(window[first:])
     for word in REFUSED:
