@@ -1,12 +1,22 @@
-"""Structured logs: one ``key=value`` line per event. Payloads, tokens and metadata never appear."""
+"""Structured logs: one ``key=value`` line per event. Payloads, tokens and metadata never appear.
+
+Each event name has its own allowance of lines (spec/relay.md §10): a connection storm or a flood
+of refusals must not become a flood of log lines, which costs the relay a write each and fills the
+operator's disk. Lines over the allowance are counted and reported as ``event=log_suppressed``.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import time
+from collections.abc import Callable
 
 LOGGER = logging.getLogger("koikoi_relay")
+
+LOG_BURST = 100          # lines one event name may write at once (spec/relay.md §10)
+LOG_RATE = 20.0          # ... and per second after that
+SUPPRESSED_EVERY = 10.0  # seconds between reports of what was left out
 
 
 def _value(value: object) -> str:
@@ -16,13 +26,61 @@ def _value(value: object) -> str:
     return json.dumps(text)
 
 
+class LineAllowance:
+    """A token bucket per event name; what it refuses is counted, per name, until reported."""
+
+    def __init__(self, burst: int = LOG_BURST, rate: float = LOG_RATE,
+                 every: float = SUPPRESSED_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst, self.rate, self.every, self.clock = burst, rate, every, clock
+        self._tokens: dict[str, tuple[float, float]] = {}   # event -> (tokens, when counted)
+        self.suppressed: dict[str, int] = {}
+        self._reported = clock()
+
+    def allow(self, event: str) -> bool:
+        now = self.clock()
+        tokens, then = self._tokens.get(event, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self._tokens[event] = (tokens, now)
+            self.suppressed[event] = self.suppressed.get(event, 0) + 1
+            return False
+        self._tokens[event] = (tokens - 1.0, now)
+        if len(self._tokens) > 1024:   # event names are the code's own; this never grows in practice
+            self._tokens.clear()
+        return True
+
+    def due(self, force: bool = False) -> dict[str, int]:
+        """What was left out since the last report, when a report is due (or ``force``)."""
+        now = self.clock()
+        if not self.suppressed or (not force and now - self._reported < self.every):
+            return {}
+        self._reported = now
+        left_out, self.suppressed = self.suppressed, {}
+        return left_out
+
+
+ALLOWANCE = LineAllowance()
+
+
+def _write(level: int, event: str, fields: dict[str, object]) -> None:
+    parts = [f"event={event}"]
+    parts.extend(f"{key}={_value(value)}" for key, value in fields.items())
+    LOGGER.log(level, " ".join(parts))
+
+
+def report_suppressed(force: bool = False) -> None:
+    """Write one ``log_suppressed`` line per event name that lost lines, when a report is due."""
+    for event, lines in sorted(ALLOWANCE.due(force).items()):
+        _write(logging.WARNING, "log_suppressed", {"of": event, "lines": lines})
+
+
 def log_event(event: str, level: int = logging.INFO, **fields: object) -> None:
     """Log ``event`` with scalar fields (room serials, counts, reasons; never frame data)."""
     if not LOGGER.isEnabledFor(level):
         return
-    parts = [f"event={event}"]
-    parts.extend(f"{key}={_value(value)}" for key, value in fields.items())
-    LOGGER.log(level, " ".join(parts))
+    report_suppressed()
+    if ALLOWANCE.allow(event):
+        _write(level, event, fields)
 
 
 class KeyValueFormatter(logging.Formatter):

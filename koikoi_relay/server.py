@@ -34,7 +34,7 @@ from koikoi_relay.codes import Chooser
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.limits import Limits
 from koikoi_relay.local import LocalRooms
-from koikoi_relay.logs import log_event
+from koikoi_relay.logs import log_event, report_suppressed
 from koikoi_relay.messages import (
     TOKEN_BYTES,
     Ack,
@@ -367,6 +367,7 @@ class RelayServer:
         for task in list(self._tasks):
             task.cancel()
         await self.rooms.stop()
+        report_suppressed(force=True)
         log_event("relay_stopped")
         self.closed.set()
 
@@ -658,6 +659,7 @@ class RelayServer:
                 self.close_later(conn, encode(
                     "error", reason="idle_timeout", message="idle connection"), CloseCode.IDLE, "idle")
         await self.rooms.sweep(now)
+        report_suppressed()   # spec §10: lines left out are reported even when the flood has stopped
 
     # -- sending -----------------------------------------------------------------------------
 

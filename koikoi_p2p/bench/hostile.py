@@ -23,9 +23,11 @@ between sessions first and by nice value only within one, so a relay in the benc
 shared one session's slice of a busy machine with the honest clients and the attackers, whatever
 its nice value. Alone in its session the relay gets a slice as any other service does. The
 attackers' process runs at nice +10 (its session too): on the open internet their CPU is not the
-relay host's. With ``KOIKOI_BENCH_RELAY_NICE=N`` the relay (nodes and Redis) and the honest
-clients, and their sessions, run at nice N (below 0 needs root), so other work on a shared
-machine delays them less.
+relay host's. On a machine of two CPUs or more the servers run on the first half of the CPUs and
+the clients (honest and attackers) on the rest, in both kinds of run: a relay host's CPU is not its
+clients' (``KOIKOI_BENCH_PLACEMENT=shared``: every process on every CPU). With
+``KOIKOI_BENCH_RELAY_NICE=N`` the relay (nodes and Redis) and the honest clients, and their
+sessions, run at nice N (below 0 needs root), so other work on a shared machine delays them less.
 
 The relay learns each client's address from a header (``--source-header``), as behind a proxy, so
 one machine can play many addresses. Runs with and without attackers are interleaved; the report
@@ -474,6 +476,38 @@ ATTACKER_NICE = 10   # the attackers' process runs this much nicer than the rela
 PRIORITY_ENV = "KOIKOI_BENCH_RELAY_NICE"
 
 
+# Where the processes run. By default, on a machine of two CPUs or more, the servers (relay nodes and
+# Redis) get the first half of the CPUs and the clients (honest and attackers) the rest, in the runs
+# with and without attackers alike: a relay host's CPU is its own, its clients' CPU is theirs, and
+# on one small machine the attackers' work would otherwise be charged to the relay. "shared" puts
+# every process on every CPU (the measurement of earlier versions).
+PLACEMENT_ENV = "KOIKOI_BENCH_PLACEMENT"
+
+
+def placement() -> tuple[set[int], set[int]] | None:
+    """(the servers' CPUs, the clients' CPUs), or None when every process shares every CPU."""
+    if os.environ.get(PLACEMENT_ENV, "split") == "shared" or not hasattr(os, "sched_getaffinity"):
+        return None
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None
+    half = len(cpus) // 2
+    return set(cpus[:half]), set(cpus[half:])
+
+
+def _pin(pid: int, cpus: set[int] | None) -> None:
+    """Every thread of ``pid`` onto ``cpus`` (Redis starts its threads before we see it)."""
+    if cpus is None:
+        return
+    try:
+        threads = [int(tid) for tid in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        threads = [pid]
+    for tid in threads:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(tid, cpus)
+
+
 def _prioritise(pid: int) -> None:
     value = os.environ.get(PRIORITY_ENV)
     if value:
@@ -488,14 +522,22 @@ def _group_nice(pid: int, value: int) -> None:
         group.write(str(value))
 
 
-def _role(*args: str, nice: int = 0) -> subprocess.Popen[str]:
-    """A bench process. The attackers' is niced: on the open internet their CPU is their own, not
-    the relay host's; on this (small, shared) machine it would otherwise delay the relay and the
-    honest clients' clocks as much as anything the relay does (its cost is reported beside)."""
+def _role(*args: str, nice: int = 0, cpus: set[int] | None = None) -> subprocess.Popen[str]:
+    """A bench process (on ``cpus`` when given). The attackers' is niced: on the open internet their
+    CPU is their own, not the relay host's; on this (small, shared) machine it would otherwise delay
+    the relay and the honest clients' clocks as much as anything the relay does (its cost is
+    reported beside)."""
+
+    def prepare() -> None:
+        if nice:
+            os.nice(nice)
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+
     proc = subprocess.Popen(  # noqa: S603
         [sys.executable, "-m", "koikoi_p2p.bench.hostile", *args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
-        preexec_fn=(lambda: os.nice(nice)) if nice else None)
+        preexec_fn=prepare if nice or cpus is not None else None)
     if nice:
         _group_nice(proc.pid, nice)
     return proc
@@ -526,21 +568,27 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
     """One run: honest round trips with or without attackers, and the servers' peaks and CPU.
     ``small``: a token attack and no wait for the budget to fill (the smoke test of this code)."""
     servers = Servers(cluster)
+    place = placement()
+    server_cpus, client_cpus = place if place is not None else (None, None)
     for node in servers.procs:
         _prioritise(node.pid)
+        _pin(node.pid, server_cpus)
     if servers.redis is not None:
         _prioritise(servers.redis.pid)
+        _pin(servers.redis.pid, server_cpus)
     empty_rss = servers.relay_rss()   # the relay processes before any connection
     ports = ",".join(str(port) for port in servers.ports)
     honest_proc = attacker = None
     try:
-        honest_proc = _role("honest", "--ports", ports, "--rooms", str(rooms), "--duration", str(duration))
+        honest_proc = _role("honest", "--ports", ports, "--rooms", str(rooms), "--duration", str(duration),
+                            cpus=client_cpus)
         _prioritise(honest_proc.pid)
         _line(honest_proc, 300)
         attack_ready: dict[str, Any] = {}
         filled = 0   # the peak of relay_buffered_bytes while the attackers fill the budget
         if hostile:
-            attacker = _role("attack", "--ports", ports, *(["--small"] if small else []), nice=ATTACKER_NICE)
+            attacker = _role("attack", "--ports", ports, *(["--small"] if small else []), nice=ATTACKER_NICE,
+                             cpus=client_cpus)
             attack_ready = _line(attacker, 180)
             # The window opens once the attackers hold (nearly) the whole budget, or after FILL_TIMEOUT.
             start = time.monotonic()
@@ -670,6 +718,9 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     budget = _limits().max_buffered_bytes
     kinds = attacks_wanted()   # an unknown name stops here, before any server starts
     only = "" if kinds == ATTACKS else f"; attacks: {', '.join(sorted(kinds))} only ({ATTACKS_ENV})"
+    place = placement()
+    cpus_said = (f"; CPUs: servers {sorted(place[0])}, clients {sorted(place[1])} ({PLACEMENT_ENV})"
+                 if place is not None else "; every process on every CPU")
     results: list[Measurement] = []
     for rooms in room_counts:
         for cluster in clusters:
@@ -695,7 +746,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                            f"({med(False, 'relay_wait'):.2f} without), the honest clients' own loop lag p99 "
                            f"{med(True, 'lag_p99') * 1e3:.1f} ms ({med(False, 'lag_p99') * 1e3:.1f} ms), "
                            f"the attackers' process (nice +{ATTACKER_NICE}) used "
-                           f"{med(True, 'attacker_cpu'):.2f} CPU s/s" + only,
+                           f"{med(True, 'attacker_cpu'):.2f} CPU s/s" + only + cpus_said,
                 ))
             results.append(Measurement(
                 name=f"hostile_{name}_server_cpu", median_s=med(True, "cpu"), floor_s=med(False, "cpu"),
