@@ -50,78 +50,99 @@ async function coSigned(page) {
   assert.equal(r.status, 0, r.stdout + r.stderr);
 }
 
+/**
+ * One practice match with every motion stretched to STRETCH, clicked as soon as anything can be
+ * clicked; the seat's delays read from the frames that passed the page.
+ * @param {any} browser @param {string} web
+ */
+async function stretchedMatch(browser, web) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Between the page's two workers (practice), every frame passes the page with its time; the
+  // person's clicks are logged with theirs.
+  await context.addInitScript((/** @type {number} */ ms) => {
+    localStorage.setItem('koikoi.motionMs', String(ms));
+    /** @type {{from: number | string, at: number, busy: boolean}[]} */
+    const log = [];
+    /** @type {any} */ (window).frameLog = log;
+    const moving = () => document.getAnimations().some((a) => a.playState === 'running');
+    const Real = MessageChannel;
+    /** @type {any} */ (window).MessageChannel = class {
+      constructor() {
+        const a = new Real();
+        const b = new Real();
+        this.port1 = a.port1;
+        this.port2 = b.port1;
+        a.port2.onmessage = (e) => { log.push({ from: 0, at: performance.now(), busy: moving() }); b.port2.postMessage(e.data); };
+        b.port2.onmessage = (e) => { log.push({ from: 1, at: performance.now(), busy: moving() }); a.port2.postMessage(e.data); };
+      }
+    };
+  }, STRETCH);
+  const { page, errors } = await openPage(context, web);
+  // Two rounds: enough moves unless both end early (a hand yaku at the deal, a quick yaku).
+  await startPractice(page, 2);
+  // Play as soon as anything can be clicked, never waiting for a card to stop moving.
+  const end = Date.now() + 480000;
+  let moved = 0;
+  for (;;) {
+    assert.ok(Date.now() < end, 'the match did not end in time');
+    const did = await page.evaluate(() => {
+      const q = (/** @type {string} */ s) => /** @type {HTMLElement | null} */ (document.querySelector(s));
+      if (q('dialog.dlg-over[open]') || q('dialog.dlg-failure[open]')) return 'end';
+      const b = q('dialog[open] button.primary') ?? q('.field button.card.choice') ?? q('.hand button.card');
+      if (!b) return 'wait';
+      /** @type {any} */ (window).frameLog.push({ from: 'person', at: performance.now(), busy: false });
+      b.click();
+      return 'click';
+    });
+    if (did === 'end') break;
+    if (did === 'click') moved += 1;
+    await page.waitForTimeout(150);
+  }
+  assert.ok(await page.locator('dialog.dlg-over[open]').count(), 'the match ended without a failure');
+  await coSigned(page);
+  const log = /** @type {{from: number | string, at: number, busy: boolean}[]} */ (await page.evaluate(() => /** @type {any} */ (window).frameLog));
+  // Each frame our seat sent answers either the person's click just before it, or the
+  // computer's frame just before it (shares, acknowledgements): then its delay is the seat's alone.
+  /** @type {{delay: number, busy: boolean}[]} */ const answers = [];
+  /** @type {number[]} */ const decisions = [];
+  /** @type {any} */ let lastIn = null;
+  /** @type {any} */ let lastPerson = null;
+  for (const e of log) {
+    if (e.from === 1) lastIn = e;
+    else if (e.from === 'person') lastPerson ??= e; // from the first click, however many it took
+    else if (lastPerson && (!lastIn || lastPerson.at >= lastIn.at)) { decisions.push(e.at - lastPerson.at); lastPerson = null; }
+    else if (lastIn) { answers.push({ delay: e.at - lastIn.at, busy: lastIn.busy }); lastIn = null; }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+  return { moved, answers, decisions };
+}
+
 test('animations stretched to seconds: the seat answers every frame at once and the practice match ends co-signed', { skip, timeout: 600000 }, async () => {
   const relay = await startWebRelay();
   const browser = await launch();
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    // Between the page's two workers (practice), every frame passes the page with its time; the
-    // person's clicks are logged with theirs.
-    await context.addInitScript((/** @type {number} */ ms) => {
-      localStorage.setItem('koikoi.motionMs', String(ms));
-      /** @type {{from: number | string, at: number, busy: boolean}[]} */
-      const log = [];
-      /** @type {any} */ (window).frameLog = log;
-      const moving = () => document.getAnimations().some((a) => a.playState === 'running');
-      const Real = MessageChannel;
-      /** @type {any} */ (window).MessageChannel = class {
-        constructor() {
-          const a = new Real();
-          const b = new Real();
-          this.port1 = a.port1;
-          this.port2 = b.port1;
-          a.port2.onmessage = (e) => { log.push({ from: 0, at: performance.now(), busy: moving() }); b.port2.postMessage(e.data); };
-          b.port2.onmessage = (e) => { log.push({ from: 1, at: performance.now(), busy: moving() }); a.port2.postMessage(e.data); };
-        }
-      };
-    }, STRETCH);
-    const { page, errors } = await openPage(context, relay.web);
-    // Two rounds: enough moves even when a round ends early.
-    await startPractice(page, 2);
-    // Play as soon as anything can be clicked, never waiting for a card to stop moving.
-    const end = Date.now() + 480000;
     let moved = 0;
-    for (;;) {
-      assert.ok(Date.now() < end, 'the match did not end in time');
-      const did = await page.evaluate(() => {
-        const q = (/** @type {string} */ s) => /** @type {HTMLElement | null} */ (document.querySelector(s));
-        if (q('dialog.dlg-over[open]') || q('dialog.dlg-failure[open]')) return 'end';
-        const b = q('dialog[open] button.primary') ?? q('.field button.card.choice') ?? q('.hand button.card');
-        if (!b) return 'wait';
-        /** @type {any} */ (window).frameLog.push({ from: 'person', at: performance.now(), busy: false });
-        b.click();
-        return 'click';
-      });
-      if (did === 'end') break;
-      if (did === 'click') moved += 1;
-      await page.waitForTimeout(150);
-    }
-    assert.ok(await page.locator('dialog.dlg-over[open]').count(), 'the match ended without a failure');
-    await coSigned(page);
-    const log = /** @type {{from: number | string, at: number, busy: boolean}[]} */ (await page.evaluate(() => /** @type {any} */ (window).frameLog));
-    // Each frame our seat sent answers either the person's click just before it, or the
-    // computer's frame just before it (shares, acknowledgements): then its delay is the seat's alone.
     /** @type {{delay: number, busy: boolean}[]} */ const answers = [];
     /** @type {number[]} */ const decisions = [];
-    /** @type {any} */ let lastIn = null;
-    /** @type {any} */ let lastPerson = null;
-    for (const e of log) {
-      if (e.from === 1) lastIn = e;
-      else if (e.from === 'person') lastPerson ??= e; // from the first click, however many it took
-      else if (lastPerson && (!lastIn || lastPerson.at >= lastIn.at)) { decisions.push(e.at - lastPerson.at); lastPerson = null; }
-      else if (lastIn) { answers.push({ delay: e.at - lastIn.at, busy: lastIn.busy }); lastIn = null; }
+    // A match whose two rounds both end at once gives too few moves to judge: play another (CI
+    // once met a match of two clicks); four short matches in a row would be a fault of their own.
+    for (let match = 0; match < 4 && !(moved >= 6 && answers.length >= 6 && decisions.length >= 6); match += 1) {
+      const one = await stretchedMatch(browser, relay.web);
+      moved += one.moved;
+      answers.push(...one.answers);
+      decisions.push(...one.decisions);
     }
     const whileMoving = answers.filter((a) => a.busy);
     const worst = Math.max(...answers.map((a) => a.delay), ...decisions);
     console.log(`# ${moved} clicks; ${answers.length} answers to the computer (${whileMoving.length} while cards moved), ${decisions.length} decisions sent; `
       + `slowest ${worst.toFixed(0)} ms; motion ${STRETCH} ms; answers ${answers.map((a) => `${a.delay.toFixed(0)}${a.busy ? '*' : ''}`).join(' ')}; decisions ${decisions.map((d) => d.toFixed(0)).join(' ')}`);
-    assert.ok(moved >= 6 && answers.length >= 6 && decisions.length >= 6);
+    assert.ok(moved >= 6 && answers.length >= 6 && decisions.length >= 6, 'four matches gave too few moves to judge');
     // The stretch was in force: frames arrived while cards were moving.
     assert.ok(whileMoving.length >= 3, `only ${whileMoving.length} frames arrived during a motion`);
     // A seat (or a page) that waited for the view would answer a motion's length late (a card's
     // flight alone is about half of STRETCH); the seat's own work is far shorter.
     for (const d of [...answers.map((a) => a.delay), ...decisions]) assert.ok(d < STRETCH / 4, `an answer took ${d.toFixed(0)} ms`);
-    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
     await relay.stop();
@@ -133,34 +154,40 @@ test('whole practice matches with the animations on and with reduced motion end 
   const browser = await launch();
   try {
     for (const reducedMotion of /** @type {const} */ (['no-preference', 'reduce'])) {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion });
-      const { page, errors } = await openPage(context, relay.web);
-      await page.evaluate(() => { /** @type {any} */ (window).cardMotion = { moved: 0, marked: 0 }; });
-      await startPractice(page);
-      await page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 120000 });
-      // Count, as the match goes, cards in flight and cards highlighted instead.
-      await page.evaluate(() => {
-        const seen = /** @type {any} */ (window).cardMotion = { flying: 0, highlighted: 0 };
-        new MutationObserver(() => {
-          seen.flying += document.querySelectorAll('.board .card.flying').length;
-          seen.highlighted += document.querySelectorAll('.board .card.moved').length;
-        }).observe(document.body, { subtree: true, childList: true });
-      });
-      assert.equal(await playToEnd(page, 480000), 'over');
-      await coSigned(page);
-      const seen = await page.evaluate(() => /** @type {any} */ (window).cardMotion);
-      if (reducedMotion === 'reduce') {
-        assert.equal(seen.flying, 0);
-        assert.ok(seen.highlighted > 0);
-      } else {
-        assert.ok(seen.flying > 0);
-        assert.equal(seen.highlighted, 0);
+      // A one-round match can end at the deal (a hand yaku): no card moves and the move log is
+      // empty. Such a match tells nothing about the motion: play another (at most three).
+      for (let attempt = 1; ; attempt += 1) {
+        const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion });
+        const { page, errors } = await openPage(context, relay.web);
+        await page.evaluate(() => { /** @type {any} */ (window).cardMotion = { moved: 0, marked: 0 }; });
+        await startPractice(page);
+        await page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 120000 });
+        // Count, as the match goes, cards in flight and cards highlighted instead.
+        await page.evaluate(() => {
+          const seen = /** @type {any} */ (window).cardMotion = { flying: 0, highlighted: 0 };
+          new MutationObserver(() => {
+            seen.flying += document.querySelectorAll('.board .card.flying').length;
+            seen.highlighted += document.querySelectorAll('.board .card.moved').length;
+          }).observe(document.body, { subtree: true, childList: true });
+        });
+        assert.equal(await playToEnd(page, 480000), 'over');
+        await coSigned(page);
+        assert.deepEqual(errors, []);
+        const seen = await page.evaluate(() => /** @type {any} */ (window).cardMotion);
+        // The move log has a line per half-turn of the last round.
+        const lines = await page.locator('.movelog li.mine, .movelog li.theirs').count();
+        await context.close();
+        if (seen.flying + seen.highlighted === 0 && lines === 0 && attempt < 3) continue;
+        if (reducedMotion === 'reduce') {
+          assert.equal(seen.flying, 0);
+          assert.ok(seen.highlighted > 0);
+        } else {
+          assert.ok(seen.flying > 0);
+          assert.equal(seen.highlighted, 0);
+        }
+        assert.ok(lines >= 2, `${lines} lines in the move log`);
+        break;
       }
-      // The move log has a line per half-turn of the last round.
-      const lines = await page.locator('.movelog li.mine, .movelog li.theirs').count();
-      assert.ok(lines >= 2, `${lines} lines in the move log`);
-      assert.deepEqual(errors, []);
-      await context.close();
     }
   } finally {
     await browser.close();
