@@ -1178,3 +1178,28 @@ def test_a_client_dropped_at_the_accept_or_refused_429_is_told_the_likely_cause(
         assert nothing.reason == "unreachable"
 
     run(body)
+
+
+def test_a_connection_storm_writes_a_bounded_number_of_log_lines(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    # spec §10: before, each of these connections wrote its own lines (connected, disconnected):
+    # an attacker inside every rate limit also filled the operator's disk.
+    from koikoi_relay import logs
+
+    monkeypatch.setattr(logs, "ALLOWANCE", logs.LineAllowance())
+    storm = 400
+
+    async def body() -> None:
+        async with relay(handshakes_per_second_per_source=0) as server:
+            for _ in range(storm):
+                client = await Raw.connect(server)
+                await client.close()
+
+    with caplog.at_level("INFO", logger="koikoi_relay"):
+        run(body)
+    connected = caplog.text.count("event=connected ")
+    assert 0 < connected < storm // 2, connected
+    reports = [line for line in caplog.text.splitlines() if "event=log_suppressed of=connected " in line]
+    assert reports, caplog.text[-2000:]
+    counted = sum(int(line.rsplit("lines=", 1)[1].split()[0]) for line in reports)
+    assert connected + counted == storm
