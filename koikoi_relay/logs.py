@@ -44,9 +44,7 @@ class LineAllowance:
             self._tokens[event] = (tokens, now)
             self.suppressed[event] = self.suppressed.get(event, 0) + 1
             return False
-        self._tokens[event] = (tokens - 1.0, now)
-        if len(self._tokens) > 1024:   # event names are the code's own; this never grows in practice
-            self._tokens.clear()
+        self._tokens[event] = (tokens - 1.0, now)   # (event names are the code's own: a few dozen)
         return True
 
     def due(self, force: bool = False) -> dict[str, int]:
