@@ -19,8 +19,10 @@ So the relay walks each object once, young, and then never again:
 - a full pass (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``) when that may be needed:
   when the connection objects made and not yet freed (``Inbound.made - Inbound.freed``, counted
   by server.py's ``MeteredConnection``: one caught in a cycle stays unfreed) exceed twice the
-  connections open by ``LEAK_SLACK`` more than after the last full pass, at most once every
-  ``LEAK_SPACING``; and every ``FULL_INTERVAL`` whatever happened. Its pause is that of the full
+  connections open by ``LEAK_SLACK`` more than after the last full pass, at every tick for
+  ``LEAK_CONFIRM`` (a thousand connections closing at once are freed by reference counting within
+  a few turns of the loop, and that lag alone brought a pass of a tenth of a second), at most once
+  every ``LEAK_SPACING``; and every ``FULL_INTERVAL`` whatever happened. Its pause is that of the full
   pass before (a tenth to half a second at 1,000 rooms under attack), rare.
 
 The automatic collector stays on as a backstop between two ticks (a young pass after
@@ -49,6 +51,7 @@ FULL_INTERVAL = 3600.0      # seconds between two full passes at most
 # its TLS layer, about 260 KiB with its buffer): this many of them, at most, wait for a pass.
 LEAK_SLACK = 512
 LEAK_SPACING = 10.0         # ... but not sooner than this after the last full pass
+LEAK_CONFIRM = 2.0          # ... and only once the excess has lasted this long (not a mass close)
 YOUNG_COLLECTION_EVERY = 50_000   # the automatic young pass, between two ticks (Python: 700)
 
 
@@ -59,7 +62,7 @@ class Collector:
     def __init__(self, unfreed: Callable[[], int], open_connections: Callable[[], int],
                  clock: Callable[[], float] = time.monotonic, young_interval: float = YOUNG_INTERVAL,
                  full_interval: float = FULL_INTERVAL, leak_slack: int = LEAK_SLACK,
-                 leak_spacing: float = LEAK_SPACING) -> None:
+                 leak_spacing: float = LEAK_SPACING, leak_confirm: float = LEAK_CONFIRM) -> None:
         self.unfreed = unfreed
         self.open_connections = open_connections
         self.clock = clock
@@ -67,6 +70,8 @@ class Collector:
         self.full_interval = full_interval
         self.leak_slack = leak_slack
         self.leak_spacing = leak_spacing
+        self.leak_confirm = leak_confirm
+        self.suspected: float | None = None   # since when every tick has seen the excess
         self.last_full = clock()
         self.excess = 0   # connection objects beyond twice those open, after the last full pass
         self.full_passes = 0
@@ -94,9 +99,15 @@ class Collector:
 
     def leaking(self) -> bool:
         """Whether more connection objects live than open connections explain, LEAK_SLACK more
-        than after the last full pass (which freed what it could), and not just after it."""
-        return (self._excess() > self.excess + self.leak_slack
-                and self.clock() - self.last_full >= self.leak_spacing)
+        than after the last full pass (which freed what it could), at every tick for
+        ``leak_confirm``, and not just after the last full pass."""
+        now = self.clock()
+        if self._excess() <= self.excess + self.leak_slack:
+            self.suspected = None
+            return False
+        if self.suspected is None:
+            self.suspected = now
+        return now - self.suspected >= self.leak_confirm and now - self.last_full >= self.leak_spacing
 
     def tick(self) -> None:
         """One young pass and a freeze; a full pass first when one is due."""
@@ -114,6 +125,7 @@ class Collector:
         found = gc.collect()
         gc.freeze()
         self.last_full = self.clock()
+        self.suspected = None
         self.excess = self._excess()
         self.full_passes += 1
         log_event("collector_full_pass", seconds=round(time.perf_counter() - start, 3), collected=found,

@@ -64,6 +64,8 @@ def test_connections_left_in_cycles_bring_a_full_pass(collector_state: None) -> 
     collector.tick()
     assert gone() is not None and collector.full_passes == 0   # frozen garbage: no pass looks at it
     unfreed[0] = 10 + 2 * 5 + 101    # more connection objects alive than open connections explain
+    now[0] = 57.0
+    collector.tick()
     now[0] = 59.0
     collector.tick()
     assert gone() is not None and collector.full_passes == 0   # not this soon after the start
@@ -75,7 +77,34 @@ def test_connections_left_in_cycles_bring_a_full_pass(collector_state: None) -> 
     assert collector.full_passes == 1
     unfreed[0] += 101
     collector.tick()
+    assert collector.full_passes == 1   # seen once: it must last LEAK_CONFIRM
+    now[0] = 202.0
+    collector.tick()
     assert collector.full_passes == 2
+
+
+def test_a_mass_close_freed_within_the_confirm_time_brings_no_full_pass(collector_state: None) -> None:
+    """A thousand connections closing at once leave their objects unfreed for a few turns of the
+    loop (their tasks end, then reference counting frees them): no leak, and a full pass then
+    stopped the relay for a tenth of a second under the hostile bench."""
+    now = [100.0]
+    unfreed = [2000]
+    open_now = [1000]
+    collector = Collector(lambda: unfreed[0], lambda: open_now[0], clock=lambda: now[0], leak_slack=512,
+                          leak_spacing=10.0, leak_confirm=2.0, full_interval=3600.0)
+    collector.last_full = 0.0
+    open_now[0] = 0            # all closed at once; their objects not yet freed
+    for step in range(10):     # ticks over 1.5 s, then freed
+        now[0] += 0.15
+        collector.tick()
+        if step == 8:
+            unfreed[0] = 0
+    assert collector.full_passes == 0
+    unfreed[0] = 2000          # and had they stayed unfreed: a pass once it has lasted 2 s
+    for _ in range(20):
+        now[0] += 0.15
+        collector.tick()
+    assert collector.full_passes == 1
 
 
 def test_a_full_pass_at_least_every_full_interval(collector_state: None) -> None:
