@@ -12,6 +12,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from koikoi_relay.ratelimit import TokenBucket
+
 LOGGER = logging.getLogger("koikoi_relay")
 
 LOG_BURST = 100          # lines one event name may write at once (spec/relay.md §10)
@@ -31,21 +33,21 @@ class LineAllowance:
 
     def __init__(self, burst: int = LOG_BURST, rate: float = LOG_RATE,
                  every: float = SUPPRESSED_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        if rate <= 0:
+            raise ValueError("a log allowance needs a rate above 0")
         self.burst, self.rate, self.every, self.clock = burst, rate, every, clock
-        self._tokens: dict[str, tuple[float, float]] = {}   # event -> (tokens, when counted)
+        self._buckets: dict[str, TokenBucket] = {}   # (event names are the code's own: a few dozen)
         self.suppressed: dict[str, int] = {}
         self._reported = clock()
 
     def allow(self, event: str) -> bool:
-        now = self.clock()
-        tokens, then = self._tokens.get(event, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
-        if tokens < 1.0:
-            self._tokens[event] = (tokens, now)
-            self.suppressed[event] = self.suppressed.get(event, 0) + 1
-            return False
-        self._tokens[event] = (tokens - 1.0, now)   # (event names are the code's own: a few dozen)
-        return True
+        bucket = self._buckets.get(event)
+        if bucket is None:
+            bucket = self._buckets[event] = TokenBucket(self.rate, self.burst / self.rate, self.clock)
+        if bucket.take():
+            return True
+        self.suppressed[event] = self.suppressed.get(event, 0) + 1
+        return False
 
     def due(self, force: bool = False) -> dict[str, int]:
         """What was left out since the last report, when a report is due (or ``force``)."""

@@ -75,7 +75,8 @@ class Fault:
 class MatchRecord:
     index: int
     fault: Fault
-    verdict: str = "unfinished"        # "completed" | "abandoned" | "wrong" | "unfinished"
+    # "completed" | "abandoned" | "unclaimable" (killed before it signed anything) | "wrong" | "unfinished"
+    verdict: str = "unfinished"
     detail: str = ""
     seconds: float = 0.0
     messages: int = 0
@@ -408,12 +409,27 @@ def _judge(record: MatchRecord, peers: list[Peer]) -> None:
         return
     report = audit_bytes(Path(str(survivor["file"])).read_bytes())
     record.messages = report.messages
+    if (not report.ok and report.deviation is not None and report.deviation.reason == "unproven_claim"
+            and not _signed_by(Path(str(survivor["file"])), fault.victim)):
+        # Killed before its first envelope of the session: nothing can show it owed a message, and
+        # the auditor rightly refuses the claim (spec/protocol.md §9.1). Correct, but not an abandonment.
+        record.verdict = "unclaimable"
+        record.detail = "the victim was killed before it signed anything: the claim rightly proves nothing"
+        return
     record.lost = _lost_by_victim(peers[fault.victim].folder, Path(str(survivor["file"])))
     if report.ok and report.deviation is not None and report.deviation.seat == fault.victim:
         record.verdict = "abandoned"
         record.detail = report.notes[0] if report.notes else ""
     else:
         record.verdict, record.detail = "wrong", f"claim does not verify: {report.notes}"
+
+
+def _signed_by(claim_file: Path, seat: int) -> int:
+    """How many envelopes of ``seat`` the claim's transcript holds."""
+    from koikoi_p2p.protocol.abandonment import decode_abandonment
+
+    envelopes = decode_abandonment(claim_file.read_bytes()).transcript.envelopes
+    return sum(1 for env in envelopes if env.sender == seat)
 
 
 def _lost_by_victim(folder: Path, claim_file: Path) -> int:
@@ -496,10 +512,11 @@ async def soak(config: SoakConfig, workdir: Path) -> tuple[list[MatchRecord], di
 def summarize(records: list[MatchRecord], figures: dict[str, Any], planned: int) -> list[Measurement]:
     completed = [r for r in records if r.verdict == "completed"]
     abandoned = [r for r in records if r.verdict == "abandoned"]
-    wrong = [r for r in records if r.verdict not in ("completed", "abandoned")]
+    unclaimable = [r for r in records if r.verdict == "unclaimable"]
+    wrong = [r for r in records if r.verdict not in ("completed", "abandoned", "unclaimable")]
     late = sum(1 for r in records if r.expect == "abandoned" and r.verdict == "completed")
     expect_completed = sum(1 for r in records if r.expect == "completed") + late
-    expect_abandoned = sum(1 for r in records if r.expect == "abandoned") - late
+    expect_abandoned = sum(1 for r in records if r.expect == "abandoned") - late - len(unclaimable)
     lost = sum(r.lost for r in records)
     kills = sum(r.kills for r in records)
     calm = [r.seconds for r in completed if not r.kills] or [0.0]
@@ -516,6 +533,9 @@ def summarize(records: list[MatchRecord], figures: dict[str, Any], planned: int)
               f"of {len(records)} run ({planned} planned); identical verified transcripts, co-signed"),
         count("soak_abandoned_classified", len(abandoned), expect_abandoned,
               "signed claim verifies as abandoned by the killed peer"),
+        count("soak_killed_before_signing", len(unclaimable), len(unclaimable),
+              "the victim was killed before its first envelope: the survivor's claim rightly proves "
+              "nothing (correct; not counted as abandoned or wrong)"),
         Measurement(name="soak_messages_lost", median_s=float(lost), floor_s=0.0, ratio=float(lost == 0),
                     unit="envelopes", note="must be 0"),
         Measurement(name="soak_wrong_or_unfinished", median_s=float(len(wrong)), floor_s=0.0,

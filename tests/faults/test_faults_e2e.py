@@ -119,7 +119,8 @@ def test_small_soak(tmp_path: Path) -> None:
         assert len(records) == 4
         assert found["soak_messages_lost"].median_s == 0
         assert found["soak_wrong_or_unfinished"].median_s == 0, found["soak_wrong_or_unfinished"]
-        assert found["soak_completed_cosigned"].median_s + found["soak_abandoned_classified"].median_s == 4
+        assert (found["soak_completed_cosigned"].median_s + found["soak_abandoned_classified"].median_s
+                + found["soak_killed_before_signing"].median_s) == 4
         assert figures["relay_restarts"] == 1
 
     run(body())
