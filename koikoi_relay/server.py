@@ -111,6 +111,38 @@ class MeteredConnection(ServerConnection):
         if meter.squeeze is not None:
             meter.squeeze()
 
+    async def keepalive(self) -> None:
+        """websockets' keepalive (spec/relay.md §2 item 6), except that the pong's clock stops while
+        the relay is not reading the connection: paused for its address's byte debt (§7.1) or behind
+        its own unhandled message. The pong then waits unread in TCP behind the data the relay held
+        back; closing the connection for it (1011) would blame the peer for the relay's choice. The
+        pong is owed within ``ping_timeout`` of reading time, and a held connection's debt is
+        bounded (§7.1), so a dead peer is still found."""
+        assert self.ping_interval is not None
+        latency = 0.0
+        try:
+            while True:
+                await asyncio.sleep(max(0.0, self.ping_interval - latency))
+                pong = await self.ping()
+                timeout = self.ping_timeout
+                if timeout is None:
+                    continue
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + timeout
+                while not pong.done():
+                    transport = self.transport
+                    if transport is not None and not transport.is_closing() and not transport.is_reading():
+                        deadline = loop.time() + timeout   # held by the relay: the clock restarts
+                    left = deadline - loop.time()
+                    if left <= 0:
+                        async with self.send_context():
+                            self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                        return   # send_context waits for connection_lost, which cancels this task
+                    await asyncio.wait((pong,), timeout=min(left, timeout / 4))
+                latency = pong.result()
+        except ConnectionClosed:
+            return
+
     def connection_lost(self, exc: Exception | None) -> None:
         if self.dropped:
             self.protocol.parser.close()

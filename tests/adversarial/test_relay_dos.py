@@ -1203,3 +1203,28 @@ def test_a_connection_storm_writes_a_bounded_number_of_log_lines(
     assert reports, caplog.text[-2000:]
     counted = sum(int(line.rsplit("lines=", 1)[1].split()[0]) for line in reports)
     assert connected + counted == storm
+
+
+def test_a_connection_held_back_by_its_address_debt_is_not_closed_for_a_missing_pong() -> None:
+    """While the relay does not read a connection (its address's byte debt, spec/relay.md §7.1),
+    the pong to the relay's own ping waits unread in TCP: that is the relay's doing, not a dead
+    peer, so the keepalive gives the pong its time once reading resumes (§2 item 6)."""
+    async def body() -> None:
+        async with relay(max_bytes_per_second_per_source=20000, burst_seconds=1,
+                         ping_interval=0.3, ping_timeout=0.3) as server:
+            host, guest, _ = await pair(server)
+            for seq in range(5):   # 75 KB from one address at 20 KB/s: about 3 s of debt
+                await host.send("frame", seq=seq, data=b"h" * 15000)
+            seen: list[int] = []
+            while len(seen) < 5:
+                message = await guest.recv(timeout=20)
+                if message["type"] == "frame":
+                    seen.append(message["seq"])
+            assert seen == [0, 1, 2, 3, 4]
+            await asyncio.sleep(1.0)   # a few more pings, now answered and read
+            # Before: closed 1011 (keepalive ping timeout) while its debt was being paid.
+            assert host.ws.close_code is None
+            await host.send("frame", seq=5, data=b"after")
+            assert (await guest.expect("frame"))["seq"] == 5
+
+    run(body)
