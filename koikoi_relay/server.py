@@ -26,6 +26,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import DATA_OPCODES
+from websockets.frames import CloseCode as WsCloseCode
 from websockets.frames import Frame as WireFrame
 from websockets.http11 import Request, Response
 from websockets.protocol import Event, State
@@ -123,7 +124,7 @@ class MeteredConnection(ServerConnection):
         try:
             while True:
                 await asyncio.sleep(max(0.0, self.ping_interval - latency))
-                pong = await self.ping()
+                pong = asyncio.ensure_future(await self.ping())   # a future: waited on, never cancelled
                 timeout = self.ping_timeout
                 if timeout is None:
                     continue
@@ -136,7 +137,7 @@ class MeteredConnection(ServerConnection):
                     left = deadline - loop.time()
                     if left <= 0:
                         async with self.send_context():
-                            self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                            self.protocol.fail(WsCloseCode.INTERNAL_ERROR, "keepalive ping timeout")
                         return   # send_context waits for connection_lost, which cancels this task
                     await asyncio.wait((pong,), timeout=min(left, timeout / 4))
                 latency = pong.result()

@@ -1228,3 +1228,23 @@ def test_a_connection_held_back_by_its_address_debt_is_not_closed_for_a_missing_
             assert (await guest.expect("frame"))["seq"] == 5
 
     run(body)
+
+
+def test_a_peer_that_stops_answering_pings_is_still_closed_1011() -> None:
+    """The other side of the test above: a connection the relay reads but whose pongs never come
+    is dropped once ``ping_timeout`` has passed (spec/relay.md §2 item 6)."""
+    async def body() -> None:
+        async with relay(ping_interval=0.2, ping_timeout=0.3, close_timeout=0.3) as server:
+            client = await Raw.connect(server)
+            await client.send("create")
+            await client.expect("created")
+            client.ws.transport.pause_reading()   # its pongs are never sent: it reads no ping
+            start = asyncio.get_running_loop().time()
+            while server.connections and asyncio.get_running_loop().time() - start < 5:
+                await asyncio.sleep(0.02)
+            assert not server.connections, "the relay kept a connection that answers no ping"
+            assert asyncio.get_running_loop().time() - start < 2.0
+            client.ws.transport.resume_reading()
+            assert await client.closed() == 1011
+
+    run(body)
