@@ -2,8 +2,8 @@
 // decides and sends at once, so the protocol, and the next deal, never wait; the page holds the
 // board that shows a new move of the computer until a short pause has passed since the board
 // before it was drawn (the person's own move is still moving meanwhile: the pause overlaps the
-// motion). A newer table replaces a held one. Nothing is held across a deal's end, a new deal,
-// the match's end or a failure, nor while a dialog covers the board.
+// motion). A newer table replaces a held one. Nothing is held across a deal's end, a new deal or
+// its opening (the person's hand), the match's end or a failure, nor while a dialog covers the board.
 
 /** The pause in ms (localStorage koikoi.pauseMs: tests and benches set it; 0 turns it off). */
 export const PAUSE_KEY = 'koikoi.pauseMs';
@@ -36,6 +36,9 @@ function opponentSteps(table) {
 export function opponentDecided(shown, next) {
   if (!shown || !next || !shown.round || !next.round || next.over || next.failure) return false;
   if (shown.deal !== next.deal || (shown.lastRound?.deal ?? -1) !== (next.lastRound?.deal ?? -1)) return false;
+  // The deal's opening: the person's hand is never held (the computer's first play, when it
+  // deals, comes with it).
+  if (!shown.round.hand?.length && next.round.hand?.length) return false;
   return opponentSteps(shown) !== opponentSteps(next);
 }
 

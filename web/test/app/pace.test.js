@@ -23,6 +23,10 @@ test('a new half-turn or call of the opponent in the same deal is a decision; th
   assert.equal(opponentDecided(shown, table(1, [mine, theirs], { lastRound: { deal: 1 } })), false, 'the deal ended');
   assert.equal(opponentDecided(shown, table(1, [mine, theirs], { over: {} })), false, 'the match ended');
   assert.equal(opponentDecided(null, table(1, [mine, theirs])), false, 'the first board');
+  const dealt = { hand: [3, 4, 5] };
+  assert.equal(opponentDecided(table(1, [], { round: { hand: [] } }), table(1, [theirs], { round: dealt })), false,
+    'the person\'s hand appears (the computer dealt and played at once)');
+  assert.equal(opponentDecided(table(1, [], { round: dealt }), table(1, [theirs], { round: dealt })), true);
 });
 
 test('the pacer holds the computer\'s move, shows the newest table once the pause is over, and holds nothing else', async () => {
