@@ -1248,3 +1248,42 @@ def test_a_peer_that_stops_answering_pings_is_still_closed_1011() -> None:
             assert await client.closed() == 1011
 
     run(body)
+
+
+def test_bytes_read_of_unfinished_frames_squeeze_the_resume_buffers() -> None:
+    """spec/relay.md §8.7 (b): bytes read and not yet handled count the moment they are read, a frame
+    that has not arrived whole included, and take the sum over the budget as a frame pushed into a
+    buffer does: the big resume buffers give way at once, not at the next frame some seat sends."""
+    import os
+    import struct
+
+    async def body() -> None:
+        async with relay(**BUDGET_LIMITS) as server:
+            budget = server.limits.max_buffered_bytes
+            pairs = [await pair(server) for _ in range(2)]
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            before = _buffered(server)
+            assert before > 2 * 50_000   # two directions nearly full, nobody acknowledging
+            senders = [await Raw.connect(server) for _ in range(12)]
+            for client in senders:
+                # A binary frame of 16,000 bytes, masked as a client's must be, of which 15,000 are
+                # sent: read by the relay, never a whole message.
+                head = bytes([0x82, 0x80 | 126]) + struct.pack("!H", 16000) + os.urandom(4)
+                client.ws.transport.write(head + os.urandom(15000))
+            for _ in range(200):
+                if server.inbound.total >= 12 * 15000:
+                    break
+                await asyncio.sleep(0.01)
+            assert server.inbound.total >= 12 * 15000, server.inbound.total
+            # 180 KB read and two full buffers are over 256 KiB: the buffers shrank right away.
+            buffered, read = _buffered(server), server.inbound.held()
+            assert buffered + read <= budget, (buffered, read)
+            assert buffered < before
+            host, guest, _ = pairs[1]
+            await host.send("frame", seq=6, data=b"still here")
+            assert (await guest.expect("frame"))["data"] == b"still here"
+            for client in senders:
+                client.ws.transport.abort()
+
+    run(body)
