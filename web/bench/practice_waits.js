@@ -12,6 +12,7 @@
 // (default 0, quicker than any person: what the page does while the form shows, such as starting
 // the seats' workers, has no time then). Prints the median, min, max and quartiles of each; --json prints the
 // same as a JSON list of {name, median_s, floor_s, ratio, unit, note} (koikoi bench waits).
+import os from 'node:os';
 import { launch, openPage, startWebRelay, step, browserMissing } from '../test/browser/support.js';
 
 const args = process.argv.slice(2);
@@ -76,6 +77,9 @@ function summary(xs) {
 async function main() {
   const missing = browserMissing();
   if (missing) throw new Error(`cannot run: ${missing}`);
+  // The targets hold "at low load": the load average before and after goes into every row.
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const loadBefore = load();
   const relay = await startWebRelay();
   const browser = await launch();
   /** @type {number[]} */ const first = [];
@@ -108,16 +112,17 @@ async function main() {
     await relay.stop();
   }
   // The issue's targets (issue 26, "Must hold") stand in the floor column.
+  const loads = `load average ${loadBefore} before, ${load()} after, ${os.cpus().length} CPUs`;
   /** @type {[string, ReturnType<typeof summary>, number][]} */
   const rows = [['practice: Start to the first hand', summary(first), 1000], ['practice: summary dismissed to the next hand', summary(next), 250]];
   if (json) {
     console.log(JSON.stringify(rows.map(([name, s, target]) => ({
       name, median_s: s.n ? s.median / 1000 : null, floor_s: target / 1000, ratio: s.n ? s.median / target : null, unit: 's',
-      note: `${spread(s)}; floor: the target; ${matches} matches of ${rounds} rounds, computer ${level}, motion off, ${formMs} ms on the form`,
+      note: `${spread(s)}; floor: the target; ${matches} matches of ${rounds} rounds, computer ${level}, motion off, ${formMs} ms on the form; ${loads}`,
     }))));
   } else {
     for (const [name, s, target] of rows) {
-      console.log(s.n ? `${name}: median ${s.median.toFixed(0)} ms, target ${target} ms (${spread(s)})` : `${name}: no sample (matches of one round have no next hand)`);
+      console.log(s.n ? `${name}: median ${s.median.toFixed(0)} ms, target ${target} ms (${spread(s)}; ${loads})` : `${name}: no sample (matches of one round have no next hand)`);
     }
   }
 }
