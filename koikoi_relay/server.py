@@ -68,6 +68,11 @@ MAX_QUEUE = 1
 RECEIVE_BUFFER = 32768
 
 
+# spec/relay.md §2 item 6: however long the relay holds a connection back, its pong must be in
+# within this many ping timeouts of the ping (2 minutes at the defaults).
+HELD_PONG_TIMEOUTS = 6
+
+
 class MeteredConnection(ServerConnection):
     """A websockets connection that counts the bytes it has read from its socket and the relay has
     not finished handling (``Inbound``, part of the budget of spec/relay.md §8.7): a frame not yet
@@ -113,12 +118,13 @@ class MeteredConnection(ServerConnection):
             meter.squeeze()
 
     async def keepalive(self) -> None:
-        """websockets' keepalive (spec/relay.md §2 item 6), except that the pong's clock stops while
-        the relay is not reading the connection: paused for its address's byte debt (§7.1) or behind
-        its own unhandled message. The pong then waits unread in TCP behind the data the relay held
-        back; closing the connection for it (1011) would blame the peer for the relay's choice. The
-        pong is owed within ``ping_timeout`` of reading time, and a held connection's debt is
-        bounded (§7.1), so a dead peer is still found."""
+        """websockets' keepalive (spec/relay.md §2 item 6), except that the pong's clock starts again
+        whenever the relay is found not reading the connection (looked at every quarter of
+        ``ping_timeout``): paused for its address's byte debt (§7.1) or behind its own message still
+        being handled. The pong then waits unread in TCP behind the data the relay held back;
+        closing the connection for it (1011) would blame the peer for the relay's choice. However
+        long it is held, a pong not in within ``HELD_PONG_TIMEOUTS`` timeouts of its ping closes the
+        connection, so a dead peer is always found."""
         assert self.ping_interval is not None
         latency = 0.0
         try:
@@ -130,10 +136,11 @@ class MeteredConnection(ServerConnection):
                     continue
                 loop = asyncio.get_running_loop()
                 deadline = loop.time() + timeout
+                cap = loop.time() + HELD_PONG_TIMEOUTS * timeout
                 while not pong.done():
                     transport = self.transport
                     if transport is not None and not transport.is_closing() and not transport.is_reading():
-                        deadline = loop.time() + timeout   # held by the relay: the clock restarts
+                        deadline = min(cap, loop.time() + timeout)   # held by the relay: the clock restarts
                     left = deadline - loop.time()
                     if left <= 0:
                         async with self.send_context():
@@ -143,6 +150,8 @@ class MeteredConnection(ServerConnection):
                 latency = pong.result()
         except ConnectionClosed:
             return
+        except Exception:   # as websockets' own keepalive: said, not lost with the task
+            self.logger.error("keepalive ping failed", exc_info=True)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.dropped:

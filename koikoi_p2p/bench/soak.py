@@ -409,14 +409,16 @@ def _judge(record: MatchRecord, peers: list[Peer]) -> None:
         return
     report = audit_bytes(Path(str(survivor["file"])).read_bytes())
     record.messages = report.messages
+    record.lost = _lost_by_victim(peers[fault.victim].folder, Path(str(survivor["file"])))
     if (not report.ok and report.deviation is not None and report.deviation.reason == "unproven_claim"
-            and not _signed_by(Path(str(survivor["file"])), fault.victim)):
-        # Killed before its first envelope of the session: nothing can show it owed a message, and
-        # the auditor rightly refuses the claim (spec/protocol.md §9.1). Correct, but not an abandonment.
+            and not _signed_by(Path(str(survivor["file"])), fault.victim)
+            and not _signed_in_state(peers[fault.victim].folder, fault.victim)):
+        # Killed before its first envelope of the session (its own saved state holds none, so
+        # none was lost on the way): nothing can show it owed a message, and the auditor rightly
+        # refuses the claim (spec/protocol.md §9.1). Correct, but not an abandonment.
         record.verdict = "unclaimable"
         record.detail = "the victim was killed before it signed anything: the claim rightly proves nothing"
         return
-    record.lost = _lost_by_victim(peers[fault.victim].folder, Path(str(survivor["file"])))
     if report.ok and report.deviation is not None and report.deviation.seat == fault.victim:
         record.verdict = "abandoned"
         record.detail = report.notes[0] if report.notes else ""
@@ -432,15 +434,36 @@ def _signed_by(claim_file: Path, seat: int) -> int:
     return sum(1 for env in envelopes if env.sender == seat)
 
 
+def _saved_core(folder: Path) -> Any:
+    """The killed peer's core rebuilt from its saved state; None if it had saved nothing (a state
+    that does not load is an error of the run, not an outcome)."""
+    from koikoi_p2p.net.core import ResumeError
+    from koikoi_p2p.net.resumable import load_core
+
+    try:
+        return load_core(folder)
+    except ResumeError as exc:
+        if exc.reason == "missing":
+            return None
+        raise
+
+
+def _signed_in_state(folder: Path, seat: int) -> int:
+    """How many envelopes of its own the killed peer's saved state holds (0: none saved)."""
+    core = _saved_core(folder)
+    if core is None or core.peer is None:
+        return 0
+    return sum(1 for env in core.peer.transcript if env.sender == seat)
+
+
 def _lost_by_victim(folder: Path, claim_file: Path) -> int:
     """Envelopes the killed peer had accepted from the survivor that the survivor's signed
     record lacks (replaying the killed peer's saved state)."""
-    from koikoi_p2p.net.resumable import load_core
     from koikoi_p2p.protocol.abandonment import decode_abandonment
 
     claimed = {env.raw for env in decode_abandonment(claim_file.read_bytes()).transcript.envelopes}
-    core = load_core(folder)
-    if core.peer is None:
+    core = _saved_core(folder)
+    if core is None or core.peer is None:
         return 0
     survivor = 1 - core.setup.seat
     return sum(1 for env in core.peer.transcript if env.sender == survivor and env.raw not in claimed)

@@ -151,29 +151,30 @@ def test_mutated_abandonment_files_give_typed_errors(match: Match, data: st.Data
 def test_the_soak_judge_counts_a_kill_before_any_envelope_apart(match: Match, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """``koikoi bench soak``: a victim killed before it signed anything leaves a claim that rightly
-    proves nothing; that is a correct outcome, neither an abandonment nor a wrong one."""
+    proves nothing; that is a correct outcome, neither an abandonment nor a wrong one. A victim
+    whose own saved state holds an envelope the claim lacks was not: that is a lost message."""
     from koikoi_p2p.bench import soak
     from koikoi_p2p.bench.soak import Fault, MatchRecord, summarize
 
-    # The killed peer's saved state is read only to count envelopes the claim lacks: none here.
-    monkeypatch.setattr(soak, "_lost_by_victim", lambda folder, claim: 0)
-
+    # The killed peers' folders are empty (nothing saved): nothing of theirs can be lost.
+    peers: Any = [_Folder(tmp_path), _Folder(tmp_path)]
     records = []
-    for index, n in enumerate((4, 6)):   # at 4 seat 1 has signed nothing, at 6 it has
+    # At message 4 seat 1 has signed nothing, at 6 it has; the third had signed one that never came.
+    for index, (n, own) in enumerate(((4, 0), (6, 0), (4, 1))):
+        monkeypatch.setattr(soak, "_signed_in_state", lambda folder, seat, own=own: own)
         absent = _speaker(match, n)
-        claim = tmp_path / f"claim{n}.koikoi-abandon"
+        claim = tmp_path / f"claim{index}.koikoi-abandon"
         claim.write_bytes(_claim_file(match, n, claimant=1 - absent))
         record = MatchRecord(index, Fault(victim=absent, kill_phase="keying", resume=False), kills=1)
         record.outcomes = [None, None]
         record.outcomes[1 - absent] = {"status": "abandoned", "absent": absent, "file": str(claim)}
-        peers: Any = [_Folder(tmp_path), _Folder(tmp_path)]
         soak._judge(record, peers)
-        assert record.verdict == ("unclaimable" if n == 4 else "abandoned"), record.detail
+        assert record.verdict == ("unclaimable", "abandoned", "wrong")[index], record.detail
         records.append(record)
-    found = {m.name: m for m in summarize(records, {}, 2)}
+    found = {m.name: m for m in summarize(records, {}, 3)}
     assert found["soak_killed_before_signing"].median_s == 1
-    assert found["soak_wrong_or_unfinished"].median_s == 0
-    assert found["soak_abandoned_classified"].median_s == found["soak_abandoned_classified"].floor_s == 1
+    assert found["soak_wrong_or_unfinished"].median_s == 1
+    assert found["soak_abandoned_classified"].median_s == 1
 
 
 @dataclass
