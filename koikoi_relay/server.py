@@ -605,7 +605,9 @@ class RelayServer:
             if paused:
                 transport.pause_reading()
             try:
-                await asyncio.sleep(wait)
+                # A connection closed meanwhile (its pong overdue, §2 item 6) ends the wait: its
+                # handler, and the message it holds, go at once, not when the debt is paid.
+                await asyncio.wait((conn.ws.connection_lost_waiter,), timeout=wait)
             finally:
                 if paused and not transport.is_closing():
                     transport.resume_reading()
