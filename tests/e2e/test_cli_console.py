@@ -31,6 +31,14 @@ def clean(raw: bytes) -> str:
     return CLOCK_REWRITE.sub("", text)
 
 
+def play_on(menu: list[str], since: str) -> str:
+    """An ``answer`` for :meth:`Console.autoplay`: the first choice offered, except koi-koi over
+    stopping, so that a deal goes on until the other seat has played (a dealer that made a yaku on
+    its first turn and stopped ended a one-round match before the opponent ever played)."""
+    keys = [key for line in menu for key in KEY.findall(line)]
+    return "k" if "k" in keys else keys[0]
+
+
 @dataclass
 class Console:
     """Output of one process (a pty master or a pipe) and a way to type into it."""

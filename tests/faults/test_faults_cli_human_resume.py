@@ -16,6 +16,7 @@ import pytest
 
 from koikoi_p2p.cli.main import main
 from koikoi_p2p.protocol.transcript import read_transcript
+from tests.e2e.test_cli_console import play_on
 from tests.e2e.test_cli_play_relay import _spawn
 from tests.e2e.test_cli_support import SCRIPT, relay_process
 
@@ -69,7 +70,7 @@ def test_a_killed_player_resumes_and_the_match_finishes(tmp_path: Path, victim: 
             friend.start()
             # Mid-match: the victim has seen its opponent play a card (and answered its own prompts).
             consoles[victim].expect(r"--- Round 1", 60)
-            consoles[victim].autoplay(timeout=120, done=r"Opponent plays", ask_help=False)
+            consoles[victim].autoplay(timeout=120, done=r"Opponent plays", ask_help=False, answer=play_on)
             running[victim].kill()
             running[victim].wait()
             assert list(Path(saved[victim]).glob("*.state")), "the state is on disk after the kill"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.test_cli_console import play_on
 from tests.e2e.test_cli_play_relay import _spawn
 from tests.e2e.test_cli_support import SCRIPT
 from tests.interop.support import js_peer, js_verdicts, outcome, require_node, room_code, start_relay
@@ -41,7 +42,9 @@ def test_js_link_against_the_crash_safe_driver_across_a_relay_restart(tmp_path: 
         procs += [py, js]
         # Mid-match (wikipedia has no hand yaku, so a card is played before the deal can end).
         console.autoplay(timeout=90, done=r"--- Round 1", ask_help=False)   # the joiner accepts the terms
-        console.autoplay(timeout=120, done=r"Opponent plays", ask_help=False)
+        # Koi-koi when asked until the opponent has played: a dealer that made a yaku on its first
+        # turn and stopped ended the one-round match before the opponent ever played (CI).
+        console.autoplay(timeout=120, done=r"Opponent plays", ask_help=False, answer=play_on)
         stop(relay)
         relay, _ = start_relay(port)
         final = console.autoplay(timeout=240, ask_help=False)
