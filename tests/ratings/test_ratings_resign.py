@@ -21,9 +21,10 @@ HOST, GUEST = seeded_identity(b"ratings-resign/host"), seeded_identity(b"ratings
 
 
 async def _play_and_resign() -> tuple[MatchOver, MatchOver]:
-    """A rated 1-round match in memory; the joiner resigns at its first prompt."""
+    """A rated match in memory; the joiner resigns at its first prompt. Three rounds: a round can
+    end at the deal (a dealt-hand yaku) before the joiner is asked anything (CI)."""
     left, right = memory_pair()
-    host = Match(left, seat=0, identity=HOST, room="RESIGN", profile=preset("nintendo"), rounds=1,
+    host = Match(left, seat=0, identity=HOST, room="RESIGN", profile=preset("nintendo"), rounds=3,
                  store=None, name="host", rated=True, ratings=SERVICE)
     guest = Match(right, seat=1, identity=GUEST, room="RESIGN", store=None, name="guest",
                   accept_terms=lambda terms: terms.rated and terms.ratings == SERVICE)
