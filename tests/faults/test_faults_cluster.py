@@ -117,8 +117,10 @@ def test_redis_killed_and_restarted_mid_match_loses_nothing(tmp_path: Path) -> N
 
 def test_small_cluster_soak_with_node_kills(tmp_path: Path) -> None:
     need_redis_server()
+    # A 20 s step deadline: after a Redis restart and a node kill under CI's load, one match's
+    # seats once both gave up at 10 s, each still waiting for the other's re-sent message.
     config = dataclasses.replace(CONFIG, matches=4, concurrency=2, seed=5, cluster=2, node_kills=2,
-                                 relay_restarts=1, max_seconds=300)
+                                 relay_restarts=1, max_seconds=300, step_deadline=20)
 
     async def body() -> None:
         records, figures = await soak(config, tmp_path)
