@@ -24,7 +24,7 @@ class Limits:
     handshakes_per_second_per_source: float = 4.0  # new websocket connections of one address (0 = no rate)
     handshake_burst: int = 64             # ... of which this many may come at once (the connection cap)
     max_buffered_bytes: int = 268_435_456  # resume buffers of all rooms together (256 MiB)
-    connection_bytes: int = 24_576        # what each open connection counts in that budget (§8.7)
+    connection_bytes: int = 49_152        # what each open connection counts in that budget (§8.7)
     max_redis_bytes: int = 536_870_912    # a cluster's Redis used_memory: beyond, no new rooms (§13.6)
     max_errors: int = 16                  # error replies before the connection is closed
     max_bad_joins: int = 8                # joins of unknown codes before the connection is closed

@@ -105,10 +105,11 @@ class Budget:
     """The bytes the relay holds for its peers, against ``max_buffered_bytes`` (spec/relay.md
     §8.7): every seat's resume buffer (``total``) plus the bytes read and not yet handled
     (``inbound``). Seats holding more than ``buffer_bytes / 8`` are the first to give frames back
-    when the sum goes over the budget, longest held first; bytes read are never given back, so
-    they squeeze the resume buffers."""
+    when the sum goes over the budget, longest held first; if that is not enough, the seats that
+    have held unacknowledged frames without a break for longest give all of theirs back; bytes
+    read are never given back, so they squeeze the resume buffers."""
 
-    __slots__ = ("big", "big_mark", "inbound", "limit", "total")
+    __slots__ = ("big", "big_mark", "holding", "inbound", "limit", "total")
 
     def __init__(self, limits: Limits, inbound: Inbound | None = None) -> None:
         self.limit = limits.max_buffered_bytes
@@ -116,6 +117,10 @@ class Budget:
         self.total = 0
         self.inbound = inbound if inbound is not None else Inbound()
         self.big: dict[Seat, None] = {}    # an ordered set: seats above big_mark, oldest first
+        # An ordered set: seats holding frames, the one whose buffer has not been empty for longest
+        # first. A peer that acknowledges (spec/relay.md §5.4) empties its buffer often and goes
+        # to the back each time; one that never does stays at the front.
+        self.holding: dict[Seat, None] = {}
 
     def held(self) -> int:
         """Everything the budget counts: resume buffers, bytes read but not yet handled, write
@@ -131,11 +136,17 @@ class Budget:
 
     def relieve(self) -> None:
         """Over the budget: shrink the big buffers to ``big_mark``, the one that grew past it first
-        going first (bytes read, write buffers and connections took the sum over, §8.7)."""
+        going first (bytes read, write buffers and connections took the sum over, §8.7); then, if
+        every big buffer is at the mark and the sum is still over, empty the buffers that have held
+        frames without a break for longest (otherwise the sum stayed over until frames were
+        acknowledged: 1.01 times the budget under the hostile bench, every attacker's buffer at
+        the mark)."""
         while self.big and self.over():   # no big buffer (the common case): nothing to add up
             seat = next(iter(self.big))
             del self.big[seat]
             seat.shrink(self.big_mark)
+        while self.holding and self.over():
+            next(iter(self.holding)).shrink(0)   # leaves ``holding`` once empty (evict_oldest)
 
     def reclaim(self, pusher: Seat) -> None:
         """Over the budget: shrink the big buffers to ``big_mark``, then the pusher's if need be."""
@@ -177,14 +188,18 @@ class Seat:
         if self.budget is not None:
             self.budget.total -= self.outbox_bytes
             self.budget.big.pop(self, None)
+            self.budget.holding.pop(self, None)
         self.outbox_bytes = 0
         self.outbox.clear()
 
     def evict_oldest(self) -> None:
         _, dropped = self.outbox.popleft()
         self.outbox_bytes -= len(dropped)
-        if self.budget is not None:
-            self.budget.total -= len(dropped)
+        budget = self.budget
+        if budget is not None:
+            budget.total -= len(dropped)
+            if not self.outbox:
+                budget.holding.pop(self, None)
 
     def shrink(self, size: int) -> None:
         """Evict the oldest frames until at most ``size`` bytes stay buffered."""
@@ -195,11 +210,13 @@ class Seat:
         """Buffer the next frame for this seat, evicting the oldest beyond the bound; its seq."""
         seq = self.out_count
         self.out_count += 1
-        self.outbox.append((seq, encoded))
-        self.outbox_bytes += len(encoded)
         budget = self.budget
         if budget is not None:
             budget.total += len(encoded)
+            if not self.outbox:
+                budget.holding[self] = None   # at the back: its buffer was empty until now
+        self.outbox.append((seq, encoded))
+        self.outbox_bytes += len(encoded)
         # spec/relay.md §8: at most buffer_frames frames and buffer_bytes bytes per direction.
         while self.outbox and (
             len(self.outbox) > limits.buffer_frames or self.outbox_bytes > limits.buffer_bytes

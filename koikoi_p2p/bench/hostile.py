@@ -155,27 +155,37 @@ class Servers:
     def rss(self) -> int:
         return sum(rss_bytes(proc.pid) for proc in self.procs) + self.redis_memory()
 
-    def _gauge(self, port: int, name: str) -> int:
+    def _gauges(self, port: int, *names: str) -> list[int]:
+        """The gauges of one ``/metrics`` reply (one instant: two replies would add up two moments);
+        -1 each when the relay did not answer in time."""
         url = f"http://127.0.0.1:{port}/metrics"
+        found = dict.fromkeys(names, 0)
         try:
             with urllib.request.urlopen(url, timeout=5) as answer:
                 for line in answer.read().decode().splitlines():
-                    if line.startswith(name + " "):
-                        return int(float(line.split()[1]))
+                    name, _, value = line.partition(" ")
+                    if name in found:
+                        found[name] = int(float(value.split()[0]))
         except OSError:
-            return -1
-        return 0
+            return [-1] * len(names)
+        return [found[name] for name in names]
 
     def buffered(self) -> int:
         """``relay_buffered_bytes`` of the first node (a cluster's is the whole cluster's); -1 when
         the relay did not answer in time (counted in the report)."""
-        return self._gauge(self.ports[0], "relay_buffered_bytes")
+        return self._gauges(self.ports[0], "relay_buffered_bytes")[0]
 
-    def inbound(self) -> int:
-        """``relay_held_bytes`` of every node together (bytes read and not yet handled, write
-        buffers and the connections' own cost, §8.7 (b) to (d))."""
-        values = [self._gauge(port, "relay_held_bytes") for port in self.ports]
-        return -1 if min(values) < 0 else sum(values)
+    def held(self) -> tuple[int, int, int]:
+        """(``relay_buffered_bytes`` of the first node, ``relay_held_bytes`` of every node
+        together: bytes read and not yet handled, write buffers and the connections' own cost,
+        §8.7 (b) to (d), and ``relay_connections`` of every node together), the first node's from
+        the same reply; -1 each when a relay did not answer in time (counted in the report)."""
+        names = ("relay_held_bytes", "relay_connections")
+        buffered, *first = self._gauges(self.ports[0], "relay_buffered_bytes", *names)
+        rows = [first] + [self._gauges(port, *names) for port in self.ports[1:]]
+        if min(min(row) for row in rows) < 0:
+            return buffered, -1, -1
+        return buffered, sum(row[0] for row in rows), sum(row[1] for row in rows)
 
     def relay_rss(self) -> int:
         """Resident memory of the relay processes alone (no Redis)."""
@@ -598,6 +608,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
                 time.sleep(1.0)
             attack_ready["fill_s"] = round(time.monotonic() - start, 1)
         rss, relay_rss, buffered, inbound, held, unanswered = 0, 0, filled, 0, filled, 0
+        connections = 0   # the peak of relay_connections (every node)
         redis_memory = 0
         cpu_start = servers.cpu()
         load_procs = [proc for proc in (honest_proc, attacker) if proc is not None]
@@ -607,7 +618,8 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
         _say(honest_proc)
         end = time.monotonic() + duration
         while time.monotonic() < end:
-            now_buffered, now_inbound = servers.buffered(), servers.inbound()
+            now_buffered, now_inbound, now_connections = servers.held()
+            connections = max(connections, now_connections)
             unanswered += now_buffered < 0 or now_inbound < 0
             rss, relay_rss = max(rss, servers.rss()), max(relay_rss, servers.relay_rss())
             redis_memory = max(redis_memory, servers.redis_memory())
@@ -639,7 +651,7 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
                           "p99": result["p99"], "load": os.getloadavg(), **result["pauses"]}),
               file=sys.stderr, flush=True)
     result.update(rss=rss, relay_rss=relay_rss, buffered=buffered, inbound=inbound, held=held,
-                  empty_rss=empty_rss, redis_memory=redis_memory,
+                  connections=connections, empty_rss=empty_rss, redis_memory=redis_memory,
                   unanswered=unanswered, cpu=cpu, attack=attack_ready,
                   honest_cpu=load_cpu[0], attacker_cpu=load_cpu[1] if len(load_cpu) > 1 else 0.0,
                   relay_wait=max(waited[:len(servers.procs)]), honest_wait=waited[len(servers.procs)])
@@ -701,6 +713,21 @@ def relay_pauses(directory: str, pids: list[int], window: list[float],
         "stalls": len(stalls), "stall_s": round(sum(e - s for s, e in stalls), 3),
         "slow": len(slow), "slow_in_stall": met,
     }
+
+
+def _per_connection(over_empty: float, held: float, connections: float, nodes: int) -> str:
+    """What each connection would have to count in the budget (``connection_bytes``, §8.7 (c)) for
+    the budget to cover the relay's memory beyond an empty one: the memory the budget does not
+    count, shared out over the connections open at the peak, plus what each counts already."""
+    if connections <= 0:
+        return ""
+    counted = _limits().connection_bytes
+    uncounted = over_empty - (held if nodes == 1 else 0.0)
+    if nodes != 1:
+        return f"; connections at the peak {connections:.0f}"
+    return (f"; connections at the peak {connections:.0f}: the memory beyond the budget's count is "
+            f"{uncounted / connections / 1024:+.1f} KiB a connection, so each would count "
+            f"{(counted + uncounted / connections) / 1024:.1f} KiB (connection_bytes: {counted / 1024:.1f})")
 
 
 def run(args: argparse.Namespace) -> list[Measurement]:
@@ -777,7 +804,8 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                      "connection, vs max_buffered_bytes"
                      + (" per node (a node holds its own parts (b)-(d) of §8.7; the resume buffers are "
                         "in Redis)" if cluster else "")
-                     + "; must hold: ratio <= 1",
+                     + "; must hold: ratio <= 1"
+                     + _per_connection(over_empty, med(True, "held"), med(True, "connections"), nodes),
             ))
             if cluster:
                 redis_budget = _limits().max_redis_bytes

@@ -399,6 +399,65 @@ def test_connections_and_reads_over_the_budget_squeeze_the_resume_buffers() -> N
     run(body)
 
 
+def test_over_the_budget_with_every_buffer_at_its_mark_the_longest_held_buffers_give_way() -> None:
+    """spec/relay.md §8.7: bytes read, write buffers and connections can take the sum over the
+    budget when no buffer is above the mark (``buffer_bytes / 8``): the hostile bench's attackers
+    keep every buffer at the mark, and the relay held 1.01 times its budget. Before, nothing gave
+    way until frames were acknowledged; now the buffers that have held frames without a break for
+    longest are emptied until the sum fits, so a peer that acknowledges is the last to lose
+    anything."""
+    cost = 8192
+    limits = dict(BUDGET_LIMITS, connection_bytes=cost)
+    body_bytes = 3900   # two frames a seat: just under the mark (65536 / 8)
+
+    async def body() -> None:
+        async with relay(**limits) as server:
+            budget = server.limits.max_buffered_bytes
+            pairs = [await pair(server) for _ in range(6)]
+            codes = [code for _, _, code in pairs]
+            for index in (*range(1, 6), 0):
+                host, guest, _ = pairs[index]
+                for seq in range(2):
+                    await host.send("frame", seq=seq, data=bytes([index]) * body_bytes)
+                for _ in range(2):
+                    await guest.expect("frame")
+            # The first pair's guest acknowledges and then gets two frames again, last of all: a
+            # peer that acknowledges goes to the back of the line.
+            host, guest, _ = pairs[0]
+            await guest.send("ack", seq=2)
+            for seq in range(2, 4):
+                await host.send("frame", seq=seq, data=b"\0" * body_bytes)
+            for _ in range(2):
+                await guest.expect("frame")
+
+            def held_by(code: str) -> int:   # what the room's guest seat holds
+                seat = server.registry.rooms[code].seats[1]
+                assert seat is not None
+                return seat.outbox_bytes
+
+            seat_bytes = [held_by(code) for code in codes]
+            assert all(0 < n <= 65536 // 8 for n in seat_bytes), seat_bytes   # none above the mark
+            held = _buffered(server) + server.inbound.held()
+            idle = [await Raw.connect(server) for _ in range((budget - held) // cost + 1)]
+            await asyncio.sleep(0.05)
+            held = _buffered(server) + server.inbound.held()
+            # Before: nothing above the mark, so nothing gave way, and the relay stayed over.
+            assert held <= budget, (held, budget)
+            after = [held_by(code) for code in codes]
+            emptied = [i for i, n in enumerate(after) if n == 0]
+            # The longest-held buffers went first (pairs 1, 2, ...); the acknowledging pair's last.
+            assert emptied == list(range(1, 1 + len(emptied))) and 1 <= len(emptied) <= 2, after
+            assert after[0] == seat_bytes[0] and after[5] == seat_bytes[5]
+            # The rooms still carry frames, in order.
+            host, guest, _ = pairs[1]
+            await host.send("frame", seq=2, data=b"still here")
+            assert (await guest.expect("frame"))["data"] == b"still here"
+            for ws in idle:
+                await ws.close()
+
+    run(body)
+
+
 def test_connections_per_source_are_capped() -> None:
     async def body() -> None:
         async with relay(max_connections_per_source=3) as server:
