@@ -14,6 +14,7 @@ import asyncio
 import http
 import ipaddress
 import logging
+import random
 import secrets
 import socket
 import time
@@ -71,6 +72,12 @@ RECEIVE_BUFFER = 32768
 # spec/relay.md §2 item 6: however long the relay holds a connection back, its pong must be in
 # within this many ping timeouts of the ping (2 minutes at the defaults).
 HELD_PONG_TIMEOUTS = 6
+# spec/relay.md §2 item 6: each wait before a ping is ping_interval times a factor drawn afresh
+# from [1 - PING_JITTER, 1 + PING_JITTER]. Connections opened in the same seconds (the relay's
+# start, a reconnect storm, a bench) were otherwise pinged in the same turn of the event loop
+# every ping_interval: 1,223 keepalive steps in one 139 ms turn with 2,000 connections, every
+# honest frame waiting behind them (koikoi bench relay --hostile, KOIKOI_RELAY_PAUSES).
+PING_JITTER = 0.25
 
 
 class MeteredConnection(ServerConnection):
@@ -124,12 +131,15 @@ class MeteredConnection(ServerConnection):
         being handled. The pong then waits unread in TCP behind the data the relay held back;
         closing the connection for it (1011) would blame the peer for the relay's choice. However
         long it is held, a pong not in within ``HELD_PONG_TIMEOUTS`` timeouts of its ping closes the
-        connection, so a dead peer is always found."""
+        connection, so a dead peer is always found. Each wait before a ping is jittered
+        (``PING_JITTER``), so connections opened together are not pinged together."""
         assert self.ping_interval is not None
         latency = 0.0
+        spread = random.Random(secrets.randbits(64))   # noqa: S311 - timing only, nothing secret
         try:
             while True:
-                await asyncio.sleep(max(0.0, self.ping_interval - latency))
+                jitter = 1.0 + PING_JITTER * (2.0 * spread.random() - 1.0)
+                await asyncio.sleep(max(0.0, self.ping_interval * jitter - latency))
                 pong = asyncio.ensure_future(await self.ping())   # a future: waited on, never cancelled
                 timeout = self.ping_timeout
                 if timeout is None:

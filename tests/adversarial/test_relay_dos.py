@@ -1373,3 +1373,42 @@ def test_a_connection_held_back_for_long_must_still_answer_in_time() -> None:
             assert len(server.connections) == 1
 
     run(body)
+
+
+def test_connections_opened_together_are_not_pinged_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """spec/relay.md §2 item 6: each wait before a keepalive ping is ``ping_interval`` times a factor
+    drawn afresh from [0.75, 1.25]. Before, connections opened in the same seconds (the hostile
+    bench's 2,000 honest ones, or every client after a relay restart) were all pinged in the same
+    turn of the event loop, every ``ping_interval``: a 139 ms stall every 20 s."""
+    from koikoi_relay.server import PING_JITTER, MeteredConnection
+
+    interval = 0.4
+    pings: dict[int, list[float]] = {}
+    original = MeteredConnection.ping
+
+    async def recorded(self: MeteredConnection, data: Any = None) -> Any:
+        pings.setdefault(id(self), []).append(asyncio.get_running_loop().time())
+        return await original(self, data)
+
+    monkeypatch.setattr(MeteredConnection, "ping", recorded)
+
+    async def body() -> None:
+        async with relay(ping_interval=interval, ping_timeout=5.0) as server:
+            start = asyncio.get_running_loop().time()
+            clients = await asyncio.gather(*(Raw.connect(server) for _ in range(24)))
+            opened = asyncio.get_running_loop().time()
+            await asyncio.sleep(3.5 * interval)
+            assert len(pings) == len(clients)
+            first = sorted(times[0] for times in pings.values())
+            # Each first ping comes 0.3-0.5 s after its connection opened. Together they spread
+            # over most of that 0.2 s (before: within a few milliseconds of one another).
+            assert first[0] >= start + (1 - PING_JITTER) * interval - 0.01
+            assert first[-1] <= opened + (1 + PING_JITTER) * interval + 0.25   # a loaded machine
+            assert first[-1] - first[0] >= 0.08, first
+            for times in pings.values():
+                for before, after in zip(times, times[1:], strict=False):
+                    assert after - before >= (1 - PING_JITTER) * interval - 0.01
+            for client in clients:
+                await client.close()
+
+    run(body)
