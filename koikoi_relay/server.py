@@ -78,6 +78,13 @@ HELD_PONG_TIMEOUTS = 6
 # every ping_interval: 1,223 keepalive steps in one 139 ms turn with 2,000 connections, every
 # honest frame waiting behind them (koikoi bench relay --hostile, KOIKOI_RELAY_PAUSES).
 PING_JITTER = 0.25
+_PING_SPREAD = random.Random()   # noqa: S311 - timing only, nothing secret; one for all connections
+
+
+def ping_wait(interval: float, latency: float) -> float:
+    """The wait before a connection's next ping (§2 item 6): ``interval`` times a factor drawn from
+    [1 - PING_JITTER, 1 + PING_JITTER], less the last pong's latency."""
+    return max(0.0, interval * (1.0 + PING_JITTER * (2.0 * _PING_SPREAD.random() - 1.0)) - latency)
 
 
 class MeteredConnection(ServerConnection):
@@ -135,11 +142,9 @@ class MeteredConnection(ServerConnection):
         (``PING_JITTER``), so connections opened together are not pinged together."""
         assert self.ping_interval is not None
         latency = 0.0
-        spread = random.Random(secrets.randbits(64))   # noqa: S311 - timing only, nothing secret
         try:
             while True:
-                jitter = 1.0 + PING_JITTER * (2.0 * spread.random() - 1.0)
-                await asyncio.sleep(max(0.0, self.ping_interval * jitter - latency))
+                await asyncio.sleep(ping_wait(self.ping_interval, latency))
                 pong = asyncio.ensure_future(await self.ping())   # a future: waited on, never cancelled
                 timeout = self.ping_timeout
                 if timeout is None:

@@ -106,8 +106,8 @@ class Budget:
     §8.7): every seat's resume buffer (``total``) plus the bytes read and not yet handled
     (``inbound``). Seats holding more than ``buffer_bytes / 8`` are the first to give frames back
     when the sum goes over the budget, longest held first; if that is not enough, the seats that
-    have held unacknowledged frames without a break for longest give all of theirs back; bytes
-    read are never given back, so they squeeze the resume buffers."""
+    have gone longest without an acknowledgement give all of theirs back; bytes read are never
+    given back, so they squeeze the resume buffers."""
 
     __slots__ = ("big", "big_mark", "holding", "inbound", "limit", "total")
 
@@ -117,9 +117,10 @@ class Budget:
         self.total = 0
         self.inbound = inbound if inbound is not None else Inbound()
         self.big: dict[Seat, None] = {}    # an ordered set: seats above big_mark, oldest first
-        # An ordered set: seats holding frames, the one whose buffer has not been empty for longest
-        # first. A peer that acknowledges (spec/relay.md §5.4) empties its buffer often and goes
-        # to the back each time; one that never does stays at the front.
+        # An ordered set: seats holding frames, the one that has gone longest without an
+        # acknowledgement that freed a frame (or since its buffer filled from empty) first. A peer
+        # that acknowledges (spec/relay.md §5.4) goes to the back each time; one that never does
+        # stays at the front.
         self.holding: dict[Seat, None] = {}
 
     def held(self) -> int:
@@ -137,8 +138,8 @@ class Budget:
     def relieve(self) -> None:
         """Over the budget: shrink the big buffers to ``big_mark``, the one that grew past it first
         going first (bytes read, write buffers and connections took the sum over, §8.7); then, if
-        every big buffer is at the mark and the sum is still over, empty the buffers that have held
-        frames without a break for longest (otherwise the sum stayed over until frames were
+        every big buffer is at the mark and the sum is still over, empty the buffers that have gone
+        longest without an acknowledgement (otherwise the sum stayed over until frames were
         acknowledged: 1.01 times the budget under the hostile bench, every attacker's buffer at
         the mark)."""
         while self.big and self.over():   # no big buffer (the common case): nothing to add up
@@ -149,10 +150,9 @@ class Budget:
             next(iter(self.holding)).shrink(0)   # leaves ``holding`` once empty (evict_oldest)
 
     def reclaim(self, pusher: Seat) -> None:
-        """Over the budget: shrink the big buffers to ``big_mark``, then the pusher's if need be."""
+        """Over the budget after a frame: ``relieve``. (The pusher holds that frame, so it is in
+        ``holding`` and ``relieve`` can empty it too: nothing is left over for the pusher alone.)"""
         self.relieve()
-        while self.over() and pusher.outbox:
-            pusher.evict_oldest()
 
 
 class Seat:
@@ -233,11 +233,16 @@ class Seat:
     def acknowledge(self, received: int) -> None:
         """The seat has every frame below ``received``: drop them from the buffer."""
         outbox = self.outbox
+        freed = bool(outbox) and outbox[0][0] < received
         while outbox and outbox[0][0] < received:
             self.evict_oldest()
         budget = self.budget
-        if budget is not None and self.outbox_bytes <= budget.big_mark:
-            budget.big.pop(self, None)
+        if budget is not None:
+            if freed and outbox:   # an acknowledgement that freed a frame: to the back of the line
+                budget.holding.pop(self, None)
+                budget.holding[self] = None
+            if self.outbox_bytes <= budget.big_mark:
+                budget.big.pop(self, None)
 
     def first_buffered(self) -> int:
         """The lowest seq a resume can still start from."""
