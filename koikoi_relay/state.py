@@ -140,19 +140,13 @@ class Budget:
         going first (bytes read, write buffers and connections took the sum over, §8.7); then, if
         every big buffer is at the mark and the sum is still over, empty the buffers that have gone
         longest without an acknowledgement (otherwise the sum stayed over until frames were
-        acknowledged: 1.01 times the budget under the hostile bench, every attacker's buffer at
-        the mark)."""
+        acknowledged: test_over_the_budget_with_every_buffer_at_its_mark_...)."""
         while self.big and self.over():   # no big buffer (the common case): nothing to add up
             seat = next(iter(self.big))
             del self.big[seat]
             seat.shrink(self.big_mark)
         while self.holding and self.over():
             next(iter(self.holding)).shrink(0)   # leaves ``holding`` once empty (evict_oldest)
-
-    def reclaim(self, pusher: Seat) -> None:
-        """Over the budget after a frame: ``relieve``. (The pusher holds that frame, so it is in
-        ``holding`` and ``relieve`` can empty it too: nothing is left over for the pusher alone.)"""
-        self.relieve()
 
 
 class Seat:
@@ -227,7 +221,7 @@ class Seat:
                 budget.big.setdefault(self, None)
             # spec/relay.md §8.7: all buffers together stay within max_buffered_bytes.
             if budget.over():
-                budget.reclaim(self)
+                budget.relieve()   # this seat is in ``holding`` too: it can give its frames back
         return seq
 
     def acknowledge(self, received: int) -> None:

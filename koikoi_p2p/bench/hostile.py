@@ -721,10 +721,10 @@ def _per_connection(over_empty: float, held: float, connections: float, nodes: i
     count, shared out over the connections open at the peak, plus what each counts already."""
     if connections <= 0:
         return ""
-    counted = _limits().connection_bytes
-    uncounted = over_empty - (held if nodes == 1 else 0.0)
-    if nodes != 1:
+    if nodes != 1:   # a node's resume buffers are in Redis: its held bytes are not its own alone
         return f"; connections at the peak {connections:.0f}"
+    counted = _limits().connection_bytes
+    uncounted = over_empty - held
     return (f"; connections at the peak {connections:.0f}: the memory beyond the budget's count is "
             f"{uncounted / connections / 1024:+.1f} KiB a connection, so each would count "
             f"{(counted + uncounted / connections) / 1024:.1f} KiB (connection_bytes: {counted / 1024:.1f})")

@@ -233,6 +233,12 @@ async def _fill(host: Raw, guest: Raw, frames: int = 6) -> None:
         await guest.expect("frame")
 
 
+async def _still_carries(host: Raw, guest: Raw, seq: int) -> None:
+    """The room still carries the host's next frame (``seq``) to the guest, in order."""
+    await host.send("frame", seq=seq, data=b"still here")
+    assert (await guest.expect("frame"))["data"] == b"still here"
+
+
 def test_a_seat_that_never_acknowledges_is_probed_less_and_less_often() -> None:
     """spec/relay.md §5.5 rule 4: a seat whose oldest unacknowledged frame does not move gets an
     unsolicited sync after a whole sweep. It used to get one at every sweep for as long as it held
@@ -278,9 +284,7 @@ def test_buffered_bytes_stay_within_the_global_budget() -> None:
             await late.send("create")
             assert (await late.expect("error"))["reason"] == "relay_busy"
             # The rooms that hold the budget still carry frames, in order.
-            host, guest, _ = pairs[0]
-            await host.send("frame", seq=6, data=b"still here")
-            assert (await guest.expect("frame"))["data"] == b"still here"
+            await _still_carries(*pairs[0][:2], seq=6)
             # Acknowledged, the bytes are free again, and so are new rooms.
             for _, guest, _ in pairs:
                 await guest.send("ack", seq=7)
@@ -389,10 +393,7 @@ def test_connections_and_reads_over_the_budget_squeeze_the_resume_buffers() -> N
             # 20 connections (160 KiB) and two full buffers are over 256 KiB: the buffers shrank.
             assert server.inbound.connections == 20
             assert held <= budget, (held, budget)
-            # The rooms still carry frames, in order.
-            host, guest, _ = pairs[0]
-            await host.send("frame", seq=6, data=b"still here")
-            assert (await guest.expect("frame"))["data"] == b"still here"
+            await _still_carries(*pairs[0][:2], seq=6)
             for ws in idle:
                 await ws.close()
 
@@ -448,10 +449,7 @@ def test_over_the_budget_with_every_buffer_at_its_mark_the_longest_held_buffers_
             # The longest-held buffers went first (pairs 1, 2, ...); the acknowledging pair's last.
             assert emptied == list(range(1, 1 + len(emptied))) and 1 <= len(emptied) <= 2, after
             assert after[0] == seat_bytes[0] and after[5] == seat_bytes[5]
-            # The rooms still carry frames, in order.
-            host, guest, _ = pairs[1]
-            await host.send("frame", seq=2, data=b"still here")
-            assert (await guest.expect("frame"))["data"] == b"still here"
+            await _still_carries(*pairs[1][:2], seq=2)
             for ws in idle:
                 await ws.close()
 
@@ -1363,9 +1361,7 @@ def test_bytes_read_of_unfinished_frames_squeeze_the_resume_buffers() -> None:
             buffered, read = _buffered(server), server.inbound.held()
             assert buffered + read <= budget, (buffered, read)
             assert buffered < before
-            host, guest, _ = pairs[1]
-            await host.send("frame", seq=6, data=b"still here")
-            assert (await guest.expect("frame"))["data"] == b"still here"
+            await _still_carries(*pairs[1][:2], seq=6)
             for client in senders:
                 client.ws.transport.abort()
 
