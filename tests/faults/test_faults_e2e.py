@@ -30,7 +30,7 @@ def run(coro: Coroutine[Any, Any, None]) -> None:
 
 
 async def matches(tmp: Path, faults: list[Fault], *, chaos: ChaosConfig | None = None,
-                  concurrency: int = 3) -> list[MatchRecord]:
+                  concurrency: int = 3, config: SoakConfig = CONFIG) -> list[MatchRecord]:
     relay = RelayProcess(resume_grace=10)
     await relay.start()
     proxy = ChaosProxy(relay.url, chaos or ChaosConfig(), seed=3)
@@ -39,7 +39,7 @@ async def matches(tmp: Path, faults: list[Fault], *, chaos: ChaosConfig | None =
 
     async def one(index: int, fault: Fault) -> MatchRecord:
         async with gate:
-            return await run_match(index, fault, url=proxy.url + "/v1", workdir=tmp, config=CONFIG,
+            return await run_match(index, fault, url=proxy.url + "/v1", workdir=tmp, config=config,
                                    relay=relay, proxy=proxy)
 
     try:
@@ -98,8 +98,12 @@ def test_relay_restart_and_a_peer_that_never_returns(tmp_path: Path) -> None:
         Fault(victim=0, kill_phase="playing", kill_delay_s=0.2, resume=False),
     ]
 
+    # Two rounds: a one-round match could end within the kill delay (CI once saw the victim finish
+    # 0.2 s after the other seat reported "playing", so no kill happened and the match completed).
+    two_rounds = dataclasses.replace(CONFIG, rounds=2)
+
     async def body() -> None:
-        records = await matches(tmp_path, faults)
+        records = await matches(tmp_path, faults, config=two_rounds)
         _check(records)
         assert records[0].verdict == "completed" and records[0].relay_restarts == 1
         assert [r.verdict for r in records[1:]] == ["abandoned", "abandoned"]
