@@ -34,6 +34,7 @@ from websockets.protocol import Event, State
 
 from koikoi_relay.codes import Chooser
 from koikoi_relay.errors import CloseCode, MessageError
+from koikoi_relay.gate import ReadGate
 from koikoi_relay.limits import Limits
 from koikoi_relay.local import LocalRooms
 from koikoi_relay.logs import log_event, report_suppressed
@@ -109,6 +110,11 @@ class MeteredConnection(ServerConnection):
         self.counted = False
         self.metering = True
         self.dropped = False
+        # Reading is paused while websockets' queue of received messages is full or while the
+        # address is in byte debt (koikoi_relay/gate.py, spec/relay.md §7.1): either holds it.
+        self.gate: ReadGate | None = None
+        self.queue_full = False
+        self.debt_held = False
 
     def __del__(self) -> None:
         self.meter.freed += 1
@@ -125,6 +131,9 @@ class MeteredConnection(ServerConnection):
             self._forget_socket_transport()
             return
         super().connection_made(transport)
+        # websockets' flow control goes through _reading too, or its resume would undo a hold.
+        self.recv_messages.pause = self._queue_is_full
+        self.recv_messages.resume = self._queue_has_room
         self.counted = True
         meter = self.meter
         meter.connections += 1   # §8.7 (c): from the TCP accept on, handshake or not
@@ -199,6 +208,8 @@ class MeteredConnection(ServerConnection):
         # clearing that frame would close the running coroutine, so only the reference goes.
         _forget_tracebacks(protocol.handshake_exc, clear_top=False)
         protocol.parser.close()
+        # Its flow control calls back into this connection (connection_made): a cycle too.
+        self.recv_messages.pause = self.recv_messages.resume = _no_flow_control
         _forget_read_callback(self.transport)
         self._forget_socket_transport()
         if keepalive is not None:
@@ -238,6 +249,28 @@ class MeteredConnection(ServerConnection):
         self.inbound -= size
         self.meter.total -= size
 
+    def _queue_is_full(self) -> None:
+        self.queue_full = True
+        self._reading()
+
+    def _queue_has_room(self) -> None:
+        self.queue_full = False
+        self._reading()
+
+    def hold_reading(self, held: bool) -> None:
+        """The address's byte debt (koikoi_relay/gate.py) holds this connection's reading, or not."""
+        self.debt_held = held
+        self._reading()
+
+    def _reading(self) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if self.queue_full or self.debt_held:
+            transport.pause_reading()   # also cancels a read already queued in this turn of the loop
+        else:
+            transport.resume_reading()
+
     def data_received(self, data: bytes) -> None:
         if self.metering and self.state is not State.CONNECTING:
             self.inbound += len(data)
@@ -245,6 +278,8 @@ class MeteredConnection(ServerConnection):
             meter.total += len(data)
             if meter.squeeze is not None:
                 meter.squeeze()
+            if self.gate is not None:
+                self.gate.charge(len(data))   # §7.1: may hold every connection of the address
         super().data_received(data)
 
     def process_event(self, event: Event) -> None:
@@ -285,6 +320,10 @@ def _forget_tracebacks(exc: BaseException | None, clear_top: bool = True) -> Non
             traceback.clear_frames(exc.__traceback__)
         exc.__traceback__ = None
         pending += (exc.__cause__, exc.__context__)
+
+
+def _no_flow_control() -> None:
+    """What a closed connection's queue calls when it fills or drains: nothing is read any more."""
 
 
 def _forget_task_exception(task: asyncio.Future[Any]) -> None:
@@ -568,6 +607,9 @@ class RelayServer:
         self.metrics.connections_total += 1
         log_event("connected", conn=conn.serial)
         metered = ws if isinstance(ws, MeteredConnection) else None
+        if metered is not None:
+            metered.gate = origin.gate
+            origin.gate.join(metered)
         try:
             async for message in ws:
                 try:
@@ -589,6 +631,8 @@ class RelayServer:
         finally:
             if metered is not None:
                 metered.stop_metering()
+                origin.gate.leave(metered)
+                metered.gate = None
             origin.connections -= 1
             if not origin.connections and self._sources.get(source) is origin:
                 del self._sources[source]
@@ -609,25 +653,8 @@ class RelayServer:
         if not conn.messages_bucket.take(1) or not conn.bytes_bucket.take(len(message)):
             await self.fail(conn, "rate_limited", CloseCode.RATE_LIMITED, "message or byte rate exceeded")
             return
-        # spec/relay.md §7.1: the connections of one address share a byte rate; beyond it, this
-        # connection is not read until the debt is paid (TCP holds the sender back), not closed.
-        wait = conn.origin.bytes_bucket.owe(len(message))
-        if wait > 0:
-            # Nothing more is read meanwhile (§8.7): websockets resumed reading when the handler
-            # took this message, and no read happens before the first await below.
-            transport = conn.ws.transport
-            paused = transport is not None and transport.is_reading()
-            if paused:
-                transport.pause_reading()
-            try:
-                # A connection closed meanwhile (its pong overdue, §2 item 6) ends the wait: its
-                # handler, and the message it holds, go at once, not when the debt is paid.
-                await asyncio.wait((conn.ws.connection_lost_waiter,), timeout=wait)
-            finally:
-                if paused and not transport.is_closing():
-                    transport.resume_reading()
-            if not self._open(conn):
-                return
+        # spec/relay.md §7.1: the address's shared byte rate was charged as the bytes were read
+        # (koikoi_relay/gate.py); a message read is handled at once.
         if isinstance(message, str):
             await self.error(conn, "text_not_allowed", "messages are binary msgpack maps")
             return
@@ -663,11 +690,6 @@ class RelayServer:
             await rooms.reject(conn)
         elif type(msg) is Leave:
             await rooms.leave(conn)
-
-    @staticmethod
-    def _open(conn: Connection) -> bool:
-        """Whether the relay still reads this connection (it may have started closing it meanwhile)."""
-        return not conn.closing
 
     async def bad_join(self, conn: Connection) -> None:
         """A join of an unknown code: an error, and the connection closed after too many (spec §7)."""

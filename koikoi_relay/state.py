@@ -14,6 +14,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 
+from koikoi_relay.gate import ReadGate
 from koikoi_relay.limits import Limits
 from koikoi_relay.listing import Listing
 from koikoi_relay.messages import Meta
@@ -25,11 +26,12 @@ TOKEN_ID_BYTES = 8
 class Source:
     """One address (spec/relay.md §7.1): its open connections and the rates they share."""
 
-    __slots__ = ("bytes_bucket", "connections", "lobby_bucket")
+    __slots__ = ("bytes_bucket", "connections", "gate", "lobby_bucket")
 
     def __init__(self, limits: Limits, clock: Callable[[], float]) -> None:
         self.connections = 0
         self.bytes_bucket = TokenBucket(limits.max_bytes_per_second_per_source, limits.burst_seconds, clock)
+        self.gate = ReadGate(self.bytes_bucket)   # charged at each read of its connections (§7.1)
         rate = limits.lobby_per_second
         self.lobby_bucket = TokenBucket(rate, limits.lobby_burst / rate if rate else 0, clock)
 
@@ -153,7 +155,8 @@ class Seat:
     """One side of a room: its resume token, its counters and the frames it has not acknowledged."""
 
     __slots__ = (
-        "acked_to_client", "away_since", "budget", "conn", "in_count", "index", "out_count", "outbox",
+        "acked_to_client", "away_since", "budget", "client_acked", "conn", "in_count", "index", "out_count",
+        "outbox",
         "outbox_bytes", "probe_gap", "probe_mark", "probe_wait", "token",
     )
 
@@ -165,6 +168,7 @@ class Seat:
         self.away_since: float | None = None
         self.in_count = 0          # frames accepted from this seat = next seq it must send
         self.acked_to_client = 0   # the last ack the relay sent this seat for its own frames
+        self.client_acked = 0      # the highest count of frames this seat has acknowledged
         self.out_count = 0         # frames forwarded to this seat = next seq it will receive
         self.outbox: deque[tuple[int, bytes]] = deque()   # (seq, encoded frame) not yet acked
         self.outbox_bytes = 0
@@ -175,7 +179,7 @@ class Seat:
     def reset_stream(self) -> None:
         """Forget both directions (the host's stream restarts when its joiner is rejected)."""
         self.release()
-        self.in_count = self.acked_to_client = self.out_count = 0
+        self.in_count = self.acked_to_client = self.out_count = self.client_acked = 0
 
     def release(self) -> None:
         """Give every buffered byte back to the budget (the room closed or the stream restarted)."""
@@ -226,6 +230,8 @@ class Seat:
 
     def acknowledge(self, received: int) -> None:
         """The seat has every frame below ``received``: drop them from the buffer."""
+        if received > self.client_acked:
+            self.client_acked = received
         outbox = self.outbox
         freed = bool(outbox) and outbox[0][0] < received
         while outbox and outbox[0][0] < received:
