@@ -42,13 +42,12 @@ Schedule = Callable[[float, Callable[[], None]], Timer]
 class ReadGate:
     """One source's byte rate over all its connections' reads."""
 
-    __slots__ = ("bucket", "held", "members", "read", "schedule", "timer")
+    __slots__ = ("bucket", "held", "members", "schedule", "timer")
 
     def __init__(self, bucket: TokenBucket, schedule: Schedule | None = None) -> None:
         self.bucket = bucket
         self.members: dict[Member, None] = {}   # insertion-ordered: held and released in that order
         self.held = False
-        self.read = 0   # bytes charged since the gate was made (tests, metrics)
         self.schedule = schedule
         self.timer: Timer | None = None
 
@@ -66,7 +65,6 @@ class ReadGate:
 
     def charge(self, size: int) -> None:
         """``size`` bytes were just read from one of the members' sockets."""
-        self.read += size
         wait = self.bucket.owe(size)
         if wait > 0 and not self.held:
             self.held = True
@@ -91,4 +89,3 @@ class ReadGate:
         self.held = False
         for member in list(self.members):
             member.hold_reading(False)
-
