@@ -27,6 +27,17 @@ class TokenBucket:
         self._stamp = now
         return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
 
+    def until(self, level: float) -> float:
+        """The seconds until the bucket holds ``level`` tokens (at most its capacity); 0: it does."""
+        if self._rate <= 0:
+            return 0.0
+        have = self._tokens + (self._clock() - self._stamp) * self._rate
+        return max(min(level, self._capacity) - have, 0.0) / self._rate
+
+    @property
+    def capacity(self) -> float:
+        return self._capacity
+
     def take(self, amount: float = 1.0) -> bool:
         """Spend ``amount`` tokens if there are enough; False (and nothing spent) otherwise."""
         if self._rate <= 0:
@@ -50,3 +61,30 @@ class TokenBucket:
         if self._rate <= 0:
             return True
         return self._tokens + (self._clock() - self._stamp) * self._rate >= self._capacity
+
+
+class Pacer:
+    """Spaces admissions at ``rate`` per second, ``burst`` of them at once, first come first served
+    (the generic cell rate algorithm: each admission moves a theoretical arrival time on by one
+    interval). Sans-I/O: ``reserve`` says how long the caller must wait; clock injected."""
+
+    __slots__ = ("_clock", "_interval", "_tat", "_tolerance")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self._interval = 1.0 / rate if rate > 0 else 0.0
+        self._tolerance = max(burst - 1, 0) * self._interval
+        self._clock = clock
+        self._tat = clock()
+
+    def reserve(self, max_wait: float) -> float | None:
+        """A place in line: the seconds to wait before going on (0: at once), or None (nothing
+        reserved) if that would be longer than ``max_wait``."""
+        if not self._interval:
+            return 0.0
+        now = self._clock()
+        tat = max(self._tat, now)
+        wait = max(tat - self._tolerance - now, 0.0)
+        if wait > max_wait:
+            return None
+        self._tat = tat + self._interval
+        return wait

@@ -54,7 +54,7 @@ from koikoi_relay.messages import (
     unpack_map,
 )
 from koikoi_relay.metrics import Metrics
-from koikoi_relay.ratelimit import TokenBucket
+from koikoi_relay.ratelimit import Pacer, TokenBucket
 from koikoi_relay.rooms import SWEEP_SLICE, Rooms
 from koikoi_relay.state import Connection, Inbound, Registry, Source
 
@@ -380,6 +380,8 @@ class RelayServer:
         self.rooms: Rooms = rooms if rooms is not None else LocalRooms()
         self.rooms.attach(self)
         self.clock = clock
+        # spec/relay.md §7.2: new connections of all sources together, in line.
+        self._pacer = Pacer(self.limits.handshakes_per_second, self.limits.handshakes_at_once, clock)
         self.choose = choose
         self._token_bytes = token_bytes
         self._conns: set[Connection] = set()
@@ -477,7 +479,7 @@ class RelayServer:
 
     # -- HTTP side: health, metrics, routing -------------------------------------------------
 
-    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             if self._closing:
@@ -515,7 +517,22 @@ class RelayServer:
             # A cluster node cut off from Redis cannot serve rooms: a balancer sends the peer elsewhere.
             self.metrics.errors["unavailable"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay unavailable\n")
+        # spec/relay.md §7.2: handshakes of all sources together wait in line for the global pace,
+        # so that many addresses reconnecting in step cannot stop the event loop for everyone.
+        wait = self._pacer.reserve(self.limits.handshake_max_wait)
+        if wait is None:
+            self.metrics.errors["handshakes_busy"] += 1
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
+                                      "too many new connections right now; try again in a moment\n")
+        if wait > 0:
+            await asyncio.sleep(wait)
+            if self.stopping():   # began meanwhile
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
         return None
+
+    def stopping(self) -> bool:
+        """Whether shutdown() has begun."""
+        return self._closing
 
     def admits(self, peer: Any) -> bool:
         """Whether a connection just accepted from ``peer`` (its socket address) may send its
@@ -681,7 +698,12 @@ class RelayServer:
             # spec/relay.md §7.1: the public lobby has its own, smaller rate. A lobby for one rejoin
             # tag reads only that tag's short list; pairing again polls it (net/rendezvous.py).
             if msg.rejoin is None and not conn.origin.lobby_bucket.take(1):
-                await self.error(conn, "lobby_rate_limited", "too many lobby requests; ask less often")
+                # Not counted against max_errors (spec §6): the source's rate is shared by its
+                # connections, so one client behind a busy address would lose its connection for
+                # another's polling; and closing costs the relay more than refusing (a flood's
+                # connections, closed and reconnected in step, stalled it for 40 to 90 ms).
+                await self.error(conn, "lobby_rate_limited", "too many lobby requests; ask less often",
+                                 counts=False)
                 return
             await rooms.lobby(conn, msg)
         elif type(msg) is Resume:
@@ -755,12 +777,13 @@ class RelayServer:
         except ConnectionClosed:
             pass
 
-    async def error(self, conn: Connection, reason: str, message: str) -> None:
-        """An error reply; after too many, the connection is closed (spec §6)."""
+    async def error(self, conn: Connection, reason: str, message: str, counts: bool = True) -> None:
+        """An error reply; after too many that ``count``, the connection is closed (spec §6)."""
         self.metrics.errors[reason] += 1
-        conn.errors += 1
         log_event("error_reply", conn=conn.serial, reason=reason)
-        if conn.errors >= self.limits.max_errors:
+        if counts:
+            conn.errors += 1
+        if counts and conn.errors >= self.limits.max_errors:
             await self.fail(conn, "too_many_errors", CloseCode.POLICY, "too many errors")
             return
         await self.send(conn, encode("error", reason=reason, message=message))

@@ -15,6 +15,9 @@ limits, then, each in its own process:
   - *lobby flood*: public rooms with the largest `meta`, every connection asking for the lobby at
     the lobby's own rate (and its burst);
   - *reconnect storm*: connections opened, a room created, closed, again, without pause;
+  - *waves*: a few addresses each opening all the connections its handshake burst allows in the
+    same instant, a public room on each, closing them together a moment later, and again as soon
+    as the burst has refilled: many addresses reconnecting in step (spec/relay.md §7.2);
   - *slow requests*: sockets that send an HTTP request head one byte a second.
 
 Every server process (each node, Redis), the honest clients and the attackers run in sessions of
@@ -41,7 +44,7 @@ With ``KOIKOI_RELAY_PAUSES=DIR`` every relay of the bench records where its even
 callbacks), and each run prints to stderr, as a JSON line, what fell in its window and how many of
 its slowest 1% of honest round trips overlap a stall of a relay, and each late tick the kinds of
 callback that ran meanwhile (the costliest six, with their counts and seconds). With
-``KOIKOI_BENCH_ATTACKS=buffers,lobby,storm,slow`` (any of them) only the attacks named run: what
+``KOIKOI_BENCH_ATTACKS=buffers,lobby,storm,slow,waves`` (any of them) only the attacks named run: what
 each costs alone.
 """
 
@@ -76,11 +79,13 @@ BUFFER_SOURCES = 16         # addresses filling buffers (16 x 32 rooms x 2 MiB: 
 FILL_TIMEOUT = 60.0         # seconds the attackers get to fill the budget before the window opens
 LOBBY_SOURCES = 4           # ... flooding the lobby
 STORM_SOURCES = 2           # ... reconnecting without pause
+WAVE_SOURCES = 4            # ... reconnecting all their connections in step
+WAVE_HOLD = 2.0             # seconds a wave's connections stay open
 SLOW_SOCKETS = 128          # sockets sending a request head a byte a second
 FAT_META = {f"k{i}": "x" * 64 for i in range(8)}
-# Which attackers run (to see what each costs on its own): buffers, lobby, storm, slow; default all.
+# Which attackers run (to see what each costs on its own): buffers, lobby, storm, slow, waves; default all.
 ATTACKS_ENV = "KOIKOI_BENCH_ATTACKS"
-ATTACKS = frozenset({"buffers", "lobby", "storm", "slow"})
+ATTACKS = frozenset({"buffers", "lobby", "storm", "slow", "waves"})
 
 
 def attacks_wanted() -> frozenset[str]:
@@ -427,6 +432,30 @@ async def _storm(port: int, source: str, counter: list[int]) -> None:
         counter[0] += 1
 
 
+async def _wave(ports: list[int], source: str, counter: list[int]) -> None:
+    """One address's whole handshake burst at once, each with a public room, closed together after
+    WAVE_HOLD seconds, again when the burst has refilled. All the wave tasks share the loop's clock
+    and start together, so the addresses' waves land in the same instant."""
+    import msgpack
+
+    lim = _limits()
+    size = min(lim.handshake_burst or 64, lim.max_connections_per_source or 64)
+    period = size / lim.handshakes_per_second_per_source if lim.handshakes_per_second_per_source else 5.0
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while True:
+        opened = await asyncio.gather(*(_connect(ports[c % len(ports)], source, keepalive=False)
+                                        for c in range(size)), return_exceptions=True)
+        sockets = [ws for ws in opened if not isinstance(ws, BaseException)]
+        counter[0] += len(sockets)
+        await asyncio.gather(*(ws.send(msgpack.packb({"type": "create", "public": True, "meta": FAT_META}))
+                               for ws in sockets), return_exceptions=True)
+        await asyncio.sleep(WAVE_HOLD)
+        await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+        start += period * (1 + (loop.time() - start) // period)   # the next whole period
+        await asyncio.sleep(max(start - loop.time(), 0.0))
+
+
 async def _slow(port: int, counter: list[int]) -> None:
     head = f"GET /v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n{HEADER}: 10.99.0.1\r\n".encode()
     while True:
@@ -452,6 +481,7 @@ async def attack(ports: list[int], small: bool = False) -> None:
     buffer_sources = buffer_sources if "buffers" in kinds else 0
     lobby_sources = lobby_sources if "lobby" in kinds else 0
     storm_sources = storm_sources if "storm" in kinds else 0
+    wave_sources = (1 if small else WAVE_SOURCES) if "waves" in kinds else 0
     slow_sockets = slow_sockets if "slow" in kinds else 0
     tasks: list[asyncio.Task[None]] = []
     ready = [0]
@@ -472,6 +502,9 @@ async def attack(ports: list[int], small: bool = False) -> None:
         for c in range(16):
             port = ports[c % len(ports)]
             tasks.append(asyncio.create_task(_quiet(partial(_storm, port, f"10.68.0.{s + 1}", storms))))
+    waves = [0]
+    for s in range(wave_sources):
+        tasks.append(asyncio.create_task(_quiet(partial(_wave, ports, f"10.69.0.{s + 1}", waves))))
     slow = [0]
     for c in range(slow_sockets):
         tasks.append(asyncio.create_task(_quiet(partial(_slow, ports[c % len(ports)], slow))))
@@ -481,7 +514,8 @@ async def attack(ports: list[int], small: bool = False) -> None:
         await asyncio.sleep(0.2)
     print(json.dumps({"ready": ready[0], "wanted": wanted}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    print(json.dumps({"storm_connections": storms[0], "slow_sockets": slow[0]}), flush=True)
+    print(json.dumps({"storm_connections": storms[0], "slow_sockets": slow[0], "wave_connections": waves[0]}),
+          flush=True)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -834,7 +868,8 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                      f"connections) at "
                      f"{med(True, 'inbound') / 2**20:.1f} MiB; buffer rooms {attack.get('ready')}/"
                      f"{attack.get('wanted')} filled the budget in {attack.get('fill_s')}s; "
-                     f"storm connections {attack.get('storm_connections')}, "
+                     f"storm connections {attack.get('storm_connections')}, wave connections "
+                     f"{attack.get('wave_connections')}, "
                      f"slow sockets {attack.get('slow_sockets')}; /metrics "
                      f"unanswered {max(r['unanswered'] for r in runs[True])}x",
             ))

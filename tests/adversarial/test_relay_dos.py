@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import time
 import unicodedata
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -147,6 +148,13 @@ def test_the_lobby_has_its_own_rate() -> None:
             await client.send("lobby")
             # Before: answered like the others, up to 200 messages a second.
             assert (await client.expect("error"))["reason"] == "lobby_rate_limited"
+            # A refusal says "later", not "misbehaving" (spec §6): the rate is the address's, and
+            # closing a flood's connections cost more than answering them. Before: the 16th
+            # refusal became too_many_errors and close 4005, and the flood reconnected in step.
+            for _ in range(server.limits.max_errors + 4):
+                await client.send("lobby")
+            for _ in range(server.limits.max_errors + 4):
+                assert (await client.expect("error"))["reason"] == "lobby_rate_limited"
             # A lobby for one rejoin tag reads a short list: two seats pairing again poll it freely.
             for _ in range(10):
                 await client.send("lobby", rejoin="a tag")
@@ -557,6 +565,52 @@ def test_new_connections_per_source_have_a_rate() -> None:
             await other.send(msgpack.packb({"type": "lobby"}))
             assert msgpack.unpackb(await other.recv())["type"] == "rooms"
             await other.close()
+        finally:
+            await server.shutdown()
+
+    run(body)
+
+
+def test_handshakes_of_many_addresses_at_once_wait_in_line_for_the_global_pace() -> None:
+    """spec/relay.md §7.2. Each address within its own burst, many addresses together opened any
+    number of connections in the same instant: a lobby flood closed for its errors reconnected 256
+    connections in step and stopped the relay for 40 to 90 ms. Now all sources' handshakes wait in
+    one line, ``handshakes_at_once`` at once and then ``handshakes_per_second``; one whose place
+    is beyond ``handshake_max_wait`` is answered 503."""
+    async def body() -> None:
+        server = RelayServer(Limits(handshakes_per_second=20, handshakes_at_once=4, handshake_max_wait=0.5),
+                             source_header="X-Forwarded-For")
+        await server.start("127.0.0.1", 0)
+        address = f"ws://127.0.0.1:{server.port}/v1"
+        start = time.monotonic()
+
+        async def open_one(n: int) -> tuple[float, Any]:
+            try:
+                ws = await connect(address, compression=None,
+                                   additional_headers={"X-Forwarded-For": f"10.1.0.{n}"})
+            except InvalidStatus as exc:
+                return time.monotonic() - start, exc.response.status_code
+            return time.monotonic() - start, ws
+
+        try:
+            opened = await asyncio.gather(*(open_one(n) for n in range(1, 31)))
+            admitted = sorted(at for at, ws in opened if not isinstance(ws, int))
+            refused = [ws for _, ws in opened if isinstance(ws, int)]
+            # 4 at once, then one each 50 ms for at most 0.5 s: 14 admitted (one more if the
+            # clock moved while they queued). Before: all 30 at once.
+            assert 14 <= len(admitted) <= 16
+            assert refused and set(refused) == {503}
+            assert await _metric(server, 'relay_errors_total{reason="handshakes_busy"}') == len(refused)
+            # Spread over the line's length, not all at once (a lower bound: the pace cannot be beaten).
+            assert admitted[-1] - admitted[3] >= 0.45
+            for _, ws in opened:
+                if not isinstance(ws, int):
+                    await ws.close()
+            # The line empties at its pace: a handshake a moment later goes at once.
+            await asyncio.sleep(0.6)
+            late = await connect(address, compression=None,
+                                 additional_headers={"X-Forwarded-For": "10.1.1.1"})
+            await late.close()
         finally:
             await server.shutdown()
 

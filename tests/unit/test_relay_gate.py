@@ -36,7 +36,7 @@ def _gate() -> tuple[ReadGate, list[float], list[_Timer]]:
     return ReadGate(TokenBucket(1000.0, 1.0, lambda: now[0]), schedule), now, timers
 
 
-def test_a_debt_holds_every_member_until_it_is_paid() -> None:
+def test_a_debt_holds_every_member_until_half_the_burst_is_back() -> None:
     gate, now, timers = _gate()
     members = [_Member() for _ in range(3)]
     for member in members:
@@ -44,11 +44,13 @@ def test_a_debt_holds_every_member_until_it_is_paid() -> None:
     gate.charge(1000)                        # the whole burst: no debt yet
     assert not any(m.held for m in members) and not timers
     gate.charge(500)                         # half a second of debt: all of them, not only the reader
-    assert all(m.held for m in members) and timers[-1].delay == 0.5
+    # Held until the debt is paid and half the burst is back (0.5 + 0.5 s): released as soon as
+    # it was paid, the next read put the source in debt again at once.
+    assert all(m.held for m in members) and timers[-1].delay == 1.0
     late = _Member()
     gate.join(late)                          # a connection opened meanwhile is held too
     assert late.held
-    now[0] = 0.5
+    now[0] = 1.0
     timers[-1].callback()
     assert not any(m.held for m in [*members, late])
 
@@ -58,8 +60,8 @@ def test_a_timer_that_fires_early_waits_again_and_the_last_leaver_cancels_it() -
     member = _Member()
     gate.join(member)
     gate.charge(1500)
-    now[0] = 0.2                             # early: 0.3 s of debt left
+    now[0] = 0.2                             # early: 0.3 s of debt and 0.5 s of refill left
     timers[-1].callback()
-    assert member.held and len(timers) == 2 and abs(timers[-1].delay - 0.3) < 1e-9
+    assert member.held and len(timers) == 2 and abs(timers[-1].delay - 0.8) < 1e-9
     gate.leave(member)
     assert timers[-1].cancelled and not gate.held
