@@ -48,6 +48,7 @@ RELAY_CODES = {
     # same code as a full relay or one a proxy's 429 speaks for, so a script retries them alike.
     "relay_busy": exit_codes.RELAY_UNREACHABLE,
     "source_handshakes": exit_codes.RELAY_UNREACHABLE,
+    "handshakes_busy": exit_codes.RELAY_UNREACHABLE,
     "source_connections": exit_codes.RELAY_UNREACHABLE,
     "source_rooms": exit_codes.RELAY_UNREACHABLE,
     "shutdown": exit_codes.RELAY_UNREACHABLE,
@@ -97,6 +98,8 @@ REASON_HINTS = {
                     "you host, or wait until they end.",
     "relay_busy": "The relay at {url} is busy and opens no new room for now: try again in a minute, "
                   "or another relay.",
+    "handshakes_busy": "The relay at {url} has more new connections than it lets in at once: try again "
+                       "in a moment.",
     "bad_certificate": "The relay at {url} is not trusted: {reason}. Nothing was sent. If it uses its own "
                        "CA, give that CA with --cafile FILE.",
 }

@@ -113,6 +113,7 @@ REASONS: dict[str, str] = {
     "room_expired": "the room was idle too long",
     "relay_full": "the relay is full",
     "relay_busy": "the relay is busy",
+    "handshakes_busy": "the relay is busy letting other connections in",
     "shutdown": "the relay is shutting down",
     "source_connections": "too many connections from your address",
     "source_handshakes": "too many connections starting from your address",

@@ -112,6 +112,10 @@ async def _open(url: str) -> ClientConnection:
     except InvalidStatus as exc:
         status = exc.response.status_code
         if status == 503:
+            said = bytes(exc.response.body or b"").decode("utf-8", "replace").strip()[:200]
+            if "right now" in said:
+                # spec/relay.md §7.2: the line of new connections is full for a moment.
+                raise RelayError("handshakes_busy", said) from None
             raise RelayError("relay_full", "the relay refuses new connections") from None
         if status == 429:
             # spec/relay.md §7.1: too many connections, or new connections, from this address.

@@ -617,6 +617,22 @@ def test_handshakes_of_many_addresses_at_once_wait_in_line_for_the_global_pace()
     run(body)
 
 
+def test_a_client_turned_away_by_the_line_is_told_so_and_not_that_the_relay_is_full() -> None:
+    """The relay client names the 503 of §7.2 ``handshakes_busy`` ("try again in a moment"), not
+    ``relay_full`` ("try again later, or another relay"), and a resume retries it like any other."""
+    from koikoi_p2p.net.relay_client import RelayError, _open
+
+    async def body() -> None:
+        async with relay(handshakes_per_second=0.1, handshakes_at_once=1, handshake_max_wait=0) as server:
+            first = await _open(f"ws://127.0.0.1:{server.port}")
+            with pytest.raises(RelayError) as turned_away:
+                await _open(f"ws://127.0.0.1:{server.port}")
+            assert turned_away.value.reason == "handshakes_busy"
+            await first.close()
+
+    run(body)
+
+
 def test_a_storm_from_an_address_past_its_handshake_rate_is_dropped_at_the_accept() -> None:
     """Answering each connection of a storm 429 still cost the relay a parsed request, a
     connection, a task and an answer (about 0.6 ms of CPU each, hundreds a second). Without a

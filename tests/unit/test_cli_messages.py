@@ -79,7 +79,7 @@ def test_a_stopped_match_and_a_relay_refusal_name_their_reason_in_words(
 
 
 @pytest.mark.parametrize("reason", ["relay_full", "relay_busy", "source_handshakes", "source_connections",
-                                    "source_rooms", "dropped"])
+                                    "source_rooms", "dropped", "handshakes_busy"])
 def test_a_relay_that_takes_no_one_new_for_now_exits_3_and_says_what_to_do(
         reason: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A refusal for now (the relay full or busy, or too much from one address, with or without a
