@@ -14,6 +14,7 @@ import asyncio
 import http
 import ipaddress
 import logging
+import os
 import random
 import secrets
 import socket
@@ -68,6 +69,14 @@ TLS_HANDSHAKE_TIMEOUT = 10.0
 # receive buffer holds (the kernel doubles the value set; accepted sockets inherit it).
 MAX_QUEUE = 1
 RECEIVE_BUFFER = 32768
+# asyncio accepts at most ``backlog`` connections each turn of the event loop (one accept loop per
+# turn in which the listening socket is readable). Its default, 100, let a wave of 256 connections
+# opened in the same instant by a few addresses be accepted, parsed and started in two or three
+# turns of 50 to 75 ms each, before the pace of handshakes (spec/relay.md §7.2) could spread
+# anything; eight a turn spreads the wave over many short turns. The kernel's own queue of
+# connections waiting to be accepted is set apart, and stays long (LISTEN_BACKLOG).
+ACCEPTS_PER_TURN = 8
+LISTEN_BACKLOG = 1024
 
 
 # spec/relay.md §2 item 6: however long the relay holds a connection back, its pong must be in
@@ -425,9 +434,13 @@ class RelayServer:
             ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT if self.ssl is not None else None,
             max_queue=MAX_QUEUE,
             create_connection=metered,
+            backlog=ACCEPTS_PER_TURN,
         )
         for listener in self._server.sockets:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+            # The kernel's queue, on a duplicate of the socket (asyncio's wrapper has no listen()).
+            with socket.socket(fileno=os.dup(listener.fileno())) as same:
+                same.listen(LISTEN_BACKLOG)
         self._sweeper = asyncio.create_task(self._sweep_forever())
         log_event("relay_started", host=host, port=self.port)
 

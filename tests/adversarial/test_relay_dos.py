@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import socket
 import time
 import unicodedata
 from collections.abc import AsyncIterator
@@ -613,6 +614,38 @@ def test_handshakes_of_many_addresses_at_once_wait_in_line_for_the_global_pace()
             await late.close()
         finally:
             await server.shutdown()
+
+    run(body)
+
+
+def test_connections_opened_in_the_same_instant_are_accepted_a_few_each_turn_of_the_loop() -> None:
+    """spec/relay.md §7.2: asyncio accepted up to 100 connections in one turn of the event loop, so a
+    wave of them opened together was accepted, parsed and started in two or three long turns before
+    the line of handshakes could spread anything. Now at most eight a turn; the kernel queues the
+    rest (its listen queue stays long: none of the 60 is refused)."""
+    from koikoi_relay.server import ACCEPTS_PER_TURN
+
+    async def body() -> None:
+        async with relay() as server:
+            loop = asyncio.get_running_loop()
+            seen: list[int] = []
+
+            def each_turn() -> None:
+                seen.append(server.inbound.connections)
+                if len(seen) < 2000 and server.inbound.connections < 60:
+                    loop.call_soon(each_turn)
+
+            # Opened while the loop does nothing else: all 60 wait in the kernel's queue at once.
+            sockets = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(60)]
+            each_turn()
+            while server.inbound.connections < 60 and len(seen) < 2000:
+                await asyncio.sleep(0)
+            steps = [after - before for before, after in zip(seen, seen[1:], strict=False)]
+            assert server.inbound.connections == 60
+            # Before: 60 in a single turn.
+            assert max(steps) <= ACCEPTS_PER_TURN, steps
+            for sock in sockets:
+                sock.close()
 
     run(body)
 
