@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import itertools
 import socket
 import time
 import unicodedata
@@ -640,7 +641,7 @@ def test_connections_opened_in_the_same_instant_are_accepted_a_few_each_turn_of_
             each_turn()
             while server.inbound.connections < 60 and len(seen) < 2000:
                 await asyncio.sleep(0)
-            steps = [after - before for before, after in zip(seen, seen[1:], strict=False)]
+            steps = [after - before for before, after in itertools.pairwise(seen)]
             assert server.inbound.connections == 60
             # Before: 60 in a single turn.
             assert max(steps) <= ACCEPTS_PER_TURN, steps
