@@ -23,7 +23,7 @@ class Limits:
     max_bytes_per_second_per_source: float = 262_144.0  # all its connections together: beyond, they wait
     handshakes_per_second_per_source: float = 4.0  # new websocket connections of one address (0 = no rate)
     handshake_burst: int = 64             # ... of which this many may come at once (the connection cap)
-    handshakes_per_second: float = 500.0  # new websocket connections of all sources, paced (0 = no pace)
+    handshakes_per_second: float = 200.0  # new websocket connections of all sources, paced (0 = no pace)
     handshakes_at_once: int = 8           # ... of which this many may go at once; the rest wait in line
     handshake_max_wait: float = 4.0       # ... at most this long: beyond, HTTP 503 (handshakes_busy)
     max_buffered_bytes: int = 268_435_456  # resume buffers of all rooms together (256 MiB)
