@@ -37,6 +37,7 @@ from koikoi_relay.codes import Chooser
 from koikoi_relay.errors import CloseCode, MessageError
 from koikoi_relay.gate import ReadGate
 from koikoi_relay.limits import Limits
+from koikoi_relay.line import HandshakeLine
 from koikoi_relay.local import LocalRooms
 from koikoi_relay.logs import log_event, report_suppressed
 from koikoi_relay.messages import (
@@ -55,7 +56,7 @@ from koikoi_relay.messages import (
     unpack_map,
 )
 from koikoi_relay.metrics import Metrics
-from koikoi_relay.ratelimit import Pacer, TokenBucket
+from koikoi_relay.ratelimit import TokenBucket
 from koikoi_relay.rooms import SWEEP_SLICE, Rooms
 from koikoi_relay.state import Connection, Inbound, Registry, Source
 
@@ -76,6 +77,8 @@ RECEIVE_BUFFER = 32768
 # anything; eight a turn spreads the wave over many short turns. The kernel's own queue of
 # connections waiting to be accepted is set apart, and stays long (LISTEN_BACKLOG).
 ACCEPTS_PER_TURN = 8
+# spec/relay.md §7.2: the body of the 503 of a full line (a client tells it from relay_full by it).
+BUSY_ANSWER = "too many new connections right now; try again in a moment\n"
 LISTEN_BACKLOG = 1024
 
 
@@ -390,7 +393,9 @@ class RelayServer:
         self.rooms.attach(self)
         self.clock = clock
         # spec/relay.md §7.2: new connections of all sources together, in line.
-        self._pacer = Pacer(self.limits.handshakes_per_second, self.limits.handshakes_at_once, clock)
+        lim = self.limits
+        self._line = HandshakeLine(lim.handshakes_per_second, lim.handshakes_at_once, lim.handshake_burst,
+                                   max(int(lim.handshakes_per_second * lim.handshake_max_wait), 1), clock)
         self.choose = choose
         self._token_bytes = token_bytes
         self._conns: set[Connection] = set()
@@ -457,6 +462,7 @@ class RelayServer:
             return
         self._closing = True
         log_event("relay_stopping", connections=len(self._conns))
+        self._line.close()   # handshakes waiting in line are answered 503 now (spec §7.2)
         notice = encode("shutdown", message="the relay is shutting down")
         sends = []
         for conn in list(self._conns):
@@ -511,15 +517,35 @@ class RelayServer:
                 code, headers, body = reply
                 return Response(code, http.HTTPStatus(code).phrase, Headers(headers), body)
             return connection.respond(http.HTTPStatus.NOT_FOUND, f"unknown path; the protocol is at {PATH}\n")
-        if self._closing or len(self._conns) >= self.limits.max_connections:
-            self.metrics.errors["relay_full"] += 1
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
         source = self.source_of(connection, request)
+        refused = self._refusal(connection, source)
+        if refused is not None:
+            return refused
         if not self._handshake_allowed(source):
             # Refused before any state is made for it: a storm of connections costs a parsed head each.
             self.metrics.errors["source_handshakes"] += 1
             return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many new connections from this address; wait a moment\n")
+        # spec/relay.md §7.2: handshakes of all sources wait in one line for the relay's pace, served
+        # source by source, so that many addresses reconnecting in step cannot stop the event loop
+        # for everyone, nor a few of them keep everyone else out.
+        transport = connection.transport
+        if not await self._line.enter(source, lambda: not transport.is_closing()):
+            if self.stopping():
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+            self.metrics.errors["handshakes_busy"] += 1
+            response = connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, BUSY_ANSWER)
+            response.headers["Retry-After"] = "1"
+            return response
+        return self._refusal(connection, source)   # what may have changed while it waited
+
+    def _refusal(self, connection: ServerConnection, source: str) -> Response | None:
+        """The answer to a websocket handshake the relay cannot take now (spec §7, §7.1), or None."""
+        if self.stopping():
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+        if len(self._conns) >= self.limits.max_connections:
+            self.metrics.errors["relay_full"] += 1
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
         cap = self.limits.max_connections_per_source
         origin = self._sources.get(source)
         if cap and origin is not None and origin.connections >= cap:
@@ -530,17 +556,6 @@ class RelayServer:
             # A cluster node cut off from Redis cannot serve rooms: a balancer sends the peer elsewhere.
             self.metrics.errors["unavailable"] += 1
             return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay unavailable\n")
-        # spec/relay.md §7.2: handshakes of all sources together wait in line for the global pace,
-        # so that many addresses reconnecting in step cannot stop the event loop for everyone.
-        wait = self._pacer.reserve(self.limits.handshake_max_wait)
-        if wait is None:
-            self.metrics.errors["handshakes_busy"] += 1
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE,
-                                      "too many new connections right now; try again in a moment\n")
-        if wait > 0:
-            await asyncio.sleep(wait)
-            if self.stopping():   # began meanwhile
-                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
         return None
 
     def stopping(self) -> bool:

@@ -493,8 +493,11 @@ class RelayClient:
                 raise RelayError("resume_failed", "could not reach the relay within the grace period")
             try:
                 ws = await _open(_room_url(self.url, self.code))
-            except RelayError:
-                await asyncio.sleep(delay * (0.5 + self._jitter.random()))
+            except RelayError as exc:
+                pause = delay * (0.5 + self._jitter.random())
+                if exc.reason == "handshakes_busy":
+                    pause = max(pause, 1.0 + self._jitter.random())   # spec/relay.md §7.2 item 4
+                await asyncio.sleep(pause)
                 delay = min(delay * 2, BACKOFF_MAX)
                 continue
             try:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from koikoi_relay.line import HandshakeLine
 from koikoi_relay.ratelimit import Pacer
 
 
@@ -67,3 +73,67 @@ def test_no_window_admits_more_than_its_burst_and_its_rate(
     for i, first in enumerate(starts):
         for j in range(i, len(starts)):
             assert j - i + 1 <= burst + (starts[j] - first) * rate + 1e-6
+
+
+# -- the line of handshakes (koikoi_relay/line.py) ------------------------------------------------------
+
+
+def _line_run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(body())
+
+
+def test_the_line_serves_sources_in_turn_not_in_order_of_arrival() -> None:
+    async def body() -> None:
+        line = HandshakeLine(100, 1, 3, 100, time.monotonic)
+        served: list[str] = []
+
+        async def one(source: str) -> None:
+            if await line.enter(source, lambda: True):
+                served.append(source)
+
+        assert await line.enter("first", lambda: True)          # the burst of one
+        tasks = [asyncio.ensure_future(one(s)) for s in ["a", "a", "a", "b", "c"]]
+        await asyncio.gather(*tasks)
+        assert served == ["a", "b", "c", "a", "a"]
+
+    _line_run(body)
+
+
+def test_a_source_holds_at_most_its_places_and_a_newcomer_takes_the_busiest_ones() -> None:
+    async def body() -> None:
+        line = HandshakeLine(1, 1, 2, 3, time.monotonic)
+        assert await line.enter("x", lambda: True)
+        a1 = asyncio.ensure_future(line.enter("a", lambda: True))
+        a2 = asyncio.ensure_future(line.enter("a", lambda: True))
+        await asyncio.sleep(0)
+        assert not await line.enter("a", lambda: True)           # its two places are held
+        b1 = asyncio.ensure_future(line.enter("b", lambda: True))
+        await asyncio.sleep(0)
+        assert line.waiting == 3                                 # the line is full
+        c1 = asyncio.ensure_future(line.enter("c", lambda: True))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert a2.done() and a2.result() is False                # a's newest place went to c
+        assert line.waiting == 3
+        line.close()
+        assert [await t for t in (a1, b1, c1)] == [False, False, False]
+        assert not await line.enter("d", lambda: True)           # closed for good
+
+    _line_run(body)
+
+
+def test_a_place_given_up_or_whose_client_left_is_not_served() -> None:
+    async def body() -> None:
+        line = HandshakeLine(50, 1, 4, 10, time.monotonic)
+        assert await line.enter("x", lambda: True)
+        gone = asyncio.ensure_future(line.enter("a", lambda: False))   # its client has closed
+        timed_out = asyncio.ensure_future(line.enter("b", lambda: True))
+        await asyncio.sleep(0)
+        timed_out.cancel()                                             # its opening timed out
+        await asyncio.sleep(0)
+        assert line.waiting == 1
+        assert await line.enter("c", lambda: True)
+        assert gone.done() and gone.result() is False
+        assert line.waiting == 0
+
+    _line_run(body)
