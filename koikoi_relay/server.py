@@ -77,9 +77,9 @@ RECEIVE_BUFFER = 32768
 # anything; eight a turn spreads the wave over many short turns. The kernel's own queue of
 # connections waiting to be accepted is set apart, and stays long (LISTEN_BACKLOG).
 ACCEPTS_PER_TURN = 8
+LISTEN_BACKLOG = 1024
 # spec/relay.md §7.2: the body of the 503 of a full line (a client tells it from relay_full by it).
 BUSY_ANSWER = "too many new connections right now; try again in a moment\n"
-LISTEN_BACKLOG = 1024
 
 
 # spec/relay.md §2 item 6: however long the relay holds a connection back, its pong must be in

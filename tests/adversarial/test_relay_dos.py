@@ -693,6 +693,34 @@ def test_connections_opened_in_the_same_instant_are_accepted_a_few_each_turn_of_
     run(body)
 
 
+def test_a_handshake_whose_turn_comes_is_checked_again() -> None:
+    """spec/relay.md §7.2 item 6: what the relay checked before the wait may have changed by the
+    handshake's turn (here a cluster node loses Redis): it is answered as it would be then, 503
+    ``relay unavailable``, not let in on the strength of the first check."""
+    async def body() -> None:
+        server = RelayServer(Limits(handshakes_per_second=2, handshakes_at_once=1))
+        await server.start("127.0.0.1", 0)
+        address = f"ws://127.0.0.1:{server.port}/v1"
+        try:
+            first = await connect(address, compression=None)           # at once
+            waiting = asyncio.ensure_future(connect(address, compression=None, open_timeout=10))
+            for _ in range(200):
+                if server._line.waiting:
+                    break
+                await asyncio.sleep(0.01)
+            assert server._line.waiting == 1
+            server.rooms.health = lambda: (False, "redis unreachable")  # type: ignore[method-assign]
+            with pytest.raises(InvalidStatus) as refused:
+                await waiting
+            assert refused.value.response.status_code == 503
+            assert b"relay unavailable" in refused.value.response.body
+            await first.close()
+        finally:
+            await server.shutdown()
+
+    run(body)
+
+
 def test_a_client_turned_away_by_the_line_is_told_so_and_not_that_the_relay_is_full() -> None:
     """The relay client names the 503 of §7.2 ``handshakes_busy`` ("try again in a moment"), not
     ``relay_full`` ("try again later, or another relay"); and shutting down answers whoever waits
