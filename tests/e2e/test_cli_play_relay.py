@@ -111,8 +111,11 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
             # While the joiner thinks (a second, twice), the host's screen shows the board as its own
             # move left it, then what it waits for (issue 16: the board after one's own move, online).
             host_text = host_console.text
-            waits = [m for m in re.finditer(r"\n(?:waiting for opponent|Opponent is [a-z -:]+) \(120s\)",
-                                            host_text) if "You play " in host_text[:m.start()]]
+            # Only a wait whose label says the opponent is choosing a play: the host's own move is
+            # then wholly done. A "waiting for opponent" can also come while the host's own machine
+            # is still signing its move (a loaded CI box), before its draw's board exists.
+            waits = [m for m in re.finditer(r"\nOpponent is choosing a card to play \(120s\)", host_text)
+                     if "You play " in host_text[:m.start()]]
             assert waits, host_text[-3000:]
             before = host_text[:waits[-1].start()]
             assert "Field: " in before[before.rindex("You play "):], before[before.rindex("You play "):]
