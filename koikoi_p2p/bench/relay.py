@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="honest pairs' round trips and the relay's memory with attackers doing the "
                              "worst each limit allows, against the same run without (default rooms 100,1000)")
     parser.add_argument("--repeats", type=int, default=None, metavar="N",
-                        help="with --hostile: interleaved runs with and without attackers (default 2)")
+                        help="with --hostile: interleaved runs with and without attackers, their round trips "
+                             "pooled (default 3)")
 
 
 def raise_nofile_limit() -> None:
