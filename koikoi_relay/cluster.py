@@ -48,6 +48,7 @@ from koikoi_relay.logs import log_event
 from koikoi_relay.messages import TOKEN_BYTES, Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.probes import Sweep
 from koikoi_relay.rooms import SWEEP_SLICE, Rooms
+from koikoi_relay.sending import send_message
 
 if TYPE_CHECKING:
     from koikoi_relay.state import Connection
@@ -612,8 +613,7 @@ class RedisRooms(Rooms):
             if len(member.backlog) == 1:
                 self.relay.spawn(self._drain(member))
             return
-        with contextlib.suppress(ConnectionClosed):
-            await conn.ws.send(data)
+        await send_message(conn.ws, data)
 
     async def _drain(self, member: Member) -> None:
         while member.backlog and member.conn is not None:

@@ -13,7 +13,6 @@ import secrets
 from typing import TYPE_CHECKING
 
 import msgpack
-from websockets.exceptions import ConnectionClosed
 
 from koikoi_relay.codes import allocate_code, normalize_code
 from koikoi_relay.errors import CloseCode
@@ -21,6 +20,7 @@ from koikoi_relay.logs import log_event
 from koikoi_relay.messages import Create, Frame, Join, Lobby, Resume, Sync, encode, encode_frame
 from koikoi_relay.probes import Sweep
 from koikoi_relay.rooms import SWEEP_SLICE, Rooms
+from koikoi_relay.sending import send_message, send_now, writable
 from koikoi_relay.state import Budget, Connection, Registry, Room, Seat
 
 if TYPE_CHECKING:
@@ -76,6 +76,42 @@ class LocalRooms(Rooms):
                 conn.gap_reported = True
                 await relay.error(conn, "frame_gap", f"expected seq {seat.in_count}")
             return
+        encoded, ack = self._forward(conn, seat, other, msg)
+        target = other.conn
+        if target is not None and target.attached:
+            await send_message(target.ws, encoded)   # closed: buffered, a resume replays it
+        if ack is not None:
+            await relay.send(conn, ack)
+
+    def frame_now(self, conn: Connection, msg: Frame) -> bool:
+        """Forward ``msg`` at once, in the read callback that parsed it, when nothing can make it
+        wait or refuse: the next frame in order, to a peer that is attached and whose connection
+        (and this one's, when an ack is due) takes a write without waiting (``send_now``). False:
+        nothing was done or counted; the handler takes the frame as any other. Each relay hop of a
+        frame then costs one turn of the event loop instead of two, and no coroutine."""
+        seat, room = conn.seat, conn.room
+        if (seat is None or room is None or msg.seq != seat.in_count
+                or len(msg.data) > self.relay.limits.max_frame_bytes):
+            return False
+        other = room.other(seat)
+        target = other.conn if other is not None else None
+        if other is None or target is None or not target.attached or not writable(target.ws):
+            return False
+        if seat.in_count + 1 - seat.acked_to_client >= ACK_EVERY and not writable(conn.ws):
+            return False
+        if msg.ack is not None:
+            seat.acknowledge(msg.ack)
+        encoded, ack = self._forward(conn, seat, other, msg)
+        self.relay.metrics.frames_at_once_total += 1
+        send_now(target.ws, encoded)   # writable, checked above: nothing ran since
+        if ack is not None:
+            send_now(conn.ws, ack)
+        return True
+
+    def _forward(self, conn: Connection, seat: Seat, other: Seat, msg: Frame) -> tuple[bytes, bytes | None]:
+        """Count the frame in and buffer it for the peer (spec/relay.md §5.2, §8); what to send the
+        peer, and this seat's standalone ack when one is due (§5.4)."""
+        relay = self.relay
         conn.gap_reported = False
         seat.in_count += 1
         relay.metrics.frames_forwarded_total += 1
@@ -85,13 +121,11 @@ class LocalRooms(Rooms):
         target = other.conn
         if target is not None and target.attached:
             other.acked_to_client = other.in_count
-            try:
-                await target.ws.send(encoded)
-            except ConnectionClosed:
-                pass  # buffered: a resume replays it
+        ack = None
         if seat.in_count - seat.acked_to_client >= ACK_EVERY:
             seat.acked_to_client = seat.in_count
-            await relay.send(conn, encode("ack", seq=seat.in_count))
+            ack = encode("ack", seq=seat.in_count)
+        return encoded, ack
 
     async def ack(self, conn: Connection, seq: int) -> None:
         if conn.seat is not None:
@@ -280,9 +314,7 @@ class LocalRooms(Rooms):
                 conn.attached = True
                 break
             for seq, data in pending:
-                try:
-                    await conn.ws.send(data)
-                except ConnectionClosed:
+                if not await send_message(conn.ws, data):
                     return
                 next_seq = seq + 1
         if conn.attached:

@@ -12,6 +12,7 @@ class Metrics:
         self.connections_total = 0
         self.rooms_created_total = 0
         self.frames_forwarded_total = 0
+        self.frames_at_once_total = 0   # of which forwarded in the read callback (LocalRooms.frame_now)
         self.bytes_forwarded_total = 0
         self.resumes_total = 0
         self.errors: Counter[str] = Counter()
@@ -44,6 +45,9 @@ class Metrics:
             "# HELP relay_frames_forwarded_total Peer frames accepted for forwarding.",
             "# TYPE relay_frames_forwarded_total counter",
             f"relay_frames_forwarded_total {self.frames_forwarded_total}",
+            "# HELP relay_frames_forwarded_at_once_total Of those, forwarded as soon as they were read.",
+            "# TYPE relay_frames_forwarded_at_once_total counter",
+            f"relay_frames_forwarded_at_once_total {self.frames_at_once_total}",
             "# HELP relay_bytes_forwarded_total Peer data bytes accepted for forwarding.",
             "# TYPE relay_bytes_forwarded_total counter",
             f"relay_bytes_forwarded_total {self.bytes_forwarded_total}",

@@ -21,13 +21,14 @@ import socket
 import time
 import traceback
 from collections.abc import Awaitable, Callable
+from functools import partial
 from ssl import SSLContext
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import DATA_OPCODES
+from websockets.frames import DATA_OPCODES, Opcode
 from websockets.frames import CloseCode as WsCloseCode
 from websockets.frames import Frame as WireFrame
 from websockets.http11 import Request, Response
@@ -58,6 +59,7 @@ from koikoi_relay.messages import (
 from koikoi_relay.metrics import Metrics
 from koikoi_relay.ratelimit import TokenBucket
 from koikoi_relay.rooms import SWEEP_SLICE, Rooms
+from koikoi_relay.sending import send_message
 from koikoi_relay.state import Connection, Inbound, Registry, Source
 
 PATH = "/v1"
@@ -127,6 +129,10 @@ class MeteredConnection(ServerConnection):
         self.gate: ReadGate | None = None
         self.queue_full = False
         self.debt_held = False
+        # Set by the relay's handler: it waits for the next message and none is queued (``idle``),
+        # and what may handle a message at once (RelayServer.handle_now); see process_event.
+        self.idle = False
+        self.fast: Callable[[bytes], bool] | None = None
 
     def __del__(self) -> None:
         self.meter.freed += 1
@@ -251,6 +257,22 @@ class MeteredConnection(ServerConnection):
             if size != self.outbound:
                 self._set_outbound(size)
 
+    def writable(self) -> bool:
+        """A write would go out at once: websockets' ``send`` would neither wait (the write buffer
+        is not paused) nor refuse (the connection is open)."""
+        return self.protocol.state is State.OPEN and not self.paused and not self.transport.is_closing()
+
+    def send_now(self, data: bytes) -> bool:
+        """Write ``data`` as one binary message at once if ``writable``; False: the caller awaits
+        ``send``, which waits for the buffer to drain or raises ConnectionClosed. The relay never
+        sends a fragmented message, so none can be half-way. Every frame forwarded goes through
+        here: the coroutine and async context manager of ``send`` cost as much as the write."""
+        if not self.writable():
+            return False
+        self.protocol.send_binary(data)
+        self.send_data()
+        return True
+
     def refresh_outbound(self) -> None:
         """Count what waits in the write buffer now (it only shrinks between two sends; the
         sweeper looks again every second)."""
@@ -300,6 +322,18 @@ class MeteredConnection(ServerConnection):
             # A client's frame: 2 bytes, the extended length, the 4-byte mask (RFC 6455 §5.2).
             header = 6 + (0 if size < 126 else 2 if size < 65536 else 8)
             self._release(header if event.opcode in DATA_OPCODES else header + size)
+            # A whole binary message while the handler waits for its next one, with none queued:
+            # the relay may handle it here, in order (nothing is ahead of it), without the
+            # handler's turn of the event loop (RelayServer.handle_now).
+            if event.opcode in DATA_OPCODES:
+                fast = self.fast
+                if fast is not None and self.idle and event.opcode is Opcode.BINARY and event.fin:
+                    data = event.data if type(event.data) is bytes else bytes(event.data)
+                    if fast(data):
+                        self._release(size)   # as ``handled`` does when the handler is done
+                        return
+                # Queued for the handler: whatever comes after it must wait its turn behind it.
+                self.idle = False
         super().process_event(event)
 
     def handled(self, message: str | bytes) -> None:
@@ -309,6 +343,7 @@ class MeteredConnection(ServerConnection):
     def stop_metering(self) -> None:
         """The handler has ended: whatever it did not take is released, later bytes not counted."""
         self.metering = False
+        self.idle, self.fast = False, None
         self._release(self.inbound)
 
 
@@ -655,8 +690,17 @@ class RelayServer:
         if metered is not None:
             metered.gate = origin.gate
             origin.gate.join(metered)
+        if metered is not None:
+            metered.fast = partial(self.handle_now, conn)
         try:
-            async for message in ws:
+            while True:
+                # Between here and recv's return nothing else runs unless recv has to wait, and then
+                # none is queued: a message read meanwhile may be handled at once (process_event).
+                if metered is not None:
+                    metered.idle = True
+                message = await ws.recv()
+                if metered is not None:
+                    metered.idle = False
                 try:
                     await self._on_message(conn, message)
                 finally:
@@ -685,6 +729,39 @@ class RelayServer:
             self.rooms.disconnected(conn)
             close_code = ws.close_code if ws.close_code is not None else 1006
             log_event("disconnected", conn=conn.serial, code=close_code)
+
+    def handle_now(self, conn: Connection, message: bytes) -> bool:
+        """Handle ``message`` in the read callback that parsed it, if it is a frame the rooms can
+        forward without waiting (LocalRooms.frame_now) and within the connection's rates (spec
+        §7): what ``_on_message`` would do, in the same order, minus a turn of the event loop.
+        False: nothing was done, taken or counted; the handler gets the message as usual (an
+        error reply, a control message, a peer that is slow or away, a backend that waits)."""
+        frame_now = getattr(self.rooms, "frame_now", None)
+        if (frame_now is None or conn.closing or not conn.messages_bucket.ready(1)
+                or not conn.bytes_bucket.ready(len(message))):
+            return False
+        try:
+            value = unpack_map(message)
+            if value["type"] != "frame":
+                return False
+            msg = parse_client_message(value, self.limits.max_meta_entries)
+        except MessageError:
+            return False
+        try:
+            now = self.clock()
+            if not frame_now(conn, msg):
+                return False
+            conn.last_active = now
+            if conn.room is not None:
+                conn.room.last_active = now
+            conn.messages_bucket.take(1)
+            conn.bytes_bucket.take(len(message))
+        except Exception as exc:   # as the handler does: this connection ends, the others go on
+            self.metrics.errors["internal"] += 1
+            log_event("internal_error", logging.ERROR, conn=conn.serial, exc=type(exc).__name__,
+                      at="handle_now")
+            self.close_later(conn, None, WsCloseCode.INTERNAL_ERROR, "internal error")
+        return True
 
     async def _on_message(self, conn: Connection, message: str | bytes) -> None:
         if conn.closing:
@@ -800,10 +877,7 @@ class RelayServer:
         task.add_done_callback(self._tasks.discard)
 
     async def send(self, conn: Connection, data: bytes) -> None:
-        try:
-            await conn.ws.send(data)
-        except ConnectionClosed:
-            pass
+        await send_message(conn.ws, data)
 
     async def error(self, conn: Connection, reason: str, message: str, counts: bool = True) -> None:
         """An error reply; after too many that ``count``, the connection is closed (spec §6)."""
