@@ -91,22 +91,35 @@ class LocalRooms(Rooms):
         frame then costs one turn of the event loop instead of two, and no coroutine."""
         seat, room = conn.seat, conn.room
         if (seat is None or room is None or msg.seq != seat.in_count
-                or len(msg.data) > self.relay.limits.max_frame_bytes):
+                or len(msg.data) > self.relay.limits.max_frame_bytes or not self.peer_writable(conn)):
             return False
         other = room.other(seat)
-        target = other.conn if other is not None else None
-        if other is None or target is None or not target.attached or not writable(target.ws):
-            return False
+        assert other is not None and other.conn is not None   # peer_writable
+        target = other.conn
         if seat.in_count + 1 - seat.acked_to_client >= ACK_EVERY and not writable(conn.ws):
             return False
         if msg.ack is not None:
             seat.acknowledge(msg.ack)
         encoded, ack = self._forward(conn, seat, other, msg)
         self.relay.metrics.frames_at_once_total += 1
-        send_now(target.ws, encoded)   # writable, checked above: nothing ran since
-        if ack is not None:
-            send_now(conn.ws, ack)
+        relay = self.relay
+        # Writable, checked above, and nothing ran since; were a write refused all the same, the
+        # message goes out the long way rather than be lost.
+        if not send_now(target.ws, encoded):
+            relay.spawn(relay.send(target, encoded))
+        if ack is not None and not send_now(conn.ws, ack):
+            relay.spawn(relay.send(conn, ack))
         return True
+
+    def peer_writable(self, conn: Connection) -> bool:
+        """The connection is in a room whose other seat is attached and takes a write at once:
+        looked at before a message is even parsed (RelayServer.handle_now)."""
+        seat, room = conn.seat, conn.room
+        if seat is None or room is None:
+            return False
+        other = room.other(seat)
+        target = other.conn if other is not None else None
+        return target is not None and target.attached and writable(target.ws)
 
     def _forward(self, conn: Connection, seat: Seat, other: Seat, msg: Frame) -> tuple[bytes, bytes | None]:
         """Count the frame in and buffer it for the peer (spec/relay.md §5.2, §8); what to send the

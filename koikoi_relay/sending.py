@@ -15,6 +15,12 @@ async def send_message(ws: Any, data: bytes) -> bool:
     if send_now is not None and send_now(data):
         return True
     try:
+        wait = getattr(ws, "until_writable", None)
+        if wait is not None:
+            # Its write buffer is past its high-water mark (a frame sent at once took it there):
+            # wait before adding to it, as websockets waits after a write, so a peer that does
+            # not read holds no more than one message beyond the mark.
+            await wait()
         await ws.send(data)
     except ConnectionClosed:
         return False

@@ -102,6 +102,10 @@ def ping_wait(interval: float, latency: float) -> float:
     return max(0.0, interval * (1.0 + PING_JITTER * (2.0 * _PING_SPREAD.random() - 1.0)) - latency)
 
 
+# A frame message's bytes beside its data: the map, its keys, seq, ack and the data's length (spec §4).
+FRAME_OVERHEAD = 64
+
+
 class MeteredConnection(ServerConnection):
     """A websockets connection that counts the bytes it has read from its socket and the relay has
     not finished handling (``Inbound``, part of the budget of spec/relay.md §8.7): a frame not yet
@@ -261,6 +265,11 @@ class MeteredConnection(ServerConnection):
         """A write would go out at once: websockets' ``send`` would neither wait (the write buffer
         is not paused) nor refuse (the connection is open)."""
         return self.protocol.state is State.OPEN and not self.paused and not self.transport.is_closing()
+
+    async def until_writable(self) -> None:
+        """Wait while the write buffer is past its high-water mark (websockets' own drain)."""
+        if self.paused and self.protocol.state is State.OPEN:
+            await self.drain()
 
     def send_now(self, data: bytes) -> bool:
         """Write ``data`` as one binary message at once if ``writable``; False: the caller awaits
@@ -698,9 +707,11 @@ class RelayServer:
                 # none is queued: a message read meanwhile may be handled at once (process_event).
                 if metered is not None:
                     metered.idle = True
-                message = await ws.recv()
-                if metered is not None:
-                    metered.idle = False
+                try:
+                    message = await ws.recv()
+                finally:
+                    if metered is not None:
+                        metered.idle = False
                 try:
                     await self._on_message(conn, message)
                 finally:
@@ -737,7 +748,11 @@ class RelayServer:
         False: nothing was done, taken or counted; the handler gets the message as usual (an
         error reply, a control message, a peer that is slow or away, a backend that waits)."""
         frame_now = getattr(self.rooms, "frame_now", None)
-        if (frame_now is None or conn.closing or not conn.messages_bucket.ready(1)
+        peer_writable = getattr(self.rooms, "peer_writable", None)
+        # The cheap looks first: a message that goes the long way is parsed there, once more.
+        if (frame_now is None or peer_writable is None or conn.closing
+                or len(message) > self.limits.max_frame_bytes + FRAME_OVERHEAD
+                or not peer_writable(conn) or not conn.messages_bucket.ready(1)
                 or not conn.bytes_bucket.ready(len(message))):
             return False
         try:

@@ -101,3 +101,29 @@ def test_a_frame_read_behind_a_message_the_handler_holds_waits_for_it() -> None:
             assert server.metrics.frames_forwarded_total == 1
 
     run(body)
+
+
+def test_a_peer_that_does_not_read_holds_at_most_one_frame_beyond_the_high_water_mark() -> None:
+    """A frame sent at once may take the peer's write buffer past its high-water mark; the next
+    one then waits for it to drain before it is written (spec/relay.md §8.7 (b): a stalled peer
+    costs the relay what websockets' flow control allows, no more)."""
+    size = 60_000
+
+    async def body() -> None:
+        async with relay(**WIDE) as server:
+            host, guest, _ = await pair(server)
+            guest.ws.transport.pause_reading()
+
+            async def send_all() -> None:
+                for i in range(400):
+                    await host.send("frame", seq=i, data=b"q" * size)
+
+            sender = asyncio.create_task(send_all())
+            await asyncio.sleep(2.0)
+            target = next(c for c in server.connections if c.seat is not None and c.seat.index == 1)
+            _, high = target.ws.transport.get_write_buffer_limits()
+            held = target.ws.transport.get_write_buffer_size()
+            sender.cancel()
+            assert target.ws.paused and held <= high + size + 64, (held, high)
+
+    run(body)
