@@ -5,6 +5,8 @@ whatever the connection's handler holds."""
 from __future__ import annotations
 
 import asyncio
+import sys
+from typing import Any
 
 import msgpack
 
@@ -125,5 +127,32 @@ def test_a_peer_that_does_not_read_holds_at_most_one_frame_beyond_the_high_water
             held = target.ws.transport.get_write_buffer_size()
             sender.cancel()
             assert target.ws.paused and held <= high + size + 64, (held, high)
+
+    run(body)
+
+
+def test_an_error_while_forwarding_at_once_ends_that_connection_only() -> None:
+    """A bug met in the read callback must not escape into websockets' data_received: the relay
+    counts it as internal, closes that connection with 1011, and serves the others."""
+    async def body() -> None:
+        async with relay() as server:
+            host, _guest, _ = await pair(server)
+            other_host, other_guest, _ = await pair(server)
+            rooms = server.rooms
+            original = rooms._forward   # type: ignore[attr-defined]
+
+            def broken(conn: Any, *args: Any) -> Any:
+                # Only on the way at once (the long way has its own handler's guard).
+                at_once = sys._getframe(1).f_code.co_name == "frame_now"
+                if at_once and conn.ws.remote_address[1] == host.ws.local_address[1]:
+                    raise RuntimeError("bug")
+                return original(conn, *args)
+
+            rooms._forward = broken   # type: ignore[attr-defined]
+            await host.send("frame", seq=0, data=b"x")
+            assert await host.closed() == 1011
+            assert server.metrics.errors["internal"] == 1
+            await other_host.send("frame", seq=0, data=b"still served")
+            assert (await other_guest.expect("frame"))["data"] == b"still served"
 
     run(body)
