@@ -61,6 +61,7 @@ from koikoi_relay.ratelimit import TokenBucket
 from koikoi_relay.rooms import SWEEP_SLICE, Rooms
 from koikoi_relay.sending import send_message
 from koikoi_relay.state import Connection, Inbound, Registry, Source
+from koikoi_relay.turns import SetupPace
 
 PATH = "/v1"
 FRAME_OVERHEAD = 64     # msgpack bytes around the data of a frame message
@@ -118,6 +119,8 @@ class MeteredConnection(ServerConnection):
     # spec/relay.md §7.1: whether to go on with a connection just accepted, from its peer's
     # address alone (RelayServer.admits); replaced by each server's own.
     admits: Callable[[Any], bool] = staticmethod(lambda peer: True)
+    # spec/relay.md §7.3: the pace of reads of connections not in a match; each server's own.
+    pace: SetupPace = SetupPace(0)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -137,6 +140,11 @@ class MeteredConnection(ServerConnection):
         # and what may handle a message at once (RelayServer.handle_now); see process_event.
         self.idle = False
         self.fast: Callable[[bytes], bool] | None = None
+        # spec/relay.md §7.3: the relay's state of this connection once its handler runs (whether
+        # it is in a match), and the bytes read and put off until its turn (turns.SetupPace).
+        self.relay_conn: Connection | None = None
+        self.stash: bytearray | None = None
+        self.setup_held = False
 
     def __del__(self) -> None:
         self.meter.freed += 1
@@ -200,6 +208,8 @@ class MeteredConnection(ServerConnection):
             self.logger.error("keepalive ping failed", exc_info=True)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.stash = None   # put off and never handled: the connection is gone (§7.3)
+        self.relay_conn = None
         if self.dropped:
             self.protocol.parser.close()
             return
@@ -309,12 +319,39 @@ class MeteredConnection(ServerConnection):
         transport = self.transport
         if transport is None or transport.is_closing():
             return
-        if self.queue_full or self.debt_held:
+        if self.queue_full or self.debt_held or self.setup_held:
             transport.pause_reading()   # also cancels a read already queued in this turn of the loop
         else:
             transport.resume_reading()
 
+    def hold_setup(self) -> None:
+        """Its reads wait for their turn (spec/relay.md §7.3): read no more meanwhile."""
+        self.setup_held = True
+        self._reading()
+
+    def release_setup(self, data: bytes) -> None:
+        """Its turn (§7.3): what was put off is handled now, and the connection read again."""
+        self.setup_held = False
+        try:
+            self._take(data)
+        except Exception as exc:   # as asyncio does for a read: this connection ends, not the turn
+            self.transport.abort()
+            self.logger.error("reading a connection failed: %s", type(exc).__name__)
+            return
+        self._reading()
+
+    def in_match(self) -> bool:
+        """Whether this connection holds a seat of a room both seats have joined (§7.3)."""
+        conn = self.relay_conn
+        return conn is not None and conn.paired
+
     def data_received(self, data: bytes) -> None:
+        # spec/relay.md §7.3: a match's frames as they come; anything else a few connections a turn.
+        if (self.stash is not None or not self.in_match()) and not self.pace.admit(self, data):
+            return
+        self._take(data)
+
+    def _take(self, data: bytes) -> None:
         if self.metering and self.state is not State.CONNECTING:
             self.inbound += len(data)
             meter = self.meter
@@ -440,6 +477,8 @@ class RelayServer:
         lim = self.limits
         self._line = HandshakeLine(lim.handshakes_per_second, lim.handshakes_at_once, lim.handshake_burst,
                                    max(int(lim.handshakes_per_second * lim.handshake_max_wait), 1), clock)
+        # spec/relay.md §7.3: reads of connections not in a match, a few a turn of the event loop.
+        self.pace = SetupPace(lim.setup_reads_per_turn)
         self.choose = choose
         self._token_bytes = token_bytes
         self._conns: set[Connection] = set()
@@ -466,7 +505,7 @@ class RelayServer:
         lim = self.limits
         await self.rooms.start()
         metered = type("RelayConnection", (MeteredConnection,),
-                       {"meter": self.inbound, "admits": staticmethod(self.admits)})
+                       {"meter": self.inbound, "admits": staticmethod(self.admits), "pace": self.pace})
         self._server = await serve(
             self._handle,
             host,
@@ -507,6 +546,7 @@ class RelayServer:
         self._closing = True
         log_event("relay_stopping", connections=len(self._conns))
         self._line.close()   # handshakes waiting in line are answered 503 now (spec §7.2)
+        self.pace.close()
         notice = encode("shutdown", message="the relay is shutting down")
         sends = []
         for conn in list(self._conns):
@@ -637,6 +677,12 @@ class RelayServer:
         rooms_open, rooms_paired = self.rooms.room_counts()
         text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes(),
                                    self.inbound.total, self.inbound.held())
+        pace = self.pace
+        text += ("# HELP relay_setup_reads_deferred_total Reads of connections not in a match put off to a "
+                 "later turn of the event loop.\n# TYPE relay_setup_reads_deferred_total counter\n"
+                 f"relay_setup_reads_deferred_total {pace.deferred}\n"
+                 "# HELP relay_setup_reads_waiting Connections whose read waits for its turn.\n"
+                 f"# TYPE relay_setup_reads_waiting gauge\nrelay_setup_reads_waiting {pace.waiting}\n")
         return text + "".join(line + "\n" for line in self.rooms.metrics_lines())
 
     def source_of(self, ws: ServerConnection, request: Request | None = None) -> str:
@@ -701,6 +747,7 @@ class RelayServer:
             origin.gate.join(metered)
         if metered is not None:
             metered.fast = partial(self.handle_now, conn)
+            metered.relay_conn = conn
         try:
             while True:
                 # Between here and recv's return nothing else runs unless recv has to wait, and then
@@ -731,6 +778,7 @@ class RelayServer:
         finally:
             if metered is not None:
                 metered.stop_metering()
+                metered.relay_conn = None
                 origin.gate.leave(metered)
                 metered.gate = None
             origin.connections -= 1

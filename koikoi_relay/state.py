@@ -65,6 +65,16 @@ class Connection:
         self.rooms_created = 0
 
     @property
+    def paired(self) -> bool:
+        """Whether this connection holds a seat of a room both seats have joined: a match in play,
+        whose frames the relay handles first (spec/relay.md §7.3)."""
+        seat, room = self.seat, self.room
+        if seat is not None and room is not None:
+            return room.seats[1 - seat.index] is not None
+        member = self.member
+        return member is not None and bool(member.paired)
+
+    @property
     def in_room(self) -> bool:
         """Whether this connection holds a seat (in either backend)."""
         return self.room is not None or self.member is not None
