@@ -26,7 +26,7 @@ class Limits:
     handshakes_per_second: float = 200.0  # new websocket connections of all sources, paced (0 = no pace)
     handshakes_at_once: int = 8           # ... of which this many may go at once; the rest wait in line
     handshake_max_wait: float = 4.0       # ... at most this long: beyond, HTTP 503 (handshakes_busy)
-    setup_reads_per_turn: int = 8         # reads of connections not in a match per turn of the loop (0 = all)
+    setup_reads_per_turn: int = 4         # reads of connections not in a match per turn of the loop (0 = all)
     max_buffered_bytes: int = 268_435_456  # resume buffers of all rooms together (256 MiB)
     connection_bytes: int = 49_152        # what each open connection counts in that budget (§8.7)
     max_redis_bytes: int = 536_870_912    # a cluster's Redis used_memory: beyond, no new rooms (§13.6)

@@ -144,6 +144,7 @@ class MeteredConnection(ServerConnection):
         # it is in a match), and the bytes read and put off until its turn (turns.SetupPace).
         self.relay_conn: Connection | None = None
         self.stash: bytearray | None = None
+        self.stashed = 0   # of which counted in the budget (§8.7: read, not yet handled)
         self.setup_held = False
 
     def __del__(self) -> None:
@@ -209,6 +210,7 @@ class MeteredConnection(ServerConnection):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.stash = None   # put off and never handled: the connection is gone (§7.3)
+        self._count_stash(0)
         self.relay_conn = None
         if self.dropped:
             self.protocol.parser.close()
@@ -332,6 +334,7 @@ class MeteredConnection(ServerConnection):
     def release_setup(self, data: bytes) -> None:
         """Its turn (§7.3): what was put off is handled now, and the connection read again."""
         self.setup_held = False
+        self._count_stash(0)   # counted again as it is taken, as any read
         try:
             self._take(data)
         except Exception as exc:   # as asyncio does for a read: this connection ends, not the turn
@@ -348,8 +351,18 @@ class MeteredConnection(ServerConnection):
     def data_received(self, data: bytes) -> None:
         # spec/relay.md §7.3: a match's frames as they come; anything else a few connections a turn.
         if (self.stash is not None or not self.in_match()) and not self.pace.admit(self, data):
+            self._count_stash(len(self.stash) if self.stash is not None else 0)
             return
         self._take(data)
+
+    def _count_stash(self, size: int) -> None:
+        """The bytes put off count in the budget as any bytes read and not yet handled (§8.7)."""
+        meter = self.meter
+        meter.total += size - self.stashed
+        grew = size > self.stashed
+        self.stashed = size
+        if grew and meter.squeeze is not None:
+            meter.squeeze()
 
     def _take(self, data: bytes) -> None:
         if self.metering and self.state is not State.CONNECTING:
