@@ -81,6 +81,8 @@ RECEIVE_BUFFER = 32768
 # connections waiting to be accepted is set apart, and stays long (LISTEN_BACKLOG).
 ACCEPTS_PER_TURN = 8
 LISTEN_BACKLOG = 1024
+# spec/relay.md §7.3: the first byte of a client's close frame (FIN and opcode 8, RFC 6455 §5.2).
+CLOSE_FRAME_START = b"\x88"
 # spec/relay.md §7.2: the body of the 503 of a full line (a client tells it from relay_full by it).
 BUSY_ANSWER = "too many new connections right now; try again in a moment\n"
 
@@ -209,8 +211,10 @@ class MeteredConnection(ServerConnection):
             self.logger.error("keepalive ping failed", exc_info=True)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.stash = None   # put off and never handled: the connection is gone (§7.3)
-        self._count_stash(0)
+        if self.stash is not None:   # put off and never handled: the connection is gone (§7.3)
+            self.stash = None
+            self.pace.forget(self)
+            self._count_stash(0)
         self.relay_conn = None
         if self.dropped:
             self.protocol.parser.close()
@@ -348,9 +352,22 @@ class MeteredConnection(ServerConnection):
         conn = self.relay_conn
         return conn is not None and conn.paired
 
+    def eof_received(self) -> None:
+        # Under TLS the end of the stream can come while a read waits for its turn (the TLS layer
+        # saw it before reading stopped): what was kept goes first, as it came first (§7.3).
+        if self.stash is not None:
+            stash, self.stash = bytes(self.stash), None
+            self.pace.forget(self)
+            self.setup_held = False
+            self._count_stash(0)
+            self._take(stash)
+        super().eof_received()
+
     def data_received(self, data: bytes) -> None:
-        # spec/relay.md §7.3: a match's frames as they come; anything else a few connections a turn.
-        if (self.stash is not None or not self.in_match()) and not self.pace.admit(self, data):
+        # spec/relay.md §7.3: a match's frames as they come (a read that starts with a close frame
+        # aside: leaving costs as much as any setting up); anything else a few connections a turn.
+        if ((self.stash is not None or data[:1] == CLOSE_FRAME_START or not self.in_match())
+                and not self.pace.admit(self, data)):
             self._count_stash(len(self.stash) if self.stash is not None else 0)
             return
         self._take(data)

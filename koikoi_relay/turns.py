@@ -18,6 +18,7 @@ loop's ``call_soon``, which ends a turn.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from typing import Protocol
 
@@ -69,11 +70,21 @@ class SetupPace:
         return False
 
     def close(self) -> None:
-        """Shutting down: the timer goes; connections still waiting are closed by their server."""
+        """Shutting down: every connection waiting is handed what it had sent now, and reads are
+        no longer put off, so that each close is answered at once (spec/relay.md §11)."""
+        self.per_turn = 0
         if self._turn is not None:
             self._turn.cancel()
             self._turn = None
-        self._waiting.clear()
+        while self._waiting:
+            self._release(self._waiting.popleft())
+
+    def forget(self, conn: Deferred) -> None:
+        """``conn`` no longer waits (it closed, or took what it had kept itself)."""
+        try:
+            self._waiting.remove(conn)
+        except ValueError:
+            pass
 
     def _next(self) -> None:
         if self._turn is None:
@@ -83,13 +94,21 @@ class SetupPace:
         """A new turn: its first reads go to the connections that waited longest."""
         self._turn = None
         self._used = 0
-        while self._waiting and self._used < self.per_turn:
-            conn = self._waiting.popleft()
-            stash = conn.stash
-            if stash is None:
-                continue   # closed while it waited: what it had sent is moot
-            conn.stash = None
-            self._used += 1
+        try:
+            while self._waiting and self._used < self.per_turn:
+                self._used += 1
+                self._release(self._waiting.popleft())
+        finally:   # the count starts again next turn, whatever happened here
+            if self._waiting or self._used:
+                self._next()
+
+    @staticmethod
+    def _release(conn: Deferred) -> None:
+        stash = conn.stash
+        if stash is None:
+            return
+        conn.stash = None
+        try:
             conn.release_setup(bytes(stash))
-        if self._waiting or self._used:
-            self._next()   # the count starts again next turn
+        except Exception as exc:   # that connection's own trouble: the others' turns go on
+            logging.getLogger("koikoi_relay").error("releasing a read failed: %s", type(exc).__name__)

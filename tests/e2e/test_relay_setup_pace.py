@@ -12,6 +12,7 @@ from typing import Any
 
 import msgpack
 
+from koikoi_relay.limits import Limits
 from koikoi_relay.server import RelayServer
 from koikoi_relay.state import Connection
 from tests.e2e.test_relay_support import Raw, pair, relay, run
@@ -148,5 +149,69 @@ def test_a_connection_closed_while_its_read_waits_is_forgotten_and_the_others_ar
             assert server.inbound.total == 0, server.inbound.total
             for client in (host, guest, *crowd[:CROWD // 2]):
                 await client.close()
+
+    run(body)
+
+
+def test_closes_of_connections_in_a_match_are_paced_too() -> None:
+    """A few addresses could pair their own connections and close them all at once: a read that
+    begins with a close frame waits its turn even from a connection in a match (§7.3)."""
+    async def body() -> None:
+        async with relay(setup_reads_per_turn=2) as server:
+            pairs = [await pair(server) for _ in range(12)]
+            before = server.pace.deferred
+            clients = [client for host, guest, _ in pairs for client in (host, guest)]
+            for client in clients:   # every close frame written in the same turn
+                client.ws.protocol.send_close(1000)
+                client.ws.send_data()
+            for client in clients:
+                assert await client.closed() == 1000
+            for _ in range(300):
+                if not server.connections:
+                    break
+                await asyncio.sleep(0.01)
+            assert not server.connections and server.pace.waiting == 0
+            assert server.pace.deferred - before >= len(clients) // 2, server.pace.deferred - before
+            assert server.inbound.total == 0
+
+    run(body)
+
+
+def test_shutdown_answers_the_request_heads_still_waiting_for_their_turn() -> None:
+    """Handshakes whose request head was put off when the relay starts shutting down are answered
+    (503 ``shutting down``) at once, not left to their opening timeout (§7.3 item 5, §11)."""
+    async def body() -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidMessage, InvalidStatus
+
+        server = RelayServer(Limits(setup_reads_per_turn=1, handshakes_per_second=0))
+        await server.start("127.0.0.1", 0)
+        address = f"ws://127.0.0.1:{server.port}/v1"
+
+        async def opening() -> int:
+            try:
+                ws = await connect(address, open_timeout=20)
+            except InvalidStatus as refused:
+                return refused.response.status_code
+            except InvalidMessage:
+                return 0   # never accepted: the listening socket closed first, no answer
+            await ws.close()
+            return 101
+
+        tasks = [asyncio.create_task(opening()) for _ in range(CROWD)]
+        for _ in range(2000):
+            if server.pace.waiting >= 8:
+                break
+            await asyncio.sleep(0)
+        waiting = server.pace.waiting
+        assert waiting >= 8, waiting
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await server.shutdown()
+        codes = await asyncio.gather(*tasks)
+        # Well within the 20 s those heads would otherwise have waited (nothing would read them).
+        assert loop.time() - started < 15, loop.time() - started
+        seen = collections.Counter(codes)
+        assert set(codes) <= {0, 101, 503} and seen[503] >= waiting, (waiting, seen)
 
     run(body)
