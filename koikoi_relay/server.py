@@ -82,7 +82,7 @@ RECEIVE_BUFFER = 32768
 ACCEPTS_PER_TURN = 8
 LISTEN_BACKLOG = 1024
 # spec/relay.md §7.3: the first byte of a client's close frame (FIN and opcode 8, RFC 6455 §5.2).
-CLOSE_FRAME_START = b"\x88"
+CLOSE_FRAME_START = 0x88
 # spec/relay.md §7.2: the body of the 503 of a full line (a client tells it from relay_full by it).
 BUSY_ANSWER = "too many new connections right now; try again in a moment\n"
 
@@ -358,15 +358,13 @@ class MeteredConnection(ServerConnection):
         if self.stash is not None:
             stash, self.stash = bytes(self.stash), None
             self.pace.forget(self)
-            self.setup_held = False
-            self._count_stash(0)
-            self._take(stash)
+            self.release_setup(stash)
         super().eof_received()
 
     def data_received(self, data: bytes) -> None:
         # spec/relay.md §7.3: a match's frames as they come (a read that starts with a close frame
         # aside: leaving costs as much as any setting up); anything else a few connections a turn.
-        if ((self.stash is not None or data[:1] == CLOSE_FRAME_START or not self.in_match())
+        if ((self.stash is not None or data[0] == CLOSE_FRAME_START or not self.in_match())
                 and not self.pace.admit(self, data)):
             self._count_stash(len(self.stash) if self.stash is not None else 0)
             return

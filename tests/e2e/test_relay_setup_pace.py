@@ -215,3 +215,47 @@ def test_shutdown_answers_the_request_heads_still_waiting_for_their_turn() -> No
         assert set(codes) <= {0, 101, 503} and seen[503] >= waiting, (waiting, seen)
 
     run(body)
+
+
+def test_a_read_that_fails_when_its_turn_comes_ends_only_its_connection() -> None:
+    """Handling a kept read raises (a fault of the relay's, made here on purpose for a third of
+    the connections): that connection is cut, the others waiting with it
+    are served, and nothing stays counted (§7.3)."""
+    async def body() -> None:
+        from koikoi_relay.server import MeteredConnection
+
+        original = MeteredConnection._take
+
+        doomed: set[int] = set()   # the client ports of the connections whose reads fail
+
+        def failing(self: MeteredConnection, data: bytes) -> None:
+            if self.remote_address[1] in doomed:
+                raise RuntimeError("fault")
+            original(self, data)
+
+        async with relay(setup_reads_per_turn=1, max_rooms_per_source=CROWD + 1) as server:
+            crowd = [await Raw.connect(server) for _ in range(12)]
+            doomed.update(client.ws.local_address[1] for index, client in enumerate(crowd) if index % 3 == 2)
+            MeteredConnection._take = failing  # type: ignore[method-assign]
+            try:
+                for client in crowd:
+                    client.ws.protocol.send_binary(msgpack.packb({"type": "create"}))
+                    client.ws.send_data()
+                for index, client in enumerate(crowd):
+                    if index % 3 == 2:
+                        assert await client.closed() in (None, 1006)   # cut, no close frame
+                    else:
+                        assert (await client.recv())["type"] == "created"
+            finally:
+                MeteredConnection._take = original  # type: ignore[method-assign]
+            assert server.pace.deferred > 0
+            for _ in range(300):
+                if server.pace.waiting == 0 and len(server.connections) == 8:
+                    break
+                await asyncio.sleep(0.01)
+            assert server.pace.waiting == 0 and len(server.connections) == 8
+            assert server.inbound.total == 0, server.inbound.total
+            for client in crowd:
+                await client.close()
+
+    run(body)
