@@ -28,7 +28,11 @@ its nice value. Alone in its session the relay gets a slice as any other service
 attackers' process runs at nice +10 (its session too): on the open internet their CPU is not the
 relay host's. On a machine of two CPUs or more the servers run on the first half of the CPUs and
 the clients (honest and attackers) on the rest, in both kinds of run: a relay host's CPU is not its
-clients' (``KOIKOI_BENCH_PLACEMENT=shared``: every process on every CPU). With
+clients' (``KOIKOI_BENCH_PLACEMENT=shared``: every process on every CPU). A cluster's two nodes and
+its Redis then share one half: on a machine of two CPUs, one CPU, which they saturate at 1,000
+rooms without any attacker, and each process's work delays the others' frames (a node's burst
+holds Redis off the CPU for milliseconds). ``KOIKOI_BENCH_PLACEMENT=redis-apart`` runs Redis on the
+clients' half instead, as a deployment runs it on a host or core of its own. With
 ``KOIKOI_BENCH_RELAY_NICE=N`` the relay (nodes and Redis) and the honest clients, and their
 sessions, run at nice N (below 0 needs root), so other work on a shared machine delays them less.
 
@@ -37,7 +41,8 @@ one machine can play many addresses. Runs with and without attackers are interle
 gives the honest round trip (median and 99th percentile) of each and their ratio, the relay's
 peak resident memory (all nodes, plus Redis's ``used_memory`` for a cluster), how much the relay
 processes' own grew under attack, and the peak of what the budget counts (``relay_buffered_bytes``
-plus every node's ``relay_inbound_bytes``, spec/relay.md §8.7) against ``max_buffered_bytes``.
+plus ``relay_held_bytes``, spec/relay.md §8.7; in a cluster, of the node that counts the most: its
+own held bytes and the other nodes' less their connections, §13.6) against ``max_buffered_bytes``.
 
 With ``KOIKOI_RELAY_PAUSES=DIR`` every relay of the bench records where its event loop stopped
 (koikoi_relay/pauses.py: collector passes, late ticks and the CPU the relay had meanwhile, slow
@@ -120,6 +125,15 @@ def run_queue_wait(pid: int) -> float:
 # -- the servers ---------------------------------------------------------------------------------------
 
 
+def budget_count(nodes: list[tuple[int, int]], connection_bytes: int) -> int:
+    """Of each node's (``relay_held_bytes``, ``relay_connections``), what the budget of the node
+    that counts the most counts beside the resume buffers (spec/relay.md §13.6): its own held bytes
+    and the other nodes' less ``connection_bytes`` for each of their connections."""
+    everyone = sum(held for held, _ in nodes)
+    connections = sum(count for _, count in nodes)
+    return max(everyone - connection_bytes * (connections - own) for _, own in nodes)
+
+
 class Servers:
     """A relay with default limits (or two nodes on a fresh redis-server), addresses from a header."""
 
@@ -182,16 +196,21 @@ class Servers:
         return self._gauges(self.ports[0], "relay_buffered_bytes")[0]
 
     def held(self) -> tuple[int, int, int]:
-        """(``relay_buffered_bytes`` of the first node, ``relay_held_bytes`` of every node
-        together: bytes read and not yet handled, write buffers and the connections' own cost,
-        §8.7 (b) to (d), and ``relay_connections`` of every node together), the first node's from
-        the same reply; -1 each when a relay did not answer in time (counted in the report)."""
+        """(``relay_buffered_bytes`` of the first node, what the budget of the node that counts the
+        most counts beside it, and ``relay_connections`` of every node together), the first node's
+        from the same reply; -1 each when a relay did not answer in time (counted in the report).
+
+        A node counts its own ``relay_held_bytes`` (bytes read and not yet handled, write buffers
+        and its connections' own cost, §8.7 (b) to (d)) and the other nodes' (b) and (d) alone,
+        not their connections (§13.6): every node's held bytes less the other nodes'
+        ``connection_bytes`` for each of their connections. One relay: its held bytes."""
         names = ("relay_held_bytes", "relay_connections")
         buffered, *first = self._gauges(self.ports[0], "relay_buffered_bytes", *names)
         rows = [first] + [self._gauges(port, *names) for port in self.ports[1:]]
         if min(min(row) for row in rows) < 0:
             return buffered, -1, -1
-        return buffered, sum(row[0] for row in rows), sum(row[1] for row in rows)
+        held = [(row[0], row[1]) for row in rows]
+        return buffered, budget_count(held, _limits().connection_bytes), sum(row[1] for row in rows)
 
     def relay_rss(self) -> int:
         """Resident memory of the relay processes alone (no Redis)."""
@@ -545,15 +564,23 @@ PRIORITY_ENV = "KOIKOI_BENCH_RELAY_NICE"
 PLACEMENT_ENV = "KOIKOI_BENCH_PLACEMENT"
 
 
-def placement() -> tuple[set[int], set[int]] | None:
-    """(the servers' CPUs, the clients' CPUs), or None when every process shares every CPU."""
-    if os.environ.get(PLACEMENT_ENV, "split") == "shared" or not hasattr(os, "sched_getaffinity"):
+PLACEMENTS = ("split", "redis-apart", "shared")
+
+
+def placement() -> tuple[set[int], set[int], set[int]] | None:
+    """(the relay nodes' CPUs, the clients' CPUs, Redis's CPUs), or None when every process shares
+    every CPU."""
+    value = os.environ.get(PLACEMENT_ENV, "split")
+    if value not in PLACEMENTS:
+        raise ValueError(f"{PLACEMENT_ENV}: unknown placement {value!r}; known: {', '.join(PLACEMENTS)}")
+    if value == "shared" or not hasattr(os, "sched_getaffinity"):
         return None
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         return None
     half = len(cpus) // 2
-    return set(cpus[:half]), set(cpus[half:])
+    servers, clients = set(cpus[:half]), set(cpus[half:])
+    return servers, clients, clients if value == "redis-apart" else servers
 
 
 def _pin(pid: int, cpus: set[int] | None) -> None:
@@ -630,13 +657,13 @@ def measure(cluster: bool, rooms: int, hostile: bool, duration: float, small: bo
     ``small``: a token attack and no wait for the budget to fill (the smoke test of this code)."""
     servers = Servers(cluster)
     place = placement()
-    server_cpus, client_cpus = place if place is not None else (None, None)
+    server_cpus, client_cpus, redis_cpus = place if place is not None else (None, None, None)
     for node in servers.procs:
         _prioritise(node.pid)
         _pin(node.pid, server_cpus)
     if servers.redis is not None:
         _prioritise(servers.redis.pid)
-        _pin(servers.redis.pid, server_cpus)
+        _pin(servers.redis.pid, redis_cpus)
     empty_rss = servers.relay_rss()   # the relay processes before any connection
     ports = ",".join(str(port) for port in servers.ports)
     honest_proc = attacker = None
@@ -797,8 +824,9 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     kinds = attacks_wanted()   # an unknown name stops here, before any server starts
     only = "" if kinds == ATTACKS else f"; attacks: {', '.join(sorted(kinds))} only ({ATTACKS_ENV})"
     place = placement()
-    cpus_said = (f"; CPUs: servers {sorted(place[0])}, clients {sorted(place[1])} ({PLACEMENT_ENV})"
-                 if place is not None else "; every process on every CPU")
+    cpus_said = (f"; CPUs: servers {sorted(place[0])}, clients {sorted(place[1])}"
+                 + (f", a cluster's Redis {sorted(place[2])}" if place[2] != place[0] else "")
+                 + f" ({PLACEMENT_ENV})" if place is not None else "; every process on every CPU")
     results: list[Measurement] = []
     for rooms in room_counts:
         for cluster in clusters:
@@ -876,7 +904,8 @@ def run(args: argparse.Namespace) -> list[Measurement]:
             results.append(Measurement(
                 name=f"hostile_{name}_held_bytes", median_s=med(True, "held"), floor_s=float(budget),
                 ratio=med(True, "held") / budget, unit="bytes",
-                note=f"peak relay_buffered_bytes + relay_held_bytes (everything the budget counts, §8.7) "
+                note=f"peak relay_buffered_bytes + relay_held_bytes (everything the budget counts, §8.7; "
+                     f"in a cluster, what the node that counts the most counts, §13.6) "
                      f"under attack vs max_buffered_bytes; of which resume buffers peaked at "
                      f"{med(True, 'buffered') / 2**20:.1f} MiB and the rest (bytes read, write buffers, "
                      f"connections) at "

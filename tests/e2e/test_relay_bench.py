@@ -61,6 +61,33 @@ def test_bench_relay_hostile_runs_the_attacks_named(monkeypatch: pytest.MonkeyPa
             attacks_wanted()
 
 
+def test_bench_relay_hostile_places_redis_where_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default a cluster's Redis shares the nodes' CPUs; ``redis-apart`` puts it on the clients'
+    half; ``shared`` pins nothing; a misspelt placement is refused, not read as the default."""
+    from koikoi_p2p.bench import hostile
+
+    monkeypatch.setattr(hostile.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
+    monkeypatch.delenv(hostile.PLACEMENT_ENV, raising=False)
+    assert hostile.placement() == ({0, 1}, {2, 3}, {0, 1})
+    monkeypatch.setenv(hostile.PLACEMENT_ENV, "redis-apart")
+    assert hostile.placement() == ({0, 1}, {2, 3}, {2, 3})
+    monkeypatch.setenv(hostile.PLACEMENT_ENV, "shared")
+    assert hostile.placement() is None
+    monkeypatch.setenv(hostile.PLACEMENT_ENV, "apart")
+    with pytest.raises(ValueError, match="unknown placement"):
+        hostile.placement()
+
+
+def test_bench_relay_hostile_counts_the_budget_as_the_nodes_do() -> None:
+    """spec/relay.md §13.6: a node's budget counts its own connections and the other nodes' bytes in
+    flight, not their connections; the bench compares the node that counts the most."""
+    from koikoi_p2p.bench.hostile import budget_count
+
+    assert budget_count([(5000, 10)], 100) == 5000            # one relay: all it holds
+    # node 0 holds 3,000 of which 2,000 its 20 connections; node 1 4,000 of which 1,000 its 10
+    assert budget_count([(3000, 20), (4000, 10)], 100) == max(3000 + 4000 - 1000, 4000 + 3000 - 2000)
+
+
 def test_bench_relay_hostile_reads_the_relays_pause_records(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With KOIKOI_RELAY_PAUSES the relay records its collector passes and late ticks
