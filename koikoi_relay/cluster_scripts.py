@@ -9,7 +9,8 @@ id ``0-(seq+1)``, field ``d``; ``P t:TOKENID`` token index (CODE followed by the
 ``P rooms`` sorted set of live rooms (score: expiry deadline); ``P lobby`` the rooms the lobby
 lists, ``P lobby:TAG`` the rejoin rooms of that tag it lists (score: creation time); ``P src:SOURCE``
 the live rooms created from that address (score: expiry deadline); ``P buf`` the bytes buffered in
-every stream, ``P rb`` (a hash) those of each room; ``P x:CODE:EPOCH`` tombstone of a closed room
+every stream, ``P rb`` (a hash) those of each room, ``P dirs`` (a sorted set) those of each direction
+holding any (member ``CODE:SEAT``, score its bytes); ``P x:CODE:EPOCH`` tombstone of a closed room
 (its reason); ``P n:NODE`` a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and
 notices for its seats).
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 INBOX_MAX = 20000       # entries kept in a node's inbox (approximate trim); a late node reads the streams
 TOMBSTONE_MS = 120000   # how long a closed room's reason stays readable for the nodes still serving it
+SPILL = 8               # directions a frame's call may make give way over the budget (spec §13.6)
 
 PRELUDE = """
 local P = ARGV[1]
@@ -52,6 +54,12 @@ local function release(code)
   local held = tonumber(redis.call('HGET', P .. 'rb', code) or '0')
   if held ~= 0 then redis.call('DECRBY', P .. 'buf', held) end
   redis.call('HDEL', P .. 'rb', code)
+  redis.call('ZREM', P .. 'dirs', code .. ':0', code .. ':1')
+end
+-- The directions holding bytes, by how many (section 13.6: the largest give way over the budget).
+local function sized(code, seat, bytes)
+  if bytes > 0 then redis.call('ZADD', P .. 'dirs', bytes, code .. ':' .. seat)
+  else redis.call('ZREM', P .. 'dirs', code .. ':' .. seat) end
 end
 local function close_room(code, reason, except)
   local key = P .. 'r:' .. code
@@ -84,6 +92,7 @@ local function trim(code, epoch, seat, received, bytes)
   redis.call('HSET', P .. 'r:' .. code, 'b' .. seat, bytes - freed)
   redis.call('HINCRBY', P .. 'rb', code, -freed)
   redis.call('DECRBY', P .. 'buf', freed)
+  sized(code, seat, bytes - freed)
   return bytes - freed
 end
 """.replace("INBOX_MAX", str(INBOX_MAX)).replace("TOMBSTONE_MS", str(TOMBSTONE_MS))
@@ -155,8 +164,48 @@ local P = ARGV[1]
 local max_frames, max_bytes, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local budget = tonumber(ARGV[5])
 local big = math.floor(max_bytes / 8)
+local dirs = P .. 'dirs'
 local function node(owner) return string.match(owner, '^([^:]+):') end
 local function inbox(owner) return P .. 'i:' .. node(owner) end
+-- spec/relay.md section 13.6: while the total is above the budget, the directions holding the
+-- most (the sorted set dirs: member CODE:SEAT, score its bytes) give back their oldest frames down
+-- to the mark, and once the largest is at or below it, whole directions go, largest first; at
+-- most SPILL directions a call. Returns the new total.
+local function spill(total)
+  local visited = 0
+  while total > budget and visited < SPILL do
+    visited = visited + 1
+    local top = redis.call('ZREVRANGE', dirs, 0, 0, 'WITHSCORES')
+    if #top == 0 then break end
+    local member = top[1]
+    local c, seat = string.match(member, '^(.*):([01])$')
+    local rk = P .. 'r:' .. c
+    local h = redis.call('HMGET', rk, 'ep', 'b' .. seat)
+    if not h[1] or not h[2] then
+      redis.call('ZREM', dirs, member)   -- a room that expired with its nodes: nothing to give
+    else
+      local held = tonumber(h[2])
+      local keep = big
+      if held <= big then keep = 0 end
+      local st = P .. 's:' .. c .. ':' .. h[1] .. ':' .. seat
+      local left = held
+      while left > keep do
+        local first = redis.call('XRANGE', st, '-', '+', 'COUNT', 1)[1]
+        if not first then left = 0 break end
+        redis.call('XDEL', st, first[1])
+        left = left - #first[2][2]
+      end
+      if left < 0 then left = 0 end
+      if held > left then
+        redis.call('HSET', rk, 'b' .. seat, left)
+        redis.call('HINCRBY', P .. 'rb', c, left - held)
+        total = redis.call('DECRBY', P .. 'buf', held - left)
+      end
+      if left > 0 then redis.call('ZADD', dirs, left, member) else redis.call('ZREM', dirs, member) end
+    end
+  end
+  return total
+end
 local function forward(code, epoch, s, owner, seq_text, data)
   local o = 1 - s
   local key = P .. 'r:' .. code
@@ -192,9 +241,12 @@ local function forward(code, epoch, s, owner, seq_text, data)
     bytes = bytes - #first[2][2]
     len = len - 1
   end
-  if bytes - before - #data ~= 0 then redis.call('INCRBY', P .. 'buf', bytes - before - #data) end
+  if bytes - before - #data ~= 0 then total = redis.call('INCRBY', P .. 'buf', bytes - before - #data) end
   redis.call('HINCRBY', P .. 'rb', code, bytes - before)
   redis.call('HSET', key, 'n' .. s, n + 1, 'b' .. o, bytes)
+  if bytes > 0 then redis.call('ZADD', dirs, bytes, code .. ':' .. o)
+  else redis.call('ZREM', dirs, code .. ':' .. o) end
+  if budget > 0 and total > budget then spill(total) end
   if r[3] ~= '' then
     if node(r[3]) == node(owner) then return FWD_LOCAL + n + 1 end
     redis.call('XADD', inbox(r[3]), 'NOMKSTREAM', 'MAXLEN', '~', 'INBOX_MAX', '*',
@@ -207,7 +259,7 @@ for i = 6, #ARGV, 6 do
   out[#out + 1] = forward(ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
 end
 return out
-""".replace("INBOX_MAX", str(INBOX_MAX)).replace("FWD_LOCAL", "1000000000")
+""".replace("INBOX_MAX", str(INBOX_MAX)).replace("FWD_LOCAL", "1000000000").replace("SPILL", str(SPILL))
 FWD_LOST, FWD_REPLACED, FWD_NO_PEER = -1, -2, -3
 FWD_DUP, FWD_GAP = -1_000_000_000, -2_000_000_000
 FWD_LOCAL = 1_000_000_000   # added to a stored frame's count: deliver it on this node (counts stay below)

@@ -1210,6 +1210,57 @@ def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
     run(body)
 
 
+def test_a_cluster_over_its_budget_makes_the_largest_directions_give_way(redis_url: str) -> None:
+    """spec/relay.md §13.6: a frame that found the cluster above its budget trimmed only its own
+    direction, so when the budget left to Redis shrank (a node's connections and reads grow between
+    frames) the total stayed above it until each full direction got a frame of its own: with 1,000
+    rooms in the hostile bench, a peak of 1.06 times the budget. Now the directions holding the
+    most give way in the same call, and the index of directions agrees with the rooms' counts."""
+    limits = dict(BUDGET_LIMITS, max_buffered_bytes=16 * 65536, max_rooms_per_source=0)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, **limits) as (a, b):
+            pairs = [await pair(a, b) for _ in range(6)]
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            direct = redis.Redis.from_url(redis_url)
+            prefix = a.rooms.prefix  # type: ignore[attr-defined]
+
+            def state() -> tuple[int, dict[str, int], dict[str, int]]:
+                held = int(direct.get(f"{prefix}buf") or 0)
+                fields = {f"{code}:{seat}": int(direct.hget(f"{prefix}r:{code}", f"b{seat}") or 0)
+                          for _, _, code in pairs for seat in (0, 1)}
+                ranked = direct.zrange(f"{prefix}dirs", 0, -1, withscores=True)
+                index = {bytes(k).decode(): int(v) for k, v in ranked}
+                return held, fields, index
+
+            held, fields, index = state()
+            assert held == sum(fields.values()) >= 6 * 60000
+            assert index == {name: n for name, n in fields.items() if n}
+            low = 2 * 65536
+            for node in (a, b):
+                node.limits = dataclasses.replace(node.limits, max_buffered_bytes=low)
+            host, guest, _ = pairs[0]
+            await host.send("frame", seq=6, data=b"x")
+            assert (await guest.expect("frame"))["data"] == b"x"
+            held, fields, index = state()
+            assert held == sum(fields.values())
+            # Before: the five other full directions (300 KB) stayed, the total far above the budget.
+            assert held <= low, held
+            assert index == {name: n for name, n in fields.items() if n}
+            assert sum(1 for n in fields.values() if n >= 60000) == 2   # the rest stayed whole
+            for i, (host, guest, _) in enumerate(pairs):
+                await _still_carries(host, guest, 7 if i == 0 else 6)
+            for host, _, _ in pairs:
+                await host.send("leave")
+                await host.expect("left")
+            assert int(direct.get(f"{prefix}buf") or 0) == 0
+            assert direct.zcard(f"{prefix}dirs") == 0
+            direct.close()
+
+    run(body)
+
+
 def test_write_buffers_count_in_the_budget() -> None:
     """What waits in the write buffers of connections whose peers do not read is part of the
     budget (§8.7 (d)): counted after each write and again by the sweeper, it squeezes the resume
