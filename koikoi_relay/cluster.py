@@ -574,7 +574,7 @@ class RedisRooms(Rooms):
         if seq < member.out_count:
             return
         if seq > member.out_count:
-            self.relay.spawn(self._fill(member))   # an entry went elsewhere or was trimmed
+            self.relay.spawn(self._fill(member, seq))   # an entry went elsewhere or was trimmed
             return
         member.out_count = seq + 1
         await self._deliver(member, encode_frame(seq, member.in_count, data))
@@ -625,8 +625,10 @@ class RedisRooms(Rooms):
                 return
             member.backlog.popleft()
 
-    async def _fill(self, member: Member) -> None:
-        """Deliver from the room stream what the inbox did not bring (spec §8: none lost, none twice)."""
+    async def _fill(self, member: Member, upto: int = -1) -> None:
+        """Deliver from the room stream what the inbox did not bring (spec §8: none lost, none twice).
+        ``upto``: a frame known to be stored (the one that showed the hole); a stream that no longer
+        reaches it lost frames to an eviction (§13.6), and the seat is told (§13.4), not left waiting."""
         conn = member.conn
         while member.conn is conn and conn is not None and member.attached and self.up:
             start = member.out_count
@@ -636,6 +638,8 @@ class RedisRooms(Rooms):
             if member.conn is not conn or member.out_count != start:
                 continue   # something was delivered meanwhile: read again from the new count
             if not entries:
+                if member.out_count <= upto:
+                    await self._history_lost(member, "the frames this seat needs were evicted")
                 return
             for seq, data in entries:
                 if seq != member.out_count:
@@ -1044,7 +1048,7 @@ class RedisRooms(Rooms):
             log_event("resume_gap", conn=conn.serial)
             await relay.fail(conn, "resume_gap", CloseCode.RESUME_FAILED, "missed frames beyond the buffer")
             return
-        _, accepted, _sent, presence, meta, peer_owner, _old = result
+        _, accepted, sent, presence, meta, peer_owner, _old = result
         member = Member(conn, code, seat, epoch, owner, relay.clock())
         member.in_next = member.in_count = member.acked_to_client = int(accepted)
         member.out_count = member.client_acked = member.trimmed = msg.received
@@ -1069,6 +1073,10 @@ class RedisRooms(Rooms):
                 return
             pending = [(seq, data) for seq, data in entries if seq >= member.out_count]
             if not pending:
+                if member.out_count < int(sent):
+                    # TAKE found them, an eviction (§13.6) took them since: never a silent gap.
+                    await self._history_lost(member, "missed frames evicted")
+                    return
                 member.attached = conn.attached = True
                 break
             for seq, data in pending:

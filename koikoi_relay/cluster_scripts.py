@@ -167,29 +167,31 @@ local big = math.floor(max_bytes / 8)
 local dirs = P .. 'dirs'
 local function node(owner) return string.match(owner, '^([^:]+):') end
 local function inbox(owner) return P .. 'i:' .. node(owner) end
--- spec/relay.md section 13.6: while the total is above the budget, the directions holding the
--- most (the sorted set dirs: member CODE:SEAT, score its bytes) give back their oldest frames down
--- to the mark, and once the largest is at or below it, whole directions go, largest first; at
--- most SPILL directions a call. Returns the new total.
+-- spec/relay.md section 13.6: while the total is above the budget, the direction holding the most
+-- (the sorted set dirs: member CODE:SEAT, score its bytes) gives back its oldest frames down to the
+-- mark, then the next; never below the mark (its newest frames stay for a resume), at most SPILL
+-- directions for each frame. Returns the new total.
 local function spill(total)
   local visited = 0
   while total > budget and visited < SPILL do
     visited = visited + 1
     local top = redis.call('ZREVRANGE', dirs, 0, 0, 'WITHSCORES')
-    if #top == 0 then break end
+    if #top == 0 or tonumber(top[2]) <= big then break end
     local member = top[1]
     local c, seat = string.match(member, '^(.*):([01])$')
     local rk = P .. 'r:' .. c
     local h = redis.call('HMGET', rk, 'ep', 'b' .. seat)
     if not h[1] or not h[2] then
-      redis.call('ZREM', dirs, member)   -- a room that expired with its nodes: nothing to give
+      -- A room that expired with every node serving it: its bytes leave the total now.
+      local gone = tonumber(redis.call('HGET', P .. 'rb', c) or '0')
+      if gone ~= 0 then total = redis.call('DECRBY', P .. 'buf', gone) end
+      redis.call('HDEL', P .. 'rb', c)
+      redis.call('ZREM', dirs, c .. ':0', c .. ':1')
     else
       local held = tonumber(h[2])
-      local keep = big
-      if held <= big then keep = 0 end
       local st = P .. 's:' .. c .. ':' .. h[1] .. ':' .. seat
       local left = held
-      while left > keep do
+      while left > big do
         local first = redis.call('XRANGE', st, '-', '+', 'COUNT', 1)[1]
         if not first then left = 0 break end
         redis.call('XDEL', st, first[1])

@@ -209,6 +209,13 @@ class Servers:
         rows = [first] + [self._gauges(port, *names) for port in self.ports[1:]]
         if min(min(row) for row in rows) < 0:
             return buffered, -1, -1
+        if self.redis is not None:
+            # A node's gauge is the cluster's total as read at its last sweep (up to a second old):
+            # beside the held bytes of now, Redis's own count of now.
+            import redis
+
+            with contextlib.closing(redis.Redis.from_url(self.redis.url)) as client:
+                buffered = int(client.get("koikoi:buf") or 0)
         held = [(row[0], row[1]) for row in rows]
         return buffered, budget_count(held, _limits().connection_bytes), sum(row[1] for row in rows)
 

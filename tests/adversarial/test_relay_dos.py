@@ -1210,52 +1210,104 @@ def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
     run(body)
 
 
+async def _next_frame(guest: Raw) -> dict[str, Any]:
+    """The next frame, past the relay's probes of a seat that never acknowledges (§5.5 rule 4)."""
+    while True:
+        value = await guest.recv()
+        if value["type"] != "sync":
+            assert value["type"] == "frame", value
+            return value
+
+
 def test_a_cluster_over_its_budget_makes_the_largest_directions_give_way(redis_url: str) -> None:
     """spec/relay.md §13.6: a frame that found the cluster above its budget trimmed only its own
     direction, so when the budget left to Redis shrank (a node's connections and reads grow between
     frames) the total stayed above it until each full direction got a frame of its own: with 1,000
     rooms in the hostile bench, a peak of 1.06 times the budget. Now the directions holding the
-    most give way in the same call, and the index of directions agrees with the rooms' counts."""
+    most give way in the same call, down to the mark and no further, and the index of directions
+    agrees with the rooms' counts."""
     limits = dict(BUDGET_LIMITS, max_buffered_bytes=16 * 65536, max_rooms_per_source=0)
+    mark = BUDGET_LIMITS["buffer_bytes"] // 8
 
     async def body() -> None:
         async with cluster(redis_url, 2, **limits) as (a, b):
             pairs = [await pair(a, b) for _ in range(6)]
-            for host, guest, _ in pairs:
-                await _fill(host, guest)
+            for host, guest, _ in pairs:   # 16 frames of 4,000 bytes each way to each guest, unacknowledged
+                for seq in range(16):
+                    await host.send("frame", seq=seq, data=bytes([seq]) * 4000)
+                for _ in range(16):
+                    await _next_frame(guest)
             direct = redis.Redis.from_url(redis_url)
             prefix = a.rooms.prefix  # type: ignore[attr-defined]
 
             def state() -> tuple[int, dict[str, int], dict[str, int]]:
                 held = int(direct.get(f"{prefix}buf") or 0)
-                fields = {f"{code}:{seat}": int(direct.hget(f"{prefix}r:{code}", f"b{seat}") or 0)
-                          for _, _, code in pairs for seat in (0, 1)}
+                fields = {f"{code}:1": int(direct.hget(f"{prefix}r:{code}", "b1") or 0)
+                          for _, _, code in pairs}
                 ranked = direct.zrange(f"{prefix}dirs", 0, -1, withscores=True)
-                index = {bytes(k).decode(): int(v) for k, v in ranked}
-                return held, fields, index
+                return held, fields, {bytes(k).decode(): int(v) for k, v in ranked}
 
             held, fields, index = state()
-            assert held == sum(fields.values()) >= 6 * 60000
-            assert index == {name: n for name, n in fields.items() if n}
-            low = 2 * 65536
+            assert held == sum(fields.values()) == 6 * 64000
+            assert index == fields
+            low = 112_000
             for node in (a, b):
                 node.limits = dataclasses.replace(node.limits, max_buffered_bytes=low)
             host, guest, _ = pairs[0]
-            await host.send("frame", seq=6, data=b"x")
-            assert (await guest.expect("frame"))["data"] == b"x"
+            await host.send("frame", seq=16, data=b"x")
+            assert (await _next_frame(guest))["data"] == b"x"
             held, fields, index = state()
             assert held == sum(fields.values())
-            # Before: the five other full directions (300 KB) stayed, the total far above the budget.
+            # Before: the five other full directions (320,000 bytes) stayed, far above the budget.
             assert held <= low, held
-            assert index == {name: n for name, n in fields.items() if n}
-            assert sum(1 for n in fields.values() if n >= 60000) == 2   # the rest stayed whole
+            assert index == fields
+            # Largest first, down to the mark and no further: every direction keeps its newest frames.
+            assert all(0 < n for n in fields.values()), fields
+            assert sum(1 for n in fields.values() if n <= mark) >= 5, fields
             for i, (host, guest, _) in enumerate(pairs):
-                await _still_carries(host, guest, 7 if i == 0 else 6)
+                seq = 17 if i == 0 else 16
+                await host.send("frame", seq=seq, data=b"still here")
+                assert (await _next_frame(guest))["data"] == b"still here"
             for host, _, _ in pairs:
                 await host.send("leave")
                 await host.expect("left")
             assert int(direct.get(f"{prefix}buf") or 0) == 0
             assert direct.zcard(f"{prefix}dirs") == 0
+            direct.close()
+
+    run(body)
+
+
+def test_a_cluster_resume_that_finds_its_frames_evicted_fails_with_resume_gap(redis_url: str) -> None:
+    """spec/relay.md §13.6: frames a seat's resume found stored (TAKE) and an eviction took before
+    the node read them: the node attached the seat as caught up, a silent gap (the game would wait
+    for a move that never comes). Now it fails the seat with resume_gap."""
+    from koikoi_relay.cluster import RedisRooms
+    from koikoi_relay.errors import CloseCode
+
+    async def body() -> None:
+        async with cluster(redis_url, 2) as (a, b):
+            host, guest, code = await pair(a, b)
+            guest.ws.transport.abort()
+            await host.expect("peer_away")
+            await host.send("frame", seq=0, data=b"while away")
+            rooms = b.rooms
+            assert isinstance(rooms, RedisRooms)
+            direct = redis.Redis.from_url(redis_url)
+            read = rooms._read_stream
+
+            async def evicted_first(member: Any, start: int) -> Any:
+                # As an eviction between TAKE and the read would: the stream loses its frames.
+                epoch = direct.hget(f"{rooms.prefix}r:{code}", "ep")
+                direct.delete(f"{rooms.prefix}s:{code}:{bytes(epoch).decode()}:1")
+                return await read(member, start)
+
+            rooms._read_stream = evicted_first  # type: ignore[method-assign]
+            again = await Raw.connect(b)
+            await again.send("resume", token=guest.token, received=0)
+            await again.expect("resumed")
+            assert (await again.expect("error"))["reason"] == "resume_gap"
+            assert await again.closed() == CloseCode.RESUME_FAILED
             direct.close()
 
     run(body)
