@@ -190,12 +190,23 @@ local function spill(total)
     else
       local held = tonumber(h[2])
       local st = P .. 's:' .. c .. ':' .. h[1] .. ':' .. seat
-      local left = held
+      -- The oldest entries to drop, read in pages, then cut with one XTRIM (no rescans of deleted
+      -- entries): entry ids are 0-(seq+1), so the first kept one is the last dropped plus one.
+      local left, last = held, nil
       while left > big do
-        local first = redis.call('XRANGE', st, '-', '+', 'COUNT', 1)[1]
-        if not first then left = 0 break end
-        redis.call('XDEL', st, first[1])
-        left = left - #first[2][2]
+        local from = '-'
+        if last then from = '(' .. last end
+        local page = redis.call('XRANGE', st, from, '+', 'COUNT', 64)
+        if #page == 0 then left = 0 break end
+        for _, entry in ipairs(page) do
+          if left <= big then break end
+          left = left - #entry[2][2]
+          last = entry[1]
+        end
+      end
+      if last then
+        local kept = tonumber(string.match(last, '-(%d+)$')) + 1
+        redis.call('XTRIM', st, 'MINID', '0-' .. string.format('%d', kept))
       end
       if left < 0 then left = 0 end
       if held > left then

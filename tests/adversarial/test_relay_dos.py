@@ -1278,6 +1278,39 @@ def test_a_cluster_over_its_budget_makes_the_largest_directions_give_way(redis_u
     run(body)
 
 
+def test_a_cluster_eviction_gives_back_the_bytes_of_a_room_that_expired(redis_url: str) -> None:
+    """spec/relay.md §13.6: a room whose every node died expires in Redis with its bytes still in
+    the total; the eviction that meets its direction releases them, instead of making live rooms
+    give way for bytes that no longer exist."""
+    limits = dict(BUDGET_LIMITS, max_buffered_bytes=16 * 65536, max_rooms_per_source=0)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, **limits) as (a, b):
+            gone_host, gone_guest, gone = await pair(a, b)
+            host, guest, code = await pair(a, b)
+            for sender, receiver, size in ((gone_host, gone_guest, 4000), (host, guest, 1000)):
+                for seq in range(16):
+                    await sender.send("frame", seq=seq, data=bytes([seq]) * size)
+                for _ in range(16):
+                    await _next_frame(receiver)
+            direct = redis.Redis.from_url(redis_url)
+            prefix = a.rooms.prefix  # type: ignore[attr-defined]
+            assert int(direct.get(f"{prefix}buf") or 0) == 64000 + 16000
+            direct.delete(f"{prefix}r:{gone}")   # expired, as when every node serving it died
+            for node in (a, b):
+                node.limits = dataclasses.replace(node.limits, max_buffered_bytes=40000)
+            await host.send("frame", seq=16, data=b"x")
+            assert (await _next_frame(guest))["data"] == b"x"
+            # Before: 64,000 bytes of the expired room stayed counted (72,001 in all, over the budget).
+            kept = int(direct.hget(f"{prefix}r:{code}", "b1") or 0)
+            assert int(direct.get(f"{prefix}buf") or 0) == kept == 8001
+            assert direct.hget(f"{prefix}rb", gone) is None
+            assert [bytes(m).decode() for m in direct.zrange(f"{prefix}dirs", 0, -1)] == [f"{code}:1"]
+            direct.close()
+
+    run(body)
+
+
 def test_a_cluster_resume_that_finds_its_frames_evicted_fails_with_resume_gap(redis_url: str) -> None:
     """spec/relay.md §13.6: frames a seat's resume found stored (TAKE) and an eviction took before
     the node read them: the node attached the seat as caught up, a silent gap (the game would wait
