@@ -629,19 +629,23 @@ class RedisRooms(Rooms):
         """Deliver from the room stream what the inbox did not bring (spec §8: none lost, none twice).
         ``upto``: a frame known to be stored (the one that showed the hole); a stream that no longer
         reaches it lost frames to an eviction (§13.6), and the seat is told (§13.4), not left waiting."""
-        conn = member.conn
-        while member.conn is conn and conn is not None and member.attached and self.up:
+        conn, epoch = member.conn, member.epoch
+        # A reopened room (reject: a new epoch, counts from 0) ends this fill: its hole was the old epoch's.
+        while member.conn is conn and conn is not None and member.attached and self.up \
+                and member.epoch == epoch:
             start = member.out_count
             entries = await self._xrange(member, start)
             if entries is None:
                 return
-            if member.conn is not conn or member.out_count != start:
+            if member.conn is not conn or member.epoch != epoch or member.out_count != start:
                 continue   # something was delivered meanwhile: read again from the new count
             if not entries:
                 if member.out_count <= upto:
-                    await self._history_lost(member, "the frames this seat needs were evicted")
+                    await self._closed_or_lost(member, epoch, "the frames this seat needs were evicted")
                 return
             for seq, data in entries:
+                if member.epoch != epoch:
+                    return
                 if seq != member.out_count:
                     if seq > member.out_count:
                         await self._history_lost(member, "the frames this seat needs were trimmed")
@@ -720,13 +724,7 @@ class RedisRooms(Rooms):
         elif result <= FWD_GAP:
             await self._history_lost(member, "Redis has fewer frames of this seat than it confirmed")
         elif result == FWD_LOST:
-            assert self._ctl is not None
-            with contextlib.suppress(*Error):
-                reason: Any = await self._ctl.get(f"{self.prefix}x:{member.code}:{epoch}")
-                if reason:
-                    self._room_closed(member, bytes(reason).decode())
-                    return
-            await self._history_lost(member, "the room's history is gone")
+            await self._closed_or_lost(member, epoch, "the room's history is gone")
         elif result == FWD_REPLACED:
             self._replaced(member)
         elif result == FWD_NO_PEER:
@@ -823,6 +821,18 @@ class RedisRooms(Rooms):
                                    CloseCode.IDLE, reason)
         else:
             self.relay.close_later(conn, encode("peer_left", reason=reason), CloseCode.ROOM_CLOSED, reason)
+
+    async def _closed_or_lost(self, member: Member, epoch: str, why: str) -> None:
+        """Frames of ``epoch`` this seat needs are gone: a room that closed (its tombstone says
+        why) ends as closed, the seat told its reason; otherwise its history is lost (resume_gap)."""
+        assert self._ctl is not None
+        with contextlib.suppress(*Error):
+            reason: Any = await self._ctl.get(f"{self.prefix}x:{member.code}:{epoch}")
+            if reason:
+                self._room_closed(member, bytes(reason).decode())
+                return
+        if member.epoch == epoch:
+            await self._history_lost(member, why)
 
     async def _history_lost(self, member: Member, why: str, *, sync: bool = False) -> None:
         """The frames this seat needs are gone: close the room (its peer gets peer_left resume_failed)
@@ -1074,8 +1084,8 @@ class RedisRooms(Rooms):
             pending = [(seq, data) for seq, data in entries if seq >= member.out_count]
             if not pending:
                 if member.out_count < int(sent):
-                    # TAKE found them, an eviction (§13.6) took them since: never a silent gap.
-                    await self._history_lost(member, "missed frames evicted")
+                    # TAKE found them; a close or an eviction (§13.6) took them since: never a silent gap.
+                    await self._closed_or_lost(member, epoch, "missed frames evicted")
                     return
                 member.attached = conn.attached = True
                 break

@@ -1346,6 +1346,37 @@ def test_a_cluster_resume_that_finds_its_frames_evicted_fails_with_resume_gap(re
     run(body)
 
 
+def test_a_cluster_fill_outlived_by_a_reopened_room_leaves_the_new_room_alone(redis_url: str) -> None:
+    """A hole being filled from the stream while the host rejects its peer (a new epoch, counts from
+    0): the new epoch's empty stream is no lost history, and the reopened room must not be closed
+    with resume_gap for a hole of the old one."""
+    from koikoi_relay.cluster import RedisRooms
+
+    async def body() -> None:
+        async with cluster(redis_url, 2) as (a, b):
+            _host, _guest, code = await pair(a, b)
+            rooms = a.rooms
+            assert isinstance(rooms, RedisRooms)
+            member = rooms._members[(code, 0)]
+            lost: list[str] = []
+
+            async def record(_member: Any, why: str, **_: Any) -> None:
+                lost.append(why)
+
+            read = rooms._xrange
+
+            async def reopened_meanwhile(seat: Any, start: int) -> Any:
+                seat.epoch, seat.out_count = "0123456789abcdef", 0   # as reject() does while the read is out
+                return await read(seat, start)
+
+            rooms._history_lost = record  # type: ignore[method-assign]
+            rooms._xrange = reopened_meanwhile  # type: ignore[method-assign]
+            await rooms._fill(member, 5)
+            assert lost == []
+
+    run(body)
+
+
 def test_write_buffers_count_in_the_budget() -> None:
     """What waits in the write buffers of connections whose peers do not read is part of the
     budget (§8.7 (d)): counted after each write and again by the sweeper, it squeezes the resume
