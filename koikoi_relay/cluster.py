@@ -25,12 +25,16 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import hiredis
 import msgpack
 import redis.asyncio as aioredis
+from redis._parsers.base import BaseParser
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import InvalidResponse, NoScriptError, RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.exceptions import ConnectionClosed
 
 from koikoi_relay.cluster_scripts import (
@@ -67,6 +71,7 @@ LOBBY_REPLY_S = 1.0         # a node answers a lobby from its last reply for tha
 LOBBY_SLACK = 64            # entries a lobby call may examine beyond those it lists (stale ones)
 
 Error = (RedisError, OSError, asyncio.TimeoutError)
+_PUSH = getattr(hiredis, "PushNotification", None)   # hiredis 3.2 and later
 
 
 class Member:
@@ -113,35 +118,141 @@ def _bulk(value: bytes) -> bytes:
     return b"$%d\r\n%s\r\n" % (len(value), value)
 
 
+_PARTIAL = object()   # hiredis: no whole reply buffered yet (a reply may itself be False or None)
+
+
+class _Batch:
+    """Commands written in one go, and the replies read for them so far."""
+
+    __slots__ = ("count", "done", "replies", "sent")
+
+    def __init__(self, done: asyncio.Future[list[Any]], count: int, sent: float) -> None:
+        self.done = done
+        self.count = count
+        self.sent = sent
+        self.replies: list[Any] = []
+
+
+class _Replies(asyncio.Protocol):
+    """The protocol of a Wire's connection once redis-py's handshake (AUTH, SELECT, HELLO, TLS) is
+    done: hiredis parses replies as the bytes arrive, and each batch's future completes when its
+    last reply is in, with no reader task, stream buffer or timer per command."""
+
+    def __init__(self, wire: Wire) -> None:
+        self.wire = wire
+
+    def data_received(self, data: bytes) -> None:
+        self.wire._received(data)
+
+    def eof_received(self) -> bool:
+        return False   # Redis closed its side: the transport closes and connection_lost follows
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.wire._fail(RedisConnectionError("the Redis connection closed"))
+
+
 class Wire:
-    """One connection of the ``redis`` package driven by hand on the hot paths (frames in, inbox
-    out): commands are sent in a single write and their replies read in order, without the
-    pipeline and command objects around each call, which cost several times Redis's own work."""
+    """One Redis connection for the hot paths (frames in, inbox out). redis-py opens it, so the URL
+    means what it means everywhere else (password, database, TLS); then the connection is driven
+    by hand: a batch of packed commands goes out in one write and its replies come back in order.
+    The command objects, stream reader and per-reply timeout of redis-py cost several times Redis's
+    own work per frame (spec/relay.md §13.3): a watchdog instead fails a batch older than the
+    timeout, as a lost link."""
 
     def __init__(self, url: str, timeout: float) -> None:
         self._pool = ConnectionPool.from_url(url, socket_timeout=timeout, retry=Retry(NoBackoff(), 0),
                                              socket_connect_timeout=COMMAND_TIMEOUT_S)
         self.conn: AbstractConnection = self._pool.make_connection()  # type: ignore[no-untyped-call]
+        self.timeout = timeout
+        self._transport: asyncio.Transport | None = None
+        self._parser = self._new_parser()
+        self._waiting: deque[_Batch] = deque()
+        self._watchdog: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _new_parser() -> Any:
+        return hiredis.Reader(protocolError=InvalidResponse, replyError=BaseParser.parse_error,
+                              notEnoughData=_PARTIAL)
 
     async def connect(self) -> None:
+        self._fail(RedisConnectionError("reconnecting to Redis"))
         await self.conn.disconnect(nowait=True)
         await self.conn.connect()  # type: ignore[no-untyped-call]
+        writer = getattr(self.conn, "_writer", None)
+        transport = getattr(writer, "transport", None)
+        if not isinstance(transport, asyncio.Transport):
+            raise RedisConnectionError("this version of redis-py does not expose its connection's transport")
+        self._parser = self._new_parser()
+        self._transport = transport
+        transport.set_protocol(_Replies(self))
+        if self._watchdog is None or self._watchdog.done():
+            self._watchdog = asyncio.create_task(self._watch())
 
     def pack(self, *args: str | int | bytes) -> bytes:
         return b"".join(self.conn.pack_command(*args))
 
     async def run(self, packed: bytes, count: int) -> list[Any]:
-        """Send ``count`` packed commands at once; their replies (an error reply as its exception)."""
-        await self.conn.send_packed_command(packed, check_health=False)
-        replies: list[Any] = []
-        for _ in range(count):
-            try:
-                replies.append(await self.conn.read_response(disable_decoding=True))
-            except ResponseError as exc:
-                replies.append(exc)
+        """Send ``count`` packed commands at once; their replies (an error reply as its exception).
+        A cancelled caller leaves the connection in step: its replies are still read, and dropped."""
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            raise RedisConnectionError("the Redis connection is closed")
+        loop = asyncio.get_running_loop()
+        batch = _Batch(loop.create_future(), count, loop.time())
+        self._waiting.append(batch)
+        transport.write(packed)
+        replies = await batch.done
+        for reply in replies:
+            if isinstance(reply, RedisConnectionError):   # LOADING, NOAUTH: the link, not the command
+                raise reply
         return replies
 
+    def _received(self, data: bytes) -> None:
+        parser = self._parser
+        parser.feed(data)
+        while True:
+            try:
+                reply = parser.gets()
+            except InvalidResponse as exc:
+                self._fail(exc)
+                return
+            if reply is _PARTIAL:
+                return
+            if _PUSH is not None and isinstance(reply, _PUSH):
+                continue   # out-of-band (RESP3 push): no command of ours asked for it
+            if not self._waiting:
+                self._fail(InvalidResponse("Redis sent a reply nobody asked for"))
+                return
+            batch = self._waiting[0]
+            batch.replies.append(reply)
+            if len(batch.replies) == batch.count:
+                self._waiting.popleft()
+                if not batch.done.done():
+                    batch.done.set_result(batch.replies)
+
+    def _fail(self, exc: Exception) -> None:
+        """The connection is unusable: every batch waiting fails with ``exc`` (a lost link)."""
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            transport.abort()
+        waiting, self._waiting = self._waiting, deque()
+        for batch in waiting:
+            if not batch.done.done():
+                batch.done.set_exception(exc)
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(self.timeout / 4, 0.5))
+            if self._waiting and loop.time() - self._waiting[0].sent > self.timeout:
+                self._fail(RedisTimeoutError(f"Redis did not answer within {self.timeout:g} s"))
+
     async def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+        self._fail(RedisConnectionError("the Redis connection was closed"))
         await self.conn.disconnect(nowait=True)
         await self._pool.aclose()
 
@@ -186,6 +297,7 @@ class RedisRooms(Rooms):
         self.buffered = 0           # the cluster's buffered bytes, as read at the last sweep
         self.redis_memory = 0       # Redis's used_memory, as read at the last sweep (§13.6)
         self.others_held = 0        # the other nodes' own parts of the budget, as read at the last sweep
+        self._calls: Wire | None = None
         self._writer: Wire | None = None
         self._reader: Wire | None = None
 
@@ -212,8 +324,11 @@ class RedisRooms(Rooms):
                 self.url, socket_timeout=timeout, socket_connect_timeout=COMMAND_TIMEOUT_S,
                 retry=Retry(NoBackoff(), 0), single_connection_client=True, decode_responses=False)
 
-        # One connection each: control scripts, the frame writer (pipelined) and the blocking reader.
+        # One connection each: set-up and sweeps (redis-py's commands), a client's scripts and stream
+        # reads (driven by hand, pipelined: concurrent requests share the round trip), the frame
+        # writer (pipelined) and the blocking reader.
         self._ctl = client(COMMAND_TIMEOUT_S)
+        self._calls = Wire(self.url, COMMAND_TIMEOUT_S)
         self._writer = Wire(self.url, COMMAND_TIMEOUT_S)
         self._reader = Wire(self.url, COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
         with contextlib.suppress(*Error):
@@ -234,7 +349,7 @@ class RedisRooms(Rooms):
         if self.up and self._ctl is not None:
             with contextlib.suppress(*Error):
                 await self._ctl.delete(f"{self.prefix}n:{self.node}", self._inbox)
-        for wire in (self._writer, self._reader):
+        for wire in (self._calls, self._writer, self._reader):
             if wire is not None:
                 with contextlib.suppress(Exception):
                     await wire.close()
@@ -245,9 +360,11 @@ class RedisRooms(Rooms):
     async def _connect(self) -> None:
         """(Re)load the scripts, announce this node and open its inbox; then the link is up."""
         assert self._ctl is not None and self._writer is not None and self._reader is not None
+        assert self._calls is not None
         ctl = self._ctl
         for name, source in self._sources.items():
             self._sha[name] = str(await ctl.script_load(source))
+        await self._calls.connect()
         await self._writer.connect()
         await self._reader.connect()
         await self._heartbeat()
@@ -360,21 +477,31 @@ class RedisRooms(Rooms):
     # -- calling Redis -----------------------------------------------------------------------
 
     async def _call(self, name: str, *args: str | int | bytes) -> Any:
-        """One script on the control connection; a failure marks the link lost and re-raises."""
-        assert self._ctl is not None
+        """One script for a client's request; a failure (an error reply too) marks the link lost and
+        re-raises."""
         start = time.perf_counter()
         try:
             try:
-                result = await self._ctl.evalsha(self._sha[name], 0, self.prefix, *args)
+                result = await self._command("EVALSHA", self._sha[name], 0, self.prefix, *args)
             except NoScriptError:   # Redis restarted: its script cache is empty
+                assert self._ctl is not None
                 self._sha[name] = str(await self._ctl.script_load(self._sources[name]))
-                result = await self._ctl.evalsha(self._sha[name], 0, self.prefix, *args)
+                result = await self._command("EVALSHA", self._sha[name], 0, self.prefix, *args)
         except Error as exc:
             self._link_lost(exc)
             raise
         self.round_trips += 1
         self.round_trip_seconds += time.perf_counter() - start
         return result
+
+    async def _command(self, *args: str | int | bytes) -> Any:
+        """One command on the calls connection: its reply, an error reply raised."""
+        wire = self._calls
+        assert wire is not None
+        (reply,) = await wire.run(wire.pack(*args), 1)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
 
     async def _guarded(self, conn: Connection, name: str, *args: str | int | bytes) -> Any:
         """``_call`` for a client's request: when Redis fails, the client is closed as resumable."""
@@ -656,15 +783,15 @@ class RedisRooms(Rooms):
 
     async def _xrange(self, member: Member, start: int) -> list[tuple[int, bytes]] | None:
         """Up to REPLAY_COUNT buffered frames for the member's seat from ``start`` (None: link lost)."""
-        assert self._ctl is not None
         key = self._stream(member.code, member.epoch, member.seat)
         try:
-            entries: Any = await self._ctl.execute_command(  # type: ignore[no-untyped-call]
-                "XRANGE", key, f"0-{start + 1}", "+", "COUNT", REPLAY_COUNT)
+            entries: Any = await self._command("XRANGE", key, f"0-{start + 1}", "+", "COUNT", REPLAY_COUNT)
         except Error as exc:
             self._link_lost(exc)
             return None
-        return [(int(entry_id.split(b"-")[1]) - 1, fields[b"d"]) for entry_id, fields in entries]
+        # An entry: its id and its fields as a flat list (field ``d``, the data: §13.2).
+        return [(int(entry_id.split(b"-")[1]) - 1, dict(zip(fields[::2], fields[1::2], strict=True))[b"d"])
+                for entry_id, fields in entries]
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -825,9 +952,8 @@ class RedisRooms(Rooms):
     async def _closed_or_lost(self, member: Member, epoch: str, why: str) -> None:
         """Frames of ``epoch`` this seat needs are gone: a room that closed (its tombstone says
         why) ends as closed, the seat told its reason; otherwise its history is lost (resume_gap)."""
-        assert self._ctl is not None
         with contextlib.suppress(*Error):
-            reason: Any = await self._ctl.get(f"{self.prefix}x:{member.code}:{epoch}")
+            reason: Any = await self._command("GET", f"{self.prefix}x:{member.code}:{epoch}")
             if reason:
                 self._room_closed(member, bytes(reason).decode())
                 return
