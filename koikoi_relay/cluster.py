@@ -65,6 +65,8 @@ LINK_HOLD_S = 3.0           # connections wait this long for a lost Redis link b
 COMMAND_TIMEOUT_S = 2.0     # a Redis reply later than this counts as a lost link
 BLOCK_MS = 1000             # XREAD BLOCK on the inbox
 READ_COUNT = 512            # inbox entries per read
+INBOX_TRIM_ENTRIES = 256    # the inbox loses what was read once this many entries were read ...
+INBOX_TRIM_S = 0.1          # ... or this long after its last trim (spec/relay.md §13.2)
 REPLAY_COUNT = 256          # stream entries per read when replaying or filling a hole
 ROOM_TTL_SLACK_MS = 10000   # room keys outlive the resume grace by this much without a refresh
 LOBBY_REPLY_S = 1.0         # a node answers a lobby from its last reply for that tag this long
@@ -180,7 +182,7 @@ class Wire:
         await self.conn.connect()  # type: ignore[no-untyped-call]
         writer = getattr(self.conn, "_writer", None)
         transport = getattr(writer, "transport", None)
-        if not isinstance(transport, asyncio.Transport):
+        if transport is None or not hasattr(transport, "set_protocol"):   # any loop's transport
             raise RedisConnectionError("this version of redis-py does not expose its connection's transport")
         self._parser = self._new_parser()
         self._transport = transport
@@ -188,8 +190,13 @@ class Wire:
         if self._watchdog is None or self._watchdog.done():
             self._watchdog = asyncio.create_task(self._watch())
 
-    def pack(self, *args: str | int | bytes) -> bytes:
-        return b"".join(self.conn.pack_command(*args))
+    @staticmethod
+    def pack(*args: str | int | bytes) -> bytes:
+        """One command as Redis reads it: an array of bulk strings (text as UTF-8, numbers in decimal)."""
+        parts = [b"*%d\r\n" % len(args)]
+        for arg in args:
+            parts.append(_bulk(arg if isinstance(arg, bytes) else str(arg).encode()))
+        return b"".join(parts)
 
     async def run(self, packed: bytes, count: int) -> list[Any]:
         """Send ``count`` packed commands at once; their replies (an error reply as its exception).
@@ -287,6 +294,8 @@ class RedisRooms(Rooms):
         self._down_since: float | None = time.monotonic()
         self._inbox_id = "0-0"
         self._inbox_trimmed = "0-0"   # entries below this id were removed from the inbox (§13.2)
+        self._inbox_read = 0          # entries read since then
+        self._inbox_trim_at = 0.0     # when (monotonic)
         # Metrics (spec §9): the Redis link, its round trips and errors.
         self.round_trips = 0
         self.round_trip_seconds = 0.0
@@ -650,9 +659,12 @@ class RedisRooms(Rooms):
                 await asyncio.sleep(0.1)
                 continue
             # spec/relay.md §13.2: what this node has read leaves its inbox (the entries copy frame
-            # data, so an inbox trimmed only by length could hold INBOX_MAX frames of 64 KiB).
+            # data, so an inbox trimmed only by length could hold INBOX_MAX frames of 64 KiB), in
+            # one XTRIM for every INBOX_TRIM_ENTRIES entries or INBOX_TRIM_S, not one per read.
             read_to = self._inbox_id
-            trim = read_to not in (self._inbox_trimmed, "0-0")
+            now = time.monotonic()
+            trim = read_to not in (self._inbox_trimmed, "0-0") and (
+                self._inbox_read >= INBOX_TRIM_ENTRIES or now - self._inbox_trim_at >= INBOX_TRIM_S)
             try:
                 packed = wire.pack("XREAD", "COUNT", READ_COUNT, "BLOCK", BLOCK_MS, "STREAMS", self._inbox,
                                    read_to)
@@ -660,7 +672,7 @@ class RedisRooms(Rooms):
                     packed = wire.pack("XTRIM", self._inbox, "MINID", read_to) + packed
                 reply = (await wire.run(packed, 2 if trim else 1))[-1]
                 if trim:
-                    self._inbox_trimmed = read_to
+                    self._inbox_trimmed, self._inbox_read, self._inbox_trim_at = read_to, 0, now
             except Error as exc:
                 self._link_lost(exc)
                 continue
@@ -670,6 +682,7 @@ class RedisRooms(Rooms):
             # RESP3 answers XREAD with a map, RESP2 with a list of [stream, entries] pairs.
             streams = reply.items() if isinstance(reply, dict) else reply or ()
             for _stream, entries in streams:
+                self._inbox_read += len(entries)
                 for entry_id, fields in entries:
                     self._inbox_id = entry_id.decode()
                     try:

@@ -129,3 +129,14 @@ def test_the_handshake_is_redis_py_s_credentials_included(redis_url: str) -> Non
     finally:
         with sync_redis.Redis.from_url(redis_url) as admin:
             admin.acl_deluser(user)
+
+
+def test_commands_are_packed_as_redis_py_packs_them() -> None:
+    from redis.asyncio.connection import Connection
+
+    reference = Connection()
+    cases: list[tuple[str | int | bytes, ...]] = [
+        ("XREAD", "COUNT", 512, "BLOCK", 1000, "STREAMS", "koikoi:i:ab12", "0-0"),
+        ("EVALSHA", "f" * 40, 0, "koikoi:", "CODE", "épée", 1, b"\x00\xff" * 40_000), ("PING",)]
+    for args in cases:
+        assert Wire.pack(*args) == b"".join(reference.pack_command(*args))
