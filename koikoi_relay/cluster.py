@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import time
 from collections import deque
@@ -140,17 +141,20 @@ class _Replies(asyncio.Protocol):
     done: hiredis parses replies as the bytes arrive, and each batch's future completes when its
     last reply is in, with no reader task, stream buffer or timer per command."""
 
-    def __init__(self, wire: Wire) -> None:
+    def __init__(self, wire: Wire, transport: Any) -> None:
         self.wire = wire
+        self.transport = transport   # a late callback of an older connection must not touch the new one
 
     def data_received(self, data: bytes) -> None:
-        self.wire._received(data)
+        if self.wire._transport is self.transport:
+            self.wire._received(data)
 
     def eof_received(self) -> bool:
         return False   # Redis closed its side: the transport closes and connection_lost follows
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.wire._fail(RedisConnectionError("the Redis connection closed"))
+        if self.wire._transport is self.transport:
+            self.wire._fail(RedisConnectionError("the Redis connection closed"))
 
 
 class Wire:
@@ -159,7 +163,8 @@ class Wire:
     by hand: a batch of packed commands goes out in one write and its replies come back in order.
     The command objects, stream reader and per-reply timeout of redis-py cost several times Redis's
     own work per frame (spec/relay.md §13.3): a watchdog instead fails a batch older than the
-    timeout, as a lost link."""
+    timeout, as a lost link. A connection found closed is opened again by the next call, as
+    redis-py does (a Redis ``timeout`` may close one that sat idle)."""
 
     def __init__(self, url: str, timeout: float) -> None:
         self._pool = ConnectionPool.from_url(url, socket_timeout=timeout, retry=Retry(NoBackoff(), 0),
@@ -170,6 +175,7 @@ class Wire:
         self._parser = self._new_parser()
         self._waiting: deque[_Batch] = deque()
         self._watchdog: asyncio.Task[None] | None = None
+        self._opening = asyncio.Lock()
 
     @staticmethod
     def _new_parser() -> Any:
@@ -186,7 +192,7 @@ class Wire:
             raise RedisConnectionError("this version of redis-py does not expose its connection's transport")
         self._parser = self._new_parser()
         self._transport = transport
-        transport.set_protocol(_Replies(self))
+        transport.set_protocol(_Replies(self, transport))
         if self._watchdog is None or self._watchdog.done():
             self._watchdog = asyncio.create_task(self._watch())
 
@@ -195,15 +201,25 @@ class Wire:
         """One command as Redis reads it: an array of bulk strings (text as UTF-8, numbers in decimal)."""
         parts = [b"*%d\r\n" % len(args)]
         for arg in args:
-            parts.append(_bulk(arg if isinstance(arg, bytes) else str(arg).encode()))
+            if isinstance(arg, bytes):
+                parts.append(_bulk(arg))
+            elif isinstance(arg, str | int) and not isinstance(arg, bool):
+                parts.append(_bulk(str(arg).encode()))
+            else:
+                raise TypeError(f"a Redis argument is text, bytes or an integer, not {type(arg).__name__}")
         return b"".join(parts)
 
     async def run(self, packed: bytes, count: int) -> list[Any]:
         """Send ``count`` packed commands at once; their replies (an error reply as its exception).
         A cancelled caller leaves the connection in step: its replies are still read, and dropped."""
+        assert count > 0
         transport = self._transport
         if transport is None or transport.is_closing():
-            raise RedisConnectionError("the Redis connection is closed")
+            async with self._opening:   # one reconnection for every caller that found it closed
+                if self._transport is None or self._transport.is_closing():
+                    await self.connect()
+            transport = self._transport
+            assert transport is not None
         loop = asyncio.get_running_loop()
         batch = _Batch(loop.create_future(), count, loop.time())
         self._waiting.append(batch)
@@ -250,15 +266,14 @@ class Wire:
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(min(self.timeout / 4, 0.5))
+            await asyncio.sleep(min(self.timeout / 8, 0.25))
             if self._waiting and loop.time() - self._waiting[0].sent > self.timeout:
                 self._fail(RedisTimeoutError(f"Redis did not answer within {self.timeout:g} s"))
 
     async def close(self) -> None:
         if self._watchdog is not None:
             self._watchdog.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watchdog
+            await asyncio.wait([self._watchdog])
         self._fail(RedisConnectionError("the Redis connection was closed"))
         await self.conn.disconnect(nowait=True)
         await self._pool.aclose()
@@ -660,18 +675,25 @@ class RedisRooms(Rooms):
                 continue
             # spec/relay.md §13.2: what this node has read leaves its inbox (the entries copy frame
             # data, so an inbox trimmed only by length could hold INBOX_MAX frames of 64 KiB), in
-            # one XTRIM for every INBOX_TRIM_ENTRIES entries or INBOX_TRIM_S, not one per read.
+            # one XTRIM for every INBOX_TRIM_ENTRIES entries or INBOX_TRIM_S, not one per read. At
+            # most READ_COUNT entries read stay untrimmed, and none longer than INBOX_TRIM_S: a read
+            # that leaves some behind reads no more than that and waits no longer than the trim.
             read_to = self._inbox_id
             now = time.monotonic()
-            trim = read_to not in (self._inbox_trimmed, "0-0") and (
-                self._inbox_read >= INBOX_TRIM_ENTRIES or now - self._inbox_trim_at >= INBOX_TRIM_S)
+            due = self._inbox_trim_at + INBOX_TRIM_S
+            untrimmed = read_to not in (self._inbox_trimmed, "0-0")
+            trim = untrimmed and (self._inbox_read >= INBOX_TRIM_ENTRIES or now >= due)
+            count, block = READ_COUNT, BLOCK_MS
+            if untrimmed and not trim:
+                count = READ_COUNT - self._inbox_read
+                block = max(1, min(BLOCK_MS, math.ceil((due - now) * 1000)))
             try:
-                packed = wire.pack("XREAD", "COUNT", READ_COUNT, "BLOCK", BLOCK_MS, "STREAMS", self._inbox,
-                                   read_to)
+                packed = wire.pack("XREAD", "COUNT", count, "BLOCK", block, "STREAMS", self._inbox, read_to)
                 if trim:
                     packed = wire.pack("XTRIM", self._inbox, "MINID", read_to) + packed
-                reply = (await wire.run(packed, 2 if trim else 1))[-1]
-                if trim:
+                replies = await wire.run(packed, 2 if trim else 1)
+                reply = replies[-1]
+                if trim and not isinstance(replies[0], Exception):
                     self._inbox_trimmed, self._inbox_read, self._inbox_trim_at = read_to, 0, now
             except Error as exc:
                 self._link_lost(exc)
@@ -965,11 +987,16 @@ class RedisRooms(Rooms):
     async def _closed_or_lost(self, member: Member, epoch: str, why: str) -> None:
         """Frames of ``epoch`` this seat needs are gone: a room that closed (its tombstone says
         why) ends as closed, the seat told its reason; otherwise its history is lost (resume_gap)."""
-        with contextlib.suppress(*Error):
+        try:
             reason: Any = await self._command("GET", f"{self.prefix}x:{member.code}:{epoch}")
-            if reason:
-                self._room_closed(member, bytes(reason).decode())
-                return
+        except Error as exc:
+            # Not knowing is not "no tombstone": the seat stays for the reconciliation after the
+            # outage (§13.7) instead of being refused with resume_gap for a room that may be fine.
+            self._link_lost(exc)
+            return
+        if reason:
+            self._room_closed(member, bytes(reason).decode())
+            return
         if member.epoch == epoch:
             await self._history_lost(member, why)
 
