@@ -5,7 +5,9 @@ in step, the watchdog that turns a silent Redis into a lost link, and redis-py's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+from collections.abc import AsyncIterator
 
 import pytest
 import redis as sync_redis
@@ -20,12 +22,21 @@ def _key() -> str:
     return f"wire-test:{secrets.token_hex(6)}"
 
 
+@contextlib.asynccontextmanager
+async def _opened(url: str, timeout: float) -> AsyncIterator[Wire]:
+    """A connected Wire, closed afterwards whatever the test did."""
+    wire = Wire(url, timeout)
+    await wire.connect()
+    try:
+        yield wire
+    finally:
+        await wire.close()
+
+
 def test_a_batch_gets_its_replies_in_order_none_and_errors_in_place(redis_url: str) -> None:
     async def main() -> None:
-        wire = Wire(redis_url, 2.0)
-        await wire.connect()
-        key = _key()
-        try:
+        async with _opened(redis_url, 2.0) as wire:
+            key = _key()
             packed = b"".join((wire.pack("GET", key), wire.pack("SET", key, b"\x00" * 70_000),
                                wire.pack("NOSUCHCOMMAND"), wire.pack("EVALSHA", "0" * 40, 0),
                                wire.pack("GET", key), wire.pack("EXISTS", key, key)))
@@ -39,18 +50,14 @@ def test_a_batch_gets_its_replies_in_order_none_and_errors_in_place(redis_url: s
             # Concurrent callers share the connection: each gets its own replies.
             results = await asyncio.gather(*(wire.run(wire.pack("ECHO", str(n)), 1) for n in range(200)))
             assert [reply for (reply,) in results] == [str(n).encode() for n in range(200)]
-        finally:
-            await wire.close()
 
     asyncio.run(main())
 
 
 def test_a_cancelled_caller_leaves_the_connection_in_step(redis_url: str) -> None:
     async def main() -> None:
-        wire = Wire(redis_url, 5.0)
-        await wire.connect()
-        key = _key()
-        try:
+        async with _opened(redis_url, 5.0) as wire:
+            key = _key()
             slow = asyncio.create_task(wire.run(wire.pack("BLPOP", key, "1"), 1))
             await asyncio.sleep(0.05)
             slow.cancel()
@@ -58,18 +65,14 @@ def test_a_cancelled_caller_leaves_the_connection_in_step(redis_url: str) -> Non
                 await slow
             # The BLPOP's reply arrives later and is dropped; the next command gets its own reply.
             assert await wire.run(wire.pack("ECHO", "after"), 1) == [b"after"]
-        finally:
-            await wire.close()
 
     asyncio.run(main())
 
 
 def test_a_reply_later_than_the_timeout_fails_the_connection_as_a_lost_link(redis_url: str) -> None:
     async def main() -> None:
-        wire = Wire(redis_url, 0.4)
-        await wire.connect()
-        key = _key()
-        try:
+        async with _opened(redis_url, 0.4) as wire:
+            key = _key()
             started = asyncio.get_running_loop().time()
             with pytest.raises(RedisTimeoutError):
                 await wire.run(wire.pack("BLPOP", key, "3"), 1)
@@ -77,19 +80,15 @@ def test_a_reply_later_than_the_timeout_fails_the_connection_as_a_lost_link(redi
             # That connection was dropped (its late reply would answer the next command): the next
             # call opens a new one.
             assert await wire.run(wire.pack("PING"), 1) == [b"PONG"]
-        finally:
-            await wire.close()
 
     asyncio.run(main())
 
 
 def test_a_connection_closed_by_redis_fails_the_waiting_batch(redis_url: str) -> None:
     async def main() -> None:
-        wire = Wire(redis_url, 5.0)
-        await wire.connect()
-        key = _key()
-        name = f"wire{secrets.token_hex(4)}"
-        try:
+        async with _opened(redis_url, 5.0) as wire:
+            key = _key()
+            name = f"wire{secrets.token_hex(4)}"
             await wire.run(wire.pack("CLIENT", "SETNAME", name), 1)
             waiting = asyncio.create_task(wire.run(wire.pack("BLPOP", key, "3"), 1))
             await asyncio.sleep(0.1)
@@ -109,8 +108,6 @@ def test_a_connection_closed_by_redis_fails_the_waiting_batch(redis_url: str) ->
             with pytest.raises(RedisConnectionError):
                 await asyncio.wait_for(waiting, 2.0)
             assert await wire.run(wire.pack("ECHO", "after"), 1) == [b"after"]
-        finally:
-            await wire.close()
 
     asyncio.run(main())
 
@@ -122,12 +119,8 @@ def test_the_handshake_is_redis_py_s_credentials_included(redis_url: str) -> Non
     authed = redis_url.replace("redis://", f"redis://{user}:{password}@")
 
     async def main() -> None:
-        wire = Wire(authed, 2.0)
-        await wire.connect()
-        try:
+        async with _opened(authed, 2.0) as wire:
             assert await wire.run(wire.pack("ACL", "WHOAMI"), 1) == [user.encode()]
-        finally:
-            await wire.close()
         wrong = Wire(redis_url.replace("redis://", f"redis://{user}:wrong@"), 2.0)
         try:
             with pytest.raises(sync_redis.exceptions.AuthenticationError):
