@@ -69,6 +69,8 @@ READ_COUNT = 512            # inbox entries per read
 INBOX_TRIM_ENTRIES = 256    # the inbox loses what was read once this many entries were read ...
 INBOX_TRIM_S = 0.1          # ... or this long after its last trim (spec/relay.md §13.2)
 REPLAY_COUNT = 256          # stream entries per read when replaying or filling a hole
+EARLY_FRAMES = 16           # frames a seat keeps that came while it read the stream (a resume, a hole) ...
+EARLY_BYTES = 256 * 1024    # ... and their bytes: what a room closed meanwhile still delivers
 ROOM_TTL_SLACK_MS = 10000   # room keys outlive the resume grace by this much without a refresh
 LOBBY_REPLY_S = 1.0         # a node answers a lobby from its last reply for that tag this long
 LOBBY_SLACK = 64            # entries a lobby call may examine beyond those it lists (stale ones)
@@ -81,7 +83,8 @@ class Member:
     """A seat held by a connection of this node, and what this node knows of its streams."""
 
     __slots__ = (
-        "acked_to_client", "attached", "backlog", "client_acked", "code", "conn", "epoch", "in_count",
+        "acked_to_client", "attached", "backlog", "client_acked", "code", "conn", "drainer", "early",
+        "epoch", "in_count",
         "in_next", "last_active", "out_count", "owner", "packed", "packed_epoch", "paired", "peer",
         "peer_owner", "probe_gap", "probe_mark", "probe_wait", "refreshed", "seat", "trimmed",
     )
@@ -106,6 +109,10 @@ class Member:
         self.peer = "present" if seat == 1 else "none"
         self.peer_owner = ""
         self.backlog: deque[bytes] = deque()
+        self.drainer: asyncio.Future[None] | None = None   # the task writing the backlog
+        # Frames that came while the seat read its stream: a close deletes the stream, so a room
+        # closed before the read caught up still delivers them (RedisRooms._room_closed).
+        self.early: dict[int, bytes] = {}
         self.last_active = now
         self.refreshed = now
         self.packed: bytes | None = None   # this seat's FORWARD arguments, RESP-encoded once
@@ -718,7 +725,10 @@ class RedisRooms(Rooms):
         if kind == b"f":
             code, epoch, seat, seq_text = fields[1].decode().split(":")
             member = self._members.get((code, int(seat)))
-            if member is None or member.epoch != epoch or not member.attached:
+            if member is None or member.epoch != epoch:
+                return
+            if not member.attached:   # a resume replays the stream: it reads this one there
+                self._keep_early(member, int(seq_text), fields[3])
                 return
             await self._arrived(member, int(seq_text), fields[3])
         elif kind == b"e":
@@ -736,10 +746,22 @@ class RedisRooms(Rooms):
         if seq < member.out_count:
             return
         if seq > member.out_count:
+            self._keep_early(member, seq, data)
             self.relay.spawn(self._fill(member, seq))   # an entry went elsewhere or was trimmed
             return
         member.out_count = seq + 1
         await self._deliver(member, encode_frame(seq, member.in_count, data))
+
+    @staticmethod
+    def _keep_early(member: Member, seq: int, data: bytes) -> None:
+        """Keep a frame the seat reads from its stream (a resume's replay, a hole's fill), in case
+        the room closes first: the close deletes the stream (spec §13.3: the last frames of a peer
+        that leaves come before its leaving). Bounded; beyond the bound the stream is the copy."""
+        early = member.early
+        for old in [s for s in early if s < member.out_count]:
+            del early[old]
+        if len(early) < EARLY_FRAMES and sum(map(len, early.values())) + len(data) <= EARLY_BYTES:
+            early[seq] = data
 
     async def _on_notice(self, member: Member, target: str, what: str, extra: str) -> None:
         if what == "peer_joined":
@@ -771,21 +793,29 @@ class RedisRooms(Rooms):
         if conn is None:
             return
         if member.backlog or conn.ws.paused:
-            member.backlog.append(data)
-            if len(member.backlog) == 1:
-                self.relay.spawn(self._drain(member))
+            self._queue_frame(member, conn, data)
             return
         await send_message(conn.ws, data)
 
-    async def _drain(self, member: Member) -> None:
-        while member.backlog and member.conn is not None:
-            data = member.backlog[0]
+    def _queue_frame(self, member: Member, conn: Connection, data: bytes) -> None:
+        """Put ``data`` behind the member's backlog, which a task writes in order."""
+        member.backlog.append(data)
+        if len(member.backlog) == 1:
+            member.drainer = self.relay.spawn(self._drain(conn, member.backlog))
+
+    @staticmethod
+    async def _drain(conn: Connection, backlog: deque[bytes]) -> None:
+        """Write ``backlog`` to ``conn`` in order. The seat may be forgotten meanwhile: a backlog
+        it drops is cleared (and replaced), one its closing notice waits for is written out."""
+        while backlog:
+            data = backlog[0]
             try:
-                await member.conn.ws.send(data)
+                await conn.ws.send(data)
             except ConnectionClosed:
-                member.backlog.clear()
+                backlog.clear()
                 return
-            member.backlog.popleft()
+            if backlog:
+                backlog.popleft()
 
     async def _fill(self, member: Member, upto: int = -1) -> None:
         """Deliver from the room stream what the inbox did not bring (spec §8: none lost, none twice).
@@ -864,8 +894,11 @@ class RedisRooms(Rooms):
             # Stored, and the recipient's owner is this node (spec §13.3): no inbox entry was made.
             result -= FWD_LOCAL
             peer = self._members.get((member.code, 1 - member.seat))
-            if peer is not None and peer.epoch == epoch and peer.attached and peer.conn is not None:
-                await self._arrived(peer, seq, data)
+            if peer is not None and peer.epoch == epoch and peer.conn is not None:
+                if peer.attached:
+                    await self._arrived(peer, seq, data)
+                else:   # its resume replays the stream, which holds this frame
+                    self._keep_early(peer, seq, data)
         if member.epoch != epoch or member.conn is None:
             return
         if isinstance(result, int) and result > 0:
@@ -952,11 +985,15 @@ class RedisRooms(Rooms):
         self._away.pop(member.key, None)
         conn.member = member
 
-    def _forget(self, member: Member) -> None:
-        """This node no longer holds the seat through that connection."""
+    def _forget(self, member: Member, keep_backlog: bool = False) -> None:
+        """This node no longer holds the seat through that connection. Its frames not yet written
+        are dropped, unless ``keep_backlog`` (they are still written, ahead of a closing notice)."""
         conn = member.conn
         member.conn = None
-        member.backlog.clear()
+        if not keep_backlog:
+            member.backlog.clear()
+        member.backlog, member.drainer = deque(), None
+        member.early.clear()
         if self._members.get(member.key) is member:
             del self._members[member.key]
         if conn is not None and conn.member is member:
@@ -971,7 +1008,17 @@ class RedisRooms(Rooms):
 
     def _room_closed(self, member: Member, reason: str) -> None:
         conn = member.conn
-        self._forget(member)
+        # The frames delivered before the room closed reach the seat before it hears why (the
+        # peer's last move, then its leaving): those kept while it read its stream, which the close
+        # deleted, join the backlog, and the notice waits for the backlog being written.
+        if conn is not None:
+            seq = member.out_count
+            while seq in member.early:
+                self._queue_frame(member, conn, encode_frame(seq, member.in_count, member.early[seq]))
+                seq += 1
+            member.out_count = seq
+        pending = member.drainer if member.backlog else None
+        self._forget(member, keep_backlog=True)
         self._away.pop((member.code, 0), None)
         self._away.pop((member.code, 1), None)
         if conn is None:
@@ -980,9 +1027,10 @@ class RedisRooms(Rooms):
         if reason == "room_expired":
             self.relay.metrics.errors["room_expired"] += 1
             self.relay.close_later(conn, encode("error", reason=reason, message="room closed"),
-                                   CloseCode.IDLE, reason)
+                                   CloseCode.IDLE, reason, after=pending)
         else:
-            self.relay.close_later(conn, encode("peer_left", reason=reason), CloseCode.ROOM_CLOSED, reason)
+            self.relay.close_later(conn, encode("peer_left", reason=reason), CloseCode.ROOM_CLOSED, reason,
+                                   after=pending)
 
     async def _closed_or_lost(self, member: Member, epoch: str, why: str) -> None:
         """Frames of ``epoch`` this seat needs are gone: a room that closed (its tombstone says
@@ -1178,7 +1226,9 @@ class RedisRooms(Rooms):
         member.in_next = member.in_count = member.acked_to_client = member.out_count = 0
         member.client_acked = member.trimmed = 0
         member.paired, member.peer, member.peer_owner = False, "none", ""
-        member.backlog.clear()
+        member.backlog.clear()   # the old epoch's frames: a drain still writing them stops
+        member.backlog, member.drainer = deque(), None
+        member.early.clear()
         self._away.pop((member.code, 1), None)
         log_event("peer_rejected", conn=conn.serial)
         await relay.send(conn, encode("reopened"))
@@ -1255,12 +1305,12 @@ class RedisRooms(Rooms):
                     return
                 member.attached = conn.attached = True
                 break
+            # Through the backlog: a room closed meanwhile tells the seat after these frames.
             for seq, data in pending:
-                try:
-                    await conn.ws.send(encode_frame(seq, member.in_count, data))
-                except ConnectionClosed:
-                    return
                 member.out_count = seq + 1
+                self._queue_frame(member, conn, encode_frame(seq, member.in_count, data))
+            if member.drainer is not None:
+                await asyncio.wait([member.drainer])
         if member.conn is conn:
             self.relay.spawn(self._fill(member))
             if member.paired:

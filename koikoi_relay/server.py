@@ -962,10 +962,11 @@ class RelayServer:
 
     # -- sending -----------------------------------------------------------------------------
 
-    def spawn(self, coro: Awaitable[None]) -> None:
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def send(self, conn: Connection, data: bytes) -> None:
         await send_message(conn.ws, data)
@@ -987,19 +988,25 @@ class RelayServer:
         log_event("closing", conn=conn.serial, reason=reason, code=code)
         self.close_later(conn, encode("error", reason=reason, message=message), code, reason)
 
-    def close_later(self, conn: Connection, notice: bytes | None, code: int, reason: str) -> None:
+    def close_later(self, conn: Connection, notice: bytes | None, code: int, reason: str,
+                    after: asyncio.Future[None] | None = None) -> None:
         """Close in a task; meanwhile the handler discards what the client still sends.
 
         Awaiting the closing handshake inside the handler would deadlock on a client with a
-        backlog: its close frame sits behind messages nobody reads any more.
+        backlog: its close frame sits behind messages nobody reads any more. ``after``: frames
+        still on their way to this client (a task writing them), which go before the notice,
+        for at most ``close_timeout``.
         """
         if conn.closing:
             return
         conn.closing = True
         conn.attached = False  # frames for its seat are only buffered now, for a resume
-        self.spawn(self._close_with(conn, notice, code, reason))
+        self.spawn(self._close_with(conn, notice, code, reason, after))
 
-    async def _close_with(self, conn: Connection, notice: bytes | None, code: int, reason: str) -> None:
+    async def _close_with(self, conn: Connection, notice: bytes | None, code: int, reason: str,
+                          after: asyncio.Future[None] | None = None) -> None:
+        if after is not None and not after.done():
+            await asyncio.wait([after], timeout=self.limits.close_timeout)
         try:
             if notice is not None:
                 await conn.ws.send(notice)

@@ -316,3 +316,51 @@ def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_u
             assert (await guest.expect("frame"))["data"] == b"last"
 
     run(body)
+
+
+@pytest.mark.parametrize("where", ["same node", "other node"])
+def test_a_peer_that_leaves_while_the_seat_replays_its_stream_is_heard_after_its_last_frame(
+        redis_url: str, where: str) -> None:
+    """spec §13.3: a frame sent before a leave reaches the seat before peer_left, even when it
+    comes while the seat's resume still reads the stream (the close deletes the stream: before
+    the fix, a frame that raced the replay's last read was lost and the seat heard only
+    peer_left; CI saw it once)."""
+    async def body() -> None:
+        async with cluster(redis_url, 2) as (a, b):
+            host, guest, _ = await pair(a, b)
+            node = a if where == "same node" else b
+            await host.send("frame", seq=0, data=b"first")
+            assert (await guest.expect("frame"))["data"] == b"first"
+            await guest.ws.close()
+            while (await host.recv())["type"] != "peer_away":
+                pass
+            rooms = node.rooms
+            assert isinstance(rooms, RedisRooms)
+            # The resume's read of the stream (which finds nothing new: the seat has every frame)
+            # waits until the host's last frame and its leave were handled by the guest's node.
+            reads, hold = 0, asyncio.Event()
+            original = rooms._read_stream
+
+            async def held(member: Any, start: int) -> Any:
+                nonlocal reads
+                reads += 1
+                if reads == 1:
+                    await hold.wait()
+                return await original(member, start)
+
+            rooms._read_stream = held   # type: ignore[method-assign]
+            again = await Raw.connect(node)
+            await again.send("resume", token=guest.token, received=1)
+            await again.expect("resumed")
+            while reads < 1:
+                await asyncio.sleep(0.01)
+            await host.send("frame", seq=1, data=b"last")
+            await host.send("leave")
+            while (await host.recv())["type"] != "left":
+                pass   # acks
+            await asyncio.sleep(0.3)   # the guest's node reads the close from its inbox meanwhile
+            hold.set()
+            assert (await again.expect("frame"))["data"] == b"last"
+            assert (await again.expect("peer_left"))["reason"] == "left"
+
+    run(body)

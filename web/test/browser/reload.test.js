@@ -293,19 +293,31 @@ async function checkEnd(page) {
 
 const BOARD_POINTS = ['play', 'capture', 'drawn', 'decide', 'round', 'again', 'over', 'resign', 'waiting'];
 
-test('reload matrix, practice: the person reloaded at every kind of point gets the same screen back with working controls', { skip, timeout: 600000 }, async (t) => {
+test('reload matrix, practice: the person reloaded at every kind of point gets the same screen back with working controls', { skip, timeout: 1500000 }, async (t) => {
   const relay = await startWebRelay();
   const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openPage(context, relay.web);
-    await page.getByRole('button', { name: 'Practice against the computer' }).click();
-    await page.getByLabel('Rounds').fill(String(ROUNDS));
-    // The easy computer makes few yaku: the rounds last, and the person meets its rare points.
-    await page.getByLabel('Computer').selectOption('random');
-    await page.getByRole('button', { name: 'Start' }).click();
     const need = new Set(BOARD_POINTS);
-    const log = await playMatrix([{ page, name: 'practice', need }], 420000);
+    /** @type {string[]} */
+    const log = [];
+    // A drawn card matching two field cards needs a pair dealt to the field and its third card
+    // drawn by the person: twelve rounds can pass without one (CI saw it once). The match then
+    // ends, is checked like any other, and a new one is played for the points still needed.
+    for (let match = 1; ; match++) {
+      await page.getByRole('button', { name: 'Practice against the computer' }).click();
+      await page.getByLabel('Rounds').fill(String(ROUNDS));
+      // The easy computer makes few yaku: the rounds last, and the person meets its rare points.
+      await page.getByLabel('Computer').selectOption('random');
+      await page.getByRole('button', { name: 'Start' }).click();
+      log.push(`match ${match}`, ...await playMatrix([{ page, name: 'practice', need }], 420000));
+      if (need.size === 0 || match === 3) break;
+      log.push(`match ${match} ended without: ${[...need].join(', ')}`);
+      await checkEnd(page);
+      // A new match may show a round summary with the same words as one answered in this one.
+      ANSWERED.delete(page);
+    }
     t.diagnostic(log.join('; '));
     assert.deepEqual([...need], [], log.join('\n'));
     // The computer is named by its level in the person's words, and its signature explained.
