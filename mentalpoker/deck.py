@@ -458,9 +458,9 @@ class DeckParty(_DeckCore):
         bases = [deck[p].a for p in pos]
         hedge = self._hedge(STEP_SHARE, binding)
         hedge.bytes_("positions", b"".join(p.to_bytes(2, "big") for p in pos)).points("a", bases)
-        shares, proof = prove_shares(self._context(STEP_SHARE, self.me), self._keys, pos, bases, hedge)
-        for p, d in zip(pos, shares, strict=True):
-            self._own_shares[p] = d
+        # Shares of our own cards were computed when we read them: reused, not multiplied again.
+        own = [self._own_share(p) for p in pos]
+        shares, proof = prove_shares(self._context(STEP_SHARE, self.me), self._keys, pos, bases, hedge, own)
         return encode_shares(shares, proof)
 
     def receive_shares(self, positions: Sequence[int], data: bytes) -> None:

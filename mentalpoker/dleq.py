@@ -76,12 +76,20 @@ def prove_shares(
     positions: Sequence[int],
     bases: Sequence[Point],
     rng: Rng | None = None,
+    shares: Sequence[Point] | None = None,
 ) -> tuple[tuple[Point, ...], SharesProof]:
     """d_j = x*a_j; w hedged (spec/crypto.md §3.4); T_0 = w*G, T_j = w*a_j;
-    c = H(context, pk, positions, a, d, T); s = w + c*x."""
+    c = H(context, pk, positions, a, d, T); s = w + c*x.
+
+    ``shares``: the prover's own d_j = x*a_j when it already computed them (a party decrypting
+    its own cards did); they are not multiplied again."""
     if len(positions) != len(bases) or not bases:
         raise InvalidEncoding("invalid_length", "one base per position, at least one")
-    shares = tuple(a.mul(keys.secret) for a in bases)
+    if shares is None:
+        shares = tuple(a.mul(keys.secret) for a in bases)
+    elif len(shares) != len(bases):
+        raise InvalidEncoding("invalid_length", "one share per base")
+    shares = tuple(shares)
     t = _statement(ctx, keys.public, positions, bases, shares)
     w = t.hedged_nonce("w", keys.secret, rng)
     t.points("T", [base_mult(w), *(a.mul(w) for a in bases)])

@@ -89,6 +89,10 @@ class DriverOptions:
     resend_after_s: float = 2.0        # re-send the outbox when a wait makes no progress this long
     linger_s: float = 5.0              # after the end: wait for the last frames to be acknowledged
     settle_s: float = 0.3              # ... and then this long for a repeat from a peer that lost them
+    # Before an acknowledgement's fdatasync, wait this long for the peer's next frame: a peer's
+    # move often comes a millisecond behind the frame before it, and it is shown (then saved with
+    # it, one fdatasync) instead of waiting behind that sync. Acknowledgements wait as long.
+    settle_grace_s: float = 0.005
     link: dict[str, Any] = field(default_factory=dict)   # ReliableLink keyword arguments
     # Whatever the outcome, keep only the outcome: the setup and the journal hold the identity key,
     # the password and the seed of every key of the match (forward secrecy); the result file is
@@ -661,12 +665,17 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         remaining = deadline - (clock() - wait_started)
         if remaining <= 0:
             return _abandon(core, expected, deadline)
-        if (saved.unconfirmed or saved.journal.dirty) and not link.backlog:
-            await saved.settle(link)          # nothing else to do first: make it durable, ack it
+        wait = min(remaining, opts.resend_after_s)
+        unsettled = (saved.unconfirmed or saved.journal.dirty) and not link.backlog
+        if unsettled:
+            wait = min(wait, opts.settle_grace_s)
         try:
-            frame = await asyncio.wait_for(link.recv(), min(remaining, opts.resend_after_s))
+            frame = await asyncio.wait_for(link.recv(), wait)
         except TimeoutError:
-            resend()                          # a stall: the peer may lack our last frames
+            if unsettled:
+                await saved.settle(link)      # nothing else came: make it durable, ack it
+            else:
+                resend()                      # a stall: the peer may lack our last frames
             continue
         except Exception as exc:  # the link gave up: nothing more will come
             if clock() - wait_started < deadline:

@@ -314,6 +314,9 @@ class GameFlow:
         self.primary: tuple[int, str] = (0, m.TERMS)     # the expectation before owed messages
         self.person = False                               # the wait is on a person (turn deadline)
         self.events: list[Event] = []
+        # Called once the opponent's act is applied, before the shares its envelope carries are
+        # checked and the deal runs on: a player sees the move without waiting for that work.
+        self.on_move: Callable[[], None] | None = None
         self.count = 0                         # accepted game messages
         self.first_deal = 0                    # 0 with a first-dealer draw, else 1
         self.next_deal = 0                     # the deal to start once its deck is final
@@ -817,6 +820,8 @@ class GameFlow:
         deal.steps.append(["act", sender, wire, seq])
         if sender != self.viewer and self.viewer is not None:
             self.events.append(OpponentMoved(action=action, view=engine.view()))
+            if self.on_move is not None:
+                self.on_move()
         self._settle(sender, source)
 
     def _on_reveal(self, sender: int, body: Mapping[str, object], seq: int, prev: bytes,

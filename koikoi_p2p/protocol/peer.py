@@ -152,6 +152,14 @@ class GamePeer:
         # Called once a peer's envelope is accepted, before the answer is composed: a driver
         # shows the opponent's move there, so the screen does not wait for our reply (issue 26).
         self.on_accepted: Callable[[], None] | None = None
+        # The opponent's act is shown even earlier: once it is legal and applied, before the
+        # shares its envelope carries are checked (half a millisecond; a bad share still fails
+        # the match, with the envelope as evidence, before anything of ours is composed or sent).
+        self.flow.on_move = self._moved
+
+    def _moved(self) -> None:
+        if self.on_accepted is not None:
+            self.on_accepted()
 
     # -- public API -----------------------------------------------------------------------------
     @property

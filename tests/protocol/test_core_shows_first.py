@@ -1,6 +1,7 @@
-"""The opponent's move reaches the screen before this seat composes its answer (issue 26 item 5):
-when ``OpponentMoved`` is delivered, the newest envelope of the transcript is still the
-opponent's, whatever the answer it causes (shares of a drawn card, the next deal's setup)."""
+"""The opponent's move reaches the screen before this seat composes its answer (issue 26 item 5),
+and before the work its envelope brings (checking the shares of a drawn card, running the deal
+on): when ``OpponentMoved`` is delivered, this seat has sent nothing since the frame arrived, and
+the checks of the envelope are still to come."""
 
 from __future__ import annotations
 
@@ -15,18 +16,32 @@ from tests.faults.resume_util import setup
 def test_the_opponents_move_is_shown_before_the_answer_is_composed() -> None:
     setups = (setup(0, rounds=1), setup(1))
     cores: list[PeerCore] = []
-    newest: list[list[int]] = [[], []]      # sender of the transcript's newest envelope at each move
+    receiving: list[tuple[int, int] | None] = [None, None]   # (sent, transcript) when a frame came
+    shown: list[list[tuple[bool, bool]]] = [[], []]
 
-    def shown(seat: int) -> Callable[[Event], None]:
-        def hear(event: Event) -> None:
+    class Watched(PeerCore):
+        def receive(self, frame: bytes) -> list[bytes] | None:
+            seat = self.setup.seat
+            receiving[seat] = (self.sent_count, len(self.peer.transcript) if self.peer else 0)
+            try:
+                return super().receive(frame)
+            finally:
+                receiving[seat] = None
+
+    def hear(seat: int) -> Callable[[Event], None]:
+        def on_event(event: Event) -> None:
             if isinstance(event, OpponentMoved):
-                peer = cores[seat].peer
-                assert peer is not None
-                newest[seat].append(peer.transcript[-1].sender)
-        return hear
+                core, at = cores[seat], receiving[seat]
+                assert at is not None, "a move shown outside the receipt of a frame"
+                assert core.peer is not None
+                # Nothing composed yet; the envelope itself not yet added to the transcript.
+                shown[seat].append((core.sent_count == at[0], len(core.peer.transcript) == at[1]))
+        return on_event
 
-    cores.extend(PeerCore(setups[seat], shown(seat)) for seat in (0, 1))
+    cores.extend(Watched(setups[seat], hear(seat)) for seat in (0, 1))
     play_cores((cores[0], cores[1]))
     for seat in (0, 1):
-        assert newest[seat], "no move of the opponent was shown"
-        assert set(newest[seat]) == {1 - seat}
+        assert shown[seat], "no move of the opponent was shown"
+        assert set(shown[seat]) == {(True, True)}
+        # The match went on: every move shown was then accepted and answered.
+        assert cores[seat].done
