@@ -750,16 +750,23 @@ class RedisRooms(Rooms):
             self.relay.spawn(self._fill(member, seq))   # an entry went elsewhere or was trimmed
             return
         member.out_count = seq + 1
+        if member.early:
+            self._prune_early(member)
         await self._deliver(member, encode_frame(seq, member.in_count, data))
 
     @staticmethod
-    def _keep_early(member: Member, seq: int, data: bytes) -> None:
-        """Keep a frame the seat reads from its stream (a resume's replay, a hole's fill), in case
-        the room closes first: the close deletes the stream (spec §13.3: the last frames of a peer
-        that leaves come before its leaving). Bounded; beyond the bound the stream is the copy."""
+    def _prune_early(member: Member) -> None:
         early = member.early
         for old in [s for s in early if s < member.out_count]:
             del early[old]
+
+    @classmethod
+    def _keep_early(cls, member: Member, seq: int, data: bytes) -> None:
+        """Keep a frame the seat reads from its stream (a resume's replay, a hole's fill), in case
+        the room closes first: the close deletes the stream (spec §13.3: the last frames of a peer
+        that leaves come before its leaving). Bounded; beyond the bound the stream is the copy."""
+        cls._prune_early(member)
+        early = member.early
         if len(early) < EARLY_FRAMES and sum(map(len, early.values())) + len(data) <= EARLY_BYTES:
             early[seq] = data
 
@@ -1292,8 +1299,8 @@ class RedisRooms(Rooms):
         # and one more read after attaching catches what raced with the last one.
         while member.conn is conn:
             entries = await self._read_stream(member, member.out_count)
-            if entries is None:
-                return
+            if entries is None or member.conn is not conn:
+                return   # closed, replaced or gone while reading: what was read goes nowhere
             if entries and entries[0][0] > member.out_count:
                 await self._history_lost(member, "missed frames not buffered")
                 return

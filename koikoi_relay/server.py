@@ -1007,6 +1007,7 @@ class RelayServer:
                           after: asyncio.Future[None] | None = None) -> None:
         if after is not None and not after.done():
             await asyncio.wait([after], timeout=self.limits.close_timeout)
+            after.cancel()   # a reader that slow loses the rest: nothing goes after the notice
         try:
             if notice is not None:
                 await conn.ws.send(notice)

@@ -156,10 +156,21 @@ class GamePeer:
         # shares its envelope carries are checked (half a millisecond; a bad share still fails
         # the match, with the envelope as evidence, before anything of ours is composed or sent).
         self.flow.on_move = self._moved
+        self._hook_error: Exception | None = None
+
+    def _take_hook_error(self) -> Exception | None:
+        error, self._hook_error = self._hook_error, None
+        return error
 
     def _moved(self) -> None:
+        """The flow's ``on_move``: a failing ``on_accepted`` (the embedder's sink) must not fail
+        the flow from inside ``accept``; it is raised once the envelope is accepted, where a
+        failing ``on_accepted`` has always come out of ``receive``."""
         if self.on_accepted is not None:
-            self.on_accepted()
+            try:
+                self.on_accepted()
+            except Exception as exc:
+                self._hook_error = exc
 
     # -- public API -----------------------------------------------------------------------------
     @property
@@ -190,6 +201,7 @@ class GamePeer:
             self._check_live()
 
         def step() -> list[bytes]:
+            self._hook_error = None
             try:
                 env = self.channel.open(frame)
             except RemoteViolation as exc:
@@ -216,6 +228,9 @@ class GamePeer:
                 self.channel.fail(exc.reason)
                 raise
             self.transcript.append(env)
+            hook_error = self._take_hook_error()
+            if hook_error is not None:
+                raise hook_error
             if self.on_accepted is not None:
                 self.on_accepted()
             return self._speak(defer=True)
@@ -448,6 +463,7 @@ class GamePeer:
                 peer.parties[deal] = DeckParty.from_state(party_state)
                 decks[deal] = PartyDeck(peer.parties[deal], peer.seat)
             peer.flow = GameFlow.from_state(flow_state, deck_factory=peer._make_deck, decks=decks)
+            peer.flow.on_move = peer._moved
             transcript = state["transcript"]
             assert isinstance(transcript, list)
             peer.transcript = [decode_envelope(raw, sig) for raw, sig in transcript]

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from koikoi_p2p.bench.cluster import RedisProcess
 from koikoi_p2p.net.chaos import ChaosProxy
@@ -318,9 +319,57 @@ def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_u
     run(body)
 
 
-@pytest.mark.parametrize("where", ["same node", "other node"])
+def test_a_room_closed_while_a_replay_read_is_answered_sends_nothing_after_peer_left(redis_url: str) -> None:
+    """The close lands after the replay's read ran in Redis and before its reply is handled: what
+    that read brought (a frame the seat missed) may be dropped (spec §5.1), but never written after
+    peer_left (before the fix it went out behind the notice, through a second writer)."""
+    async def body() -> None:
+        async with cluster(redis_url, 2) as (a, b):
+            host, guest, _ = await pair(a, b)
+            await host.send("frame", seq=0, data=b"missed")
+            assert (await guest.expect("frame"))["data"] == b"missed"
+            await guest.ws.close()
+            while (await host.recv())["type"] != "peer_away":
+                pass
+            rooms = b.rooms
+            assert isinstance(rooms, RedisRooms)
+            reads, hold = 0, asyncio.Event()
+            original = rooms._read_stream
+
+            async def held(member: Any, start: int) -> Any:
+                nonlocal reads
+                reads += 1
+                result = await original(member, start)
+                if reads == 1:
+                    await hold.wait()
+                return result
+
+            rooms._read_stream = held   # type: ignore[method-assign]
+            again = await Raw.connect(b)
+            await again.send("resume", token=guest.token, received=0)   # as if frame 0 was lost
+            await again.expect("resumed")
+            while reads < 1:
+                await asyncio.sleep(0.01)
+            await host.send("leave")
+            while (await host.recv())["type"] != "left":
+                pass
+            await asyncio.sleep(0.3)
+            hold.set()
+            seen: list[str] = []
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    seen.append((await again.recv())["type"])
+            assert "peer_left" in seen, seen
+            assert "frame" not in seen[seen.index("peer_left"):], seen
+            assert again.ws.close_code == 4002
+
+    run(body)
+
+
+@pytest.mark.parametrize(("where", "when"), [("same node", "before"), ("other node", "before"),
+                                           ("same node", "after"), ("other node", "after")])
 def test_a_peer_that_leaves_while_the_seat_replays_its_stream_is_heard_after_its_last_frame(
-        redis_url: str, where: str) -> None:
+        redis_url: str, where: str, when: str) -> None:
     """spec §13.3: a frame sent before a leave reaches the seat before peer_left, even when it
     comes while the seat's resume still reads the stream (the close deletes the stream: before
     the fix, a frame that raced the replay's last read was lost and the seat heard only
@@ -342,11 +391,16 @@ def test_a_peer_that_leaves_while_the_seat_replays_its_stream_is_heard_after_its
             original = rooms._read_stream
 
             async def held(member: Any, start: int) -> Any:
+                # "before": the read waits to be sent; "after": its reply waits to be handled (the
+                # close then lands between the two: nothing read may go out after peer_left).
                 nonlocal reads
                 reads += 1
-                if reads == 1:
+                if reads == 1 and when == "before":
                     await hold.wait()
-                return await original(member, start)
+                result = await original(member, start)
+                if reads == 1 and when == "after":
+                    await hold.wait()
+                return result
 
             rooms._read_stream = held   # type: ignore[method-assign]
             again = await Raw.connect(node)
@@ -362,5 +416,10 @@ def test_a_peer_that_leaves_while_the_seat_replays_its_stream_is_heard_after_its
             hold.set()
             assert (await again.expect("frame"))["data"] == b"last"
             assert (await again.expect("peer_left"))["reason"] == "left"
+            rest: list[str] = []     # nothing after the notice, then the close
+            with contextlib.suppress(ConnectionClosed):
+                while True:
+                    rest.append((await again.recv())["type"])
+            assert rest == [] and again.ws.close_code == 4002, (rest, again.ws.close_code)
 
     run(body)

@@ -45,3 +45,28 @@ def test_the_opponents_move_is_shown_before_the_answer_is_composed() -> None:
         assert set(shown[seat]) == {(True, True)}
         # The match went on: every move shown was then accepted and answered.
         assert cores[seat].done
+
+
+def test_a_sink_that_fails_on_the_move_is_the_callers_error_not_the_matchs() -> None:
+    """An ``on_event`` that raises while the move is shown early comes out of ``receive`` once
+    the envelope is accepted, as before the early display: the flow does not fail, nobody is
+    blamed (a failure there would have been blamed on our own seat, for good)."""
+    class Broken(RuntimeError):
+        pass
+
+    setups = (setup(0, rounds=1), setup(1))
+    raised: list[int] = []
+
+    def hear(event: Event) -> None:
+        if isinstance(event, OpponentMoved) and not raised:
+            raised.append(1)
+            raise Broken("a broken view")
+
+    cores = (PeerCore(setups[0], hear), PeerCore(setups[1]))
+    try:
+        play_cores(cores)
+    except Broken:
+        pass
+    assert raised == [1]
+    assert cores[0].failure is None and not cores[0].failed
+    assert cores[0].peer is not None and cores[0].peer.error is None
