@@ -319,46 +319,70 @@ def test_frames_between_seats_of_one_node_skip_the_inbox_and_mix_with_it(redis_u
     run(body)
 
 
+class _HeldRead:
+    """A node's first stream read of a resume, held until ``release`` is set: ``before`` it goes to
+    Redis, or ``after`` its reply came (the close then lands between the read and its use)."""
+
+    def __init__(self, rooms: RedisRooms, when: str) -> None:
+        self.reads, self.when, self.release = 0, when, asyncio.Event()
+        self.original = rooms._read_stream
+        rooms._read_stream = self.read   # type: ignore[method-assign]
+
+    async def read(self, member: Any, start: int) -> Any:
+        self.reads += 1
+        first = self.reads == 1
+        if first and self.when == "before":
+            await self.release.wait()
+        result = await self.original(member, start)
+        if first and self.when == "after":
+            await self.release.wait()
+        return result
+
+    async def started(self) -> None:
+        while self.reads < 1:
+            await asyncio.sleep(0.01)
+
+
+async def _one_frame_then_away(host: Raw, guest: Raw, data: bytes) -> None:
+    await host.send("frame", seq=0, data=data)
+    assert (await guest.expect("frame"))["data"] == data
+    await guest.ws.close()
+    while (await host.recv())["type"] != "peer_away":
+        pass
+
+
+async def _leave_then_release(host: Raw, held: _HeldRead) -> None:
+    await host.send("leave")
+    while (await host.recv())["type"] != "left":
+        pass   # acks
+    await asyncio.sleep(0.3)   # the guest's node reads the close from its inbox meanwhile
+    held.release.set()
+
+
+async def _until_closed(seat: Raw) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            seen.append(await seat.recv())
+    return seen
+
+
 def test_a_room_closed_while_a_replay_read_is_answered_sends_nothing_after_peer_left(redis_url: str) -> None:
     """The close lands after the replay's read ran in Redis and before its reply is handled: what
     that read brought (a frame the seat missed) may be dropped (spec §5.1), but never written after
-    peer_left (before the fix it went out behind the notice, through a second writer)."""
+    peer_left (before the fix it was queued behind the notice, through a second writer)."""
     async def body() -> None:
         async with cluster(redis_url, 2) as (a, b):
             host, guest, _ = await pair(a, b)
-            await host.send("frame", seq=0, data=b"missed")
-            assert (await guest.expect("frame"))["data"] == b"missed"
-            await guest.ws.close()
-            while (await host.recv())["type"] != "peer_away":
-                pass
-            rooms = b.rooms
-            assert isinstance(rooms, RedisRooms)
-            reads, hold = 0, asyncio.Event()
-            original = rooms._read_stream
-
-            async def held(member: Any, start: int) -> Any:
-                nonlocal reads
-                reads += 1
-                result = await original(member, start)
-                if reads == 1:
-                    await hold.wait()
-                return result
-
-            rooms._read_stream = held   # type: ignore[method-assign]
+            await _one_frame_then_away(host, guest, b"missed")
+            assert isinstance(b.rooms, RedisRooms)
+            held = _HeldRead(b.rooms, "after")
             again = await Raw.connect(b)
             await again.send("resume", token=guest.token, received=0)   # as if frame 0 was lost
             await again.expect("resumed")
-            while reads < 1:
-                await asyncio.sleep(0.01)
-            await host.send("leave")
-            while (await host.recv())["type"] != "left":
-                pass
-            await asyncio.sleep(0.3)
-            hold.set()
-            seen: list[str] = []
-            with contextlib.suppress(ConnectionClosed):
-                while True:
-                    seen.append((await again.recv())["type"])
+            await held.started()
+            await _leave_then_release(host, held)
+            seen = [m["type"] for m in await _until_closed(again)]
             assert "peer_left" in seen, seen
             assert "frame" not in seen[seen.index("peer_left"):], seen
             assert again.ws.close_code == 4002
@@ -378,48 +402,20 @@ def test_a_peer_that_leaves_while_the_seat_replays_its_stream_is_heard_after_its
         async with cluster(redis_url, 2) as (a, b):
             host, guest, _ = await pair(a, b)
             node = a if where == "same node" else b
-            await host.send("frame", seq=0, data=b"first")
-            assert (await guest.expect("frame"))["data"] == b"first"
-            await guest.ws.close()
-            while (await host.recv())["type"] != "peer_away":
-                pass
-            rooms = node.rooms
-            assert isinstance(rooms, RedisRooms)
+            await _one_frame_then_away(host, guest, b"first")
+            assert isinstance(node.rooms, RedisRooms)
             # The resume's read of the stream (which finds nothing new: the seat has every frame)
-            # waits until the host's last frame and its leave were handled by the guest's node.
-            reads, hold = 0, asyncio.Event()
-            original = rooms._read_stream
-
-            async def held(member: Any, start: int) -> Any:
-                # "before": the read waits to be sent; "after": its reply waits to be handled (the
-                # close then lands between the two: nothing read may go out after peer_left).
-                nonlocal reads
-                reads += 1
-                if reads == 1 and when == "before":
-                    await hold.wait()
-                result = await original(member, start)
-                if reads == 1 and when == "after":
-                    await hold.wait()
-                return result
-
-            rooms._read_stream = held   # type: ignore[method-assign]
+            # is held until the host's last frame and its leave were handled by the guest's node.
+            held = _HeldRead(node.rooms, when)
             again = await Raw.connect(node)
             await again.send("resume", token=guest.token, received=1)
             await again.expect("resumed")
-            while reads < 1:
-                await asyncio.sleep(0.01)
+            await held.started()
             await host.send("frame", seq=1, data=b"last")
-            await host.send("leave")
-            while (await host.recv())["type"] != "left":
-                pass   # acks
-            await asyncio.sleep(0.3)   # the guest's node reads the close from its inbox meanwhile
-            hold.set()
-            assert (await again.expect("frame"))["data"] == b"last"
-            assert (await again.expect("peer_left"))["reason"] == "left"
-            rest: list[str] = []     # nothing after the notice, then the close
-            with contextlib.suppress(ConnectionClosed):
-                while True:
-                    rest.append((await again.recv())["type"])
-            assert rest == [] and again.ws.close_code == 4002, (rest, again.ws.close_code)
+            await _leave_then_release(host, held)
+            seen = [(m["type"], m.get("data")) for m in await _until_closed(again)]
+            # The frame, then the notice, and nothing after it.
+            assert seen == [("frame", b"last"), ("peer_left", None)], seen
+            assert again.ws.close_code == 4002
 
     run(body)
