@@ -118,6 +118,15 @@ class Member:
         self.packed: bytes | None = None   # this seat's FORWARD arguments, RESP-encoded once
         self.packed_epoch = ""
 
+    def release_pending(self, keep_backlog: bool = False) -> None:
+        """Frames not yet written leave this member: its backlog is cleared (a drain still writing
+        it stops after its current frame) unless ``keep_backlog`` (the drain writes it out ahead
+        of a closing notice); either way the member starts a new one, and keeps no early frames."""
+        if not keep_backlog:
+            self.backlog.clear()
+        self.backlog, self.drainer = deque(), None
+        self.early.clear()
+
     @property
     def key(self) -> tuple[str, int]:
         return self.code, self.seat
@@ -997,10 +1006,7 @@ class RedisRooms(Rooms):
         are dropped, unless ``keep_backlog`` (they are still written, ahead of a closing notice)."""
         conn = member.conn
         member.conn = None
-        if not keep_backlog:
-            member.backlog.clear()
-        member.backlog, member.drainer = deque(), None
-        member.early.clear()
+        member.release_pending(keep_backlog)
         if self._members.get(member.key) is member:
             del self._members[member.key]
         if conn is not None and conn.member is member:
@@ -1233,9 +1239,7 @@ class RedisRooms(Rooms):
         member.in_next = member.in_count = member.acked_to_client = member.out_count = 0
         member.client_acked = member.trimmed = 0
         member.paired, member.peer, member.peer_owner = False, "none", ""
-        member.backlog.clear()   # the old epoch's frames: a drain still writing them stops
-        member.backlog, member.drainer = deque(), None
-        member.early.clear()
+        member.release_pending()   # the old epoch's frames
         self._away.pop((member.code, 1), None)
         log_event("peer_rejected", conn=conn.serial)
         await relay.send(conn, encode("reopened"))
@@ -1312,7 +1316,7 @@ class RedisRooms(Rooms):
                     return
                 member.attached = conn.attached = True
                 break
-            # Through the backlog: a room closed meanwhile tells the seat after these frames.
+            # Through the backlog, whose writer a closing notice waits for.
             for seq, data in pending:
                 member.out_count = seq + 1
                 self._queue_frame(member, conn, encode_frame(seq, member.in_count, data))
