@@ -678,6 +678,8 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
                 resend()                      # a stall: the peer may lack our last frames
             continue
         except Exception as exc:  # the link gave up: nothing more will come
+            if unsettled:
+                await saved.flush()           # durable before the long wait, as before the grace (§12.3)
             if clock() - wait_started < deadline:
                 await asyncio.sleep(max(0.0, deadline - (clock() - wait_started)))
             if core.peer is None:
