@@ -743,10 +743,8 @@ export class GameFlow {
   #recheck(c, seq) {
     const deck = /** @type {DeckEntry} */ (this.decks.get(c.deal)).deck;
     const second = /** @type {number} */ (c.disclosed[1]);
-    const other = 1 - second;
     const blameSeq = this.viewer === null ? seq : (c.discloseSeq.get(1 - /** @type {number} */ (this.viewer)) ?? seq);
     const blameSeat = this.viewer === null ? second : 1 - /** @type {number} */ (this.viewer);
-    void other;
     let order;
     try {
       order = deck.audit();
