@@ -55,7 +55,7 @@ def test_message_rate() -> None:
             client = await Raw.connect(server)
             for _ in range(60):  # sent back to back: far above 10 per second even on a slow machine
                 await client.send("lobby")
-            kinds = []
+            kinds: list[str] = []
             while not kinds or kinds[-1] == "rooms":
                 reply = await client.recv()
                 kinds.append(reply["type"] if reply["type"] != "error" else reply["reason"])
