@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import re
 import signal
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -35,12 +37,38 @@ if TYPE_CHECKING:
 Companion = Callable[["SSLContext | None"], AbstractAsyncContextManager[int]]
 RATINGS_PATHS = re.compile(r"/ratings(\.html|/.*)?")
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
+# A server that cannot listen: its port taken, an address this host lacks or may not bind.
+_LISTEN_ERRNOS = frozenset({errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES})
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def listen_problem(exc: BaseException) -> str | None:
+    """What an operator reads when a server could not start listening (the address and the cause),
+    or None for any other error, which stays an error of the program."""
+    if isinstance(exc, socket.gaierror):
+        return f"the address to listen on does not resolve ({exc.strerror})"
+    if isinstance(exc, OSError) and exc.errno in _LISTEN_ERRNOS:
+        # asyncio's own text names the address: "error while attempting to bind on address
+        # ('127.0.0.1', 8765): address already in use".
+        return str(exc.strerror or exc)
+    return None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Host, port, log level and one ``--limit-name`` flag per field of Limits."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    parser.add_argument("--port", type=port_number, default=8765,
+                        help="TCP port (default 8765; 0 picks a free one)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.add_argument("--web", action="store_true",
                         help="also serve the browser app at / (beside the protocol at /v1), with a strict "
@@ -246,7 +274,14 @@ def start_collector(server: RelayServer) -> Collector:
 
 def run(args: argparse.Namespace, companion: Companion | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
-    asyncio.run(serve_until_signalled(args, companion))
+    try:
+        asyncio.run(serve_until_signalled(args, companion))
+    except OSError as exc:
+        problem = listen_problem(exc)
+        if problem is None:
+            raise
+        print(f"relay: cannot listen: {problem}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -15,6 +15,7 @@ from koikoi_p2p.cli.options import add_cafile
 from koikoi_p2p.cli.settings import LANGUAGES
 from koikoi_p2p.cli.untrusted import safe
 from koikoi_p2p.phrase import Phrase
+from koikoi_relay.main import listen_problem, port_number
 
 DEFAULT_PORT = 8766
 
@@ -62,7 +63,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument(
         "--port",
-        type=int,
+        type=port_number,
         default=DEFAULT_PORT,
         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
     )
@@ -360,6 +361,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(run())
+    except OSError as exc:
+        problem = listen_problem(exc)
+        if problem is None:
+            raise
+        print("koikoi ratings serve: " + tr(lang, "cannot listen: {problem}", problem=problem),
+              file=sys.stderr)
+        return 1
     finally:
         app.close()
     return 0

@@ -10,7 +10,7 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    from koikoi_relay.main import add_arguments  # light: argparse and dataclasses only
+    from koikoi_relay.main import add_arguments, port_number  # light: argparse and dataclasses only
 
     parser = subparsers.add_parser(
         "relay",
@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
         "the relay's port redirects GET /ratings... there",
     )
     parser.add_argument(
-        "--ratings-port", type=int, default=None, metavar="P",
+        "--ratings-port", type=port_number, default=None, metavar="P",
         help="the rating service's port (default 8766, or a free one when --port is 0)",
     )
     parser.set_defaults(handler=_run)

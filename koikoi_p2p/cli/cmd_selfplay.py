@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, add_cafile
+from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, add_cafile, rounds_count
 
 PRESETS = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
 
@@ -18,7 +18,8 @@ def register(subparsers: Any) -> None:
                     "shares with their proofs, signed envelopes, co-signed results. In memory by default, "
                     "or through a relay with --relay. Both transcripts must come out identical.",
     )
-    parser.add_argument("--rounds", type=int, default=None, help="rounds to play (default: the preset's)")
+    parser.add_argument("--rounds", type=rounds_count, default=None,
+                        help="rounds to play (default: the preset's)")
     parser.add_argument("--seed", type=int, default=None,
                         help="make the match reproducible (identities, deck randomness, choices); "
                              "test use only")
@@ -51,9 +52,6 @@ def _handle(args: argparse.Namespace) -> int:
 
     from koikoi_p2p.net.selfplay import selfplay
 
-    if args.rounds is not None and args.rounds < 1:
-        print("koikoi selfplay: --rounds must be at least 1")
-        return 2
     relay = args.relay
     if relay is not None:
         from koikoi_p2p.cli.options import relay_url

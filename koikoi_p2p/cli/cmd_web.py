@@ -18,6 +18,7 @@ import urllib.request
 from typing import Any
 
 from koikoi_p2p.cli.options import add_cafile
+from koikoi_relay.main import listen_problem, port_number
 
 
 def register(subparsers: Any) -> None:
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
                     "plays through any relay you name in it; practice runs in the page. With --check URL, "
                     "compare every file a server publishes with this release's SHA256SUMS instead.",
     )
-    parser.add_argument("--port", type=int, default=8766,
+    parser.add_argument("--port", type=port_number, default=8766,
                         help="TCP port on 127.0.0.1 (default 8766; 0: any free one)")
     parser.add_argument("--relay", metavar="URL",
                         help="the relay the page suggests, e.g. wss://relay.example/v1")
@@ -41,7 +42,14 @@ def register(subparsers: Any) -> None:
 def _handle(args: argparse.Namespace) -> int:
     if args.check:
         return check(args.check)
-    return asyncio.run(_serve(args.port, args.relay))
+    try:
+        return asyncio.run(_serve(args.port, args.relay))
+    except OSError as exc:
+        problem = listen_problem(exc)
+        if problem is None:
+            raise
+        print(f"koikoi web: cannot listen: {problem}", file=sys.stderr)
+        return 1
 
 
 async def _serve(port: int, relay: str | None) -> int:

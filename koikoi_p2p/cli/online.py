@@ -113,7 +113,8 @@ def relay_failure(exc: RelayError, url: str, lang: str = "en") -> int:
     # of cli/word_ids.py is named in words (its code stays in brackets below, for a bug report);
     # an untrusted certificate is said in the system's words (its message).
     if exc.reason == "bad_certificate":
-        said = safe(exc.message) or word(lang, exc.reason)
+        # The hint ends the system's sentence with its own full stop.
+        said = safe(exc.message).rstrip(". ") or word(lang, exc.reason)
     else:
         named = word(lang, exc.reason)
         said = named if named != exc.reason else safe(exc)

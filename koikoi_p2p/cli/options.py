@@ -14,7 +14,9 @@ from koikoi_p2p.cli.settings import LANGUAGES
 from koikoi_p2p.cli.settings import LEVELS as SETTINGS_LEVELS
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765/v1"
-PRESET_NAMES = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
+# The rule presets, as koikoi_p2p.rules.profile.PRESETS names them (a test keeps the two equal).
+PRESET_NAMES = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant",
+                "koikoi-japan")
 # The computer's levels, weakest first: koikoi_p2p.ai.levels.LEVELS, kept in settings so building
 # the parser imports no player (a test keeps the two equal).
 LEVELS = SETTINGS_LEVELS
@@ -105,7 +107,7 @@ def add_terms(parser: argparse.ArgumentParser) -> None:
         help=f"rule preset: {', '.join(PRESET_NAMES)} (default: nintendo)"
     )
     parser.add_argument(
-        "--rounds", type=_positive, default=None, metavar="N", help="match length (default: the preset's)"
+        "--rounds", type=rounds_count, default=None, metavar="N", help="match length (default: the preset's)"
     )
     parser.add_argument(
         "--switch", action="append", default=[], metavar="NAME=VALUE",
@@ -195,6 +197,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def rounds_count(text: str) -> int:
+    """An argparse type: a match length, 1 to the largest the rules take (spec/rules.md switches)."""
+    from koikoi_p2p.rules.profile import MAX_SWITCH_INTEGER
+
+    value = _positive(text)
+    if value > MAX_SWITCH_INTEGER:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SWITCH_INTEGER}")
     return value
 
 

@@ -289,6 +289,7 @@ _CARD_LIST_FIELDS: Mapping[str, frozenset[str]] = {
     "tsukimi_cancelled_by": frozenset({"08-moon", "09-cup"}),
 }
 _LIMIT = 10_000
+MAX_SWITCH_INTEGER = _LIMIT   # the largest value of an integer switch (rounds among them)
 
 
 def _plain(key: str, value: object) -> object:

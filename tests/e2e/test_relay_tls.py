@@ -104,6 +104,7 @@ def test_client_commands_verify_the_relays_certificate(tls_relay: TLSRelay) -> N
         assert bad.returncode == 3, bad.stdout + bad.stderr
         assert "is not trusted" in bad.stderr and "certificate" in bad.stderr, bad.stderr
         assert "(bad_certificate)" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert ".." not in bad.stderr, bad.stderr      # the system's sentence, one full stop
         bad = koikoi(home, "join", "ZZZZZZ", "--relay", relay.wss, "--accept", *extra)
         assert bad.returncode == 3 and "is not trusted" in bad.stderr, bad.stderr
         assert "Traceback" not in bad.stderr

@@ -167,3 +167,12 @@ def test_board_game_six_rounds_has_pools_of_fifty(tmp_path: Path, monkeypatch: p
     setup = prepare(argparse.Namespace(rules="board-game", rounds=6, lang="en"))
     assert setup is not None
     assert (setup.rounds, setup.profile.rounds, setup.profile.pool_start) == (6, 6, 50)
+
+
+def test_the_rules_help_names_every_preset() -> None:
+    """`--rules`'s help lists the presets from a list of its own (building the parser loads no
+    rules): it must stay the rules engine's list."""
+    from koikoi_p2p.cli.options import PRESET_NAMES
+    from koikoi_p2p.rules.profile import PRESETS
+
+    assert tuple(PRESETS) == PRESET_NAMES
