@@ -444,22 +444,34 @@ class SavedMatch:
         """The match ended (a result, a failure): nothing more will be asked."""
         return self._ended
 
+    def _before_terms(self) -> bool:
+        """The handshake, or the terms not yet accepted: the other side has signed nothing yet."""
+        from koikoi_p2p.protocol.flow import Phase
+
+        core = self.core
+        return core is None or core.peer is None or core.peer.phase in (Phase.PROPOSING, Phase.KEYING,
+                                                                         Phase.ACCEPTING)
+
     async def watch_handshake(self, client: RelayClient, password: bool) -> None:
-        """Until the handshake is done: when the relay says the other side left, say so at once.
+        """Until the terms are accepted: when the relay says the other side left, say so at once.
 
         With a password, the side whose key confirmation fails leaves the room as soon as it
         knows (spec/protocol.md §3: it sends nothing more); the relay's ``peer_left`` is how this
-        side learns it within a second instead of at the handshake deadline. (The relay could
-        send that notice falsely, but it can always stop the handshake anyway.)
+        side learns it within a second instead of at the handshake deadline. A joiner that refuses
+        the terms leaves the same way: the host learns it at once, instead of waiting out the
+        terms' deadline for a claim that would prove nothing (the joiner signed nothing). (The
+        relay could send that notice falsely, but it can always stop the match anyway.)
         """
         from koikoi_p2p.protocol.events import Failure
 
-        while not self._ended and (self.core is None or self.core.peer is None):
+        while not self._ended and self._before_terms():
             if client.closed_reason == "peer_left":
                 self.left_in_handshake = True
                 other = 1 - client.seat
-                self._put(Failure(reason="peer_left", message="the other side left during the handshake",
-                                  who=other), False)
+                shaken = self.core is not None and self.core.peer is not None
+                when = "before the terms were accepted" if shaken else "during the handshake"
+                self._put(Failure(reason="peer_left", message=f"the other side left {when}", who=other),
+                          False)
                 self._queue.put_nowait(None)
                 return
             await asyncio.sleep(0.05)

@@ -148,3 +148,43 @@ def test_the_terms_answer_has_a_deadline(tmp_path: Path) -> None:
     assert code == exit_codes.ERROR, out
     assert "--- Round" not in out
     assert getattr(host, "status", None) == "abandoned" and getattr(host, "absent", None) == 1, host
+
+
+def test_a_refusal_ends_the_hosts_wait_at_once(tmp_path: Path) -> None:
+    """`koikoi host` learns that the friend refused the terms as soon as the friend leaves the room
+    (the relay's `peer_left`), long before the terms' deadline; it writes no abandonment claim,
+    which would prove nothing (the friend signed nothing), and exits as for an opponent who left."""
+    from tests.e2e.test_cli_support import env_for
+
+    with relay_process(tmp_path) as url:
+
+        async def body() -> tuple[int, str, float]:
+            host = await asyncio.create_subprocess_exec(
+                str(SCRIPT), "host", "--relay", url, "--rounds", "1", "--timeout", "300",
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                env=env_for(tmp_path / "host"))
+            assert host.stdout is not None
+            seen = b""
+            try:
+                while (found := re.search(rb"koikoi join ([A-Z0-9]{6})", seen)) is None:
+                    line = await asyncio.wait_for(host.stdout.readline(), 60)
+                    assert line, seen.decode()
+                    seen += line
+                code, out = await koikoi_async(tmp_path / "friend", "join", found.group(1).decode(),
+                                               "--relay", url, stdin=b"n\n")
+                assert code == exit_codes.ERROR and "You refused the proposed terms" in out, out
+                refused = asyncio.get_running_loop().time()
+                rest, _ = await asyncio.wait_for(host.communicate(), 60)   # not the 300 s of the terms
+                waited = asyncio.get_running_loop().time() - refused
+            finally:
+                if host.returncode is None:
+                    host.kill()
+                    await host.wait()
+            assert host.returncode is not None
+            return host.returncode, (seen + rest).decode(), waited
+
+        code, out, waited = asyncio.run(body())
+    assert code == exit_codes.OPPONENT_LEFT, out
+    assert waited < 30, (waited, out)
+    assert ".abandoned" not in out and "Evidence" not in out, out
+    assert not list((tmp_path / "host").rglob("*.abandoned"))
