@@ -41,7 +41,10 @@ Theory of operation (spec/protocol.md, "Faults and recovery"):
   HELLOs and PINGs (even under the peer's id, which our HELLO names) is dropped after
   ``dead_after_s`` like silence, and the room is opened again. ``on_connect`` asks the caller
   for such a payload after every reconnection (a repeat of a frame the peer already holds is
-  enough), and ``give_up_s`` then also bounds the time without a live connection.
+  enough), and ``give_up_s`` then also bounds the time without a live connection. A transport
+  that says where the relay shows the other seat (``peer``, a relay client) makes it quicker: a
+  seat shown "away" for ``away_after_s`` without coming back is treated as silent (the peer's
+  process may have died with its resume token; a rejoin room brings it back).
 - With ``vouching=True`` the caller says which pairing is real (``vouch``/``reject`` above);
   without it any new id is trusted at once, as a bare link over a private transport may.
 - With ``confirm=True`` an ACK covers only frames the caller confirmed after saving them, so a
@@ -88,6 +91,7 @@ MAX_COUNT = 2**32 - 1
 MAX_PAYLOAD = 1 << 20
 #: Displaced ids kept while a new pairing is unproven (older ones are retired).
 MAX_DISPLACED = 8
+AWAY_AFTER_S = 3.0   # spec/protocol.md §12.1 rule 5: a seat the relay shows away this long is silent
 #: Payload bytes a link holds of DATA frames that arrived early (out of order), per pairing.
 EARLY_BYTES = 1 << 20
 #: Payload bytes a link holds delivered but not yet taken by ``recv`` (spec/protocol.md §12.1).
@@ -207,6 +211,7 @@ class ReliableLink:
         early_bytes: int = EARLY_BYTES,
         queue_bytes: int = QUEUE_BYTES,
         dead_after_s: float | None = None,
+        away_after_s: float | None = AWAY_AFTER_S,
         confirm: bool = False,
         vouching: bool = False,
         clock: Callable[[], float] = time.monotonic,
@@ -233,6 +238,8 @@ class ReliableLink:
         self._max_early = early_bytes
         self._max_queued = queue_bytes
         self._dead_after_s = dead_after_s
+        self._away_after_s = away_after_s
+        self._away: tuple[object, float] | None = None   # (the transport, since when) it shows the seat away
         self._clock = clock
         self._last_heard = clock()
         self._last_live = clock()           # the last frame that counted for liveness (or the start)
@@ -559,6 +566,8 @@ class ReliableLink:
                 # peer sent meanwhile may still wait unread, so that time is not the peer's silence.
                 self._last_heard += stall
                 self._last_live += stall
+                if self._away is not None:
+                    self._away = (self._away[0], self._away[1] + stall)
             if self._transport is None or self._broken.is_set():
                 continue
             if (self.peer_id is None or not self._peer_knows_me
@@ -569,6 +578,10 @@ class ReliableLink:
                 self._fail("unreachable", f"nothing authenticated from the peer for {self._give_up_s:g} s")
                 self._broken.set()
                 return
+            if self._seat_away_too_long(now):
+                self.stats.dead += 1
+                self._broken.set()            # the relay shows the seat away: pair again (§12.1 rule 5)
+                continue
             if self._dead_after_s is not None:
                 if now - self._last_heard >= self._dead_after_s:
                     self.stats.dead += 1
@@ -581,6 +594,18 @@ class ReliableLink:
                 self._retransmit()
                 self._last_progress = self._clock()
                 self._rto = min(self._rto * 2, self._max_retransmit_s)
+
+    def _seat_away_too_long(self, now: float) -> bool:
+        """The transport's relay has shown the other seat away for ``away_after_s`` (only a link
+        that can connect again acts on it)."""
+        transport = self._transport
+        if self._connect is None or self._away_after_s is None or getattr(transport, "peer", None) != "away":
+            self._away = None
+            return False
+        if self._away is None or self._away[0] is not transport:
+            self._away = (transport, now)
+            return False
+        return now - self._away[1] >= self._away_after_s
 
     def _adopt(self, peer: bytes) -> None:
         """A new peer id: the first pairing, the peer process restarted, or a stranger."""

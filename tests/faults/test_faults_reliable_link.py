@@ -346,3 +346,30 @@ def test_our_own_stall_is_not_the_peers_silence() -> None:
         await b.close()
 
     run(body())
+
+
+def test_a_seat_the_relay_shows_away_makes_the_link_pair_again() -> None:
+    """spec/protocol.md §12.1 rule 5: a relay client's transport that shows the other seat away for
+    ``away_after_s`` (its process died with its resume token, as a killed `koikoi` or a reloaded
+    page) makes the link pair again without waiting for the keepalive bound; a seat that comes
+    back in time keeps the connection."""
+
+    async def body() -> None:
+        hub = Hub(12)
+        a, b = await pair(hub, away_after_s=0.3)
+        await exchange(a, b, 2)
+        transport: Any = a._transport
+        transport.peer = "away"                      # what a relay client says after peer_away
+        await asyncio.sleep(0.15)
+        transport.peer = "present"                   # peer_back in time
+        await asyncio.sleep(0.5)
+        assert hub.connects[0] == 1 and a.stats.dead == 0
+        transport.peer = "away"
+        await asyncio.sleep(0.6)
+        assert hub.connects[0] >= 2 and a.stats.dead >= 1
+        await a.send(b"after pairing again")
+        assert await asyncio.wait_for(b.recv(), 5) == b"after pairing again"
+        await a.close()
+        await b.close()
+
+    run(body())

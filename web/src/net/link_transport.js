@@ -15,12 +15,16 @@ import { ReliableLink } from './reliable.js';
  * @typedef {import('./match.js').Transport} Transport
  */
 
+/** How long the relay may show the other seat away before the link pairs again (spec/protocol.md §12.1 rule 5). */
+export const AWAY_MS = 3000;
+
 export class LinkTransport {
   /**
    * @param {Transport | null} inner null: pair through `connect` first
    * @param {{rng: (n: number) => Uint8Array, retransmit?: number, maxRetransmit?: number, keepalive?: number,
    *   tickMs?: number, onRestart?: () => void, onConnect?: () => void, now?: () => number, giveUpMs?: number,
    *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void, earlyBytes?: number, queueBytes?: number, confirm?: boolean,
+   *   awayMs?: number,
    *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void,
    *     close?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
@@ -32,7 +36,11 @@ export class LinkTransport {
    *   of a live connection, and `onConnect` (after every new connection) must send something the
    *   peer can authenticate at once (its outbox, or a repeat of its last frame: §12.1 rule 5).
    *   `confirm`: the driver saves what it takes and calls `confirm` after each payload once it is
-   *   saved; only then is it acknowledged (§12.1 rule 3, §12.3 item 1).
+   *   saved; only then is it acknowledged (§12.1 rule 3, §12.3 item 1). `awayMs` (with `connect`;
+   *   default AWAY_MS, Infinity: never):
+   *   a relay that shows the other seat away that long, without its coming back, makes the link pair
+   *   again as a silent peer does (§12.1 rule 5): the peer's process may have died with its resume
+   *   token (a reloaded page), and only a rejoin room brings it back.
    */
   constructor(inner, options) {
     this.connector = options.connect ?? null;
@@ -47,6 +55,9 @@ export class LinkTransport {
     this.repairing = null;
     this.now = options.now ?? (() => performance.now() / 1000);
     this.vouching = options.vouching ?? false;
+    this.awayMs = options.awayMs ?? AWAY_MS;
+    /** @type {number | null} when the relay began to show the other seat away on this transport */
+    this.awaySince = null;
     this.link = new ReliableLink({ ...options, giveUp: this.giveUpMs / 1000, period: (options.tickMs ?? 200) / 1000 });
     this.onRestart = options.onRestart ?? (() => {});
     this.onConnect = options.onConnect ?? (() => {});
@@ -61,8 +72,10 @@ export class LinkTransport {
     /** @type {unknown} */
     this.error = null;
     this.closed = false;
-    if (inner) for (const f of this.link.start(this.now())) inner.send(f);
-    else {
+    if (inner) {
+      this.#watchPeer(inner);
+      for (const f of this.link.start(this.now())) inner.send(f);
+    } else {
       this.link.start(this.now()); // its HELLO goes out once paired (reconnected() repeats it)
       this.#repair(new Error('not paired yet'));
     }
@@ -75,10 +88,28 @@ export class LinkTransport {
         this.#fail(Object.assign(new Error(`nothing authenticated from the peer for ${this.giveUpMs / 1000} s`), { reason: 'unreachable' }));
         return;
       }
-      // §12.1 rule 5: a peer silent beyond the keepalive bound: drop the transport, pair again.
+      // §12.1 rule 5: a peer silent beyond the keepalive bound, or shown away by the relay beyond
+      // `awayMs`: drop the transport, pair again.
       if (silent && this.connector) this.#repair(new Error('the peer was silent'));
+      else if (this.awaySince !== null && this.connector && (this.now() - this.awaySince) * 1000 >= this.awayMs) {
+        this.#repair(new Error('the peer was away'));
+      }
     }, options.tickMs ?? 200);
     this.#pump();
+  }
+
+  /**
+   * Follow where the relay shows the other seat on this transport (§12.1 rule 5): away starts the
+   * clock of `awayMs`, back (or a new transport) stops it.
+   * @param {Transport} inner
+   */
+  #watchPeer(inner) {
+    this.awaySince = null;
+    inner.onPeer?.((state) => {
+      if (inner !== this.inner) return; // a replaced transport's late news
+      if (state === 'away') this.awaySince ??= this.now();
+      else this.awaySince = null;
+    });
   }
 
   /** The session both seats hold: the connector's rejoin tag derives from it (§12.2). @param {Uint8Array} sessionId */
@@ -155,6 +186,7 @@ export class LinkTransport {
       while (!this.closed && !paired) {
         try {
           this.inner = await /** @type {{connect: () => Promise<Transport>}} */ (this.connector).connect();
+          this.#watchPeer(this.inner);
           paired = true;
         } catch (e) {
           if ((this.now() - started) * 1000 > this.giveUpMs) {
