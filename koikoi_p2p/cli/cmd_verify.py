@@ -63,6 +63,16 @@ def _handle(args: argparse.Namespace) -> int:
         if args.result:
             print("koikoi verify: " + tr(lang, "--result takes one file"))
             return 2
+        # Two accounts of one match are compared; a co-signed result is no account (it holds
+        # the outcome alone) and is checked on its own.
+        pair = ((args.file, data), (args.other, other))
+        results = [name for name, raw in pair if file_kind(raw) == "result"]
+        if results:
+            text = tr(lang, "{file} is not a transcript, an evidence file or an abandonment file, the only "
+                            "files compared; a co-signed result is verified alone: koikoi verify {file}",
+                      file=results[0])
+            print("koikoi verify: " + text)
+            return 2
         return _compare(args, data, other)
     kind = file_kind(data)
     if args.html and kind != "result":

@@ -265,3 +265,19 @@ def test_the_same_reports_in_english_name_no_raw_id(played: tuple[Path, Path, Pa
     # The reasons of the tampered file, the evidence and the cut transcript are said in words.
     assert "a decryption share that is not valid" in text and "a shuffle that is not valid" in text
     assert "1 round, " in text and "round 1: " in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_result_beside_a_transcript_is_sent_to_be_verified_alone(played: tuple[Path, Path, Path],
+                                                                   lang: str) -> None:
+    """`koikoi verify A B` compares two accounts of a match; a co-signed result is none (it holds
+    the outcome alone): named, with the command that checks it, as a usage error, never called
+    "refuted" or "not a file of this program" beside a transcript it may well match."""
+    home, transcript, result = played
+    for pair in ((transcript, result), (result, transcript), (result, result)):
+        done = verify(home, *pair, lang=lang)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert f"koikoi verify {result}" in done.stdout, done.stdout
+        assert "refuted" not in done.stdout and "Traceback" not in done.stderr
+        if lang == "ja":
+            assert japanese_only(done.stdout.replace(str(result), " ")) == [], done.stdout
