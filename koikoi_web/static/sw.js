@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-9b67f40c099f6ffd';
-const FILES = ["./","app-2120ffa85767.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4bb7050d139c.css","weights-08114836588a.js","worker-5721922af961.js"];
+const CACHE = 'koikoi-c9274b0458b5cd87';
+const FILES = ["./","app-913c8ee2d5c9.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-d97b3a6c0131.css","weights-08114836588a.js","worker-11b57c50bbad.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

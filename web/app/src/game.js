@@ -287,7 +287,8 @@ export class Game {
   /** @param {any} table */
   #draw(table) {
     this.table = table;
-    if (table.connection === 'reconnecting') this.#say(t('reconnecting'));
+    // A finished match has no link left to speak of (the peer's page closing it is not news).
+    if (table.connection === 'reconnecting' && !table.finished) this.#say(t('reconnecting'));
     else if (this.notice.textContent === t('reconnecting') || this.notice.textContent === t('connecting') || this.notice.textContent === t('resumed')) this.#say('');
     const names = this.#names(table);
     let snap = null;

@@ -485,6 +485,20 @@ export class Seat {
     return this.#enqueue(async () => this.#stop({ reason, detail, blame: null }));
   }
 
+  /**
+   * The relay says the other seat left the room for good (`peer_left`) before the terms were
+   * accepted: the other side has signed nothing, so no claim of ours could hold; the match ends
+   * here at once, as for a joiner who refused the terms (it leaves so). A relay could send this
+   * falsely, but it can stop a match anyway.
+   */
+  peerLeft() {
+    return this.#enqueue(async () => {
+      const flow = /** @type {any} */ (this.peer.flow);
+      if (this.finished || (flow && flow.accepted)) return;
+      this.#stop({ reason: 'peer_left', detail: 'the other side left before the terms were accepted', blame: null });
+    });
+  }
+
   /** Resign where this seat is asked to act (spec/game.md §6.3): a result naming the other seat the winner, which it countersigns. */
   resign() {
     return this.#enqueue(async () => {
@@ -593,6 +607,7 @@ export class Seat {
 
   /** @param {'connected' | 'reconnecting'} state */
   connectionState(state) {
+    if (this.finished) return; // the link after the end (the peer leaving) is no news for the page
     this.info.connection = state;
     this.#publish();
   }

@@ -86,6 +86,10 @@ test('two browsers play a whole match through a relay; a reload mid-deal resumes
       await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
       verify(await download(p, 'transcript'));
     }
+    // Over a finished match no connection banner: the other page closing its link after the end
+    // (which starts this one's pairing again) is no news for the person.
+    await a.page.waitForTimeout(1500);
+    for (const p of [a.page, b.page]) assert.equal(await p.locator('.notice').isVisible(), false, String(await p.locator('.notice').textContent()));
     assert.deepEqual(a.errors, []);
   } finally {
     await browser.close();
@@ -181,6 +185,34 @@ function verifyClaim(file, expect) {
   assert.match(r.stdout, expect);
   return r.stdout;
 }
+
+test('a joiner who refuses the terms leaves, and the host page says so at once, with no claim', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext(), relay.web);
+    // The terms' deadline is the decision time: 300 s. The host must not wait it out.
+    await pair(a.page, b.page, relay.web, { turn: 300 });
+    // The joiner compares the security code, then refuses the terms.
+    for (;;) {
+      const refuse = b.page.locator('dialog[open]').getByRole('button', { name: 'Refuse', exact: true });
+      if (await refuse.count()) {
+        await refuse.click();
+        break;
+      }
+      await b.page.locator('dialog[open] button.primary').first().click({ timeout: 60000 });
+    }
+    await a.page.locator('dialog.dlg-failure').waitFor({ timeout: 60000 });
+    const said = String(await a.page.locator('dialog[open]').textContent());
+    assert.match(said, /the opponent left/, said);
+    assert.equal(await a.page.locator('dialog[open] a[data-file="evidence"]').count(), 0, said);
+    assert.deepEqual(a.errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
 
 test('the opponent who leaves misses its deadline: the page signs an abandonment claim that koikoi verify upholds', { skip, timeout: 240000 }, async () => {
   const relay = await startWebRelay();
@@ -286,12 +318,18 @@ test('a player resigns online: display names beside fingerprints, the other page
       if (!(await a.page.locator('.hand button.card').count())) await step(a.page);
       await step(b.page);
     }
-    await a.page.locator('footer button.resign').click();
+    // It reloads its page first, and resigns as soon as the page lets it, before the link has
+    // paired again: the resignation waits for the pairing, and the page says nothing of the
+    // connection once the match is over.
+    await a.page.reload();
+    await a.page.locator('footer button.resign:not([disabled])').click({ timeout: 60000 });
     await a.page.locator('dialog.dlg-resign button.resign-confirm').click();
     for (const p of [a.page, b.page]) {
       await p.locator('dialog.dlg-over').waitFor({ timeout: 60000 });
       await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
     }
+    await a.page.waitForTimeout(1500);
+    for (const p of [a.page, b.page]) assert.equal(await p.locator('.notice').isVisible(), false, String(await p.locator('.notice').textContent()));
     assert.match(String(await a.page.locator('dialog[open] .big').textContent()), new RegExp(`You resigned: Sakura ${fingerprints[1].slice(0, 9)} wins`));
     assert.match(String(await b.page.locator('dialog[open] .big').textContent()), new RegExp(`Fuji ${fingerprints[0].slice(0, 9)} resigned: you win`));
     for (const p of [a.page, b.page]) {
