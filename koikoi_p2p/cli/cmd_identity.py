@@ -74,6 +74,8 @@ def _show(args: argparse.Namespace) -> int:
     except IdentityFileError as exc:
         print(f"koikoi identity: {exc}", file=sys.stderr)
         return 1
+    if loaded.created:   # the first command of a fresh install: say so, as a match would
+        print(tr(lang, "Made your identity key ({path}).", path=where.identity_file))
     name = load_name(where.name_file)
     print(tr(lang, "Fingerprint: {fp}", fp=loaded.fingerprint))
     print(tr(lang, "Name: {name}", name=name) if name
@@ -128,6 +130,8 @@ def _export(args: argparse.Namespace) -> int:
         return 2
     try:
         loaded = load_or_create_identity(where.identity_file)
+        if loaded.created:
+            print(tr(lang, "Made your identity key ({path}).", path=where.identity_file))
         passphrase = read_passphrase(args, lang, twice=True)
     except (IdentityFileError, PassphraseUnavailable) as exc:
         print(f"koikoi identity: {exc}", file=sys.stderr)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from koikoi_p2p.cli import exit_codes
-from koikoi_p2p.cli.options import add_lang, add_parser, add_relay
+from koikoi_p2p.cli.options import add_lang, add_parser, add_relay, seconds
 
 
 def register(subparsers: Any) -> None:
@@ -21,7 +21,7 @@ def register(subparsers: Any) -> None:
     )
     add_relay(parser)
     parser.add_argument("--json", action="store_true", help="print the rooms as a JSON list")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                         help="give up when the relay has not answered within SECONDS (default: 10)")
     add_lang(parser)
     parser.set_defaults(handler=_handle)

@@ -36,6 +36,8 @@ def _handle(args: argparse.Namespace) -> int:
     except IdentityFileError as exc:
         print(f"koikoi name: {exc}", file=sys.stderr)
         return 1
+    if identity.created:   # the first command of a fresh install: say so, as a match would
+        print(tr(lang, "Made your identity key ({path}).", path=where.identity_file))
     if args.name is None:
         name = load_name(where.name_file)
         print(shown(name, identity.fingerprint) if name

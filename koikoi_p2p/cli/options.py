@@ -210,6 +210,11 @@ def rounds_count(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds, 1 to a day."""
+    return _seconds(text)
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)

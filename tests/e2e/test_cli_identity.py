@@ -81,3 +81,16 @@ def test_bad_files_and_passphrases_get_a_clear_error_and_change_nothing(tmp_path
     assert not (tmp_path / "weak").exists()
     nothing = koikoi(home, "identity", "export", str(tmp_path / "none"))
     assert nothing.returncode == 2 and "no terminal to ask for the passphrase" in nothing.stderr
+
+
+def test_the_first_command_that_makes_the_key_says_so(tmp_path: Path) -> None:
+    """On a fresh install `koikoi identity show` and `koikoi name` make the identity key, as a
+    match would, and say so once, like a match does (an import afterwards then needs --replace,
+    and the person knows why)."""
+    for command in (("identity", "show"), ("name",)):
+        home = tmp_path / command[0]
+        first, second = koikoi(home, *command), koikoi(home, *command)
+        assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+        made = f"Made your identity key ({home / 'config' / 'identity.key'})."
+        assert made in first.stdout, first.stdout
+        assert "Made your identity key" not in second.stdout, second.stdout

@@ -19,3 +19,14 @@ def test_rounds_out_of_range_is_a_usage_error(tmp_path: Path, command: str, roun
                           capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr and "--rounds" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("timeout", ["-1", "0", "soon"])
+def test_a_lobby_timeout_that_is_no_time_is_a_usage_error(tmp_path: Path, timeout: str) -> None:
+    """`koikoi lobby --timeout` takes 1 s to a day, like the other commands' times; a negative or
+    zero one used to be tried and fail as an unreachable relay (exit 3)."""
+    env = {**os.environ, "KOIKOI_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "koikoi_p2p.cli.main", "lobby", "--timeout", timeout],
+                          capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr and "--timeout" in done.stderr, done.stderr
