@@ -402,6 +402,12 @@ def _submit(args: argparse.Namespace) -> int:
         print("koikoi ratings submit: " + tr(lang, "cannot read {file}: {problem}", file=args.file,
                                              problem=exc.strerror), file=sys.stderr)
         return 2
+    from koikoi_p2p.cli.cmd_verify import file_kind
+
+    if file_kind(data) != "result":   # a transcript, evidence or a claim: said here, not sent
+        print("koikoi ratings submit: " + tr(lang, "{file} is not a co-signed result: send the .result file "
+                                             "beside the transcript", file=args.file), file=sys.stderr)
+        return 2
     try:
         service = _service(argparse.Namespace(relay=args.to))
         answer = submit_result(service, data)

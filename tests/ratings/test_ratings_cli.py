@@ -155,3 +155,18 @@ def test_first_run_asks_for_a_name_at_a_terminal_only(tmp_path: Path, capsys: py
     monkeypatch.setattr(sys, "stdin", io.StringIO("Taro\n"))                # no terminal: no question
     choose_first_name(tmp_path / "other.txt", screen)
     assert not (tmp_path / "other.txt").exists()
+
+
+def test_a_transcript_is_not_sent_as_a_result(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`koikoi ratings submit` of a transcript (or evidence, or a claim) says which file to send,
+    before any upload: the service would only refuse the bytes (413 for a long match)."""
+    from koikoi_p2p.protocol.transcript import TRANSCRIPT_MAGIC
+
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path / "home"))
+    transcript = tmp_path / "match.transcript"
+    transcript.write_bytes(TRANSCRIPT_MAGIC + bytes(100_000))
+    # No service listens at this URL: nothing is sent, so nothing fails to connect.
+    assert main(["ratings", "submit", str(transcript), "--to", "http://127.0.0.1:9/"]) == 2
+    said = capsys.readouterr().err
+    assert "is not a co-signed result: send the .result file beside the transcript" in said, said
