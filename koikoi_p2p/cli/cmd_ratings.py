@@ -405,8 +405,8 @@ def _submit(args: argparse.Namespace) -> int:
     from koikoi_p2p.cli.cmd_verify import file_kind
 
     if file_kind(data) != "result":   # a transcript, evidence or a claim: said here, not sent
-        print("koikoi ratings submit: " + tr(lang, "{file} is not a co-signed result: send the .result file "
-                                             "beside the transcript", file=args.file), file=sys.stderr)
+        print("koikoi ratings submit: " + tr(lang, "{file} is not a co-signed result: only the .result file "
+                                             "of a finished match is rated", file=args.file), file=sys.stderr)
         return 2
     try:
         service = _service(argparse.Namespace(relay=args.to))

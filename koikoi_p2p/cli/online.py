@@ -459,13 +459,15 @@ class SavedMatch:
         knows (spec/protocol.md §3: it sends nothing more); the relay's ``peer_left`` is how this
         side learns it within a second instead of at the handshake deadline. A joiner that refuses
         the terms leaves the same way: the host learns it at once, instead of waiting out the
-        terms' deadline for a claim that would prove nothing (the joiner signed nothing). (The
-        relay could send that notice falsely, but it can always stop the match anyway.)
+        terms' deadline for a claim that would prove nothing (the joiner signed nothing). A leave
+        just after our own resume is not taken for one (``left_while_steady``): the other seat may
+        be pairing again after our absence. (The relay could send that notice falsely, but it can
+        always stop the match anyway.)
         """
         from koikoi_p2p.protocol.events import Failure
 
         while not self._ended and self._before_terms():
-            if client.closed_reason == "peer_left":
+            if client.left_while_steady:
                 self.left_in_handshake = True
                 other = 1 - client.seat
                 shaken = self.core is not None and self.core.peer is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 from collections import deque
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -37,6 +38,10 @@ REPLY_TIMEOUT = 10.0
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 2.0
 SYNC_INTERVAL = 1.0   # a stalled stream asks the relay for its counts this often (spec §5.5)
+# A peer_left this long after our seat (re)attached is the other seat's own leave: spec/protocol.md
+# §12.1 rule 5 (the other seat pairs again 3 s into our absence, and its leave may land just after
+# our resume).
+STEADY_S = 2.5
 DEFAULT_BUFFER_FRAMES = 256
 DEFAULT_BUFFER_BYTES = 1_048_576
 
@@ -208,6 +213,8 @@ class RelayClient:
         self._lock = asyncio.Lock()
         self._failure: RelayClosed | None = None
         self._closing = False
+        self._resumed_at: float | None = None    # when this client last took its seat back (§8)
+        self._failed_at: float | None = None
         self._awaiting_reopen = False            # frames of a rejected joiner may still arrive
         self._last_error = ""
         self._sync_sent_at = -1.0
@@ -342,8 +349,18 @@ class RelayClient:
         if self._failure is not None:
             raise self._failure
 
+    @property
+    def left_while_steady(self) -> bool:
+        """The other seat left (``peer_left``, reason ``left``), and not within STEADY_S of our own
+        resume: a deliberate leave. Just after our resume it may be the other seat giving up on
+        our absence to pair again (spec/protocol.md §12.1 rule 5), not leaving the match."""
+        if self.closed_reason != "peer_left" or self._failed_at is None:
+            return False
+        return self._resumed_at is None or self._failed_at - self._resumed_at >= STEADY_S
+
     def _fail(self, reason: str, message: str = "") -> None:
         if self._failure is None:
+            self._failed_at = time.monotonic()
             self._failure = RelayClosed(reason, message)
             self._queue.put_nowait(self._failure)
             self._peer_changed.set()
@@ -524,6 +541,7 @@ class RelayClient:
                 await ws.close()
                 raise RelayError("resume_failed", "frames the relay missed are no longer buffered here")
             self.reconnects += 1
+            self._resumed_at = time.monotonic()
             self._last_error = ""
             self._peer = str(reply.get("peer", self._peer))
             self._peer_changed.set()

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-c9274b0458b5cd87';
-const FILES = ["./","app-913c8ee2d5c9.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-d97b3a6c0131.css","weights-08114836588a.js","worker-11b57c50bbad.js"];
+const CACHE = 'koikoi-e4caaa34ae721bba';
+const FILES = ["./","app-ebf2ab3a8bca.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-d97b3a6c0131.css","weights-08114836588a.js","worker-d5228fcc731f.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -44,7 +44,7 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path, taken: int, command: li
 
 
 def test_a_host_that_does_not_resolve(tmp_path: Path) -> None:
-    done = _koikoi(tmp_path, "relay", "--host", "256.1.1.1", "--port", "0")
+    done = _koikoi(tmp_path, "relay", "--host", "nowhere.invalid", "--port", "0")   # RFC 6761
     assert done.returncode == 1, done
     assert "Traceback" not in done.stderr and "does not resolve" in done.stderr
 
@@ -52,7 +52,8 @@ def test_a_host_that_does_not_resolve(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [["relay", "--port"], ["relay", "--port", "0", "--ratings-port"],
                                      ["ratings", "serve", "--port"], ["web", "--port"]])
 @pytest.mark.parametrize("port", ["70000", "-1", "http"])
-def test_a_port_outside_the_range_is_a_command_line_error(tmp_path: Path, command: list[str], port: str) -> None:
+def test_a_port_outside_the_range_is_a_command_line_error(tmp_path: Path, command: list[str],
+                                                          port: str) -> None:
     done = _koikoi(tmp_path, *command, port)
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr and "--port" in done.stderr

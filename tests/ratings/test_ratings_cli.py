@@ -169,4 +169,4 @@ def test_a_transcript_is_not_sent_as_a_result(tmp_path: Path, capsys: pytest.Cap
     # No service listens at this URL: nothing is sent, so nothing fails to connect.
     assert main(["ratings", "submit", str(transcript), "--to", "http://127.0.0.1:9/"]) == 2
     said = capsys.readouterr().err
-    assert "is not a co-signed result: send the .result file beside the transcript" in said, said
+    assert "is not a co-signed result: only the .result file of a finished match is rated" in said, said

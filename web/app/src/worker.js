@@ -188,7 +188,7 @@ async function startHeld(msg) {
   seat = await Seat.create({ id: msg.id, role: msg.role, options, meta }, io);
   const created = seat;
   // The other seat leaving before the terms are accepted ends the match at once (Seat.peerLeft).
-  first.onPeer((state) => { if (state === 'left') void created.peerLeft(); });
+  first.onPeer((state) => { if (state === 'left' && first.leftWhileSteady) void created.peerLeft(); });
   post({ type: 'room', code: first.code, seat: msg.seat });
   post({ type: 'table', table: seat.table() });
   if (msg.link.action === 'host') {

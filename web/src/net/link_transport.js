@@ -79,7 +79,14 @@ export class LinkTransport {
       this.link.start(this.now()); // its HELLO goes out once paired (reconnected() repeats it)
       this.#repair(new Error('not paired yet'));
     }
+    const period = (options.tickMs ?? 200) / 1000;
+    /** @type {number | null} */
+    let lastTimer = null;
     this.timer = setInterval(() => {
+      const at = this.now();
+      // Our own process did not run (§12.1 rule 5): that time is not the peer's absence either.
+      if (lastTimer !== null && this.awaySince !== null && at - lastTimer - period > period) this.awaySince += at - lastTimer - period;
+      lastTimer = at;
       if (this.repairing) return;
       const { out, silent, gaveUp } = this.link.tick(this.now());
       for (const f of out) this.#write(f);
@@ -104,7 +111,9 @@ export class LinkTransport {
    * @param {Transport} inner
    */
   #watchPeer(inner) {
-    this.awaySince = null;
+    // A seat already away when the transport is taken (a rejoin room the other seat left, a join
+    // reply that says so) starts the clock too: no event will.
+    this.awaySince = inner.peer === 'away' ? this.now() : null;
     inner.onPeer?.((state) => {
       if (inner !== this.inner) return; // a replaced transport's late news
       if (state === 'away') this.awaySince ??= this.now();

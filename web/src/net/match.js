@@ -7,10 +7,10 @@ import { peerHoldsSession } from './rendezvous.js';
 /**
  * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>,
  *   vouch?: () => void, reject?: () => void, setLivenessKey?: (key: Uint8Array) => void,
- *   onPeer?: (listener: (state: string) => void) => void}} Transport
+ *   onPeer?: (listener: (state: string) => void) => void, peer?: string}} Transport
  * `vouch`/`reject` (a link that vouches for pairings, spec/protocol.md §12.2): the payload last
- * received authenticated, or did not. `onPeer` (a relay client): where the relay says the other seat is
- * ('present', 'away', 'none', 'left').
+ * received authenticated, or did not. `onPeer` and `peer` (a relay client): where the relay says the
+ * other seat is ('present', 'away', 'none', 'left'), as news and now.
  * @typedef {import('../protocol/peer.js').PeerEvent} PeerEvent
  * @typedef {{
  *   choose: (peer: GamePeer, event: PeerEvent) => import('../rules/actions.js').Action,

@@ -7,6 +7,12 @@ import { RelayStream } from './relay_stream.js';
 export const PATH = '/v1';
 const CONNECT_TIMEOUT_MS = 10000;
 const RESUMABLE_CODES = new Set([1006, 1011, 4004]);
+/**
+ * A peer_left this long after our seat was resumed is the other seat's own leave (spec/protocol.md
+ * §12.1 rule 5: the other seat pairs again 3 s into our absence, and its leave may land just after
+ * our resume).
+ */
+export const STEADY_S = 2.5;
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
 /** A relay failure with its machine-readable reason (spec/relay.md §6). */
@@ -165,6 +171,10 @@ export class RelayClient {
     this.maxFrameBytes = Number(limits.max_frame_bytes ?? 65536);
     this.WS = options.WebSocket ?? defaultWebSocket();
     this.now = options.now ?? (() => performance.now() / 1000);
+    /** @type {number | null} when this client last took its seat back (spec/relay.md §8) */
+    this.resumedAt = null;
+    /** @type {number | null} */
+    this.failedAt = null;
     /** 'none' | 'present' | 'away' */
     this.peer = peer;
     this.stream = new RelayStream({ bufferFrames: Number(limits.buffer_frames ?? 256), bufferBytes: Number(limits.buffer_bytes ?? 1 << 20) });
@@ -260,6 +270,16 @@ export class RelayClient {
     if (this.ws && this.ws.readyState === 1) this.ws.send(pack(message));
   }
 
+  /**
+   * The other seat left (`peer_left`, reason `left`), and not within STEADY_S of our own resume:
+   * a deliberate leave. Just after our resume it may be the other seat giving up on our absence
+   * to pair again (spec/protocol.md §12.1 rule 5), not leaving the match.
+   */
+  get leftWhileSteady() {
+    if (this.failure?.reason !== 'peer_left' || this.failure.detail !== 'left' || this.failedAt === null) return false;
+    return this.resumedAt === null || this.failedAt - this.resumedAt >= STEADY_S;
+  }
+
   /** @param {(peer: string) => void} listener called with 'present', 'away', 'none' or 'left' */
   onPeer(listener) {
     this.peerListeners.push(listener);
@@ -353,6 +373,7 @@ export class RelayClient {
       case 'resumed': {
         const out = this.stream.resendFrom(Number(m.accepted));
         if (!out) return this.#fail('resume_failed', 'frames the relay never accepted are gone');
+        this.resumedAt = this.now();
         for (const o of out) this.#write(o);
         this.#setPeer(String(m.peer ?? 'present'));
         return;
@@ -438,6 +459,7 @@ export class RelayClient {
   /** @param {string} reason @param {string} message */
   #fail(reason, message) {
     if (this.failure) return;
+    this.failedAt = this.now();
     this.failure = new RelayClosed(reason, message);
     clearInterval(this.watchdog);
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
