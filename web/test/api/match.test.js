@@ -124,8 +124,10 @@ for (const asked of [false, true]) {
   test(`a seat resumed from its store after a crash ${when} finishes the match`, { timeout: 120_000 }, async () => {
     const { first, attach } = crashablePair();
     const store = new MemoryStore();
-    // Two rounds: one round may end before the guest was asked three times (a stop after an early yaku).
-    const host = new Match(first, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 2, store, id: 'host' });
+    // Six rounds: a round may end before the guest is asked anything (a dealt hand, a stop after
+    // the dealer's first yaku), and CI once saw two such rounds end a two-round match before the
+    // crash (both stores gone).
+    const host = new Match(first, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 6, store, id: 'host' });
     const guest = new Match(attach(), { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
     const hostPlay = play(host);
     // The guest plays a few decisions, then "crashes": its iterator is abandoned mid-match.
