@@ -22,7 +22,7 @@ import { RelayClient } from '../../src/api/match.js';
 import { toHex, fromHex } from '../../src/api/match.js';
 import { deleteSeat, getValue, loadSeat, saveSeat, setValue } from './store.js';
 import { Seat } from './seat.js';
-import { LinkTransport } from '../../src/api/match.js';
+import { AWAY_MS, LinkTransport } from '../../src/api/match.js';
 import { RelayRendezvous } from '../../src/api/match.js';
 import { warmUp } from '../../src/mentalpoker/warm.js';
 
@@ -222,7 +222,7 @@ function relayLink(s, url, first) {
   const code = String(/** @type {any} */ (s.record.meta.link).code);
   const connect = new RelayRendezvous(url, /** @type {0 | 1} */ (s.peer.seat), code, { first, pairTimeoutMs: 30000, pollMs: 250 });
   return new LinkTransport(first, {
-    rng: systemRandom, keepalive: 10, connect, giveUpMs: 10 * 60 * 1000, vouching: true, confirm: true,
+    rng: systemRandom, keepalive: 10, connect, giveUpMs: 10 * 60 * 1000, vouching: true, confirm: true, awayMs: AWAY_MS,
     onState: (state) => s.connectionState(state),
   });
 }

@@ -30,7 +30,7 @@ export { GamePeer } from '../protocol/peer.js';
 export { Journal, JOURNAL_VERSION } from '../protocol/journal.js';
 export { RelayClient, RelayError, RelayClosed, normaliseCode, isWellFormedCode } from '../net/relay_client.js';
 export { RelayRendezvous, peerHoldsSession } from '../net/rendezvous.js';
-export { LinkTransport } from '../net/link_transport.js';
+export { AWAY_MS, LinkTransport } from '../net/link_transport.js';
 export { roomListing } from '../net/listing.js';
 export { serviceUrl, locateService } from '../net/ratings.js';
 export { memoryPair } from '../net/match.js';

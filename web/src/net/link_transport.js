@@ -37,7 +37,7 @@ export class LinkTransport {
    *   peer can authenticate at once (its outbox, or a repeat of its last frame: §12.1 rule 5).
    *   `confirm`: the driver saves what it takes and calls `confirm` after each payload once it is
    *   saved; only then is it acknowledged (§12.1 rule 3, §12.3 item 1). `awayMs` (with `connect`;
-   *   default AWAY_MS, Infinity: never):
+   *   the browser app passes AWAY_MS; default Infinity, never):
    *   a relay that shows the other seat away that long, without its coming back, makes the link pair
    *   again as a silent peer does (§12.1 rule 5): the peer's process may have died with its resume
    *   token (a reloaded page), and only a rejoin room brings it back.
@@ -55,7 +55,7 @@ export class LinkTransport {
     this.repairing = null;
     this.now = options.now ?? (() => performance.now() / 1000);
     this.vouching = options.vouching ?? false;
-    this.awayMs = options.awayMs ?? AWAY_MS;
+    this.awayMs = options.awayMs ?? Infinity;
     /** @type {number | null} when the relay began to show the other seat away on this transport */
     this.awaySince = null;
     this.link = new ReliableLink({ ...options, giveUp: this.giveUpMs / 1000, period: (options.tickMs ?? 200) / 1000 });
