@@ -26,6 +26,7 @@ const face = (c) => {
  *   resign: () => void,
  *   showIds: boolean,
  *   names: [string, string],
+ *   labels?: [{name: string, tag: string}, {name: string, tag: string}],
  * }} BoardProps
  */
 
@@ -108,7 +109,9 @@ export function renderBoard(root, table, props) {
 
   const waitSeat = table.wait ? table.wait.seat : null;
   const playerBar = (/** @type {number} */ seat, /** @type {boolean} */ mine) => h('div', { class: `player ${mine ? 'me' : 'them'}${waitSeat === seat ? ' active' : ''}` }, [
-    h('span', { class: 'pname' }, names[seat]),
+    // The name may be cut short; the fingerprint beside it never is.
+    h('span', { class: 'pname' }, props.labels ? props.labels[seat].name : names[seat]),
+    props.labels?.[seat].tag ? h('span', { class: 'ptag' }, props.labels[seat].tag) : null,
     r && r.dealer === seat ? h('span', { class: 'dealer', title: t('dealer') }, t('dealer')) : null,
     h('span', { class: 'pscore', 'aria-label': `${names[seat]}: ${scores[seat]}` }, String(scores[seat])),
     // Both seats' clocks: the one waited on counts down (from when its wait began, kept across a reload).

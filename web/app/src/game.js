@@ -284,6 +284,20 @@ export class Game {
     }));
   }
 
+  /**
+   * The player bars' labels: the name, which may be cut short on a narrow screen, and apart
+   * from it the fingerprint's start, which never is (it tells two players of one name apart).
+   * @param {any} table @param {[string, string]} names
+   * @returns {[{name: string, tag: string}, {name: string, tag: string}]}
+   */
+  #labels(table, names) {
+    const fp = table.paired && table.mode !== 'practice' ? table.paired.fingerprints ?? ['', ''] : ['', ''];
+    return /** @type {[{name: string, tag: string}, {name: string, tag: string}]} */ ([0, 1].map((s) => {
+      const tag = s !== table.seat && fp[s] ? fp[s].slice(0, 9) : '';
+      return { name: tag ? names[s].slice(0, names[s].length - tag.length - 1) : names[s], tag };
+    }));
+  }
+
   /** @param {any} table */
   #draw(table) {
     this.table = table;
@@ -298,6 +312,7 @@ export class Game {
       snap = this.view.before();
       renderBoard(this.boardEl, table, {
         decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
+        labels: this.#labels(table, names),
       });
     }
     this.#dialogs(table);

@@ -78,6 +78,13 @@ test('two browsers play a whole match through a relay; a reload mid-deal resumes
       await step(a.page);
       await step(b.page);
     }
+    // At phone width the opponent's fingerprint stays whole beside a name cut short.
+    const tag = b.page.locator('.player.them .ptag');
+    assert.match(String(await tag.textContent()), /^[a-z2-7]{4}-[a-z2-7]{4}$/);
+    const [tagBox, barBox] = await Promise.all([tag.boundingBox(), b.page.locator('.player.them').boundingBox()]);
+    assert.ok(tagBox && barBox && tagBox.x >= barBox.x && tagBox.x + tagBox.width <= barBox.x + barBox.width, 'the fingerprint is clipped');
+    assert.equal(await tag.evaluate((/** @type {HTMLElement} */ el) => el.scrollWidth <= el.clientWidth), true);
+    await b.page.screenshot({ path: path.join(os.tmpdir(), 'koikoi-phone-online.png') });
     await b.page.reload();
     const reloaded = true;
     await playBoth([a.page, b.page]);
