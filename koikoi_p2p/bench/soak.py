@@ -57,8 +57,8 @@ RELAY_BANNER = "relay listening on ws://127.0.0.1:"
 class Fault:
     """What happens to one match. kill_phase None: no kill. cut_phase: the proxy cuts every
     connection when a peer reaches that phase. relay_restart_phase: the relay is killed there
-    (in a cluster: Redis is). node_kill_phase: in a cluster, the victim's node is killed there
-    and started again ``node_down_s`` later."""
+    (in a cluster: Redis is) and started again ``relay_down_s`` later. node_kill_phase: in a
+    cluster, the victim's node is killed there and started again ``node_down_s`` later."""
 
     victim: int = 0
     kill_phase: str | None = None
@@ -69,6 +69,7 @@ class Fault:
     relay_restart_phase: str | None = None
     node_kill_phase: str | None = None
     node_down_s: float = 1.0
+    relay_down_s: float = 0.0
 
 
 @dataclass(slots=True)
@@ -125,10 +126,12 @@ class RelayProcess:
             await asyncio.sleep(0.2)       # the port of a killed relay may take a moment to free
         raise RuntimeError("the relay did not start")
 
-    async def restart(self) -> None:
-        """kill -9 the relay (rooms and buffers gone) and start a new one on the same port."""
+    async def restart(self, down_s: float = 0.0) -> None:
+        """kill -9 the relay (rooms and buffers gone) and start a new one on the same port,
+        ``down_s`` later."""
         await self.kill()
         self.restarts += 1
+        await asyncio.sleep(down_s)
         await self.start()
 
     async def kill(self) -> None:
@@ -332,7 +335,7 @@ async def run_match(index: int, fault: Fault, *, url: str | Sequence[str], workd
                 await cluster.restart_redis()
                 record.relay_restarts += 1
             elif relay is not None:
-                await relay.restart()
+                await relay.restart(fault.relay_down_s)
                 record.relay_restarts += 1
         if fault.node_kill_phase is not None and cluster is not None and await reached(fault.node_kill_phase):
             await asyncio.sleep(fault.kill_delay_s)

@@ -162,9 +162,12 @@ def _report(args: argparse.Namespace, outcome: Any) -> int:
         # The reason may be the relay's or the opponent's words: named when known, else escaped.
         named = word(lang, str(outcome.reason or ""))
         reason = (named if named != outcome.reason else safe(outcome.reason)) or tr(lang, "no reason given")
-        text = {"completed": tr(lang, "the match finished"), "abandoned": reason,
-                "gave_up": tr(lang, "the opponent never came back"), "timed_out": reason,
+        gone = named if outcome.reason == "relay_unreachable" else tr(lang, "the opponent never came back")
+        text = {"completed": tr(lang, "the match finished"), "abandoned": reason, "gave_up": gone,
+                "timed_out": reason,
                 "failed": tr(lang, "the match stopped: {reason}", reason=reason)}
         said = text.get(outcome.status, safe(outcome.status))
         print(said + (f" ({outcome.file})" if outcome.file else ""))
+    if outcome.status == "gave_up" and outcome.reason == "relay_unreachable":
+        return exit_codes.RELAY_UNREACHABLE   # nothing claimed: the match goes on later (§12.4)
     return EXIT_BY_STATUS.get(outcome.status, exit_codes.ERROR)

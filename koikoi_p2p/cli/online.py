@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 # Relay refusals and the exit code a person can act on.
 RELAY_CODES = {
     "unreachable": exit_codes.RELAY_UNREACHABLE,
+    "relay_unreachable": exit_codes.RELAY_UNREACHABLE,
     "dropped": exit_codes.RELAY_UNREACHABLE,
     "bad_certificate": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.USAGE,
@@ -513,6 +514,8 @@ class SavedMatch:
                 seen = self._failure  # the game's own words for it, when it said any
                 reason = {"abandoned": "timeout", "gave_up": "connection_closed",
                           "timed_out": "own_timeout"}.get(outcome.status, outcome.reason)
+                if outcome.reason == "relay_unreachable":
+                    reason = outcome.reason     # nothing claimed: the match can go on later
                 self._put(Failure(reason=seen.reason if seen else reason,
                                   message=seen.message if seen else outcome.reason or outcome.status,
                                   who=seen.who if seen else outcome.absent, evidence_path=outcome.file),

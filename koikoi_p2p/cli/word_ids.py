@@ -155,6 +155,8 @@ REASONS: dict[str, str] = {
     "connection_closed": "the connection closed before the end",
     "transport_closed": "the connection closed before the end",
     "gave_up": "the connection could not be restored",
+    "relay_unreachable": "the relay could not be reached, so no abandonment was claimed: the match is saved, "
+                         "go on with koikoi resume",
     "terms_refused": "you refused the proposed terms",
     "own_timeout": "your time for a decision ran out",
     "local_error": "an error in this program",

@@ -38,6 +38,7 @@ from koikoi_p2p.net.core import (
     ResumeError,
 )
 from koikoi_p2p.net.journal import JOURNAL_VERSION, LOG, Journal
+from koikoi_p2p.net.reach import RelayReach
 from koikoi_p2p.net.reliable import Connector, ReliableLink
 from koikoi_p2p.net.state_store import StateStoreError
 from koikoi_p2p.protocol.abandonment import AbandonmentClaim, encode_abandonment, sign_claim
@@ -423,7 +424,7 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     try:
         resend(proof=True)
         outcome = await _drive(saved, link, choose, opts, progress, resend, ask, sink, on_session,
-                               ask_terms)
+                               ask_terms, connect)
         if outcome.status == "completed":
             await _linger(saved, link, opts, resend)
     finally:
@@ -566,7 +567,7 @@ def _own_budget(core: PeerCore, saved: SavedCore, opts: DriverOptions, wait_star
 async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], Strategy], opts: DriverOptions,
                  progress: ProgressHook | None, resend: Callable[[], None], ask: Ask | None,
                  sink: Callable[[Event], None], on_session: Callable[[], None],
-                 ask_terms: AskTerms | None = None) -> Outcome:
+                 ask_terms: AskTerms | None = None, connect: Connector | None = None) -> Outcome:
     core = saved.core
     seat = core.setup.seat
     clock = opts.clock
@@ -664,7 +665,10 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
             return _fail(core, "stalled")     # our turn with nothing to do: a local fault
         remaining = deadline - (clock() - wait_started)
         if remaining <= 0:
-            return _abandon(core, expected, deadline)
+            # Not while our own relay is unreachable, nor right after it answers again (§12.4).
+            remaining = _claim_hold(connect, deadline)
+            if remaining <= 0:
+                return _abandon(core, expected, deadline)
         wait = min(remaining, opts.resend_after_s)
         unsettled = (saved.unconfirmed or saved.journal.dirty) and not link.backlog
         if unsettled:
@@ -680,6 +684,10 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         except Exception as exc:  # the link gave up: nothing more will come
             if unsettled:
                 await saved.flush()           # durable before the long wait, as before the grace (§12.3)
+            if _relay_down(connect):
+                # Our relay is gone: the peer could not speak either. No claim; the match stays
+                # saved, to go on with `koikoi resume` (§12.4).
+                return Outcome("gave_up", seat, reason="relay_unreachable")
             if clock() - wait_started < deadline:
                 await asyncio.sleep(max(0.0, deadline - (clock() - wait_started)))
             if core.peer is None:
@@ -747,6 +755,24 @@ def _saved_at(base: Mapping[str, object], records: list[list[Any]]) -> float:
     """Wall time the last saved input was saved (0 when the state does not say)."""
     at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
     return float(at) if isinstance(at, int | float) else 0.0
+
+
+def _reach(connect: Connector | None) -> RelayReach | None:
+    reach = getattr(connect, "reach", None)
+    return reach if isinstance(reach, RelayReach) else None
+
+
+def _claim_hold(connect: Connector | None, deadline: int) -> float:
+    """Seconds an abandonment claim whose deadline passed must still wait: none without a relay
+    connector; all the while our relay is unreachable; ``min(deadline, RELAY_GRACE_S)`` after it
+    answered again (spec/protocol.md §12.4)."""
+    reach = _reach(connect)
+    return 0.0 if reach is None else reach.hold(deadline)
+
+
+def _relay_down(connect: Connector | None) -> bool:
+    reach = _reach(connect)
+    return reach is not None and reach.down
 
 
 def _bind(connect: Connector | None, core: PeerCore) -> bool:

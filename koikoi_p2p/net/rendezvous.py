@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from koikoi_p2p.net.reach import UNREACHED, RelayReach
 from koikoi_p2p.net.relay_client import RelayClient, RelayError, list_rooms
 from koikoi_p2p.protocol.statement import sha256
 from koikoi_p2p.protocol.transport import Transport
@@ -54,6 +55,7 @@ class RelayRendezvous:
         self._first = first
         self._client: RelayClient | None = first
         self.pairings = 0
+        self.reach = RelayReach()   # whether the relay answers (abandonment claims wait for it, §12.4)
 
     def bind(self, session_id: bytes) -> None:
         """Both seats hold this session: derive the tag from it from now on. The joiner still
@@ -77,7 +79,21 @@ class RelayRendezvous:
             self.pairings += 1
             return first
         await self.close()
-        client = await (self._host() if self.seat == 0 else self._join())
+        try:
+            client = await (self._host() if self.seat == 0 else self._join())
+        except RelayError as exc:
+            if exc.reason in UNREACHED:
+                self.reach.missed()
+            else:
+                self.reach.reached()      # the relay answered: no peer yet, a room gone, ...
+            raise
+        except TimeoutError:
+            self.reach.reached()          # the host's room stood open and nobody came
+            raise
+        except OSError:
+            self.reach.missed()
+            raise
+        self.reach.reached()
         self._client = client
         self.pairings += 1
         return client

@@ -112,6 +112,21 @@ def test_relay_restart_and_a_peer_that_never_returns(tmp_path: Path) -> None:
     run(body())
 
 
+def test_a_relay_outage_longer_than_the_deadline_claims_nothing(tmp_path: Path) -> None:
+    """The relay is down for longer than the step deadline (10 s): neither seat could speak, so
+    neither claims abandonment while it cannot reach the relay, nor as soon as the relay is back
+    (spec/protocol.md §12.4); both pair again and the match ends co-signed."""
+    faults = [Fault(victim=0, relay_restart_phase="playing", relay_down_s=14.0)]
+
+    async def body() -> None:
+        records = await matches(tmp_path, faults, config=dataclasses.replace(CONFIG, rounds=2))
+        _check(records)
+        assert records[0].relay_restarts == 1
+        assert records[0].verdict == "completed", records[0].detail
+
+    run(body())
+
+
 def test_small_soak(tmp_path: Path) -> None:
     """The benchmark's own loop on a few matches: everything ends co-signed or correctly classified."""
     config = dataclasses.replace(CONFIG, matches=4, concurrency=2, seed=11, relay_restarts=1,

@@ -1,0 +1,64 @@
+"""An abandonment claim waits for our own relay (spec/protocol.md §12.4): RelayReach and the
+connector that keeps it."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import socket
+
+import pytest
+
+from koikoi_p2p.net.reach import RELAY_GRACE_S, RelayReach
+from koikoi_p2p.net.relay_client import RelayError
+from koikoi_p2p.net.rendezvous import RelayRendezvous
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_claim_waits_while_the_relay_is_down_and_a_grace_after_it_answers() -> None:
+    clock = Clock()
+    reach = RelayReach(clock)
+    clock.now += 60
+    assert reach.hold(10) == 0.0            # never down: the deadline alone decides
+    reach.missed()
+    clock.now += 30
+    assert reach.down and reach.hold(10) == math.inf
+    reach.missed()                          # still down since the first miss
+    assert reach.down_since == 100.0 + 60
+    reach.reached()
+    assert not reach.down
+    assert reach.hold(10) == 10.0           # a short deadline: that long after the relay is back
+    assert reach.hold(600) == RELAY_GRACE_S
+    clock.now += 4
+    assert reach.hold(10) == 6.0
+    clock.now += 7
+    assert reach.hold(10) == 0.0
+    reach.reached()                         # answering again without an outage changes nothing
+    assert reach.hold(10) == 0.0
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_connector_that_cannot_reach_the_relay_says_so(seat: int) -> None:
+    connector = RelayRendezvous(f"ws://127.0.0.1:{_closed_port()}/v1", seat, "nobody-listens",
+                                pair_timeout_s=1.0)
+
+    async def body() -> None:
+        with pytest.raises(RelayError) as info:
+            await connector()
+        assert info.value.reason == "unreachable"
+
+    asyncio.run(body())
+    assert connector.reach.down
