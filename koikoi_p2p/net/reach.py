@@ -17,8 +17,8 @@ from collections.abc import Callable
 RELAY_GRACE_S = 20.0
 
 # RelayError reasons that mean the relay was not reached at all (nothing of a room was asked).
-UNREACHED = frozenset({"unreachable", "dropped", "relay_full", "handshakes_busy", "source_handshakes",
-                       "source_connections", "bad_certificate"})
+UNREACHED = frozenset({"unreachable", "dropped", "closed", "relay_full", "handshakes_busy",
+                       "source_handshakes", "source_connections", "bad_certificate"})
 
 
 class RelayReach:

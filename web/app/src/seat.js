@@ -13,6 +13,7 @@ import { createPlayer, preparePlayer } from '../../src/api/match.js';
 import { RoundFollower } from '../../src/api/match.js';
 import { toHex } from '../../src/api/match.js';
 import { peerHoldsSession } from '../../src/api/match.js';
+import { claimHold } from '../../src/api/match.js';
 import { appendInput, deleteSeat, loadInputs, loadSeat, saveFinal, saveSeat } from './store.js';
 import { askOf, koikoiHint, roundTable } from './table.js';
 import { roundInfo } from './round_info.js';
@@ -261,11 +262,15 @@ export class Seat {
       return;
     }
     const key = wait.key;
-    this.deadlineTimer = setTimeout(() => {
+    const due = () => {
       const now = this.peer.flow?.waitingFor();
       if (this.finished || !this.info.wait || this.info.wait.key !== key || !now || now.seat !== wait.seat) return;
-      this.#late(null);
-    }, Math.max(0, wait.since + wait.seconds * 1000 - Date.now()));
+      // Not while our own relay is unreachable, nor right after it answers again (§12.4).
+      const hold = claimHold(this.transport, wait.seconds);
+      if (hold > 0) this.deadlineTimer = setTimeout(due, Math.min(hold, 1) * 1000);
+      else this.#late(null);
+    };
+    this.deadlineTimer = setTimeout(due, Math.max(0, wait.since + wait.seconds * 1000 - Date.now()));
   }
 
   /** Whether our person's time for the current wait has run out. */

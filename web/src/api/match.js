@@ -33,7 +33,8 @@ export { RelayRendezvous, peerHoldsSession } from '../net/rendezvous.js';
 export { AWAY_MS, LinkTransport } from '../net/link_transport.js';
 export { roomListing } from '../net/listing.js';
 export { serviceUrl, locateService } from '../net/ratings.js';
-export { memoryPair } from '../net/match.js';
+export { claimHold, memoryPair } from '../net/match.js';
+export { RelayReach, RELAY_GRACE_S } from '../net/reach.js';
 export { toHex, fromHex } from '../bytes.js';
 
 /** @typedef {import('./session.js').MatchEvent} MatchEvent */

@@ -91,9 +91,14 @@ export async function runMatch(transport, peerOptions, chooser) {
     try {
       const wait = peer.flow?.waitingFor();
       const theirs = wait && wait.seat !== peer.seat;
+      const receiving = transport.receive();
       frame = await (theirs && chooser.deadlineScale !== undefined
-        ? withDeadline(transport.receive(), wait.seconds * 1000 * chooser.deadlineScale)
-        : transport.receive());
+        ? withDeadline(receiving, wait.seconds * 1000 * chooser.deadlineScale)
+        : receiving);
+      // §12.4: no claim while our own relay is unreachable, nor right after it answers again.
+      for (let hold = claimHold(transport, wait?.seconds ?? 0); frame === null && hold > 0; hold = claimHold(transport, wait?.seconds ?? 0)) {
+        frame = await withDeadline(receiving, Math.min(hold, 1) * 1000);
+      }
       if (frame === null) {
         // spec/protocol.md §12.4: the opponent missed its deadline; we sign a claim and stop.
         const claim = peer.abandonmentClaim();
@@ -151,6 +156,16 @@ export async function runMatch(transport, peerOptions, chooser) {
     evidence: peer.evidence ?? /** @type {any} */ (failure)?.evidence ?? null,
     dropped,
   };
+}
+
+/**
+ * Seconds an abandonment claim must still wait for our relay (spec/protocol.md §12.4): the
+ * connector's record of whether the relay answers, when the transport pairs through one.
+ * @param {any} transport @param {number} deadline
+ */
+export function claimHold(transport, deadline) {
+  const reach = transport?.connector?.reach;
+  return reach && typeof reach.hold === 'function' ? reach.hold(deadline) : 0;
 }
 
 /**

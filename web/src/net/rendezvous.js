@@ -8,6 +8,7 @@
 import { concat, toHex, u8, utf8 } from '../bytes.js';
 // The pure-JavaScript SHA-256 (no libsodium needed: a page's main thread computes tags too).
 import { sha256 } from '../rules/sha256.js';
+import { RelayReach, UNREACHED } from './reach.js';
 import { RelayClient, RelayError } from './relay_client.js';
 
 export const REJOIN_META = 'rejoin';
@@ -64,6 +65,8 @@ export class RelayRendezvous {
     /** @type {RelayClient | null} */
     this.client = this.first;
     this.pairings = 0;
+    /** whether the relay answers: abandonment claims wait for it (spec/protocol.md §12.4) */
+    this.reach = new RelayReach();
   }
 
   /**
@@ -102,7 +105,16 @@ export class RelayRendezvous {
       return first;
     }
     await this.close();
-    const client = this.seat === 0 ? await this.#host() : await this.#join();
+    let client;
+    try {
+      client = this.seat === 0 ? await this.#host() : await this.#join();
+    } catch (e) {
+      // The relay answered (no peer yet, a room gone, ...) unless the connection itself failed.
+      if (e instanceof RelayError && !UNREACHED.has(e.reason)) this.reach.reached();
+      else this.reach.missed();
+      throw e;
+    }
+    this.reach.reached();
     this.client = client;
     this.pairings += 1;
     return client;
