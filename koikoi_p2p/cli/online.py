@@ -384,7 +384,8 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         if match.outcome is None and not nothing_left and not match.timed_out:  # also on Ctrl-C
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with {koikoi} resume.",
                                        folder=store.folder, koikoi=own_command()))
-    if match.outcome is not None or nothing_left:  # over: its state (every key's seed) goes
+    paused = match.outcome is not None and match.outcome.reason == "relay_unreachable"  # goes on later
+    if (match.outcome is not None and not paused) or nothing_left:  # over: its state (every key's seed) goes
         from koikoi_p2p.cli.rated import after_rated_match
         from koikoi_p2p.net.resumable import forget
 

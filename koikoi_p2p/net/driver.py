@@ -430,6 +430,8 @@ async def _run_locked(journal: Journal, base: dict[str, object], records: list[l
     finally:
         await link.close()
     outcome = replace(outcome, resumed=resumed, dropped=core.dropped)
+    if outcome.status == "gave_up" and outcome.reason == "relay_unreachable":
+        return outcome    # nothing claimed: the saved state stays, to go on with `koikoi resume` (§12.4)
     final: dict[str, object] = {"format": STATE_FORMAT}
     if not opts.forget_secrets and core.peer is not None:
         final["core"] = core.snapshot()       # tests that replay a finished match keep it
@@ -666,7 +668,7 @@ async def _drive(saved: SavedCore, link: ReliableLink, choose: Callable[[int], S
         remaining = deadline - (clock() - wait_started)
         if remaining <= 0:
             # Not while our own relay is unreachable, nor right after it answers again (§12.4).
-            remaining = _claim_hold(connect, deadline)
+            remaining = _claim_hold(connect, deadline, clock() - wait_started)
             if remaining <= 0:
                 return _abandon(core, expected, deadline)
         wait = min(remaining, opts.resend_after_s)
@@ -762,12 +764,12 @@ def _reach(connect: Connector | None) -> RelayReach | None:
     return reach if isinstance(reach, RelayReach) else None
 
 
-def _claim_hold(connect: Connector | None, deadline: int) -> float:
+def _claim_hold(connect: Connector | None, deadline: int, waited: float) -> float:
     """Seconds an abandonment claim whose deadline passed must still wait: none without a relay
-    connector; all the while our relay is unreachable; ``min(deadline, RELAY_GRACE_S)`` after it
-    answered again (spec/protocol.md §12.4)."""
-    reach = _reach(connect)
-    return 0.0 if reach is None else reach.hold(deadline)
+    connector; while our relay is unreachable; ``min(deadline, RELAY_GRACE_S)`` after it
+    answered again; never past ``RELAY_HOLD_MAX_S`` beyond the deadline (spec/protocol.md §12.4)."""
+    hold = getattr(connect, "claim_hold", None)
+    return float(hold(deadline, waited)) if callable(hold) else 0.0
 
 
 def _relay_down(connect: Connector | None) -> bool:

@@ -345,6 +345,11 @@ class RelayClient:
     def _stopped(self) -> bool:
         return self._closing or self._failure is not None
 
+    @property
+    def resuming(self) -> bool:
+        """The connection to the relay dropped and the client is trying to resume it."""
+        return self._ws is None and self._failure is None
+
     def _check_open(self) -> None:
         if self._failure is not None:
             raise self._failure

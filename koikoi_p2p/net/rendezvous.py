@@ -27,6 +27,9 @@ from koikoi_p2p.protocol.statement import sha256
 from koikoi_p2p.protocol.transport import Transport
 
 META_KEY = "rejoin"
+# The joiner's pause between two looks at the lobby: two tags a look stay under the relay's
+# default rate of new connections per address (spec/relay.md §7.1), so a long wait is not refused.
+POLL_S = 0.6
 LABEL = b"koikoi-p2p/faults/v2/rejoin\x00"
 
 
@@ -42,7 +45,7 @@ class RelayRendezvous:
     """Connector: pair ``seat`` with the other seat of the same rendezvous id on the relay."""
 
     def __init__(self, url: str, seat: int, rendezvous: str, *, pair_timeout_s: float = 30.0,
-                 poll_s: float = 0.1, first: RelayClient | None = None) -> None:
+                 poll_s: float = POLL_S, first: RelayClient | None = None) -> None:
         if seat not in (0, 1) or not rendezvous:
             raise ValueError("a seat (0 or 1) and a non-empty rendezvous id are needed")
         self.url = url
@@ -56,6 +59,7 @@ class RelayRendezvous:
         self._client: RelayClient | None = first
         self.pairings = 0
         self.reach = RelayReach()   # whether the relay answers (abandonment claims wait for it, §12.4)
+        self._answered = False      # some request of the current attempt had an answer
 
     def bind(self, session_id: bytes) -> None:
         """Both seats hold this session: derive the tag from it from now on. The joiner still
@@ -79,10 +83,11 @@ class RelayRendezvous:
             self.pairings += 1
             return first
         await self.close()
+        self._answered = False
         try:
             client = await (self._host() if self.seat == 0 else self._join())
         except RelayError as exc:
-            if exc.reason in UNREACHED:
+            if exc.reason in UNREACHED and not self._answered:
                 self.reach.missed()
             else:
                 self.reach.reached()      # the relay answered: no peer yet, a room gone, ...
@@ -91,12 +96,24 @@ class RelayRendezvous:
             self.reach.reached()          # the host's room stood open and nobody came
             raise
         except OSError:
-            self.reach.missed()
+            if not self._answered:
+                self.reach.missed()
             raise
         self.reach.reached()
         self._client = client
         self.pairings += 1
         return client
+
+    def claim_hold(self, deadline: float, waited: float) -> float:
+        """Seconds an abandonment claim whose deadline passed must still wait for the relay
+        (spec/protocol.md §12.4): the paired connection resuming counts as the relay down."""
+        client = self._client
+        if client is not None:
+            if client.resuming:
+                self.reach.missed()
+            else:
+                self.reach.reached()
+        return self.reach.hold(deadline, waited)
 
     async def close(self) -> None:
         client, self._client = self._client, None
@@ -106,6 +123,7 @@ class RelayRendezvous:
 
     async def _host(self) -> RelayClient:
         client = await RelayClient.create(self.url, public=True, meta={META_KEY: self.tag})
+        self._answered = True
         try:
             await client.wait_for_peer(timeout=self.pair_timeout_s)
         except BaseException:
@@ -121,7 +139,10 @@ class RelayRendezvous:
             for tag in (self.tag, self.fallback):
                 if tag is None:
                     continue
-                for room in await list_rooms(self.url, rejoin=tag):   # newest first
+                rooms = await list_rooms(self.url, rejoin=tag)      # newest first
+                self._answered = True
+                self.reach.reached()
+                for room in rooms:
                     meta = room.get("meta")
                     code = room.get("code")
                     if isinstance(meta, dict) and meta.get(META_KEY) == tag and isinstance(code, str):

@@ -9,7 +9,7 @@ import socket
 
 import pytest
 
-from koikoi_p2p.net.reach import RELAY_GRACE_S, RelayReach
+from koikoi_p2p.net.reach import RELAY_GRACE_S, RELAY_HOLD_MAX_S, RelayReach
 from koikoi_p2p.net.relay_client import RelayError
 from koikoi_p2p.net.rendezvous import RelayRendezvous
 
@@ -26,22 +26,24 @@ def test_a_claim_waits_while_the_relay_is_down_and_a_grace_after_it_answers() ->
     clock = Clock()
     reach = RelayReach(clock)
     clock.now += 60
-    assert reach.hold(10) == 0.0            # never down: the deadline alone decides
+    assert reach.hold(10, 12) == 0.0        # never down: the deadline alone decides
     reach.missed()
     clock.now += 30
-    assert reach.down and reach.hold(10) == math.inf
+    assert reach.down and reach.hold(10, 40) == 10 + RELAY_HOLD_MAX_S - 40   # until the cap
+    assert reach.hold(10, 10 + RELAY_HOLD_MAX_S) == 0.0     # a relay that never answers: claim then
     reach.missed()                          # still down since the first miss
     assert reach.down_since == 100.0 + 60
     reach.reached()
     assert not reach.down
-    assert reach.hold(10) == 10.0           # a short deadline: that long after the relay is back
-    assert reach.hold(600) == RELAY_GRACE_S
+    assert reach.hold(10, 41) == 10.0       # a short deadline: that long after the relay is back
+    assert reach.hold(600, 601) == RELAY_GRACE_S
     clock.now += 4
-    assert reach.hold(10) == 6.0
+    assert reach.hold(10, 45) == 6.0
     clock.now += 7
-    assert reach.hold(10) == 0.0
+    assert reach.hold(10, 52) == 0.0
     reach.reached()                         # answering again without an outage changes nothing
-    assert reach.hold(10) == 0.0
+    assert reach.hold(10, 53) == 0.0
+    assert math.isinf(RelayReach(clock).up_since)   # no outage yet: a fresh record holds nothing
 
 
 def _closed_port() -> int:
@@ -62,3 +64,27 @@ def test_a_connector_that_cannot_reach_the_relay_says_so(seat: int) -> None:
 
     asyncio.run(body())
     assert connector.reach.down
+
+
+def test_a_joiner_waiting_for_a_room_stays_under_the_relays_rate_of_new_connections() -> None:
+    """A relay with its default limits on new connections: the joiner's looks at the lobby for a
+    room that never comes are paced under them, so its attempts end in ``rejoin_timeout`` (an
+    answer), never in a refusal taken for an outage."""
+    from koikoi_relay.limits import Limits
+    from koikoi_relay.server import RelayServer
+
+    async def body() -> None:
+        relay = RelayServer(Limits())        # the default limits, 4 new connections/s per address
+        await relay.start("127.0.0.1", 0)
+        try:
+            connector = RelayRendezvous(f"ws://127.0.0.1:{relay.port}/v1", 1, "nobody-comes",
+                                        pair_timeout_s=12.0)
+            connector.fallback = "a-second-tag"     # a joiner not yet bound looks under two tags
+            with pytest.raises(RelayError) as info:
+                await connector()
+            assert info.value.reason == "rejoin_timeout"   # not refused by the relay's rate
+            assert not connector.reach.down
+        finally:
+            await relay.shutdown()
+
+    asyncio.run(body())

@@ -266,7 +266,7 @@ export class Seat {
       const now = this.peer.flow?.waitingFor();
       if (this.finished || !this.info.wait || this.info.wait.key !== key || !now || now.seat !== wait.seat) return;
       // Not while our own relay is unreachable, nor right after it answers again (§12.4).
-      const hold = claimHold(this.transport, wait.seconds);
+      const hold = claimHold(this.transport, wait.seconds, (Date.now() - wait.since) / 1000);
       if (hold > 0) this.deadlineTimer = setTimeout(due, Math.min(hold, 1) * 1000);
       else this.#late(null);
     };

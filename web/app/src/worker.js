@@ -220,7 +220,7 @@ async function cancel() {
  */
 function relayLink(s, url, first) {
   const code = String(/** @type {any} */ (s.record.meta.link).code);
-  const connect = new RelayRendezvous(url, /** @type {0 | 1} */ (s.peer.seat), code, { first, pairTimeoutMs: 30000, pollMs: 250 });
+  const connect = new RelayRendezvous(url, /** @type {0 | 1} */ (s.peer.seat), code, { first, pairTimeoutMs: 30000 });
   return new LinkTransport(first, {
     rng: systemRandom, keepalive: 10, connect, giveUpMs: 10 * 60 * 1000, vouching: true, confirm: true, awayMs: AWAY_MS,
     onState: (state) => s.connectionState(state),

@@ -34,7 +34,7 @@ export { AWAY_MS, LinkTransport } from '../net/link_transport.js';
 export { roomListing } from '../net/listing.js';
 export { serviceUrl, locateService } from '../net/ratings.js';
 export { claimHold, memoryPair } from '../net/match.js';
-export { RelayReach, RELAY_GRACE_S } from '../net/reach.js';
+export { RelayReach, RELAY_GRACE_S, RELAY_HOLD_MAX_S } from '../net/reach.js';
 export { toHex, fromHex } from '../bytes.js';
 
 /** @typedef {import('./session.js').MatchEvent} MatchEvent */

@@ -10,6 +10,7 @@ import { LocalError } from '../protocol/errors.js';
 import { actionFromDict } from '../rules/actions.js';
 import { RelayClosed } from '../net/relay_client.js';
 import { peerHoldsSession } from '../net/rendezvous.js';
+import { claimHold } from '../net/match.js';
 import { systemRandom } from '../mentalpoker/rng.js';
 import { createPlayer } from '../ai/players.js';
 import { RoundFollower } from '../ai/follow.js';
@@ -656,14 +657,21 @@ export class Match {
       return;
     }
     const key = w.key;
-    this.#timer = setTimeout(() => {
+    const due = () => {
       this.#enqueue(async () => {
         if (this.#finished || !this.#wait || this.#wait.key !== key) return;
+        // Not while our own relay is unreachable, nor right after it answers again (§12.4).
+        const hold = claimHold(this.transport, w.seconds, (Date.now() - w.since) / 1000);
+        if (hold > 0) {
+          this.#timer = setTimeout(due, Math.min(hold, 1) * 1000);
+          return;
+        }
         // The opponent missed its deadline: we sign an abandonment claim and stop (§12.4).
         const claim = this.journal.peer.abandonmentClaim();
         this.#stop('abandoned', `no ${w.type} from player ${w.seat} within ${w.seconds} s`, w.seat, claim);
       }).catch(() => {});
-    }, Math.max(0, w.since + w.seconds * 1000 - Date.now()));
+    };
+    this.#timer = setTimeout(due, Math.max(0, w.since + w.seconds * 1000 - Date.now()));
   }
 
   /** Refuse input after our own deadline (the late side of §12.4): `time_up`, then a failure. */

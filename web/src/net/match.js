@@ -96,7 +96,10 @@ export async function runMatch(transport, peerOptions, chooser) {
         ? withDeadline(receiving, wait.seconds * 1000 * chooser.deadlineScale)
         : receiving);
       // §12.4: no claim while our own relay is unreachable, nor right after it answers again.
-      for (let hold = claimHold(transport, wait?.seconds ?? 0); frame === null && hold > 0; hold = claimHold(transport, wait?.seconds ?? 0)) {
+      const began = Date.now();
+      const scaled = (wait?.seconds ?? 0) * (chooser.deadlineScale ?? 1);
+      const held = () => claimHold(transport, scaled, (Date.now() - began) / 1000);
+      for (let hold = held(); frame === null && hold > 0; hold = held()) {
         frame = await withDeadline(receiving, Math.min(hold, 1) * 1000);
       }
       if (frame === null) {
@@ -159,13 +162,13 @@ export async function runMatch(transport, peerOptions, chooser) {
 }
 
 /**
- * Seconds an abandonment claim must still wait for our relay (spec/protocol.md §12.4): the
- * connector's record of whether the relay answers, when the transport pairs through one.
- * @param {any} transport @param {number} deadline
+ * Seconds an abandonment claim must still wait for our relay (spec/protocol.md §12.4), when the
+ * transport pairs through a connector that keeps a record of the relay (RelayRendezvous).
+ * @param {any} transport @param {number} deadline @param {number} waited seconds since the wait began
  */
-export function claimHold(transport, deadline) {
-  const reach = transport?.connector?.reach;
-  return reach && typeof reach.hold === 'function' ? reach.hold(deadline) : 0;
+export function claimHold(transport, deadline, waited) {
+  const connector = transport?.connector;
+  return connector && typeof connector.claimHold === 'function' ? connector.claimHold(deadline, waited) : 0;
 }
 
 /**

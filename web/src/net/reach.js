@@ -3,13 +3,19 @@
 // down, and the peer, behind the same relay, could not send either: a claim then would be
 // contradicted as soon as the relay is back. So a passed deadline is not claimed while every
 // attempt since the relay last answered failed, and once it answers again the claim waits
-// min(deadline, RELAY_GRACE_S) more, time for both links to pair again and re-send.
+// min(deadline, RELAY_GRACE_S) more, time for both links to pair again and re-send. The hold ends
+// RELAY_HOLD_MAX_S past the deadline whatever the relay does, so a relay that refuses only the
+// waiting seat cannot keep it from ever claiming.
 
 export const RELAY_GRACE_S = 20;
+export const RELAY_HOLD_MAX_S = 600;
 
-/** RelayError reasons that mean the relay was not reached at all (no room request answered). */
-export const UNREACHED = new Set(['unreachable', 'dropped', 'closed', 'relay_full', 'handshakes_busy',
-  'source_handshakes', 'source_connections', 'bad_certificate']);
+/**
+ * RelayError reasons that mean no relay answered: nothing listens or the connection closed before
+ * any reply. A browser reports a connection the relay refused for its rate limits the same way,
+ * so the connector counts an attempt as missed only when none of its requests had an answer.
+ */
+export const UNREACHED = new Set(['unreachable', 'closed']);
 
 export class RelayReach {
   /** @param {() => number} [now] seconds, monotonic */
@@ -17,8 +23,8 @@ export class RelayReach {
     this.now = now;
     /** @type {number | null} since when every attempt failed to reach the relay */
     this.downSince = null;
-    /** when the relay last answered again after such an outage (or when this began) */
-    this.upSince = now();
+    /** when the relay last answered again after such an outage (none yet: -Infinity) */
+    this.upSince = -Infinity;
   }
 
   /** The relay answered (a room made, joined or listed, or a room request refused). */
@@ -38,11 +44,14 @@ export class RelayReach {
   }
 
   /**
-   * Seconds a claim whose deadline has passed must still wait (0: none; Infinity: the relay is down).
-   * @param {number} deadline the wait's deadline in seconds
+   * Seconds a claim must still wait once `waited` (seconds since the wait began) passed
+   * `deadline`: 0 for none; while the relay is down, until the next look.
+   * @param {number} deadline @param {number} waited
    */
-  hold(deadline) {
-    if (this.downSince !== null) return Infinity;
-    return Math.max(0, this.upSince + Math.min(deadline, RELAY_GRACE_S) - this.now());
+  hold(deadline, waited) {
+    const cap = deadline + RELAY_HOLD_MAX_S - waited;
+    if (cap <= 0) return 0;
+    if (this.downSince !== null) return cap;
+    return Math.max(0, Math.min(cap, this.upSince + Math.min(deadline, RELAY_GRACE_S) - this.now()));
   }
 }

@@ -41,6 +41,9 @@ export function peerHoldsSession(senders, seat) {
 }
 
 const RETRY_REASONS = new Set(['room_full', 'room_not_found', 'room_closed']);
+// The joiner's pause between two looks at the lobby: two tags a look stay under the relay's
+// default rate of new connections per address (spec/relay.md §7.1), so a long wait is not refused.
+export const POLL_MS = 600;
 
 /** A connector for LinkTransport: each call returns a freshly paired relay client. */
 export class RelayRendezvous {
@@ -58,7 +61,7 @@ export class RelayRendezvous {
     /** @type {string | null} seat 1: the tag of a host that is not bound yet */
     this.fallback = null;
     this.pairTimeoutMs = options.pairTimeoutMs ?? 30000;
-    this.pollMs = options.pollMs ?? 100;
+    this.pollMs = options.pollMs ?? POLL_MS;
     this.WebSocket = options.WebSocket;
     /** @type {RelayClient | null} */
     this.first = options.first ?? null;
@@ -67,6 +70,22 @@ export class RelayRendezvous {
     this.pairings = 0;
     /** whether the relay answers: abandonment claims wait for it (spec/protocol.md §12.4) */
     this.reach = new RelayReach();
+    /** some request of the current attempt had an answer */
+    this.answered = false;
+  }
+
+  /**
+   * Seconds an abandonment claim whose deadline passed must still wait for the relay (spec/protocol.md
+   * §12.4): the paired connection resuming counts as the relay down.
+   * @param {number} deadline @param {number} waited
+   */
+  claimHold(deadline, waited) {
+    const client = this.client;
+    if (client) {
+      if (client.ws === null && !client.failure) this.reach.missed();
+      else this.reach.reached();
+    }
+    return this.reach.hold(deadline, waited);
   }
 
   /**
@@ -106,11 +125,12 @@ export class RelayRendezvous {
     }
     await this.close();
     let client;
+    this.answered = false;
     try {
       client = this.seat === 0 ? await this.#host() : await this.#join();
     } catch (e) {
-      // The relay answered (no peer yet, a room gone, ...) unless the connection itself failed.
-      if (e instanceof RelayError && !UNREACHED.has(e.reason)) this.reach.reached();
+      // The relay answered (no peer yet, a room gone, ...) unless nothing of this attempt reached it.
+      if (this.answered || (e instanceof RelayError && !UNREACHED.has(e.reason))) this.reach.reached();
       else this.reach.missed();
       throw e;
     }
@@ -130,6 +150,7 @@ export class RelayRendezvous {
   async #host() {
     const tag = this.tag;
     const client = await RelayClient.create(this.url, { public: true, meta: { [REJOIN_META]: tag }, WebSocket: this.WebSocket });
+    this.answered = true;
     try {
       await new Promise((resolve, reject) => {
         const retagged = () => reject(new RelayError('retagged', 'the rejoin tag changed: open the room again'));
@@ -152,6 +173,8 @@ export class RelayRendezvous {
       for (const tag of [this.tag, this.fallback]) {
         if (tag === null) continue;
         const rooms = await RelayClient.lobby(this.url, { rejoin: tag, WebSocket: this.WebSocket });
+        this.answered = true;
+        this.reach.reached();
         for (const room of rooms) {
           if (room.meta?.[REJOIN_META] !== tag || typeof room.code !== 'string') continue;
           try {

@@ -12,7 +12,7 @@ import { RelayClient } from '../../src/net/relay_client.js';
 import { RelayRendezvous } from '../../src/net/rendezvous.js';
 import { LinkTransport } from '../../src/net/link_transport.js';
 import { runMatch } from '../../src/net/match.js';
-import { RELAY_GRACE_S, RelayReach } from '../../src/net/reach.js';
+import { RELAY_GRACE_S, RELAY_HOLD_MAX_S, RelayReach } from '../../src/net/reach.js';
 import { Identity } from '../../src/protocol/identity.js';
 import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { preset, withRounds } from '../../src/rules/profile.js';
@@ -87,26 +87,30 @@ test('a relay outage longer than the deadline ends in no claim: the match goes o
   for (const x of outcomes) assert.deepEqual(x.transcript, calm.outcomes[0].transcript);
   assert.equal(auditBytes(/** @type {Uint8Array} */ (outcomes[0].transcript)).ok, true);
   // Both connectors saw the relay gone and back.
-  for (const r of reach) assert.equal(r.down, false);
+  for (const r of reach) {
+    assert.equal(r.down, false);
+    assert.ok(r.upSince > -Infinity, 'no outage was recorded');
+  }
 });
 
 test('RelayReach: no claim while the relay is down, a grace after it answers again', () => {
   let now = 100;
   const reach = new RelayReach(() => now);
   now += 60;
-  assert.equal(reach.hold(10), 0);
+  assert.equal(reach.hold(10, 12), 0);
   reach.missed();
   now += 30;
-  assert.equal(reach.hold(10), Infinity);
+  assert.equal(reach.hold(10, 40), 10 + RELAY_HOLD_MAX_S - 40); // until the cap
+  assert.equal(reach.hold(10, 10 + RELAY_HOLD_MAX_S), 0); // a relay that never answers: claim at the cap
   reach.missed();
   assert.equal(reach.downSince, 160);
   reach.reached();
-  assert.equal(reach.hold(10), 10);
-  assert.equal(reach.hold(600), RELAY_GRACE_S);
+  assert.equal(reach.hold(10, 41), 10);
+  assert.equal(reach.hold(600, 601), RELAY_GRACE_S);
   now += 4;
-  assert.equal(reach.hold(10), 6);
+  assert.equal(reach.hold(10, 45), 6);
   now += 7;
-  assert.equal(reach.hold(10), 0);
+  assert.equal(reach.hold(10, 52), 0);
 });
 
 test('a connector that cannot reach the relay says so', { skip }, async () => {
