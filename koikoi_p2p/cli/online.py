@@ -45,6 +45,7 @@ RELAY_CODES = {
     "bad_certificate": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.USAGE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
+    "relay_unavailable": exit_codes.RELAY_UNREACHABLE,
     # A relay that takes no one new for now, whatever its reason (spec/relay.md §7.1, §8.7): the
     # same code as a full relay or one a proxy's 429 speaks for, so a script retries them alike.
     "relay_busy": exit_codes.RELAY_UNREACHABLE,
@@ -84,6 +85,8 @@ REASON_HINTS = {
     "bad_url": "{url} is not a relay address: use ws://HOST:PORT (or wss://HOST behind TLS).",
     "relay_full": "The relay at {url} is full: try again later, or another relay.",
     "shutdown": "The relay at {url} is shutting down: try again in a moment.",
+    "relay_unavailable": "The relay at {url} cannot serve rooms for now (its storage is unreachable): "
+                         "try again in a moment.",
     # spec/relay.md §7.1: a relay closes unanswered the connections of an address whose new
     # connections are spent (without a proxy); behind one it answers 429 (source_handshakes).
     # Also what a ws:// URL to a TLS port (or the reverse) or a proxy with no relay behind it

@@ -112,6 +112,7 @@ REASONS: dict[str, str] = {
     "room_closed": "the room was closed",
     "room_expired": "the room was idle too long",
     "relay_full": "the relay is full",
+    "relay_unavailable": "the relay cannot serve rooms for now",
     "relay_busy": "the relay is busy",
     "handshakes_busy": "the relay is busy letting other connections in",
     "shutdown": "the relay is shutting down",

@@ -20,10 +20,11 @@ from collections.abc import Callable
 RELAY_GRACE_S = 20.0
 RELAY_HOLD_MAX_S = 600.0
 
-# RelayError reasons that mean no relay process answered at all: nothing listens, or the
-# connection closed before any reply. A refusal with a reason (a full or busy relay, a rate
-# limit) is an answer: a relay is there, and it is up.
-UNREACHED = frozenset({"unreachable", "closed"})
+# RelayError reasons that mean no relay served us: nothing listens, the connection closed before
+# any reply, or the relay says it cannot serve rooms at all (its storage is unreachable, it is
+# shutting down). A refusal that concerns us (a full or busy relay, a rate limit) is an answer:
+# a relay is there, and it is up.
+UNREACHED = frozenset({"unreachable", "closed", "relay_unavailable", "shutdown"})
 
 
 class RelayReach:

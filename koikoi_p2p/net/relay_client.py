@@ -121,6 +121,11 @@ async def _open(url: str) -> ClientConnection:
             if "right now" in said:
                 # spec/relay.md §7.2: the line of new connections is full for a moment.
                 raise RelayError("handshakes_busy", said) from None
+            if said.startswith("relay unavailable"):
+                # spec/relay.md §7: a cluster node cut off from its storage serves no rooms.
+                raise RelayError("relay_unavailable", "the relay cannot serve rooms for now") from None
+            if said.startswith("shutting down"):
+                raise RelayError("shutdown", "the relay is shutting down") from None
             raise RelayError("relay_full", "the relay refuses new connections") from None
         if status == 429:
             # spec/relay.md §7.1: too many connections, or new connections, from this address.

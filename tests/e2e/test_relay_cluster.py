@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from koikoi_p2p.bench.cluster import RedisProcess
 from koikoi_p2p.net.chaos import ChaosProxy
-from koikoi_p2p.net.relay_client import RelayClient
+from koikoi_p2p.net.relay_client import RelayClient, RelayError
 from koikoi_relay import cluster as cluster_module
 from koikoi_relay.cluster import RedisRooms
 from koikoi_relay.limits import Limits
@@ -169,6 +169,10 @@ def test_a_node_split_from_redis_lets_its_seat_resume_on_another_node(
                         break
                     await asyncio.sleep(0.1)
                 assert status == 503 and "redis unreachable" in health
+                # A client that reaches the cut node is told why it is refused (not "relay full").
+                with pytest.raises(RelayError) as refused:
+                    await RelayClient.create(url(cut))
+                assert refused.value.reason == "relay_unavailable"
                 # The cut node lets go of the seat; the host resumes on the whole node and both
                 # streams continue with nothing lost and nothing twice.
                 to_guest = [await asyncio.wait_for(guest.recv(), 20) for _ in range(5)]

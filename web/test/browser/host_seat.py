@@ -2,7 +2,10 @@
 wikipedia: no hand yaku, so a card is played before the deal can end), answering every prompt with
 its first choice (tests/e2e/test_cli_console.Console.autoplay).
 
-    python web/test/browser/host_seat.py RELAY_URL HOME   (from the repository root)
+    python web/test/browser/host_seat.py RELAY_URL HOME [TIMEOUT]   (from the repository root)
+
+TIMEOUT is the host's `--timeout` (its turn deadline; the step deadline is at least 60 s), 120 by
+default.
 
 Prints "CODE <room code>" once the room is open, "MID" once the joiner has played a card (the test
 then restarts the relay), the final score line, "TRANSCRIPT <path>" and "EXIT <code>".
@@ -21,8 +24,9 @@ from tests.e2e.test_cli_play_relay import _spawn
 
 def main() -> int:
     url, home = sys.argv[1], Path(sys.argv[2])
+    timeout = sys.argv[3] if len(sys.argv) > 3 else "120"
     proc, console = _spawn(home, "host", "--relay", url, "--rounds", "1", "--rules", "wikipedia",
-                           "--timeout", "120")
+                           "--timeout", timeout)
 
     def stop(_signum: int, _frame: object) -> None:
         # The test stops this script by its pid: koikoi host goes with it, not left behind.

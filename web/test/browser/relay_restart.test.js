@@ -2,7 +2,8 @@
 // again on the same port in the middle of the deal: every room and buffer is lost, so both seats
 // pair again through the lobby with the rejoin tag bound to their session (spec/protocol.md
 // §12.2), the page with the core's link and rendezvous, `koikoi host` with the Python driver's.
-// Both finish the match; both transcripts are the same bytes and `koikoi verify` upholds them.
+// Both finish the match; both transcripts are the same bytes and `koikoi verify` upholds them. A
+// second test keeps the relay down longer than the deadline (§12.4: no claim while it is away).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,7 +23,12 @@ function verify(file) {
   assert.match(r.stdout, /valid transcript/);
 }
 
-test('a browser joined to koikoi host finishes the match across a relay restart; both transcripts verify', { skip, timeout: 360000 }, async () => {
+/**
+ * The page joins `koikoi host`; once the terminal saw the page's first card the relay stops and
+ * starts again `downMs` later; both finish and their transcripts are the same and verify.
+ * @param {number} downMs @param {string} timeout the host's --timeout (deadlines)
+ */
+async function acrossRestart(downMs, timeout) {
   let relay = await startWebRelay();
   const port = new URL(relay.url).port;
   const browser = await launch();
@@ -31,7 +37,7 @@ test('a browser joined to koikoi host finishes the match across a relay restart;
   try {
     const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
     const home = mkdtempSync(path.join(os.tmpdir(), 'koikoi-host-'));
-    hostProc = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'host_seat.py'), relay.url, home], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    hostProc = spawn(PYTHON, [path.join(REPO, 'web', 'test', 'browser', 'host_seat.py'), relay.url, home, timeout], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     hostProc.stdout?.on('data', (d) => { out += d.toString(); });
     hostProc.stderr?.on('data', (d) => { out += d.toString(); });
@@ -54,6 +60,7 @@ test('a browser joined to koikoi host finishes the match across a relay restart;
     // The page plays until the terminal saw its first card; then the relay goes down and up.
     await wait(/^MID$/m, 180000, page);
     await relay.stop();
+    await new Promise((r) => setTimeout(r, downMs));
     relay = await startWebRelay(['--port', port]);
     assert.equal(new URL(relay.url).port, port);
     for (;;) {
@@ -77,4 +84,15 @@ test('a browser joined to koikoi host finishes the match across a relay restart;
     await browser.close();
     await relay.stop();
   }
+}
+
+test('a browser joined to koikoi host finishes the match across a relay restart; both transcripts verify', { skip, timeout: 360000 }, async () => {
+  await acrossRestart(0, '120');
+});
+
+// spec/protocol.md §12.4: the relay stays down longer than the step deadline (60 s). Neither the
+// page nor the terminal could reach it, so neither claims abandonment; the match goes on once it
+// is back. Before, the side waiting for a move claimed while the relay was down.
+test('a relay down longer than the deadline: neither side claims, the match goes on once it is back', { skip, timeout: 420000 }, async () => {
+  await acrossRestart(70000, '60');
 });
