@@ -64,6 +64,21 @@ def listen_problem(exc: BaseException) -> str | None:
     return None
 
 
+def run_listening(program: str, serve: Callable[[], int | None],
+                  words: Callable[[str], str] = lambda problem: f"cannot listen: {problem}") -> int:
+    """Run a server (``serve`` returns its exit code, None for 0); one that could not start
+    listening prints one line naming the address and the cause (``listen_problem``) and gives 1.
+    The relay, ``koikoi web`` and ``koikoi ratings serve`` start this way."""
+    try:
+        return serve() or 0
+    except OSError as exc:
+        problem = listen_problem(exc)
+        if problem is None:
+            raise
+        print(f"{program}: {words(problem)}", file=sys.stderr)
+        return 1
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Host, port, log level and one ``--limit-name`` flag per field of Limits."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -274,15 +289,7 @@ def start_collector(server: RelayServer) -> Collector:
 
 def run(args: argparse.Namespace, companion: Companion | None = None) -> int:
     configure(getattr(logging, args.log_level.upper()))
-    try:
-        asyncio.run(serve_until_signalled(args, companion))
-    except OSError as exc:
-        problem = listen_problem(exc)
-        if problem is None:
-            raise
-        print(f"relay: cannot listen: {problem}", file=sys.stderr)
-        return 1
-    return 0
+    return run_listening("relay", lambda: asyncio.run(serve_until_signalled(args, companion)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from koikoi_p2p.cli.options import add_cafile
 from koikoi_p2p.cli.settings import LANGUAGES
 from koikoi_p2p.cli.untrusted import safe
 from koikoi_p2p.phrase import Phrase
-from koikoi_relay.main import listen_problem, port_number
+from koikoi_relay.main import port_number, run_listening
 
 DEFAULT_PORT = 8766
 
@@ -360,17 +360,10 @@ def _serve(args: argparse.Namespace) -> int:
         await server.close()
 
     try:
-        asyncio.run(run())
-    except OSError as exc:
-        problem = listen_problem(exc)
-        if problem is None:
-            raise
-        print("koikoi ratings serve: " + tr(lang, "cannot listen: {problem}", problem=problem),
-              file=sys.stderr)
-        return 1
+        return run_listening("koikoi ratings serve", lambda: asyncio.run(run()),
+                             lambda problem: tr(lang, "cannot listen: {problem}", problem=problem))
     finally:
         app.close()
-    return 0
 
 
 def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:

@@ -18,7 +18,7 @@ import urllib.request
 from typing import Any
 
 from koikoi_p2p.cli.options import add_cafile
-from koikoi_relay.main import listen_problem, port_number
+from koikoi_relay.main import port_number, run_listening
 
 
 def register(subparsers: Any) -> None:
@@ -42,14 +42,7 @@ def register(subparsers: Any) -> None:
 def _handle(args: argparse.Namespace) -> int:
     if args.check:
         return check(args.check)
-    try:
-        return asyncio.run(_serve(args.port, args.relay))
-    except OSError as exc:
-        problem = listen_problem(exc)
-        if problem is None:
-            raise
-        print(f"koikoi web: cannot listen: {problem}", file=sys.stderr)
-        return 1
+    return run_listening("koikoi web", lambda: asyncio.run(_serve(args.port, args.relay)))
 
 
 async def _serve(port: int, relay: str | None) -> int:
