@@ -967,10 +967,13 @@ class RedisRooms(Rooms):
         received = min(msg.received, member.out_count)
         self._client_ack(member, received)
         if self.up and member.attached:
+            # The count before the read: frames stored and delivered while the read is out (a
+            # seat of this node forwarding, §13.3) are not in what it returns, and are no gap.
+            delivered = member.out_count
             entries = await self._read_stream(member, received)
             if entries is None:
                 return
-            if (entries and entries[0][0] > received) or (not entries and received < member.out_count):
+            if (entries and entries[0][0] > received) or (not entries and received < delivered):
                 await self._history_lost(member, "missed frames not buffered", sync=True)
                 return
             for seq, data in entries:
