@@ -969,10 +969,12 @@ class RedisRooms(Rooms):
         if self.up and member.attached:
             # The count before the read: frames stored and delivered while the read is out (a
             # seat of this node forwarding, §13.3) are not in what it returns, and are no gap.
-            delivered = member.out_count
+            delivered, epoch = member.out_count, member.epoch
             entries = await self._read_stream(member, received)
             if entries is None:
                 return
+            if member.conn is not conn or member.epoch != epoch:
+                return   # replaced or reopened while the read was out: this sync is stale
             if (entries and entries[0][0] > received) or (not entries and received < delivered):
                 await self._history_lost(member, "missed frames not buffered", sync=True)
                 return

@@ -85,6 +85,10 @@ LISTEN_BACKLOG = 1024
 CLOSE_FRAME_START = 0x88
 # spec/relay.md §7.2: the body of the 503 of a full line (a client tells it from relay_full by it).
 BUSY_ANSWER = "too many new connections right now; try again in a moment\n"
+# spec/relay.md §7: the other bodies of a 503 before the upgrade, which a client names apart.
+FULL_ANSWER = "relay full\n"
+UNAVAILABLE_ANSWER = "relay unavailable\n"     # a cluster node cut off from Redis (§13)
+SHUTDOWN_ANSWER = "shutting down\n"
 
 
 # spec/relay.md §2 item 6: however long the relay holds a connection back, its pong must be in
@@ -614,7 +618,7 @@ class RelayServer:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             if self._closing:
-                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, SHUTDOWN_ANSWER)
             healthy, line = self.rooms.health()
             status = http.HTTPStatus.OK if healthy else http.HTTPStatus.SERVICE_UNAVAILABLE
             return connection.respond(status, line + "\n")
@@ -644,7 +648,7 @@ class RelayServer:
         transport = connection.transport
         if not await self._line.enter(source, lambda: not transport.is_closing()):
             if self.stopping():
-                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, SHUTDOWN_ANSWER)
             self.metrics.errors["handshakes_busy"] += 1
             response = connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, BUSY_ANSWER)
             response.headers["Retry-After"] = "1"
@@ -654,10 +658,10 @@ class RelayServer:
     def _refusal(self, connection: ServerConnection, source: str) -> Response | None:
         """The answer to a websocket handshake the relay cannot take now (spec §7, §7.1), or None."""
         if self.stopping():
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, SHUTDOWN_ANSWER)
         if len(self._conns) >= self.limits.max_connections:
             self.metrics.errors["relay_full"] += 1
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay full\n")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, FULL_ANSWER)
         cap = self.limits.max_connections_per_source
         origin = self._sources.get(source)
         if cap and origin is not None and origin.connections >= cap:
@@ -667,7 +671,7 @@ class RelayServer:
         if not self.rooms.health()[0]:
             # A cluster node cut off from Redis cannot serve rooms: a balancer sends the peer elsewhere.
             self.metrics.errors["unavailable"] += 1
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, "relay unavailable\n")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, UNAVAILABLE_ANSWER)
         return None
 
     def stopping(self) -> bool:

@@ -105,6 +105,25 @@ def _unpack(data: str | bytes) -> dict[str, Any]:
     return value
 
 
+def refusal(status: int, body: bytes) -> RelayError:
+    """The error for an HTTP answer to the websocket handshake (spec/relay.md §7, §7.1, §7.2)."""
+    said = body.decode("utf-8", "replace").strip()[:200]
+    if status == 503:
+        if "right now" in said:
+            # spec/relay.md §7.2: the line of new connections is full for a moment.
+            return RelayError("handshakes_busy", said)
+        if said.startswith("relay unavailable"):
+            # spec/relay.md §7: a cluster node cut off from its storage serves no rooms.
+            return RelayError("relay_unavailable", "the relay cannot serve rooms for now")
+        if said.startswith("shutting down"):
+            return RelayError("shutdown", "the relay is shutting down")
+        return RelayError("relay_full", "the relay refuses new connections")
+    if status == 429:
+        # spec/relay.md §7.1: too many connections, or new connections, from this address.
+        return RelayError("source_handshakes" if "new connections" in said else "source_connections", said)
+    return RelayError("unreachable", f"HTTP {status}")
+
+
 async def _open(url: str) -> ClientConnection:
     url = relay_url(url)
     # wss://: the certificate is verified (system store, or --cafile / SSL_CERT_FILE: net/tls.py).
@@ -115,24 +134,7 @@ async def _open(url: str) -> ClientConnection:
             CONNECT_TIMEOUT,
         )
     except InvalidStatus as exc:
-        status = exc.response.status_code
-        if status == 503:
-            said = bytes(exc.response.body or b"").decode("utf-8", "replace").strip()[:200]
-            if "right now" in said:
-                # spec/relay.md §7.2: the line of new connections is full for a moment.
-                raise RelayError("handshakes_busy", said) from None
-            if said.startswith("relay unavailable"):
-                # spec/relay.md §7: a cluster node cut off from its storage serves no rooms.
-                raise RelayError("relay_unavailable", "the relay cannot serve rooms for now") from None
-            if said.startswith("shutting down"):
-                raise RelayError("shutdown", "the relay is shutting down") from None
-            raise RelayError("relay_full", "the relay refuses new connections") from None
-        if status == 429:
-            # spec/relay.md §7.1: too many connections, or new connections, from this address.
-            said = bytes(exc.response.body or b"").decode("utf-8", "replace").strip()[:200]
-            reason = "source_handshakes" if "new connections" in said else "source_connections"
-            raise RelayError(reason, said) from None
-        raise RelayError("unreachable", f"HTTP {status}") from None
+        raise refusal(exc.response.status_code, bytes(exc.response.body or b"")) from None
     except InvalidURI as exc:
         raise RelayError("bad_url", str(exc)) from None
     except (OSError, InvalidHandshake, TimeoutError) as exc:

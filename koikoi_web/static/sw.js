@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-0a4644dc49987502';
-const FILES = ["./","app-0109c537df2f.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-da05665a0442.css","weights-08114836588a.js","worker-956714705a37.js"];
+const CACHE = 'koikoi-a6b87ed6c057e08c';
+const FILES = ["./","app-0109c537df2f.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-da05665a0442.css","weights-08114836588a.js","worker-abf5b6acf8ce.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

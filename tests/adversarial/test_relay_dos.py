@@ -744,8 +744,9 @@ def test_a_client_turned_away_by_the_line_is_told_so_and_not_that_the_relay_is_f
             await first.close()
             began = time.monotonic()
             await server.shutdown()
-            with pytest.raises(RelayError):
+            with pytest.raises(RelayError) as shut:
                 await waiting
+            assert shut.value.reason == "shutdown"
             assert time.monotonic() - began < 5
         finally:
             await server.shutdown()

@@ -88,3 +88,19 @@ def test_a_joiner_waiting_for_a_room_stays_under_the_relays_rate_of_new_connecti
             await relay.shutdown()
 
     asyncio.run(body())
+
+
+def test_each_503_body_of_the_relay_has_its_reason() -> None:
+    """The client names a refusal by the body the relay sends (spec/relay.md §7)."""
+    from koikoi_p2p.net.relay_client import refusal
+    from koikoi_relay.server import BUSY_ANSWER, FULL_ANSWER, SHUTDOWN_ANSWER, UNAVAILABLE_ANSWER
+
+    assert refusal(503, BUSY_ANSWER.encode()).reason == "handshakes_busy"
+    assert refusal(503, FULL_ANSWER.encode()).reason == "relay_full"
+    assert refusal(503, UNAVAILABLE_ANSWER.encode()).reason == "relay_unavailable"
+    assert refusal(503, SHUTDOWN_ANSWER.encode()).reason == "shutdown"
+    assert refusal(503, b"<html>a proxy's own page</html>").reason == "relay_full"
+    assert refusal(429, b"too many new connections from this address; wait a moment").reason == \
+        "source_handshakes"
+    assert refusal(429, b"too many connections from this address").reason == "source_connections"
+    assert refusal(502, b"").reason == "unreachable"

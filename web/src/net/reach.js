@@ -11,11 +11,12 @@ export const RELAY_GRACE_S = 20;
 export const RELAY_HOLD_MAX_S = 600;
 
 /**
- * RelayError reasons that mean no relay answered: nothing listens or the connection closed before
- * any reply. A browser reports a connection the relay refused for its rate limits the same way,
+ * RelayError reasons that mean no relay served us: nothing listens, the connection closed before
+ * any reply, or the relay said it serves no rooms at all (as in Python; a browser sees neither 503
+ * body, but a shutdown notice or close it does). A browser reports a connection the relay refused for its rate limits the same way,
  * so the connector counts an attempt as missed only when none of its requests had an answer.
  */
-export const UNREACHED = new Set(['unreachable', 'closed']);
+export const UNREACHED = new Set(['unreachable', 'closed', 'relay_unavailable', 'shutdown']);
 
 export class RelayReach {
   /** @param {() => number} [now] seconds, monotonic */
