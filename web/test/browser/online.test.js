@@ -79,11 +79,20 @@ test('two browsers play a whole match through a relay; a reload mid-deal resumes
       await step(b.page);
     }
     // At phone width the opponent's fingerprint stays whole beside a name cut short.
-    const tag = b.page.locator('.player.them .ptag');
-    assert.match(String(await tag.textContent()), /^[a-z2-7]{4}-[a-z2-7]{4}$/);
-    const [tagBox, barBox] = await Promise.all([tag.boundingBox(), b.page.locator('.player.them').boundingBox()]);
-    assert.ok(tagBox && barBox && tagBox.x >= barBox.x && tagBox.x + tagBox.width <= barBox.x + barBox.width, 'the fingerprint is clipped');
-    assert.equal(await tag.evaluate((/** @type {HTMLElement} */ el) => el.scrollWidth <= el.clientWidth), true);
+    // Measured in one go inside the page: the board is drawn anew on every update.
+    await b.page.locator('.player.them .ptag').waitFor();
+    const fit = await b.page.evaluate(() => {
+      const tag = /** @type {HTMLElement | null} */ (document.querySelector('.player.them .ptag'));
+      const bar = document.querySelector('.player.them');
+      if (!tag || !bar) return null;
+      const t = tag.getBoundingClientRect();
+      const r = bar.getBoundingClientRect();
+      return { text: tag.textContent, inside: t.left >= r.left - 0.5 && t.right <= r.right + 0.5, whole: tag.scrollWidth <= tag.clientWidth };
+    });
+    assert.ok(fit, 'no player bar with a fingerprint');
+    assert.match(String(fit.text), /^[a-z2-7]{4}-[a-z2-7]{4}$/);
+    assert.ok(fit.inside, 'the fingerprint sticks out of the player bar');
+    assert.ok(fit.whole, 'the fingerprint is cut short');
     await b.page.screenshot({ path: path.join(os.tmpdir(), 'koikoi-phone-online.png') });
     await b.page.reload();
     const reloaded = true;
