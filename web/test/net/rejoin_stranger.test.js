@@ -25,6 +25,7 @@ import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { preset, withRounds } from '../../src/rules/profile.js';
 import { auditBytes } from '../../src/audit/replay.js';
 import { systemRandom } from '../../src/mentalpoker/rng.js';
+import { failureOf, linkState, stalled } from './watch.js';
 
 const skip = pythonMissing();
 const KEEPALIVE = 2;
@@ -132,6 +133,7 @@ async function match(o) {
   const seen = { sent: 0, pings: 0 };
   /** @type {Promise<unknown>[]} */
   const background = [];
+  const restart = failureOf();
   /** @type {LinkTransport[]} */
   const links = [];
   try {
@@ -160,11 +162,11 @@ async function match(o) {
           background.push((async () => {
             await relay.stop();
             relay = await startRelay(['--port', port]);
-          })());
+          })().catch(restart.fail));
         },
       });
     };
-    const outcomes = await Promise.all([play(0), play(1)]);
+    const outcomes = await Promise.race([Promise.all([play(0), play(1)]), restart.failed, stalled(90000, () => links.map(linkState))]);
     await Promise.all(links.map((l) => l.close()));
     return { outcomes, seen, repairs: links.map((l) => l.repairs) };
   } finally {

@@ -17,6 +17,7 @@ import { Identity } from '../../src/protocol/identity.js';
 import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { preset, withRounds } from '../../src/rules/profile.js';
 import { auditBytes } from '../../src/audit/replay.js';
+import { failureOf, linkState, stalled } from './watch.js';
 
 const skip = pythonMissing();
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
@@ -30,6 +31,7 @@ async function match(o) {
   const port = new URL(relay.url).port;
   /** @type {Promise<unknown>[]} */
   const background = [];
+  const restart = failureOf();
   /** @type {LinkTransport[]} */
   const links = [];
   /** @type {RelayRendezvous[]} */
@@ -61,11 +63,11 @@ async function match(o) {
             await relay.stop();
             await sleep(OUTAGE_MS);
             relay = await startRelay(['--port', port]);
-          })());
+          })().catch(restart.fail));
         },
       });
     };
-    const outcomes = await Promise.all([play(0), play(1)]);
+    const outcomes = await Promise.race([Promise.all([play(0), play(1)]), restart.failed, stalled(90000, () => links.map(linkState))]);
     await Promise.all(links.map((l) => l.close()));
     return { outcomes, cut, reach: connectors.map((c) => c.reach) };
   } finally {
