@@ -141,7 +141,8 @@ export class Seat {
     const journal = new Journal({ version: JOURNAL_VERSION, setup: record.setup, inputs: [], sent: 0, sentHash: ZERO_HASH });
     const seat = new Seat(record, journal, io);
     seat.replaying = true;
-    if (record.setup.seat === 0) seat.#absorb(journal.start(), false);
+    // The host's opening went out only once it ran (a host waiting for its joiner has sent nothing).
+    if (record.setup.seat === 0 && record.sent > 0) seat.#absorb(journal.start(), false);
     let at = Number(record.meta.startedAt ?? Date.now());
     for (const input of inputs) {
       const i = /** @type {any} */ (input);

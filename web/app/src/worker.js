@@ -176,28 +176,84 @@ async function startHeld(msg) {
     return seat.run(portTransport(msg.port));
   }
   const url = msg.link.url;
-  const first = msg.link.action === 'host'
-    ? await RelayClient.create(url, {
-      public: !!msg.link.public, listing: msg.link.public && msg.link.listing ? msg.link.listing : undefined,
-      // What an older lobby reader shows (spec/relay.md §4.2); never the password itself.
-      meta: { rules: msg.profile?.name ?? 'nintendo', rounds: msg.profile?.rounds ?? 0, password: !!msg.password },
-    })
-    : await RelayClient.join(url, msg.link.code);
+  const host = msg.link.action === 'host';
+  const first = host ? await openRoom(url, msg.link, msg.profile, msg.password) : await RelayClient.join(url, msg.link.code);
   options.room = first.code;
-  meta.link = { ...msg.link, code: first.code };
+  // A host keeps its seat's resume token while it waits: a reloaded page takes the room back.
+  meta.link = host ? { ...msg.link, code: first.code, token: toHex(first.token) } : { ...msg.link, code: first.code };
   seat = await Seat.create({ id: msg.id, role: msg.role, options, meta }, io);
-  const created = seat;
+  return pairThenRun(seat, url, first, host);
+}
+
+/**
+ * Open the room a host waits in; the lobby shows what an older lobby reader shows (spec/relay.md
+ * §4.2), never the password itself.
+ * @param {string} url @param {any} link @param {any} profile a profile's dict @param {string | null} password
+ */
+function openRoom(url, link, profile, password) {
+  return RelayClient.create(url, {
+    public: !!link.public, listing: link.public && link.listing ? link.listing : undefined,
+    meta: { rules: profile?.name ?? 'nintendo', rounds: profile?.rounds ?? 0, password: !!password },
+  });
+}
+
+/**
+ * Show the room, let a host wait there for its joiner, then play through it.
+ * @param {Seat} s @param {string} url @param {RelayClient} first @param {boolean} host
+ */
+async function pairThenRun(s, url, first, host) {
   // The other seat leaving before the terms are accepted ends the match at once (Seat.peerLeft).
-  first.onPeer((state) => { if (state === 'left' && first.leftWhileSteady) void created.peerLeft(); });
-  post({ type: 'room', code: first.code, seat: msg.seat });
-  post({ type: 'table', table: seat.table() });
-  if (msg.link.action === 'host') {
+  first.onPeer((state) => { if (state === 'left' && first.leftWhileSteady) void s.peerLeft(); });
+  post({ type: 'room', code: first.code, seat: s.peer.seat });
+  post({ type: 'table', table: s.table() });
+  if (host) {
     waiting = first;
     await first.waitForPeer();
     if (waiting !== first) return undefined; // cancelled meanwhile
     waiting = null;
   }
-  return seat.run(relayLink(seat, url, first));
+  return s.run(relayLink(s, url, first));
+}
+
+/**
+ * A host page reloaded while it waited for its joiner (nothing sent, nothing received): take the
+ * room back with the saved resume token (spec/relay.md §8), so the code and link already shared
+ * still work; while the relay does not answer, try again. Null when the relay answered that the
+ * room is gone (the grace ran out, or a joiner came and left meanwhile).
+ * @param {Seat} s @param {any} link
+ */
+async function roomBack(s, link) {
+  for (let delay = 0.5; ; delay = Math.min(5, delay * 2)) {
+    try {
+      const first = await RelayClient.resume(link.url, link.code, fromHex(link.token));
+      s.connectionState('connected');
+      return first;
+    } catch (e) {
+      if (/** @type {any} */ (e)?.reason !== 'unreachable') return null;
+      s.connectionState('reconnecting');
+      await new Promise((r) => setTimeout(r, delay * 1000));
+    }
+  }
+}
+
+/**
+ * The waiting room of a reloaded host page closed meanwhile: nothing of the old seat was signed or
+ * sent, so it gives way to a new room with the same choices (a new code and link to share) and a
+ * fresh seed.
+ * @param {Seat} old @param {{post: (msg: any) => void, deadlines?: boolean}} io
+ */
+async function reopenRoom(old, io) {
+  const { setup, meta, id, role } = old.record;
+  const link = /** @type {any} */ (meta.link);
+  const first = await openRoom(link.url, link, setup.profile, setup.password);
+  const options = {
+    seat: setup.seat, identity: new Identity(fromHex(setup.identity)), room: first.code, password: setup.password,
+    seed: systemRandom(32), name: setup.name, profile: setup.profile ? Profile.fromDict(setup.profile) : undefined,
+    deadlines: setup.deadlines ?? undefined, autoAccept: setup.autoAccept, rated: setup.rated, ratings: setup.ratings,
+  };
+  await deleteSeat(id);
+  seat = await Seat.create({ id, role, options, meta: { ...meta, link: { ...link, code: first.code, token: toHex(first.token) }, startedAt: Date.now() } }, io);
+  return pairThenRun(seat, link.url, first, true);
 }
 
 /** Close the waiting room on the relay and forget its seat (nobody joined: nothing was signed). */
@@ -243,6 +299,12 @@ async function resumeHeld(msg) {
   await saveSeat({ ...seat.record, meta: record.meta });
   const link = /** @type {any} */ (record.meta.link);
   if (link.kind === 'port') return seat.run(portTransport(msg.port));
+  if (link.action === 'host' && link.token && seat.record.count === 0 && seat.record.sent === 0) {
+    const waited = seat;
+    const first = await roomBack(waited, link);
+    if (seat !== waited) return undefined; // cancelled meanwhile
+    return first ? pairThenRun(waited, link.url, first, true) : reopenRoom(waited, io);
+  }
   return seat.run(relayLink(seat, link.url, null));
 }
 

@@ -237,6 +237,25 @@ export class RelayClient {
   }
 
   /**
+   * Take a seat back with its resume token from a new connection of a new process (spec/relay.md
+   * §8): a host whose page was reloaded while it waited for its joiner keeps its room and code.
+   * Nothing was sent or received on the seat before (`received` 0).
+   * @param {string} url @param {string} code @param {Uint8Array} token @param {ClientOptions} [options]
+   */
+  static async resume(url, code, token, options = {}) {
+    const canonical = normaliseCode(code);
+    const full = relayUrl(url);
+    const ws = await openSocket(`${full}${full.includes('?') ? '&' : '?'}room=${canonical}`, options.WebSocket ?? defaultWebSocket());
+    try {
+      const reply = await request(ws, { type: 'resume', token, received: 0 }, 'resumed');
+      return new RelayClient(full, ws, { ...reply, token }, String(reply.peer ?? 'none'), options);
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
+
+  /**
    * The open public rooms: [{code, meta, age, listing}] (`listing`: unchecked, see listing.js). With `rejoin`, the rejoin rooms of that tag
    * (spec/relay.md §3: a lobby without it never lists rejoin rooms).
    * @param {string} url @param {ClientOptions & {rejoin?: string}} [options]

@@ -359,3 +359,54 @@ test('a player resigns online: display names beside fingerprints, the other page
     await relay.stop();
   }
 });
+
+test('a host page reloaded while it waits keeps its room: the link it shared still pairs; a room that closed meanwhile gives way to a new one', { skip, timeout: 300000 }, async () => {
+  // A short grace, so a page closed a few seconds outlives its room on the relay.
+  const relay = await startWebRelay(['--resume-grace', '4']);
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
+    const code = await host(a.page);
+    await a.page.reload();
+    // The same waiting screen, the same code: the relay gave the seat back (spec/relay.md §8).
+    const back = a.page.locator('.waiting .code');
+    await back.waitFor({ timeout: 30000 });
+    assert.equal(await back.getAttribute('data-code'), code);
+    assert.equal(await a.page.locator('.waiting input.link').inputValue(), `${relay.web}#join=${code}&relay=${encodeURIComponent(relay.url)}`);
+    await a.page.screenshot({ path: path.join(os.tmpdir(), 'koikoi-waiting-reloaded.png') });
+    // The link shared before the reload pairs, and the match plays to a co-signed end.
+    const b = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
+    await b.page.goto(`${relay.web}#join=${code}`);
+    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await playBoth([a.page, b.page]);
+    for (const p of [a.page, b.page]) await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+
+    // A host page closed for longer than the grace: its room is gone, and the page opens a new one.
+    const cContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const c = await openPage(cContext, relay.web);
+    const gone = await host(c.page);
+    const url = c.page.url();
+    await c.page.close();
+    await new Promise((r) => setTimeout(r, 7000));
+    const again = await openPage(cContext, url);
+    await again.page.waitForFunction((/** @type {string} */ old) => {
+      const shown = document.querySelector('.waiting .code')?.getAttribute('data-code');
+      return shown && shown !== old;
+    }, gone, { timeout: 30000 });
+    const fresh = String(await again.page.locator('.waiting .code').getAttribute('data-code'));
+    const d = await openPage(await browser.newContext(), relay.web);
+    await d.page.goto(`${relay.web}#join=${fresh}`);
+    await d.page.getByRole('button', { name: 'Join', exact: true }).click();
+    // Paired: both pages show the same security code.
+    const sas = await Promise.all([again.page, d.page].map(async (p) => {
+      const el = p.locator('dialog[open] .sascode');
+      await el.waitFor({ timeout: 60000 });
+      return el.getAttribute('data-sas');
+    }));
+    assert.equal(sas[0], sas[1]);
+    assert.deepEqual([...a.errors, ...b.errors, ...c.errors, ...again.errors, ...d.errors], []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
