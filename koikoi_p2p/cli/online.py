@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import io
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -526,7 +526,7 @@ class SavedMatch:
                           False)
         self._queue.put_nowait(None)
 
-    async def events(self) -> AsyncIterator[Event]:
+    async def events(self) -> AsyncGenerator[Event, None]:
         real = self.screen.out
         try:
             while True:

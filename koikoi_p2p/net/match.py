@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -95,8 +95,12 @@ class Match:
         self._expired: TimeUp | None = None
 
     # -- the API ----------------------------------------------------------------------------------
-    async def events(self) -> AsyncIterator[Event]:
-        """Run the match, yielding events until ``MatchOver`` or ``Failure`` (the last event)."""
+    async def events(self) -> AsyncGenerator[Event, None]:
+        """Run the match, yielding events until ``MatchOver`` or ``Failure`` (the last event).
+
+        An async generator: a caller that stops reading before the last event closes it with
+        ``aclose()``.
+        """
         peer_seat = 1 - self.seat
         try:
             result = await self._handshake()
