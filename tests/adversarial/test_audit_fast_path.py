@@ -10,6 +10,7 @@ The default run flips every 127th bit of a shuffle and every 11th of a share mes
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
@@ -77,7 +78,7 @@ def test_every_flipped_bit_of_a_shuffle_gets_version_1_s_reason(secrets: bool) -
                 observer = _observer(kind, secrets)
                 if which == 1:
                     observer.receive_shuffle(0, SHUFFLES[0])
-                got.append(_outcome(lambda o=observer, w=which, m=altered: o.receive_shuffle(w, m)))
+                got.append(_outcome(functools.partial(observer.receive_shuffle, which, altered)))
             assert got[0] == got[1] != "accepted", (which, bit, got)
 
 
@@ -91,7 +92,7 @@ def test_every_flipped_bit_of_a_share_message_gets_version_1_s_reason(secrets: b
             observer = _observer(kind, secrets)
             observer.receive_shuffle(0, SHUFFLES[0])
             observer.receive_shuffle(1, SHUFFLES[1])
-            got.append(_outcome(lambda o=observer, m=altered: o.receive_shares(1, [0, 2, 5], m)))
+            got.append(_outcome(functools.partial(observer.receive_shares, 1, [0, 2, 5], altered)))
         assert got[0] == got[1] != "accepted", (bit, got)
 
 
@@ -122,5 +123,5 @@ def test_a_wrong_share_with_a_valid_point_is_refused_with_the_secret_known() -> 
         observer = _observer(kind, True)
         observer.receive_shuffle(0, SHUFFLES[0])
         observer.receive_shuffle(1, SHUFFLES[1])
-        got.append(_outcome(lambda o=observer, m=altered: o.receive_shares(1, [0, 2, 5], m)))
+        got.append(_outcome(functools.partial(observer.receive_shares, 1, [0, 2, 5], altered)))
     assert got == ["bad_share_proof", "bad_share_proof"]

@@ -314,6 +314,7 @@ def test_message_out_of_turn() -> None:
         if p.flow.expect != (0, m.ACT) or p.flow.engine is None:
             return None
         hand = deal_layout(p.flow.round_params[1]).hands[1]
+        assert isinstance(p, _Extra)   # peer1_factory below
         p.pending_extra = {"action": Play(hand[0]).to_dict(), "shares": []}
         return None
     pair = make_pair(rounds=1, seed=2, peer1_factory=_Extra, attack=extra)
@@ -326,6 +327,7 @@ def test_message_racing_the_other_seat_is_caught_by_the_chain() -> None:
     def extra(p: Cheater, kind: str, b: dict[str, Any]) -> dict[str, Any] | None:
         if kind != m.KEY or p.flow.expect[0] != 0:   # its last key, then the other seat shuffles
             return None
+        assert isinstance(p, _Extra)   # peer1_factory below
         p.pending_extra = {"shares": []}
         p.pending_type = m.REVEAL
         return None

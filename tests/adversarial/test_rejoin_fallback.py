@@ -21,6 +21,7 @@ from koikoi_p2p.net.core import PeerCore
 from koikoi_p2p.net.driver import _bind, _peer_bound, peer_holds_session
 from koikoi_p2p.net.rendezvous import RelayRendezvous, rendezvous_tag
 from koikoi_p2p.net.selfplay import play_cores
+from koikoi_p2p.protocol.transport import Transport
 from tests.faults.resume_util import setup
 
 
@@ -59,8 +60,13 @@ def test_the_joiner_looks_for_the_unbound_tag_only_until_the_host_is_bound(
 
 
 class Recorder:
+    """A connector that records what the driver tells it (it is never asked to connect here)."""
+
     def __init__(self) -> None:
         self.calls: list[str] = []
+
+    async def __call__(self) -> Transport:
+        raise AssertionError("the recorder is never asked to connect")
 
     def bind(self, session_id: bytes) -> None:
         self.calls.append("bind")
@@ -73,17 +79,18 @@ def test_the_driver_says_when_the_host_holds_the_session(tmp_path: Path) -> None
     cores = (PeerCore(setup(0)), PeerCore(setup(1)))
     recorder = Recorder()
     told: list[list[int]] = []
-    state = {"bound": False, "settled": False}
+    bound = settled = False
 
     def on_input(seat: int, kind: str, value: object, out: list[bytes]) -> None:
+        nonlocal bound, settled
         core = cores[1]
         if seat != 1 or core.peer is None:
             return
-        if not state["bound"]:
-            state["bound"] = _bind(recorder, core)  # type: ignore[arg-type]
-        if state["bound"] and not state["settled"]:
-            state["settled"] = _peer_bound(recorder, core)  # type: ignore[arg-type]
-            if state["settled"]:
+        if not bound:
+            bound = _bind(recorder, core)
+        if bound and not settled:
+            settled = _peer_bound(recorder, core)
+            if settled:
                 told.append([env.sender for env in core.peer.transcript])
 
     play_cores(cores, on_input=on_input)

@@ -22,7 +22,7 @@ import itertools
 import socket
 import time
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -884,7 +884,7 @@ def test_connections_that_end_badly_are_freed_without_the_cyclic_collector() -> 
 
     async def body() -> None:
         async with relay(ping_interval=0.2, ping_timeout=0.2) as server:
-            endings = {
+            endings: dict[str, Callable[[], Awaitable[None]]] = {
                 "pings unanswered": lambda: ping_unanswered(server),
                 "head not parsed": lambda: head(server, b"NONSENSE\r\n\r\n"),
                 "head cut short": lambda: cut_short(server),
@@ -1211,6 +1211,12 @@ def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
     run(body)
 
 
+def _text(reply: object) -> str:
+    """A Redis reply as text (the test's client does not decode responses: bytes)."""
+    assert isinstance(reply, bytes), reply
+    return reply.decode()
+
+
 async def _next_frame(guest: Raw) -> dict[str, Any]:
     """The next frame, past the relay's probes of a seat that never acknowledges (§5.5 rule 4)."""
     while True:
@@ -1245,8 +1251,12 @@ def test_a_cluster_over_its_budget_makes_the_largest_directions_give_way(redis_u
                 held = int(direct.get(f"{prefix}buf") or 0)
                 fields = {f"{code}:1": int(direct.hget(f"{prefix}r:{code}", "b1") or 0)
                           for _, _, code in pairs}
-                ranked = direct.zrange(f"{prefix}dirs", 0, -1, withscores=True)
-                return held, fields, {bytes(k).decode(): int(v) for k, v in ranked}
+                index: dict[str, int] = {}
+                for entry in direct.zrange(f"{prefix}dirs", 0, -1, withscores=True):
+                    assert not isinstance(entry, (bytes, str)), entry   # withscores: (member, score)
+                    member, score = entry
+                    index[_text(member)] = int(score)
+                return held, fields, index
 
             held, fields, index = state()
             assert held == sum(fields.values()) == 6 * 64000
@@ -1306,7 +1316,7 @@ def test_a_cluster_eviction_gives_back_the_bytes_of_a_room_that_expired(redis_ur
             kept = int(direct.hget(f"{prefix}r:{code}", "b1") or 0)
             assert int(direct.get(f"{prefix}buf") or 0) == kept == 8001
             assert direct.hget(f"{prefix}rb", gone) is None
-            assert [bytes(m).decode() for m in direct.zrange(f"{prefix}dirs", 0, -1)] == [f"{code}:1"]
+            assert [_text(m) for m in direct.zrange(f"{prefix}dirs", 0, -1)] == [f"{code}:1"]
             direct.close()
 
     run(body)
@@ -1333,7 +1343,7 @@ def test_a_cluster_resume_that_finds_its_frames_evicted_fails_with_resume_gap(re
             async def evicted_first(member: Any, start: int) -> Any:
                 # As an eviction between TAKE and the read would: the stream loses its frames.
                 epoch = direct.hget(f"{rooms.prefix}r:{code}", "ep")
-                direct.delete(f"{rooms.prefix}s:{code}:{bytes(epoch).decode()}:1")
+                direct.delete(f"{rooms.prefix}s:{code}:{_text(epoch)}:1")
                 return await read(member, start)
 
             rooms._read_stream = evicted_first  # type: ignore[method-assign]
@@ -1351,7 +1361,7 @@ def test_a_cluster_fill_outlived_by_a_reopened_room_leaves_the_new_room_alone(re
     """A hole being filled from the stream while the host rejects its peer (a new epoch, counts from
     0): the new epoch's empty stream is no lost history, and the reopened room must not be closed
     with resume_gap for a hole of the old one."""
-    from koikoi_relay.cluster import RedisRooms
+    from koikoi_relay.cluster import Member, RedisRooms
 
     async def body() -> None:
         async with cluster(redis_url, 2) as (a, b):
@@ -1361,14 +1371,15 @@ def test_a_cluster_fill_outlived_by_a_reopened_room_leaves_the_new_room_alone(re
             member = rooms._members[(code, 0)]
             lost: list[str] = []
 
-            async def record(_member: Any, why: str, **_: Any) -> None:
+            async def record(member: Member, why: str, *, sync: bool = False) -> None:
                 lost.append(why)
 
             read = rooms._xrange
 
-            async def reopened_meanwhile(seat: Any, start: int) -> Any:
-                seat.epoch, seat.out_count = "0123456789abcdef", 0   # as reject() does while the read is out
-                return await read(seat, start)
+            async def reopened_meanwhile(member: Member, start: int) -> list[tuple[int, bytes]] | None:
+                # As reject() does while the read is out:
+                member.epoch, member.out_count = "0123456789abcdef", 0
+                return await read(member, start)
 
             rooms._history_lost = record  # type: ignore[method-assign]
             rooms._xrange = reopened_meanwhile  # type: ignore[method-assign]

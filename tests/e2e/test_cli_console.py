@@ -44,7 +44,7 @@ class Console:
     """Output of one process (a pty master or a pipe) and a way to type into it."""
 
     fd: int
-    type_line: Callable[[str], None]
+    type_line: Callable[[str], object]  # what it returns (os.write: a count) is not used
     text: str = ""
     raw: bytes = b""
     offset: int = 0

@@ -71,7 +71,8 @@ def test_host_and_join_play_a_match_through_the_relay(tmp_path: Path, secured: s
                 if slow[0] and "Your turn" in since:
                     slow[0] -= 1
                     time.sleep(1.0)
-                return KEY.findall(menu[0])[0]
+                keys: list[str] = KEY.findall(menu[0])  # one group: the keys themselves
+                return keys[0]
 
             def play(name: str, console: Console) -> None:
                 try:

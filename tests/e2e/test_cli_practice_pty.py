@@ -64,7 +64,8 @@ class LabelTypist:
         self.cards: list[tuple[str, str]] = []  # (typed, the card label it meant) at play prompts
 
     def __call__(self, menu: list[str], since: str) -> str:
-        entries = [e for line in menu for e in ENTRY.findall(line.strip()) if e[0] != "r"]
+        entries: list[tuple[str, str]] = [  # (key, label): ENTRY's two groups
+            e for line in menu for e in ENTRY.findall(line.strip()) if e[0] != "r"]
         key, label = entries[0]
         if any(word in since.rsplit("\n> ", 1)[-1] for word in AMBIGUOUS):
             return key  # two cards of one name: the key tells them apart

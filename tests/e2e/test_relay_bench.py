@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def test_bench_relay_hostile_places_redis_where_asked(monkeypatch: pytest.Monkey
     half; ``shared`` pins nothing; a misspelt placement is refused, not read as the default."""
     from koikoi_p2p.bench import hostile
 
-    monkeypatch.setattr(hostile.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})  # the os hostile.placement reads
     monkeypatch.delenv(hostile.PLACEMENT_ENV, raising=False)
     assert hostile.placement() == ({0, 1}, {2, 3}, {0, 1})
     monkeypatch.setenv(hostile.PLACEMENT_ENV, "redis-apart")

@@ -74,6 +74,7 @@ def test_a_crash_safe_computer_is_told_the_match(tmp_path: Path, level: str) -> 
             player = core.computer(core.decisions)
             told.append(getattr(player, "_context", None))
             match = flow.match
+            assert flow.terms is not None
             assert told[-1] == MatchContext(profile=flow.terms.profile, scores=match.scores,
                                             rounds_played=match.rounds_played)
 

@@ -69,7 +69,7 @@ def test_failed(tmp_path: Path) -> None:
 
     async def both() -> list[Outcome]:
         return list(await asyncio.gather(
-            run_peer(folders[0], hub.connector(0), options=FORGET, strategy=lambda n: Illegal()),  # type: ignore[arg-type,return-value]
+            run_peer(folders[0], hub.connector(0), options=FORGET, strategy=lambda n: Illegal()),
             run_peer(folders[1], hub.connector(1), options=FORGET)))
 
     out = asyncio.run(asyncio.wait_for(both(), 60))

@@ -16,7 +16,7 @@ from koikoi_p2p.net.journal import Journal, decode_journal, encode_base, encode_
 from koikoi_p2p.net.state_store import MAGIC, StateStoreError
 
 BASE = {"format": 2, "core": {"secret": b"\x07" * 32}}
-RECORDS = [["r", b"frame-%d" % i, [b"out-%d" % i]] for i in range(5)]
+RECORDS: list[list[object]] = [["r", b"frame-%d" % i, [b"out-%d" % i]] for i in range(5)]
 
 
 def _written(folder: Path, records: list[list[object]] = RECORDS) -> Journal:

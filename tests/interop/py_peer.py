@@ -16,6 +16,7 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from typing import Any
 
 from koikoi_p2p.ai.strategy import RandomPlayer
@@ -23,6 +24,7 @@ from koikoi_p2p.net.match import Match, MatchOutcome
 from koikoi_p2p.net.relay_client import RelayClient
 from koikoi_p2p.net.selfplay import seeded_identity, seeded_rng
 from koikoi_p2p.protocol import channel as channel_module
+from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.events import ChoiceNeeded, Failure, MatchOver, YourTurn
 from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.rules.profile import preset, with_rounds
@@ -41,26 +43,34 @@ def install_cheat(kind: str) -> None:
         b[at] ^= 1
         return bytes(b)
 
-    def seal(self: channel_module.SecureChannel, msg_type: str, body: dict[str, Any]) -> Any:
+    def seal(self: channel_module.SecureChannel, type: str,  # SecureChannel.seal's own name for it
+             body: Mapping[str, object]) -> tuple[bytes, SignedEnvelope]:
         if not done[0]:
             body = dict(body)
-            if kind == "bad_key" and msg_type == "key":
+            action = body.get("action") if type == "act" else None
+            if kind == "bad_key" and type == "key":
                 done[0] = True
-                body["key"] = flip(body["key"], 70)
-            elif kind == "bad_shuffle" and msg_type == "shuffle":
+                key = body["key"]
+                assert isinstance(key, bytes)
+                body["key"] = flip(key, 70)
+            elif kind == "bad_shuffle" and type == "shuffle":
                 done[0] = True
-                body["deck"] = flip(body["deck"], len(body["deck"]) - 32)
+                deck = body["deck"]
+                assert isinstance(deck, bytes)
+                body["deck"] = flip(deck, len(deck) - 32)
             elif kind == "bad_share" and body.get("shares"):
                 done[0] = True
-                positions, data = body["shares"][0]
-                body["shares"] = [[positions, base_point + bytes(data)[32:]], *body["shares"][1:]]
-            elif kind == "illegal_action" and msg_type == "act" and body["action"].get("type") == "play":
+                shares = body["shares"]
+                assert isinstance(shares, list)
+                positions, data = shares[0]
+                body["shares"] = [[positions, base_point + bytes(data)[32:]], *shares[1:]]
+            elif kind == "illegal_action" and isinstance(action, dict) and action.get("type") == "play":
                 done[0] = True
                 body["action"] = {"type": "play", "position": 47}
-            elif kind == "extra_field" and msg_type == "act":
+            elif kind == "extra_field" and type == "act":
                 done[0] = True
                 body["extra"] = 1
-        return honest(self, msg_type, body)
+        return honest(self, type, body)
 
     channel_module.SecureChannel.seal = seal  # type: ignore[method-assign]
 

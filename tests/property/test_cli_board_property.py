@@ -9,10 +9,10 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from koikoi_p2p.cli.board import BoardModel, display_width, render_board
+from koikoi_p2p.cli.board import BoardModel, render_board
 from koikoi_p2p.cli.cardnames import card_code
 from koikoi_p2p.cli.i18n import tr
-from koikoi_p2p.cli.style import Style
+from koikoi_p2p.cli.style import Style, display_width
 from koikoi_p2p.rules.cards import card
 
 

@@ -4,6 +4,7 @@ bodies only ever produce the peer's typed remote error (or, rarely, are valid an
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import given
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from koikoi_p2p.protocol import codec
 from koikoi_p2p.protocol.channel import SecureChannel
+from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.errors import LocalMisuse, RemoteViolation
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.protocol.peer import GamePeer
@@ -28,10 +30,10 @@ def _snapshots() -> list[tuple[dict[str, Any], dict[str, Any], str, dict[str, An
     original_seal = p1.channel.seal
     pending: dict[str, Any] = {}
 
-    def seal(msg_type: str, body: Any) -> Any:
+    def seal(type: str, body: Mapping[str, object]) -> tuple[bytes, SignedEnvelope]:  # (seal's own names)
         pending["before"] = p1.channel.to_state()
-        pending["type"], pending["body"] = msg_type, codec.decode(codec.encode(body))
-        return original_seal(msg_type, body)
+        pending["type"], pending["body"] = type, codec.decode(codec.encode(body))
+        return original_seal(type, body)
 
     def receive(frame: bytes) -> list[bytes]:
         if "type" in pending and len(snaps) < 400:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from hypothesis import given
 from hypothesis import strategies as st
 
-from koikoi_p2p.rules.actions import KOIKOI, STOP
+from koikoi_p2p.rules.actions import KOIKOI, STOP, Action
 from koikoi_p2p.rules.cards import BRIGHTS, CARDS, RAIN_MAN, SAKE_CUP
 from koikoi_p2p.rules.deal import choose_first_dealer
 from koikoi_p2p.rules.match import MatchState
@@ -180,6 +180,7 @@ def test_call_limit_per_player(name: str, seed: int, limit: int) -> None:
                 continue
             assert isinstance(need, NeedAction)
             options = state.legal_actions()
+            action: Action
             if need.kind == "decide":
                 last_turn = (profile.last_turn_stop_only and not (state.hands[0] | state.hands[1])) or (
                     profile.stop_on_own_last_turn and not state.hands[need.seat])  # koikoi-japan, §9.4

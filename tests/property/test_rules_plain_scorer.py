@@ -18,6 +18,8 @@ every profile on every subset with
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from koikoi_p2p.rules.cards import CARDS
 from koikoi_p2p.rules.profile import PRESETS, Profile, preset
 from koikoi_p2p.rules.scoring import YAKU_IDS, round_score, scorer
@@ -40,6 +42,17 @@ FILLERS: list[list[str]] = [
      "06-plain2", "10-plain1"],
 ]
 MONTH_OF = {c.id: c.month for c in CARDS}
+T = TypeVar("T")
+
+
+def _list_of(value: object, kind: type[T]) -> list[T]:
+    """A list switch of the plain data (``Profile.to_dict`` writes tuples as lists), each item a ``kind``."""
+    assert isinstance(value, list), value
+    items: list[T] = []
+    for item in value:
+        assert isinstance(item, kind), value
+        items.append(item)
+    return items
 
 
 def plain_score(ids: set[str], rules: dict[str, object], month: int, called: bool = False) -> dict[str, int]:
@@ -48,7 +61,7 @@ def plain_score(ids: set[str], rules: dict[str, object], month: int, called: boo
     ``rules`` is a profile's plain data; an extension switch that is absent is at its default.
     """
     out: dict[str, int] = {}
-    g, s4, a4, s3 = rules["bright_values"]  # type: ignore[misc]
+    g, s4, a4, s3 = _list_of(rules["bright_values"], int)
     lights = [x for x in ("01-crane", "03-curtain", "08-moon", "12-phoenix") if x in ids]
     rain = "11-rainman" in ids
     if rules.get("brights_add", False):
@@ -114,8 +127,8 @@ def plain_score(ids: set[str], rules: dict[str, object], month: int, called: boo
         mine = dict(found)
         has_basic = len(mine) > 0
         if "09-cup" in ids and rules["viewing"] != "off" and (rules["viewing"] == "always" or has_basic):
-            rain_on_cherry = set(rules.get("hanami_cancelled_by", [])) & ids  # type: ignore[arg-type]
-            cloud_on_moon = set(rules.get("tsukimi_cancelled_by", [])) & ids  # type: ignore[arg-type]
+            rain_on_cherry = set(_list_of(rules.get("hanami_cancelled_by", []), str)) & ids
+            cloud_on_moon = set(_list_of(rules.get("tsukimi_cancelled_by", []), str)) & ids
             worth = (3 if called else 1) if rules.get("viewing_by_call", False) else 5
             if "03-curtain" in ids and not rain_on_cherry:
                 mine["hanami"] = worth

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from koikoi_p2p.protocol.channel import SecureChannel
 from koikoi_p2p.protocol.envelope import decode_envelope
 from koikoi_p2p.protocol.errors import RemoteViolation
 from koikoi_p2p.protocol.handshake import verify_handshake_record
@@ -20,8 +21,7 @@ _HS = handshake_pair(seed=b"fuzz-hs", password="pw")
 _, _, _HS_FRAMES = run_pair(*_HS)
 
 
-def fresh_receiver():  # type: ignore[no-untyped-def]
-    from koikoi_p2p.protocol.channel import SecureChannel
+def fresh_receiver() -> SecureChannel:
     return SecureChannel.from_state(_STATE_B)
 
 

@@ -8,8 +8,10 @@ from typing import Any
 
 from koikoi_p2p.ai.strategy import RandomPlayer
 from koikoi_p2p.net.selfplay import seeded_rng
+from koikoi_p2p.protocol.envelope import SignedEnvelope
 from koikoi_p2p.protocol.errors import ProtocolError
 from koikoi_p2p.protocol.events import ChoiceNeeded, Event, TermsProposed, YourTurn
+from koikoi_p2p.protocol.messages import parse_shares
 from koikoi_p2p.protocol.peer import GamePeer
 from koikoi_p2p.protocol.terms import MatchTerms
 from koikoi_p2p.protocol.transcript import encode_evidence, encode_transcript
@@ -119,3 +121,24 @@ def evidence_bytes(pair: Pair, seat: int = 0) -> bytes:
     assert error is not None
     return encode_evidence(pair.records[seat], peer.transcript, reporter=seat, reason=error.reason,
                            message=error.message, offence=peer.offence())
+
+
+# -- typed reads of a game message's body (spec/game.md §4) -------------------------------------
+
+def deal_of(env: SignedEnvelope) -> int:
+    """The ``deal`` field of ``env``'s body."""
+    deal = env.body["deal"]
+    assert isinstance(deal, int), deal
+    return deal
+
+
+def action_of(env: SignedEnvelope) -> dict[str, object]:
+    """The ``action`` field of ``env``'s body (an ``act`` or a ``declare``)."""
+    action = env.body["action"]
+    assert isinstance(action, dict), action
+    return action
+
+
+def share_positions(env: SignedEnvelope) -> list[list[int]]:
+    """The deck positions of each group of the ``shares`` field of ``env``'s body, in order."""
+    return [list(group.positions) for group in parse_shares(env.type, env.body["shares"])]

@@ -132,7 +132,9 @@ def test_two_envelopes_one_seat_signed_for_one_number_prove_equivocation(match: 
     original = envelopes[n]
     identity = match.peers[1].channel.identity
     body = dict(original.body)
-    body["shares"] = [*list(body.get("shares", [])), [[47], b"\x00" * 96]]
+    shares = body.get("shares", [])
+    assert isinstance(shares, list)
+    body["shares"] = [*shares, [[47], b"\x00" * 96]]
     other = sign_envelope(identity, version=original.version, session_id=original.session_id,
                           seq=original.seq, prev=original.prev, sender=1, type=original.type, body=body)
     forked = encode_transcript(match.records[0], [*envelopes[:n], other], closed=False)

@@ -32,7 +32,8 @@ class FirstKey(LineSource):
     async def readline(self) -> str:
         menu = self.out.getvalue().rsplit("\n> ", 1)[0].rsplit("\n> ", 1)[-1]
         lines = [line for line in menu.split("\n") if line.startswith("  [")]
-        rows = [keys for line in lines if (keys := re.findall(r"\[([^\]]+)\] (?!resign)", line))]
+        rows: list[list[str]] = [  # one group: the keys themselves
+            keys for line in lines if (keys := re.findall(r"\[([^\]]+)\] (?!resign)", line))]
         return rows[-1][0] if len(lines) == 1 else rows[-1][-1]
 
 

@@ -12,7 +12,7 @@ from koikoi_p2p.net.selfplay import selfplay
 from koikoi_p2p.protocol.events import Failure, MatchOver
 from koikoi_p2p.protocol.flow import Phase
 from koikoi_p2p.rules.profile import PRESETS
-from tests.protocol.game_support import make_pair, run, transcript_bytes
+from tests.protocol.game_support import make_pair, run, share_positions, transcript_bytes
 
 
 @pytest.mark.parametrize("rules", sorted(PRESETS))
@@ -102,6 +102,6 @@ def test_every_first_dealer_rule_plays_through_the_real_decks(rule: str) -> None
         assert dealers == {0 if rule == "host" else 1} and not deal0
     else:
         first = next(e for e in envs if e.type == m.REVEAL)
-        assert [g[0] for g in first.body["shares"]] == ([[0]] if rule == "coin" else [[0, 1]])
+        assert share_positions(first) == ([[0]] if rule == "coin" else [[0, 1]])
     report = audit_bytes(transcript_bytes(pair))
     assert report.ok and report.complete

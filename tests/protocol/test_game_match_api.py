@@ -164,7 +164,8 @@ def test_a_changed_identity_key_reaches_the_user_and_is_not_remembered(tmp_path:
         guest = Match(b, seat=1, identity=seeded_identity(guest_seed), room="ROOM01",
                       rng=seeded_rng(guest_seed))
         host_events, guest_events = host.events(), guest.events()
-        first, _ = await asyncio.gather(host_events.__anext__(), guest_events.__anext__())
+        # (Not `first, _`: mypy cannot then determine the type of `first`.)
+        first, _guests = await asyncio.gather(host_events.__anext__(), guest_events.__anext__())
         await host_events.aclose()
         await guest_events.aclose()
         assert isinstance(first, Paired)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from koikoi_p2p.protocol import messages as m
 from koikoi_p2p.rules.deal import deal_layout
-from tests.protocol.game_support import make_pair, run
+from tests.protocol.game_support import action_of, deal_of, make_pair, run, share_positions
 
 
 def test_every_deal_follows_the_state_table() -> None:
@@ -21,45 +21,45 @@ def test_every_deal_follows_the_state_table() -> None:
                           (1, m.SHUFFLE)]
     assert [e.body["deal"] for e in envs[1:12] if "deal" in e.body] == [0, 1, 2, 0, 0, 1, 2, 0, 1, 1]
     # Keys travel two deals ahead, shuffles one: deck d's keys are in before deal d - 1 starts.
-    starts = {e.body["deal"] + 1: e.seq for e in envs if e.type == m.DISCLOSE}
-    for deal in {e.body["deal"] for e in envs if e.type == m.KEY}:
-        keys = [e.seq for e in envs if e.type == m.KEY and e.body["deal"] == deal]
+    starts = {deal_of(e) + 1: e.seq for e in envs if e.type == m.DISCLOSE}
+    for deal in {deal_of(e) for e in envs if e.type == m.KEY}:
+        keys = [e.seq for e in envs if e.type == m.KEY and deal_of(e) == deal]
         if deal - 1 in starts:
             assert max(keys) < starts[deal - 1], deal
     # Every deck: both keys before its first shuffle; seat 1 shuffles deck 0 first, then parity.
-    for deal in {e.body["deal"] for e in envs if e.type == m.SHUFFLE}:
-        prep = [e for e in envs if e.type in (m.KEY, m.SHUFFLE) and e.body["deal"] == deal]
+    for deal in {deal_of(e) for e in envs if e.type == m.SHUFFLE}:
+        prep = [e for e in envs if e.type in (m.KEY, m.SHUFFLE) and deal_of(e) == deal]
         assert [e.type for e in prep] in ([m.KEY, m.KEY, m.SHUFFLE, m.SHUFFLE], [m.KEY, m.KEY, m.SHUFFLE])
         assert prep[2].sender == (1 if deal % 2 == 0 else 0)
         if len(prep) == 4:
             assert prep[3].sender != prep[2].sender
     disclosures = [e for e in envs if e.type == m.DISCLOSE]
-    deals = sorted({e.body["deal"] for e in disclosures})
+    deals = sorted({deal_of(e) for e in disclosures})
     assert deals == list(range(1, len(deals) + 1))
     for deal in deals:
-        first, second = [e for e in disclosures if e.body["deal"] == deal]
+        first, second = [e for e in disclosures if deal_of(e) == deal]
         # The seat whose message ended the deal discloses first (after what it owes); the other
         # answers in its next batch.
         assert envs[first.seq - 1].sender == first.sender
         assert second.sender != first.sender
-        signs = [e for e in envs if e.type == m.ROUND_SIGN and e.body["deal"] == deal]
+        signs = [e for e in envs if e.type == m.ROUND_SIGN and deal_of(e) == deal]
         assert sorted(e.sender for e in signs) == [0, 1] and all(e.seq > second.seq for e in signs)
         if deal != deals[-1]:
             # Both disclosures carry their sender's opening shares of the next deal: the field,
             # then the other seat's hand (spec/game.md §5.4), unless that deck was not ready.
             for env in (first, second):
-                groups = [g[0] for g in env.body["shares"]]
+                groups = share_positions(env)
                 if groups:
                     assert len(groups) == 2 and len(groups[0]) == 8 and len(groups[1]) == 8
                     assert set(groups[0]) == {2, 3, 8, 9, 14, 15, 20, 21}
     for env in envs:
-        if env.type == m.ACT and env.body["action"]["type"] == "play":
+        if env.type == m.ACT and action_of(env)["type"] == "play":
             # A play carries the player's own share of the played position first.
-            assert env.body["shares"][0][0] == [env.body["action"]["position"]]
+            assert share_positions(env)[0] == [action_of(env)["position"]]
         if env.type == m.REVEAL:
             assert env.body["shares"], "a reveal always pays something"
         if env.type == m.DECLARE:
-            assert env.body["action"]["type"] in ("no_hand_yaku", "claim_hand_yaku")
+            assert action_of(env)["type"] in ("no_hand_yaku", "claim_hand_yaku")
     tail = [(e.sender, e.type) for e in envs[-4:]]
     assert [t for _, t in tail] == [m.ROUND_SIGN, m.MATCH_RESULT, m.ROUND_SIGN, m.MATCH_SIGN]
     assert tail[0][0] == tail[1][0] != tail[2][0] == tail[3][0]
@@ -76,8 +76,8 @@ def test_the_opening_shares_follow_the_dealer_of_the_next_deal() -> None:
     dealers = {e.deal: e.dealer for e in pair.events[0] if isinstance(e, RoundStarted)}
     for env in envs:
         if env.type == m.DISCLOSE and env.body["shares"]:
-            layout = deal_layout(dealers[env.body["deal"] + 1])
-            assert [g[0] for g in env.body["shares"]] == [list(layout.field),
+            layout = deal_layout(dealers[deal_of(env) + 1])
+            assert share_positions(env) == [list(layout.field),
                                                           list(layout.hands[1 - env.sender])]
 
 

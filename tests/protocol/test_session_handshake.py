@@ -143,7 +143,9 @@ def test_record_tampering_is_detected() -> None:
     ra, _, _ = run_pair(*handshake_pair())
     for key in ("hello", "reply", "reveal"):
         record = dict(ra.record)
-        value = bytearray(record[key])  # type: ignore[arg-type]
+        field = record[key]
+        assert isinstance(field, bytes)
+        value = bytearray(field)
         value[-1] ^= 1
         record[key] = bytes(value)
         with pytest.raises(RemoteViolation):

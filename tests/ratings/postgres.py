@@ -79,16 +79,19 @@ def postgres_server() -> Iterator[PostgresServer]:
     if bindir is None:
         _missing("initdb was not found")
     assert bindir is not None
-    user: dict[str, int | str] = {}
+    # As root, the server runs as the `postgres` user (None: as ourselves).
+    uid: int | None = None
+    gid: int | None = None
+    extra_groups: list[int] | None = None
     if os.geteuid() == 0:
         try:
             entry = pwd.getpwnam("postgres")
         except KeyError:
             _missing("there is no `postgres` user to run the server as")
-        user = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+        uid, gid, extra_groups = entry.pw_uid, entry.pw_gid, []
     root = Path(tempfile.mkdtemp(prefix="koikoi-pg-"))
-    if user:
-        os.chown(root, int(user["user"]), int(user["group"]))
+    if uid is not None and gid is not None:
+        os.chown(root, uid, gid)
     data, log = root / "data", root / "server.log"
     subprocess.run(
         [
@@ -106,8 +109,10 @@ def postgres_server() -> Iterator[PostgresServer]:
         check=True,
         capture_output=True,
         cwd=root,
-        **user,
-    )  # type: ignore[arg-type]
+        user=uid,
+        group=gid,
+        extra_groups=extra_groups,
+    )
     port = _free_port()
     with open(log, "wb") as out:
         process = subprocess.Popen(
@@ -129,8 +134,10 @@ def postgres_server() -> Iterator[PostgresServer]:
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=root,
-            **user,
-        )  # type: ignore[arg-type]
+            user=uid,
+            group=gid,
+            extra_groups=extra_groups,
+        )
     server = PostgresServer(root, port, process)
     try:
         _wait_ready(server, log)

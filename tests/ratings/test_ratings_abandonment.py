@@ -101,6 +101,13 @@ def claim_file(game: Played, n: int, *, truthful: bool = True) -> bytes:
     )
 
 
+def players_of(board: dict[str, object]) -> list[dict[str, object]]:
+    """The ``players`` of a leaderboard (GET /ratings), one object each."""
+    players = board["players"]
+    assert isinstance(players, list)
+    return players
+
+
 def test_an_upheld_claim_of_a_rated_match_is_shown_until_a_result_outweighs_it(
     played: dict[bool, Played], store: Store
 ) -> None:
@@ -113,16 +120,16 @@ def test_an_upheld_claim_of_a_rated_match_is_shown_until_a_result_outweighs_it(
     assert store.add_abandonment(claim).counted
     assert not store.add_abandonment(check_abandonment(data)).counted  # one claim per session
     board = leaderboard(*store.standings())
-    shown = {p["key"]: p["abandoned"] for p in board["players"]}  # type: ignore[union-attr]
+    shown = {p["key"]: p["abandoned"] for p in players_of(board)}
     assert shown == {claim.absent.hex(): 1, claim.claimant.hex(): 0}
-    before = [(p["rating"], p["games"]) for p in board["players"]]  # type: ignore[union-attr]
+    before = [(p["rating"], p["games"]) for p in players_of(board)]
     results, claims = store.exported()
     assert recompute(export_json(results, claims)).board == board
     assert [len(results), len(claims)] == [1, 1]
     store.count(check_result(game.result))  # the same session's co-signed result
     board = leaderboard(*store.standings())
-    assert all(p["abandoned"] == 0 for p in board["players"])  # type: ignore[union-attr]
-    assert [(p["rating"], p["games"]) for p in board["players"]] != before  # type: ignore[union-attr]
+    assert all(p["abandoned"] == 0 for p in players_of(board))
+    assert [(p["rating"], p["games"]) for p in players_of(board)] != before
     results, claims = store.exported()
     assert recompute(export_json(results, claims)).board == board
 

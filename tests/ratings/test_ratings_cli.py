@@ -98,7 +98,7 @@ def test_relay_with_ratings_runs_the_service_beside_it_on_its_own_port(tmp_path:
         with pytest.raises(client.ServiceUnreachable):
             client.submit_result(ws, signed(BOB, ALICE), attempts=1)
     finally:
-        stop(relay)  # type: ignore[arg-type]
+        stop(relay)
     assert relay.returncode == 0
 
 

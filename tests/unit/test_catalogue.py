@@ -56,6 +56,8 @@ def translated(lang: str, context: str | None = None) -> dict[str, str]:
 def extracted() -> dict[Key, object]:
     """What the code marks, found as ``pybabel extract -F babel.cfg`` finds it."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as f:
+        method_map: list[tuple[str, str]]   # as extract_from_dir takes them (babel's own is unannotated)
+        options_map: dict[str, dict[str, object]]
         method_map, options_map = parse_mapping_cfg(f, "babel.cfg")
     found: dict[Key, object] = {}
     for _name, _line, message, _comments, context in babel_extract.extract_from_dir(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -32,9 +33,9 @@ def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) ->
 
 def test_every_subcommand_has_help() -> None:
     parser = build_parser()
-    actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     assert actions
-    for name, sub in actions[0].choices.items():  # type: ignore[attr-defined]
+    for name, sub in actions[0].choices.items():
         assert sub.format_help(), name
 
 

@@ -76,7 +76,7 @@ def test_made_yaku_in_canonical_order_with_total() -> None:
 def test_long_lists_wrap_under_their_heading() -> None:
     from dataclasses import replace
 
-    from koikoi_p2p.cli.board import display_width
+    from koikoi_p2p.cli.style import display_width
 
     model = replace(MODEL, field=tuple(range(12)), hand=tuple(range(12, 20)), width=80,
                     piles=((0, 8, 1, 5, 20, 36, 21), (9,)))
@@ -123,7 +123,7 @@ def test_the_80x24_board_fits_its_budget_and_the_width() -> None:
     """The standard layout keeps to the lines it is given, dropping the least needed first."""
     from dataclasses import replace
 
-    from koikoi_p2p.cli.board import display_width
+    from koikoi_p2p.cli.style import display_width
 
     big = replace(MODEL, field=tuple(range(37, 48)), hand=tuple(range(12, 20)), width=80, layout="standard",
                   piles=((0, 8, 1, 5, 9, 20, 36, 21, 2, 3, 6, 7), (28, 32, 24, 4)), show_hand=False)

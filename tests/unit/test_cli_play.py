@@ -16,7 +16,7 @@ from koikoi_p2p.cli.style import Style
 from koikoi_p2p.protocol import events as ev
 from koikoi_p2p.rules.actions import Action, Capture, KoiKoi, Play, Stop
 from koikoi_p2p.rules.profile import preset
-from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState
+from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState, RoundView
 
 PROFILE = preset("nintendo")
 
@@ -130,7 +130,7 @@ def test_a_whole_round_through_the_terminal_driver() -> None:
         assert not any(line.endswith(" take .") or line.endswith(" takes .") for line in lines)
 
 
-def _view():  # type: ignore[no-untyped-def]
+def _view() -> tuple[RoundState, RoundView]:
     state = RoundState(profile=PROFILE, dealer=0, viewer=None, round_index=1, month=1)
     deck = list(range(48))
     random.Random(9).shuffle(deck)
@@ -205,7 +205,7 @@ def test_pool_rules_show_the_pools_from_the_start() -> None:
     assert "starts with a pool of 25 points" in text and "runs out loses the match" in text
 
 
-def _teshi_view():  # type: ignore[no-untyped-def]
+def _teshi_view() -> tuple[RoundView, tuple[Action, ...]]:
     """Seat 0 deals itself all four January cards (positions 4, 5, 10, 11)."""
     rest = [c for c in range(48) if c >= 4]
     january = dict(zip((4, 5, 10, 11), (0, 1, 2, 3), strict=True))

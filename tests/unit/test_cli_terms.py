@@ -4,25 +4,24 @@ length, the deadlines, rated or not, who the host is."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from koikoi_p2p.cli.switches import apply_switches
 from koikoi_p2p.cli.terms_screen import rules_name, terms_lines
 from koikoi_p2p.protocol.identity import Identity, fingerprint
-from koikoi_p2p.rules.profile import preset, with_rounds
+from koikoi_p2p.protocol.terms import GAME_VERSION, Deadlines, MatchTerms
+from koikoi_p2p.rules.profile import Profile, preset, with_rounds
 
 
-def _terms(**extra: object) -> SimpleNamespace:
+def _terms(*, profile: Profile | None = None, names: tuple[str, str] = ("Aiko", ""), rated: bool = False,
+           ratings: str = "") -> MatchTerms:
     host, friend = Identity.generate().public_key, Identity.generate().public_key
-    profile = apply_switches(with_rounds(preset("nintendo"), 3),
-                             ["exhaustion=oya_ken", "max_calls_per_round=0"])
-    fields: dict[str, object] = {"profile": profile, "rounds": 3, "keys": (host, friend),
-                                 "names": ("Aiko", ""), "deadlines": SimpleNamespace(turn=120, step=60),
-                                 "rated": False, "ratings": ""}
-    fields.update(extra)
-    return SimpleNamespace(**fields)
+    if profile is None:
+        profile = apply_switches(with_rounds(preset("nintendo"), 3),
+                                 ["exhaustion=oya_ken", "max_calls_per_round=0"])
+    return MatchTerms(version=GAME_VERSION, profile=profile, rounds=3, keys=(host, friend), room="ROOM01",
+                      names=names, deadlines=Deadlines(turn=120, step=60), rated=rated, ratings=ratings)
 
 
 def test_the_terms_say_everything_that_is_signed() -> None:
@@ -134,7 +133,7 @@ _NEEDS = {"transfer_cap": ["pool_start=30"], "bust_ends_game": ["pool_start=30"]
           "single_yaku_scope": ["single_yaku=true"]}
 
 
-def _one_change(key: str, value: str) -> SimpleNamespace:
+def _one_change(key: str, value: str) -> MatchTerms:
     switches = [*_NEEDS.get(key, []), f"{key}={value}"]
     return _terms(profile=apply_switches(with_rounds(preset("nintendo"), 3), switches))
 

@@ -29,7 +29,7 @@ from tests.unit.test_catalogue import translated
 VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "protocol"
 
 
-def verify(home: Path, *args: str, lang: str | None = "ja") -> subprocess.CompletedProcess[str]:
+def verify(home: Path, *args: str | Path, lang: str | None = "ja") -> subprocess.CompletedProcess[str]:
     flags = ["--lang", lang] if lang else []
     return subprocess.run([str(SCRIPT), "verify", *flags, *map(str, args)], capture_output=True, text=True,
                           env=env_for(home), timeout=120, check=False)

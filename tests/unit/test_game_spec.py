@@ -58,12 +58,15 @@ def test_the_worked_example_is_the_recorded_match() -> None:
     for seq, seat, msg_type, rest in rows:
         env = envs[int(seq)]
         assert (env.sender, env.type) == (int(seat), msg_type)
-        groups = [",".join(map(str, g[0])) for g in env.body.get("shares", [])]
+        shares = env.body.get("shares", [])
+        assert isinstance(shares, list)
+        groups = [",".join(map(str, g[0])) for g in shares]
         if "shares" in rest and "—" not in rest:
             listed = rest.split("shares", 1)[1].split("  ")[0].strip()
             assert listed == " | ".join(groups), (seq, listed, groups)
         if env.type == "act":
             action = env.body["action"]
+            assert isinstance(action, dict)
             word = {"play": f"play {action.get('position')}", "capture": f"capture {action.get('card')}"}
             assert word.get(action["type"], action["type"]) in rest
 

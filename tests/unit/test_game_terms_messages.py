@@ -118,7 +118,9 @@ def test_a_preset_name_needs_exactly_that_preset() -> None:
 
 def test_a_changed_switch_without_a_new_digest_is_refused() -> None:
     body = _terms().to_body()
-    profile = dict(body["profile"])  # type: ignore[arg-type]
+    signed_profile = body["profile"]
+    assert isinstance(signed_profile, dict)
+    profile = dict(signed_profile)
     profile["hand_capture"] = "compulsory"
     with pytest.raises(RemoteViolation):
         MatchTerms.from_body({**body, "profile": profile})
@@ -205,7 +207,7 @@ def test_a_result_of_an_unknown_version_or_a_short_session_id_is_refused() -> No
     b = Identity.from_private_bytes(b"\x22" * 32)
     base, _, _ = _cosigned()
     for change in ({"version": 1}, {"version": 3}, {"session_id": b"\x33" * 16}, {"resigned": 0}):
-        result = dataclasses.replace(base.result, **change)  # type: ignore[arg-type]
+        result = dataclasses.replace(base.result, **change)
         data = result.statement()
         signed = CoSignedResult(result=result, signatures=(a.sign(data), b.sign(data)))
         with pytest.raises(AuditError) as err:

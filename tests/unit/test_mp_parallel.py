@@ -3,8 +3,10 @@ in task order raised after every task finished, and the same verdicts with one t
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -23,7 +25,11 @@ def two_workers() -> object:
 
 
 def test_results_come_back_in_task_order() -> None:
-    tasks = [lambda i=i: (time.sleep(0.001 * (5 - i)), i)[1] for i in range(6)]
+    def task(i: int) -> int:
+        time.sleep(0.001 * (5 - i))
+        return i
+
+    tasks = [functools.partial(task, i) for i in range(6)]
     assert parallel.run_all(tasks) == list(range(6))
 
 
@@ -40,7 +46,7 @@ def test_the_first_failure_in_task_order_is_raised_after_all_tasks_ran() -> None
         return i
 
     with pytest.raises(ValueError, match="task 1"):
-        parallel.run_all([lambda i=i: task(i) for i in range(5)])
+        parallel.run_all([functools.partial(task, i) for i in range(5)])
     assert sorted(ran) == [0, 1, 2, 3, 4]
 
 
@@ -69,9 +75,11 @@ def test_one_thread_and_two_give_the_same_verdicts() -> None:
     def outcome(shuffle: bytes, shares: bytes) -> tuple[str, ...]:
         observer = DeckObserver(**setup)  # type: ignore[arg-type]
         got: list[str] = []
-        for step in (lambda: observer.receive_key(0, keys[0]), lambda: observer.receive_key(1, keys[1]),
-                     lambda: observer.receive_shuffle(0, s1), lambda: observer.receive_shuffle(1, shuffle),
-                     lambda: observer.receive_shares(1, [0, 2, 5], shares)):
+        steps: list[Callable[[], None]] = [
+            lambda: observer.receive_key(0, keys[0]), lambda: observer.receive_key(1, keys[1]),
+            lambda: observer.receive_shuffle(0, s1), lambda: observer.receive_shuffle(1, shuffle),
+            lambda: observer.receive_shares(1, [0, 2, 5], shares)]
+        for step in steps:
             try:
                 step()
                 got.append("ok")

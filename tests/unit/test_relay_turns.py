@@ -44,7 +44,8 @@ async def _turns(count: int, turn: list[int]) -> None:
 
 def test_reads_beyond_the_turns_count_wait_in_order_and_keep_their_bytes_in_order() -> None:
     async def body() -> None:
-        pace, log, turn = SetupPace(2), [], [0]
+        pace, turn = SetupPace(2), [0]
+        log: list[tuple[int, int, bytes]] = []
         conns = [Conn(i, log, turn) for i in range(7)]
         for conn in conns:
             conn.read(pace, b"a%d" % conn.name)
@@ -67,7 +68,8 @@ def test_reads_beyond_the_turns_count_wait_in_order_and_keep_their_bytes_in_orde
 
 def test_a_connection_forgotten_while_it_waits_is_skipped_and_a_failing_one_stops_nobody() -> None:
     async def body() -> None:
-        pace, log, turn = SetupPace(1), [], [0]
+        pace, turn = SetupPace(1), [0]
+        log: list[tuple[int, int, bytes]] = []
         conns = [Conn(i, log, turn, fail=i == 2) for i in range(5)]
         for conn in conns:
             conn.read(pace, b"x")
@@ -83,7 +85,8 @@ def test_a_connection_forgotten_while_it_waits_is_skipped_and_a_failing_one_stop
 
 def test_closing_hands_back_every_read_kept_and_puts_nothing_off_afterwards() -> None:
     async def body() -> None:
-        pace, log, turn = SetupPace(1), [], [0]
+        pace, turn = SetupPace(1), [0]
+        log: list[tuple[int, int, bytes]] = []
         conns = [Conn(i, log, turn) for i in range(4)]
         for conn in conns:
             conn.read(pace, b"y")
@@ -102,7 +105,8 @@ def test_every_byte_is_handed_over_once_in_each_connections_order(per_turn: int,
     """Reads of ten connections, some several in one turn, some turns apart: each connection gets
     its bytes whole and in order, never more than ``per_turn`` connections a turn."""
     async def body() -> None:
-        pace, log, turn = SetupPace(per_turn), [], [0]
+        pace, turn = SetupPace(per_turn), [0]
+        log: list[tuple[int, int, bytes]] = []
         conns = [Conn(i, log, turn) for i in range(10)]
         sent: dict[int, bytes] = {i: b"" for i in range(10)}
         for index, (name, gap) in enumerate(reads):

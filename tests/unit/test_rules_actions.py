@@ -8,6 +8,7 @@ import random
 import pytest
 
 from koikoi_p2p.rules.actions import (
+    Action,
     Capture,
     ClaimHandYaku,
     KoiKoi,
@@ -22,7 +23,7 @@ from koikoi_p2p.rules.profile import preset
 from koikoi_p2p.rules.round import NeedAction
 from koikoi_p2p.rules.simulate import random_round
 
-EXAMPLES = [Play(0), Play(47), Capture(12), KoiKoi(), Stop(), NoHandYaku(),
+EXAMPLES: list[Action] = [Play(0), Play(47), Capture(12), KoiKoi(), Stop(), NoHandYaku(),
             ClaimHandYaku("teshi", (0, 1, 6, 7)), ClaimHandYaku("kuttsuki", (0, 1, 6, 7, 12, 13, 18, 19))]
 
 

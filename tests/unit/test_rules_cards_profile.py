@@ -202,9 +202,11 @@ def test_large_round_scores_are_accepted_up_to_2_to_the_53() -> None:
 
 def test_from_dict_refuses_values_of_the_wrong_json_type() -> None:
     data = preset("nintendo").to_dict()
-    for bad in ({"joker_card": None}, {"joker_card": {}}, {"hand_yaku": [["teshi", 6]]},
-                {"bright_values": (10, 8, 7, 5)}, {"hanami_cancelled_by": "11-rainman"},
-                {"tsukimi_cancelled_by": [12]}, {"first_dealer": 0}):
+    bads: list[dict[str, object]] = [
+        {"joker_card": None}, {"joker_card": {}}, {"hand_yaku": [["teshi", 6]]},
+        {"bright_values": (10, 8, 7, 5)}, {"hanami_cancelled_by": "11-rainman"},
+        {"tsukimi_cancelled_by": [12]}, {"first_dealer": 0}]
+    for bad in bads:
         with pytest.raises(RulesError) as info:
             Profile.from_dict({**data, **bad})
         assert info.value.reason == "bad_switch", bad

@@ -12,8 +12,8 @@ from koikoi_p2p.rules.actions import Capture, ClaimHandYaku, KoiKoi, NoHandYaku,
 from koikoi_p2p.rules.cards import card
 from koikoi_p2p.rules.deal import deal_layout, first_dealer
 from koikoi_p2p.rules.errors import IllegalMove, InconsistentReveal, RulesError
-from koikoi_p2p.rules.profile import PRESETS, preset
-from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState
+from koikoi_p2p.rules.profile import PRESETS, Profile, preset
+from koikoi_p2p.rules.round import Need, NeedAction, NeedReveal, RoundState
 from koikoi_p2p.rules.simulate import arranged_deck, random_chooser, random_round
 
 N, K, T = preset("nintendo"), preset("koikoi-online"), preset("teaching-card")
@@ -24,9 +24,9 @@ def idx(ref: str) -> int:
     return card(ref).index
 
 
-def start(profile: object, deck: tuple[int, ...], dealer: int = 0, viewer: int | None = None,
+def start(profile: Profile, deck: tuple[int, ...], dealer: int = 0, viewer: int | None = None,
           month: int = 1) -> RoundState:
-    state = RoundState(profile=profile, dealer=dealer, viewer=viewer, round_index=1, month=month)  # type: ignore[arg-type]
+    state = RoundState(profile=profile, dealer=dealer, viewer=viewer, round_index=1, month=month)
     feed(state, deck)
     return state
 
@@ -39,6 +39,12 @@ def feed(state: RoundState, deck: tuple[int, ...]) -> None:
             continue
         for p in need.positions:
             state.reveal(p, deck[p])
+
+
+def need_now(state: RoundState) -> Need | None:
+    """``state.need``, read afresh: mypy would hold ``state.need`` at the type an earlier
+    ``assert state.need == NeedReveal(...)`` gave it, across the moves that change it."""
+    return state.need
 
 
 def pos(deck: tuple[int, ...], ref: str) -> int:
@@ -69,28 +75,28 @@ def test_layout_and_first_dealer() -> None:
 def test_sequence_of_needs_and_a_simple_turn() -> None:
     deck = arranged_deck(0, [HAND0, HAND1], FIELD, ["01-plain2", "11-swallow"])
     state = RoundState(profile=N, dealer=0, viewer=None, round_index=1, month=1)
-    assert state.need == NeedReveal(deal_layout(0).field, None)
+    assert need_now(state) == NeedReveal(deal_layout(0).field, None)
     for p in deal_layout(0).field:
         state.reveal(p, deck[p])
-    assert state.need == NeedReveal(deal_layout(0).hands[0], 0)
+    assert need_now(state) == NeedReveal(deal_layout(0).hands[0], 0)
     feed(state, deck)
-    assert state.need == NeedAction(0, "hand_yaku")
+    assert need_now(state) == NeedAction(0, "hand_yaku")
     state.apply(0, NoHandYaku())
-    assert state.need == NeedAction(1, "hand_yaku")
+    assert need_now(state) == NeedAction(1, "hand_yaku")
     state.apply(1, NoHandYaku())
-    assert state.need == NeedAction(0, "play")
+    assert need_now(state) == NeedAction(0, "play")
     crane = pos(deck, "01-crane")
     assert Play(crane) in state.legal_actions() and len(state.legal_actions()) == 8
     state.apply(0, Play(crane))
-    assert state.need == NeedReveal((crane,), None)
+    assert need_now(state) == NeedReveal((crane,), None)
     state.reveal(crane, deck[crane])
     # the crane took the pine plain; now the first stock card is drawn publicly
-    assert state.need == NeedReveal((24,), None)
+    assert need_now(state) == NeedReveal((24,), None)
     state.reveal(24, deck[24])
     # 01-plain2 drawn: no pine left on the field, it stays
     assert state.field >> idx("01-plain2") & 1
     assert state.piles[0] == (1 << idx("01-crane")) | (1 << idx("01-plain1"))
-    assert state.need == NeedAction(1, "play")
+    assert need_now(state) == NeedAction(1, "play")
     view = state.view(0)
     assert view.opponent_hand_size == 8 and view.stock_count == 23 and len(view.hand) == 7
 
@@ -279,7 +285,7 @@ def test_both_hand_yaku() -> None:
     assert state.result is not None and state.result.points == 14
 
 
-def _to_decision(profile: object) -> tuple[RoundState, tuple[int, ...]]:
+def _to_decision(profile: Profile) -> tuple[RoundState, tuple[int, ...]]:
     """Seat 0 makes sanko on its first turn: crane takes pine, the draw takes phoenix... ."""
     hand0 = ["01-crane", "12-plain2", "03-curtain", "04-cuckoo", "05-bridge", "06-butterflies", "07-boar", "02-warbler"]
     hand1 = ["01-poetry", "02-poetry", "03-poetry", "04-ribbon", "05-ribbon", "06-blue", "07-ribbon", "08-geese"]

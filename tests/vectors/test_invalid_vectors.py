@@ -97,7 +97,7 @@ def test_pairs_of_files_get_their_comparison(vectors_dir: Path, accounts: Callab
         assert [_verdict_of(first), _verdict_of(second)] == case["single"], case["name"]
         assert _pair_verdict(first, second) == case["expected"], case["name"]
         # The order of the two files changes only which index stands (spec/protocol.md §9.2).
-        expected = dict(case["expected"])  # type: ignore[call-overload]
+        expected = dict(case["expected"])
         if expected.get("stands") is not None:
             expected["stands"] = 1 - expected["stands"]
         assert _pair_verdict(second, first) == expected, case["name"]

@@ -10,6 +10,7 @@ only the code, is complete.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -349,7 +350,11 @@ class RefStream:
         return out
 
 
-def ref_scalar(draw: RefStream) -> int:
+# A byte stream to draw from: RefStream (§9.1) or RefHedge (§3.5).
+Draw = Callable[[int], bytes]
+
+
+def ref_scalar(draw: Draw) -> int:
     """§2.4: 64 bytes reduced modulo L, non-zero."""
     while True:
         v = int.from_bytes(draw(64), "little") % L
@@ -357,7 +362,7 @@ def ref_scalar(draw: RefStream) -> int:
             return v
 
 
-def ref_nonce(t: Transcript, x: int, draw: RefStream) -> int:
+def ref_nonce(t: Transcript, x: int, draw: Draw) -> int:
     """§3.4: w = LE(H(state || item(0x07, "w", x || rnd))) mod L; the transcript is unchanged."""
     while True:
         w = int.from_bytes(H(t.data, t.item(7, "w", x.to_bytes(32, "little") + draw(64))), "little") % L

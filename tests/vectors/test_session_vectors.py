@@ -25,7 +25,8 @@ VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors"
 
 
 def load(name: str) -> dict[str, Any]:
-    return json.loads((VECTORS / "protocol" / name).read_text(encoding="utf-8"))
+    case: dict[str, Any] = json.loads((VECTORS / "protocol" / name).read_text(encoding="utf-8"))
+    return case
 
 
 def generator() -> Any:
@@ -272,10 +273,9 @@ def test_handshake_reproduces(case: dict[str, Any]) -> None:
     assert result.names == tuple(case["names"]) == sides[1].result.channel.names
     assert codec.encode(result.record).hex() == case["record_msgpack"]
     state = result.channel.to_state()
-    assert (
-        state["send_key"].hex() == case["keys"]["send 0"]
-        and state["recv_key"].hex() == case["keys"]["send 1"]
-    )
+    send_key, recv_key = state["send_key"], state["recv_key"]
+    assert isinstance(send_key, bytes) and isinstance(recv_key, bytes)
+    assert send_key.hex() == case["keys"]["send 0"] and recv_key.hex() == case["keys"]["send 1"]
 
 
 def ref_hedge(seed: bytes, seat: int, h: bytes, key: bytes, name: str, password: bytes, n: int) -> bytes:
