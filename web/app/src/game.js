@@ -106,6 +106,7 @@ export class Game {
     this.root = root;
     this.env = env;
     /** @type {Worker | null} */ this.worker = null;
+    /** a match asked to start that has shown nothing yet */ this.starting = false;
     /** @type {Worker | null} */ this.computer = null;
     /** @type {any} */ this.table = null;
     /** @type {{[kind: string]: Uint8Array}} */ this.files = {};
@@ -185,6 +186,7 @@ export class Game {
     this.worker = seatWorker(this.env.workerUrl);
     this.#listen(this.worker);
     this.#say(t('connecting'));
+    this.starting = true;
     this.worker.postMessage({
       type: 'start', id, role: 'human', seat: o.action === 'host' ? 0 : 1, name: this.env.settings.name, profile: o.profile ?? null,
       deadlines: o.deadlines ?? null, password: o.password || null, mode: 'online', lang: this.env.settings.lang,
@@ -212,7 +214,8 @@ export class Game {
     }
     this.worker = seatWorker(this.env.workerUrl);
     this.#listen(this.worker);
-    this.#say(t('resumed'));
+    // Not "continues" yet: the seat may be held by another tab, or no longer restorable.
+    this.#say(t('connecting'));
     if (cur.mode === 'practice' && cur.computer) {
       this.pacer.pause = pauseMs();
       const channel = new MessageChannel();
@@ -225,6 +228,27 @@ export class Game {
     }
   }
 
+  /**
+   * Nothing of a match to show (a room that does not exist, a relay that does not answer, a saved
+   * match that cannot be restored or is open in another tab): say why, with the way home. The
+   * match is no longer the page's current one, unless another tab plays it.
+   * @param {string} reason @param {string} message
+   */
+  #cannotStart(reason, message) {
+    this.#say('');
+    const locked = reason === 'seat_locked';
+    const home = h('button', { type: 'button', class: 'primary', onclick: () => {
+      if (!locked) this.#leave();
+      this.env.onHome();
+    } }, t('home'));
+    this.boardEl.replaceChildren(h('section', { class: 'waiting panel cannotstart', role: 'alert' }, [
+      h('h2', {}, t(locked ? 'elsewhere' : this.starting ? 'cannotStart' : 'cannotContinue')),
+      h('p', {}, errorText(reason, message)),
+      h('div', { class: 'choices' }, [home]),
+    ]));
+    home.focus();
+  }
+
   /** @param {string} text */
   #say(text) {
     this.notice.textContent = text;
@@ -234,7 +258,7 @@ export class Game {
   /** @param {any} msg */
   #message(msg) {
     switch (msg.type) {
-      case 'table': this.pacer.offer(msg.table); break;
+      case 'table': this.starting = false; this.pacer.offer(msg.table); break;
       case 'room': this.roomCode = msg.code; this.#say(''); break;
       case 'cancelled': forgetCurrent(); this.env.onHome(); break;
       case 'file':
@@ -243,7 +267,11 @@ export class Game {
         if (this.table) this.#dialogs(this.table);
         break;
       case 'notice': this.#say(t(msg.key, msg.params)); break;
-      case 'error': this.#say(errorText(msg.reason, msg.message)); if (msg.reason === 'no_saved_match') forgetCurrent(); break;
+      case 'error':
+        if (!this.table) this.#cannotStart(String(msg.reason), String(msg.message ?? ''));
+        else this.#say(errorText(msg.reason, msg.message));
+        if (msg.reason === 'no_saved_match') forgetCurrent();
+        break;
       default: break;
     }
   }

@@ -6,6 +6,7 @@
 // closes it; the rules page opens over a practice match, which still ends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
 import { REPO } from '../helpers.js';
 import { RelayClient } from '../../src/net/relay_client.js';
@@ -195,6 +196,36 @@ test('the rules page opens over a practice match and closes back to it; the matc
     assert.ok(await page.locator('.board').count(), 'the board is still there');
     assert.equal(await playToEnd(page, 180000), 'over');
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test('a room that does not exist, or a relay that does not answer: the page says why and its Home button leads home, for good', { skip, timeout: 120000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 390, height: 844 } }), relay.web);
+    for (const [how, said] of /** @type {const} */ ([['a code no room has', /There is no room with this code/], ['a relay that is down', /No relay answers at ws:\/\/127\.0\.0\.1:9\//]])) {
+      if (how === 'a code no room has') await page.goto(`${relay.web}#join=QQQQQ2`);
+      else await page.goto(`${relay.web}#join=QQQQQ2&relay=${encodeURIComponent('ws://127.0.0.1:9/v1')}`);
+      await page.getByRole('button', { name: 'Join', exact: true }).click();
+      const panel = page.locator('.cannotstart');
+      await panel.waitFor({ timeout: 30000 });
+      assert.match(String(await panel.textContent()), said, how);
+      assert.match(String(await panel.textContent()), /The match could not start/, how);
+      await page.screenshot({ path: path.join(os.tmpdir(), `koikoi-cannot-start-${how.split(' ').pop()}.png`) });
+      // The way out has the focus, and leads home; a reload stays there (nothing was saved).
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Home', how);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 10000 });
+      await page.reload();
+      await page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 10000 });
+      assert.equal(await page.locator('.cannotstart').count(), 0, how);
+    }
+    // The page's own CSP (connect-src 'self') refuses the other address before any socket opens.
+    assert.deepEqual(errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Content Security Policy/.test(e)), []);
   } finally {
     await browser.close();
     await relay.stop();
