@@ -331,7 +331,8 @@ export class Game {
     this.table = table;
     // A finished match has no link left to speak of (the peer's page closing it is not news).
     if (table.connection === 'reconnecting' && !table.finished) this.#say(t('reconnecting'));
-    else if (this.notice.textContent === t('reconnecting') || this.notice.textContent === t('connecting') || this.notice.textContent === t('resumed')) this.#say('');
+    else if (table.connection === 'peer_away' && !table.finished) this.#say(t('peerAway'));
+    else if (['reconnecting', 'peerAway', 'connecting', 'resumed'].some((key) => this.notice.textContent === t(key))) this.#say('');
     const names = this.#names(table);
     let snap = null;
     if (!table.paired && table.mode === 'online') {

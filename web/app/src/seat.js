@@ -611,9 +611,14 @@ export class Seat {
     this.#armDeadline();
   }
 
-  /** @param {'connected' | 'reconnecting'} state */
+  /**
+   * How the link to the opponent is: paired, pairing again with our relay unreachable, or pairing
+   * again with the relay answering and the opponent not there.
+   * @param {'connected' | 'reconnecting' | 'peer_away'} state
+   */
   connectionState(state) {
     if (this.finished) return; // the link after the end (the peer leaving) is no news for the page
+    if (this.info.connection === state) return;
     this.info.connection = state;
     this.#publish();
   }

@@ -277,9 +277,26 @@ async function cancel() {
 function relayLink(s, url, first) {
   const code = String(/** @type {any} */ (s.record.meta.link).code);
   const connect = new RelayRendezvous(url, /** @type {0 | 1} */ (s.peer.seat), code, { first, pairTimeoutMs: 30000 });
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let watching = null;
   return new LinkTransport(first, {
     rng: systemRandom, keepalive: 10, connect, giveUpMs: 10 * 60 * 1000, vouching: true, confirm: true, awayMs: AWAY_MS,
-    onState: (state) => s.connectionState(state),
+    onState: (state) => {
+      if (watching) clearInterval(watching);
+      watching = null;
+      if (state === 'connected') {
+        s.connectionState('connected');
+        return;
+      }
+      // Pairing again (§12.2): whose connection is down? Ours while the relay does not answer us
+      // (§12.4's record); the opponent's when it does and the opponent is not there.
+      const say = () => {
+        if (s.finished && watching) clearInterval(watching);
+        s.connectionState(connect.answered && !connect.reach.down ? 'peer_away' : 'reconnecting');
+      };
+      say();
+      watching = setInterval(say, 1000);
+    },
   });
 }
 

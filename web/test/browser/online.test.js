@@ -410,3 +410,33 @@ test('a host page reloaded while it waits keeps its room: the link it shared sti
     await relay.stop();
   }
 });
+
+test('a page whose opponent went offline says the opponent is away, the offline page says its own connection is lost; both clear once it is back', { skip, timeout: 300000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const bContext = await browser.newContext();
+    const b = await openPage(bContext, relay.web);
+    await pair(a.page, b.page, relay.web, { rounds: 1 });
+    await untilJoinersMove(a.page, b.page);
+    await bContext.setOffline(true);
+    const notice = (/** @type {any} */ p) => p.locator('.notice');
+    await a.page.waitForFunction(() => /opponent's connection dropped/.test(document.querySelector('.notice')?.textContent ?? ''), null, { timeout: 60000 });
+    await b.page.waitForFunction(() => /Connection lost/.test(document.querySelector('.notice')?.textContent ?? ''), null, { timeout: 60000 });
+    assert.doesNotMatch(String(await notice(a.page).textContent()), /Connection lost/);
+    await bContext.setOffline(false);
+    for (const p of [a.page, b.page]) {
+      await p.waitForFunction(() => {
+        const el = /** @type {HTMLElement | null} */ (document.querySelector('.notice'));
+        return !el || el.hidden || !/connection/i.test(el.textContent ?? '');
+      }, null, { timeout: 90000 });
+    }
+    await playBoth([a.page, b.page]);
+    for (const p of [a.page, b.page]) await p.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
+    assert.deepEqual([...a.errors, ...b.errors].filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED|ERR_NAME|net::/.test(e)), []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
