@@ -19,6 +19,14 @@ test('a page hosts a rated match: the joiner sees the relay\'s service, the co-s
   try {
     const a = await openPage(await browser.newContext(), relay.web);
     const b = await openPage(await browser.newContext(), relay.web);
+    // The host's service restarts behind its balancer: two 503s with an HTML body, then it counts
+    // the result. The page tries again and says so (the joiner's, untouched, meets the relay's 404).
+    let posts = 0;
+    await a.page.route('**/ratings/results', async (/** @type {any} */ route) => {
+      posts += 1;
+      if (posts <= 2) await route.fulfill({ status: 503, contentType: 'text/html', body: '<html><body><h1>503 Service Unavailable</h1></body></html>' });
+      else await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ok: true, counted: true }) });
+    });
     await a.page.getByRole('button', { name: 'Create a room' }).click();
     await a.page.getByText('More options').click();
     await a.page.getByLabel('Another number of rounds').fill('2');
@@ -57,6 +65,8 @@ test('a page hosts a rated match: the joiner sees the relay\'s service, the co-s
       // The submission went to the terms' service and the page says what came of it.
       await p.getByText(new RegExp(`Rating service ${service.replace(/[.]/g, '\\.')}: `)).first().waitFor({ timeout: 30000 });
     }
+    await a.page.getByText(/Rating service .*: the result is counted/).waitFor({ timeout: 30000 });
+    assert.equal(posts, 3);
     const allowed = (/** @type {string} */ e) => /\/ratings\/results/.test(e) || /Failed to load resource/.test(e);
     assert.deepEqual([...a.errors, ...b.errors].filter((e) => !allowed(e)), []);
   } finally {
