@@ -8,12 +8,13 @@ import { overDialog, resignDialog, stoppedDialog, termsDialog } from '../../app/
 function show(kind, table) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
   // As game.js names them: "You", and the opponent by its signed name and the start of its key.
-  const names = /** @type {[string, string]} */ (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']);
+  const names = /** @type {[string, string]} */ (table.fixtureNames ?? (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']));
   table.wait = table.wait ? { ...table.wait, since: Date.now() } : null;
   const board = h('div', { class: 'boardwrap' });
   const main = h('main', { class: 'screen play' }, [board]);
   root.replaceChildren(main);
-  renderBoard(board, table, { decide: () => {}, resign: () => {}, showIds: false, names });
+  // `fixtureLabels`: the name and fingerprint apart, as game.js gives them online.
+  renderBoard(board, table, { decide: () => {}, resign: () => {}, showIds: false, names, labels: table.fixtureLabels });
   if (kind === 'board') return;
   if (kind === 'terms') board.replaceChildren();
   const dlg = /** @type {HTMLDialogElement} */ (h('dialog', { class: `dlg dlg-${kind}`, 'aria-labelledby': 'dlg-title' }));

@@ -119,3 +119,42 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
     await relay.stop();
   }
 });
+
+test('on a phone the two player bars never overlap: a long opponent name, its fingerprint, dealer, a two-digit score beside your running clock', { skip, timeout: 120000 }, async () => {
+  const url = await fixturePage();
+  const base = boardTable();
+  const table = {
+    ...base, paired: { ...base.paired, names: ['Fuji', 'Sakura of the Long Name'] },
+    match: { ...base.match, scores: [0, 24], dealer: 1 }, round: { ...base.round, dealer: 1 },
+    fixtureNames: ['You', 'Sakura of the Long Name m3qa-8cde'],
+    fixtureLabels: [{ name: 'You', tag: '' }, { name: 'Sakura of the Long Name', tag: 'm3qa-8cde' }],
+  };
+  const browser = await launch();
+  try {
+    for (const width of [320, 360, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 844 }, reducedMotion: 'reduce' });
+      const { page, errors } = await openPage(context, url);
+      await page.waitForFunction(() => typeof (/** @type {any} */ (window).show) === 'function');
+      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), table);
+      await page.waitForTimeout(100);
+      const bars = await page.evaluate(() => {
+        const box = (/** @type {string} */ q) => document.querySelector(q)?.getBoundingClientRect() ?? null;
+        const them = box('.player.them');
+        const me = box('.player.me');
+        const tag = /** @type {HTMLElement | null} */ (document.querySelector('.player.them .ptag'));
+        return { them: them && [them.left, them.right], me: me && [me.left, me.right], dealer: !!document.querySelector('.player.them .dealer'),
+          clock: !!document.querySelector('.player.me .timer'), tagWhole: tag ? tag.scrollWidth <= tag.clientWidth : null };
+      });
+      assert.ok(bars.them && bars.me, `${width}: no bars`);
+      assert.ok(bars.dealer && bars.clock, `${width}: the fixture lost its dealer badge or clock: ${JSON.stringify(bars)}`);
+      assert.ok(bars.them[1] <= bars.me[0], `${width} px: the opponent's bar runs under yours: ${JSON.stringify(bars)}`);
+      assert.ok(bars.me[1] <= width, `${width} px: your bar leaves the screen: ${JSON.stringify(bars)}`);
+      assert.equal(bars.tagWhole, true, `${width} px: the fingerprint is cut`);
+      if (width === 390) await page.screenshot({ path: path.join(os.tmpdir(), 'koikoi-bars-390.png') });
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
