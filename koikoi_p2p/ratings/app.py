@@ -8,6 +8,7 @@
     GET  /ratings/service        a small answer that says "a rating service is here" (§7.6)
     GET  /ratings/PLAYER         a player's history (JSON); PLAYER is a fingerprint or the key in hex
     GET  /ratings/PLAYER.html    the same as a page
+    GET  /healthz                "ok" while the store answers, else 503 (spec/ratings.md §5.5)
 
 JSON answers are UTF-8; every HTML page escapes every name it shows (names are chosen by
 players). Submissions carry their own proof (two signatures), so any origin may send them: the
@@ -284,6 +285,7 @@ class RatingsServer:
         if path == "/ratings/service":
             return _json(200, {"ok": True, "service": SERVICE_TAG})
         if path == "/healthz":
+            await self.service.healthy()      # a StoreError: 503 store_unavailable (§5.5)
             return web.Response(status=200, text="ok\n")
         if path.startswith("/ratings/") and path.count("/") == 2:
             who = path.removeprefix("/ratings/")

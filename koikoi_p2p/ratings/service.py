@@ -137,6 +137,11 @@ class RatingService:
         results, claims = await self._run(self.store.exported)
         return export_json(results, claims)
 
+    async def healthy(self) -> None:
+        """Raise StoreError unless the store answers now: ``/healthz`` fails while the database is
+        unreachable, so a balancer stops routing here (spec/ratings.md §5.5)."""
+        await self._run(self.store.ping)
+
     def close(self) -> None:
         self._pool.shutdown(wait=True)
         self.store.close()

@@ -82,6 +82,9 @@ class Store(ABC):
 
     def _conn(self) -> Any:
         conn = getattr(self._local, "conn", None)
+        if conn is not None and self._lost(conn):
+            self._drop(conn)
+            conn = None
         if conn is None:
             conn = self._connect()
             self._local.conn = conn
@@ -92,20 +95,68 @@ class Store(ABC):
     def _sql(self, text: str) -> str:
         return text if self.placeholder == "?" else text.replace("?", self.placeholder)
 
+    def _lost(self, conn: Any) -> bool:
+        """Whether ``conn`` can no longer be used (its server went away); a backend that can tell
+        says so, so that the connection is dropped and the next request opens a new one (§5.5)."""
+        return False
+
+    def _drop(self, conn: Any) -> None:
+        """Forget this thread's connection ``conn`` (closed quietly: it is already broken)."""
+        with self._guard:
+            if conn in self._connections:
+                self._connections.remove(conn)
+        if getattr(self._local, "conn", None) is conn:
+            self._local.conn = None
+        with contextlib.suppress(Exception):
+            conn.close()
+
+    def _open(self, exclusive: bool) -> tuple[Any, Any]:
+        """This thread's connection and a cursor in a new transaction. A connection found lost at
+        BEGIN (nothing was done on it) is replaced once, so the first request after the database
+        restarts is served (spec/ratings.md §5.5)."""
+        for attempt in (1, 2):
+            conn = self._conn()
+            try:
+                cur = conn.cursor()
+                (self._begin_exclusive if exclusive else self._begin_shared)(cur)
+            except Exception as exc:
+                if not self._lost(conn):
+                    raise
+                self._drop(conn)
+                if attempt == 2:
+                    raise StoreError(f"the connection to {self.description} was lost: {exc}") from None
+                continue
+            return conn, cur
+        raise AssertionError("unreachable")
+
     @contextmanager
     def _transaction(self, exclusive: bool = True) -> Iterator[Any]:
-        conn = self._conn()
-        cur = conn.cursor()
+        conn, cur = self._open(exclusive)
         try:
-            (self._begin_exclusive if exclusive else self._begin_shared)(cur)
-            yield cur
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
-        else:
-            cur.execute("COMMIT")
+            try:
+                yield cur
+            except BaseException:
+                self._finish(conn, cur, "ROLLBACK")
+                raise
+            self._finish(conn, cur, "COMMIT")
         finally:
-            cur.close()
+            with contextlib.suppress(Exception):
+                cur.close()
+
+    def _finish(self, conn: Any, cur: Any, statement: str) -> None:
+        try:
+            cur.execute(statement)
+        except Exception as exc:
+            if not self._lost(conn):
+                raise
+            # Nothing to end on a dead connection (the server rolled it back): drop it, and say
+            # "store unavailable" rather than fail as an internal error (spec/ratings.md §5.5).
+            self._drop(conn)
+            raise StoreError(f"the connection to {self.description} was lost: {exc}") from None
+
+    def ping(self) -> None:
+        """Raise StoreError unless the database answers now (for ``/healthz``)."""
+        self._query("SELECT 1")
 
     def _begin_shared(self, cur: Any) -> None:
         """Open a read-only transaction that sees one consistent state."""

@@ -65,6 +65,10 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to {self.description}: {exc}") from None
 
+    def _lost(self, conn: Any) -> bool:
+        # psycopg marks a connection whose server went away (a restart, a network cut) "broken".
+        return bool(conn.broken or conn.closed)
+
     def _begin_exclusive(self, cur: Any) -> None:
         cur.execute("BEGIN")
         cur.execute("SELECT pg_advisory_xact_lock(%s)", (COUNT_LOCK,))

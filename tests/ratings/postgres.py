@@ -14,7 +14,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -45,9 +45,27 @@ def _missing(reason: str) -> None:
 
 
 class PostgresServer:
-    def __init__(self, root: Path, port: int, process: subprocess.Popen[bytes]) -> None:
+    def __init__(self, root: Path, port: int, process: subprocess.Popen[bytes],
+                 start: Callable[[], subprocess.Popen[bytes]] | None = None) -> None:
         self.root, self.port, self.process = root, port, process
+        self._start = start
         self._databases = 0
+
+    def restart(self) -> None:
+        """Stop the server ("fast" shutdown, as `pg_ctl stop -m fast`) and start it again on the
+        same data folder and port; returns once it takes connections."""
+        self.stop_fast()
+        self.start_again()
+
+    def stop_fast(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(timeout=60)
+
+    def start_again(self) -> None:
+        assert self._start is not None
+        self.process = self._start()
+        _wait_ready(self, self.root / "server.log")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://koikoi@127.0.0.1:{self.port}/{database}"
@@ -114,31 +132,35 @@ def postgres_server() -> Iterator[PostgresServer]:
         extra_groups=extra_groups,
     )
     port = _free_port()
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [
-                str(bindir / "postgres"),
-                "-D",
-                str(data),
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "-k",
-                str(root),
-                "-c",
-                "fsync=on",
-                "-c",
-                "max_connections=60",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=root,
-            user=uid,
-            group=gid,
-            extra_groups=extra_groups,
-        )
-    server = PostgresServer(root, port, process)
+
+    def start() -> subprocess.Popen[bytes]:
+        with open(log, "ab") as out:
+            return subprocess.Popen(
+                [
+                    str(bindir / "postgres"),
+                    "-D",
+                    str(data),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "-k",
+                    str(root),
+                    "-c",
+                    "fsync=on",
+                    "-c",
+                    "max_connections=60",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=root,
+                user=uid,
+                group=gid,
+                extra_groups=extra_groups,
+            )
+
+    process = start()
+    server = PostgresServer(root, port, process, start)
     try:
         _wait_ready(server, log)
         yield server
