@@ -1,9 +1,13 @@
 """TLS for a relay that serves ``wss://`` and ``https://`` itself (``--tls-cert``, ``--tls-key``).
 
-One server context serves every connection. :meth:`ServerTLS.reload` (on SIGHUP) reads the files
-again and, only when the new certificate and key load and match, puts them into that context:
-connections accepted from then on get the new certificate, open ones keep theirs, and a bad file
-leaves the running certificate in place (the error is logged).
+The servers hold one context (:attr:`ServerTLS.context`), whose SNI callback (run for every
+handshake, with or without a server name) hands the connection the context of the files as last
+loaded. :meth:`ServerTLS.reload` (on SIGHUP) builds a whole new context from the files and, only
+when it loads, makes it that one: connections accepted from then on get the new certificate and
+only it, open ones keep theirs, and a bad file leaves the running certificate in place (the error
+is logged). Loading into the live context instead would keep the old certificate beside the new
+one when the key type changes (OpenSSL holds one chain per key type) and go on serving it
+(spec/relay.md §14.2).
 """
 
 from __future__ import annotations
@@ -42,19 +46,26 @@ class ServerTLS:
         self.cert = cert
         self.key = key
         self.context = _context(cert, key)
+        self.context.sni_callback = self._hand_over
+        self.current = self.context      # the context of the files as last loaded
         self.reloads = 0
 
+    def _hand_over(self, conn: ssl.SSLObject | ssl.SSLSocket, name: str | None,
+                   context: ssl.SSLContext) -> None:
+        """Give a new connection the current context (and with it only the current certificate)."""
+        if conn.context is not self.current:
+            conn.context = self.current
+
     def reload(self) -> None:
-        """Load the files again. Both are read once, into memory, and that copy is first tried in a
-        scratch context and then loaded into the live one: a bad pair raises TLSFilesError and the
-        live context keeps serving the previous certificate, and a file rewritten meanwhile (by a
-        renewal) cannot leave the live context with a certificate and a key that do not match."""
+        """Load the files again into a fresh context. Both are read once, into memory, so a file
+        rewritten meanwhile (by a renewal) cannot give a certificate and a key that do not match;
+        a bad pair raises TLSFilesError and the running context stays."""
         with _snapshot(self.cert) as cert, _snapshot(self.key) as key:
             try:
-                _context(cert, key)
+                fresh = _context(cert, key)
             except TLSFilesError as exc:   # named by the files, not by the copies
                 raise TLSFilesError(str(exc).replace(cert, self.cert).replace(key, self.key)) from None
-            _load(self.context, cert, key)
+        self.current = fresh
         self.reloads += 1
 
 

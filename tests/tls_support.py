@@ -17,7 +17,7 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 
@@ -25,7 +25,7 @@ def _name(common: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
 
 
-def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
+def _pem_key(key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey) -> bytes:
     return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                              serialization.NoEncryption())
 
@@ -65,8 +65,11 @@ class CA:
         return cls(key, cert, path)
 
     def leaf(self, folder: Path, name: str = "server",
-             hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Leaf:
-        key = ec.generate_private_key(ec.SECP256R1())
+             hosts: tuple[str, ...] = ("127.0.0.1", "localhost"), rsa_key: bool = False) -> Leaf:
+        """``rsa_key``: an RSA 2048 key instead of P-256 (a certificate of another key type)."""
+        key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey = (
+            rsa.generate_private_key(public_exponent=65537, key_size=2048) if rsa_key
+            else ec.generate_private_key(ec.SECP256R1()))
         now = datetime.datetime.now(datetime.UTC)
         alt: list[x509.GeneralName] = []
         for host in hosts:

@@ -314,11 +314,10 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
     import signal
-    import ssl
 
     from koikoi_p2p.ratings.app import RatingsServer
     from koikoi_p2p.ratings.errors import StoreError
-    from koikoi_p2p.ratings.limits import TlsFiles
+    from koikoi_relay.tls import ServerTLS, TLSFilesError
 
     logging.basicConfig(
         level=getattr(logging, args.log_level.upper()),
@@ -329,10 +328,10 @@ def _serve(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         print("koikoi ratings serve: " + tr(lang, "--tls-cert and --tls-key go together"), file=sys.stderr)
         return 2
-    tls = None if args.tls_cert is None else TlsFiles(args.tls_cert, args.tls_key)
     try:
-        context = None if tls is None else tls.context()
-    except (OSError, ssl.SSLError) as exc:
+        # The relay's TLS files: SIGHUP swaps in a whole new context (spec/ratings.md §8).
+        tls = None if args.tls_cert is None else ServerTLS(args.tls_cert, args.tls_key)
+    except TLSFilesError as exc:
         print("koikoi ratings serve: " + tr(lang, "cannot load the certificate: {problem}",
                                             problem=safe(str(exc))), file=sys.stderr)
         return 1
@@ -346,7 +345,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         server = RatingsServer(app, serve_limits_from(args))
-        await server.start(args.host, args.port, context)
+        await server.start(args.host, args.port, None if tls is None else tls.context)
         scheme = "http" if tls is None else "https"
         print(tr(lang, "ratings listening on {url} ({store})", url=f"{scheme}://{args.host}:{server.port}/ratings",
                  store=app.store.description), flush=True)
@@ -354,8 +353,8 @@ def _serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        if tls is not None and context is not None:
-            loop.add_signal_handler(signal.SIGHUP, tls.reload, context)
+        if tls is not None:
+            loop.add_signal_handler(signal.SIGHUP, reload_certificate, tls)
         await stop.wait()
         await server.close()
 
@@ -364,6 +363,22 @@ def _serve(args: argparse.Namespace) -> int:
                              lambda problem: tr(lang, "cannot listen: {problem}", problem=problem))
     finally:
         app.close()
+
+
+def reload_certificate(tls: Any) -> None:
+    """SIGHUP: new connections get the certificate now in the files, and only it; files that do
+    not load leave the old one in place (logged)."""
+    import logging
+
+    from koikoi_relay.tls import TLSFilesError
+
+    log = logging.getLogger("koikoi.ratings")
+    try:
+        tls.reload()
+    except TLSFilesError as exc:
+        log.error("certificate not reloaded, the old one stays: %s", exc)
+        return
+    log.info("certificate reloaded from %s", tls.cert)
 
 
 def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:

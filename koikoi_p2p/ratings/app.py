@@ -142,7 +142,7 @@ class _Guard(asyncio.Protocol):
 
 class RatingsServer:
     """The service on ``host:port`` (``await start()``, then ``await close()``); plain HTTP, or
-    HTTPS with ``ssl_context`` (``limits.TlsFiles.reload`` replaces its certificate in place)."""
+    HTTPS with ``ssl_context`` (``koikoi_relay.tls.ServerTLS``: its reload swaps in a new context)."""
 
     def __init__(self, service: RatingService, limits: ServeLimits | None = None) -> None:
         self.service = service

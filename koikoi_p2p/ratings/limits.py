@@ -1,13 +1,9 @@
-"""The rating service's serving limits and its TLS files (spec/ratings.md §7.5): plain values,
+"""The rating service's serving limits (spec/ratings.md §7.5): plain values,
 light to import (the command line reads their defaults for its options)."""
 
 from __future__ import annotations
 
-import logging
-import ssl
 from dataclasses import dataclass, field
-
-log = logging.getLogger("koikoi.ratings")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,30 +26,3 @@ class ServeLimits:
     def deadline(self, length: int) -> float:
         """How long a body of ``length`` bytes may take to arrive."""
         return self.body_grace + length / max(1, self.min_body_rate)
-
-
-@dataclass(frozen=True, slots=True)
-class TlsFiles:
-    """A certificate chain and its key (PEM files): ``koikoi ratings serve --tls-cert --tls-key``."""
-
-    cert: str
-    key: str
-
-    def context(self) -> ssl.SSLContext:
-        """A server context holding the files' certificate (TLS 1.2 or later)."""
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.minimum_version = ssl.TLSVersion.TLSv1_2
-        context.load_cert_chain(self.cert, self.key)
-        return context
-
-    def reload(self, context: ssl.SSLContext) -> bool:
-        """Load the files again into ``context`` (on SIGHUP): new connections get the new
-        certificate, open ones keep theirs. A file that does not load leaves the old certificate
-        in place (and is logged)."""
-        try:
-            context.load_cert_chain(self.cert, self.key)
-        except (OSError, ssl.SSLError) as exc:
-            log.error("certificate not reloaded, the old one stays: %s", exc)
-            return False
-        log.info("certificate reloaded from %s", self.cert)
-        return True

@@ -134,9 +134,10 @@ def test_the_limits_hold_over_tls_and_a_trusted_proxy_is_not_capped(tmp_path: Pa
     from aiohttp.test_utils import make_mocked_request
 
     from koikoi_p2p.ratings.app import RatingsServer
-    from koikoi_p2p.ratings.limits import ServeLimits, TlsFiles
+    from koikoi_p2p.ratings.limits import ServeLimits
     from koikoi_p2p.ratings.service import RatingService
     from koikoi_p2p.ratings.store import open_store
+    from koikoi_relay.tls import ServerTLS
 
     ca = make_ca()
     issue(ca, tmp_path, serial=7)
@@ -156,8 +157,8 @@ def test_the_limits_hold_over_tls_and_a_trusted_proxy_is_not_capped(tmp_path: Pa
         capped = RatingsServer(service, ServeLimits(max_connections_per_address=1))
         proxied = RatingsServer(service, ServeLimits(max_connections_per_address=1,
                                                      trusted_proxies=frozenset({"127.0.0.1"})))
-        files = TlsFiles(str(tmp_path / "cert.pem"), str(tmp_path / "key.pem"))
-        await capped.start("127.0.0.1", 0, files.context())
+        files = ServerTLS(str(tmp_path / "cert.pem"), str(tmp_path / "key.pem"))
+        await capped.start("127.0.0.1", 0, files.context)
         await proxied.start("127.0.0.1", 0)
         try:
             _, idle = await asyncio.open_connection("127.0.0.1", capped.port, ssl=trusting,
