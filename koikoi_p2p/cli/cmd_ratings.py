@@ -401,6 +401,7 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
 
 
 def _submit(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.rated import retry_line
     from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, submit_result
 
     lang = _lang(args)
@@ -418,7 +419,9 @@ def _submit(args: argparse.Namespace) -> int:
         return 2
     try:
         service = _service(argparse.Namespace(relay=args.to))
-        answer = submit_result(service, data)
+        answer = submit_result(service, data, on_retry=lambda retry: print(
+            "koikoi ratings submit: " + retry_line(retry, service, tr(lang, "result"), lang),
+            file=sys.stderr))
     except ValueError as exc:
         _problem("koikoi ratings submit", lang, exc, "{url} is not a relay or rating service URL",
                  url=args.to)

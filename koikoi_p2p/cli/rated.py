@@ -30,7 +30,8 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
                              abandonment: bytes | None = None, path: str | None = None,
                              lang: str = "en") -> bool:
     """Send what the match left (a co-signed result, else an abandonment file) to ``ratings``;
-    True when the service took it (counted now or before). The lines are in ``lang``."""
+    True when the service took it (counted now or before). The lines are in ``lang``. A result is
+    retried for up to a minute while the service is down (spec/ratings.md §2.3), saying so."""
     from koikoi_p2p.ratings import client
 
     if result is None and abandonment is None:
@@ -38,28 +39,67 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
     what = tr(lang, "result") if result is not None else tr(lang, "abandonment claim")
     try:
         if result is not None:
-            answer = await asyncio.to_thread(client.submit_result, ratings, result)
+            answer = await asyncio.to_thread(client.submit_result, ratings, result,
+                                             on_retry=_announcer(say, ratings, what, lang))
         else:
             assert abandonment is not None
             answer = await asyncio.to_thread(client.submit_abandonment, ratings, abandonment)
     except (client.ServiceUnreachable, ValueError) as exc:
-        later = tr(lang, " Send it later: {koikoi} ratings submit {path} --to {url}", path=path, url=ratings,
-                   koikoi=own_command()) \
-            if path and result else ""
-        if lang == "ja" and isinstance(exc, client.ServiceUnreachable):
-            # The reason is the operating system's English; the URL says which service did not answer.
-            if isinstance(exc, client.CertificateRefused):
-                problem = tr(lang, "the certificate of {url} is not trusted (--lang en says why)",
-                             url=safe(ratings))
-            else:
-                problem = tr(lang, "no answer from {url}", url=safe(ratings))
-        else:
-            problem = safe(exc)
+        later = later_line(lang, path, ratings) if path and result else ""
         say(tr(lang, "The rating service did not take the {what}: {problem}.{later}", what=what,
-               problem=problem, later=later))
+               problem=_problem(exc, ratings, lang), later=later))
         return False
     say(tr(lang, "Rating service {url}: {answer}", url=safe(ratings), answer=submit_text(answer, what, lang)))
     return answer.ok
+
+
+def _announcer(say: Callable[[str], None], ratings: str, what: str, lang: str) -> Callable[[object], None]:
+    """``on_retry`` for ``client.submit_result``: a line before each wait, said on the event loop
+    (the submission runs in a worker thread)."""
+    loop = asyncio.get_running_loop()
+
+    def announce(retry: object) -> None:
+        loop.call_soon_threadsafe(say, retry_line(retry, ratings, what, lang))
+
+    return announce
+
+
+def retry_line(retry: object, ratings: str, what: str, lang: str) -> str:
+    """The line that says a submission failed for now and when it is tried again."""
+    status, pause = getattr(retry, "status", None), float(getattr(retry, "pause", 0.0))
+    # The reason is English (a proxy's page, the system's words): shown on an English screen.
+    problem = safe(getattr(retry, "problem", ""), 160) if lang == "en" else (
+        str(status) if status else tr(lang, "no answer"))
+    seconds = f"{max(1, round(pause))}"
+    return tr(lang, "The rating service {url} did not take the {what} ({problem}): trying again in "
+                    "{seconds} s.", url=safe(ratings), what=what, problem=problem, seconds=seconds)
+
+
+def _problem(exc: Exception, ratings: str, lang: str) -> str:
+    from koikoi_p2p.ratings import client
+
+    if lang == "ja" and isinstance(exc, client.ServiceUnreachable):
+        # The reason is the operating system's English; the URL says which service did not answer.
+        if isinstance(exc, client.CertificateRefused):
+            return tr(lang, "the certificate of {url} is not trusted (--lang en says why)", url=safe(ratings))
+        if isinstance(exc, client.ServiceUnavailable):
+            return tr(lang, "{url} is not available ({status})", url=safe(ratings), status=exc.answer.status)
+        return tr(lang, "no answer from {url}", url=safe(ratings))
+    return safe(exc, 300)
+
+
+def later_line(lang: str, path: str, ratings: str) -> str:
+    """Where the result is and the exact command that sends it later (spec/ratings.md §2.3)."""
+    import shlex
+
+    from koikoi_p2p.net import tls
+
+    command = f"{own_command()} ratings submit {shlex.quote(path)} --to {shlex.quote(ratings)}"
+    cafile = tls.given_cafile()
+    if cafile:
+        command += f" --cafile {shlex.quote(cafile)}"
+    return tr(lang, " The result is saved in {path}; send it later with: {command}", path=safe(path),
+              command=safe(command))
 
 
 async def after_rated_match(say: Callable[[str], None], core: object, outcome: object,

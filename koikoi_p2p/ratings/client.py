@@ -3,10 +3,15 @@ result after a rated match, reading the leaderboard (spec/ratings.md §7, §8)."
 
 from __future__ import annotations
 
+import html
+import http
 import json
+import random
+import re
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -14,10 +19,33 @@ from koikoi_p2p.net import tls
 
 TIMEOUT = 20.0
 MAX_ANSWER = 64 * 1024 * 1024
+# A submission is retried this long while the service is down or its proxy has no server for it
+# (spec/ratings.md §2.3): a restart or a database failover is over within a minute.
+SUBMIT_PATIENCE = 60.0
+FIRST_PAUSE = 1.0
+LONGEST_PAUSE = 15.0
+RETRY_STATUSES = frozenset({502, 503, 504})   # a gateway or a service that is down, for now
 
 
 class ServiceUnreachable(Exception):
     """No answer from the service (refused, timed out, not HTTP)."""
+
+
+class ServiceUnavailable(ServiceUnreachable):
+    """The service (or the proxy in front of it) kept answering 502, 503 or 504: nothing was counted."""
+
+    def __init__(self, message: str, answer: Answer) -> None:
+        super().__init__(message)
+        self.answer = answer
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """What ``submit_result`` tells its caller before it waits to try again."""
+
+    problem: str       # why the last try failed, one short line (English)
+    pause: float       # seconds until the next try
+    status: int | None  # the HTTP status that failed, None when nothing answered
 
 
 class CertificateRefused(ServiceUnreachable):
@@ -88,23 +116,61 @@ def _request(url: str, *, data: bytes | None = None, timeout: float = TIMEOUT) -
     try:
         body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        body = {"ok": False, "reason": "not_json", "message": raw[:200].decode("utf-8", "replace").strip()}
+        body = {"ok": False, "reason": "not_json", "message": unreadable(status, raw)}
     if not isinstance(body, dict):
         body = {"ok": False, "reason": "not_json", "message": "the answer is not a JSON object"}
     return Answer(status, body)
 
 
-def submit_result(service: str, data: bytes, *, attempts: int = 3, pause: float = 1.0) -> Answer:
-    """POST a co-signed result; a connection failure is retried (a repeat is a no-op there)."""
+def unreadable(status: int, raw: bytes) -> str:
+    """A short plain line for an answer that is not JSON (a proxy's HTML error page): its text
+    without tags, on one line, else the status's name."""
+    text = html.unescape(re.sub(r"<[^>]*>", " ", raw[:2000].decode("utf-8", "replace")))
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if len(text) > 100:
+        text = text[:99].rstrip() + "…"
+    try:
+        phrase = http.HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    return text or phrase
+
+
+def problem_of(answer: Answer) -> str:
+    """One short line for a failed answer: the status and the service's message."""
+    message = str(answer.body.get("message") or answer.body.get("reason") or "")
+    if not message or message.startswith(str(answer.status)):   # a page that names its status
+        return message or str(answer.status)
+    return f"{answer.status} ({message})"
+
+
+def submit_result(service: str, data: bytes, *, patience: float | None = None, pause: float | None = None,
+                  on_retry: Callable[[Retry], None] | None = None) -> Answer:
+    """POST a co-signed result. A connection failure or a 502/503/504 is retried with jittered
+    exponential pauses for up to ``patience`` seconds (a repeat is a no-op there, §2.3), each
+    announced to ``on_retry``; then ServiceUnreachable (ServiceUnavailable for a status)."""
     url = service_url(service) + "/ratings/results"
-    for attempt in range(1, attempts + 1):
+    deadline = time.monotonic() + (SUBMIT_PATIENCE if patience is None else patience)
+    pause = FIRST_PAUSE if pause is None else pause
+    while True:
         try:
-            return _request(url, data=data)
-        except ServiceUnreachable:
-            if attempt == attempts:
-                raise
-            time.sleep(pause * attempt)
-    raise AssertionError("unreachable")
+            answer = _request(url, data=data)
+        except CertificateRefused:
+            raise                          # not a passing fault: nothing was sent
+        except ServiceUnreachable as exc:
+            failure: ServiceUnreachable = exc
+        else:
+            if answer.status not in RETRY_STATUSES:
+                return answer
+            failure = ServiceUnavailable(f"{url} answered {problem_of(answer)}", answer)
+        wait = pause * random.uniform(0.5, 1.0)  # noqa: S311 (jitter: clients must not retry in step)
+        if time.monotonic() + wait > deadline:
+            raise failure
+        if on_retry is not None:
+            status = failure.answer.status if isinstance(failure, ServiceUnavailable) else None
+            on_retry(Retry(problem=str(failure), pause=wait, status=status))
+        time.sleep(wait)
+        pause = min(pause * 2, LONGEST_PAUSE)
 
 
 def submit_abandonment(service: str, data: bytes) -> Answer:

@@ -96,7 +96,7 @@ def test_relay_with_ratings_runs_the_service_beside_it_on_its_own_port(tmp_path:
         assert client.leaderboard(ws).body["results"] == 1      # GET /ratings: redirected (307)
         # The relay's port takes no request body: websockets closes a POST's connection unanswered.
         with pytest.raises(client.ServiceUnreachable):
-            client.submit_result(ws, signed(BOB, ALICE), attempts=1)
+            client.submit_result(ws, signed(BOB, ALICE), patience=0)
     finally:
         stop(relay)
     assert relay.returncode == 0

@@ -28,7 +28,10 @@ def submit(url: str, lang: str, *, result: bytes | None = None, abandonment: byt
     return ok, said
 
 
-def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path) -> None:
+def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from koikoi_p2p.ratings import client
+
+    monkeypatch.setattr(client, "SUBMIT_PATIENCE", 0.0)   # one try: the retries have their own test
     service, url = start_service(f"sqlite:///{tmp_path / 'r.sqlite3'}", tmp_path / "home")
     try:
         bad = signed(ALICE, BOB, names=("Alice\u200b", "Bob"))  # a format character: refused, bad_name

@@ -64,7 +64,7 @@ def test_kill_9_mid_submission_loses_nothing_and_counts_nothing_twice(store_url:
 
     def submit(index: int) -> None:
         try:
-            answer = client.submit_result(url, results[index], attempts=1)
+            answer = client.submit_result(url, results[index], patience=0)
         except client.ServiceUnreachable:
             return
         if answer.status == 200 and answer.body.get("counted") is True:
