@@ -6,18 +6,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from koikoi_p2p.cli.catalogue import ngettext_in
+from koikoi_p2p.cli.exit_codes import RELAY_UNREACHABLE
 from koikoi_p2p.cli.i18n import count, tr
-from koikoi_p2p.cli.options import add_cafile
+from koikoi_p2p.cli.options import add_cafile, seconds
 from koikoi_p2p.cli.settings import LANGUAGES
 from koikoi_p2p.cli.untrusted import safe
 from koikoi_p2p.phrase import Phrase
 from koikoi_relay.main import port_number, run_listening
 
 DEFAULT_PORT = 8766
+DEFAULT_TIMEOUT = 10.0   # as koikoi lobby's
+T = TypeVar("T")
 
 
 def register(subparsers: Any) -> None:
@@ -42,6 +46,7 @@ def register(subparsers: Any) -> None:
         help="show one player's history (a fingerprint, or the key in hex)",
     )
     parser.add_argument("--json", action="store_true", help="print the service's JSON")
+    add_timeout(parser)
     add_lang(parser)
     add_cafile(parser)
     parser.set_defaults(handler=_show)
@@ -87,6 +92,7 @@ def register(subparsers: Any) -> None:
         help="the relay or rating service whose leaderboard must be equal",
     )
     recompute.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+    add_timeout(recompute, default=argparse.SUPPRESS)
     add_lang(recompute, default=argparse.SUPPRESS)
     add_cafile(recompute, default=argparse.SUPPRESS)
     recompute.set_defaults(handler=_recompute)
@@ -108,6 +114,46 @@ def register(subparsers: Any) -> None:
     add_lang(submit, default=argparse.SUPPRESS)
     add_cafile(submit, default=argparse.SUPPRESS)
     submit.set_defaults(handler=_submit)
+
+
+def add_timeout(parser: argparse.ArgumentParser, default: object = DEFAULT_TIMEOUT) -> None:
+    """--timeout, as ``koikoi lobby`` has it: a reading gives up after that long (exit 3). A
+    subcommand passes ``argparse.SUPPRESS``, so the command's --timeout given before it stays."""
+    parser.add_argument("--timeout", type=seconds, default=default, metavar="SECONDS",
+                        help=f"give up when the service has not answered within SECONDS (default: "
+                             f"{DEFAULT_TIMEOUT:g})")
+
+
+def within(limit: float, work: Callable[[], T]) -> T:
+    """``work()``, or TimeoutError when it has not returned within ``limit`` seconds in all: urllib's
+    timeout bounds each socket operation, not a server that answers a byte at a time. It runs in a
+    daemon thread, which a command that gives up leaves behind as it exits."""
+    import threading
+
+    done: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            done.append((True, work()))
+        except BaseException as exc:   # raised again in the caller's thread
+            done.append((False, exc))
+
+    thread = threading.Thread(target=run, name="koikoi-ratings-read", daemon=True)
+    thread.start()
+    thread.join(limit)
+    if not done:
+        raise TimeoutError
+    ok, value = done[0]
+    if not ok:
+        raise value
+    result: T = value
+    return result
+
+
+def _too_slow(command: str, lang: str, url: str, limit: float) -> int:
+    print(f"{command}: " + tr(lang, "no answer from {url} within {seconds}s", url=safe(url),
+                              seconds=f"{limit:g}"), file=sys.stderr)
+    return RELAY_UNREACHABLE
 
 
 def add_lang(parser: argparse.ArgumentParser, default: object = None) -> None:
@@ -132,12 +178,17 @@ def default_db() -> str:
     return f"sqlite:///{where.data / 'ratings.sqlite3'}"
 
 
-def _service(args: argparse.Namespace) -> str:
+def _service(args: argparse.Namespace, timeout: float = 5.0) -> str:
     """The service of ``--relay`` / ``--to``: the one a relay points to (spec/ratings.md §2.1)."""
-    from koikoi_p2p.cli.options import relay_url
     from koikoi_p2p.ratings.client import locate
 
-    return locate(args.relay or relay_url(None))
+    return locate(_target(args), timeout=min(5.0, timeout))
+
+
+def _target(args: argparse.Namespace) -> str:
+    from koikoi_p2p.cli.options import relay_url
+
+    return str(args.relay or relay_url(None))
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -145,9 +196,19 @@ def _show(args: argparse.Namespace) -> int:
     from koikoi_p2p.ratings.client import CertificateRefused, ServiceUnreachable, history, leaderboard
 
     lang = _lang(args)
+    limit: float = args.timeout
+    service = args.relay
+
+    def read() -> Any:
+        nonlocal service
+        service = _service(args, limit)
+        return history(service, args.player, timeout=limit) if args.player else \
+            leaderboard(service, timeout=limit)
+
     try:
-        service = _service(args)
-        answer = history(service, args.player) if args.player else leaderboard(service)
+        answer = within(limit, read)
+    except TimeoutError:
+        return _too_slow("koikoi ratings", lang, service or _target(args), limit)
     except ValueError as exc:
         _problem("koikoi ratings", lang, exc, "{url} is not a relay or rating service URL", url=args.relay)
         return 2
@@ -462,8 +523,12 @@ def _recompute(args: argparse.Namespace) -> int:
         print(board_text(rebuilt.board, tr(lang, "recomputed from {file}", file=args.file), lang))
     if args.compare is None:
         return 0
+    limit: float = args.timeout
     try:
-        answer = leaderboard(_service(argparse.Namespace(relay=args.compare)))
+        answer = within(limit, lambda: leaderboard(_service(argparse.Namespace(relay=args.compare), limit),
+                                                   timeout=limit))
+    except TimeoutError:
+        return _too_slow(command, lang, args.compare, limit)
     except ValueError as exc:
         _problem(command, lang, exc, "{url} is not a relay or rating service URL", url=args.compare)
         return 3

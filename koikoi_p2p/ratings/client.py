@@ -177,12 +177,12 @@ def submit_abandonment(service: str, data: bytes) -> Answer:
     return _request(service_url(service) + "/ratings/abandonments", data=data, timeout=120.0)
 
 
-def leaderboard(service: str) -> Answer:
-    return _request(service_url(service) + "/ratings")
+def leaderboard(service: str, *, timeout: float = TIMEOUT) -> Answer:
+    return _request(service_url(service) + "/ratings", timeout=timeout)
 
 
-def history(service: str, player: str) -> Answer:
-    return _request(service_url(service) + "/ratings/" + quote(player, safe=""))
+def history(service: str, player: str, *, timeout: float = TIMEOUT) -> Answer:
+    return _request(service_url(service) + "/ratings/" + quote(player, safe=""), timeout=timeout)
 
 
 def export(service: str) -> Answer:
