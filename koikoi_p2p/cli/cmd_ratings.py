@@ -213,9 +213,7 @@ def _show(args: argparse.Namespace) -> int:
         _problem("koikoi ratings", lang, exc, "{url} is not a relay or rating service URL", url=args.relay)
         return 2
     except CertificateRefused as exc:
-        _problem("koikoi ratings", lang, exc, "the certificate of {url} is not trusted (--lang en says why)",
-                 url=service)
-        return 3
+        return _untrusted("koikoi ratings", lang, exc, service)
     except ServiceUnreachable as exc:
         _problem("koikoi ratings", lang, exc, "no answer from {url}", url=service)
         return 3
@@ -234,7 +232,16 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: object) -> None:
+def _untrusted(command: str, lang: str, exc: Exception, url: str) -> int:
+    """A certificate that does not verify: said as every command that connects says it, with the
+    tag ``bad_certificate`` and exit 3 (README, spec/relay.md §14.3)."""
+    _problem(command, lang, exc, "the certificate of {url} is not trusted (--lang en says why)", url=url,
+             tag="bad_certificate")
+    return RELAY_UNREACHABLE
+
+
+def _problem(command: str, lang: str, exc: Exception, japanese: str, tag: str = "",
+             **values: object) -> None:
     """An error on standard error: the exception's own (English) words, or ``japanese`` (an
     English template of the catalogue) on a Japanese screen."""
     from koikoi_p2p.cli.catalogue import say
@@ -243,7 +250,7 @@ def _problem(command: str, lang: str, exc: Exception, japanese: str, **values: o
         text = say(lang, exc.args[0])   # an export's problem, its reasons in words
     else:
         text = tr(lang, japanese, **values) if lang == "ja" else str(exc)
-    print(f"{command}: {text}", file=sys.stderr)
+    print(f"{command}: {text}" + (f" ({tag})" if tag else ""), file=sys.stderr)
 
 
 def _num(value: object) -> float:
@@ -488,9 +495,7 @@ def _submit(args: argparse.Namespace) -> int:
                  url=args.to)
         return 2
     except CertificateRefused as exc:
-        _problem("koikoi ratings submit", lang, exc,
-                 "the certificate of {url} is not trusted (--lang en says why)", url=service)
-        return 3
+        return _untrusted("koikoi ratings submit", lang, exc, service)
     except ServiceUnreachable as exc:
         _problem("koikoi ratings submit", lang, exc, "no answer from {url}", url=service)
         return 3
@@ -533,9 +538,7 @@ def _recompute(args: argparse.Namespace) -> int:
         _problem(command, lang, exc, "{url} is not a relay or rating service URL", url=args.compare)
         return 3
     except CertificateRefused as exc:
-        _problem(command, lang, exc, "the certificate of {url} is not trusted (--lang en says why)",
-                 url=args.compare)
-        return 3
+        return _untrusted(command, lang, exc, args.compare)
     except ServiceUnreachable as exc:
         _problem(command, lang, exc, "no answer from {url}", url=args.compare)
         return 3

@@ -17,6 +17,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from koikoi_p2p.cli.exit_codes import RELAY_UNREACHABLE
 from koikoi_p2p.cli.options import add_cafile
 from koikoi_relay.main import port_number, run_listening
 
@@ -73,6 +74,10 @@ async def _serve(port: int, relay: str | None) -> int:
     return 0
 
 
+class Untrusted(OSError):
+    """A server whose certificate does not verify (net/tls.py): nothing was fetched from it."""
+
+
 def check(url: str) -> int:
     """Fetch SHA256SUMS and every file it lists from ``url``; compare with this release."""
     from koikoi_web import published_sums
@@ -85,6 +90,10 @@ def check(url: str) -> int:
     bad = 0
     try:
         theirs_text = _get(base + "SHA256SUMS").decode()
+    except Untrusted as exc:
+        # As every command that connects says it: the tag and exit 3 (README, spec/relay.md §14.3).
+        print(f"koikoi web --check: {exc} (bad_certificate)", file=sys.stderr)
+        return RELAY_UNREACHABLE
     except OSError as exc:
         print(f"koikoi web --check: cannot read {base}SHA256SUMS: {exc}", file=sys.stderr)
         return 1
@@ -124,5 +133,5 @@ def _get(url: str) -> bytes:
         problem = tls.certificate_problem(exc)
         if problem is not None:
             host = urllib.parse.urlsplit(url).hostname
-            raise OSError(f"the certificate of {host} is not trusted: {problem}") from None
+            raise Untrusted(f"the certificate of {host} is not trusted: {problem}") from None
         raise

@@ -20,9 +20,11 @@ import pytest
 
 from koikoi_p2p.net import tls
 from koikoi_p2p.net.relay_client import RelayClient, RelayError, list_rooms
+from koikoi_p2p.protocol.identity import Identity
 from koikoi_p2p.ratings import client as ratings_client
 from tests.e2e.test_cli_support import env_for
 from tests.e2e.test_relay_support import run
+from tests.ratings.support import signed
 from tests.tls_support import CA, Leaf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,6 +101,9 @@ def test_client_commands_verify_the_relays_certificate(tls_relay: TLSRelay) -> N
     # Not trusted (the system store does not know this CA; another CA is not this one): refused
     # with the reason, exit 3, no traceback.
     other = CA.make(home, "another CA")
+    export, result = home / "export.json", home / "match.result"
+    export.write_text('{"format": "koikoi-p2p/ratings-export/v1", "results": [], "abandonments": []}')
+    result.write_bytes(signed(Identity.generate(), Identity.generate()))
     for extra in ([], ["--cafile", str(other.path)]):
         bad = koikoi(home, "lobby", "--relay", relay.wss, *extra)
         assert bad.returncode == 3, bad.stdout + bad.stderr
@@ -108,12 +113,15 @@ def test_client_commands_verify_the_relays_certificate(tls_relay: TLSRelay) -> N
         bad = koikoi(home, "join", "ZZZZZZ", "--relay", relay.wss, "--accept", *extra)
         assert bad.returncode == 3 and "is not trusted" in bad.stderr, bad.stderr
         assert "Traceback" not in bad.stderr
-        bad = koikoi(home, "ratings", "--relay", relay.wss, *extra)
-        assert bad.returncode != 0 and "is not trusted" in bad.stdout + bad.stderr, bad.stdout + bad.stderr
-        assert "Traceback" not in bad.stderr
-        bad = koikoi(home, "web", "--check", relay.https, *extra)
-        assert bad.returncode != 0 and "is not trusted" in bad.stderr, bad.stderr
-        assert "Traceback" not in bad.stderr
+        # Every command says it the same way: the tag, exit 3 (README).
+        for command in (["ratings", "--relay", relay.wss], ["ratings", "--relay", relay.https],
+                        ["ratings", "recompute", str(export), "--compare", relay.https],
+                        ["ratings", "submit", str(result), "--to", relay.https],
+                        ["web", "--check", relay.https]):
+            bad = koikoi(home, *command, *extra)
+            assert bad.returncode == 3, (command, bad.stdout + bad.stderr)
+            assert "is not trusted" in bad.stderr and "(bad_certificate)" in bad.stderr, (command, bad.stderr)
+            assert "Traceback" not in bad.stderr
     # The same in Japanese: the certificate, not "no answer".
     bad = koikoi(home, "lobby", "--relay", relay.wss, "--lang", "ja")
     assert bad.returncode == 3 and "信頼できません" in bad.stderr, bad.stderr
