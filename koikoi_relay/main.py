@@ -288,6 +288,9 @@ def start_collector(server: RelayServer) -> Collector:
 
 
 def run(args: argparse.Namespace, companion: Companion | None = None) -> int:
+    if (getattr(args, "tls_cert", None) is None) != (getattr(args, "tls_key", None) is None):
+        print("relay: --tls-cert and --tls-key go together", file=sys.stderr)
+        return 2                                 # a usage error
     configure(getattr(logging, args.log_level.upper()))
     return run_listening("relay", lambda: asyncio.run(serve_until_signalled(args, companion)))
 

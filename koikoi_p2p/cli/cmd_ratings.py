@@ -352,7 +352,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls-cert", metavar="FILE", default=None,
                         help="serve https:// with this certificate chain (PEM); SIGHUP reloads it")
     parser.add_argument("--tls-key", metavar="FILE", default=None, help="the certificate's private key (PEM)")
-    parser.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[],
+    parser.add_argument("--trusted-proxy", metavar="ADDRESS", action="append", default=[], type=ip_address,
                         help="a proxy in front of the service (repeatable): not capped per address, "
                              "its X-Forwarded-For names the client")
     defaults = ServeLimits()
@@ -360,8 +360,36 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     for name in ("max_connections", "max_connections_per_address", "head_timeout", "min_body_rate",
                  "body_grace", "handler_timeout"):
         default = getattr(defaults, name)
-        group.add_argument("--" + name.replace("_", "-"), type=type(default), default=default, metavar="N",
-                           help=f"(default {default})")
+        group.add_argument("--" + name.replace("_", "-"), type=positive(type(default)), default=default,
+                           metavar="N", help=f"(default {default})")
+
+
+def ip_address(text: str) -> str:
+    """An argparse type: an IPv4 or IPv6 address, as the service compares peers' (spec/ratings.md
+    §7.5); a name or a typo would silently trust nobody."""
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
+
+
+def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` above 0 (a limit of 0 or less would refuse everything,
+    or nothing)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+
+    parse.__name__ = kind.__name__     # argparse names the type in its messages
+    return parse
 
 
 def serve_limits_from(args: argparse.Namespace) -> Any:
@@ -393,7 +421,7 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
     lang = _lang(args)
-    if (args.tls_cert is None) != (args.tls_key is None):
+    if (args.tls_cert is None) != (args.tls_key is None):   # a usage error: 2, as koikoi relay
         print("koikoi ratings serve: " + tr(lang, "--tls-cert and --tls-key go together"), file=sys.stderr)
         return 2
     try:

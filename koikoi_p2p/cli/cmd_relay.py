@@ -35,8 +35,14 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from koikoi_p2p.cli.i18n import tr
+    from koikoi_p2p.cli.setup import command_lang
     from koikoi_relay.main import run
 
+    if (args.tls_cert is None) != (args.tls_key is None):   # a usage error: 2, as koikoi ratings serve
+        print("koikoi relay: " + tr(command_lang(args), "--tls-cert and --tls-key go together"),
+              file=sys.stderr)
+        return 2
     if args.ratings is None:
         return run(args)
     # The composition happens here, where everything may be imported: the rating service runs

@@ -47,7 +47,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 
 def sqlite_path(url: str) -> Path:
-    """``sqlite:///abs/path``, ``sqlite:relative/path`` or a bare path."""
+    """``sqlite:///abs/path`` (three slashes, then the path without its leading one),
+    ``sqlite:relative/path`` or a bare path."""
     for prefix in ("sqlite:///", "sqlite://", "sqlite:"):
         if url.startswith(prefix):
             rest = url[len(prefix) :]
@@ -62,11 +63,14 @@ class SqliteStore(Store):
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.description = f"sqlite:///{path}"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the folder of {path}: {exc.strerror}") from None
+        # The URL of the absolute path, which is what was typed for sqlite:///PATH; "sqlite:///"
+        # + "/var/x" would print four slashes, another URL than the one typed.
+        self.description = "sqlite:///" + str(path.absolute()).lstrip("/")
+        # The file is created, its folder is not: a typo in the folder must not start an empty
+        # leaderboard somewhere unexpected (spec/ratings.md §5.1).
+        if not path.parent.is_dir():
+            raise StoreError(f"the folder {path.parent} of the rating store does not exist: create it "
+                             "first, or name another")
         super().__init__()
 
     def _connect(self) -> Any:
