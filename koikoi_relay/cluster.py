@@ -86,7 +86,7 @@ class Member:
         "acked_to_client", "attached", "backlog", "client_acked", "code", "conn", "drainer", "early",
         "epoch", "in_count",
         "in_next", "last_active", "out_count", "owner", "packed", "packed_epoch", "paired", "peer",
-        "peer_owner", "probe_gap", "probe_mark", "probe_wait", "refreshed", "seat", "trimmed",
+        "peer_owner", "probe_gap", "probe_mark", "probe_wait", "refreshed", "seat", "settled", "trimmed",
     )
 
     def __init__(self, conn: Connection, code: str, seat: int, epoch: str, owner: str, now: float) -> None:
@@ -97,6 +97,7 @@ class Member:
         self.owner = owner
         self.in_next = 0            # next seq expected from the client (submitted below it)
         self.in_count = 0           # frames from the client confirmed in Redis
+        self.settled = True         # False from a Redis outage until its counts are checked again
         self.acked_to_client = 0
         self.out_count = 0          # frames delivered to the client = next seq it gets
         self.client_acked = 0       # the client has every frame below this
@@ -462,6 +463,8 @@ class RedisRooms(Rooms):
             return
         self.up = False
         self._down_since = time.monotonic()
+        for member in self._members.values():
+            member.settled = False
         # Unconfirmed frames are checked against Redis when it is back; owed AWAY calls are kept.
         self._dropped.extend((job[1].code, job[2], job[1].seat, job[1].owner)
                              for job in self._jobs if job[0] == "away")
@@ -891,6 +894,11 @@ class RedisRooms(Rooms):
             return
         if msg.ack is not None:
             self._client_ack(member, msg.ack)
+        if not (self.up and member.settled):
+            # spec §13.7: while Redis is down or the seat's counts are not checked again, no frame
+            # is judged (in_next may count frames Redis never stored): none stored, none refused;
+            # the sync sent after the check says where to resend from.
+            return
         if msg.seq < member.in_next:
             return
         if msg.seq > member.in_next:
@@ -898,9 +906,7 @@ class RedisRooms(Rooms):
                 conn.gap_reported = True
                 await relay.error(conn, "frame_gap", f"expected seq {member.in_next}")
             return
-        conn.gap_reported = False
-        if not self.up:
-            return   # not stored, not counted: the client sends it again after a sync
+        conn.gap_reported = False   # spec §5.2: a gap is refused once until the next accepted frame
         member.in_next += 1
         self._queue(("forward", member, member.epoch, msg.seq, msg.data))
 
@@ -1407,6 +1413,10 @@ class RedisRooms(Rooms):
             member.paired, member.peer_owner = paired, peer_owner
             conn = member.conn
             if conn is not None:
+                member.settled = True
+                # This sync already says where to resend from, as a frame_gap would (§5.2): frames
+                # the client sent before it arrives are no gap to refuse.
+                conn.gap_reported = True
                 self.relay.spawn(self._fill(member))
                 await self._deliver(member, encode("sync", accepted=member.in_count, sent=member.out_count))
 

@@ -84,6 +84,56 @@ def test_redis_restart_ends_each_room_with_resume_gap(redis_process: RedisProces
     run(body)
 
 
+async def _resend_round(seat: Raw, upto: int) -> list[dict[str, Any]]:
+    """What an honest client does about a stream the relay has not acknowledged (spec §5.5): a
+    ``sync``, then every frame it holds from the reply's ``accepted``; the errors met meanwhile."""
+    await seat.send("sync", received=0)
+    errors: list[dict[str, Any]] = []
+    while True:
+        reply = await seat.recv()
+        if reply["type"] == "error":
+            errors.append(reply)
+        elif reply["type"] == "sync":
+            break
+    for seq in range(reply["accepted"], upto):
+        await seat.send("frame", seq=seq, data=b"down")
+    return errors
+
+
+def test_frames_sent_while_redis_is_down_are_no_gap(
+    redis_process: RedisProcess, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # QA: while Redis was down, each resend of a client's unacknowledged frames drew a frame_gap
+    # (the frame at the node's count, dropped unstored, re-armed the once-per-gap rule), and the
+    # 16th closed an honest seat with too_many_errors (4005). The hold is long here so Redis
+    # comes back while the seats are held, whatever the machine's speed (spec §13.7).
+    monkeypatch.setattr(cluster_module, "LINK_HOLD_S", 600.0)
+
+    async def body() -> None:
+        async with cluster(redis_process.url, 1) as (node,):
+            host, guest, _ = await pair(node)
+            for seq in range(5):
+                await host.send("frame", seq=seq, data=b"before")
+                await guest.expect("frame")
+            rooms = cast(RedisRooms, node.rooms)
+            await asyncio.get_running_loop().run_in_executor(None, redis_process.kill)
+            while rooms.up:   # the node notices at its next heartbeat
+                await asyncio.sleep(0.05)
+            for seq in range(5, 10):
+                await host.send("frame", seq=seq, data=b"down")
+            errors = [error for _ in range(20) for error in await _resend_round(host, 10)]
+            assert errors == []
+            await asyncio.get_running_loop().run_in_executor(None, redis_process.start)
+            # Redis came back empty: the history is gone, and each seat is told so (§13.7).
+            for seat in (host, guest):
+                while (message := await seat.recv(timeout=10))["type"] != "error":
+                    assert message["type"] in ("sync", "ack", "frame"), message
+                assert message["reason"] == "resume_gap"
+                assert await seat.closed() == 4007
+
+    run(body)
+
+
 class Splittable:
     """A TCP forwarder between one node and Redis that can drop everything (a network split):
     connections stay open but nothing crosses, as when packets are lost, not refused."""
