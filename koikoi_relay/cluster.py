@@ -45,6 +45,7 @@ from koikoi_relay.cluster_scripts import (
     FWD_LOST,
     FWD_NO_PEER,
     FWD_REPLACED,
+    NODE_ID,
     script_sources,
 )
 from koikoi_relay.codes import generate_code, normalize_code
@@ -76,6 +77,16 @@ LOBBY_REPLY_S = 1.0         # a node answers a lobby from its last reply for tha
 LOBBY_SLACK = 64            # entries a lobby call may examine beyond those it lists (stale ones)
 
 Error = (RedisError, OSError, asyncio.TimeoutError)
+CLAIM_POLL_S = 0.25         # how often a starting node looks at a heartbeat under its own id
+
+
+class NodeIdInUse(Exception):
+    """A live node already runs under this node id (spec §13.5): starting a second would take its
+    inbox and heartbeat."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__(f"node id {node} is in use by a live node")
+        self.node = node
 _PUSH = getattr(hiredis, "PushNotification", None)   # hiredis 3.2 and later
 
 
@@ -305,8 +316,8 @@ class RedisRooms(Rooms):
         self.url = url
         self.prefix = prefix
         self.node = node_id or secrets.token_hex(6)
-        if not self.node.isalnum():
-            raise ValueError("a node id is letters and digits")
+        if not NODE_ID.fullmatch(self.node):
+            raise ValueError("a node id is 1 to 64 letters, digits, dots, hyphens and underscores")
         self._sources = script_sources()
         self._sha: dict[str, str] = {}
         self._members: dict[tuple[str, int], Member] = {}
@@ -373,11 +384,30 @@ class RedisRooms(Rooms):
         self._writer = Wire(self.url, COMMAND_TIMEOUT_S)
         self._reader = Wire(self.url, COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
         with contextlib.suppress(*Error):
+            try:
+                await self._claim_node_id()
+            except NodeIdInUse:
+                await self._ctl.aclose()
+                raise
             await self._connect()
         if not self.up:
             log_event("redis_unreachable", logging.WARNING, node=self.node)
         self._tasks = [asyncio.create_task(task) for task in (
             self._supervise(), self._read_inbox(), self._write_jobs())]
+
+    async def _claim_node_id(self) -> None:
+        """Take this node's liveness key (spec §13.5), or raise NodeIdInUse if a live node holds it.
+        A key left by a dead node (a crash, a restart) runs out within NODE_TTL_MS; a live node's
+        is refreshed every second, which shows as its time to live growing."""
+        assert self._ctl is not None
+        key = f"{self.prefix}n:{self.node}"
+        last = None
+        while not await self._ctl.set(key, b"1", px=NODE_TTL_MS, nx=True):
+            left = int(await self._ctl.pttl(key))
+            if left == -1 or (last is not None and left > last):
+                raise NodeIdInUse(self.node)
+            last = left
+            await asyncio.sleep(CLAIM_POLL_S)
 
     async def stop(self) -> None:
         # redis-py may turn a cancellation inside a command into a ConnectionError: the loops also

@@ -22,6 +22,12 @@ per seat s: ``t<s>`` token, ``k<s>`` token id, ``o<s>`` owner ("NODE:SERIAL", ""
 
 from __future__ import annotations
 
+import re
+
+# A node id (spec §13.1): it names keys and starts every owner "NODE:SERIAL", so never a colon; dots
+# and hyphens let a host name be part of it (deploy/koikoi-relay@.service: --node-id %H-%i).
+NODE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
 INBOX_MAX = 20000       # entries kept in a node's inbox (approximate trim); a late node reads the streams
 TOMBSTONE_MS = 120000   # how long a closed room's reason stays readable for the nodes still serving it
 SPILL = 8               # directions a frame's call may make give way over the budget (spec §13.6)

@@ -40,6 +40,27 @@ _HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})
 # A server that cannot listen: its port taken, an address this host lacks or may not bind.
 _LISTEN_ERRNOS = frozenset({errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES})
 
+# What the relay's command line tells an operator, as English templates: ``koikoi relay`` shows
+# them through its gettext catalogue (koikoi_p2p/cli/i18n.tables lists MESSAGES), ``python -m
+# koikoi_relay`` as they are.
+NODE_ID_IN_USE = ("the node id {node} is in use by a live node of this Redis (spec/relay.md §13.5): "
+                  "give each node its own --node-id")
+MESSAGES: tuple[str, ...] = (NODE_ID_IN_USE,)
+# (template, **values) -> the text shown.
+Say = Callable[..., str]
+
+
+def english(template: str, /, **values: object) -> str:
+    return template.format(**values) if values else template
+
+
+class StartProblem(Exception):
+    """The relay cannot start for a reason the operator fixes: one of MESSAGES with its values."""
+
+    def __init__(self, template: str, /, **values: object) -> None:
+        super().__init__(english(template, **values))
+        self.template, self.values = template, values
+
 
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 0 (any free one) to 65535."""
@@ -105,7 +126,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cluster.add_argument("--redis-prefix", default="koikoi:", metavar="TEXT",
                          help="prefix of every Redis key (one prefix per cluster; default koikoi:)")
     cluster.add_argument("--node-id", default=None, metavar="ID",
-                         help="this node's name in Redis, letters and digits (default: random)")
+                         help="this node's name in Redis, its own in the cluster: letters, digits, dots, "
+                              "hyphens and underscores (default: random)")
     defaults = Limits()
     group = parser.add_argument_group("limits")
     for field in fields(Limits):
@@ -153,7 +175,7 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
     server = RelayServer(limits_from(args), rooms=rooms, http=http,
                          ssl=None if secure is None else secure.context,
                          source_header=getattr(args, "source_header", None))
-    await server.start(args.host, args.port)
+    await _start(server, args)
     # The first line on stdout says where we listen, so a parent process can read the port.
     ws, scheme = ("wss", "https") if secure is not None else ("ws", "http")
     collector = start_collector(server)
@@ -184,6 +206,18 @@ async def _serve_relay(args: argparse.Namespace, service_port: int | None, secur
     if trimmer is not None:
         trimmer.cancel()
     await server.shutdown()
+
+
+async def _start(server: RelayServer, args: argparse.Namespace) -> None:
+    if not args.redis:
+        await server.start(args.host, args.port)
+        return
+    from koikoi_relay.cluster import NodeIdInUse
+
+    try:
+        await server.start(args.host, args.port)
+    except NodeIdInUse as exc:
+        raise StartProblem(NODE_ID_IN_USE, node=exc.node) from None
 
 
 def server_tls(args: argparse.Namespace) -> ServerTLS | None:
@@ -287,12 +321,17 @@ def start_collector(server: RelayServer) -> Collector:
     return driven
 
 
-def run(args: argparse.Namespace, companion: Companion | None = None) -> int:
+def run(args: argparse.Namespace, companion: Companion | None = None, say: Say = english) -> int:
+    """Serve until signalled; a StartProblem is one line on stderr (in ``say``'s words) and exit 1."""
     if (getattr(args, "tls_cert", None) is None) != (getattr(args, "tls_key", None) is None):
         print("relay: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2                                 # a usage error
     configure(getattr(logging, args.log_level.upper()))
-    return run_listening("relay", lambda: asyncio.run(serve_until_signalled(args, companion)))
+    try:
+        return run_listening("relay", lambda: asyncio.run(serve_until_signalled(args, companion)))
+    except StartProblem as exc:
+        print("relay: " + say(exc.template, **exc.values), file=sys.stderr)
+        return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -35,10 +35,14 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import functools
+
     from koikoi_p2p.cli.i18n import tr
     from koikoi_p2p.cli.setup import command_lang
-    from koikoi_relay.main import run
+    from koikoi_relay.main import run as run_relay
 
+    # The relay's messages to the operator in the command's language (koikoi_relay.main.MESSAGES).
+    run = functools.partial(run_relay, say=functools.partial(tr, command_lang(args)))
     if (args.tls_cert is None) != (args.tls_key is None):   # a usage error: 2, as koikoi ratings serve
         print("koikoi relay: " + tr(command_lang(args), "--tls-cert and --tls-key go together"),
               file=sys.stderr)

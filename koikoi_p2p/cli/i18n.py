@@ -121,12 +121,13 @@ def tables() -> list[str]:
         summary,
         switches,
     )
+    from koikoi_relay import main as relay_main
 
     return [play.LEGEND, *play.HELP.values(), *summary.ROUND_END.values(),
             *online.RELAY_HINTS.values(), *online.REASON_HINTS.values(), *switches.PROBLEMS, *lobby.HEADINGS,
             *display_name.PROBLEMS, *cmd_verify._ARTICLE.values(), *cmd_verify._HINTS.values(),
             *cmd_ratings.OUTCOMES.values(), *cmd_ratings.BOARD_HEADINGS,
-            *cmd_identity.IMPORT_PROBLEMS.values()]
+            *cmd_identity.IMPORT_PROBLEMS.values(), *relay_main.MESSAGES]
 
 
 def extract_terminal(fileobj: object, keywords: object, comment_tags: object,

@@ -2,7 +2,7 @@
 
 The test makes its own CA and a certificate for ``koikoi.test`` and 127.0.0.1, renders deploy/'s
 HAProxy configuration and the ExecStart lines of its systemd units for free loopback ports (the
-specifiers %i, %t and %d filled in as systemd would), and starts what a host runs: Redis,
+specifiers %i, %H, %t and %d filled in as systemd would), and starts what a host runs: Redis,
 PostgreSQL (the rating service's role logs in with the password of its credential file), two relay
 nodes, the rating service and the TLS-terminating HAProxy, each stopped by its pid. Then two
 Chromium pages that trust the certificate (a secure context under a name that is not localhost:
@@ -78,13 +78,15 @@ def render_haproxy(front: int, plain: int, nodes: tuple[int, int], ratings: int,
 def unit_command(unit: str, instance: str, runtime: Path, credentials: Path,
                  swaps: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """ExecStart of a deploy/ unit as argv, and its Environment= lines, with systemd's specifiers
-    %i (instance), %t (runtime folder) and %d (credentials folder) filled in, then ``swaps``."""
+    %i (instance), %H (host name), %t (runtime folder) and %d (credentials folder) filled in, then
+    ``swaps``."""
     lines = [line.strip() for line in (DEPLOY / unit).read_text().splitlines()]
     service = lines[lines.index("[Service]") + 1:]
     service = service[:next((i for i, line in enumerate(service) if line.startswith("[")), len(service))]
 
     def fill(value: str) -> str:
-        return value.replace("%i", instance).replace("%t", str(runtime)).replace("%d", str(credentials))
+        return (value.replace("%i", instance).replace("%H", socket.gethostname()).replace("%t", str(runtime))
+                .replace("%d", str(credentials)))
 
     starts = [line.removeprefix("ExecStart=") for line in service if line.startswith("ExecStart=")]
     assert len(starts) == 1, starts
@@ -133,6 +135,18 @@ def test_the_relay_nodes_count_each_player_not_haproxy(tmp_path: Path) -> None:
     config = (DEPLOY / "haproxy.cfg").read_text()
     front = config[config.index("\nfrontend https"):config.index("\nbackend relay")]
     assert "option forwardfor" in front
+
+
+def test_relay_nodes_of_two_hosts_on_one_redis_have_their_own_ids(tmp_path: Path) -> None:
+    """QA: the unit named each node node%i (its port), so two hosts sharing a Redis ran two nodes
+    under one id; a node id holds the host name too (spec/relay.md §13.1, §13.5)."""
+    lines = [line for line in (DEPLOY / "koikoi-relay@.service").read_text().splitlines()
+             if line.startswith("ExecStart=")]
+    argv = shlex.split(lines[0])
+    node = argv[argv.index("--node-id") + 1]
+    assert "%i" in node and ("%H" in node or "%l" in node), node
+    filled, _ = unit_command("koikoi-relay@.service", "8801", tmp_path, tmp_path, {})
+    assert filled[filled.index("--node-id") + 1] == f"{socket.gethostname()}-8801"
 
 
 def test_the_readme_section_names_what_deploy_holds() -> None:

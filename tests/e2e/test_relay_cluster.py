@@ -266,6 +266,68 @@ def test_koikoi_relay_takes_the_redis_url_from_the_environment(redis_url: str) -
             proc.communicate(timeout=10)
 
 
+def test_a_second_node_with_a_live_node_s_id_refuses_to_start(redis_url: str) -> None:
+    # QA: a duplicate --node-id started silently, shared the node's inbox and heartbeat, and the
+    # running node lost its link each time the duplicate stopped (spec §13.5).
+    import os
+    import subprocess
+    import sys
+
+    prefix = f"t{secrets.token_hex(4)}:"
+
+    async def body() -> None:
+        rooms = RedisRooms(redis_url, prefix=prefix, node_id="dupe1")
+        server = RelayServer(Limits(), rooms=rooms)
+        await server.start("127.0.0.1", 0)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "koikoi_p2p", "relay", "--port", "0", "--redis", redis_url,
+                "--redis-prefix", prefix, "--node-id", "dupe1",
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            assert proc.stdout is not None and proc.stderr is not None
+            listening = await proc.stdout.readline()
+            if listening:   # the old code started: its first line says where it listens
+                proc.kill()
+            err = await proc.stderr.read()
+            assert listening == b""
+            assert await proc.wait() == 1
+            assert "Traceback" not in err.decode() and err.decode().splitlines()[-1] == (
+                "relay: the node id dupe1 is in use by a live node of this Redis (spec/relay.md §13.5): "
+                "give each node its own --node-id")
+            host, guest, _ = await pair(server)   # the running node never lost its link
+            assert rooms.up and rooms.redis_errors == 0
+            await host.close()
+            await guest.close()
+        finally:
+            await server.shutdown()
+
+    run(body)
+
+
+def test_a_node_restarted_after_a_crash_takes_its_id_back(redis_url: str) -> None:
+    # The heartbeat a crashed node left runs out unrefreshed: its successor under the same id
+    # (systemd's Restart=) waits for that and starts (spec §13.5).
+    import redis
+
+    prefix = f"t{secrets.token_hex(4)}:"
+    with redis.Redis.from_url(redis_url) as plain:
+        plain.set(f"{prefix}n:crashed1", b"1", px=700)
+
+    async def body() -> None:
+        rooms = RedisRooms(redis_url, prefix=prefix, node_id="crashed1")
+        server = RelayServer(Limits(), rooms=rooms)
+        await server.start("127.0.0.1", 0)
+        try:
+            assert rooms.up
+            host, guest, _ = await pair(server)
+            await host.close()
+            await guest.close()
+        finally:
+            await server.shutdown()
+
+    run(body)
+
+
 def test_grace_and_idle_expiry_across_nodes(redis_url: str) -> None:
     from koikoi_relay.errors import CloseCode
 
