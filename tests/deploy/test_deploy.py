@@ -149,6 +149,20 @@ def test_relay_nodes_of_two_hosts_on_one_redis_have_their_own_ids(tmp_path: Path
     assert filled[filled.index("--node-id") + 1] == f"{socket.gethostname()}-8801"
 
 
+def test_readme_unit_and_spec_agree_on_the_close_codes_of_sigterm() -> None:
+    """QA: the unit said SIGTERM closes with 1012, the README 1001. Both hold: a single relay and a
+    node's connections without a seat get 1001, a cluster node's seats 1012 (spec/relay.md §11)."""
+    readme = (ROOT / "README.md").read_text()
+    unit = (DEPLOY / "koikoi-relay@.service").read_text()
+    spec = (ROOT / "spec" / "relay.md").read_text()
+    shutdown = spec[spec.index("## 11. Shutdown"):spec.index("## 12.")]
+    sigterm = readme[readme.index("SIGTERM tells every peer"):][:300]
+    comment = next(line for line in unit.splitlines() if line.startswith("# SIGTERM"))
+    comment = unit[unit.index(comment):unit.index("KillSignal=")]
+    for text in (sigterm, comment, shutdown):
+        assert "1001" in text and "1012" in text, text
+
+
 def test_the_readme_section_names_what_deploy_holds() -> None:
     """The steps of README "Running a public relay" use the files, names, ports and paths that
     deploy/ (and so this test's deployment) uses."""
