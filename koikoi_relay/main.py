@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import math
 import os
 import re
 import signal
@@ -45,7 +46,14 @@ _LISTEN_ERRNOS = frozenset({errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES}
 # koikoi_relay`` as they are.
 NODE_ID_IN_USE = ("the node id {node} is in use by a live node of this Redis (spec/relay.md §13.5): "
                   "give each node its own --node-id")
-MESSAGES: tuple[str, ...] = (NODE_ID_IN_USE,)
+NOT_FINITE = "--{flag} must be a finite number, not {value}"
+NEGATIVE = "--{flag} must not be negative, not {value}"
+BAD_REDIS_URL = "--redis must be a redis://HOST:PORT/DB, rediss://... or unix://... URL, not {value!r}"
+BAD_NODE_ID = "--node-id must be 1 to 64 letters, digits, dots, hyphens and underscores, not {value!r}"
+NODE_ID_ALONE = "--node-id names a node of a cluster: it needs --redis (or $KOIKOI_RELAY_REDIS)"
+BAD_HEADER = "--source-header must be an HTTP header name, not {value!r}"
+MESSAGES: tuple[str, ...] = (NODE_ID_IN_USE, NOT_FINITE, NEGATIVE, BAD_REDIS_URL, BAD_NODE_ID, NODE_ID_ALONE,
+                             BAD_HEADER)
 # (template, **values) -> the text shown.
 Say = Callable[..., str]
 
@@ -60,6 +68,9 @@ class StartProblem(Exception):
     def __init__(self, template: str, /, **values: object) -> None:
         super().__init__(english(template, **values))
         self.template, self.values = template, values
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def port_number(text: str) -> int:
@@ -138,6 +149,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "--" + field.name.replace("_", "-"), type=kind, default=default, metavar="N",
             help=f"(default {default}{note})",
         )
+
+
+def flag_problem(args: argparse.Namespace) -> StartProblem | None:
+    """The first relay flag that makes no sense (spec/relay.md §7, §13.1), as a message to show;
+    None when every flag is fine."""
+    return _limits_problem(args) or _cluster_problem(args) or _header_problem(args)
+
+
+def _limits_problem(args: argparse.Namespace) -> StartProblem | None:
+    for field in fields(Limits):
+        value = getattr(args, field.name)
+        flag = field.name.replace("_", "-")
+        if not math.isfinite(value):
+            return StartProblem(NOT_FINITE, flag=flag, value=value)
+        if value < 0:
+            return StartProblem(NEGATIVE, flag=flag, value=value)
+    return None
+
+
+def _cluster_problem(args: argparse.Namespace) -> StartProblem | None:
+    from koikoi_relay.cluster_scripts import NODE_ID
+
+    redis, node = getattr(args, "redis", None), getattr(args, "node_id", None)
+    if redis and not _redis_url_ok(redis):
+        return StartProblem(BAD_REDIS_URL, value=redis)
+    if node is not None and not NODE_ID.fullmatch(node):
+        return StartProblem(BAD_NODE_ID, value=node)
+    if node is not None and not redis:
+        return StartProblem(NODE_ID_ALONE)
+    return None
+
+
+def _redis_url_ok(url: str) -> bool:
+    """A URL redis-py takes (redis://, rediss:// or unix://) with a port that is a number."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        _ = parts.port   # raises ValueError for a port that is no number
+    except ValueError:
+        return False
+    return parts.scheme in ("redis", "rediss", "unix")
+
+
+def _header_problem(args: argparse.Namespace) -> StartProblem | None:
+    header = getattr(args, "source_header", None)
+    if header is not None and not _HEADER_NAME.fullmatch(header):
+        return StartProblem(BAD_HEADER, value=header)
+    return None
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
@@ -322,10 +382,15 @@ def start_collector(server: RelayServer) -> Collector:
 
 
 def run(args: argparse.Namespace, companion: Companion | None = None, say: Say = english) -> int:
-    """Serve until signalled; a StartProblem is one line on stderr (in ``say``'s words) and exit 1."""
+    """Serve until signalled; a StartProblem is one line on stderr (in ``say``'s words) and exit 1,
+    or 2 for a bad flag, as argparse's own refusals."""
     if (getattr(args, "tls_cert", None) is None) != (getattr(args, "tls_key", None) is None):
         print("relay: --tls-cert and --tls-key go together", file=sys.stderr)
         return 2                                 # a usage error
+    problem = flag_problem(args)
+    if problem is not None:
+        print("relay: " + say(problem.template, **problem.values), file=sys.stderr)
+        return 2
     configure(getattr(logging, args.log_level.upper()))
     try:
         return run_listening("relay", lambda: asyncio.run(serve_until_signalled(args, companion)))

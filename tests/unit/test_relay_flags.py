@@ -1,0 +1,63 @@
+"""``koikoi relay`` and ``python -m koikoi_relay`` refuse a bad flag with one line and exit status
+2, before anything starts: no traceback (QA; spec/relay.md §7, §13.1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from koikoi_p2p.cli.main import main
+from koikoi_relay import main as relay_main
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))   # English unless a test says --lang ja
+    monkeypatch.delenv("KOIKOI_RELAY_REDIS", raising=False)
+
+    async def started(*_: object) -> None:
+        raise AssertionError("the relay started with a bad flag")
+
+    monkeypatch.setattr(relay_main, "serve_until_signalled", started)
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *flags: str) -> str:
+    assert main(["relay", "--port", "0", *flags]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (("--max-frame-bytes", "-5"), "relay: --max-frame-bytes must not be negative, not -5"),
+    (("--resume-grace", "-1"), "relay: --resume-grace must not be negative, not -1.0"),
+    (("--burst-seconds", "nan"), "relay: --burst-seconds must be a finite number, not nan"),
+    (("--resume-grace", "inf"), "relay: --resume-grace must be a finite number, not inf"),
+    (("--redis", "http://127.0.0.1:6379"),
+     "relay: --redis must be a redis://HOST:PORT/DB, rediss://... or unix://... URL, not 'http://127.0.0.1:6379'"),
+    (("--redis", "redis://127.0.0.1:port"),
+     "relay: --redis must be a redis://HOST:PORT/DB, rediss://... or unix://... URL, not 'redis://127.0.0.1:port'"),
+    (("--redis", "redis://127.0.0.1:6379/0", "--node-id", "bad id!"),
+     "relay: --node-id must be 1 to 64 letters, digits, dots, hyphens and underscores, not 'bad id!'"),
+    (("--node-id", "bad id!"),
+     "relay: --node-id must be 1 to 64 letters, digits, dots, hyphens and underscores, not 'bad id!'"),
+    (("--node-id", "node1"),
+     "relay: --node-id names a node of a cluster: it needs --redis (or $KOIKOI_RELAY_REDIS)"),
+    (("--source-header", "X Forwarded"),
+     "relay: --source-header must be an HTTP header name, not 'X Forwarded'"),
+])
+def test_a_bad_relay_flag_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], flags: tuple[str, ...],
+                                                 said: str) -> None:
+    assert _refused(capsys, *flags) == said
+
+
+def test_python_m_koikoi_relay_refuses_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    assert relay_main.main(["--max-frame-bytes", "-5"]) == 2
+    assert capsys.readouterr().err == "relay: --max-frame-bytes must not be negative, not -5\n"
+
+
+def test_the_refusal_is_in_the_command_s_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "ja", "relay", "--port", "0", "--max-frame-bytes", "-5"]) == 2
+    err = capsys.readouterr().err
+    assert "-5" in err and "must not" not in err and "Traceback" not in err and len(err.splitlines()) == 1
