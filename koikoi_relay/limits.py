@@ -7,7 +7,10 @@ from dataclasses import dataclass, fields
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Relay limits. Times are seconds; rates are per connection per second (0 = unlimited)."""
+    """Relay limits. Times are seconds; rates are per connection per second (0 = unlimited). 0 is
+    also "none" for the per-source caps, the setup reads' pace, the budgets (max_buffered_bytes,
+    max_redis_bytes) and the pings; the command line refuses 0 for the others that must be
+    positive (koikoi_relay.main.POSITIVE, spec/relay.md §7)."""
 
     max_frame_bytes: int = 65536          # peer data per frame
     max_control_bytes: int = 4096         # any message that is not a frame

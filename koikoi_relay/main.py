@@ -48,12 +48,19 @@ NODE_ID_IN_USE = ("the node id {node} is in use by a live node of this Redis (sp
                   "give each node its own --node-id")
 NOT_FINITE = "--{flag} must be a finite number, not {value}"
 NEGATIVE = "--{flag} must not be negative, not {value}"
+ZERO = "--{flag} must be above 0, not {value}"
+FRAME_MINIMUM = ("--max-frame-bytes must be at least {minimum}, the largest frame a match sends (a shuffle, "
+                 "spec/relay.md §7), not {value}")
+BUDGET_MINIMUM = ("--max-buffered-bytes must be 0 (no budget) or at least {minimum}: a room's two buffers "
+                  "and its two connections, not {value}")
+BURST_MINIMUM = ("--max-bytes-per-second × --burst-seconds must be at least {minimum} bytes, the largest "
+                 "websocket message (--max-frame-bytes + 64), not {value}")
 BAD_REDIS_URL = "--redis must be a redis://HOST:PORT/DB, rediss://... or unix://... URL, not {value!r}"
 BAD_NODE_ID = "--node-id must be 1 to 64 letters, digits, dots, hyphens and underscores, not {value!r}"
 NODE_ID_ALONE = "--node-id names a node of a cluster: it needs --redis (or $KOIKOI_RELAY_REDIS)"
 BAD_HEADER = "--source-header must be an HTTP header name, not {value!r}"
-MESSAGES: tuple[str, ...] = (NODE_ID_IN_USE, NOT_FINITE, NEGATIVE, BAD_REDIS_URL, BAD_NODE_ID, NODE_ID_ALONE,
-                             BAD_HEADER)
+MESSAGES: tuple[str, ...] = (NODE_ID_IN_USE, NOT_FINITE, NEGATIVE, ZERO, FRAME_MINIMUM, BUDGET_MINIMUM,
+                             BURST_MINIMUM, BAD_REDIS_URL, BAD_NODE_ID, NODE_ID_ALONE, BAD_HEADER)
 # (template, **values) -> the text shown.
 Say = Callable[..., str]
 
@@ -70,6 +77,24 @@ class StartProblem(Exception):
         self.template, self.values = template, values
 
 
+# spec/relay.md §7: the largest frame a match sends is a shuffle message (spec/game.md §3.1, its
+# deck 9376 bytes) in its envelope: 152 + 5 (seq above 2^16) overhead, 8 for the type "shuffle",
+# and its body map of 1 + 5 + 5 ("deal" up to 2^20) + 5 + 3 + 9376 ("deck") bytes (protocol.md §13).
+MATCH_FRAME_BYTES = 157 + 8 + 1 + 5 + 5 + 5 + 3 + 9376
+# Limits for which 0 is no "none" (limits.py: it is for the rates, the per-source caps, the pace
+# of setup reads, the budgets and the pings) but a relay that refuses what every match needs (§7).
+POSITIVE = frozenset({
+    "max_control_bytes", "max_meta_entries", "max_rooms_per_connection", "max_connections", "max_rooms",
+    "buffer_frames", "buffer_bytes", "idle_timeout", "room_idle_timeout", "sweep_interval", "lobby_max",
+    "lobby_max_bytes",
+})
+# ... and those that are so while one of the rates they serve is on.
+POSITIVE_WITH_RATE: dict[str, tuple[str, ...]] = {
+    "burst_seconds": ("max_messages_per_second", "max_bytes_per_second"),
+    "handshake_burst": ("handshakes_per_second_per_source",),
+    "handshakes_at_once": ("handshakes_per_second",),
+    "lobby_burst": ("lobby_per_second",),
+}
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
@@ -152,8 +177,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def flag_problem(args: argparse.Namespace) -> StartProblem | None:
-    """The first relay flag that makes no sense (spec/relay.md §7, §13.1), as a message to show;
-    None when every flag is fine."""
+    """The first relay flag that makes no sense or leaves the relay unusable (spec/relay.md §7,
+    §13.1), as a message to show; None when every flag is fine."""
     return _limits_problem(args) or _cluster_problem(args) or _header_problem(args)
 
 
@@ -165,6 +190,26 @@ def _limits_problem(args: argparse.Namespace) -> StartProblem | None:
             return StartProblem(NOT_FINITE, flag=flag, value=value)
         if value < 0:
             return StartProblem(NEGATIVE, flag=flag, value=value)
+        if value == 0 and _positive(args, field.name):
+            return StartProblem(ZERO, flag=flag, value=value)
+    return _frame_problem(args)
+
+
+def _positive(args: argparse.Namespace, name: str) -> bool:
+    rates = POSITIVE_WITH_RATE.get(name, ())
+    return name in POSITIVE or any(getattr(args, rate) for rate in rates)
+
+
+def _frame_problem(args: argparse.Namespace) -> StartProblem | None:
+    """What a match needs of the frame size, the budget and the byte burst (spec/relay.md §7)."""
+    if args.max_frame_bytes < MATCH_FRAME_BYTES:
+        return StartProblem(FRAME_MINIMUM, minimum=MATCH_FRAME_BYTES, value=args.max_frame_bytes)
+    budget = 2 * args.buffer_bytes + 2 * args.connection_bytes
+    if 0 < args.max_buffered_bytes < budget:
+        return StartProblem(BUDGET_MINIMUM, minimum=budget, value=args.max_buffered_bytes)
+    burst = args.max_bytes_per_second * args.burst_seconds
+    if args.max_bytes_per_second and burst < args.max_frame_bytes + 64:
+        return StartProblem(BURST_MINIMUM, minimum=args.max_frame_bytes + 64, value=f"{burst:g}")
     return None
 
 

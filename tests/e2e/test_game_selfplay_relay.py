@@ -49,3 +49,16 @@ def test_koikoi_selfplay_relay_command_in_a_subprocess(tmp_path: Path) -> None:
 
     run(body)
     assert audit_bytes(transcript.read_bytes()).ok
+
+
+def test_a_match_fits_the_least_frame_size_the_relay_accepts() -> None:
+    """spec/relay.md §7: ``koikoi relay`` refuses a max_frame_bytes below MATCH_FRAME_BYTES, the
+    largest frame a match sends; at exactly that limit a match plays to its end."""
+    from koikoi_relay.main import MATCH_FRAME_BYTES
+
+    async def body() -> None:
+        async with relay(max_frame_bytes=MATCH_FRAME_BYTES) as server:
+            played = await selfplay(rounds=1, seed=8, rules="nintendo", relay=url(server))
+        assert all(outcome.failure is None for outcome in played.outcomes)
+
+    run(body)

@@ -1,5 +1,6 @@
 """``koikoi relay`` and ``python -m koikoi_relay`` refuse a bad flag with one line and exit status
-2, before anything starts: no traceback (QA; spec/relay.md §7, §13.1)."""
+2, before anything starts: no traceback, and no relay that every match then fails on (QA; spec/relay.md
+§7, §13.1)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,51 @@ def _refused(capsys: pytest.CaptureFixture[str], *flags: str) -> str:
 def test_a_bad_relay_flag_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], flags: tuple[str, ...],
                                                  said: str) -> None:
     assert _refused(capsys, *flags) == said
+
+
+FRAME = "relay: --max-frame-bytes must be at least 9560, the largest frame a match sends (a shuffle, " \
+        "spec/relay.md §7), not {}"
+BUDGET = "relay: --max-buffered-bytes must be 0 (no budget) or at least 2195456: a room's two buffers and " \
+         "its two connections, not 1000"
+BURST = "relay: --max-bytes-per-second × --burst-seconds must be at least 65600 bytes, the largest " \
+        "websocket message (--max-frame-bytes + 64), not 10485.8"
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (("--max-frame-bytes", "0"), FRAME.format(0)),
+    (("--max-frame-bytes", "9559"), FRAME.format(9559)),
+    (("--buffer-frames", "0"), "relay: --buffer-frames must be above 0, not 0"),
+    (("--buffer-bytes", "0"), "relay: --buffer-bytes must be above 0, not 0"),
+    (("--max-connections", "0"), "relay: --max-connections must be above 0, not 0"),
+    (("--max-control-bytes", "0"), "relay: --max-control-bytes must be above 0, not 0"),
+    (("--sweep-interval", "0"), "relay: --sweep-interval must be above 0, not 0.0"),
+    (("--burst-seconds", "0"), "relay: --burst-seconds must be above 0, not 0.0"),
+    (("--max-buffered-bytes", "1000"), BUDGET),
+    (("--burst-seconds", "0.01"), BURST),
+])
+def test_a_limit_that_leaves_the_relay_unusable_is_refused(capsys: pytest.CaptureFixture[str],
+                                                           flags: tuple[str, ...], said: str) -> None:
+    assert _refused(capsys, *flags) == said
+
+
+NONE = {  # 0 turns these off (koikoi_relay/limits.py)
+    "max-messages-per-second": "0", "max-bytes-per-second": "0", "burst-seconds": "0", "ping-interval": "0",
+    "max-buffered-bytes": "0", "max-redis-bytes": "0", "setup-reads-per-turn": "0", "lobby-per-second": "0",
+    "lobby-burst": "0", "handshakes-per-second": "0", "handshakes-at-once": "0",
+    "max-connections-per-source": "0", "max-rooms-per-source": "0",
+}
+
+
+def test_zero_stays_none_where_limits_say_so() -> None:
+    """0 turns a rate, the pings, the per-source caps, the budgets and the pace of setup reads off:
+    those are no bad flags, nor is a burst while its rate is off; the least frame size is fine."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    relay_main.add_arguments(parser)
+    flags = [item for name, value in NONE.items() for item in (f"--{name}", value)]
+    args = parser.parse_args([*flags, "--max-frame-bytes", str(relay_main.MATCH_FRAME_BYTES)])
+    assert relay_main.flag_problem(args) is None
 
 
 def test_python_m_koikoi_relay_refuses_the_same(capsys: pytest.CaptureFixture[str]) -> None:
