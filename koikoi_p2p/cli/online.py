@@ -42,6 +42,8 @@ RELAY_CODES = {
     "unreachable": exit_codes.RELAY_UNREACHABLE,
     "relay_unreachable": exit_codes.RELAY_UNREACHABLE,
     "dropped": exit_codes.RELAY_UNREACHABLE,
+    "speaks_ws": exit_codes.RELAY_UNREACHABLE,
+    "speaks_wss": exit_codes.RELAY_UNREACHABLE,
     "bad_certificate": exit_codes.RELAY_UNREACHABLE,
     "bad_url": exit_codes.USAGE,
     "relay_full": exit_codes.RELAY_UNREACHABLE,
@@ -94,6 +96,10 @@ REASON_HINTS = {
     "dropped": "The relay at {url} closed the connection without answering. Too many new connections "
                "may have come from your address: try again in a minute. Otherwise check the address "
                "(ws:// or wss://) and that the relay is up.",
+    # A scheme that does not match the relay's (net/relay_client.scheme_mismatch): said before the
+    # guesses of "dropped", which the same failure would otherwise show.
+    "speaks_ws": "The relay at {url} speaks plain ws://, not wss://: give its address with ws://.",
+    "speaks_wss": "The relay at {url} speaks wss:// (TLS), not plain ws://: give its address with wss://.",
     "source_handshakes": "The relay at {url} takes no more new connections from your address for now "
                          "(too many came from it): try again in a minute.",
     "source_connections": "The relay at {url} holds as many connections from your address as it allows: "

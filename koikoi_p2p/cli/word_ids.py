@@ -102,6 +102,8 @@ REASONS: dict[str, str] = {
     # the relay (spec/relay.md §6) and the relay client
     "unreachable": "the relay could not be reached",
     "dropped": "the relay closed the connection without answering",
+    "speaks_ws": "a relay that speaks plain ws://, not wss://",
+    "speaks_wss": "a relay that speaks wss://, not plain ws://",
     "bad_url": "not a relay address",
     "bad_certificate": "a certificate that is not trusted",
     "room_not_found": "there is no room with this code",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import ssl
 import time
 from collections import deque
 from typing import Any
@@ -143,9 +144,69 @@ async def _open(url: str) -> ClientConnection:
             host = urlsplit(url).hostname
             message = f"the certificate of {host} is not trusted: {problem}"
             raise RelayError("bad_certificate", message) from None
+        mismatch = await scheme_mismatch(url, exc)
+        if mismatch is not None:
+            raise mismatch from None
         if dropped_unanswered(exc):
             raise RelayError("dropped", "the relay closed the connection before answering") from None
         raise RelayError("unreachable", f"{type(exc).__name__}: {exc}") from None
+
+
+# What OpenSSL says when a server answers a TLS handshake in plain HTTP (its "HTTP/1.1 400" read as
+# a TLS record).
+_PLAIN_ANSWER = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST", "PACKET_LENGTH_TOO_LONG")
+PROBE_TIMEOUT = 3.0
+
+
+async def scheme_mismatch(url: str, exc: BaseException) -> RelayError | None:
+    """A failed handshake explained by the wrong scheme: wss:// to a relay that speaks plain
+    ws://, or ws:// to one that speaks TLS. The error says so, or it is None. Only a failure that
+    looks like one (a TLS record error, an unanswered close: a TLS server closes a plain request
+    unanswered, its alert being no HTTP line) is probed, with one more connection that sends no
+    relay message: a TLS handshake, or a plain ``GET /healthz`` (spec/relay.md §9)."""
+    parts = urlsplit(url)
+    host, secure = parts.hostname or "", parts.scheme == "wss"
+    port = parts.port or (443 if secure else 80)
+    if secure and (_plain_answer(exc) or (dropped_unanswered(exc) and await _speaks_plain(host, port))):
+        return RelayError("speaks_ws", "the relay speaks plain ws://, not wss://")
+    if not secure and dropped_unanswered(exc) and await _speaks_tls(host, port):
+        return RelayError("speaks_wss", "the relay speaks wss:// (TLS), not plain ws://")
+    return None
+
+
+def _plain_answer(exc: BaseException) -> bool:
+    return isinstance(exc, ssl.SSLError) and str(exc.reason) in _PLAIN_ANSWER
+
+
+async def _speaks_tls(host: str, port: int) -> bool:
+    """Whether a TLS handshake succeeds there (the certificate unchecked: nothing is sent on it)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return await _probe(host, port, context, None)
+
+
+async def _speaks_plain(host: str, port: int) -> bool:
+    """Whether a plain HTTP request there is answered in HTTP."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % host.encode("idna")
+    return await _probe(host, port, None, request)
+
+
+async def _probe(host: str, port: int, context: ssl.SSLContext | None, request: bytes | None) -> bool:
+    try:
+        async with asyncio.timeout(PROBE_TIMEOUT):
+            reader, writer = await asyncio.open_connection(host, port, ssl=context)
+            try:
+                if request is None:
+                    return True
+                writer.write(request)
+                return (await reader.readline()).startswith(b"HTTP/1.")
+            finally:
+                writer.close()
+                with contextlib.suppress(OSError, ssl.SSLError):
+                    await writer.wait_closed()
+    except (OSError, UnicodeError, TimeoutError):
+        return False
 
 
 def dropped_unanswered(exc: BaseException) -> bool:

@@ -321,3 +321,46 @@ def test_a_saved_ca_file_yields_to_one_given_now(tmp_path: Path) -> None:
     assert PeerSetup.from_dict(setup.to_dict()).cafile == str(first.path)
     old = {k: v for k, v in setup.to_dict().items() if k != "cafile"}
     assert PeerSetup.from_dict(old).cafile == ""
+
+
+def test_a_url_of_the_wrong_scheme_is_named_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA: ws:// to a TLS relay and wss:// to a plain one both said 'closed the connection without
+    answering. Too many new connections may have come from your address...'. The client now names
+    the mismatch; a plain relay that closes unanswered for another cause still gets that hint."""
+    from koikoi_p2p.cli.online import relay_failure
+    from koikoi_relay.limits import Limits
+    from koikoi_relay.server import RelayServer
+
+    ca = CA.make(tmp_path)
+    leaf = ca.leaf(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(leaf.cert, leaf.key)
+
+    async def refused(url: str) -> str:
+        with pytest.raises(RelayError) as caught:
+            await list_rooms(url)
+        relay_failure(caught.value, url)
+        return capsys.readouterr().err
+
+    async def body() -> None:
+        secure, plain = RelayServer(Limits(), ssl=context), RelayServer(Limits())
+        spent = RelayServer(Limits(handshake_burst=1, handshakes_per_second_per_source=0.001))
+        for server in (secure, plain, spent):
+            await server.start("127.0.0.1", 0)
+        try:
+            url = f"ws://127.0.0.1:{secure.port}/v1"
+            said = await refused(url)
+            assert said.startswith(f"koikoi: The relay at {url} speaks wss:// (TLS), not plain ws://"), said
+            url = f"wss://127.0.0.1:{plain.port}/v1"
+            said = await refused(url)
+            assert said.startswith(f"koikoi: The relay at {url} speaks plain ws://, not wss://"), said
+            # A relay that allows this address one new connection (spec/relay.md §7.1) closes the
+            # next unanswered: that is no mismatch, and the hint stays the one for that.
+            assert await list_rooms(f"ws://127.0.0.1:{spent.port}/v1") == []
+            said = await refused(f"ws://127.0.0.1:{spent.port}/v1")
+            assert "closed the connection without answering" in said, said
+        finally:
+            for server in (secure, plain, spent):
+                await server.shutdown()
+
+    run(body)
