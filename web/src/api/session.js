@@ -86,9 +86,14 @@ import { fromHex, toHex } from '../bytes.js';
  * @property {(n: number) => Uint8Array} [rng] the randomness (default: the system's)
  * @property {boolean} [enforceDeadlines] keep both deadlines of the terms (default true)
  * @property {number} [ownMarginS] our own deadline is the terms' less this (at most half; default 2)
+ * @property {number} [handshakeDeadline] seconds the handshake may take from the start of `events()`
+ *   (default 60, as the Python Match and `run_peer`): a peer that leaves or stalls before the
+ *   session exists ends the match with a `failure` "timeout" instead of a wait without end
  */
 
 const ZERO_HASH = toHex(new Uint8Array(32));
+/** Seconds the handshake may take (koikoi_p2p.net.match.HANDSHAKE_DEADLINE, PeerSetup.handshake_deadline). */
+export const HANDSHAKE_DEADLINE = 60;
 /** @type {{journal: Journal, store: MatchStore, id: string} | null} set by `Match.resume` for the constructor */
 let restoring = null;
 /** Waits on a person's decision (spec/game.md §7.1): where our own deadline applies. */
@@ -126,7 +131,7 @@ export class Match {
    * exact repeats. Raises `no_saved_match`, or `replay_mismatch` when the replay would send
    * anything other than what was sent (that would be equivocation).
    * @param {Transport} transport @param {MatchStore} store @param {string} id
-   * @param {{enforceDeadlines?: boolean, ownMarginS?: number}} [options]
+   * @param {{enforceDeadlines?: boolean, ownMarginS?: number, handshakeDeadline?: number}} [options]
    */
   static async resume(transport, store, id, options = {}) {
     const saved = await store.load(id);
@@ -166,7 +171,7 @@ export class Match {
 
   /**
    * @param {Transport} transport @param {Journal} journal @param {MatchStore | null} store @param {string} id
-   * @param {{enforceDeadlines?: boolean, ownMarginS?: number}} options
+   * @param {{enforceDeadlines?: boolean, ownMarginS?: number, handshakeDeadline?: number}} options
    */
   #init(transport, journal, store, id, options) {
     this.transport = transport;
@@ -176,6 +181,8 @@ export class Match {
     this.seat = journal.peer.seat;
     this.enforce = options.enforceDeadlines ?? true;
     this.ownMarginS = options.ownMarginS ?? 2;
+    this.handshakeDeadline = options.handshakeDeadline ?? HANDSHAKE_DEADLINE;
+    if (typeof this.handshakeDeadline !== 'number' || !(this.handshakeDeadline > 0)) throw new LocalError('bad_option', 'handshakeDeadline is a number of seconds above 0');
     /** frames the peer may not hold yet (spec/protocol.md §12.3) @type {Uint8Array[]} */
     this.#outbox = [];
     /** @type {Uint8Array | null} */
@@ -218,6 +225,7 @@ export class Match {
   /** @type {0 | 1} */ seat = 0;
   enforce = true;
   ownMarginS = 2;
+  handshakeDeadline = HANDSHAKE_DEADLINE;
   /** where the store kept this match's files (transcript, result, evidence) @type {{[kind: string]: string}} */
   saved = {};
   /** frames that did not authenticate under the channel: dropped, never fatal (spec/protocol.md §12.2) */
@@ -237,6 +245,7 @@ export class Match {
     }
     if (this.#fresh) await this.#enqueue(() => this.#step(() => this.journal.start(), false));
     else this.#resend();
+    if (!this.#wait) this.#trackWait(Date.now());
     this.#arm();
     const pump = this.#pump();
     try {
@@ -631,12 +640,16 @@ export class Match {
   /** Note the current wait: a new one starts its clock at `at`, the same one keeps it. @param {number} at */
   #trackWait(at) {
     const flow = this.journal.peer.flow;
-    const wait = flow && !this.#finished ? flow.waitingFor() : null;
+    // Before the session: the handshake's own bound (the peer may have left, and a link that
+    // pairs again would otherwise look for it without end).
+    // Its clock starts when `events()` does, a resumed seat's too (not at its last saved input).
+    const wait = this.#finished || (this.#replaying && !flow) ? null : flow ? flow.waitingFor()
+      : { seat: 1 - this.seat, type: 'handshake', seconds: this.handshakeDeadline };
     if (!wait) {
       this.#wait = null;
       return;
     }
-    const key = `${wait.seat}/${wait.type}/${this.#progress()}`;
+    const key = flow ? `${wait.seat}/${wait.type}/${this.#progress()}` : 'handshake';
     if (!this.#wait || this.#wait.key !== key) this.#wait = { ...wait, key, since: at };
   }
 
@@ -650,7 +663,8 @@ export class Match {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     const w = this.#wait;
-    if (!this.enforce || this.#finished || !w) return;
+    // The handshake's bound is kept with enforceDeadlines off too (Python's Match keeps it always).
+    if (this.#finished || !w || (!this.enforce && w.type !== 'handshake')) return;
     if (w.seat === this.seat) {
       if (!PERSON.has(w.type)) return;
       this.#timer = setTimeout(() => { this.#enqueue(async () => { this.#checkOwn(); }).catch(() => {}); }, Math.max(0, this.#ownEnd() - Date.now()));
@@ -660,6 +674,12 @@ export class Match {
     const due = () => {
       this.#enqueue(async () => {
         if (this.#finished || !this.#wait || this.#wait.key !== key) return;
+        if (w.type === 'handshake') {
+          // No session, so nothing to claim (as Python's run_peer: gave_up).
+          this.#stop('timeout', `the handshake did not finish in time (${w.seconds} s)`, w.seat, null);
+          this.#notify();
+          return;
+        }
         // Not while our own relay is unreachable, nor right after it answers again (§12.4).
         const hold = claimHold(this.transport, w.seconds, (Date.now() - w.since) / 1000);
         if (hold > 0) {

@@ -26,7 +26,7 @@ export class LinkTransport {
    *   vouching?: boolean, onState?: (state: 'connected' | 'reconnecting') => void, earlyBytes?: number, queueBytes?: number, confirm?: boolean,
    *   awayMs?: number,
    *   connect?: {connect: () => Promise<Transport>, bind?: (sessionId: Uint8Array) => void, peerBound?: () => void,
-   *     close?: () => Promise<void>}}} options
+   *     close?: () => Promise<void>, stop?: () => Promise<void>}}} options
    *   `onRestart` is called when the peer's link restarted (its process did): the driver re-sends
    *   what the peer may have lost. `connect` pairs again when the transport fails (§12.2); its
    *   `bind` is offered to the driver (`bind`) once both seats hold the session. `onState` hears
@@ -320,7 +320,11 @@ export class LinkTransport {
     for (let i = 0; i < 150 && !this.drained && !this.error; i++) await new Promise((r) => setTimeout(r, 20));
     this.closed = true;
     clearInterval(this.timer);
+    // A pairing under way (a host in its rejoin room, a joiner looking at the lobby) stops now,
+    // not at its own timeout: nothing of ours connects to the relay after close.
+    const connector = this.connector;
     await this.inner.close?.();
-    await this.connector?.close?.();
+    if (connector?.stop) await connector.stop();
+    else await connector?.close?.();
   }
 }

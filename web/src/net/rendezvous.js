@@ -124,6 +124,7 @@ export class RelayRendezvous {
       return first;
     }
     await this.close();
+    if (this.stopped) throw new RelayError('stopped', 'the pairing was stopped');
     let client;
     this.answered = false;
     try {
@@ -135,9 +136,28 @@ export class RelayRendezvous {
       throw e;
     }
     this.reach.reached();
+    if (this.stopped) {
+      await client.close().catch(() => {});
+      throw new RelayError('stopped', 'the pairing was stopped');
+    }
     this.client = client;
     this.pairings += 1;
     return client;
+  }
+
+  /** @type {(() => void) | null} abandons the pairing under way (`stop`) */
+  #abort = null;
+  /** whether `stop` was called: no more pairing */
+  stopped = false;
+
+  /**
+   * No more pairing: a `connect` under way (the host waiting in its room, the joiner looking at
+   * the lobby) fails at once, and so does any later one; then the current client is closed.
+   */
+  async stop() {
+    this.stopped = true;
+    this.#abort?.();
+    await this.close();
   }
 
   /** Close the current client (which closes its room, so the other seat pairs again too). */
@@ -156,6 +176,8 @@ export class RelayRendezvous {
         const retagged = () => reject(new RelayError('retagged', 'the rejoin tag changed: open the room again'));
         if (this.tag !== tag) retagged();
         this.#retag = retagged;
+        this.#abort = () => reject(new RelayError('stopped', 'the pairing was stopped'));
+        if (this.stopped) this.#abort();
         client.waitForPeer(this.pairTimeoutMs).then(resolve, reject);
       });
     } catch (e) {
@@ -163,6 +185,7 @@ export class RelayRendezvous {
       throw e;
     } finally {
       this.#retag = null;
+      this.#abort = null;
     }
     return client;
   }
@@ -185,7 +208,12 @@ export class RelayRendezvous {
         }
       }
       if (Date.now() > deadline) throw new RelayError('rejoin_timeout', 'the other seat did not open a room in time');
-      await new Promise((r) => setTimeout(r, this.pollMs));
+      await new Promise((r) => {
+        const timer = setTimeout(r, this.pollMs);
+        this.#abort = () => { clearTimeout(timer); r(undefined); };
+      });
+      this.#abort = null;
+      if (this.stopped) throw new RelayError('stopped', 'the pairing was stopped');
     }
   }
 }
