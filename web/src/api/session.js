@@ -279,7 +279,15 @@ export class Match {
       const flow = this.journal.peer.flow;
       // The reasons of the Python Match (koikoi_p2p.protocol.peer.GamePeer.decide).
       if (!flow || !this.journal.peer.legalActions().length) throw new LocalError('not_your_turn', 'no decision is asked of this seat now');
-      if (!flow.isLegal(this.seat, chosen)) {
+      // Anything that is not one of the options (null, a number, a malformed object) is an
+      // illegal choice like any other, never an untyped error out of the rules.
+      let legal = false;
+      try {
+        legal = chosen !== null && typeof chosen === 'object' && flow.isLegal(this.seat, chosen);
+      } catch {
+        legal = false;
+      }
+      if (!legal) {
         this.#askAgain();
         throw new LocalError('illegal_action', 'not one of the legal actions now');
       }

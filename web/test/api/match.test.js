@@ -235,3 +235,41 @@ test('seat 1 hears terms_proposed, then terms_agreed once it signed (as in Pytho
   assert.deepEqual(h.agreed.termsDigest, g.agreed.termsDigest);
   assert.ok(h.seen.indexOf('terms_agreed') < h.seen.indexOf('round_started'), h.seen.join(' '));
 });
+
+test('decide with null, undefined or a malformed action raises illegal_action and asks again (QA: an untyped TypeError stalled the match)', async () => {
+  const bad = [null, undefined, 5, 'play', {}, { type: 'play' }, { type: 'play', card: null }, []];
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const [a, b] = memoryPair();
+    const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+    const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+    const guestPlay = play(guest);
+    const bot = host.computer('random', `null-${attempt}`);
+    let tried = 0;
+    /** @type {any} */
+    let first = null;
+    /** @type {any} */
+    let last = null;
+    for await (const ev of host.events()) {
+      last = ev;
+      if (ev.type !== 'your_turn' && ev.type !== 'choice') continue;
+      if (tried < bad.length) {
+        if (first === null) first = ev;
+        else {
+          assert.equal(ev.type, first.type); // the same question, asked again
+          assert.deepEqual(ev.options, first.options);
+        }
+        const err = await host.decide(/** @type {any} */ (bad[tried])).catch((e) => e);
+        assert.ok(err instanceof LocalError && err.reason === 'illegal_action', `${JSON.stringify(bad[tried])}: ${err}`);
+        tried += 1;
+        continue;
+      }
+      await host.decide(bot.choose());
+    }
+    assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
+    assert.equal((await guestPlay).last.type, 'match_over');
+    if (first === null) continue; // the round ended at the deal
+    assert.equal(tried, bad.length);
+    return;
+  }
+  assert.fail('twelve deals in a row ended at the deal: the host was never asked');
+});
