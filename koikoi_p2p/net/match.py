@@ -93,14 +93,22 @@ class Match:
         self.own_margin_s = own_margin_s
         self._wait_started = 0.0           # loop time the current wait began
         self._expired: TimeUp | None = None
+        self._started = False
 
     # -- the API ----------------------------------------------------------------------------------
-    async def events(self) -> AsyncGenerator[Event, None]:
+    def events(self) -> AsyncGenerator[Event, None]:
         """Run the match, yielding events until ``MatchOver`` or ``Failure`` (the last event).
 
         An async generator: a caller that stops reading before the last event closes it with
-        ``aclose()``.
+        ``aclose()``. It runs once per match: a second call raises ``LocalMisuse("bad_state")``
+        at once and leaves the match under way alone (as the JavaScript ``events()``).
         """
+        if self._started:
+            raise LocalMisuse("bad_state", "events() runs once per match")
+        self._started = True
+        return self._events()
+
+    async def _events(self) -> AsyncGenerator[Event, None]:
         peer_seat = 1 - self.seat
         try:
             result = await self._handshake()
