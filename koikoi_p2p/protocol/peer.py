@@ -251,10 +251,15 @@ class GamePeer:
     def decide_terms(self, accept: bool) -> list[bytes]:
         """The joiner's answer to ``TermsProposed``: sign the terms (``accept``) or refuse them,
         which ends the match here (``LocalMisuse("terms_refused")``, nothing is sent)."""
+        if type(accept) is not bool:
+            # "no" or 0 is not an answer: a truthy value must not sign the terms.
+            raise LocalMisuse("bad_argument", "accept is True or False")
         self._check_live()
-        if self.seat != 1 or self.flow.phase not in (Phase.KEYING, Phase.ACCEPTING):
+        if self.seat != 1 or self.flow.phase not in (Phase.KEYING, Phase.ACCEPTING) \
+                or self._terms_decision is not None:
+            # (A decision already made and waiting for the host's keys is not made twice.)
             raise LocalMisuse("not_your_turn", "no terms are waiting for this seat's decision")
-        self._terms_decision = bool(accept)
+        self._terms_decision = accept
         if not accept and self.flow.phase is Phase.KEYING:
             # Refused before the host's round keys are in: nothing to wait for.
             self._guard(self._refuse)

@@ -14,8 +14,10 @@ from koikoi_p2p.protocol.errors import LocalMisuse
 from koikoi_p2p.protocol.events import (
     ChoiceNeeded,
     Event,
+    Failure,
     MatchOver,
     Paired,
+    TermsAgreed,
     TermsProposed,
     YourTurn,
 )
@@ -58,5 +60,47 @@ def test_events_a_second_time_raises_bad_state_and_the_match_goes_on() -> None:
                 await guest.decide(event.options[0])
         assert isinstance(last, MatchOver), last
         assert isinstance(await hosting, MatchOver)
+
+    asyncio.run(asyncio.wait_for(body(), 60))
+
+
+def test_decide_terms_takes_a_boolean_once() -> None:
+    async def body() -> None:
+        host, guest = _pair()
+        hosting = asyncio.create_task(_play(host))
+        guest_events = guest.events()
+        assert isinstance(await guest_events.__anext__(), Paired)
+        assert isinstance(await guest_events.__anext__(), TermsProposed)
+        for answer in ("no", "yes", 0, 1, None):
+            with pytest.raises(LocalMisuse) as caught:
+                await guest.decide_terms(answer)  # type: ignore[arg-type]
+            assert caught.value.reason == "bad_argument"
+        await guest.decide_terms(True)
+        with pytest.raises(LocalMisuse) as again:
+            await guest.decide_terms(True)      # a second answer: as the JavaScript Match
+        assert again.value.reason == "not_your_turn"
+        last: Event | None = None
+        async for event in guest_events:
+            last = event
+            if isinstance(event, (YourTurn, ChoiceNeeded)):
+                await guest.decide(event.options[0])
+        assert isinstance(last, MatchOver), last
+        assert isinstance(await hosting, MatchOver)
+
+    asyncio.run(asyncio.wait_for(body(), 60))
+
+
+def test_refusing_with_false_still_refuses() -> None:
+    async def body() -> None:
+        host, guest = _pair()
+        hosting = asyncio.create_task(_play(host))
+        guest_events = guest.events()
+        assert isinstance(await guest_events.__anext__(), Paired)
+        assert isinstance(await guest_events.__anext__(), TermsProposed)
+        await guest.decide_terms(False)
+        rest = [event async for event in guest_events]
+        assert isinstance(rest[-1], Failure) and rest[-1].reason == "terms_refused"
+        assert not any(isinstance(e, TermsAgreed) for e in rest)
+        hosting.cancel()
 
     asyncio.run(asyncio.wait_for(body(), 60))

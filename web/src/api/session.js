@@ -302,6 +302,8 @@ export class Match {
    */
   decideTerms(accept) {
     return this.#enqueue(async () => {
+      // "no" or 0 is not an answer: a truthy value must not sign the terms (as Python's decide_terms).
+      if (typeof accept !== 'boolean') throw new LocalError('bad_argument', 'accept is true or false');
       this.#checkOwn();
       const flow = this.journal.peer.flow;
       if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('not_your_turn', 'no terms are waiting for this seat\'s decision');

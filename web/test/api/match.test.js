@@ -273,3 +273,27 @@ test('decide with null, undefined or a malformed action raises illegal_action an
   }
   assert.fail('twelve deals in a row ended at the deal: the host was never asked');
 });
+
+test('decideTerms takes a boolean, once (QA: "no" signed the terms); as Python\'s decide_terms', async () => {
+  const [a, b] = memoryPair();
+  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+  const hosting = play(host);
+  const bot = guest.computer('random', 'terms');
+  /** @type {any} */
+  let last = null;
+  for await (const ev of guest.events()) {
+    last = ev;
+    if (ev.type === 'terms_proposed') {
+      for (const answer of ['no', 'yes', 0, 1, null, undefined]) {
+        const err = await guest.decideTerms(/** @type {any} */ (answer)).catch((e) => e);
+        assert.ok(err instanceof LocalError && err.reason === 'bad_argument', `${answer}: ${err}`);
+      }
+      await guest.decideTerms(true);
+      const again = await guest.decideTerms(true).catch((e) => e);
+      assert.ok(again instanceof LocalError && again.reason === 'not_your_turn', String(again));
+    } else if (ev.type === 'your_turn' || ev.type === 'choice') await guest.decide(bot.choose());
+  }
+  assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
+  assert.equal((await hosting).last.type, 'match_over');
+});
