@@ -39,14 +39,15 @@ from koikoi_p2p.protocol.events import (
     TimeUp,
     YourTurn,
 )
-from koikoi_p2p.protocol.handshake import Handshake, HandshakeResult
+from koikoi_p2p.protocol.handshake import MAX_ROOM, Handshake, HandshakeResult
 from koikoi_p2p.protocol.identity import Identity, KnownPeers, fingerprint
 from koikoi_p2p.protocol.peer import GamePeer
-from koikoi_p2p.protocol.terms import Deadlines, MatchTerms
+from koikoi_p2p.protocol.terms import DEADLINE_RANGE, Deadlines, MatchTerms
 from koikoi_p2p.protocol.transcript import TranscriptWriter, write_evidence
 from koikoi_p2p.protocol.transport import Transport, TransportClosed
 from koikoi_p2p.rules.actions import Action
-from koikoi_p2p.rules.profile import Profile, preset
+from koikoi_p2p.rules.errors import RulesError
+from koikoi_p2p.rules.profile import Profile, preset, with_rounds
 
 Rng = Callable[[int], bytes]
 HANDSHAKE_DEADLINE = 60.0
@@ -56,20 +57,40 @@ class Match:
     """One seat of a match over a transport (seat 0 hosts and proposes the terms)."""
 
     def __init__(self, transport: Transport, *, seat: int, identity: Identity, room: str,
-                 password: str | None = None, profile: Profile | None = None, rounds: int | None = None,
+                 password: str | None = None, profile: Profile | str | None = None, rounds: int | None = None,
                  deadlines: Deadlines | None = None, store: str | os.PathLike[str] | None = None,
                  rng: Rng | None = None, known_peers: KnownPeers | None = None,
                  peer_name: str | None = None,
                  accept_terms: Callable[[MatchTerms], bool] | None = None,
                  own_margin_s: float = 2.0, name: str = "", rated: bool = False, ratings: str = "") -> None:
-        if seat not in (0, 1):
+        # The arguments are checked here, with the reasons of the JavaScript Match, rather than
+        # failing later inside events() with an untyped error.
+        if seat not in (0, 1) or type(seat) is not int:
             raise LocalMisuse("bad_seat", "seat is 0 or 1")
+        if not callable(getattr(transport, "send", None)) or not callable(getattr(transport, "recv", None)):
+            raise LocalMisuse("bad_argument", "transport has send and recv")
+        if not isinstance(identity, Identity):
+            raise LocalMisuse("bad_argument", "identity is an Identity (generated, or from its file)")
+        if not isinstance(room, str) or not 0 < len(room) <= MAX_ROOM:
+            raise LocalMisuse("bad_room", f"a room code is 1..{MAX_ROOM} characters")
+        if isinstance(profile, str):
+            profile = preset(profile)      # a preset's name, as in JavaScript (RulesError unknown_preset)
+        elif profile is not None and not isinstance(profile, Profile):
+            raise LocalMisuse("bad_argument", "profile is a Profile or a preset's name")
+        if deadlines is not None and (not isinstance(deadlines, Deadlines) or not all(
+                type(v) is int and DEADLINE_RANGE[0] <= v <= DEADLINE_RANGE[1]
+                for v in (deadlines.step, deadlines.turn))):
+            raise LocalMisuse("bad_argument", "deadlines are Deadlines(step, turn), each 1..86400 seconds")
         self.transport = transport
         self.seat = seat
         self.identity = identity
         self.room = room
         self.password = password
         self.profile = profile if profile is not None or seat == 1 else preset("nintendo")
+        if self.profile is not None and rounds is not None:
+            if type(rounds) is not int:
+                raise RulesError("bad_switch", "rounds must be an integer 0..10000")
+            with_rounds(self.profile, rounds)   # RulesError bad_switch now, not from events()
         self.rounds = rounds
         self.deadlines = deadlines or Deadlines()
         self.store = Path(store) if store is not None else None

@@ -4,6 +4,7 @@ the JavaScript Match does (web/src/api/session.js): QA found these differing."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,9 @@ from koikoi_p2p.protocol.events import (
     TermsProposed,
     YourTurn,
 )
+from koikoi_p2p.protocol.terms import Deadlines
+from koikoi_p2p.rules.errors import RulesError
+from koikoi_p2p.rules.profile import preset
 
 
 def _pair() -> tuple[Match, Match]:
@@ -104,3 +108,38 @@ def test_refusing_with_false_still_refuses() -> None:
         hosting.cancel()
 
     asyncio.run(asyncio.wait_for(body(), 60))
+
+
+@pytest.mark.parametrize(("changes", "error", "reason"), [
+    ({"identity": None}, LocalMisuse, "bad_argument"),
+    ({"identity": b"\x01" * 32}, LocalMisuse, "bad_argument"),
+    ({"room": None}, LocalMisuse, "bad_room"),
+    ({"room": ""}, LocalMisuse, "bad_room"),
+    ({"profile": "no-such-preset"}, RulesError, "unknown_preset"),
+    ({"profile": {"rounds": 2}}, LocalMisuse, "bad_argument"),
+    ({"rounds": 0}, RulesError, "bad_switch"),
+    ({"rounds": -1}, RulesError, "bad_switch"),
+    ({"rounds": 1.5}, RulesError, "bad_switch"),
+    ({"rounds": "2"}, RulesError, "bad_switch"),
+    ({"deadlines": Deadlines(step=0, turn=300)}, LocalMisuse, "bad_argument"),
+    ({"deadlines": {"step": 60, "turn": 300}}, LocalMisuse, "bad_argument"),
+    ({"seat": 2}, LocalMisuse, "bad_seat"),
+])
+def test_arguments_are_checked_at_construction(changes: dict[str, Any], error: type[Exception],
+                                               reason: str) -> None:
+    # The reasons of the JavaScript Match (web/test/api/match.test.js checks the same table);
+    # QA found AttributeError from events() and rounds=0 failing only once the match ran.
+    a, _ = memory_pair()
+    options: dict[str, Any] = {"seat": 0, "identity": seeded_identity(b"h"), "room": "ROOM01", **changes}
+    with pytest.raises(error) as caught:
+        Match(a, **options)
+    assert getattr(caught.value, "reason", None) == reason
+
+
+def test_a_preset_name_is_a_profile() -> None:
+    a, _ = memory_pair()
+    match = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", profile="koikoi-online", rounds=3)
+    assert match.profile == preset("koikoi-online")
+    with pytest.raises(LocalMisuse) as caught:
+        Match(None, seat=0, identity=seeded_identity(b"h"), room="ROOM01")  # type: ignore[arg-type]
+    assert caught.value.reason == "bad_argument"

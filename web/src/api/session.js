@@ -12,17 +12,16 @@ import { RelayClosed } from '../net/relay_client.js';
 import { peerHoldsSession } from '../net/rendezvous.js';
 import { claimHold } from '../net/match.js';
 import { systemRandom } from '../mentalpoker/rng.js';
-import { createPlayer } from '../ai/players.js';
+import { PLAYER_KINDS, createPlayer } from '../ai/players.js';
 import { RoundFollower } from '../ai/follow.js';
-import { preset, withRounds } from '../rules/profile.js';
+import { Profile, preset, withRounds } from '../rules/profile.js';
+import { Identity } from '../protocol/identity.js';
 import { fromHex, toHex } from '../bytes.js';
 
 /**
  * @typedef {import('../rules/actions.js').Action} Action
  * @typedef {import('../rules/round.js').RoundView} RoundView
  * @typedef {import('../rules/result.js').RoundResult} RoundResult
- * @typedef {import('../rules/profile.js').Profile} Profile
- * @typedef {import('../protocol/identity.js').Identity} Identity
  * @typedef {import('../protocol/terms.js').Terms} Terms
  * @typedef {import('./stores.js').MatchStore} MatchStore
  * @typedef {import('./stores.js').SavedInput} SavedInput
@@ -111,11 +110,29 @@ export class Match {
       this.#init(transport, restored.journal, restored.store, restored.id, options);
       return;
     }
+    // The arguments are checked here, with the reasons of the Python Match, rather than failing
+    // later with an untyped error (or not at all: rounds 0 played the profile's length).
+    if (!options || typeof options !== 'object') throw new LocalError('bad_argument', 'options are {seat, identity, room, ...}');
     if (options.seat !== 0 && options.seat !== 1) throw new LocalError('bad_seat', 'seat is 0 or 1');
+    if (!transport || typeof transport.send !== 'function' || typeof transport.receive !== 'function') {
+      throw new LocalError('bad_argument', 'transport has send and receive');
+    }
+    if (!(options.identity instanceof Identity)) throw new LocalError('bad_argument', 'identity is an Identity (generated, or from its file)');
+    if (typeof options.room !== 'string' || options.room.length < 1 || [...options.room].length > 64) {
+      throw new LocalError('bad_room', 'a room code is 1..64 characters');
+    }
+    if (options.profile != null && typeof options.profile !== 'string' && !(options.profile instanceof Profile)) {
+      throw new LocalError('bad_argument', 'profile is a Profile or a preset\'s name');
+    }
+    const d = options.deadlines;
+    const inRange = (/** @type {unknown} */ v) => Number.isInteger(v) && /** @type {number} */ (v) >= 1 && /** @type {number} */ (v) <= 86400;
+    if (d != null && (typeof d !== 'object' || !inRange(d.step) || !inRange(d.turn))) {
+      throw new LocalError('bad_argument', 'deadlines are {step, turn}, each 1..86400 seconds');
+    }
     const rng = options.rng ?? systemRandom;
     let profile = typeof options.profile === 'string' ? preset(options.profile) : options.profile;
     if (options.seat === 0 && !profile) profile = preset('nintendo');
-    if (profile && options.rounds) profile = withRounds(profile, options.rounds);
+    if (profile && options.rounds != null) profile = withRounds(profile, options.rounds); // RulesError bad_switch
     const journal = Journal.create({
       seat: options.seat, identity: options.identity, room: options.room, password: options.password ?? null,
       seed: rng(32), name: options.name ?? '', profile, deadlines: options.deadlines,
@@ -134,6 +151,8 @@ export class Match {
    * @param {{enforceDeadlines?: boolean, ownMarginS?: number, handshakeDeadline?: number}} [options]
    */
   static async resume(transport, store, id, options = {}) {
+    if (!store || typeof store.load !== 'function') throw new LocalError('bad_argument', 'store is a MatchStore (MemoryStore, IndexedDbStore, FileStore)');
+    if (typeof id !== 'string') throw new LocalError('bad_argument', 'id is the match\'s name in the store');
     const saved = await store.load(id);
     if (!saved) throw new LocalError('no_saved_match', `no saved match ${id}`);
     const journal = new Journal({ version: JOURNAL_VERSION, setup: /** @type {any} */ (saved.setup), inputs: [], sent: 0, sentHash: ZERO_HASH });
@@ -346,6 +365,7 @@ export class Match {
    * @returns {{choose: () => Action}}
    */
   computer(kind = 'random', seed = toHex(systemRandom(8))) {
+    if (!PLAYER_KINDS.includes(kind)) throw new LocalError('bad_argument', `a computer is one of ${PLAYER_KINDS.join(', ')}`);
     const setup = this.journal.state.setup;
     const profile = setup.profile ? this.journal.peer.profile ?? undefined : undefined;
     const player = createPlayer(kind, seed, { profile });

@@ -297,3 +297,33 @@ test('decideTerms takes a boolean, once (QA: "no" signed the terms); as Python\'
   assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
   assert.equal((await hosting).last.type, 'match_over');
 });
+
+test('the options are checked at construction with the reasons of the Python Match (QA: rounds 0 played 12 rounds)', async () => {
+  const { RulesError } = await import('../../src/rules/errors.js');
+  const [a] = memoryPair();
+  /** @type {[object, any, string][]} */
+  const table = [
+    [{ identity: null }, LocalError, 'bad_argument'],
+    [{ identity: new Uint8Array(32).fill(1) }, LocalError, 'bad_argument'],
+    [{ room: null }, LocalError, 'bad_room'],
+    [{ room: '' }, LocalError, 'bad_room'],
+    [{ profile: 'no-such-preset' }, RulesError, 'unknown_preset'],
+    [{ profile: { rounds: 2 } }, LocalError, 'bad_argument'],
+    [{ rounds: 0 }, RulesError, 'bad_switch'],
+    [{ rounds: -1 }, RulesError, 'bad_switch'],
+    [{ rounds: 1.5 }, RulesError, 'bad_switch'],
+    [{ rounds: '2' }, RulesError, 'bad_switch'],
+    [{ deadlines: { step: 0, turn: 300 } }, LocalError, 'bad_argument'],
+    [{ deadlines: 'fast' }, LocalError, 'bad_argument'],
+    [{ seat: 2 }, LocalError, 'bad_seat'],
+  ];
+  for (const [changes, type, reason] of table) {
+    const options = /** @type {any} */ ({ seat: 0, identity: newIdentity(), room: 'ROOM01', ...changes });
+    assert.throws(() => new Match(a, options), (/** @type {any} */ e) => e instanceof type && e.reason === reason, JSON.stringify(changes));
+  }
+  assert.throws(() => new Match(/** @type {any} */ (null), { seat: 0, identity: newIdentity(), room: 'R' }), (/** @type {any} */ e) => e.reason === 'bad_argument');
+  assert.throws(() => new Match(a, /** @type {any} */ (undefined)), (/** @type {any} */ e) => e.reason === 'bad_argument');
+  const named = new Match(a, { seat: 0, identity: newIdentity(), room: 'R', profile: 'koikoi-online', rounds: 3 });
+  assert.throws(() => named.computer(/** @type {any} */ ('bogus')), (/** @type {any} */ e) => e instanceof LocalError && e.reason === 'bad_argument');
+  await assert.rejects(Match.resume(a, /** @type {any} */ (null), 'x'), (/** @type {any} */ e) => e instanceof LocalError && e.reason === 'bad_argument');
+});
