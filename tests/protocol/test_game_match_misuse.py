@@ -143,3 +143,27 @@ def test_a_preset_name_is_a_profile() -> None:
     with pytest.raises(LocalMisuse) as caught:
         Match(None, seat=0, identity=seeded_identity(b"h"), room="ROOM01")  # type: ignore[arg-type]
     assert caught.value.reason == "bad_argument"
+
+
+def test_a_junk_frame_fails_the_session_over_a_plain_transport() -> None:
+    # spec/protocol.md §7.2 step 2 and §12.2 item 1: over a transport that joins only the two
+    # seats, junk is bad_frame (the JavaScript Match does the same: web/test/api/match.test.js).
+    sent = [0]
+
+    def tamper(direction: int, frame: bytes) -> list[bytes]:
+        if direction == 0:
+            sent[0] += 1
+            if sent[0] == 6:
+                return [b"\x00garbage"]
+        return [frame]
+
+    async def body() -> None:
+        a, b = memory_pair(tamper=tamper)
+        host = Match(a, seat=0, identity=seeded_identity(b"h"), room="ROOM01", rounds=1, rng=seeded_rng(b"h"))
+        guest = Match(b, seat=1, identity=seeded_identity(b"g"), room="ROOM01", rng=seeded_rng(b"g"))
+        hosting = asyncio.create_task(_play(host))
+        last = await _play(guest)
+        assert isinstance(last, Failure) and last.reason == "bad_frame", last
+        hosting.cancel()
+
+    asyncio.run(asyncio.wait_for(body(), 60))

@@ -200,6 +200,10 @@ export class Match {
     this.seat = journal.peer.seat;
     this.enforce = options.enforceDeadlines ?? true;
     this.ownMarginS = options.ownMarginS ?? 2;
+    // A frame that does not authenticate is dropped only where a stranger can send it: over a
+    // link that pairs again through the relay (it vouches, spec/protocol.md §12.2 item 1); over a
+    // plain transport it fails the session (§7.2), as in the Python Match.
+    journal.strangers = typeof transport.reject === 'function';
     this.handshakeDeadline = options.handshakeDeadline ?? HANDSHAKE_DEADLINE;
     if (typeof this.handshakeDeadline !== 'number' || !(this.handshakeDeadline > 0)) throw new LocalError('bad_option', 'handshakeDeadline is a number of seconds above 0');
     /** frames the peer may not hold yet (spec/protocol.md §12.3) @type {Uint8Array[]} */
@@ -247,7 +251,7 @@ export class Match {
   handshakeDeadline = HANDSHAKE_DEADLINE;
   /** where the store kept this match's files (transcript, result, evidence) @type {{[kind: string]: string}} */
   saved = {};
-  /** frames that did not authenticate under the channel: dropped, never fatal (spec/protocol.md §12.2) */
+  /** frames that did not authenticate under the channel, dropped over a link that pairs again through the relay (spec/protocol.md §12.2 item 1; over a plain transport such a frame fails the session, §7.2) */
   dropped = 0;
 
   /**

@@ -52,6 +52,12 @@ export class Journal {
     this.sent = 0;
     /** frames that did not authenticate under the channel: dropped, counted, never logged */
     this.dropped = 0;
+    /**
+     * Whether the transport may carry frames of others than the peer (a link that pairs again
+     * through the relay, spec/protocol.md §12.2 item 1): then a frame that does not authenticate is
+     * dropped; over a transport that joins only the two seats it fails the session as §7.2 says.
+     */
+    this.strangers = true;
   }
 
   /** @param {Setup} setup */
@@ -97,7 +103,7 @@ export class Journal {
    */
   receive(frame) {
     const channel = this.peer.channel;
-    if (channel && !this.peer.failed && !channel.authenticates(frame)) {
+    if (this.strangers && channel && !this.peer.failed && !channel.authenticates(frame)) {
       this.dropped += 1;
       return { frames: [], events: [] };
     }

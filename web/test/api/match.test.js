@@ -327,3 +327,43 @@ test('the options are checked at construction with the reasons of the Python Mat
   assert.throws(() => named.computer(/** @type {any} */ ('bogus')), (/** @type {any} */ e) => e instanceof LocalError && e.reason === 'bad_argument');
   await assert.rejects(Match.resume(a, /** @type {any} */ (null), 'x'), (/** @type {any} */ e) => e instanceof LocalError && e.reason === 'bad_argument');
 });
+
+test('a junk frame fails the session over a plain transport (§7.2, as Python) and is dropped over a vouching link (§12.2 item 1)', async () => {
+  const junk = new TextEncoder().encode('\x00garbage');
+  for (const link of [false, true]) {
+    const [a, b] = memoryPair();
+    let count = 0;
+    let rejected = 0;
+    /** @type {any} */
+    const host = {
+      // Plain: the host's 6th frame is replaced by junk. Vouching: junk goes out before it.
+      send: (/** @type {Uint8Array} */ f) => {
+        count += 1;
+        if (count !== 6) return b.send(f);
+        b.send(junk);
+        if (link) b.send(f);
+      },
+      receive: () => b.receive(),
+    };
+    /** @type {any} */
+    const guestTransport = { send: (/** @type {Uint8Array} */ f) => a.send(f), receive: () => a.receive() };
+    if (link) guestTransport.reject = () => { rejected += 1; };
+    const hostMatch = new Match(host, { seat: 0, identity: newIdentity(), room: 'DEMO42', rounds: 1, enforceDeadlines: false });
+    const guest = new Match(guestTransport, { seat: 1, identity: newIdentity(), room: 'DEMO42', enforceDeadlines: false });
+    const hosting = play(hostMatch);
+    const { last } = await play(guest);
+    if (link) {
+      assert.equal(last.type, 'match_over', `${last.reason}: ${last.message}`);
+      assert.equal(guest.dropped, 1);
+      assert.equal(rejected, 1);
+      assert.equal((await hosting).last.type, 'match_over');
+    } else {
+      assert.equal(last.type, 'failure');
+      assert.equal(last.reason, 'bad_frame', last.message);
+      assert.equal(guest.dropped, 0);
+      assert.ok(last.evidence);
+      const report = auditBytes(last.evidence);
+      assert.equal(report.ok, false); // unsigned junk proves nothing against the host
+    }
+  }
+});
