@@ -216,6 +216,8 @@ class Match:
     async def decide_terms(self, accept: bool) -> None:
         """The joiner's answer to ``TermsProposed``: sign the terms, or refuse them (the match then
         ends with a ``Failure`` "terms_refused" and nothing is sent)."""
+        if type(accept) is not bool:      # checked first, as in JavaScript
+            raise LocalMisuse("bad_argument", "accept is True or False")
         if self.peer is None:
             raise LocalMisuse("not_started", "the match has not started")
         if self._expired is not None:

@@ -167,3 +167,17 @@ def test_a_junk_frame_fails_the_session_over_a_plain_transport() -> None:
         hosting.cancel()
 
     asyncio.run(asyncio.wait_for(body(), 60))
+
+
+def test_before_the_handshake_the_verbs_raise_not_started() -> None:
+    async def body() -> None:
+        _, guest = _pair()
+        with pytest.raises(LocalMisuse) as bad:
+            await guest.decide_terms("no")  # type: ignore[arg-type]
+        assert bad.value.reason == "bad_argument"   # the argument first, as in JavaScript
+        for verb in (guest.decide_terms(True), guest.resign()):
+            with pytest.raises(LocalMisuse) as early:
+                await verb
+            assert early.value.reason == "not_started"
+
+    asyncio.run(asyncio.wait_for(body(), 30))

@@ -301,7 +301,8 @@ export class Match {
       this.#checkOwn();
       const flow = this.journal.peer.flow;
       // The reasons of the Python Match (koikoi_p2p.protocol.peer.GamePeer.decide).
-      if (!flow || !this.journal.peer.legalActions().length) throw new LocalError('not_your_turn', 'no decision is asked of this seat now');
+      if (!flow) throw new LocalError('not_started', 'the match has not started');
+      if (!this.journal.peer.legalActions().length) throw new LocalError('not_your_turn', 'no decision is asked of this seat now');
       // Anything that is not one of the options (null, a number, a malformed object) is an
       // illegal choice like any other, never an untyped error out of the rules.
       let legal = false;
@@ -329,7 +330,8 @@ export class Match {
       if (typeof accept !== 'boolean') throw new LocalError('bad_argument', 'accept is true or false');
       this.#checkOwn();
       const flow = this.journal.peer.flow;
-      if (!flow || flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('not_your_turn', 'no terms are waiting for this seat\'s decision');
+      if (!flow) throw new LocalError('not_started', 'the match has not started');
+      if (flow.expected()?.type !== 'accept' || this.seat !== 1) throw new LocalError('not_your_turn', 'no terms are waiting for this seat\'s decision');
       if (!accept) {
         this.#stop('terms_refused', 'we refused the proposed terms', this.seat, null); // Python: who is the refuser
         return;
@@ -345,6 +347,7 @@ export class Match {
   resign() {
     return this.#enqueue(async () => {
       this.#checkOwn();
+      if (!this.journal.peer.flow) throw new LocalError('not_started', 'the match has not started');
       if (!this.canResign()) throw new LocalError('not_your_turn', 'a seat resigns when it is asked to act');
       await this.#step(() => this.journal.resign(), true);
     });

@@ -736,7 +736,8 @@ export function describe(report) {
   const scores = /** @type {number[]} */ (report.scores);
   const winner = report.winner === null ? 'a draw' : `player ${report.winner} wins`;
   for (const note of report.notes) if (note.startsWith('resigned by')) lines.push(note);
-  lines.push(`valid transcript: ${report.profile}, ${report.rounds.length} rounds, ${report.messages} messages; final scores ${scores[0]}-${scores[1]} (${winner}); result co-signed by both`);
+  const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  lines.push(`valid transcript: ${report.profile}, ${plural(report.rounds.length, 'round')}, ${plural(report.messages, 'message')}; final scores ${scores[0]}-${scores[1]} (${winner}); result co-signed by both`);
   return { lines, status: 0 };
 }
 

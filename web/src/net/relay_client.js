@@ -41,7 +41,15 @@ export class RelayClosed extends RelayError {
  * @param {string} url
  */
 export function relayUrl(url) {
-  const u = new URL(url);
+  /** @type {URL} */
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    // A typed error, as the Python client's (RelayError bad_url), not the runtime's TypeError.
+    throw new RelayError('bad_url', `${url} isn't a valid URI`);
+  }
+  if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new RelayError('bad_url', `${url} isn't a valid URI: scheme isn't ws or wss`);
   if (u.pathname === '' || u.pathname === '/') u.pathname = PATH;
   return u.toString();
 }

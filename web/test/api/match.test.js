@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../helpers.js';
 import { Match, MemoryStore, newIdentity, memoryPair, LocalError } from '../../src/api/match.js';
-import { auditBytes } from '../../src/api/audit.js';
+import { auditBytes, describe } from '../../src/api/audit.js';
 
 /** Play one seat to the end with its computer; returns the events' types and the last event. @param {Match} match */
 async function play(match) {
@@ -45,6 +45,7 @@ test('two seats play a one-round match through the public API and the auditor ac
   assert.deepEqual(h.last.scores, g.last.scores);
   const report = auditBytes(h.last.transcript);
   assert.ok(report.ok && report.complete, JSON.stringify(report));
+  assert.match(describe(report).lines.join('\n'), /: nintendo, 1 round, \d+ messages;/); // not "1 rounds" (as koikoi verify)
   // The store kept the files and forgot both journals (they hold the seeds).
   assert.deepEqual(await store.list(), []);
   assert.deepEqual(store.files.get('host/transcript'), h.last.transcript);
@@ -365,5 +366,19 @@ test('a junk frame fails the session over a plain transport (§7.2, as Python) a
       const report = auditBytes(last.evidence);
       assert.equal(report.ok, false); // unsigned junk proves nothing against the host
     }
+  }
+});
+
+test('before the handshake is done the verbs raise not_started (as Python); a relay URL that is none raises RelayError bad_url', async () => {
+  const { hostRoom, joinRoom, RelayError } = await import('../../src/api/match.js');
+  const [a] = memoryPair();
+  const guest = new Match(a, { seat: 1, identity: newIdentity(), room: 'DEMO42' });
+  for (const verb of [() => guest.decide(/** @type {any} */ ({ type: 'stop' })), () => guest.decideTerms(true), () => guest.resign()]) {
+    const err = await verb().catch((e) => e);
+    assert.ok(err instanceof LocalError && err.reason === 'not_started', String(err));
+  }
+  for (const url of ['not a url', 'http://127.0.0.1:1/v1']) {
+    await assert.rejects(hostRoom(url), (/** @type {any} */ e) => e instanceof RelayError && e.reason === 'bad_url');
+    await assert.rejects(joinRoom(url, 'ABCDEF'), (/** @type {any} */ e) => e instanceof RelayError && e.reason === 'bad_url');
   }
 });
