@@ -162,6 +162,7 @@ def host(args: argparse.Namespace) -> int:
 async def _host(args: argparse.Namespace, url: str, password: str | None, setup: Setup) -> int:
     from koikoi_p2p.cli.countdown import with_countdown
     from koikoi_p2p.cli.room_listing import host_listing
+    from koikoi_p2p.net import tls
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
     from koikoi_p2p.rules.profile import with_rounds
 
@@ -176,9 +177,16 @@ async def _host(args: argparse.Namespace, url: str, password: str | None, setup:
         return relay_failure(exc, url, screen.lang)
     try:
         flags = " --password" if password is not None else ""
+        cafile = tls.given_cafile()
+        # A relay whose certificate a private CA signed: the friend needs that CA too, as a file
+        # of their own (the path here means nothing on their machine).
+        flags += f" --cafile {Path(cafile).name}" if cafile and url.startswith("wss://") else ""
         screen.say(screen.t("Room code: {code}", code=screen.style.bold(safe(client.code, 32))))
         screen.say(screen.t("Send this to your friend:  {line}",
                             line=f"koikoi join {client.code} --relay {url}{flags}"), whole=True)
+        if cafile and url.startswith("wss://"):
+            screen.say(screen.t("Send them the CA file {path} too: --cafile names it on their machine.",
+                                path=cafile), whole=True)
         if args.public:
             screen.say(screen.t("The room is listed in the lobby (koikoi lobby)."))
         rating = rated_service(setup, 0, url)

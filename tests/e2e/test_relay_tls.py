@@ -364,3 +364,27 @@ def test_a_url_of_the_wrong_scheme_is_named_first(tmp_path: Path, capsys: pytest
                 await server.shutdown()
 
     run(body)
+
+
+def test_the_line_for_the_friend_names_the_ca_file_it_needs(tls_relay: TLSRelay) -> None:
+    """A host trusting a private CA prints a join line with ``--cafile`` (the file's name: the
+    path means nothing on the friend's machine) and says to send the file; before, the line the
+    friend pasted failed with bad_certificate (QA)."""
+    relay, home, ca = tls_relay, tls_relay.home, tls_relay.ca.path
+    host = subprocess.Popen(
+        [sys.executable, "-m", "koikoi_p2p.cli.main", "host", "--relay", relay.wss, "--cafile", str(ca)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_env(home),
+        stdin=subprocess.DEVNULL)
+    try:
+        assert host.stdout is not None
+        seen = []
+        for line in host.stdout:
+            seen.append(line)
+            if "CA file" in line:
+                break
+        text = "".join(seen)
+        assert f"--relay {relay.wss} --cafile {ca.name}" in text, text
+        assert f"Send them the CA file {ca} too" in text, text
+    finally:
+        host.kill()
+        host.communicate()
