@@ -381,6 +381,7 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
                                 first=first)
     options = DriverOptions(link={"dead_after_s": 10.0, "give_up_s": None}, forget_secrets=True)
     match = SavedMatch(screen, peer_name=peer_name, known_peers=known_peers, accept=accept)
+    match.connector = connector
     runner = asyncio.create_task(match.run(store, connector, options, run_peer))
     watcher = asyncio.create_task(match.watch_handshake(first, setup.password is not None)) if first else None
     code = exit_codes.ERROR
@@ -452,6 +453,11 @@ class SavedMatch:
         self._replayed_view: RoundView | None = None   # the board where the saved log stops
         self.folder: Path | None = None  # the state folder, read for the clock of each question
         self.question_started: float | None = None  # time.monotonic() when the driver's clock started
+        self.connector: RelayRendezvous | None = None  # the relay connector, for relay_down()
+
+    def relay_down(self) -> bool:
+        """Whether our relay does not answer now (the screen says so instead of the opponent)."""
+        return self.connector is not None and self.connector.relay_down()
 
     @property
     def peer(self) -> GamePeer | None:

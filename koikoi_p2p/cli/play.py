@@ -195,8 +195,8 @@ async def _run(
             following = held.popleft() if held else asyncio.ensure_future(events.__anext__())
             event = await with_countdown(
                 following, write=screen.write, limit=_deadline(match, timeout), live=screen.live,
-                label=lambda: _waiting_label(screen, table), on_idle=lambda: _show_interim(screen, table),
-                unit=screen.t("s"))
+                label=lambda: _waiting_label(screen, table, match),
+                on_idle=lambda: _show_interim(screen, table), unit=screen.t("s"))
         except StopAsyncIteration:
             screen.say(screen.t("The match ended without a result."))
             return exit_codes.OPPONENT_LEFT
@@ -340,9 +340,14 @@ def _own_deadline(match: MatchLike, asked: float, seconds: float | None = None) 
     return asked + max(1.0, seconds - OWN_MARGIN)
 
 
-def _waiting_label(screen: Screen, table: Table) -> str:
-    """What the countdown says we wait for: the opponent deciding koi-koi, or just the opponent."""
+def _waiting_label(screen: Screen, table: Table, match: object = None) -> str:
+    """What the countdown says we wait for: the opponent deciding koi-koi, or just the opponent;
+    while our relay does not answer, that (no claim runs out meanwhile, spec/protocol.md §12.4)."""
     from koikoi_p2p.rules.round import NeedAction
+
+    relay_down = getattr(match, "relay_down", None)
+    if callable(relay_down) and relay_down():
+        return screen.t("the relay does not answer: trying again")
 
     view = table.last_view
     need = view.need if view is not None else None

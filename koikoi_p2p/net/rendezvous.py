@@ -115,6 +115,14 @@ class RelayRendezvous:
                 self.reach.reached()
         return self.reach.hold(deadline, waited)
 
+    def relay_down(self) -> bool:
+        """Whether our relay does not answer now, for a screen (it changes no record): the paired
+        connection resuming, or, while pairing again, the last attempt reaching nothing (§12.4)."""
+        client = self._client
+        if client is not None and client.closed_reason is None:
+            return client.resuming
+        return self.reach.down
+
     async def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:

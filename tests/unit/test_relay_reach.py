@@ -65,6 +65,29 @@ def test_a_connector_that_cannot_reach_the_relay_says_so(seat: int) -> None:
 
     asyncio.run(body())
     assert connector.reach.down
+    assert connector.relay_down()           # what the terminal's countdown shows instead
+
+
+def test_the_terminal_says_the_relay_is_down_instead_of_waiting_for_the_opponent() -> None:
+    """The countdown names our relay while it does not answer (QA: minutes of 'waiting for
+    opponent' during an outage, with no word of the relay)."""
+    import io
+
+    from koikoi_p2p.cli.play import Screen, Table, _waiting_label
+    from koikoi_p2p.cli.style import Style
+
+    class Down:
+        down = True
+
+        def relay_down(self) -> bool:
+            return self.down
+
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False, names=("you", "Hanako"))
+    table = Table(me=0)
+    match = Down()
+    assert _waiting_label(screen, table, match) == "the relay does not answer: trying again"
+    match.down = False
+    assert _waiting_label(screen, table, match) == "waiting for Hanako"
 
 
 def test_a_joiner_waiting_for_a_room_stays_under_the_relays_rate_of_new_connections() -> None:
