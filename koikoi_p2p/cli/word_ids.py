@@ -154,6 +154,8 @@ REASONS: dict[str, str] = {
     "timeout": "the opponent did not answer in time",
     "peer_timeout": "the opponent did not answer in time",
     "peer_left": "the opponent left",
+    # the browser: a joiner gone before the handshake ended, in a room with a password
+    "left_in_handshake": "the opponent hung up during the handshake: most likely the passwords differ",
     "left": "the opponent left",
     "connection_closed": "the connection closed before the end",
     "transport_closed": "the connection closed before the end",

@@ -501,6 +501,12 @@ export class Seat {
     return this.#enqueue(async () => {
       const flow = /** @type {any} */ (this.peer.flow);
       if (this.finished || (flow && flow.accepted)) return;
+      // With a password, a joiner that hangs up before the handshake ends most likely found the
+      // passwords differ (the side that finds out first leaves): say so to the host, as the terminal does.
+      if (!this.peer.channel && this.record.setup.password) {
+        this.#stop({ reason: 'left_in_handshake', detail: 'the other side left during the handshake', blame: null });
+        return;
+      }
       this.#stop({ reason: 'peer_left', detail: 'the other side left before the terms were accepted', blame: null });
     });
   }

@@ -440,3 +440,24 @@ test('a page whose opponent went offline says the opponent is away, the offline 
     await relay.stop();
   }
 });
+
+test('a joiner with another password: its page says the passwords differ, and the host\'s page says so too, not just that the opponent left', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const b = await openPage(await browser.newContext(), relay.web);
+    const code = await host(a.page, 'right one');
+    await b.page.goto(`${relay.web}#join=${code}`);
+    await b.page.getByLabel(/^Password/).fill('wrong one');
+    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    for (const [p, said] of /** @type {const} */ ([[b.page, /the room passwords differ/], [a.page, /most likely the passwords differ/]])) {
+      await p.locator('dialog.dlg-failure').waitFor({ timeout: 60000 });
+      assert.match(String(await p.locator('dialog[open]').textContent()), said);
+    }
+    assert.deepEqual([...a.errors, ...b.errors], []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
