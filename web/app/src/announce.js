@@ -5,9 +5,9 @@
 import { CARDS } from '../../src/api/rules.js';
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { t, yakuName } from './i18n.js';
+import { lang, t, yakuName } from './i18n.js';
 import { tn } from './words.js';
-import { firstText } from './movelog.js';
+import { firstDrawsText } from './movelog.js';
 
 const SAKE_CUP = 32;
 const BOAR_DEER_BUTTERFLIES = [24, 36, 20];
@@ -73,7 +73,7 @@ export class Announcer {
     if (!this.firstShown && hist && hist.first && hist.first.dealer !== null && r && r.roundIndex === 1 && (hist.turns ?? []).length === 0) {
       this.firstShown = true;
       kinds.push('first');
-      items.push({ title: t('annFirst', { who: names[hist.first.dealer] }), lines: [{ text: firstText(hist.first, names), cards: hist.first.draws.map((/** @type {any} */ d) => d.card) }] });
+      items.push({ title: t('annFirst', { who: names[hist.first.dealer] }), lines: [{ text: firstDrawsText(hist.first, names), cards: hist.first.draws.map((/** @type {any} */ d) => d.card) }] });
     } else if (hist && hist.first && (hist.turns ?? []).length) {
       this.firstShown = true;
     }
@@ -112,7 +112,7 @@ export class Announcer {
     // A modal dialog makes the rest of the page inert (and unheard): the live region goes where
     // the player is, and is filled a moment after it is placed so that a screen reader hears it.
     const host = document.querySelector('dialog[open]') ?? this.el;
-    const text = items.map((it) => [it.title, ...it.lines.map((l) => l.text)].join('. ')).join(' ');
+    const text = items.map((it) => [it.title, ...it.lines.map((l) => l.text)].map(sentence).join(lang() === 'ja' ? '' : ' ')).join(lang() === 'ja' ? '' : ' ');
     if (this.region.parentNode !== host) {
       this.region.textContent = '';
       host.append(this.region);
@@ -128,4 +128,10 @@ export class Announcer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.hide(), Math.max(2800, Math.min(6 * ms, 12000)));
   }
+}
+
+/** A title or line as a sentence of the page's language: its full stop added unless it has one. @param {string} text */
+function sentence(text) {
+  if (/[.!?。！？…]$/.test(text)) return text;
+  return `${text}${lang() === 'ja' ? '。' : '.'}`;
 }

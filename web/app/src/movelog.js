@@ -28,8 +28,21 @@ export function turnText(x, who) {
 export function firstText(first, names) {
   const who = first.dealer === null ? '…' : names[first.dealer];
   if (first.method === 'coin' && first.draws.length === 1) return t('logCoin', { card: cardName(first.draws[0].card), who });
-  const draws = first.draws.map((d) => t('drewFor', { who: names[d.seat], card: cardName(d.card) })).join(', ');
-  return t('logFirst', { draws, who });
+  return t('logFirst', { draws: drawsOf(first, names), who });
+}
+
+/**
+ * What decided the first dealer, without naming it again (the announcement's title names it).
+ * @param {import('./history.js').FirstDraw} first @param {[string, string]} names
+ */
+export function firstDrawsText(first, names) {
+  if (first.method === 'coin' && first.draws.length === 1) return t('logCoinOnly', { card: cardName(first.draws[0].card) });
+  return t('logDraws', { draws: drawsOf(first, names) });
+}
+
+/** @param {import('./history.js').FirstDraw} first @param {[string, string]} names */
+function drawsOf(first, names) {
+  return first.draws.map((d) => t('drewFor', { who: names[d.seat], card: cardName(d.card) })).join(', ');
 }
 
 export class MoveLog {

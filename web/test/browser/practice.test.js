@@ -19,6 +19,11 @@ test('a practice match against the worker finishes and its transcript verifies',
     await page.getByLabel('Rounds').fill('1');
     await page.getByLabel('Computer').selectOption('random');
     await page.getByRole('button', { name: 'Start' }).click();
+    // The first dealer is announced once: its title names it, the line says only what decided it.
+    await page.waitForFunction(() => /First dealer/.test(document.querySelector('.announcer [aria-live]')?.textContent ?? ''), null, { timeout: 60000 });
+    const said = String(await page.locator('.announcer [aria-live]').textContent());
+    assert.equal(said.match(/First dealer/g)?.length, 1, said);
+    assert.match(said, /^First dealer: [^.]+\. Drawn for the first dealer: .+\.$/, said);
     assert.equal(await playToEnd(page), 'over');
     await page.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
     const transcript = await download(page, 'transcript');
