@@ -47,6 +47,13 @@ def _run(args: argparse.Namespace) -> int:
         print("koikoi relay: " + tr(command_lang(args), "--tls-cert and --tls-key go together"),
               file=sys.stderr)
         return 2
+    from koikoi_relay.main import flag_problem
+
+    # Before anything is opened (the rating service's database with --ratings): a bad flag is 2.
+    problem = flag_problem(args)
+    if problem is not None:
+        print("relay: " + tr(command_lang(args), problem.template, **problem.values), file=sys.stderr)
+        return 2
     if args.ratings is None:
         return run(args)
     # The composition happens here, where everything may be imported: the rating service runs

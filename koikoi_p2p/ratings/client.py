@@ -32,7 +32,8 @@ class ServiceUnreachable(Exception):
 
 
 class ServiceUnavailable(ServiceUnreachable):
-    """The service (or the proxy in front of it) kept answering 502, 503 or 504: nothing was counted."""
+    """The service (or the proxy in front of it) kept answering 502, 503 or 504: the result may not
+    have been counted (sending it again is harmless, §2.3)."""
 
     def __init__(self, message: str, answer: Answer) -> None:
         super().__init__(message)
@@ -154,7 +155,8 @@ def submit_result(service: str, data: bytes, *, patience: float | None = None, p
     pause = FIRST_PAUSE if pause is None else pause
     while True:
         try:
-            answer = _request(url, data=data)
+            # The last try gets what is left of the patience, not a whole TIMEOUT more (§2.3).
+            answer = _request(url, data=data, timeout=max(1.0, min(TIMEOUT, deadline - time.monotonic())))
         except CertificateRefused:
             raise                          # not a passing fault: nothing was sent
         except ServiceUnreachable as exc:

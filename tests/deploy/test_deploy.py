@@ -78,15 +78,16 @@ def render_haproxy(front: int, plain: int, nodes: tuple[int, int], ratings: int,
 def unit_command(unit: str, instance: str, runtime: Path, credentials: Path,
                  swaps: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """ExecStart of a deploy/ unit as argv, and its Environment= lines, with systemd's specifiers
-    %i (instance), %H (host name), %t (runtime folder) and %d (credentials folder) filled in, then
-    ``swaps``."""
+    %i (instance), %H and %l (host name, short), %t (runtime folder) and %d (credentials folder)
+    filled in, then ``swaps``."""
     lines = [line.strip() for line in (DEPLOY / unit).read_text().splitlines()]
     service = lines[lines.index("[Service]") + 1:]
     service = service[:next((i for i, line in enumerate(service) if line.startswith("[")), len(service))]
 
     def fill(value: str) -> str:
-        return (value.replace("%i", instance).replace("%H", socket.gethostname()).replace("%t", str(runtime))
-                .replace("%d", str(credentials)))
+        host = socket.gethostname()
+        return (value.replace("%i", instance).replace("%H", host).replace("%l", host.split(".")[0])
+                .replace("%t", str(runtime)).replace("%d", str(credentials)))
 
     starts = [line.removeprefix("ExecStart=") for line in service if line.startswith("ExecStart=")]
     assert len(starts) == 1, starts

@@ -107,3 +107,13 @@ def test_the_refusal_is_in_the_command_s_language(capsys: pytest.CaptureFixture[
     assert main(["--lang", "ja", "relay", "--port", "0", "--max-frame-bytes", "-5"]) == 2
     err = capsys.readouterr().err
     assert "-5" in err and "must not" not in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_a_bad_flag_beside_ratings_is_refused_before_the_database_is_opened(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``koikoi relay --ratings DB`` with a bad flag: exit 2 and nothing created (review: the
+    database was made and migrated first, then the flag refused)."""
+    db = tmp_path / "ratings.sqlite3"
+    said = _refused(capsys, "--ratings", f"sqlite:///{db}", "--max-frame-bytes", "100")
+    assert said == FRAME.format(100)
+    assert not db.exists()

@@ -307,6 +307,7 @@ export class Seat {
     const out = fn();
     const grew = this.journal.state.inputs.length > logged;
     const at = Date.now();
+    if (this.journal.sent > 0) forgetToken(this.record.meta);
     if (grew) {
       this.record.count += 1;
       this.record.sent = this.journal.sent;
@@ -594,7 +595,7 @@ export class Seat {
     this.#trackWait(Date.now());
     const match = flow && flow.match ? { scores: flow.match.scores, roundIndex: flow.match.roundIndex, dealer: flow.match.dealer, over: flow.match.over } : null;
     return {
-      id: this.record.id, seat: peer.seat, mode: this.record.meta.mode, room: peer.room, meta: this.record.meta,
+      id: this.record.id, seat: peer.seat, mode: this.record.meta.mode, room: peer.room, meta: pageMeta(this.record.meta),
       // Asked now, from the flow itself: a reloaded page must not ask again terms already accepted.
       paired: this.info.paired, terms: this.info.terms, termsProposed: !this.finished && this.#termsAsked(),
       round: engine ? roundTable(engine, peer.seat) : null,
@@ -628,6 +629,28 @@ export class Seat {
     this.info.connection = state;
     this.#publish();
   }
+}
+
+/**
+ * The seat's notes as the page may see them: without the relay seat's resume token, which only
+ * the worker needs (whoever holds it can take the host's relay seat).
+ * @param {{[key: string]: unknown}} meta
+ */
+function pageMeta(meta) {
+  const link = /** @type {any} */ (meta.link);
+  if (!link || !('token' in link)) return meta;
+  const { token: _token, ...rest } = link;
+  return { ...meta, link: rest };
+}
+
+/**
+ * A host's resume token serves only while it waits for its joiner (worker.js roomBack): once the
+ * opening went out it is dropped from the saved notes.
+ * @param {{[key: string]: unknown}} meta
+ */
+function forgetToken(meta) {
+  const link = /** @type {any} */ (meta.link);
+  if (link && 'token' in link) delete link.token;
 }
 
 /** The engine of the deal in play, or null (the flow keeps it with the live deal). @param {any} flow */

@@ -223,18 +223,34 @@ async function pairThenRun(s, url, first, host) {
  * @param {Seat} s @param {any} link
  */
 async function roomBack(s, link) {
+  const until = Date.now() + ROOM_BACK_MS;
   for (let delay = 0.5; ; delay = Math.min(5, delay * 2)) {
+    if (reopening.cancelled) return null;
     try {
       const first = await RelayClient.resume(link.url, link.code, fromHex(link.token));
+      if (reopening.cancelled) {
+        await first.close();
+        return null;
+      }
       s.connectionState('connected');
       return first;
     } catch (e) {
-      if (/** @type {any} */ (e)?.reason !== 'unreachable') return null;
+      const reason = String(/** @type {any} */ (e)?.reason ?? '');
+      // The relay says the room is gone (§8.3, §5.1): a new one. Anything else (no answer, a
+      // connection closed before one, a busy relay) may pass: the shared code is worth waiting for.
+      if (ROOM_GONE.has(reason) || Date.now() > until) return null;
       s.connectionState('reconnecting');
       await new Promise((r) => setTimeout(r, delay * 1000));
     }
   }
 }
+
+/** What a relay answers a resume whose room is gone (spec/relay.md §8.3, §5.1). */
+const ROOM_GONE = new Set(['resume_unknown', 'resume_gap', 'bad_resume', 'resume_failed', 'peer_left', 'expired', 'room_not_found', 'rejected']);
+/** How long a reloaded host tries to take its room back from a relay that does not answer: the relay's grace. */
+const ROOM_BACK_MS = 60000;
+/** A reloaded host taking its room back or opening a new one: Cancel stops it. */
+let reopening = { cancelled: false };
 
 /**
  * The waiting room of a reloaded host page closed meanwhile: nothing of the old seat was signed or
@@ -246,6 +262,10 @@ async function reopenRoom(old, io) {
   const { setup, meta, id, role } = old.record;
   const link = /** @type {any} */ (meta.link);
   const first = await openRoom(link.url, link, setup.profile, setup.password);
+  if (reopening.cancelled) {
+    await first.close();
+    return undefined;
+  }
   const options = {
     seat: setup.seat, identity: new Identity(fromHex(setup.identity)), room: first.code, password: setup.password,
     seed: systemRandom(32), name: setup.name, profile: setup.profile ? Profile.fromDict(setup.profile) : undefined,
@@ -260,7 +280,17 @@ async function reopenRoom(old, io) {
 async function cancel() {
   const client = waiting;
   waiting = null;
-  if (!client) return;
+  if (!client) {
+    // A reloaded host still taking its room back (or opening a new one): stop that, forget the seat.
+    if (!reopening.cancelled && seat && seat.record.meta.link && /** @type {any} */ (seat.record.meta.link).token && seat.record.sent === 0) {
+      reopening.cancelled = true;
+      const id = seat.record.id;
+      seat = null;
+      await deleteSeat(id);
+      post({ type: 'cancelled' });
+    }
+    return;
+  }
   const id = seat?.record.id;
   seat = null;
   await client.close();
@@ -289,7 +319,9 @@ function relayLink(s, url, first) {
         return;
       }
       // Pairing again (§12.2): whose connection is down? Ours while the relay does not answer us
-      // (§12.4's record); the opponent's when it does and the opponent is not there.
+      // (§12.4's record); the opponent's when it does and the opponent is not there. A repair that
+      // begins has no answer yet (the last pairing's does not count).
+      connect.answered = false;
       const say = () => {
         if (s.finished && watching) clearInterval(watching);
         s.connectionState(connect.answered && !connect.reach.down ? 'peer_away' : 'reconnecting');
@@ -318,8 +350,15 @@ async function resumeHeld(msg) {
   if (link.kind === 'port') return seat.run(portTransport(msg.port));
   if (link.action === 'host' && link.token && seat.record.count === 0 && seat.record.sent === 0) {
     const waited = seat;
+    reopening = { cancelled: false };
+    const mine = reopening;
     const first = await roomBack(waited, link);
-    if (seat !== waited) return undefined; // cancelled meanwhile
+    if (mine.cancelled) return undefined;
+    if (first && first.acceptedOnResume !== 0) {
+      // The link had begun with a joiner before the reload (its frames counted, nothing of the
+      // match saved): this stream cannot start again at 0; both seats pair again as after any drop.
+      return waited.run(relayLink(waited, link.url, null));
+    }
     return first ? pairThenRun(waited, link.url, first, true) : reopenRoom(waited, io);
   }
   return seat.run(relayLink(seat, link.url, null));

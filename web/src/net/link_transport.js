@@ -56,6 +56,9 @@ export class LinkTransport {
     this.now = options.now ?? (() => performance.now() / 1000);
     this.vouching = options.vouching ?? false;
     this.awayMs = options.awayMs ?? Infinity;
+    /** whether the peer is known on this link (anything came from it, or the seat was resumed
+     * mid-match from its journal): `awayMs` counts only then */
+    this.heard = !inner;
     /** @type {number | null} when the relay began to show the other seat away on this transport */
     this.awaySince = null;
     this.link = new ReliableLink({ ...options, giveUp: this.giveUpMs / 1000, period: (options.tickMs ?? 200) / 1000 });
@@ -98,7 +101,9 @@ export class LinkTransport {
       // §12.1 rule 5: a peer silent beyond the keepalive bound, or shown away by the relay beyond
       // `awayMs`: drop the transport, pair again.
       if (silent && this.connector) this.#repair(new Error('the peer was silent'));
-      else if (this.awaySince !== null && this.connector && (this.now() - this.awaySince) * 1000 >= this.awayMs) {
+      // Not before the peer was ever heard: a joiner whose host is reloading its page waits for it
+      // in the room the host takes back with its token (the relay's grace), not in a rejoin room.
+      else if (this.heard && this.awaySince !== null && this.connector && (this.now() - this.awaySince) * 1000 >= this.awayMs) {
         this.#repair(new Error('the peer was away'));
       }
     }, options.tickMs ?? 200);
@@ -240,6 +245,7 @@ export class LinkTransport {
         this.#fail(e);
         return;
       }
+      this.heard = true;
       const r = this.link.receive(data, this.now());
       for (const f of r.out) this.#write(f);
       if (r.restarted) this.onRestart();

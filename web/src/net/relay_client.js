@@ -201,6 +201,8 @@ export class RelayClient {
     this.closing = false;
     this.awaitingReopen = false;
     this.reconnects = 0;
+    /** the relay's count of frames accepted from this seat, when it was taken back by `resume` */
+    this.acceptedOnResume = 0;
     this.stallMark = -1;
     /** @type {WebSocket | null} */
     this.ws = null;
@@ -256,7 +258,9 @@ export class RelayClient {
     const ws = await openSocket(`${full}${full.includes('?') ? '&' : '?'}room=${canonical}`, options.WebSocket ?? defaultWebSocket());
     try {
       const reply = await request(ws, { type: 'resume', token, received: 0 }, 'resumed');
-      return new RelayClient(full, ws, { ...reply, token }, String(reply.peer ?? 'none'), options);
+      const client = new RelayClient(full, ws, { ...reply, token }, String(reply.peer ?? 'none'), options);
+      client.acceptedOnResume = Number(reply.accepted ?? 0);
+      return client;
     } catch (e) {
       ws.close();
       throw e;

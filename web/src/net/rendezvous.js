@@ -200,6 +200,8 @@ export class RelayRendezvous {
         this.reach.reached();
         for (const room of rooms) {
           if (room.meta?.[REJOIN_META] !== tag || typeof room.code !== 'string') continue;
+          // Stopped while the lobby answered: joining now would close the other seat's room.
+          if (this.stopped) throw new RelayError('stopped', 'the pairing was stopped');
           try {
             return await RelayClient.join(this.url, room.code, { WebSocket: this.WebSocket });
           } catch (e) {

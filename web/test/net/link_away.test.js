@@ -28,7 +28,7 @@ function fakeTransport(peer = 'present') {
 
 /**
  * A link over `first` whose connector hands out fresh fake transports.
- * @param {ReturnType<typeof fakeTransport>} first @param {{awayMs?: number}} [options]
+ * @param {ReturnType<typeof fakeTransport>} first @param {{awayMs?: number, unheard?: boolean}} [options]
  */
 function linkOver(first, options = {}) {
   /** @type {ReturnType<typeof fakeTransport>[]} */
@@ -37,6 +37,7 @@ function linkOver(first, options = {}) {
   const link = new LinkTransport(/** @type {any} */ (first), {
     rng: (n) => new Uint8Array(n).fill(7), keepalive: 60, tickMs: 20, connect, awayMs: BOUND_MS, ...options,
   });
+  link.heard = options.unheard ? false : true; // as after the peer's first frame
   return { link, made };
 }
 
@@ -100,6 +101,18 @@ test('awayMs Infinity turns it off', async () => {
     first.say('away');
     await sleep(BOUND_MS * 3);
     assert.equal(made.length, 0);
+  } finally {
+    await link.close();
+  }
+});
+
+test('a peer never heard on a fresh transport: its absence is left to the relay\'s grace (a host page reloading takes its room back)', async () => {
+  const first = fakeTransport('away');
+  const { link, made } = linkOver(first, { unheard: true });
+  try {
+    await sleep(BOUND_MS * 4);
+    assert.equal(made.length, 0, 'paired again before the peer was ever heard');
+    assert.equal(first.closed, false);
   } finally {
     await link.close();
   }
