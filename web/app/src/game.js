@@ -350,14 +350,32 @@ export class Game {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
       snap = this.view.before();
+      // The board is drawn anew: a focused card goes with it. Keep the keyboard's place on the
+      // board (the next card to choose, else the status line) instead of dropping it to the page.
+      const focused = this.boardEl.contains(document.activeElement);
       renderBoard(this.boardEl, table, {
         decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
         labels: this.#labels(table, names),
       });
+      if (focused && !this.boardEl.contains(document.activeElement)) this.#keepFocus();
     }
     this.#dialogs(table);
     // After the dialogs: an announcement is spoken where the player is (in an open dialog).
     if (snap) this.view.after(snap, table, names);
+  }
+
+  /** Focus the board's next choice, else its status line (made focusable for that). */
+  #keepFocus() {
+    const next = /** @type {HTMLElement | null} */ (this.boardEl.querySelector('.field button.card.choice, .hand button.card:not([disabled])'));
+    if (next) {
+      next.focus();
+      return;
+    }
+    const status = /** @type {HTMLElement | null} */ (this.boardEl.querySelector('.status'));
+    if (status) {
+      status.tabIndex = -1;
+      status.focus();
+    }
   }
 
   /** The host's waiting screen (waiting.js); Cancel closes the room. @param {any} table */

@@ -48,6 +48,7 @@ test('a whole practice match with the keyboard alone', { skip, timeout: 240000 }
     await page.keyboard.press('Enter');
     const end = Date.now() + 180000;
     let moves = 0;
+    let lostFocus = 0;
     for (;;) {
       if (Date.now() > end) throw new Error('the match did not end in time');
       const s = await page.evaluate(() => ({
@@ -62,7 +63,13 @@ test('a whole practice match with the keyboard alone', { skip, timeout: 240000 }
       else if (s.field) { await page.keyboard.press('ArrowRight'); await page.keyboard.press('Enter'); moves += 1; }
       else if (s.hand) { await page.keyboard.press('1'); await page.keyboard.press('Enter'); moves += 1; }
       await page.waitForTimeout(120);
+      // The board drawn anew after a move keeps the keyboard on the board, never on the page's body.
+      if (moves && !(await page.locator('dialog[open]').count())) {
+        const where = await page.evaluate(() => document.activeElement === document.body ? 'body' : (document.activeElement?.closest('.board, .boardwrap, main') ? 'board' : document.activeElement?.tagName));
+        if (where === 'body') lostFocus += 1;
+      }
     }
+    assert.equal(lostFocus, 0, 'the focus fell to the page after a move');
     assert.ok(moves >= 1, 'no move was played by keyboard');
     await page.locator('dialog[open]').getByText('Both players signed this result.').waitFor();
     // The summary can replace the round's while a person presses Enter on it: its focus starts
