@@ -236,6 +236,7 @@ export class Game {
    */
   #cannotStart(reason, message) {
     this.#say('');
+    this.view.el.hidden = true;
     const locked = reason === 'seat_locked';
     const home = h('button', { type: 'button', class: 'primary', onclick: () => {
       if (!locked) this.#leave();
@@ -346,6 +347,8 @@ export class Game {
     else if (['reconnecting', 'peerAway', 'connecting', 'resumed'].some((key) => this.notice.textContent === t(key))) this.#say('');
     const names = this.#names(table);
     let snap = null;
+    // The move log and the sound switch belong to a board: not beside a waiting room.
+    this.view.el.hidden = !table.paired && table.mode === 'online';
     if (!table.paired && table.mode === 'online') {
       this.boardEl.replaceChildren(this.#waitingRoom(table));
     } else {
