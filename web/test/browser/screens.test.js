@@ -131,7 +131,7 @@ test('on a phone the two player bars never overlap: a long opponent name, its fi
   };
   const browser = await launch();
   try {
-    for (const width of [320, 360, 390]) {
+    for (const width of [320, 360, 390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 844 }, reducedMotion: 'reduce' });
       const { page, errors } = await openPage(context, url);
       await page.waitForFunction(() => typeof (/** @type {any} */ (window).show) === 'function');
@@ -150,6 +150,16 @@ test('on a phone the two player bars never overlap: a long opponent name, its fi
       assert.ok(bars.them[1] <= bars.me[0], `${width} px: the opponent's bar runs under yours: ${JSON.stringify(bars)}`);
       assert.ok(bars.me[1] <= width, `${width} px: your bar leaves the screen: ${JSON.stringify(bars)}`);
       assert.equal(bars.tagWhole, true, `${width} px: the fingerprint is cut`);
+      // A drawn card waiting beside the stock (lifted) leaves the stock's count readable (QA).
+      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), { ...table, round: { ...table.round, pendingCard: 5 } });
+      await page.waitForTimeout(100);
+      const stock = await page.evaluate(() => {
+        const count = document.querySelector('.stock .count')?.getBoundingClientRect();
+        const card = document.querySelector('.pending .card')?.getBoundingClientRect();
+        return count && card ? { countBottom: count.bottom, cardTop: card.top } : null;
+      });
+      assert.ok(stock, `${width} px: no stock count or drawn card`);
+      assert.ok(stock.cardTop >= stock.countBottom, `${width} px: the drawn card covers the stock's count: ${JSON.stringify(stock)}`);
       if (width === 390) await page.screenshot({ path: path.join(os.tmpdir(), 'koikoi-bars-390.png') });
       assert.deepEqual(errors, []);
       await context.close();
