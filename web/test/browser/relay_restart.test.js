@@ -60,7 +60,13 @@ async function acrossRestart(downMs, timeout) {
     // The page plays until the terminal saw its first card; then the relay goes down and up.
     await wait(/^MID$/m, 180000, page);
     await relay.stop();
-    await new Promise((r) => setTimeout(r, downMs));
+    // The person goes on playing when asked while the relay is down (its move waits in the link):
+    // a page left alone longer than its own turn would stop on its own clock, which is right.
+    for (const until = Date.now() + downMs; Date.now() < until;) {
+      const r = await step(page);
+      if (r === 'failed') throw new Error(`the page stopped while the relay was down: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${out}`);
+      await new Promise((res) => setTimeout(res, 200));
+    }
     relay = await startWebRelay(['--port', port]);
     assert.equal(new URL(relay.url).port, port);
     for (;;) {
