@@ -56,8 +56,8 @@ def audit_abandonment(abandonment: Abandonment) -> AuditReport:
                        deviation=Deviation(seat=None, seq=claim.seq, reason="unproven_claim", message=why),
                        notes=(*report.notes, Phrase("the claim proves nothing: {detail}", detail=why)))
     deviation = Deviation(seat=claim.absent, seq=claim.seq, reason="abandoned",
-                          message=Phrase("no {expected} within the {deadline} s deadline; claimed by "
-                                         "player {claimant}", expected=Word(claim.expected),
+                          message=Phrase("nothing came within the {deadline} s deadline when {expected} was "
+                                         "due; claimed by player {claimant}", expected=Word(claim.expected),
                                          deadline=claim.deadline, claimant=claim.claimant))
     # the claim in words (AbandonmentClaim.describe), as a phrase a screen can translate
     said = Phrase("abandoned by player {seat} at message {seq}", seat=claim.absent, seq=claim.seq)

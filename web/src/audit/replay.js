@@ -646,7 +646,7 @@ export function auditAbandonment(data, chain = {}) {
     report.notes.push(`the claim proves nothing: ${message}`);
     return report;
   }
-  const message = `no ${String(claim.expected)} within the ${String(claim.deadline)} s deadline; claimed by player ${claimant}`;
+  const message = `nothing came within the ${String(claim.deadline)} s deadline when ${String(claim.expected)} was due; claimed by player ${claimant}`;
   report.deviation = { seat: absent, seq: n, reason: 'abandoned', message, text: `abandoned by player ${absent} at message ${n} (${message})` };
   report.notes.push(`abandoned by player ${absent} at message ${n}`, `player ${absent} last signed message ${signedByAbsent[signedByAbsent.length - 1]}`);
   report.ok = true;
