@@ -4,6 +4,7 @@ the JavaScript Match does (web/src/api/session.js): QA found these differing."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -34,9 +35,10 @@ def _pair() -> tuple[Match, Match]:
     return host, guest
 
 
-async def _play(match: Match) -> Event:
+async def _play(match: Match, events: AsyncIterator[Event] | None = None) -> Event:
+    """Answer everything with the first option to the end (``events``: a stream already begun)."""
     last: Event | None = None
-    async for event in match.events():
+    async for event in events if events is not None else match.events():
         last = event
         if isinstance(event, TermsProposed):
             await match.decide_terms(True)
@@ -55,13 +57,7 @@ def test_events_a_second_time_raises_bad_state_and_the_match_goes_on() -> None:
         with pytest.raises(LocalMisuse) as caught:
             guest.events()
         assert caught.value.reason == "bad_state"
-        last: Event | None = None
-        async for event in guest_events:
-            last = event
-            if isinstance(event, TermsProposed):
-                await guest.decide_terms(True)
-            elif isinstance(event, (YourTurn, ChoiceNeeded)):
-                await guest.decide(event.options[0])
+        last = await _play(guest, guest_events)
         assert isinstance(last, MatchOver), last
         assert isinstance(await hosting, MatchOver)
 
@@ -83,11 +79,7 @@ def test_decide_terms_takes_a_boolean_once() -> None:
         with pytest.raises(LocalMisuse) as again:
             await guest.decide_terms(True)      # a second answer: as the JavaScript Match
         assert again.value.reason == "not_your_turn"
-        last: Event | None = None
-        async for event in guest_events:
-            last = event
-            if isinstance(event, (YourTurn, ChoiceNeeded)):
-                await guest.decide(event.options[0])
+        last = await _play(guest, guest_events)
         assert isinstance(last, MatchOver), last
         assert isinstance(await hosting, MatchOver)
 
