@@ -118,6 +118,8 @@ export class Game {
     this.sasConfirmed = false;
     this.confirmingResign = false;
     this.destroyed = false;
+    /** Set while the page shows a dead end (#cannotStart): what leaving it must do. @type {(() => void) | null} */
+    this.deadEnd = null;
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
     this.dialogKind = '';
@@ -238,8 +240,10 @@ export class Game {
     this.#say('');
     this.view.el.hidden = true;
     const locked = reason === 'seat_locked';
+    // The browser's Back leaves this panel as its Home button does (main.js: popstate).
+    this.deadEnd = () => { if (!locked) this.#leave(); };
     const home = h('button', { type: 'button', class: 'primary', onclick: () => {
-      if (!locked) this.#leave();
+      this.deadEnd?.();
       this.env.onHome();
     } }, t('home'));
     this.boardEl.replaceChildren(h('section', { class: 'waiting panel cannotstart', role: 'alert' }, [

@@ -355,7 +355,21 @@ function route() {
 
 // The report button draws its screen at once and sets #report too; the hashchange that follows
 // must not draw it again (a file chosen in between would go to the replaced input and be lost).
+// A panel that says the match could not start or go on is a dead end: the browser's Back leaves
+// it as its Home button does, for whatever entry Back reaches (popstate comes before hashchange,
+// and alone when the two entries differ in nothing the fragment shows).
+let leftDeadEnd = { href: '', at: 0 };
+window.addEventListener('popstate', () => {
+  if (!game?.deadEnd) return;
+  game.deadEnd();
+  stopGame();
+  leftDeadEnd = { href: location.href, at: Date.now() };
+  route();
+});
 window.addEventListener('hashchange', () => {
+  const routed = leftDeadEnd.href === location.href && Date.now() - leftDeadEnd.at < 1000;
+  leftDeadEnd = { href: '', at: 0 };
+  if (routed) return;
   if (game || (location.hash === '#report' && app.querySelector('main.screen.report'))) return;
   route();
 });

@@ -224,6 +224,18 @@ test('a room that does not exist, or a relay that does not answer: the page says
       await page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 10000 });
       assert.equal(await page.locator('.cannotstart').count(), 0, how);
     }
+    // The browser's Back leaves the panel too, for the screen Back reaches (QA: it changed the
+    // address and left the panel up), and nothing is left to resume.
+    await page.goto(`${relay.web}#lobby`);
+    await page.goto(`${relay.web}#join=QQQQQ2`);
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    await page.locator('.cannotstart').waitFor({ timeout: 30000 });
+    await page.goBack();
+    await page.locator('.lobbypage').waitFor({ timeout: 10000 });
+    assert.equal(await page.locator('.cannotstart').count(), 0, 'Back from the panel');
+    await page.goto(relay.web);
+    await page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 10000 });
+    assert.equal(await page.getByRole('button', { name: 'Continue the interrupted match' }).count(), 0, 'nothing to resume after Back');
     // The page's own CSP (connect-src 'self') refuses the other address before any socket opens.
     assert.deepEqual(errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Content Security Policy/.test(e)), []);
   } finally {
