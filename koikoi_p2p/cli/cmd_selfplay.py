@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, add_cafile, rounds_count
+from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, PRESET_NAMES, add_cafile, rounds_count
 
-PRESETS = ("nintendo", "koikoi-online", "teaching-card", "wikipedia", "board-game", "classic-variant")
 
 
 def register(subparsers: Any) -> None:
@@ -23,7 +22,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None,
                         help="make the match reproducible (identities, deck randomness, choices); "
                              "test use only")
-    parser.add_argument("--rules", choices=PRESETS, default="nintendo", help="rule preset")
+    parser.add_argument("--rules", choices=PRESET_NAMES, default="nintendo", help="rule preset")
     parser.add_argument("--transcript", metavar="FILE", default=None, help="write seat 0's transcript here")
     parser.add_argument("--result", metavar="FILE", default=None, help="write the co-signed result here")
     parser.add_argument("--relay", metavar="URL", default=None, help="play through this relay")

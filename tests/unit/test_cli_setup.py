@@ -176,3 +176,13 @@ def test_the_rules_help_names_every_preset() -> None:
     from koikoi_p2p.rules.profile import PRESETS
 
     assert tuple(PRESETS) == PRESET_NAMES
+
+
+def test_selfplay_takes_every_preset() -> None:
+    """`koikoi selfplay --rules` had a list of its own, without the seventh preset."""
+    from koikoi_p2p.cli.main import build_parser
+    from koikoi_p2p.rules.profile import PRESETS
+
+    parser = build_parser()
+    for name in PRESETS:
+        assert parser.parse_args(["selfplay", "--rules", name]).rules == name
