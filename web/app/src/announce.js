@@ -1,13 +1,14 @@
 // Announcements: koi-koi and stop calls, yaku made, a round's end and the first dealer, for both
 // seats, in a banner with the yaku and the cards that make them, and in an aria-live region so a
-// screen reader hears them too. The banner closes by itself (or on Escape); clicks pass through
-// it, so it never holds the game.
+// screen reader hears them too. The banner closes by itself (or on Escape, or at a touch anywhere);
+// clicks pass through it, so it never holds the game.
 import { CARDS } from '../../src/api/rules.js';
 import { h } from './dom.js';
 import { cardEl } from './board.js';
 import { lang, t, yakuName } from './i18n.js';
 import { tn } from './words.js';
 import { firstDrawsText } from './movelog.js';
+import { withExtras } from './round_info.js';
 
 const SAKE_CUP = 32;
 const BOAR_DEER_BUTTERFLIES = [24, 36, 20];
@@ -44,10 +45,16 @@ export class Announcer {
     this.firstShown = false;
     this.onKey = (/** @type {KeyboardEvent} */ e) => { if (e.key === 'Escape') this.hide(); };
     document.addEventListener('keydown', this.onKey);
+    // A touch or click anywhere puts the banner away too (QA: on a phone it hid the field for
+    // seconds while the person wanted to play); the touch itself still reaches the board.
+    this.shownAt = 0;
+    this.onPointer = () => { if (!this.banner.hidden && performance.now() - this.shownAt > 300) this.hide(); };
+    document.addEventListener('pointerdown', this.onPointer, { capture: true });
   }
 
   destroy() {
     document.removeEventListener('keydown', this.onKey);
+    document.removeEventListener('pointerdown', this.onPointer, { capture: true });
     if (this.timer) clearTimeout(this.timer);
   }
 
@@ -67,7 +74,8 @@ export class Announcer {
     /** @type {{title: string, lines: {text: string, cards: number[]}[]}[]} */ const items = [];
     const cupAs = (/** @type {number} */ s) => (r && r.cupAs ? r.cupAs[s] : null);
     const yakuLines = (/** @type {number} */ s, /** @type {string[]} */ ids, /** @type {Record<string, number>} */ points) => ids.map((id) => ({
-      text: `${yakuName(id)} — ${tn('pointsN', points[id] ?? 0)}`, cards: yakuCards(id, r ? r.piles[s] : [], r ? r.month : 0, cupAs(s)),
+      text: `${yakuName(id)} — ${tn('pointsN', points[id] ?? 0)}`,
+      cards: withExtras(id, yakuCards(id, r ? r.piles[s] : [], r ? r.month : 0, cupAs(s)), r ? r.piles[s] : [], points[id] ?? 0),
     }));
     const hist = table.history;
     if (!this.firstShown && hist && hist.first && hist.first.dealer !== null && r && r.roundIndex === 1 && (hist.turns ?? []).length === 0) {
@@ -100,7 +108,7 @@ export class Announcer {
       const pile = w !== null && r && r.roundIndex === last.roundIndex ? r.piles[w] : [];
       items.push({
         title: res.reason === 'stop' && w !== null ? `${t('annStop', { who: names[w] })} — ${title}` : `${t('roundOver')} — ${title}`,
-        lines: Object.keys(res.yaku).map((id) => ({ text: `${yakuName(id)} — ${tn('pointsN', res.yaku[id])}`, cards: yakuCards(id, pile, r ? r.month : 0, w !== null ? cupAs(w) : null) })),
+        lines: Object.keys(res.yaku).map((id) => ({ text: `${yakuName(id)} — ${tn('pointsN', res.yaku[id])}`, cards: withExtras(id, yakuCards(id, pile, r ? r.month : 0, w !== null ? cupAs(w) : null), pile, res.yaku[id]) })),
       });
     }
     if (items.length) this.#show(items, ms);
@@ -125,6 +133,7 @@ export class Announcer {
       ...it.lines.map((l) => h('div', { class: 'annline' }, [h('span', {}, l.text), h('span', { class: 'anncards' }, l.cards.map((c) => cardEl(c, { cls: 'small' })))])),
     ])));
     this.banner.hidden = false;
+    this.shownAt = performance.now();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.hide(), Math.max(2800, Math.min(6 * ms, 12000)));
   }

@@ -120,6 +120,10 @@ export class Game {
     this.destroyed = false;
     /** Set while the page shows a dead end (#cannotStart): what leaving it must do. @type {(() => void) | null} */
     this.deadEnd = null;
+    /** the deal the board shows (-1: none yet) */
+    this.boardDeal = -1;
+    /** a newer table than the board shows waits behind the round summary */
+    this.boardHeld = false;
     this.boardEl = h('div', { class: 'boardwrap' });
     this.dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'dlg', 'aria-labelledby': 'dlg-title' }));
     this.dialogKind = '';
@@ -138,6 +142,21 @@ export class Game {
     this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);
     this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
     document.addEventListener('keydown', this.keys);
+    // The browser knows at once when this device loses its network; the link learns it only at
+    // its keepalive bound (10 s). Say so now (QA: a move made meanwhile looked sent); the link's
+    // own state takes over with the next table, and back online the notice goes unless it still holds.
+    this.offline = () => { if (this.#live()) this.#say(t('reconnecting')); };
+    this.online = () => {
+      if (this.notice.textContent === t('reconnecting') && this.table?.connection !== 'reconnecting') this.#say('');
+    };
+    window.addEventListener('offline', this.offline);
+    window.addEventListener('online', this.online);
+  }
+
+  /** An online match on the board, not over: one whose connection matters. */
+  #live() {
+    const table = this.table;
+    return !!table && table.mode === 'online' && !!table.paired && !table.finished;
   }
 
   destroy() {
@@ -146,6 +165,8 @@ export class Game {
     this.view.destroy();
     this.pacer.destroy();
     document.removeEventListener('keydown', this.keys);
+    window.removeEventListener('offline', this.offline);
+    window.removeEventListener('online', this.online);
     this.worker?.terminate();
     this.computer?.terminate();
   }
@@ -346,9 +367,17 @@ export class Game {
   #draw(table) {
     this.table = table;
     // A finished match has no link left to speak of (the peer's page closing it is not news).
-    if (table.connection === 'reconnecting' && !table.finished) this.#say(t('reconnecting'));
+    if ((table.connection === 'reconnecting' || (!navigator.onLine && this.#live())) && !table.finished) this.#say(t('reconnecting'));
     else if (table.connection === 'peer_away' && !table.finished) this.#say(t('peerAway'));
     else if (['reconnecting', 'peerAway', 'connecting', 'resumed'].some((key) => this.notice.textContent === t(key))) this.#say('');
+    // A round's summary stays over the board the round ended on (QA: it opened over the next
+    // deal's cards): the next deal is drawn, with its motion, when the summary is dismissed.
+    if (this.#holdsBoard(table)) {
+      this.boardHeld = true;
+      this.#dialogs(table);
+      if (this.dialog.open && this.dialogKind === 'round') return;
+    }
+    this.boardHeld = false;
     const names = this.#names(table);
     let snap = null;
     // The move log and the sound switch belong to a board: not beside a waiting room.
@@ -365,10 +394,21 @@ export class Game {
         labels: this.#labels(table, names),
       });
       if (focused && !this.boardEl.contains(document.activeElement)) this.#keepFocus();
+      this.boardDeal = table.deal;
     }
     this.#dialogs(table);
     // After the dialogs: an announcement is spoken where the player is (in an open dialog).
     if (snap) this.view.after(snap, table, names);
+  }
+
+  /**
+   * Whether the board keeps the deal it shows: a summary of that deal is still to be read and
+   * `table` is of a later deal (the next deal is made while the person reads). @param {any} table
+   */
+  #holdsBoard(table) {
+    if (table.over || table.failure || table.deal === this.boardDeal || !this.boardEl.querySelector('.board')) return false;
+    const pending = pendingRound(table, this.shownRound);
+    return !!pending && pending.deal === this.boardDeal;
   }
 
   /** Focus the board's next choice, else its status line (made focusable for that). */
@@ -416,7 +456,8 @@ export class Game {
   #answered() {
     this.dialog.close();
     this.dialogKind = '';
-    if (this.table) this.#dialogs(this.table);
+    if (this.table && this.boardHeld) this.#draw(this.table);
+    else if (this.table) this.#dialogs(this.table);
   }
 
   /** @param {any} table @param {[string, string]} names */

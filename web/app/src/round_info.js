@@ -43,6 +43,26 @@ export function yakuCards(id, pile, profile, month) {
   }
 }
 
+// Named yaku that grow by a point for each further card of a kind (the profile's named_extension,
+// spec/rules.md §6.5): their points without one, and that kind.
+/** @type {Record<string, [number, string]>} */
+const EXTENDED = { inoshikacho: [5, 'animal'], akatan: [5, 'ribbon'], aotan: [5, 'ribbon'], akatan_aotan: [10, 'ribbon'] };
+
+/**
+ * The cards a yaku's picture shows: those that make it, then the further cards its points count
+ * (QA: an inoshikacho of 7 points showed three animals). The sake cup goes last among them: when a
+ * profile lets it count as a plain instead, it is the animal the points left out.
+ * @param {string} id @param {number[]} cards the cards that make it @param {number[]} pile @param {number} points the yaku's points
+ * @returns {number[]}
+ */
+export function withExtras(id, cards, pile, points) {
+  const ext = EXTENDED[id];
+  if (!ext || points <= ext[0]) return cards;
+  const more = pile.filter((c) => CARDS[c].kind === ext[1] && !cards.includes(c))
+    .sort((a, b) => Number(a === SAKE_CUP) - Number(b === SAKE_CUP) || a - b);
+  return [...cards, ...more.slice(0, points - ext[0])];
+}
+
 /**
  * @typedef {'doubling' | 'opponent_called' | 'calls_shared' | 'own_call' | 'caller_pays' | 'own_calls_add' | 'own_calls_times'} StepWhy
  * @typedef {{factor: number, add?: number, why: StepWhy, n?: number}} ScoreStep a multiplier (`factor`), or with
@@ -104,7 +124,7 @@ export function roundInfo(ev, view, profile, before, match) {
   const piles = view ? view.piles : [[], []];
   const month = view ? view.month : null;
   /** @param {Record<string, number>} yaku @param {number} s */
-  const withCards = (yaku, s) => Object.entries(yaku).map(([id, points]) => ({ id, points, cards: profile ? yakuCards(id, piles[s], profile, month) : [] }));
+  const withCards = (yaku, s) => Object.entries(yaku).map(([id, points]) => ({ id, points, cards: profile ? withExtras(id, yakuCards(id, piles[s], profile, month), piles[s], points) : [] }));
   const yaku = [0, 1].map((s) => (r.winner === s ? withCards(r.yaku, s) : withCards(view ? view.yaku[s] : {}, s)));
   const rounds = profile ? profile.rounds : 0;
   return {

@@ -8,11 +8,12 @@ import path from 'node:path';
 import { REPO } from '../helpers.js';
 import { setLang, t } from '../../app/src/i18n.js';
 import { reasonIds, reasonText, tn } from '../../app/src/words.js';
-import { applySteps, roundInfo, scoreSteps, yakuCards } from '../../app/src/round_info.js';
+import { applySteps, roundInfo, scoreSteps, withExtras, yakuCards } from '../../app/src/round_info.js';
 import { stepText } from '../../app/src/summary.js';
 import { PRESETS, preset, withRounds } from '../../src/rules/profile.js';
 import { roundScore, scorePile } from '../../src/rules/scoring.js';
 import { jitter } from '../../app/src/cards/draw.js';
+import { CARDS } from '../../src/api/rules.js';
 
 test('counts take the plural form of the language: 1 point, 2 points; 1点, 2点', () => {
   setLang('en');
@@ -109,6 +110,36 @@ test('the cards shown for a yaku are in the pile and make that yaku by themselve
     }
   }
   assert.ok(seen > 100);
+});
+
+test('a named yaku that counts further cards shows them: as many as its points count, of its kind', () => {
+  const rnd = jitter(11);
+  let extended = 0;
+  for (const name of PRESETS) {
+    const profile = preset(name);
+    for (let i = 0; i < 300; i++) {
+      const pile = Array.from({ length: 48 }, (_, c) => c).filter(() => rnd() < 0.5);
+      const { yaku } = scorePile(pile, profile, 1);
+      for (const id of ['inoshikacho', 'akatan', 'aotan', 'akatan_aotan']) {
+        if (!(id in yaku)) continue;
+        const own = yakuCards(id, pile, profile, 1);
+        const shown = withExtras(id, own, pile, yaku[id]);
+        const kind = id === 'inoshikacho' ? 'animal' : 'ribbon';
+        const more = shown.slice(own.length);
+        assert.deepEqual(shown.slice(0, own.length), own, id);
+        assert.equal(more.length, yaku[id] - (id === 'akatan_aotan' ? 10 : 5), `${name} ${id} ${yaku[id]}: ${shown}`);
+        assert.ok(more.every((c) => pile.includes(c) && !own.includes(c) && CARDS[c].kind === kind), `${id}: ${more}`);
+        assert.equal(new Set(shown).size, shown.length);
+        if (more.length) extended++;
+      }
+    }
+  }
+  assert.ok(extended > 50, `${extended} piles with further cards`);
+  // Nothing added to the others, nor without further points.
+  assert.deepEqual(withExtras('tane', [20, 24], [20, 24, 36], 9), [20, 24]);
+  assert.deepEqual(withExtras('inoshikacho', [20, 24, 36], [20, 24, 36, 32], 5), [20, 24, 36]);
+  // The sake cup comes last: it is the animal a cup counted as a plain leaves out.
+  assert.deepEqual(withExtras('inoshikacho', [20, 24, 36], [20, 24, 36, 32, 4], 6), [20, 24, 36, 4]);
 });
 
 test('a round summary\'s data: the winner\'s yaku with cards, points moved, rounds left', () => {

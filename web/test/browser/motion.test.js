@@ -254,6 +254,10 @@ test('a move in flight, the opponent\'s last move marked, the koi-koi announceme
       await page.waitForTimeout(150);
       compareScreenshot(await page.screenshot(), `motion-koikoi-${size.name}`);
       if (size.name === 'desktop') await axe(page, 'koi-koi announcement');
+      // A touch anywhere puts the banner away at once (it closes by itself only after 2.8 s).
+      await page.waitForTimeout(200);
+      await page.mouse.click(2, 2);
+      await page.locator('.announce').waitFor({ state: 'hidden', timeout: 1000 });
       // The sound toggle says its state and is remembered.
       const toggle = page.locator('button.soundtoggle');
       assert.equal(await toggle.getAttribute('aria-pressed'), 'true');

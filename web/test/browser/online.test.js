@@ -422,6 +422,9 @@ test('a page whose opponent went offline says the opponent is away, the offline 
     await untilJoinersMove(a.page, b.page);
     await bContext.setOffline(true);
     const notice = (/** @type {any} */ p) => p.locator('.notice');
+    // The page that lost its network says so at once (the browser knows), not at the link's
+    // keepalive bound, 10 s later (QA).
+    await b.page.waitForFunction(() => /Connection lost/.test(document.querySelector('.notice')?.textContent ?? ''), null, { timeout: 3000 });
     await a.page.waitForFunction(() => /opponent's connection dropped/.test(document.querySelector('.notice')?.textContent ?? ''), null, { timeout: 60000 });
     await b.page.waitForFunction(() => /Connection lost/.test(document.querySelector('.notice')?.textContent ?? ''), null, { timeout: 60000 });
     assert.doesNotMatch(String(await notice(a.page).textContent()), /Connection lost/);
