@@ -375,8 +375,9 @@ def terminal_pair(site: Site) -> list[str]:
 
 
 def test_a_public_relay_as_deployed_plays_rated_matches_over_tls(site: Site) -> None:
-    # One origin: the app, the relay's health, the rating service; /metrics kept for the operator;
-    # port 80 sends everyone to https://.
+    # One origin: the app, the relay, the rating service; /metrics and /healthz kept for the
+    # operator and the balancer's checks (QA: /healthz named the node to anyone); port 80 sends
+    # everyone to https://.
     status, headers, body = site.get("/")
     assert status == 200 and b"<html" in body.lower()
     assert "connect-src 'self'" in headers.get("content-security-policy", "")
@@ -384,6 +385,7 @@ def test_a_public_relay_as_deployed_plays_rated_matches_over_tls(site: Site) -> 
     status, _, body = site.get("/ratings")
     assert status == 200 and json.loads(body)["results"] == 0
     assert site.get("/metrics")[0] == 403
+    assert site.get("/healthz")[0] == 403
     status, headers, _ = fetch(f"http://127.0.0.1:{site.plain}/ratings", None)
     assert status == 301 and headers["location"] == f"https://127.0.0.1:{site.plain}/ratings", headers
 
