@@ -303,9 +303,9 @@ def site(tmp_path: Path) -> Iterator[Site]:
             deadline = time.monotonic() + 90
             while True:   # every backend up: the relay nodes, the app on them, the rating service
                 with contextlib.suppress(OSError):
-                    # /healthz goes to the app backend; /v1 to the relay backend, whose own health
+                    # / goes to the app backend; /v1 to the relay backend, whose own health
                     # checks may not have passed yet (HAProxy then answers 503 to a player).
-                    if site.get("/ratings")[0] == 200 and site.get("/healthz")[0] == 200 \
+                    if site.get("/ratings")[0] == 200 and site.get("/")[0] == 200 \
                             and site.get("/v1")[0] not in (502, 503, 504):
                         break
                 for name, proc in started.procs:
