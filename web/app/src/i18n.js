@@ -136,7 +136,7 @@ export function cardName(index) {
 }
 
 /**
- * The full text equivalent of a card: month and plant, name, class, and the card id.
+ * The full text equivalent of a card: month and plant, name, class, and (in English) the card id.
  * @param {number} index
  */
 export function cardLabel(index) {
@@ -144,5 +144,8 @@ export function cardLabel(index) {
   // A ribbon by its kind (poetry ribbon, 赤短), any other card by its class.
   const cls = (c.kind === 'ribbon' && CLASS[current][c.subclass]) || CLASS[current][c.kind];
   // Starts with the month number the card's badge shows (so the visible text is in the name).
+  // In Japanese the English id is noise to a screen reader (QA); a month's plains, which share
+  // their name, are told apart by their number as the id does (松のカス1).
+  if (current === 'ja') return `${c.month} ${monthName(c.month)}：${cardName(index)}${c.kind === 'plain' ? c.id.slice(-1) : ''}、${cls}`;
   return `${c.month} ${monthName(c.month)}: ${cardName(index)}, ${cls}, ${c.id}`;
 }

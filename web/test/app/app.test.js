@@ -49,6 +49,12 @@ test('48 different faces and a back; each card named with its month and id', () 
     assert.ok(cardLabel(c.index).endsWith(c.id));
     setLang('ja');
     assert.ok(cardLabel(c.index).includes(c.japanese));
+    assert.ok(!cardLabel(c.index).includes(c.id), `no English id in a Japanese label: ${cardLabel(c.index)}`);
+  }
+  // Each label names one card: a month's plains apart too.
+  for (const l of /** @type {const} */ (['en', 'ja'])) {
+    setLang(l);
+    assert.equal(new Set(CARDS.map((c) => cardLabel(c.index))).size, 48, l);
   }
   setLang('en');
   // The classes differ in their badge mark even in grey: a star, a diamond, a bar, a dot.
