@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-8e1ce828acb982f8';
-const FILES = ["./","app-45d53ffdae20.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-bdc2abc1899e.css","weights-08114836588a.js","worker-a73c32d1b9cb.js"];
+const CACHE = 'koikoi-d958ccbbb9344482';
+const FILES = ["./","app-ce6a63b69a86.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-bdc2abc1899e.css","weights-08114836588a.js","worker-a73c32d1b9cb.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -146,6 +146,6 @@ export function cardLabel(index) {
   // Starts with the month number the card's badge shows (so the visible text is in the name).
   // In Japanese the English id is noise to a screen reader (QA); a month's plains, which share
   // their name, are told apart by their number as the id does (松のカス1).
-  if (current === 'ja') return `${c.month} ${monthName(c.month)}：${cardName(index)}${c.kind === 'plain' ? c.id.slice(-1) : ''}、${cls}`;
+  if (current === 'ja') return `${c.month} ${monthName(c.month)}：${cardName(index)}${/plain(\d)$/.exec(c.id)?.[1] ?? ''}、${cls}`;
   return `${c.month} ${monthName(c.month)}: ${cardName(index)}, ${cls}, ${c.id}`;
 }

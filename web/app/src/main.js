@@ -324,10 +324,11 @@ function reportScreen(bytes) {
   openReport(root, bytes);
 }
 
-function route() {
+/** @param {{resume?: boolean}} [o] `resume: false`: the screen the address names, even with a match to continue */
+function route(o = {}) {
   if (game) return; // a match in progress keeps its screen (a language change redraws on the next table)
   // An interrupted match comes first: a reload (even of a #join link) continues it.
-  const cur = currentMatch();
+  const cur = o.resume === false ? null : currentMatch();
   if (cur) return resumeGame(cur);
   const f = fragment();
   if (f.has('join')) return joinForm(f.get('join') ?? '');
@@ -364,7 +365,9 @@ window.addEventListener('popstate', () => {
   game.deadEnd();
   stopGame();
   leftDeadEnd = { href: location.href, at: Date.now() };
-  route();
+  // Not back into the match that led here (one open in another tab stays current): Back goes
+  // where Back points, and the home screen offers to continue it, as after the Home button.
+  route({ resume: false });
 });
 window.addEventListener('hashchange', () => {
   const routed = leftDeadEnd.href === location.href && Date.now() - leftDeadEnd.at < 1000;

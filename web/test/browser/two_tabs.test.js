@@ -35,3 +35,33 @@ test('a second tab does not run the match the first tab is playing; after it clo
     await relay.stop();
   }
 });
+
+test('Back from the "open in another tab" panel goes where Back points and stays there', { skip, timeout: 180000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const second = await openPage(context, `${relay.web}#lobby`);
+    await second.page.locator('.lobbypage').waitFor({ timeout: 10000 });
+    const first = await openPage(context, relay.web);
+    await first.page.getByRole('button', { name: 'Practice against the computer' }).click();
+    await first.page.getByLabel('Rounds').fill('1');
+    await first.page.getByRole('button', { name: 'Start' }).click();
+    await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
+    // The second tab goes elsewhere: the match it finds current is played in the first tab.
+    await second.page.evaluate(() => { location.hash = 'leaderboard'; });
+    await second.page.locator('.cannotstart').waitFor({ timeout: 30000 });
+    await second.page.goBack();
+    await second.page.locator('.lobbypage').waitFor({ timeout: 5000 });
+    // Not back into the match (it would wait out the lock and show the same panel again).
+    await second.page.waitForTimeout(7000);
+    assert.equal(await second.page.locator('.cannotstart').count(), 0);
+    assert.equal(await second.page.locator('.lobbypage').count(), 1);
+    // The first tab plays on.
+    assert.ok(await first.page.locator('.board').count());
+    assert.deepEqual([...first.errors, ...second.errors], []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
