@@ -8,7 +8,6 @@ from typing import Any
 from koikoi_p2p.cli.options import LEVEL_HELP, LEVELS, PRESET_NAMES, add_cafile, rounds_count
 
 
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "selfplay",

@@ -94,7 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = handler(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        from koikoi_p2p.cli.i18n import tr
+
+        # In the screens' language (QA: a Japanese host's Ctrl-C said "interrupted").
+        print(tr(getattr(args, "lang", None) or lang_of(argv), "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`koikoi rules | head`): stop quietly, no traceback.

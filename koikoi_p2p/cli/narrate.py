@@ -104,6 +104,12 @@ def after_their_call(profile: Profile, calls: int, lang: str = "en") -> str:
     return tr(lang, "Their koi-koi: {stake}; the round goes on until someone stops.", stake=stake)
 
 
+def _named(opponent: str, lang: str) -> str:
+    """The opponent inside an English sentence: a role takes its article ("the computer"), a name
+    stands alone (QA: "if computer wins it instead")."""
+    return f"the {opponent}" if lang == "en" and opponent in ("computer", "opponent") else opponent
+
+
 def stakes(view: RoundView, profile: Profile, me: int, opponent: str, lang: str = "en") -> list[str]:
     """What stopping scores now and what a koi-koi risks, under these rules (the decide prompt)."""
     from koikoi_p2p.rules.scoring import round_score
@@ -121,7 +127,8 @@ def stakes(view: RoundView, profile: Profile, me: int, opponent: str, lang: str 
     else:
         after = tr(lang, "the round then goes on until someone stops")
     risk = {
-        "opponent_flat_x2": tr(lang, "if {them} wins it instead, {them}'s score is doubled", them=opponent),
+        "opponent_flat_x2": tr(lang, "if {them} wins it instead, {them}'s score is doubled",
+                               them=_named(opponent, lang)),
         "shared_one_plus_calls": tr(lang, "each call raises the winner's multiplier by one, whoever wins"),
         "winner_pow2": tr(lang, "each of your calls doubles your score if you win; nothing if you do not"),
         "none": tr(lang, "calls multiply nothing: you only play on for more yaku"),

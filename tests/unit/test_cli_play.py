@@ -173,7 +173,9 @@ def test_decide_prompt_says_what_stopping_scores_and_what_a_call_risks() -> None
     nintendo = stakes(view, PROFILE, 0, "computer")
     assert nintendo[0] == "Stop now: you score 22 points (base 11 x2)."
     assert "ends as soon as either of you makes or raises a yaku" in nintendo[1]
-    assert "computer's score is doubled" in nintendo[1] and "nobody scores" in nintendo[1]
+    assert "if the computer wins it instead, the computer's score is doubled" in nintendo[1], nintendo[1]
+    assert "nobody scores" in nintendo[1]
+    assert "if Bob wins it instead, Bob's score is doubled" in stakes(view, PROFILE, 0, "Bob")[1]
     online = stakes(replace(view, calls=(1, 0)), preset("koikoi-online"), 0, "computer")
     assert online[0] == "Stop now: you score 66 points (base 11 x6)."  # 11 x2 (8+) x3 (calls)
     assert "until someone stops" in online[1]

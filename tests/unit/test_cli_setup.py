@@ -186,3 +186,19 @@ def test_selfplay_takes_every_preset() -> None:
     parser = build_parser()
     for name in PRESETS:
         assert parser.parse_args(["selfplay", "--rules", name]).rules == name
+
+
+def test_an_interruption_is_said_in_the_screens_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C in any command says so in the chosen language (it said "interrupted" in Japanese)."""
+    from koikoi_p2p.cli import cmd_selfplay
+
+    def interrupted(args: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    monkeypatch.setattr(cmd_selfplay, "_handle", interrupted)
+    assert main(["--lang", "ja", "selfplay"]) == 130
+    assert capsys.readouterr().err.strip() == "中断しました"
+    assert main(["--lang", "en", "selfplay"]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted"
