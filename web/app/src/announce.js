@@ -132,6 +132,12 @@ export class Announcer {
       h('p', { class: 'anntitle' }, it.title),
       ...it.lines.map((l) => h('div', { class: 'annline' }, [h('span', {}, l.text), h('span', { class: 'anncards' }, l.cards.map((c) => cardEl(c, { cls: 'small' })))])),
     ])));
+    // Over a dialog (a round's or the match's summary says the same, with the yaku) the banner
+    // would cover it (QA): the live region alone speaks.
+    if (document.querySelector('dialog.dlg[open]')) {
+      this.hide();
+      return;
+    }
     this.banner.hidden = false;
     this.shownAt = performance.now();
     if (this.timer) clearTimeout(this.timer);

@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { noteRatedResult } from './identity_panel.js';
 import { handYakuDialog, koikoiDialog, renderBoard, tickClocks } from './board.js';
 import { lastOfMatch, pendingRound, roundSummary } from './summary.js';
+import { wantedDialog } from './dialog_order.js';
 import { t } from './i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from './dialogs.js';
 import { waitingScreen } from './waiting.js';
@@ -474,22 +475,23 @@ export class Game {
     const names = this.#names(table);
     /** @type {[string, () => HTMLElement] | null} */
     let want = null;
-    const sas = table.mode !== 'practice' && table.paired && table.paired.sas && !this.sasConfirmed && !table.finished;
     if (!table.canResign) this.#setResign(false);
-    if (table.failure) want = ['failure', () => this.#failureView(table)];
-    else if (table.over) want = ['over', () => this.#overView(table, names)];
-    else if (sas) want = ['sas', () => this.#sasView(table)];
-    else if (this.confirmingResign) want = ['resign', () => this.#resignView(table, names)];
-    else if (table.termsProposed && !this.termsAnswered) want = ['terms', () => this.#termsView(table, names)];
-    else if (table.ask && table.ask.kind === 'decide' && table.hint) want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o), () => this.#resign())];
-    else if (table.ask && table.ask.kind === 'hand_yaku' && table.ask.options.length === 1) {
-      // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
-      if (this.autoAnswered !== table.deal) { this.autoAnswered = table.deal; this.#decide(table.ask.options[0]); }
-    } else if (table.ask && table.ask.kind === 'hand_yaku') want = [`hand-${table.deal}`, () => handYakuDialog(table, (o) => this.#decide(o))];
-    else if (!table.over && pendingRound(table, this.shownRound)) {
-      const shown = { ...table, lastRound: pendingRound(table, this.shownRound) };
-      want = ['round', () => this.#roundView(shown, names)];
+    const w = wantedDialog(table, { sasConfirmed: this.sasConfirmed, confirmingResign: this.confirmingResign, termsAnswered: this.termsAnswered, shownRound: this.shownRound });
+    // No dealt-hand yaku to claim: the only answer is to play on, so it is given for the person.
+    if (w.autoHand && this.autoAnswered !== table.deal) {
+      this.autoAnswered = table.deal;
+      this.#decide(table.ask.options[0]);
     }
+    if (w.kind === 'failure') want = ['failure', () => this.#failureView(table)];
+    else if (w.kind === 'over') want = ['over', () => this.#overView(table, names)];
+    else if (w.kind === 'sas') want = ['sas', () => this.#sasView(table)];
+    else if (w.kind === 'resign') want = ['resign', () => this.#resignView(table, names)];
+    else if (w.kind === 'terms') want = ['terms', () => this.#termsView(table, names)];
+    else if (w.kind === 'decide') want = [`decide-${table.deal}-${table.round.calls.length}`, () => koikoiDialog(table, names, (o) => this.#decide(o), () => this.#resign())];
+    else if (w.kind === 'round') {
+      const shown = { ...table, lastRound: w.round };
+      want = ['round', () => this.#roundView(shown, names)];
+    } else if (w.kind === 'hand') want = [`hand-${table.deal}`, () => handYakuDialog(table, (o) => this.#decide(o))];
     if (!want) {
       if (this.dialog.open && this.dialogKind !== 'round') this.dialog.close();
       if (!this.dialog.open) this.dialogKind = '';

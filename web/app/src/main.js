@@ -244,9 +244,15 @@ function practiceForm() {
       h('option', { value: 'expert', selected: settings.level === 'expert' }, t('levelExpert'))])),
     field(t('rules'), rulesSelect()),
     field(t('rounds'), h('input', { name: 'rounds', type: 'number', min: 1, max: 12, value: settings.rounds })),
-    field(t('switches'), h('textarea', { name: 'switches', rows: 2, spellcheck: 'false', placeholder: 'koikoi_multiplier=none' })),
     h('p', { class: 'error', role: 'alert' }),
     h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('start')), h('button', { type: 'button', onclick: home }, t('back'))]),
+    // The rules' switches are for players who know them (QA): out of the way, as in the room form.
+    h('details', { class: 'more' }, [
+      h('summary', {}, t('moreOptions')),
+      h('div', { class: 'moregrid' }, [
+        field(t('switches'), h('textarea', { name: 'switches', rows: 2, spellcheck: 'false', placeholder: 'koikoi_multiplier=none' })),
+      ]),
+    ]),
   ]));
   screen([topBar(), form]);
   // The two seats' workers start while the person chooses: Start finds them loaded and warm.

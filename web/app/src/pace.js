@@ -3,7 +3,8 @@
 // board that shows a new move of the computer until a short pause has passed since the board
 // before it was drawn (the person's own move is still moving meanwhile: the pause overlaps the
 // motion). A newer table replaces a held one. Nothing is held across a deal's end, a new deal or
-// its opening (the person's hand), the match's end or a failure, nor while a dialog covers the board.
+// its opening (the person's hand), the match's end or a failure, nor while a dialog covers the board:
+// a held table is drawn at once before such a table, never dropped.
 
 /** The pause in ms (localStorage koikoi.pauseMs: tests and benches set it; 0 turns it off). */
 export const PAUSE_KEY = 'koikoi.pauseMs';
@@ -63,6 +64,10 @@ export class Pacer {
 
   /** A new table from the seat: drawn now, or held until the pause is over. @param {any} table */
   offer(table) {
+    // A table past the held one (the deal's end, the next deal, the match's end): the held move is
+    // drawn first, at once, so the board shows it and the move log lists it (QA: the computer's
+    // winning move never appeared behind the round summary).
+    if (this.held && !opponentDecided(this.shown, table)) this.#show(this.held);
     const wait = this.drawnAt + this.pause - this.now();
     if (this.pause > 0 && wait > 0 && !this.covered() && opponentDecided(this.shown, table)) {
       this.held = table;

@@ -129,7 +129,11 @@ function flowOver(session, entries, secrets, skipHidden) {
         if (ev.to === 1 && phase !== 'hand1_reveal') deal.steps.push({ seq: e.seq, kind: 'dealt', seat: null, snap: snapshot(engine) });
         else if (ev.to === null && ev.positions.length === 1 && ev.positions[0] >= 24 && (phase === 'draw_capture' || phase === 'play' || phase === 'decide' || phase === 'over')) {
           const card = ev.cards[0];
-          if (!deal.steps.length || deal.steps[deal.steps.length - 1].card !== card) deal.steps.push({ seq: e.seq, kind: 'draw', seat: engine.turn, card, snap: snapshot(engine) });
+          // The drawer is who played just before (the half-turn is theirs); the engine's turn may
+          // already have passed to the other seat with the same message (QA: every draw was
+          // captioned with the wrong player).
+          const played = [...deal.steps].reverse().find((st) => st.kind === 'play');
+          if (!deal.steps.length || deal.steps[deal.steps.length - 1].card !== card) deal.steps.push({ seq: e.seq, kind: 'draw', seat: played ? played.seat : engine.turn, card, snap: snapshot(engine) });
         }
       } else if (deal && isRound && ev.type === 'action') {
         const a = ev.action;

@@ -403,6 +403,7 @@ export class Seat {
       case 'round_over':
         info.lastRound = this.#roundOver(ev);
         info.rounds = [...info.rounds, info.lastRound];
+        this.#publishEnded(ev);
         break;
       case 'resigned':
         info.resigned = { seat: ev.seat, seq: ev.seq };
@@ -609,6 +610,21 @@ export class Seat {
       canResign: !this.finished && this.#canResign(),
       history: this.history.table(),
     };
+  }
+
+  /**
+   * The board as the deal ended, before the flow moves on: one input can end a deal and begin the
+   * next (the last draw, the call, the signatures, the next shuffle), and the table published after
+   * it shows the next deal, so without this the page never showed the move that ended the deal
+   * (QA: the computer's winning capture was missing behind the round summary).
+   * @param {any} ev the round_over event
+   */
+  #publishEnded(ev) {
+    if (this.replaying || this.record.role !== 'human') return;
+    const engine = /** @type {any} */ (this.peer.flow)?.closing?.live?.engine ?? null;
+    if (!engine || !('view' in engine)) return;
+    this.shown = engine;
+    this.post({ type: 'table', table: { ...this.table(), round: roundTable(engine, this.peer.seat), ask: null, hint: null, wait: null, deal: ev.deal } });
   }
 
   #publish() {

@@ -12,7 +12,7 @@ import { preset, withRounds } from '../../src/rules/profile.js';
 import { History } from '../../app/src/history.js';
 import { turnText } from '../../app/src/movelog.js';
 import { cupAs, koikoiHint } from '../../app/src/table.js';
-import { snapshot } from '../../app/src/report_model.js';
+import { buildReport, snapshot } from '../../app/src/report_model.js';
 import { RoundState } from '../../src/rules/round.js';
 import { scorePile } from '../../src/rules/scoring.js';
 import { claimText } from '../../app/src/board.js';
@@ -91,6 +91,23 @@ for (const rules of ['nintendo']) {
     }
   });
 }
+
+test("the match report names the player who drew each card, as the seats' own histories do", () => {
+  const { peers, ended } = play('nintendo', 'history-report', 2);
+  const report = buildReport(peers[0].transcript());
+  assert.ok(report.ok, report.lines.join('\n'));
+  let draws = 0;
+  for (const deal of report.deals) {
+    const turns = /** @type {any} */ (ended.find((e) => e.deal === deal.deal && e.seat === 0)).turns;
+    for (const st of deal.steps.filter((/** @type {any} */ x) => x.kind === 'draw')) {
+      const turn = turns.find((/** @type {any} */ x) => x.drawn === st.card);
+      assert.ok(turn, `deal ${deal.deal}: card ${st.card} drawn`);
+      assert.equal(st.seat, turn.seat, `deal ${deal.deal}: who drew card ${st.card}`);
+      draws++;
+    }
+  }
+  assert.ok(draws > 10, `${draws} draws`);
+});
 
 test('a half-turn reads as a sentence in both languages', () => {
   const x = { seat: /** @type {0 | 1} */ (1), played: 36, took: [38], drawn: 8, drawTook: [], call: /** @type {'koikoi'} */ ('koikoi'), claim: null };

@@ -279,6 +279,8 @@ test('a move in flight, the opponent\'s last move marked, the koi-koi announceme
         show([b], 0);
       }, call);
       await page.waitForFunction(() => /koi-koi!/.test(document.querySelector('dialog[open] [aria-live]')?.textContent ?? ''));
+      // ... and no banner covers the dialog (QA: "made tane" sat over the match's summary).
+      assert.equal(await page.locator('.announce').isVisible(), false, 'a banner over a dialog');
       await page.evaluate(() => document.querySelector('dialog[open]')?.remove());
       assert.deepEqual(errors, []);
       await context.close();

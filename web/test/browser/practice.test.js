@@ -97,13 +97,13 @@ test('a round summary stays over the board its round ended on; the next deal is 
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const { page, errors } = await openPage(context, relay.web);
     await page.getByRole('button', { name: 'Practice against the computer' }).click();
-    await page.getByLabel('Rounds').fill('3');
+    await page.getByLabel('Rounds').fill('4');
     await page.getByLabel('Computer').selectOption('random');
     await page.getByRole('button', { name: 'Start' }).click();
     // The cards on the board (hand, field, piles), in order: what the person sees behind a dialog.
     const board = () => page.evaluate(() => Array.from(document.querySelectorAll('.board [data-card]'), (c) => c.getAttribute('data-card')).join(' '));
-    let checked = false;
-    for (let moves = 0; moves < 400 && !checked; moves++) {
+    let checked = 0;
+    for (let moves = 0; moves < 600; moves++) {
       const open = String(await page.evaluate(() => document.querySelector('dialog.dlg[open]')?.className ?? ''));
       if (open.includes('dlg-over') || open.includes('dlg-failure')) break;
       if (open && !open.includes('dlg-round')) {
@@ -118,18 +118,51 @@ test('a round summary stays over the board its round ended on; the next deal is 
       }
       const ended = await board();
       assert.ok(ended.length > 0, 'a board behind the summary');
-      // The next deal is made meanwhile (the computer does not wait for the person to read):
-      // the board behind the summary must not change to it.
-      await page.waitForTimeout(3000);
-      const after = await board();
-      assert.equal(after, ended, `the board behind the round summary changed: ${ended} -> ${after}`);
-      if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'round-summary-over-its-board.png') });
-      await page.locator('dialog[open] button.primary').click();
-      await page.waitForFunction((/** @type {string} */ before) => Array.from(document.querySelectorAll('.board [data-card]'), (c) => c.getAttribute('data-card')).join(' ') !== before, ended, { timeout: 30000 });
-      assert.equal(await page.locator('dialog.dlg-round[open]').count(), 0);
-      checked = true;
+      // The board shows the round as it ended: every card the summary pictures for a yaku is in
+      // a capture pile behind it (QA: the computer's winning move was missing).
+      const pictured = await page.evaluate(() => Array.from(document.querySelectorAll('dialog[open] .seatyaku .ycards [data-card]'), (c) => c.getAttribute('data-card')));
+      const captured = await page.evaluate(() => Array.from(document.querySelectorAll('.board .captures [data-card]'), (c) => c.getAttribute('data-card')));
+      assert.deepEqual(pictured.filter((/** @type {string | null} */ c) => !captured.includes(c)), [], 'the yaku cards of the summary are captured on the board behind it');
+      if (!checked) {
+        // The next deal is made meanwhile (the computer does not wait for the person to read):
+        // the board behind the summary must not change to it.
+        await page.waitForTimeout(3000);
+        const after = await board();
+        assert.equal(after, ended, `the board behind the round summary changed: ${ended} -> ${after}`);
+        if (process.env.KOIKOI_SCREENS_DIR) await page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'round-summary-over-its-board.png') });
+      }
+      // The match's last summary can give way to the match's end meanwhile (it has no primary).
+      await page.locator('dialog.dlg-round[open] button.primary').click({ timeout: checked ? 3000 : 30000 }).catch((/** @type {unknown} */ e) => { if (!checked) throw e; });
+      if (!checked) {
+        await page.waitForFunction((/** @type {string} */ before) => Array.from(document.querySelectorAll('.board [data-card]'), (c) => c.getAttribute('data-card')).join(' ') !== before, ended, { timeout: 30000 });
+        assert.equal(await page.locator('dialog.dlg-round[open]').count(), 0);
+      }
+      checked++;
     }
-    assert.ok(checked, 'no round ended before the match did');
+    assert.ok(checked > 0, 'no round ended before the match did');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
+test("the practice form keeps the rules' switches under More options, and still reads them", { skip, timeout: 120000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 390, height: 844 } }), relay.web);
+    await page.getByRole('button', { name: 'Practice against the computer' }).click();
+    const switches = page.getByLabel('Changed switches (one NAME=VALUE a line)');
+    assert.equal(await switches.isVisible(), false, 'switches out of the way');
+    await page.getByText('More options').click();
+    await switches.fill('no_such_switch=1');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('form .error').getByText(/no_such_switch/).waitFor({ timeout: 5000 });
+    await switches.fill('koikoi_multiplier=none');
+    await page.getByLabel('Rounds').fill('3');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
