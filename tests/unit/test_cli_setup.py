@@ -108,6 +108,9 @@ def test_help_of_each_play_command_lists_only_its_exit_codes(
     listed = {int(line.split()[0]) for line in text.split("exit codes:", 1)[1].splitlines() if line.strip()}
     assert listed == set(COMMAND_CODES[command])
     assert exit_codes.ROOM_NOT_FOUND not in COMMAND_CODES["practice"]  # no relay, no room: not listed
+    # A resumed online match gives up with its relay down (gave_up / relay_unreachable): exit 3,
+    # as the README's table says (QA: resume --help did not list it).
+    assert exit_codes.RELAY_UNREACHABLE in COMMAND_CODES["resume"]
     # The lobby plays no match (issue 16: its help listed "the match finished").
     assert ("the match finished" in text) == (command != "lobby")
     assert ("your input ended" in text) == (command != "lobby")
