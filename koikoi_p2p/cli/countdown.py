@@ -48,12 +48,17 @@ async def with_countdown(
             write(f"{text()} ({int(limit)}{unit})...\n")
             return await task
         shown = 0
+        last = ""
         while True:
             left = max(0, int(limit - (clock() - start) + 0.999))
-            line = f"\r{text()}... {left:>3}{unit} "
-            size = display_width(line)
-            write(line + " " * max(0, shown - size))
-            shown = max(shown, size)
+            # Past zero the wait may go on (no claim while our relay is down, spec/protocol.md
+            # §12.4): the line stops counting, and an unchanged line is not written again (QA: a
+            # log of "... 0s" a hundred times).
+            line = f"\r{text()}... {left:>3}{unit} " if left else f"\r{text()}... "
+            if line != last:
+                size = display_width(line)
+                write(line + " " * max(0, shown - size))
+                shown, last = max(shown, size), line
             done, _ = await asyncio.wait({task}, timeout=1.0)
             if done:
                 write("\r" + " " * (shown + 12) + "\r")

@@ -154,6 +154,22 @@ def test_countdown_shows_time_left_only_when_waiting() -> None:
     assert any("waiting for the opponent..." in s and "60s" in s for s in out)
 
 
+def test_a_wait_past_its_count_stops_counting_and_writes_no_line_twice() -> None:
+    """A wait that outlasts its limit (our relay down: no claim meanwhile) shows the label without
+    a number, once: it printed "... 0s" every second."""
+    out: list[str] = []
+
+    async def slow() -> int:
+        await asyncio.sleep(3.3)
+        return 5
+
+    assert asyncio.run(with_countdown(slow(), write=out.append, limit=1, live=True, grace=0.01,
+                                      label="the relay does not answer: trying again")) == 5
+    lines = [s for s in out if s.strip()]
+    assert not any("0s" in s for s in lines), lines
+    assert sum("trying again..." in s and "1s" not in s for s in lines) == 1, lines
+
+
 def test_own_deadline_takes_no_answer_after_it_and_counts_down_live() -> None:
     """With a deadline the answer line starts with the time left, rewritten every second on a
     terminal; when it passes no more input is taken (TimeUp)."""
