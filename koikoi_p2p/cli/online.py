@@ -216,8 +216,12 @@ def join(args: argparse.Namespace) -> int:
     url = checked_url(args)
     if url is None:
         return exit_codes.USAGE
-    code = args.code.strip().upper()
-    if len(code) != 6 or not code.isascii() or not code.isalnum():
+    from koikoi_relay.codes import normalize_code
+
+    # spec/relay.md §3: no code has the look-alikes 0, O, 1, I, L (QA: O0IL1Z went to the relay and
+    # came back "room not found"); case, spaces and dashes are forgiven, as in the browser.
+    code = normalize_code(args.code)
+    if code is None:
         error(args, "{code!r} is not a room code: a code is six letters and digits, like K7QX2M (the host's "
               "screen shows it).", code=args.code)
         return exit_codes.USAGE

@@ -27,6 +27,10 @@ def test_a_malformed_room_code_is_refused_before_any_connection(
     assert main(["join", "KP5PRD0", "--relay", "ws://127.0.0.1:1"]) == exit_codes.USAGE
     assert "'KP5PRD0' is not a room code: a code is six letters and digits" in capsys.readouterr().err
     assert main(["join", "kp5prd", "--relay", "ws://127.0.0.1:1"]) == exit_codes.RELAY_UNREACHABLE
+    # Look-alikes no code has are refused here too, not by the relay (QA); a dash is forgiven.
+    assert main(["join", "O0IL1Z", "--relay", "ws://127.0.0.1:1"]) == exit_codes.USAGE
+    assert "'O0IL1Z' is not a room code" in capsys.readouterr().err
+    assert main(["join", "kp5-prd", "--relay", "ws://127.0.0.1:1"]) == exit_codes.RELAY_UNREACHABLE
 
 
 def test_a_bad_relay_address_says_how_to_write_one(capsys: pytest.CaptureFixture[str]) -> None:
