@@ -14,6 +14,7 @@ from koikoi_p2p.cli.options import (
     add_relay,
     add_terms,
     add_timeout,
+    seconds,
 )
 
 
@@ -43,7 +44,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ratings", metavar="URL", default=None,
                         help="the rating service of a rated match (default: the relay's, http(s)://HOST:PORT)")
     parser.add_argument(
-        "--wait", type=float, default=600.0, metavar="SECONDS",
+        "--wait", type=seconds, default=600.0, metavar="SECONDS",   # 1 s to a day (QA: 0 opened a room)
         help="how long the room waits for your friend to join (default: 600)"
     )
     parser.set_defaults(handler=_handle)

@@ -101,3 +101,14 @@ def test_only_two_plains_of_one_month_are_chosen_for_the_player() -> None:
     assert interchangeable(plains)
     assert not interchangeable((Capture(card("09-blue").index), Capture(card("09-plain1").index)))
     assert not interchangeable((Capture(card("11-swallow").index), Capture(card("11-lightning").index)))
+
+
+def test_host_wait_takes_one_second_to_a_day(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`host --wait 0` opened a room and closed it at once (exit 9): now a bad command line."""
+    monkeypatch.setenv("KOIKOI_HOME", str(tmp_path))
+    for bad in ("0", "-5", "nan", "100000"):
+        with pytest.raises(SystemExit) as exc:
+            main(["host", "--wait", bad, "--relay", "ws://127.0.0.1:1"])
+        assert exc.value.code == exit_codes.USAGE, bad
+    assert "--wait" in capsys.readouterr().err
