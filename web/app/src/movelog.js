@@ -61,7 +61,9 @@ export class MoveLog {
     const lines = [];
     const first = hist && hist.first && hist.first.draws.length && table.round && table.round.roundIndex === 1 ? hist.first : null;
     if (first) lines.push(h('li', { class: 'first' }, firstText(first, names)));
-    turns.forEach((x) => lines.push(h('li', { class: x.seat === table.seat ? 'mine' : 'theirs' }, turnText(x, names[x.seat]))));
+    // The first-dealer line is not a move: the moves count from 1 after it, as the title counts
+    // them (QA: "Moves (3)" listed 2 to 4).
+    turns.forEach((x, i) => lines.push(h('li', { class: x.seat === table.seat ? 'mine' : 'theirs', value: first && i === 0 ? 1 : undefined }, turnText(x, names[x.seat]))));
     if (!lines.length) lines.push(h('li', { class: 'muted' }, t('movesNone')));
     this.summary.textContent = t('movesTitle', { n: turns.length });
     this.list.replaceChildren(...lines);

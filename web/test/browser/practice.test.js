@@ -124,6 +124,13 @@ test('a round summary stays over the board its round ended on; the next deal is 
       const captured = await page.evaluate(() => Array.from(document.querySelectorAll('.board .captures [data-card]'), (c) => c.getAttribute('data-card')));
       assert.deepEqual(pictured.filter((/** @type {string | null} */ c) => !captured.includes(c)), [], 'the yaku cards of the summary are captured on the board behind it');
       if (!checked) {
+        // The move log numbers the moves from 1 after the first-dealer line, as its title counts
+        // them (QA: "Moves (3)" listed 2 to 4).
+        const ordinal = await page.evaluate(() => {
+          const move = /** @type {HTMLLIElement | null} */ (document.querySelector('.movelog li.mine, .movelog li.theirs'));
+          return document.querySelector('.movelog li.first') && move ? move.value : null;
+        });
+        if (ordinal !== null) assert.equal(ordinal, 1, 'the first move is numbered 1');
         // The next deal is made meanwhile (the computer does not wait for the person to read):
         // the board behind the summary must not change to it.
         await page.waitForTimeout(3000);
