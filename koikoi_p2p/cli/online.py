@@ -63,6 +63,7 @@ RELAY_CODES = {
     "room_full": exit_codes.ROOM_FULL,
     "full": exit_codes.ROOM_FULL,
     "peer_left": exit_codes.OPPONENT_LEFT,
+    "left_before_terms": exit_codes.OPPONENT_LEFT,
     "peer_timeout": exit_codes.OPPONENT_LEFT,
     "peer_resume_failed": exit_codes.OPPONENT_LEFT,
     "room_closed": exit_codes.OPPONENT_LEFT,
@@ -500,8 +501,11 @@ class SavedMatch:
                 self.left_in_handshake = True
                 other = 1 - client.seat
                 shaken = self.core is not None and self.core.peer is not None
+                # After the handshake the other side could only refuse the terms or quit at their
+                # question: say so (QA: the host heard only "the opponent left").
+                reason = "left_before_terms" if shaken else "peer_left"
                 when = "before the terms were accepted" if shaken else "during the handshake"
-                self._put(Failure(reason="peer_left", message=f"the other side left {when}", who=other),
+                self._put(Failure(reason=reason, message=f"the other side left {when}", who=other),
                           False)
                 self._queue.put_nowait(None)
                 return

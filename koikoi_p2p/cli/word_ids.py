@@ -156,6 +156,9 @@ REASONS: dict[str, str] = {
     "peer_left": "the opponent left",
     # the browser: a joiner gone before the handshake ended, in a room with a password
     "left_in_handshake": "the opponent hung up during the handshake: most likely the passwords differ",
+    # both clients: a joiner gone after the handshake, before accepting the terms (it refused them,
+    # or quit at the question)
+    "left_before_terms": "the opponent left without accepting the terms (most likely they refused them)",
     "left": "the opponent left",
     "connection_closed": "the connection closed before the end",
     "transport_closed": "the connection closed before the end",

@@ -187,4 +187,5 @@ def test_a_refusal_ends_the_hosts_wait_at_once(tmp_path: Path) -> None:
     assert code == exit_codes.OPPONENT_LEFT, out
     assert waited < 30, (waited, out)
     assert ".abandoned" not in out and "Evidence" not in out, out
+    assert "the opponent left without accepting the terms" in out, out   # not just "left" (QA)
     assert not list((tmp_path / "host").rglob("*.abandoned"))

@@ -509,7 +509,8 @@ export class Seat {
         this.#stop({ reason: 'left_in_handshake', detail: 'the other side left during the handshake', blame: null });
         return;
       }
-      this.#stop({ reason: 'peer_left', detail: 'the other side left before the terms were accepted', blame: null });
+      // After the handshake the other side could only refuse the terms or quit at their question.
+      this.#stop({ reason: this.peer.channel ? 'left_before_terms' : 'peer_left', detail: 'the other side left before the terms were accepted', blame: null });
     });
   }
 

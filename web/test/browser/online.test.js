@@ -221,7 +221,7 @@ test('a joiner who refuses the terms leaves, and the host page says so at once, 
     }
     await a.page.locator('dialog.dlg-failure').waitFor({ timeout: 60000 });
     const said = String(await a.page.locator('dialog[open]').textContent());
-    assert.match(said, /the opponent left/, said);
+    assert.match(said, /the opponent left without accepting the terms/, said);
     assert.equal(await a.page.locator('dialog[open] a[data-file="evidence"]').count(), 0, said);
     assert.deepEqual(a.errors, []);
   } finally {
