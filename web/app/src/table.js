@@ -91,7 +91,10 @@ export function koikoiHint(engine, seat) {
   // spec/rules.md §9.4: the limit counts both seats' calls together, or each seat's (per_seat).
   const callsMade = profile.call_limit === 'per_seat' ? v.calls.filter((/** @type {number} */ s) => s === seat).length : v.calls.length;
   const limit = profile.max_calls_per_round;
-  return { base, stop, opponentFactor, myFactorLater, callsLeft: limit > 0 ? Math.max(0, limit - callsMade - 1) : null };
+  // No card left in the hand: no later turn of this seat can make another yaku (QA: the dialog
+  // still promised that a further yaku raises the score).
+  const handEmpty = v.hand.length === 0;
+  return { base, stop, opponentFactor, myFactorLater, callsLeft: limit > 0 ? Math.max(0, limit - callsMade - 1) : null, handEmpty };
 }
 
 /**

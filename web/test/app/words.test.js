@@ -12,6 +12,8 @@ import { applySteps, roundInfo, scoreSteps, withExtras, yakuCards } from '../../
 import { stepText } from '../../app/src/summary.js';
 import { PRESETS, preset, withRounds } from '../../src/rules/profile.js';
 import { roundScore, scorePile } from '../../src/rules/scoring.js';
+import { newRound, playRound } from '../../src/rules/simulate.js';
+import { koikoiHint } from '../../app/src/table.js';
 import { jitter } from '../../app/src/cards/draw.js';
 import { CARDS } from '../../src/api/rules.js';
 
@@ -153,4 +155,25 @@ test('a round summary\'s data: the winner\'s yaku with cards, points moved, roun
   assert.deepEqual(info.moved, [0, 6]);
   assert.equal(info.roundsLeft, 3);
   assert.equal(info.last, false);
+});
+
+test('the koi-koi question knows when the caller has no card left (a call cannot bring another yaku)', () => {
+  const profile = preset('nintendo');
+  const rnd = jitter(23);
+  let empty = 0;
+  let held = 0;
+  for (let i = 0; i < 400 && !(empty && held); i++) {
+    const state = newRound(profile, { dealer: i % 2 });
+    const deck = Array.from({ length: 48 }, (_, c) => c).sort(() => rnd() - 0.5);
+    playRound(state, deck, (st, options) => {
+      const need = /** @type {any} */ (st.need);
+      if (need.kind === 'decide') {
+        const hint = koikoiHint(st, need.seat);
+        assert.equal(hint.handEmpty, st.view(need.seat).hand.length === 0);
+        if (hint.handEmpty) empty++; else held++;
+      }
+      return options[Math.floor(rnd() * options.length)];
+    });
+  }
+  assert.ok(empty > 0 && held > 0, `${empty} questions with an empty hand, ${held} with cards`);
 });
