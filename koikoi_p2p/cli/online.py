@@ -501,9 +501,10 @@ class SavedMatch:
                 self.left_in_handshake = True
                 other = 1 - client.seat
                 shaken = self.core is not None and self.core.peer is not None
-                # After the handshake the other side could only refuse the terms or quit at their
-                # question: say so (QA: the host heard only "the opponent left").
-                reason = "left_before_terms" if shaken else "peer_left"
+                # After the handshake a joiner could only refuse the terms or quit at their
+                # question: say so to the host (QA: it heard only "the opponent left"; the host
+                # proposed the terms, so a joiner keeps "peer_left"). spec/game.md §2.5.
+                reason = "left_before_terms" if shaken and client.seat == 0 else "peer_left"
                 when = "before the terms were accepted" if shaken else "during the handshake"
                 self._put(Failure(reason=reason, message=f"the other side left {when}", who=other),
                           False)

@@ -132,9 +132,10 @@ export class Announcer {
       h('p', { class: 'anntitle' }, it.title),
       ...it.lines.map((l) => h('div', { class: 'annline' }, [h('span', {}, l.text), h('span', { class: 'anncards' }, l.cards.map((c) => cardEl(c, { cls: 'small' })))])),
     ])));
-    // Over a dialog (a round's or the match's summary says the same, with the yaku) the banner
-    // would cover it (QA): the live region alone speaks.
-    if (document.querySelector('dialog.dlg[open]')) {
+    // Over a summary (a round's or the match's says the same, with the yaku) or a failure the
+    // banner would cover it (QA): the live region alone speaks. Over the koi-koi question it
+    // still shows the yaku's cards.
+    if (document.querySelector('dialog.dlg-round[open], dialog.dlg-over[open], dialog.dlg-failure[open]')) {
       this.hide();
       return;
     }

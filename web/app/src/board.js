@@ -234,8 +234,9 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
       stop ? h('button', { class: 'primary', 'data-key': 's', onclick: () => decide(stop) }, [h('strong', {}, t('stopButton')), h('span', {}, tn('stopWhat', hint.stop))]) : null,
       call ? h('button', { class: 'koikoi-call', 'data-key': 'k', onclick: () => decide(call) }, [
         h('strong', {}, t('koikoiButton')),
-        // No card left: no further yaku can come, so the call only risks the round (QA).
-        hint.handEmpty ? h('span', { class: 'warn' }, t('koikoiNoCards', { who: names[1 - table.seat], mult }))
+        // No card left: no further yaku can come from a call (QA: the line promised one). What the
+        // round then gives depends on the rules' end of hands (spec/rules.md §9.6), so no more is said.
+        hint.handEmpty ? h('span', { class: 'warn' }, t('koikoiNoCards'))
           : h('span', {}, tn('koikoiWhat', hint.base, { base: hint.base, who: names[1 - table.seat], mult })),
         hint.callsLeft !== null ? h('span', { class: 'muted' }, tn('callsLeftN', hint.callsLeft)) : null,
       ]) : null,

@@ -469,7 +469,7 @@ export const MESSAGES = {
     "Opponent's hand: {n} card",
     "Opponent's hand: {n} cards"
    ],
-   "koikoiNoCards": "You have no cards left: a call cannot bring you another yaku, and if {who} scores first, they take the round{mult}.",
+   "koikoiNoCards": "You have no cards left: a call cannot bring you another yaku.",
    "callsLeftN": [
     "Calls you may still make after this one: {n}",
     "Calls you may still make after this one: {n}"
@@ -1201,7 +1201,7 @@ export const MESSAGES = {
    "opponentHandN": [
     "相手の手札: {n}枚"
    ],
-   "koikoiNoCards": "手札がもうありません。こいこいしても役は増えません。{who}が先に役を作ると、その回戦は相手のもの{mult}。",
+   "koikoiNoCards": "手札がもうありません。こいこいしても、これ以上役は作れません。",
    "callsLeftN": [
     "この後にできるこいこい: {n}回"
    ],

@@ -509,8 +509,9 @@ export class Seat {
         this.#stop({ reason: 'left_in_handshake', detail: 'the other side left during the handshake', blame: null });
         return;
       }
-      // After the handshake the other side could only refuse the terms or quit at their question.
-      this.#stop({ reason: this.peer.channel ? 'left_before_terms' : 'peer_left', detail: 'the other side left before the terms were accepted', blame: null });
+      // After the handshake a joiner could only refuse the terms or quit at their question: say so
+      // to the host (the host proposed them: a joiner keeps peer_left). spec/game.md §2.5.
+      this.#stop({ reason: this.peer.channel && this.peer.seat === 0 ? 'left_before_terms' : 'peer_left', detail: 'the other side left before the terms were accepted', blame: null });
     });
   }
 
