@@ -322,14 +322,30 @@ def player_text(found: dict[str, object], lang: str = "en") -> str:
     for line in history if isinstance(history, list) else []:
         if isinstance(line, dict):
             outcome = safe(line.get("outcome"))
-            lines.append(tr(lang, "  #{seq} {outcome} against {who} ({opponent}...)  {before} -> {after}",
+            lines.append(tr(lang, "  #{seq} {outcome} against {who} ({opponent})  {before} -> {after}",
                             seq=f"{safe(line.get('seq')):<6}",
                             outcome=pad(tr(lang, OUTCOMES.get(outcome, outcome)), 5),
                             who=safe(line.get("opponent_name"), 32) or tr(lang, "(no name)"),
-                            opponent=safe(line.get("opponent"), 16),
+                            opponent=_opponent(line),
                             before=f"{_num(line.get('rating_before')):.0f}",
                             after=f"{_num(line.get('rating_after')):.0f}"))
     return "\n".join(lines)
+
+
+def _opponent(line: dict[str, object]) -> str:
+    """The opponent as people know keys: the fingerprint the service sends (spec/ratings.md §5),
+    else one made from the key; a hex prefix only from a service that sends neither in shape."""
+    import re
+
+    from koikoi_p2p.protocol.identity import fingerprint
+
+    given = line.get("opponent_fingerprint")
+    if isinstance(given, str) and re.fullmatch(r"[a-z2-7]{4}(-[a-z2-7]{4}){3}", given):
+        return given
+    key = line.get("opponent")
+    if isinstance(key, str) and re.fullmatch(r"[0-9a-f]{64}", key):
+        return fingerprint(bytes.fromhex(key))
+    return safe(key, 16) + "..."
 
 
 # A history line's outcome (ratings.ledger) and the leaderboard's headings, passed to tr() by variable.

@@ -132,10 +132,11 @@ def _handle(args: argparse.Namespace) -> int:
                  messages=count(report.messages, "message", lang)))
         return 1
     assert report.scores is not None
+    resigned = None if report.resigned is None else report.resigned[0]
     print(tr(lang, "valid transcript: {rules}, {rounds}, {messages}; result co-signed by both",
-             rules=report.profile, rounds=count(len(report.rounds), "round", lang),
+             rules=report.profile, rounds=_rounds_played(len(report.rounds), resigned, lang),
              messages=count(report.messages, "message", lang)))
-    for line in _outcome(report.rounds, report.scores, report.winner, lang):
+    for line in _outcome(report.rounds, report.scores, report.winner, lang, resigned):
         print(line)
     return 0
 
@@ -180,11 +181,10 @@ def _verify_result(args: argparse.Namespace, data: bytes) -> int:
         print(line)
     print(tr(lang, "valid co-signed result: {rules}, {rounds}; signed by both players' keys (this shows who "
                    "agreed to the outcome, not that the match was played by the rules: the transcript shows "
-                   "that)", rules=result.profile, rounds=count(len(result.rounds), "round", lang)))
-    for line in _outcome(result.rounds, result.scores, result.winner, lang):
+                   "that)", rules=result.profile,
+             rounds=_rounds_played(len(result.rounds), result.resigned, lang)))
+    for line in _outcome(result.rounds, result.scores, result.winner, lang, result.resigned):
         print(line)
-    if result.resigned is not None:
-        print(tr(lang, "player {seat} resigned", seat=result.resigned))
     print(tr(lang, "rated: the players agreed to send it to a rating service") if result.rated
           else tr(lang, "not rated"))
     return 0
@@ -273,14 +273,27 @@ def labelled(data: dict[str, Any], keys: tuple[bytes, bytes], me: bytes | None,
     return out
 
 
+def _rounds_played(n: int, resigned: int | None, lang: str) -> str:
+    """The rounds a match counted: a resignation ends the match inside a round that is never
+    scored (spec/game.md §6.3), so "0 rounds" would read as an empty match."""
+    if resigned is None:
+        return count(n, "round", lang)
+    if n == 0:
+        return tr(lang, "resigned before the first round ended")
+    return tr(lang, "{rounds} finished before the resignation", rounds=count(n, "round", lang))
+
+
 def _outcome(rounds: tuple[tuple[int, int | None, int], ...], scores: tuple[int, int],
-             winner: int | None, lang: str = "en") -> list[str]:
+             winner: int | None, lang: str = "en", resigned: int | None = None) -> list[str]:
     lines = []
     for index, who, points in rounds:
         won = (tr(lang, "drawn") if who is None
                else tr(lang, "player {seat} won {points}", seat=who, points=count(points, "point", lang)))
         lines.append(tr(lang, "  round {n}: {won}", n=index, won=won))
     verdict = tr(lang, "a draw") if winner is None else tr(lang, "player {seat} wins", seat=winner)
+    if resigned is not None and winner is not None:
+        # The scores need not favour the winner: the resigner's points do not count (§6.3).
+        verdict = tr(lang, "player {seat} wins: player {other} resigned", seat=winner, other=resigned)
     lines.append(tr(lang, "final scores: player 0 {first} - {second} player 1 ({verdict})", first=scores[0],
                     second=scores[1], verdict=verdict))
     return lines

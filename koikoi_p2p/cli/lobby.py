@@ -28,7 +28,6 @@ def lobby(args: argparse.Namespace) -> int:
 
 
 async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
-    from koikoi_p2p.cli.i18n import tr
     from koikoi_p2p.cli.online import relay_failure
     from koikoi_p2p.cli.setup import error
     from koikoi_p2p.net.relay_client import RelayError, list_rooms
@@ -44,11 +43,28 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
         print(json.dumps([{**_plain(room), "listing": room_entry(room)} for room in rooms], indent=2,
                          sort_keys=True))
         return exit_codes.OK
-    if not rooms:
-        print(tr(lang, "No public rooms are waiting. Host one with: koikoi host --public"))
-        return exit_codes.OK
+    for line in room_lines(rooms, url, lang):
+        print(line)
+    return exit_codes.OK
+
+
+def room_lines(rooms: list[dict[str, Any]], url: str, lang: str) -> list[str]:
+    """The lobby as a person reads it: each room's join line (with this relay's --relay when it is
+    not the default, so the line can be pasted as it is) and its facts below it."""
+    from koikoi_p2p.cli.i18n import tr
+    from koikoi_p2p.cli.style import display_width
+
     relay = "" if url == default_relay() else safe(f" --relay {url}")
-    print(tr(lang, "code") + "    " + tr(lang, "to join"))
+    if not rooms:
+        return [tr(lang, "No public rooms are waiting. Host one with: {command}",
+                   command="koikoi host --public" + relay)]
+    # Columns by display width: a Japanese heading is two columns a character.
+    column = max(8, display_width(tr(lang, "code")) + 2)
+
+    def pad(text: str) -> str:
+        return text + " " * (column - display_width(text))
+
+    lines = [pad(tr(lang, "code")) + tr(lang, "to join")]
     entries = [(room, room_entry(room)) for room in rooms]
     for room, entry in entries:
         # Every field is the relay's to choose. The listing is checked (room_entry) and what is shown
@@ -57,11 +73,12 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
         code = room.get("code")
         code = safe(code) if isinstance(code, str) and code.isalnum() and len(code) <= 16 else "?"
         password = bool(entry.get("password"))
-        print(f"{code:<8}{'koikoi join ' + code + relay + (' --password' if password else '')}")
-        print("        " + "; ".join(_facts(entry, room.get("age"), lang)))
+        lines.append(pad(code) + "koikoi join " + code + relay + (" --password" if password else ""))
+        lines.append(" " * column + "; ".join(_facts(entry, room.get("age"), lang)))
     if any(entry.get("password") for _, entry in entries):
-        print(tr(lang, "A room with a password: ask its host for the password, then join with --password."))
-    return exit_codes.OK
+        lines.append(tr(lang, "A room with a password: ask its host for the password, then join with "
+                              "--password."))
+    return lines
 
 
 def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
@@ -87,9 +104,18 @@ def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
     facts.append(f"{tr(lang, 'password')}: {tr(lang, 'yes') if entry.get('password') else tr(lang, 'no')}")
     waited = "?"
     if isinstance(age, int | float) and not isinstance(age, bool) and age >= 0:
-        waited = f"{int(age)}s"
+        waited = _waited(int(age), lang)
     facts.append(f"{tr(lang, 'waiting')}: {waited}")
     return facts
+
+
+def _waited(seconds: int, lang: str) -> str:
+    """How long a room has waited, in the person's words: seconds, then whole minutes."""
+    from koikoi_p2p.cli.i18n import count
+
+    if seconds < 120:
+        return count(seconds, "second", lang)
+    return count(seconds // 60, "minute", lang)
 
 
 def _plain(value: Any) -> Any:

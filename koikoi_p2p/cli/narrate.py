@@ -138,4 +138,9 @@ def stakes(view: RoundView, profile: Profile, me: int, opponent: str, lang: str 
         "oya_ken": tr(lang, "if the hands run out first, only the dealer scores (oya-ken)"),
         "last_caller_scores_else_oya_ken": tr(lang, "if the hands run out first, the last caller scores"),
     }[profile.exhaustion]
-    return [first, tr(lang, "Koi-koi: {after}; {risk}; {end}.", after=after, risk=risk, end=end)]
+    lines = [first, tr(lang, "Koi-koi: {after}; {risk}; {end}.", after=after, risk=risk, end=end)]
+    if not view.hand:
+        # The last card is played: a call cannot bring another yaku (what the round then gives is
+        # the end of hands above, spec/rules.md §9.6), as the browser's question says too.
+        lines.append(tr(lang, "You have no cards left: a call cannot bring you another yaku."))
+    return lines

@@ -156,7 +156,7 @@ def host(args: argparse.Namespace) -> int:
         password = read_password(args, twice=True, lang=setup.screen.lang)
     except PasswordUnavailable as exc:
         error(args, "{problem}", problem=str(exc))
-        return exit_codes.USAGE
+        return exit_codes.USAGE if exc.usage else exit_codes.ERROR
     return asyncio.run(_host(args, url, password, setup))
 
 
@@ -233,7 +233,7 @@ def join(args: argparse.Namespace) -> int:
         password = read_password(args, lang=setup.screen.lang)
     except PasswordUnavailable as exc:
         error(args, "{problem}", problem=str(exc))
-        return exit_codes.USAGE
+        return exit_codes.USAGE if exc.usage else exit_codes.ERROR
     return asyncio.run(_join(args, url, code, password, setup))
 
 

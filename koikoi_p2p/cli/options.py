@@ -25,7 +25,15 @@ LEVEL_HELP = ("easy (random), medium (greedy), strong, master (searches, up to a
 
 
 class PasswordUnavailable(Exception):
-    """--password was given but no password could be read (no terminal, no file, no variable)."""
+    """--password was given but no password could be read (no terminal, no file, no variable).
+
+    ``usage`` is true when the command line named something unusable (an unreadable or empty
+    --password-file: exit 2); a typed password that was empty or mistyped the second time is what
+    a person typed, not the command line (exit 1)."""
+
+    def __init__(self, message: str, *, usage: bool = False) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 def default_relay() -> str:
@@ -152,14 +160,18 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
 
     None when neither --password nor --password-file was given (then the SAS is compared).
     """
+    from koikoi_p2p.cli.i18n import tr
+
+    lang = lang or getattr(args, "lang", None) or "en"
     path: Path | None = getattr(args, "password_file", None)
     if path is not None:
         try:
             text = path.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise PasswordUnavailable(f"cannot read the password file {path}: {exc.strerror}") from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PasswordUnavailable(tr(lang, "cannot read the password file {file}: {problem}", file=path,
+                                         problem=getattr(exc, "strerror", None) or exc), usage=True) from exc
         if not text or not text[0]:
-            raise PasswordUnavailable(f"the password file {path} is empty")
+            raise PasswordUnavailable(tr(lang, "the password file {file} is empty", file=path), usage=True)
         return text[0]
     if not getattr(args, "password", False):
         return None
@@ -169,9 +181,6 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
     import getpass
     import sys
 
-    from koikoi_p2p.cli.i18n import tr
-
-    lang = lang or getattr(args, "lang", None) or "en"
     if not sys.stdin.isatty():
         raise PasswordUnavailable(tr(lang, "no terminal to ask for the password: use --password-file or "
                                            "KOIKOI_PASSWORD"))

@@ -153,6 +153,7 @@ NO_CLOCK_ABOVE = 1800.0
 # Our own clock stops this much before the opponent's, so a last-second answer still arrives in
 # time (the opponent starts counting when our previous message reached it).
 OWN_MARGIN = 2.0
+LATE_QUESTION = 2.0  # seconds into a question's clock after which its prompt says the time left
 
 
 async def drive(
@@ -416,7 +417,7 @@ async def _handle(
             note = screen.t("Matching is compulsory under these rules: only the cards that capture are "
                             "offered.")
         choices = play_choices(event.view, event.options, screen)
-        question = screen.t("Your turn: which card do you play?") + _time_left(match, screen)
+        question = screen.t("Your turn: which card do you play?") + _time_left(match, screen, asked)
         action = await _ask(match, screen, prompter, table, event.view, question, choices,
                             screen.t(HELP["play"]) + "\n" + screen.t(LEGEND), asked, [note] if note else [])
         if action is not None:
@@ -441,8 +442,9 @@ async def _handle(
         if event.kind == "decide" and table.profile is not None:
             before = stakes(event.view, table.profile, table.me, screen.names[1], screen.lang)
         question, choices = decision_choices(event.kind, event.view, event.options, screen)
-        action = await _ask(match, screen, prompter, table, event.view, question + _time_left(match, screen),
-                            choices, screen.t(HELP.get(event.kind, "")), asked, before)
+        question += _time_left(match, screen, asked)
+        action = await _ask(match, screen, prompter, table, event.view, question, choices,
+                            screen.t(HELP.get(event.kind, "")), asked, before)
         if action is not None:
             await _decide(match, action, table)
         else:
@@ -699,13 +701,20 @@ def failure_code(reason: str, who: int | None, me: int, evidence: str | None) ->
     return exit_codes.ERROR
 
 
-def _time_left(match: MatchLike, screen: Screen) -> str:
-    """A reminder of the agreed time for a decision (the opponent stops waiting after it)."""
+def _time_left(match: MatchLike, screen: Screen, asked: float | None = None) -> str:
+    """A reminder of the time for a decision (the opponent stops waiting after it): the agreed
+    time for a question asked now; what is left of it for one whose clock started earlier (a
+    resumed match, or a question that came while a round's summary was read; terminal QA: the
+    prompt said the full time while less was left)."""
     seconds = _deadline(match, 0.0)
     # Long deadlines (practice against the computer) need no reminder.
-    if 1 <= seconds < NO_CLOCK_ABOVE:
-        return screen.t(" (you have {n})", n=count(int(seconds), "second", screen.lang))
-    return ""
+    if not 1 <= seconds < NO_CLOCK_ABOVE:
+        return ""
+    own = None if asked is None else _own_deadline(match, asked)
+    if own is not None and asked is not None and time.monotonic() - asked >= LATE_QUESTION:
+        left = max(0, int(own - time.monotonic()))
+        return screen.t(" (you have {n} left)", n=count(left, "second", screen.lang))
+    return screen.t(" (you have {n})", n=count(int(seconds), "second", screen.lang))
 
 
 # -- view helpers (the only place that knows the engine's view fields) ------------------------

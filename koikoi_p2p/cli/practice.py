@@ -18,12 +18,21 @@ if TYPE_CHECKING:
     from koikoi_p2p.net.memory import Tamper
     from koikoi_p2p.rules.profile import Profile
 
+THINKING_LEVELS = ("master", "expert")  # the levels that search for a time (ai.levels: max_seconds)
 COMPUTER_TIMEOUT = 3600.0  # the computer never walks away; the person may take their time
 
 
 def practice(args: argparse.Namespace) -> int:
     setup = prepare(args, opponent="computer")
     if setup is None:
+        return exit_codes.USAGE
+    level = args.level or setup.settings.level
+    if getattr(args, "think", None) is not None and level not in THINKING_LEVELS:
+        # Only the searching levels have a time to think; silently ignoring it would mislead.
+        from koikoi_p2p.cli.setup import error
+
+        error(args, "--think is for the master and expert levels; this match's level is {level} "
+                    "(choose another with --level)", level=level)
         return exit_codes.USAGE
     try:
         return asyncio.run(_practice(args, setup))

@@ -146,7 +146,8 @@ def test_the_host_is_asked_for_the_password_twice(tmp_path: Path) -> None:
             console.type_line("plum blossom")
             console.expect("the same password again: ", 30)
             console.type_line("plum blosom")
-            assert proc.wait(30) == exit_codes.USAGE
+            # A typo is the person's input, not a bad command line: exit 1, not 2.
+            assert proc.wait(30) == exit_codes.ERROR
             console.pump(0.5)
             assert "the two passwords differ: nothing was started" in console.text
             assert "Room code" not in console.text

@@ -46,7 +46,8 @@ def test_show_submit_and_recompute_against_a_running_service(
         board = json.loads(capsys.readouterr().out)
         assert board["players"][0]["name"] == "Bob" and board["players"][0]["wins"] == 1
         assert main(["ratings", "--relay", url, "--player", ALICE.fingerprint()]) == 0
-        assert "loss  against Bob" in capsys.readouterr().out
+        # The opponent as people know keys: its fingerprint, not a hex prefix (terminal QA).
+        assert f"loss  against Bob ({BOB.fingerprint()})" in capsys.readouterr().out
 
         export = tmp_path / "export.json"
         export.write_text(json.dumps(client.export(url).body))
@@ -170,3 +171,19 @@ def test_a_transcript_is_not_sent_as_a_result(tmp_path: Path, capsys: pytest.Cap
     assert main(["ratings", "submit", str(transcript), "--to", "http://127.0.0.1:9/"]) == 2
     said = capsys.readouterr().err
     assert "is not a co-signed result: only the .result file of a finished match is rated" in said, said
+
+
+def test_a_history_line_names_the_opponent_by_fingerprint() -> None:
+    """From the service's fingerprint; else made from the key; a service's other text stays escaped."""
+    from koikoi_p2p.cli.cmd_ratings import player_text
+
+    bob = Identity.generate()
+    line = {"seq": 1, "outcome": "win", "opponent": bob.public_key.hex(), "opponent_name": "Bob",
+            "rating_before": 1500, "rating_after": 1510}
+    alice = {"name": "Alice", "fingerprint": "x", "rating": 1510, "deviation": 80, "games": 1, "abandoned": 0}
+    found: dict[str, object] = {"player": alice, "history": [line]}
+    assert f"against Bob ({bob.fingerprint()})" in player_text(found)
+    found["history"] = [{**line, "opponent_fingerprint": bob.fingerprint(), "opponent": "zz"}]
+    assert f"against Bob ({bob.fingerprint()})" in player_text(found)
+    found["history"] = [{**line, "opponent": "\x1b[2Jabc"}]
+    assert "\x1b" not in player_text(found) and "..." in player_text(found)

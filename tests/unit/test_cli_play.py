@@ -182,6 +182,12 @@ def test_decide_prompt_says_what_stopping_scores_and_what_a_call_risks() -> None
     classic = stakes(replace(view, yaku=({"tan": 1}, {})), preset("classic-variant"), 0, "computer")
     assert classic[0] == "Stop now: you score 1 point."
     assert "last caller scores" in classic[1]
+    assert len(nintendo) == 2 and view.hand
+    # With no card left the prompt says a call cannot bring another yaku (terminal QA), in Japanese too.
+    empty = stakes(replace(view, hand=(), hand_positions=()), PROFILE, 0, "computer")
+    assert empty[2] == "You have no cards left: a call cannot bring you another yaku."
+    ja = stakes(replace(view, hand=(), hand_positions=()), PROFILE, 0, "computer", "ja")
+    assert len(ja) == 3 and "You have" not in ja[2]
 
 
 def test_pool_rules_show_the_pools_from_the_start() -> None:
@@ -363,3 +369,26 @@ def test_the_round_summary_shows_each_yakus_cards_and_both_piles() -> None:
                                  lang="ja", style=Style(False), piles=(mine, theirs), profile=PROFILE,
                                  month=2, width=80))
     assert "三光 5: 01* 松に鶴" in ja and "猪鹿蝶 5" in ja and "相手の取り札 (3枚)" in ja
+
+
+def test_a_question_whose_clock_started_earlier_says_the_time_left() -> None:
+    """Terminal QA: a resumed match's question, or one that came while a round's summary was read,
+    said "(you have 60 seconds)" while less was left; it now says what is left."""
+    import time
+    from types import SimpleNamespace
+
+    from koikoi_p2p.cli.play import OWN_MARGIN, _time_left
+
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False, names=("you", "Bob"))
+    match = SimpleNamespace(peer=SimpleNamespace(waiting_for=lambda: (1, "play", 60.0)))
+    now = time.monotonic()
+    assert _time_left(match, screen, now) == " (you have 60 seconds)"
+    late = _time_left(match, screen, now - 20)
+    left = int(60 - OWN_MARGIN - 20)
+    assert late in (f" (you have {left} seconds left)", f" (you have {left - 1} seconds left)"), late
+    assert _time_left(match, screen, now - 500) == " (you have 0 seconds left)"
+    ja = Screen(out=io.StringIO(), lang="ja", style=Style(False), live=False, names=("you", "Bob"))
+    assert "left" not in _time_left(match, ja, now - 20) and "秒" in _time_left(match, ja, now - 20)
+    # Practice against the computer has no clock to remind of.
+    assert _time_left(SimpleNamespace(peer=SimpleNamespace(waiting_for=lambda: (1, "play", 3600.0))),
+                      screen, now - 20) == ""
