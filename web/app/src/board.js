@@ -50,6 +50,8 @@ export function backEl(cls = '') {
   return h('span', { class: `card back ${cls}`, 'aria-hidden': 'true' }, [svg(BACK, 'art')]);
 }
 
+const PAUSED = '‖';
+
 /** @param {number} seconds */
 function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
@@ -116,8 +118,9 @@ export function renderBoard(root, table, props) {
     h('span', { class: 'pscore', 'aria-label': `${names[seat]}: ${scores[seat]}` }, String(scores[seat])),
     // Both seats' clocks: the one waited on counts down (from when its wait began, kept across a reload).
     table.deadlines ? h('span', {
-      class: `timer${waitSeat === seat ? ' running' : ''}`, 'data-seat': String(seat), 'aria-live': 'off', title: mine ? t('yourClock') : t('theirClock'),
-    }, waitSeat === seat ? clock(remaining(table)) : '') : null,
+      class: `timer${waitSeat === seat ? ' running' : ''}${waitSeat === seat && clockPaused(table) ? ' paused' : ''}`, 'data-seat': String(seat), 'aria-live': 'off',
+      title: mine ? t('yourClock') : (clockPaused(table) ? t('clockPaused') : t('theirClock')),
+    }, waitSeat === seat ? (clockPaused(table) ? PAUSED : clock(remaining(table))) : '') : null,
   ]);
 
   const status = statusText(table, names);
@@ -182,6 +185,16 @@ export function renderBoard(root, table, props) {
   );
 }
 
+/**
+ * Whether the opponent's clock stands still: while our own relay is out of reach (or this device
+ * offline) no claim that they abandoned runs out (spec/protocol.md §12.4), so a clock running
+ * down to nothing would say what does not happen (browser QA). @param {any} table
+ */
+export function clockPaused(table) {
+  return !!table?.wait && table.wait.seat !== table.seat && !table.finished
+    && (table.connection === 'reconnecting' || (table.mode === 'online' && navigator.onLine === false));
+}
+
 /** Seconds left on the current wait. @param {any} table */
 export function remaining(table) {
   if (!table.wait) return 0;
@@ -193,9 +206,12 @@ export function tickClocks(root, table) {
   if (!table || !table.wait) return;
   const el = root.querySelector(`.timer[data-seat="${table.wait.seat}"]`);
   if (el) {
+    const paused = clockPaused(table);
     const left = remaining(table);
-    el.textContent = clock(left);
-    el.classList.toggle('low', left < 30);
+    el.textContent = paused ? PAUSED : clock(left);
+    el.classList.toggle('low', !paused && left < 30);
+    el.classList.toggle('paused', paused);
+    if (table.wait.seat !== table.seat) el.setAttribute('title', paused ? t('clockPaused') : t('theirClock'));
   }
 }
 

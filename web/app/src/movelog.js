@@ -50,7 +50,14 @@ export class MoveLog {
     this.list = h('ol', { class: 'loglines' });
     this.summary = h('summary', {}, t('movesTitle', { n: 0 }));
     this.el = /** @type {HTMLDetailsElement} */ (h('details', { class: 'movelog' }, [this.summary, this.list]));
-    this.el.addEventListener('toggle', () => { this.list.scrollTop = this.list.scrollHeight; });
+    this.el.addEventListener('toggle', () => {
+      this.list.scrollTop = this.list.scrollHeight;
+      // On a phone the log opens below its title, under the hand (styles.css: opening upwards it
+      // covered the hand, QA); bring it into view.
+      if (this.el.open && window.matchMedia?.('(max-width: 699px)').matches) {
+        requestAnimationFrame(() => this.list.scrollIntoView({ block: 'nearest' }));
+      }
+    });
   }
 
   /** @param {any} table @param {[string, string]} names */

@@ -10,7 +10,7 @@ import { PRESETS, buildProfile, presetSentence } from './profiles.js';
 
 export { PRESET_TEXT, presetSentence, presetShort } from './profiles.js';
 import { ratedTerms } from './rated.js';
-import { locateService } from '../../src/api/match.js';
+import { findService } from '../../src/api/match.js';
 import { differences } from '../../src/api/rules.js';
 import { Profile, preset, withRounds } from '../../src/api/rules.js';
 
@@ -98,9 +98,16 @@ export function createForm(ctx) {
       const pub = /** @type {HTMLInputElement} */ (form.querySelector('input[name="visibility"]:checked')).value === 'public';
       const password = val(form, 'password');
       const checked = /** @type {HTMLInputElement} */ (form.elements.namedItem('rated')).checked;
-      // No service typed: the one the relay points to, else the relay's own (spec/ratings.md §2.1).
+      // No service typed: the one the relay points to (spec/ratings.md §2.1). None answering, the
+      // page says so rather than propose a rated match whose result could go nowhere.
       let typed = val(form, 'ratings');
-      if (checked && !typed.trim()) typed = await locateService(url).catch(() => '');
+      if (checked && !typed.trim()) {
+        typed = (await findService(url).catch(() => null)) ?? '';
+        if (!typed) {
+          error.textContent = t('noRatingService');
+          return;
+        }
+      }
       const rated = ratedTerms(checked, typed, url);
       const listing = pub ? roomListing(profile, { name: settings.name, fingerprint: ctx.fingerprint(), rated: rated.rated, password: !!password, turn: deadlines.turn }) : null;
       ctx.playScreen((g) => g.startOnline({ action: 'host', url, public: pub, password, profile, deadlines, listing, ...rated }));

@@ -32,7 +32,7 @@ export { RelayClient, RelayError, RelayClosed, normaliseCode, isWellFormedCode }
 export { RelayRendezvous, peerHoldsSession } from '../net/rendezvous.js';
 export { AWAY_MS, LinkTransport } from '../net/link_transport.js';
 export { roomListing } from '../net/listing.js';
-export { serviceUrl, locateService } from '../net/ratings.js';
+export { serviceUrl, locateService, findService } from '../net/ratings.js';
 export { claimHold, memoryPair } from '../net/match.js';
 export { RelayReach, RELAY_GRACE_S, RELAY_HOLD_MAX_S } from '../net/reach.js';
 export { toHex, fromHex } from '../bytes.js';

@@ -33,11 +33,21 @@ const ASK = '/ratings/service';
  * @param {string} relay @param {typeof fetch} [fetcher] @returns {Promise<string>}
  */
 export async function locateService(relay, fetcher = fetch) {
+  return (await findService(relay, fetcher)) ?? serviceUrl(relay);
+}
+
+/**
+ * The rating service that answers for a relay (§2.1), or null when none answers within 5 s: the
+ * browser's create form then asks for one to be typed instead of proposing a rated match whose
+ * result could go nowhere. Throws RangeError for a URL that is neither a relay's nor a service's.
+ * @param {string} relay @param {typeof fetch} [fetcher] @returns {Promise<string | null>}
+ */
+export async function findService(relay, fetcher = fetch) {
   const base = serviceUrl(relay);
   try {
     const res = await fetcher(base + ASK, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5000) });
     const body = res.ok ? await res.json() : null;
     if (body?.service === SERVICE_TAG && res.url.endsWith(ASK)) return serviceUrl(res.url.slice(0, -ASK.length));
-  } catch { /* no answer: the relay's own */ }
-  return base;
+  } catch { /* no answer */ }
+  return null;
 }

@@ -420,6 +420,21 @@ test('a page whose opponent went offline says the opponent is away, the offline 
     const b = await openPage(bContext, relay.web);
     await pair(a.page, b.page, relay.web, { rounds: 1 });
     await untilJoinersMove(a.page, b.page);
+    // The host, waiting on the joiner, loses its network: the joiner's clock on its page stands
+    // still (no claim runs out while our own relay is out of reach, spec/protocol.md §12.4), and
+    // runs again once it is back (browser QA: it ran down to nothing on the offline page).
+    const theirTimer = a.page.locator('.player.them .timer.running');
+    await theirTimer.waitFor();
+    assert.match(String(await theirTimer.textContent()), /^\d+:\d\d$/);
+    await a.page.context().setOffline(true);
+    await a.page.waitForFunction(() => document.querySelector('.player.them .timer.running')?.textContent === '‖', null, { timeout: 5000 });
+    assert.match(String(await theirTimer.getAttribute('title')), /stands still while your connection is lost/);
+    await a.page.context().setOffline(false);
+    await a.page.waitForFunction(() => /^\d+:\d\d$/.test(document.querySelector('.player.them .timer.running')?.textContent ?? ''), null, { timeout: 90000 });
+    await a.page.waitForFunction(() => {
+      const el = /** @type {HTMLElement | null} */ (document.querySelector('.notice'));
+      return !el || el.hidden || !/connection/i.test(el.textContent ?? '');
+    }, null, { timeout: 90000 });
     await bContext.setOffline(true);
     const notice = (/** @type {any} */ p) => p.locator('.notice');
     // The page that lost its network says so at once (the browser knows), not at the link's

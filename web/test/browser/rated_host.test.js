@@ -1,5 +1,6 @@
 // The host's page proposes a rated match (spec/ratings.md §2.1): the create form's checkbox with
-// no service typed names the relay's own (ws:// -> http://), the joiner's page shows it before
+// no service typed and none answering for the relay says so and opens no room; with the service
+// typed, the joiner's page shows it before
 // accepting, both co-signed results carry `rated`, and each page sends its result to the service
 // once the match is over (§2.3; the relay here runs none, so the page says what it answered).
 import { test } from 'node:test';
@@ -32,6 +33,13 @@ test('a page hosts a rated match: the joiner sees the relay\'s service, the co-s
     await a.page.getByLabel('Another number of rounds').fill('2');
     assert.equal(await a.page.getByLabel(/^Rating service/).getAttribute('placeholder'), service);
     await a.page.getByLabel(/^Rated match/).check();
+    // This relay runs no rating service: the form says so instead of proposing a match whose
+    // result could go nowhere (browser QA), and opens no room.
+    await a.page.getByRole('button', { name: 'Create', exact: true }).click();
+    await a.page.getByText('This relay has no rating service: type a rating service’s address under More options, or play unrated.').waitFor();
+    assert.equal(await a.page.locator('.waiting .code').count(), 0);
+    // Typed, the service is the terms' (this one answers the host's page through the route above).
+    await a.page.getByLabel(/^Rating service/).fill(service);
     await a.page.getByRole('button', { name: 'Create', exact: true }).click();
     const codeEl = a.page.locator('.waiting .code');
     await codeEl.waitFor({ timeout: 30000 });

@@ -12,7 +12,7 @@ import { vectorStream } from '../../src/mentalpoker/rng.js';
 import { preset, withRounds } from '../../src/rules/profile.js';
 import { verifyResult } from '../../src/protocol/results.js';
 import { makeTerms, ratingsProblem } from '../../src/protocol/terms.js';
-import { SERVICE_TAG, locateService, serviceUrl } from '../../src/net/ratings.js';
+import { SERVICE_TAG, findService, locateService, serviceUrl } from '../../src/net/ratings.js';
 
 const SERVICE = 'http://127.0.0.1:8765';
 
@@ -116,4 +116,9 @@ test('a relay that points to a service elsewhere names it; one that does not nam
   assert.equal(await locateService(relay, fake({ [asked]: ['http://elsewhere.example/x', 200, { service: 'something else' }] })), 'http://relay.example:8765');
   assert.equal(await locateService(relay, fake({})), 'http://relay.example:8765');
   await assert.rejects(locateService('ftp://x/v1', fake({})), RangeError);
+  // findService: the same answer, or null when no service answers (the create form then asks).
+  assert.equal(await findService(relay, fake({ [asked]: ['http://relay.example:8766/ratings/service', 200, { ok: true, service: SERVICE_TAG }] })), 'http://relay.example:8766');
+  assert.equal(await findService(relay, fake({ [asked]: [asked, 404, 'unknown path'] })), null);
+  assert.equal(await findService(relay, fake({})), null);
+  await assert.rejects(findService('ftp://x/v1', fake({})), RangeError);
 });
