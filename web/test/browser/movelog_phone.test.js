@@ -33,12 +33,12 @@ test('the open move log leaves the hand uncovered on a phone', { skip, timeout: 
         return {
           list: box(/** @type {Element} */ (document.querySelector('.movelog ol'))),
           summary: box(/** @type {Element} */ (document.querySelector('.movelog summary'))),
-          cards: [...document.querySelectorAll('.hand button.card')].map(box),
+          cards: Array.from(document.querySelectorAll('.hand button.card')).map(box),
           height: innerHeight,
         };
       });
       if (width < 700) {
-        assert.deepEqual(at.cards.filter((c) => overlap(c, at.list)), [], 'the open log covers a card of the hand');
+        assert.deepEqual(at.cards.filter((/** @type {any} */ c) => overlap(c, at.list)), [], 'the open log covers a card of the hand');
         assert.ok(at.list.top >= at.summary.bottom - 1, 'the log opens below its title');
         assert.ok(at.list.bottom <= at.height + 1 && at.list.top >= 0, 'the open log is in view');
         // A card of the hand can still be played with the log open.
