@@ -327,7 +327,7 @@ function resumeGame(cur) {
 function reportScreen(bytes) {
   const root = h('div', { class: 'reportwrap' });
   screen([topBar(), root], 'report');
-  openReport(root, bytes);
+  openReport(root, bytes, home);
 }
 
 /** @param {{resume?: boolean}} [o] `resume: false`: the screen the address names, even with a match to continue */

@@ -4,15 +4,16 @@
 // `koikoi verify FILE --html OUT.html`, where the transcript comes inside the page.
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { cardName, monthName, t, yakuName } from './i18n.js';
+import { cardName, lang, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
 import { reasonText, tn } from './words.js';
 import { ready } from '../../src/api/match.js';
 
 /**
  * @param {HTMLElement} root @param {Uint8Array | null} bytes a file to show at once, or null
+ * @param {(() => void) | null} [back] the app's way back (none on the page of `koikoi verify --html`)
  */
-export async function openReport(root, bytes) {
+export async function openReport(root, bytes, back = null) {
   const status = h('p', { class: 'verdict', role: 'status', 'aria-live': 'polite' });
   const body = h('div', { class: 'replay' });
   const input = /** @type {HTMLInputElement} */ (h('input', { type: 'file', id: 'report-file', class: 'visually-hidden' }));
@@ -44,7 +45,8 @@ export async function openReport(root, bytes) {
     const f = e.dataTransfer?.files?.[0];
     if (f) await show(new Uint8Array(await f.arrayBuffer()));
   });
-  root.replaceChildren(h('section', { class: 'panel report' }, [h('h1', {}, t('replayTitle')), drop, input, status, body]));
+  const choices = back ? h('div', { class: 'choices' }, [h('button', { type: 'button', onclick: back }, t('back'))]) : null;
+  root.replaceChildren(h('section', { class: 'panel report' }, [h('h1', {}, t('replayTitle')), drop, input, status, body, choices]));
   if (bytes) await show(bytes);
 }
 
@@ -54,8 +56,12 @@ export async function openReport(root, bytes) {
 function renderReport(status, body, rep) {
   status.replaceChildren(
     h('strong', {}, rep.ok ? t('verified') : rep.failure ? t('notVerifiedFile', { reason: reasonText(rep.failure.reason) }) : (rep.report?.deviation
-      ? t('notVerified', { n: rep.report.deviation.seq ?? '?', reason: reasonText(rep.report.deviation.reason) }) : rep.lines[rep.lines.length - 1] ?? '')),
-    ...rep.lines.map((l) => h('code', { class: 'line' }, l)),
+      ? t('notVerified', { n: rep.report.deviation.seq ?? '?', reason: reasonText(rep.report.deviation.reason) })
+      : rep.report?.kind === 'transcript' ? t('notFinished') : rep.lines[rep.lines.length - 1] ?? '')),
+    // The auditor's lines are `koikoi verify`'s, in English; in another language they are kept
+    // folded under a translated title, so the page reads in the person's language.
+    ...(lang() === 'en' ? rep.lines.map((l) => h('code', { class: 'line' }, l))
+      : [h('details', { class: 'auditlines' }, [h('summary', {}, t('auditLines')), ...rep.lines.map((l) => h('code', { class: 'line' }, l))])]),
   );
   status.className = `verdict ${rep.ok ? 'good' : 'bad'}`;
   const names = /** @type {[string, string]} */ ([0, 1].map((s) => rep.names[s] || t(s ? 'player1' : 'player0')));

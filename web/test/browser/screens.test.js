@@ -120,6 +120,36 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
   }
 });
 
+test('the replay view in Japanese: seats named with their roles, the auditor\'s English lines folded, a Back button home', { skip, timeout: 180000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-report-'));
+  const file = path.join(dir, 'match.transcript');
+  const made = spawnSync(KOIKOI, ['selfplay', '--rounds', '1', '--seed', '7', '--transcript', file], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stdout + made.stderr);
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
+    await page.getByLabel('Language').selectOption('ja');
+    await page.getByRole('button', { name: '対局記録を開く' }).click();
+    await page.locator('#report-file').setInputFiles(file);
+    await page.locator('.verdict.good').waitFor({ timeout: 120000 });
+    // The headline is the person's language; koikoi verify's English lines sit folded under it.
+    assert.doesNotMatch(String(await page.locator('.verdict strong').textContent()), /[A-Za-z]{3}/);
+    assert.equal(await page.locator('.verdict details.auditlines code.line').count() > 0, true);
+    assert.equal(await page.locator('.verdict details.auditlines').getAttribute('open'), null);
+    // A transcript without display names names each seat with its role (QA: a bare "Player 0").
+    const heads = (await page.locator('.stage h3').allTextContents()).join(' ');
+    assert.match(heads, /プレイヤー0 \(ホスト\)/);
+    assert.match(heads, /プレイヤー1 \(参加者\)/);
+    await page.getByRole('button', { name: '戻る' }).click();
+    await page.getByRole('button', { name: 'コンピューターと練習' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
 test('on a phone the two player bars never overlap: a long opponent name, its fingerprint, dealer, a two-digit score beside your running clock', { skip, timeout: 120000 }, async () => {
   const url = await fixturePage();
   const base = boardTable();
