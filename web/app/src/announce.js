@@ -5,7 +5,7 @@
 import { CARDS } from '../../src/api/rules.js';
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { lang, t, yakuName } from './i18n.js';
+import { lang, listOf, t, yakuName } from './i18n.js';
 import { tn } from './words.js';
 import { firstDrawsText } from './movelog.js';
 import { withExtras } from './round_info.js';
@@ -95,7 +95,7 @@ export class Announcer {
         const fresh = Object.keys(r.yaku[s]).filter((id) => !(id in p.yaku[s]) || r.yaku[s][id] > p.yaku[s][id]);
         if (fresh.length && !kinds.includes('koikoi')) {
           kinds.push('yaku');
-          items.push({ title: t('annYaku', { who: names[s], yaku: fresh.map(yakuName).join(', ') }), lines: yakuLines(s, fresh, r.yaku[s]) });
+          items.push({ title: t('annYaku', { who: names[s], yaku: listOf(fresh.map(yakuName)) }), lines: yakuLines(s, fresh, r.yaku[s]) });
         }
       }
     }

@@ -5,7 +5,7 @@
 import { CARDS } from '../../src/api/rules.js';
 import { h, svg } from './dom.js';
 import { backSvg, cardSvg } from './cards/art.js';
-import { cardLabel, cardName, monthName, t, yakuName } from './i18n.js';
+import { cardLabel, cardName, listOf, monthName, t, yakuName } from './i18n.js';
 import { tn } from './words.js';
 import { groupByClass } from './table.js';
 
@@ -81,7 +81,7 @@ function capturesEl(pile, yaku, close, title, showIds, mine = false, cup = null)
     h('div', { class: 'yaku' }, [
       h('span', { class: 'ylabel' }, `${t('yakuMade')}: `),
       made.length ? h('span', { class: 'made' }, made.map(([id, p]) => `${yakuName(id)} ${tn('pointsN', p)}`).join(' · ')) : h('span', { class: 'muted' }, t('none')),
-      close.length ? h('span', { class: 'close' }, ` — ${t('yakuClose')}: ${close.map(yakuName).join(', ')}`) : null,
+      close.length ? h('span', { class: 'close' }, ` — ${t('yakuClose')}: ${listOf(close.map(yakuName))}`) : null,
     ]),
   ]);
 }

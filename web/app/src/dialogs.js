@@ -38,7 +38,8 @@ export function termsDialog(table, names, on) {
 export function resignDialog(table, names, on) {
   return h('div', { class: 'resignask' }, [
     h('h2', { id: 'dlg-title' }, t('resignTitle')),
-    h('p', {}, t('resignBody', { who: names[1 - table.seat] })),
+    // Against the computer nothing is rated or sent anywhere: "counts like any other" would mislead.
+    h('p', {}, t(table.mode === 'practice' ? 'resignBodyPractice' : 'resignBody', { who: names[1 - table.seat] })),
     h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: on.cancel }, t('cancel')),
       h('button', { class: 'resign-confirm danger', onclick: on.confirm }, t('resign')),

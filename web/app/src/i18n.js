@@ -37,6 +37,14 @@ export function lang() {
   return current;
 }
 
+/**
+ * Items in a running list: "a, b, c" in English, "a、b、c" in Japanese (QA: ASCII commas in
+ * Japanese sentences). @param {string[]} items
+ */
+export function listOf(items) {
+  return items.join(current === 'ja' ? '、' : ', ');
+}
+
 /** @param {string} text @param {{[name: string]: string | number}} params */
 const fill = (text, params) => text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 

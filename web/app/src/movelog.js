@@ -3,7 +3,7 @@
 // player opens on any screen size. Its first line is the first dealer's draw while the match's
 // first round is played.
 import { h } from './dom.js';
-import { cardName, t, yakuName } from './i18n.js';
+import { cardName, listOf, t, yakuName } from './i18n.js';
 
 /**
  * The text of one half-turn.
@@ -13,9 +13,9 @@ export function turnText(x, who) {
   if (x.claim === 'hand_month') return t('logClaimMonth', { who });
   if (x.claim) return t('logClaim', { who, yaku: yakuName(x.claim) });
   let s = x.played !== null ? t('logPlayed', { who, card: cardName(x.played) }) : who;
-  if (x.took.length) s += t('logTook', { cards: x.took.map(cardName).join(', ') });
+  if (x.took.length) s += t('logTook', { cards: listOf(x.took.map(cardName)) });
   if (x.drawn !== null) s += t('logDrew', { card: cardName(x.drawn) });
-  if (x.drawTook.length) s += t('logTook', { cards: x.drawTook.map(cardName).join(', ') });
+  if (x.drawTook.length) s += t('logTook', { cards: listOf(x.drawTook.map(cardName)) });
   if (x.call === 'koikoi') s += t('logKoikoi');
   if (x.call === 'stop') s += t('logStop');
   return s;
@@ -42,7 +42,7 @@ export function firstDrawsText(first, names) {
 
 /** @param {import('./history.js').FirstDraw} first @param {[string, string]} names */
 function drawsOf(first, names) {
-  return first.draws.map((d) => t('drewFor', { who: names[d.seat], card: cardName(d.card) })).join(', ');
+  return listOf(first.draws.map((d) => t('drewFor', { who: names[d.seat], card: cardName(d.card) })));
 }
 
 export class MoveLog {

@@ -4,7 +4,7 @@
 // `koikoi verify FILE --html OUT.html`, where the transcript comes inside the page.
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { cardName, lang, monthName, t, yakuName } from './i18n.js';
+import { cardName, lang, listOf, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
 import { reasonText, tn } from './words.js';
 import { ready } from '../../src/api/match.js';
@@ -113,7 +113,7 @@ function describeStep(step, names) {
     case 'result': {
       const r = step.result;
       const line = r.winner === null ? t('roundDraw') : tn('theyTakeN', r.points, { who: names[r.winner] });
-      const yaku = Object.entries(r.yaku).map(([id, p]) => `${yakuName(id)} ${p}`).join(', ');
+      const yaku = listOf(Object.entries(r.yaku).map(([id, p]) => `${yakuName(id)} ${p}`));
       return `${line}${yaku ? ` (${yaku})` : ''} — ${t(/** @type {any} */ (`reason_${r.reason}`))}; ${names[0]} ${step.scores?.[0]} – ${step.scores?.[1]} ${names[1]}`;
     }
     default: return step.kind;
@@ -127,7 +127,7 @@ function stepView(step, names) {
     cards.map((c) => (c >= 0 ? cardEl(c, { cls: c === step.card ? 'small hot' : 'small' }) : h('span', { class: 'card small unknown' }, '?'))));
   const pile = (/** @type {number} */ seat) => {
     const g = groupByClass(s.piles[seat]);
-    const yaku = Object.entries(s.yaku[seat]).map(([id, p]) => `${yakuName(id)} ${p}`).join(', ');
+    const yaku = listOf(Object.entries(s.yaku[seat]).map(([id, p]) => `${yakuName(id)} ${p}`));
     return h('div', { class: 'rpile' }, [
       h('div', { class: 'groups' }, ['bright', 'animal', 'ribbon', 'plain'].map((k) => h('div', { class: 'group' }, [
         h('span', { class: 'glabel' }, `${t(/** @type {any} */ (k))} ${g[k].length}`), h('div', { class: 'stack' }, g[k].map((c) => cardEl(c, { cls: 'small' })))]))),

@@ -4,7 +4,7 @@
 // worker); it stays open until the person dismisses it (game.js).
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { t, yakuName } from './i18n.js';
+import { listOf, t, yakuName } from './i18n.js';
 import { tn } from './words.js';
 
 /**
@@ -43,7 +43,7 @@ export function roundSummary(table, names, o = { nested: false }) {
         h('li', { class: 'total' }, tn('roundTotalN', res.points)),
       ]),
     ]) : null,
-    res.calls.length ? h('p', {}, `${t('callsTitle')}: ${res.calls.map((/** @type {number} */ s) => names[s]).join(', ')}`) : null,
+    res.calls.length ? h('p', {}, `${t('callsTitle')}: ${listOf(res.calls.map((/** @type {number} */ s) => names[s]))}`) : null,
     last.moved ? h('p', { class: 'moved' }, `${t('movedTitle')}: ${[0, 1].map((s) => `${names[s]} ${sign(last.moved[s])}`).join(' · ')}`) : null,
     h('p', { class: 'scoreline' }, `${t('matchScoreTitle')}: ${names[0]} ${last.scores[0]} – ${last.scores[1]} ${names[1]}`),
     last.last || last.roundsLeft === 0 ? h('p', { class: 'roundsleft' }, t('lastRoundDone'))

@@ -115,7 +115,12 @@ test('a half-turn reads as a sentence in both languages', () => {
   assert.equal(turnText(x, 'Sakura'), 'Sakura played Deer, took Maple Plain; drew Cherry Curtain; called koi-koi');
   setLang('ja');
   assert.equal(turnText(x, 'さくら'), 'さくらが紅葉に鹿を出した、紅葉のカスを取った。桜に幕を引いた。こいこい');
+  // Two cards taken: listed with 、 in Japanese, never an ASCII comma (QA).
+  const two = { ...x, took: [38, 39] };
+  assert.match(turnText(two, 'さくら'), /紅葉のカス、紅葉のカス/);
+  assert.doesNotMatch(turnText(two, 'さくら'), /, /);
   setLang('en');
+  assert.match(turnText(two, 'Sakura'), /took Maple Plain, Maple Plain/);
 });
 
 test('the sake cup shows as a plain exactly where the rules count it as one', () => {

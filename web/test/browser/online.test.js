@@ -339,6 +339,7 @@ test('a player resigns online: display names beside fingerprints, the other page
     // connection once the match is over.
     await a.page.reload();
     await a.page.locator('footer button.resign:not([disabled])').click({ timeout: 60000 });
+    assert.match(String(await a.page.locator('dialog.dlg-resign').textContent()), /Both of you sign that result, so it counts like any other\./);
     await a.page.locator('dialog.dlg-resign button.resign-confirm').click();
     for (const p of [a.page, b.page]) {
       await p.locator('dialog.dlg-over').waitFor({ timeout: 60000 });

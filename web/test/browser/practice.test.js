@@ -66,6 +66,9 @@ test('a practice match against the worker finishes and its transcript verifies',
     await page.getByRole('button', { name: 'Start' }).click();
     await page.locator('.hand button.card').first().waitFor({ timeout: 60000 });
     await page.locator('footer button.resign:not([disabled])').click();
+    // The question says what resigning a practice match means: nothing rated (QA: it said the
+    // result "counts like any other").
+    assert.match(String(await page.locator('dialog.dlg-resign').textContent()), /wins this practice match, which ends here\. Nothing is rated or sent anywhere\./);
     await page.locator('dialog.dlg-resign button.resign-confirm').click();
     await page.locator('dialog.dlg-over').waitFor({ timeout: 60000 });
     assert.match(String(await page.locator('dialog[open] .big').textContent()), /You resigned: Computer \(medium\) wins the match/);
