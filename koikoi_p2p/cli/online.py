@@ -408,6 +408,13 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with {koikoi} resume.",
                                        folder=store.folder, koikoi=own_command()))
     paused = match.outcome is not None and match.outcome.reason == "relay_unreachable"  # goes on later
+    if match.timed_out and match.outcome is None:
+        # Our own time ran out at a prompt: no more input is ever taken for this match (the
+        # opponent may claim it), so there is nothing to resume (terminal QA: it was offered once).
+        from koikoi_p2p.net.resumable import forget
+
+        with contextlib.suppress(OSError):
+            forget(store)
     if (match.outcome is not None and not paused) or nothing_left:  # over: its state (every key's seed) goes
         from koikoi_p2p.cli.rated import after_rated_match
         from koikoi_p2p.net.resumable import forget
