@@ -402,8 +402,20 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
             if task is not None and not task.done():
                 await _stop(task)
         await connector.close()
-        # Nothing to continue when the handshake failed or a changed key was refused.
-        nothing_left = match.left_in_handshake or (code == exit_codes.WRONG_PASSWORD and not match.ended)
+        # Nothing to continue when the handshake failed or a changed key was refused; nor when we
+        # leave (Ctrl-C, end of input) before the terms are accepted: the other side learns it at
+        # once and ends the match (watch_handshake, spec/game.md §2.5), so a resume would find
+        # nobody (terminal QA: the joiner was told to resume, the host had already stopped).
+        left_early = match.outcome is None and not match.ended and match._before_terms()
+        nothing_left = match.left_in_handshake or left_early or (
+            code == exit_codes.WRONG_PASSWORD and not match.ended)
+        if left_early and not match.left_in_handshake:
+            screen.say("\n" + screen.t("You left before the terms were accepted: nothing was signed, and "
+                                       "there is no match to continue."))
+            from koikoi_p2p.net.resumable import forget
+
+            with contextlib.suppress(OSError):
+                forget(store)   # here: on Ctrl-C nothing after this block runs
         if match.outcome is None and not nothing_left and not match.timed_out:  # also on Ctrl-C
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with {koikoi} resume.",
                                        folder=store.folder, koikoi=own_command()))

@@ -194,3 +194,44 @@ def test_host_sees_the_friend_leave(tmp_path: Path) -> None:
                 if proc is not None and proc.poll() is None:
                     proc.kill()
                     proc.wait()
+
+
+def test_a_joiner_interrupted_at_the_terms_is_not_told_to_resume(tmp_path: Path) -> None:
+    """Terminal QA: Ctrl-C while the joiner read the terms said "continue it with koikoi resume",
+    but the host ends the match at once when the joiner leaves before accepting (spec/game.md
+    §2.5), so the resumed joiner was asked about terms nobody waited on. Now the joiner is told
+    nothing was signed and nothing is left to continue, and koikoi resume finds nothing."""
+    import signal
+
+    secret = tmp_path / "password"
+    secret.write_text("plum blossom\n", encoding="utf-8")
+    with relay_process(tmp_path) as url:
+        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
+                                    "120", "--password-file", str(secret))
+        joiner: subprocess.Popen[bytes] | None = None
+        try:
+            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            joiner, join_console = _spawn(tmp_path / "join", "join", code, "--relay", url, "--password-file",
+                                          str(secret))
+            join_console.expect(r"Accept these terms\?", 60)
+            join_console.expect(r"\] > ", 10)
+            joiner.send_signal(signal.SIGINT)
+            assert joiner.wait(30) == exit_codes.INTERRUPTED
+            while join_console.pump(0.3):
+                pass
+            after = join_console.text.split("Accept these terms?")[-1]
+            assert "You left before the terms were accepted: nothing was signed, and there is no match to " \
+                   "continue." in after, after
+            assert "resume" not in after
+            assert host.wait(60) == exit_codes.OPPONENT_LEFT
+            host_console.pump(0.5)
+            assert "left_before_terms" in host_console.text
+            resumed = subprocess.run([str(SCRIPT), "resume"], stdin=subprocess.DEVNULL, capture_output=True,
+                                     text=True, env=env_for(tmp_path / "join"), timeout=60, check=False)
+            assert resumed.returncode == exit_codes.ERROR and "no interrupted match in" in resumed.stderr, \
+                resumed.stdout + resumed.stderr
+        finally:
+            for proc in (host, joiner):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
