@@ -17,6 +17,8 @@ test('the open move log leaves the hand uncovered on a phone', { skip, timeout: 
     for (const width of [390, 1280]) {
       const { page, errors } = await openPage(await browser.newContext({ viewport: { width, height: 844 } }), relay.web);
       await page.getByRole('button', { name: 'Practice against the computer' }).click();
+      // Three rounds: a deal ended at once by a dealt-hand yaku must not end the match before the log fills.
+      await page.getByLabel('Rounds', { exact: true }).fill('3');
       await page.getByRole('button', { name: 'Start' }).click();
       const end = Date.now() + 90000;
       // Until the person is asked to play and the log holds a few moves.
