@@ -42,7 +42,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--rated", action="store_true",
                         help="propose a rated match: results go to a rating service (the joiner is told)")
     parser.add_argument("--ratings", metavar="URL", default=None,
-                        help="the rating service of a rated match (default: the relay's, http(s)://HOST:PORT)")
+                        help="the rating service of a rated match (default: the one that answers for the "
+                             "relay; none answering, no room is opened)")
     parser.add_argument(
         "--wait", type=seconds, default=600.0, metavar="SECONDS",   # 1 s to a day (QA: 0 opened a room)
         help="how long the room waits for your friend to join (default: 600)"

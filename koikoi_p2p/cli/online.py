@@ -152,6 +152,21 @@ def host(args: argparse.Namespace) -> int:
     setup = prepare(args)
     if setup is None:
         return exit_codes.USAGE
+    if setup.rated and not setup.ratings:
+        # --rated without --ratings: the service that answers for the relay, asked once here. None
+        # answering, no room is opened: a rated match whose result could go nowhere helps nobody
+        # (spec/ratings.md §2.1).
+        from dataclasses import replace
+
+        from koikoi_p2p.ratings.client import find
+
+        found = find(url)
+        if found is None:
+            error(args, "no rating service answers for the relay at {url} (it may have none, or be "
+                        "restarting): name one with --ratings URL, try again in a moment, or leave out "
+                        "--rated", url=url)
+            return exit_codes.ERROR
+        setup = replace(setup, ratings=found)
     try:
         password = read_password(args, twice=True, lang=setup.screen.lang)
     except PasswordUnavailable as exc:

@@ -80,13 +80,22 @@ SERVICE_TAG = "koikoi-ratings/v1"      # what GET /ratings/service answers (spec
 
 
 def locate(relay: str, *, timeout: float = 5.0) -> str:
-    """The rating service of a relay (spec/ratings.md §2.1): ``GET {base}/ratings/service``,
-    following redirects (a relay run with ``--ratings`` sends it to the service's own port); the
-    URL that answered is the service. With no such answer, the relay's own URL (``service_url``)."""
+    """The rating service of a relay (spec/ratings.md §2.1): the one that answers for it (``find``),
+    else the relay's own URL (``service_url``)."""
+    return find(relay, timeout=timeout) or service_url(relay)
+
+
+def find(relay: str, *, timeout: float = 5.0) -> str | None:
+    """The rating service that answers for a relay (spec/ratings.md §2.1): ``GET
+    {base}/ratings/service``, following redirects (a relay run with ``--ratings`` sends it to the
+    service's own port); the URL that answered is the service. None when none answers within
+    ``timeout`` (the relay has none, or it is restarting). An ``https`` base is checked against the
+    trust store or ``--cafile`` as every other request."""
     base = service_url(relay)
     request = urllib.request.Request(base + "/ratings/service", headers={"Accept": "application/json"})  # noqa: S310
+    secure = tls.client_context() if urlsplit(base).scheme == "https" else None
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s), checked)
+        with urllib.request.urlopen(request, timeout=timeout, context=secure) as response:  # noqa: S310 (http(s), checked)
             final, raw = response.geturl(), response.read(4096)
         body = json.loads(raw.decode("utf-8"))
         here = final.removesuffix("/ratings/service")
@@ -94,7 +103,7 @@ def locate(relay: str, *, timeout: float = 5.0) -> str:
             return service_url(here)
     except (urllib.error.URLError, OSError, TimeoutError, ValueError):
         pass
-    return base
+    return None
 
 
 def _request(url: str, *, data: bytes | None = None, timeout: float = TIMEOUT) -> Answer:

@@ -91,7 +91,7 @@ def test_relay_with_ratings_runs_the_service_beside_it_on_its_own_port(tmp_path:
         service = line.split()[3].removesuffix("/ratings")
         assert service != client.service_url(ws)
         # A client asking the relay for its service is sent to the service's port.
-        assert client.locate(ws) == service
+        assert client.locate(ws) == service and client.find(ws) == service
         answer = client.submit_result(client.locate(ws), signed(ALICE, BOB))
         assert answer.status == 200 and answer.body["counted"] is True
         assert client.leaderboard(ws).body["results"] == 1      # GET /ratings: redirected (307)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.ratings import client
 from tests.e2e.test_cli_console import Console
 from tests.e2e.test_cli_play_relay import _spawn
@@ -75,3 +76,21 @@ def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> 
                 if proc is not None and proc.poll() is None:
                     proc.kill()
                     proc.wait()
+
+
+def test_a_rated_host_on_a_relay_without_a_service_opens_no_room(tmp_path: Path) -> None:
+    """spec/ratings.md §2.1: `koikoi host --rated` with no --ratings asks the relay for its service;
+    none answering, it says so and opens no room (browser QA found the same on the page: a rated
+    match whose result could go nowhere)."""
+    with relay_process(tmp_path) as url:
+        assert client.find(url, timeout=5.0) is None
+        done = subprocess.run([str(SCRIPT), "host", "--relay", url, "--rounds", "1", "--rated"],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              env=env_for(tmp_path / "host"), timeout=60, check=False)
+        assert done.returncode == exit_codes.ERROR, done.stdout + done.stderr
+        assert f"no rating service answers for the relay at {url}" in done.stderr
+        assert "--ratings URL" in done.stderr and "Room code" not in done.stdout
+        ja = subprocess.run([str(SCRIPT), "host", "--relay", url, "--rated", "--lang", "ja"],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            env=env_for(tmp_path / "host"), timeout=60, check=False)
+        assert ja.returncode == exit_codes.ERROR and "--ratings" in ja.stderr and "no rating" not in ja.stderr

@@ -36,7 +36,7 @@ test('a page hosts a rated match: the joiner sees the relay\'s service, the co-s
     // This relay runs no rating service: the form says so instead of proposing a match whose
     // result could go nowhere (browser QA), and opens no room.
     await a.page.getByRole('button', { name: 'Create', exact: true }).click();
-    await a.page.getByText('This relay has no rating service: type a rating service’s address under More options, or play unrated.').waitFor();
+    await a.page.getByText('No rating service answers for this relay (it may have none, or be restarting): type a rating service’s address under More options, try again in a moment, or play unrated.').waitFor();
     assert.equal(await a.page.locator('.waiting .code').count(), 0);
     // Typed, the service is the terms' (this one answers the host's page through the route above).
     await a.page.getByLabel(/^Rating service/).fill(service);
