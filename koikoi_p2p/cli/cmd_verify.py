@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from koikoi_p2p.cli.catalogue import ngettext_in
 from koikoi_p2p.cli.i18n import count, role_name, tr
 
 
@@ -280,7 +281,8 @@ def _rounds_played(n: int, resigned: int | None, lang: str) -> str:
         return count(n, "round", lang)
     if n == 0:
         return tr(lang, "resigned before the first round ended")
-    return tr(lang, "{rounds} finished before the resignation", rounds=count(n, "round", lang))
+    return ngettext_in(lang, "{n} round finished before the resignation",
+                       "{n} rounds finished before the resignation", n).format(n=n)
 
 
 def _outcome(rounds: tuple[tuple[int, int | None, int], ...], scores: tuple[int, int],

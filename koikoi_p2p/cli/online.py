@@ -421,10 +421,10 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         # leave (Ctrl-C, end of input) before the terms are accepted: the other side learns it at
         # once and ends the match (watch_handshake, spec/game.md §2.5), so a resume would find
         # nobody (terminal QA: the joiner was told to resume, the host had already stopped).
-        left_early = match.outcome is None and not match.ended and match._before_terms()
+        left_early = match.outcome is None and not match.ended and match.leaving_ends_it()
         nothing_left = match.left_in_handshake or left_early or (
             code == exit_codes.WRONG_PASSWORD and not match.ended)
-        if left_early and not match.left_in_handshake:
+        if left_early and not match.left_in_handshake and not match.timed_out:
             screen.say("\n" + screen.t("You left before the terms were accepted: nothing was signed, and "
                                        "there is no match to continue."))
             from koikoi_p2p.net.resumable import forget
@@ -515,6 +515,18 @@ class SavedMatch:
         core = self.core
         return core is None or core.peer is None or core.peer.phase in (Phase.PROPOSING, Phase.KEYING,
                                                                          Phase.ACCEPTING)
+
+    def leaving_ends_it(self) -> bool:
+        """Whether our leaving now ends the match for both, so that nothing is left to resume: in
+        the handshake, or as the joiner before accepting the terms (the other side is told at once,
+        watch_handshake, spec/game.md §2.5). Not the host once it has proposed its terms (a joiner
+        that accepted already no longer watches and would claim the host's absence), not while
+        our relay is out of reach (nobody learns of the leave, §12.4), not before the saved match
+        was read (a resumed match in play)."""
+        core = self.core
+        if core is None or self.relay_down() or not self._before_terms():
+            return False
+        return core.peer is None or core.setup.seat == 1
 
     async def watch_handshake(self, client: RelayClient, password: bool) -> None:
         """Until the terms are accepted: when the relay says the other side left, say so at once.

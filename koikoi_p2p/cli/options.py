@@ -27,9 +27,9 @@ LEVEL_HELP = ("easy (random), medium (greedy), strong, master (searches, up to a
 class PasswordUnavailable(Exception):
     """--password was given but no password could be read (no terminal, no file, no variable).
 
-    ``usage`` is true when the command line named something unusable (an unreadable or empty
-    --password-file: exit 2); a typed password that was empty or mistyped the second time is what
-    a person typed, not the command line (exit 1)."""
+    ``usage`` is true when the command line cannot work as given (an unreadable or empty
+    --password-file, --password with no terminal to type it on: exit 2); a typed password that was
+    empty or mistyped the second time is what a person typed, not the command line (exit 1)."""
 
     def __init__(self, message: str, *, usage: bool = False) -> None:
         super().__init__(message)
@@ -183,7 +183,7 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
 
     if not sys.stdin.isatty():
         raise PasswordUnavailable(tr(lang, "no terminal to ask for the password: use --password-file or "
-                                           "KOIKOI_PASSWORD"))
+                                           "KOIKOI_PASSWORD"), usage=True)
     try:
         value = getpass.getpass(tr(lang, "room password: "))
         if not value:
@@ -195,7 +195,7 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
                 raise PasswordUnavailable(tr(lang, "the two passwords differ: nothing was started"))
     except (EOFError, OSError) as exc:
         raise PasswordUnavailable(
-            tr(lang, "no terminal to ask for the password; use --password-file")) from exc
+            tr(lang, "no terminal to ask for the password; use --password-file"), usage=True) from exc
     return value
 
 

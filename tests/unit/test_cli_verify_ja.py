@@ -130,7 +130,8 @@ def test_a_resignation_and_evidence_files_in_japanese(tmp_path: Path) -> None:
     seat, seq = json.loads(verify(tmp_path, "--json", resigned).stdout)["resigned"].values()
     assert done.returncode == 0 and f"プレイヤー{seat}がメッセージ{seq}で投了" in done.stdout, done.stdout
     # The rounds finished before it, and the winner said to be so by the resignation, not the scores.
-    assert "投了までに1回戦が終了" in done.stdout and "プレイヤー0の勝ち: プレイヤー1が投了" in done.stdout
+    assert "投了までに終わった回戦: 1" in done.stdout
+    assert "プレイヤー0の勝ち: プレイヤー1が投了" in done.stdout
     assert japanese_only(done.stdout, names) == [], done.stdout
     for name in ("match_evidence_wrong_share.evidence", "match_evidence_bad_shuffle.evidence"):
         done = verify(tmp_path, VECTORS / name)

@@ -120,6 +120,7 @@ export function renderBoard(root, table, props) {
     table.deadlines ? h('span', {
       class: `timer${waitSeat === seat ? ' running' : ''}${waitSeat === seat && clockPaused(table) ? ' paused' : ''}`, 'data-seat': String(seat), 'aria-live': 'off',
       title: mine ? t('yourClock') : (clockPaused(table) ? t('clockPaused') : t('theirClock')),
+      'aria-label': waitSeat === seat && clockPaused(table) ? t('clockPaused') : null,
     }, waitSeat === seat ? (clockPaused(table) ? PAUSED : clock(remaining(table))) : '') : null,
   ]);
 
@@ -212,6 +213,9 @@ export function tickClocks(root, table) {
     el.classList.toggle('low', !paused && left < 30);
     el.classList.toggle('paused', paused);
     if (table.wait.seat !== table.seat) el.setAttribute('title', paused ? t('clockPaused') : t('theirClock'));
+    // The ‖ sign says nothing to a screen reader: while paused the clock is named by its words.
+    if (paused) el.setAttribute('aria-label', t('clockPaused'));
+    else el.removeAttribute('aria-label');
   }
 }
 

@@ -57,7 +57,7 @@ function renderReport(status, body, rep) {
   status.replaceChildren(
     h('strong', {}, rep.ok ? t('verified') : rep.failure ? t('notVerifiedFile', { reason: reasonText(rep.failure.reason) }) : (rep.report?.deviation
       ? t('notVerified', { n: rep.report.deviation.seq ?? '?', reason: reasonText(rep.report.deviation.reason) })
-      : rep.report?.kind === 'transcript' ? t('notFinished') : rep.lines[rep.lines.length - 1] ?? '')),
+      : rep.report?.kind === 'transcript' && !rep.report.complete ? t('notFinished') : rep.lines[rep.lines.length - 1] ?? '')),
     // The auditor's lines are `koikoi verify`'s, in English; in another language they are kept
     // folded under a translated title, so the page reads in the person's language.
     ...(lang() === 'en' ? rep.lines.map((l) => h('code', { class: 'line' }, l))

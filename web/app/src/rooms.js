@@ -102,11 +102,18 @@ export function createForm(ctx) {
       // page says so rather than propose a rated match whose result could go nowhere.
       let typed = val(form, 'ratings');
       if (checked && !typed.trim()) {
-        typed = (await findService(url).catch(() => null)) ?? '';
-        if (!typed) {
+        /** @type {string | null | undefined} */
+        let found;
+        try {
+          found = await findService(url);
+        } catch {
+          found = undefined; // not a relay's URL: ratedTerms below says so
+        }
+        if (found === null) {
           error.textContent = t('noRatingService');
           return;
         }
+        typed = found ?? '';
       }
       const rated = ratedTerms(checked, typed, url);
       const listing = pub ? roomListing(profile, { name: settings.name, fingerprint: ctx.fingerprint(), rated: rated.rated, password: !!password, turn: deadlines.turn }) : null;

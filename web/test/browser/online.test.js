@@ -429,7 +429,8 @@ test('a page whose opponent went offline says the opponent is away, the offline 
     assert.match(String(await theirTimer.textContent()), /^\d+:\d\d$/);
     await a.page.context().setOffline(true);
     await a.page.waitForFunction(() => document.querySelector('.player.them .timer.running')?.textContent === '‖', null, { timeout: 5000 });
-    assert.match(String(await theirTimer.getAttribute('title')), /stands still while your connection is lost/);
+    assert.match(String(await theirTimer.getAttribute('title')), /Paused: while your connection is lost, no claim that they left can run out/);
+    assert.equal(await theirTimer.getAttribute('aria-label'), await theirTimer.getAttribute('title'));
     await a.page.context().setOffline(false);
     await a.page.waitForFunction(() => /^\d+:\d\d$/.test(document.querySelector('.player.them .timer.running')?.textContent ?? ''), null, { timeout: 90000 });
     await a.page.waitForFunction(() => {
