@@ -196,6 +196,36 @@ export function clockPaused(table) {
     && (table.connection === 'reconnecting' || (table.mode === 'online' && navigator.onLine === false));
 }
 
+/**
+ * The joiner's clock inside the security-code and terms dialogs: accepting the terms has the
+ * `turn` deadline (spec/game.md §7.1) and comparing the code comes before it, so the time left is
+ * shown where the person reads (QA: it ran out unseen behind the dialog). The dialog is drawn
+ * once; `tickAnswerClock` shows the clock when the wait is the joiner's accept.
+ * @param {any} table
+ */
+export function answerClock(table) {
+  if (!table?.deadlines || table.seat !== 1 || table.finished) return null;
+  const el = h('p', { class: 'muted small answerclock' }, [t('timeToAccept'), ' ',
+    h('span', { class: 'timer running', title: t('yourClock') }, '')]);
+  tickAnswerClock(el, table);
+  return el;
+}
+
+/** Refresh the joiner's clock in a dialog (answerClock). @param {HTMLElement} root @param {any} table */
+export function tickAnswerClock(root, table) {
+  const el = /** @type {HTMLElement | null} */ (root.classList?.contains('answerclock') ? root : root.querySelector('.answerclock'));
+  if (!el) return;
+  const w = table?.wait;
+  const mine = !!w && w.seat === table.seat && w.type === 'accept' && !table.finished;
+  el.hidden = !mine;
+  const timer = el.querySelector('.timer');
+  if (mine && timer) {
+    const left = remaining(table);
+    timer.textContent = clock(left);
+    timer.classList.toggle('low', left < 30);
+  }
+}
+
 /** Seconds left on the current wait. @param {any} table */
 export function remaining(table) {
   if (!table.wait) return 0;

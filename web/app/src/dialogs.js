@@ -7,6 +7,7 @@ import { roundSummary } from './summary.js';
 import { t } from './i18n.js';
 import { reasonText } from './words.js';
 import { profileText } from './profiles.js';
+import { answerClock } from './board.js';
 
 /**
  * The terms the host proposes, with who proposes them (name and key) and whether the match is
@@ -24,6 +25,7 @@ export function termsDialog(table, names, on) {
     h('p', {}, t('termsRounds', { n: terms.rounds })),
     h('p', {}, t('termsDeadlines', { turn: terms.deadlines.turn, step: terms.deadlines.step })),
     h('p', { class: terms.rated ? 'rated' : 'unrated' }, terms.rated ? t('termsRated', { url: terms.ratings }) : t('termsUnrated')),
+    answerClock(table),
     h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: on.accept }, t('termsAccept')),
       h('button', { onclick: on.refuse }, t('termsRefuse')),
@@ -81,8 +83,12 @@ export function stoppedDialog(table, names, choices) {
   return h('div', { class: 'summary' }, [
     h('h2', { id: 'dlg-title' }, t('stopped')),
     f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
+    // Before the terms were accepted nothing was signed, so there is nothing to claim (game.md
+    // §2.5); the message number is for a bug report, not for the person (QA).
     f.reason === 'own_timeout' && table.timeUp
-      ? h('p', { class: 'big timeup' }, t('timeUp', { s: table.timeUp.seconds, n: table.timeUp.seq, who: names[1 - table.seat] })) : null,
+      ? h('p', { class: 'big timeup', 'data-seq': String(table.timeUp.seq) }, table.timeUp.type === 'accept'
+        ? t('timeUpTerms', { s: table.timeUp.seconds })
+        : t('timeUp', { s: table.timeUp.seconds, who: names[1 - table.seat] })) : null,
     // The reason in words; its id stays in an attribute for a bug report, not in the text.
     h('p', { class: 'muted', 'data-reason': f.reason }, t('failureWhy', { reason: reasonText(f.reason) })),
     h('div', { class: 'choices' }, choices),

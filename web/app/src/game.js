@@ -4,7 +4,7 @@
 // match is running in localStorage so a reload resumes it.
 import { h } from './dom.js';
 import { noteRatedResult } from './identity_panel.js';
-import { handYakuDialog, koikoiDialog, renderBoard, tickClocks } from './board.js';
+import { answerClock, handYakuDialog, koikoiDialog, renderBoard, tickAnswerClock, tickClocks } from './board.js';
 import { lastOfMatch, pendingRound, roundSummary } from './summary.js';
 import { wantedDialog } from './dialog_order.js';
 import { t } from './i18n.js';
@@ -16,6 +16,8 @@ import { deleteFinal, loadFinal } from './store.js';
 import { reasonText } from './words.js';
 
 const CURRENT = 'koikoi.current';
+/** How long after its own reload a page does not take the opponent's absence for theirs. */
+const RESUME_GRACE_MS = 8000;
 /** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster' | 'levelWordExpert'}} */
 const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster', expert: 'levelWordExpert' };
 
@@ -119,6 +121,9 @@ export class Game {
     this.sasConfirmed = false;
     this.confirmingResign = false;
     this.destroyed = false;
+    this.resumedAt = 0;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.graceTimer = undefined;
     /** Set while the page shows a dead end (#cannotStart): what leaving it must do. @type {(() => void) | null} */
     this.deadEnd = null;
     /** the deal the board shows (-1: none yet) */
@@ -140,7 +145,7 @@ export class Game {
     // move for a short pause (pace.js); online it holds nothing.
     this.pacer = new Pacer((table) => this.#draw(table), { pauseMs: 0, covered: () => this.dialog.open });
     root.replaceChildren(this.notice, this.boardEl, this.view.el, this.dialog);
-    this.clock = setInterval(() => tickClocks(this.boardEl, this.table), 500);
+    this.clock = setInterval(() => { tickClocks(this.boardEl, this.table); tickAnswerClock(this.dialog, this.table); }, 500);
     this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
     document.addEventListener('keydown', this.keys);
     // The browser knows at once when this device loses its network; the link learns it only at
@@ -163,6 +168,7 @@ export class Game {
   destroy() {
     this.destroyed = true;
     clearInterval(this.clock);
+    clearTimeout(this.graceTimer);
     this.view.destroy();
     this.pacer.destroy();
     document.removeEventListener('keydown', this.keys);
@@ -240,6 +246,10 @@ export class Game {
     this.#listen(this.worker);
     // Not "continues" yet: the seat may be held by another tab, or no longer restorable.
     this.#say(t('connecting'));
+    // Our own reload leaves the opponent's link pairing again for a moment: during it the relay
+    // reports them away, which is not their doing (QA: the reloading page blamed the opponent).
+    this.resumedAt = Date.now();
+    this.graceTimer = setTimeout(() => { if (this.table && !this.destroyed) this.#notice(this.table); }, RESUME_GRACE_MS + 50);
     if (cur.mode === 'practice' && cur.computer) {
       this.pacer.pause = pauseMs();
       const channel = new MessageChannel();
@@ -364,13 +374,19 @@ export class Game {
     }));
   }
 
+  /** What the link's state says above the board. @param {any} table */
+  #notice(table) {
+    // A finished match has no link left to speak of (the peer's page closing it is not news).
+    const settling = Date.now() - this.resumedAt < RESUME_GRACE_MS;
+    if ((table.connection === 'reconnecting' || (!navigator.onLine && this.#live())) && !table.finished) this.#say(t('reconnecting'));
+    else if (table.connection === 'peer_away' && !table.finished) this.#say(t(settling ? 'connecting' : 'peerAway'));
+    else if (['reconnecting', 'peerAway', 'connecting', 'resumed'].some((key) => this.notice.textContent === t(key))) this.#say('');
+  }
+
   /** @param {any} table */
   #draw(table) {
     this.table = table;
-    // A finished match has no link left to speak of (the peer's page closing it is not news).
-    if ((table.connection === 'reconnecting' || (!navigator.onLine && this.#live())) && !table.finished) this.#say(t('reconnecting'));
-    else if (table.connection === 'peer_away' && !table.finished) this.#say(t('peerAway'));
-    else if (['reconnecting', 'peerAway', 'connecting', 'resumed'].some((key) => this.notice.textContent === t(key))) this.#say('');
+    this.#notice(table);
     // A round's summary stays over the board the round ended on (QA: it opened over the next
     // deal's cards): the next deal is drawn, with its motion, when the summary is dismissed.
     if (this.#holdsBoard(table)) {
@@ -532,6 +548,7 @@ export class Game {
       h('h2', { id: 'dlg-title' }, t('sasTitle')),
       h('p', { class: 'sascode', 'data-sas': table.paired.sas }, table.paired.sas),
       h('p', {}, t('sasBody')),
+      answerClock(table),
       h('div', { class: 'choices' }, [
         h('button', { class: 'primary', onclick: () => { this.sasConfirmed = true; noteCurrent(this.id, { sas: true }); this.#answered(); } }, t('sasSame')),
         h('button', { onclick: () => { this.worker?.postMessage({ type: 'refuse', reason: 'sas_differs' }); this.sasConfirmed = true; this.#answered(); } }, t('sasDiffers')),
@@ -615,6 +632,8 @@ const RATED_RETRY_MS = 60000;
 
 /** @param {string} reason @param {string} message */
 export function errorText(reason, message) {
+  // No network at all is not the relay's fault, nor a limit on this address (QA).
+  if (reason === 'unreachable' && typeof navigator !== 'undefined' && navigator.onLine === false) return t('errorOffline');
   if (reason === 'unreachable') return t('errorRelay', { url: message });
   if (reason === 'room_not_found') return t('errorRoom');
   if (reason === 'room_full') return t('errorFull');

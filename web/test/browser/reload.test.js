@@ -93,6 +93,9 @@ async function reloadAt(page, point, before) {
     // A dialog already answered coming back is the bug this test is for: fail at once.
     if (point !== 'sas' && now.dialog === 'sas') throw new Error(`the security code was asked again after a reload at ${point}`);
     if (point !== 'terms' && now.dialog === 'terms') throw new Error(`the terms were asked again after a reload at ${point}`);
+    // Its own reload is not the opponent's absence (QA: the reloading page blamed the opponent
+    // while its link paired again).
+    if (Date.now() - start < 6000 && /opponent's connection dropped/.test(String(now.notice ?? ''))) throw new Error(`after a reload at ${point} the page said the opponent's connection dropped`);
     if (answerKey(now) && ANSWERED.get(page)?.has(answerKey(now))) throw new Error(`after a reload at ${point}, asked again what was answered: ${answerKey(now)}`);
     if (point === 'opponent_terms') {
       // Before the first deal: the (empty) board again, and no dialog (the code was compared).

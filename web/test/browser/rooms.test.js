@@ -152,6 +152,8 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
     // This relay has no rating service: the leaderboard page says so.
     await c.page.goto(`${relay.web}#leaderboard`);
     await c.page.getByText('This relay has no rating service.').waitFor({ timeout: 20000 });
+    // No table, no note on how its ratings are computed (QA).
+    assert.equal(await c.page.getByText(/careful estimate/).isVisible(), false);
   } finally {
     await browser.close();
     await relay.stop();
