@@ -158,8 +158,8 @@ REASONS: dict[str, str] = {
     "left_in_handshake": "the opponent hung up during the handshake: most likely the passwords differ",
     # both clients: a joiner gone after the handshake, before accepting the terms (it refused them,
     # or quit at the question)
-    "left_before_terms": ("the opponent left without accepting the terms (they refused them, said the security codes "
-                          "differ, or ran out of time)"),
+    "left_before_terms": ("the opponent left without accepting the terms (they refused them, said the "
+                          "security codes differ, or ran out of time)"),
     "left": "the opponent left",
     "connection_closed": "the connection closed before the end",
     "transport_closed": "the connection closed before the end",
