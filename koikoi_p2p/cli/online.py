@@ -28,6 +28,7 @@ from koikoi_p2p.cli.untrusted import safe
 if TYPE_CHECKING:
     from koikoi_p2p.cli.paths import Folders
     from koikoi_p2p.cli.play import Screen
+    from koikoi_p2p.cli.prompt import LineSource
     from koikoi_p2p.net.journal import Journal
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
     from koikoi_p2p.net.rendezvous import RelayRendezvous
@@ -331,8 +332,10 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
 
     screen = setup.screen
     folder = found[0]
+    # One reader of standard input for the menu and the match: a second one would leave the first
+    # answer typed after the menu in the menu's reader (QA: a move ignored, then the time ran out).
+    lines = StdinLines()
     if len(found) > 1:
-        lines = StdinLines()
         choices = [Choice(card_key(n), screen.t("room {room} (you hosted)", room=d.name.rsplit("-seat", 1)[0])
                           if d.name.endswith("0") else
                           screen.t("room {room} (you joined)", room=d.name.rsplit("-seat", 1)[0]), d)
@@ -344,7 +347,7 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
         except InputClosed:
             return exit_codes.ERROR
     screen.say(screen.t("Resuming the match saved in {folder}.", folder=folder))
-    return await play_saved(Journal(folder), screen)
+    return await play_saved(Journal(folder), screen, lines=lines)
 
 
 def rated_service(setup: Setup, seat: int, url: str) -> str:
@@ -364,7 +367,7 @@ def saved_matches(where: Folders) -> Path:
 
 async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | None = None,
                      peer_name: str | None = None, known_peers: Path | None = None,
-                     accept: bool = False) -> int:
+                     accept: bool = False, lines: LineSource | None = None) -> int:
     """Run (or resume) the human match saved in ``store`` on this screen; returns the exit code.
 
     The board and prompts are cli.play's; run_peer does the saving, resending and re-pairing.
@@ -407,7 +410,8 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
     code = exit_codes.ERROR
     nothing_left = False
     try:
-        code = await drive(match, screen, StdinLines(), me=setup.seat, timeout=float(setup.turn_deadline),
+        code = await drive(match, screen, lines or StdinLines(), me=setup.seat,
+                           timeout=float(setup.turn_deadline),
                            password=setup.password is not None, accept_terms=accept)
         if not match.ended or match.left_in_handshake:
             await _stop(runner)  # we stop (Ctrl-C, end of input, a refused key...): the state stays
