@@ -303,8 +303,46 @@ async def _play(
                                     "continue with: {koikoi} resume).", folder=store.folder,
                                     koikoi=own_command()))
     known = setup.folders.known_peers_file if peer_name else None
+    if peer_name and known is not None:
+        _save_peer_name(store.folder, peer_name, known)
     return await play_saved(store, setup.screen, first=client, peer_name=peer_name, known_peers=known,
                             accept=accept)
+
+
+PEER_FILE = "peer.json"   # beside a saved match: the --peer name its opponent's key is checked under
+
+
+def _save_peer_name(folder: Path, name: str, known: Path) -> None:
+    """Keep --peer with the saved match, so that a resumed one checks the opponent's key under it
+    too (terminal QA: a resume skipped the changed-key question nobody had answered)."""
+    import json
+
+    from koikoi_p2p.net.state_store import write_atomic
+
+    write_atomic(folder / PEER_FILE, json.dumps({"peer": name, "known_peers": str(known)}).encode())
+
+
+def _saved_peer_name(folder: Path) -> tuple[str | None, Path | None]:
+    import json
+
+    try:
+        saved = json.loads((folder / PEER_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    if not isinstance(saved, dict) or not isinstance(saved.get("peer"), str) or not isinstance(
+            saved.get("known_peers"), str):
+        return None, None
+    return saved["peer"], Path(saved["known_peers"])
+
+
+def _forget_saved(store: Journal) -> None:
+    """Remove a saved match (its --peer note too, so its folder goes)."""
+    from koikoi_p2p.net.resumable import forget
+
+    with contextlib.suppress(OSError):
+        (store.folder / PEER_FILE).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        forget(store)
 
 
 def resume(state: str | None, args: argparse.Namespace) -> int:
@@ -403,6 +441,8 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous, pair_timeout_s=30.0,
                                 first=first)
     options = DriverOptions(link={"dead_after_s": 10.0, "give_up_s": None}, forget_secrets=True)
+    if peer_name is None:   # a resumed match: the --peer it began with, if any
+        peer_name, known_peers = _saved_peer_name(store.folder)
     match = SavedMatch(screen, peer_name=peer_name, known_peers=known_peers, accept=accept)
     match.connector = connector
     runner = asyncio.create_task(match.run(store, connector, options, run_peer))
@@ -431,10 +471,7 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         if left_early and not match.left_in_handshake and not match.timed_out:
             screen.say("\n" + screen.t("You left before the terms were accepted: nothing was signed, and "
                                        "there is no match to continue."))
-            from koikoi_p2p.net.resumable import forget
-
-            with contextlib.suppress(OSError):
-                forget(store)   # here: on Ctrl-C nothing after this block runs
+            _forget_saved(store)   # here: on Ctrl-C nothing after this block runs
         if match.outcome is None and not nothing_left and not match.timed_out:  # also on Ctrl-C
             screen.say("\n" + screen.t("The match is saved in {folder}: continue it with {koikoi} resume.",
                                        folder=store.folder, koikoi=own_command()))
@@ -442,17 +479,12 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
     if match.timed_out and match.outcome is None:
         # Our own time ran out at a prompt: no more input is ever taken for this match (the
         # opponent may claim it), so there is nothing to resume (terminal QA: it was offered once).
-        from koikoi_p2p.net.resumable import forget
-
-        with contextlib.suppress(OSError):
-            forget(store)
+        _forget_saved(store)
     if (match.outcome is not None and not paused) or nothing_left:  # over: its state (every key's seed) goes
         from koikoi_p2p.cli.rated import after_rated_match
-        from koikoi_p2p.net.resumable import forget
 
         await after_rated_match(screen.say, match.core, match.outcome, screen.lang)
-        with contextlib.suppress(OSError):
-            forget(store)
+        _forget_saved(store)
     return code
 
 
@@ -483,6 +515,7 @@ class SavedMatch:
         self.known_peers = known_peers
         self.accept = accept  # --accept: the joiner takes the host's terms without asking
         self._new_key: bytes | None = None  # a changed key, remembered once the person accepts it
+        self._replayed_paired: Paired | None = None  # a resumed match's pairing, checked at progress()
         self.left_in_handshake = False  # the other side left before the handshake finished
         self.timed_out = False  # our own time ran out at a prompt
         self._failure: Failure | None = None  # the game's Failure event, reported with its file
@@ -581,6 +614,11 @@ class SavedMatch:
             from koikoi_p2p.protocol.events import Board
 
             self.core = core
+            paired, self._replayed_paired = self._replayed_paired, None
+            if paired is not None:
+                paired = self._known(paired)
+                if paired.known == "changed":
+                    self._put(paired, False)
             view, self._replayed_view = self._replayed_view, None
             if view is not None and not self._ended:
                 self._put(Board(view=view), False)   # resumed: show the board at once
@@ -696,6 +734,10 @@ class SavedMatch:
             return
         if isinstance(event, ev.Paired) and not replayed:
             event = self._known(event)
+        elif isinstance(event, ev.Paired) and self.peer_name:
+            # A resumed match: its key is checked under --peer once the core is read (progress),
+            # and a change nobody accepted is asked about again (terminal QA: it was skipped).
+            self._replayed_paired = event
         elif isinstance(event, ev.RoundOver) and not replayed:
             event = dataclasses.replace(event, transcript_path=self._transcript(closed=False))
         elif isinstance(event, ev.MatchOver):

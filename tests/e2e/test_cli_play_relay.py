@@ -235,3 +235,51 @@ def test_a_joiner_interrupted_at_the_terms_is_not_told_to_resume(tmp_path: Path)
                 if proc is not None and proc.poll() is None:
                     proc.kill()
                     proc.wait()
+
+
+def test_a_resume_asks_again_about_a_changed_key_nobody_accepted(tmp_path: Path) -> None:
+    """Terminal QA (high): the joiner, told its --peer's key CHANGED, was killed at the question;
+    `koikoi resume` went straight on to the terms with the new key never accepted. The --peer name
+    is kept with the saved match, so the resumed match asks again, and `n` stops it for good."""
+    import os
+    import signal
+
+    from koikoi_p2p.protocol.identity import Identity, KnownPeers
+
+    secret = tmp_path / "password"
+    secret.write_text("plum blossom\n", encoding="utf-8")
+    joiner_home = tmp_path / "join"
+    env_for(joiner_home)
+    # The joiner played another key under the name "pal" before.
+    KnownPeers(joiner_home / "config" / "known_peers.json").remember("pal", Identity.generate().public_key)
+    with relay_process(tmp_path) as url:
+        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
+                                    "120", "--password-file", str(secret))
+        procs: list[subprocess.Popen[bytes]] = [host]
+        try:
+            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            joiner, join_console = _spawn(joiner_home, "join", code, "--relay", url, "--peer", "pal",
+                                          "--password-file", str(secret))
+            procs.append(joiner)
+            join_console.expect(r"Play on with the new key\?", 60)
+            os.kill(joiner.pid, signal.SIGKILL)   # the terminal closed: nothing answered
+            joiner.wait(30)
+            resumed, resumed_console = _spawn(joiner_home, "resume")
+            procs.append(resumed)
+            resumed_console.expect(r"WARNING: this opponent's key CHANGED", 60)
+            resumed_console.expect(r"Play on with the new key\?", 10)
+            assert "Accept these terms?" not in resumed_console.text
+            resumed_console.type_line("n")
+            assert resumed.wait(60) == exit_codes.WRONG_PASSWORD
+            resumed_console.pump(0.5)
+            assert "Stopped: the opponent's key changed." in resumed_console.text
+            # Nothing is left to resume, and no --peer note lingers.
+            again = subprocess.run([str(SCRIPT), "resume"], stdin=subprocess.DEVNULL, capture_output=True,
+                                   text=True, env=env_for(joiner_home), timeout=60, check=False)
+            assert again.returncode == exit_codes.ERROR and "no interrupted match in" in again.stderr
+            assert not list((joiner_home / "data" / "matches").glob("*/peer.json"))
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
