@@ -52,6 +52,8 @@ async function look(page) {
       text: dlg ? (() => {
         const copy = /** @type {Element} */ (dlg.cloneNode(true));
         copy.querySelectorAll('.visually-hidden[aria-live]').forEach((e) => e.remove());
+        // The joiner's clock in the code and terms dialogs runs: its value is no part of the screen.
+        copy.querySelectorAll('.answerclock').forEach((e) => e.remove());
         return String(copy.textContent);
       })() : '',
       title: dlg?.querySelector('h2')?.textContent ?? '',
