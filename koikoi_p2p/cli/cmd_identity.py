@@ -21,7 +21,14 @@ PASSPHRASE_VARIABLE = "KOIKOI_PASSPHRASE"  # noqa: S105 - the variable's name, n
 
 
 class PassphraseUnavailable(Exception):
-    """No passphrase could be read (no terminal, no file, no variable), or the two typed differ."""
+    """No passphrase could be read (no terminal, no file, no variable), or the two typed differ.
+
+    ``typed``: the person's typing was the problem (the two differ), not the command line: exit 1
+    as for the room password, not 2 (terminal QA)."""
+
+    def __init__(self, message: str, *, typed: bool = False) -> None:
+        super().__init__(message)
+        self.typed = typed
 
 
 def register(subparsers: Any) -> None:
@@ -107,7 +114,8 @@ def read_passphrase(args: argparse.Namespace, lang: str, *, twice: bool) -> str:
     try:
         value = getpass.getpass(tr(lang, "passphrase: "))
         if twice and getpass.getpass(tr(lang, "the same passphrase again: ")) != value:
-            raise PassphraseUnavailable(tr(lang, "the two passphrases differ: nothing was written"))
+            raise PassphraseUnavailable(tr(lang, "the two passphrases differ: nothing was written"),
+                                        typed=True)
     except (EOFError, OSError) as exc:
         raise PassphraseUnavailable(tr(lang, "no terminal to ask for the passphrase; use "
                                              "--passphrase-file")) from exc
@@ -135,7 +143,7 @@ def _export(args: argparse.Namespace) -> int:
         passphrase = read_passphrase(args, lang, twice=True)
     except (IdentityFileError, PassphraseUnavailable) as exc:
         print(f"koikoi identity: {exc}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(exc, PassphraseUnavailable) and exc.typed else 2
     if len(passphrase) < MIN_PASSPHRASE:
         print("koikoi identity: " + tr(lang, "a passphrase has at least {n} characters: nothing was written",
                                        n=MIN_PASSPHRASE), file=sys.stderr)
@@ -173,7 +181,7 @@ def _import(args: argparse.Namespace) -> int:
         carried = open_identity(data, passphrase)
     except PassphraseUnavailable as exc:
         print(f"koikoi identity: {exc}", file=sys.stderr)
-        return 2
+        return 1 if exc.typed else 2
     except IdentityFileError as exc:
         print("koikoi identity: " + tr(lang, IMPORT_PROBLEMS[exc.reason], file=args.file)
               + f" ({exc.reason})", file=sys.stderr)

@@ -70,8 +70,8 @@ def profile_problem(exc: Exception, preset_name: str, lang: str) -> str:
 
 
 def card_ref(text: str, lang: str = "en") -> int:
-    """The card a person named: an id (03-curtain), an index (0-47) or a name in either language;
-    a wrong one says which ids are nearest."""
+    """The card a person named: an id (03-curtain), an index (0-47), a code as the board shows it
+    (03*, 04R) or a name in either language; a wrong one says which ids are nearest."""
     import difflib
 
     from koikoi_p2p.rules.cards import CARDS
@@ -86,6 +86,16 @@ def card_ref(text: str, lang: str = "en") -> int:
     for c in CARDS:
         if lowered in (c.id, c.name_en.lower(), c.name_ja) and (lowered != c.name_en.lower() or _unique(c)):
             return c.index
+    # The code the board shows before a card's name and the prompts take (04R, 03*, 08A, 01.):
+    # one card, or, for a month's plains, the ids to choose from (terminal QA).
+    from koikoi_p2p.cli.cardnames import card_code
+
+    coded = [c for c in CARDS if card_code(c.index).lower() == lowered]
+    if len(coded) == 1:
+        return coded[0].index
+    if coded:
+        raise RulesError("unknown_card", tr(lang, "the code {raw!r} names several cards: {ids}", raw=raw,
+                                            ids=", ".join(c.id for c in coded)))
     ids = [c.id for c in CARDS]
     near = difflib.get_close_matches(lowered, ids, n=3, cutoff=0.5)
     month = lowered[:2]

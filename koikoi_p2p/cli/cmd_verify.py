@@ -29,7 +29,8 @@ def register(subparsers: Any) -> None:
                     "file fails (naming the first message that fails and why). An evidence file is "
                     "reported as 'player X deviated at message N: reason' (exit 0 if the evidence "
                     "proves it). A co-signed match result (the .result file) is checked on its own; "
-                    "the kind of file is recognised, --result is only a reminder.",
+                    "the kind of file is recognised, --result is only a reminder. Exits 2 when a "
+                    "file cannot be read or the command line is wrong.",
     )
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("other", metavar="FILE2", nargs="?",

@@ -31,3 +31,14 @@ def test_score_without_cards_lists_the_ids(capsys: pytest.CaptureFixture[str]) -
     assert "nearest: 03-curtain" in capsys.readouterr().err
     assert main(["score", "桜に幕", "09-cup"]) == 0  # a Japanese name is a card too
     assert "hanami" in capsys.readouterr().out
+
+
+def test_score_takes_the_codes_the_board_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    """Terminal QA: the prompts teach codes such as 04R; `koikoi score` refused them."""
+    assert main(["score", "01R", "02R", "03R"]) == 0
+    assert "akatan" in capsys.readouterr().out
+    assert main(["score", "03*", "09a"]) == 0          # the code's case does not matter
+    assert "hanami" in capsys.readouterr().out
+    # A month's plains share a code: the ids to choose from are named.
+    assert main(["score", "01."]) == 2
+    assert "the code '01.' names several cards: 01-plain1, 01-plain2" in capsys.readouterr().err
