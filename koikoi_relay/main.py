@@ -59,8 +59,11 @@ BAD_REDIS_URL = "--redis must be a redis://HOST:PORT/DB, rediss://... or unix://
 BAD_NODE_ID = "--node-id must be 1 to 64 letters, digits, dots, hyphens and underscores, not {value!r}"
 NODE_ID_ALONE = "--node-id names a node of a cluster: it needs --redis (or $KOIKOI_RELAY_REDIS)"
 BAD_HEADER = "--source-header must be an HTTP header name, not {value!r}"
+COMPANION_PORT = ("the rating service beside the relay cannot listen: {problem} (choose its port with "
+                  "--ratings-port)")
 MESSAGES: tuple[str, ...] = (NODE_ID_IN_USE, NOT_FINITE, NEGATIVE, ZERO, FRAME_MINIMUM, BUDGET_MINIMUM,
-                             BURST_MINIMUM, BAD_REDIS_URL, BAD_NODE_ID, NODE_ID_ALONE, BAD_HEADER)
+                             BURST_MINIMUM, BAD_REDIS_URL, BAD_NODE_ID, NODE_ID_ALONE, BAD_HEADER,
+                             COMPANION_PORT)
 # (template, **values) -> the text shown.
 Say = Callable[..., str]
 

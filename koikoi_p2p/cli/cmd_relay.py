@@ -80,7 +80,16 @@ def _run(args: argparse.Namespace) -> int:
 
         # With --tls-cert: https:// with the relay's own context (its SIGHUP reload renews both).
         server = RatingsServer(service)
-        await server.start(args.host, port, context)
+        try:
+            await server.start(args.host, port, context)
+        except OSError as exc:
+            from koikoi_relay.main import COMPANION_PORT, StartProblem, listen_problem
+
+            # Its port, not the relay's (terminal QA: 8766 taken read as the relay's own failure).
+            problem = listen_problem(exc)
+            if problem is None:
+                raise
+            raise StartProblem(COMPANION_PORT, problem=problem) from exc
         try:
             yield server.port
         finally:

@@ -41,6 +41,10 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path, taken: int, command: li
     assert "Traceback" not in done.stderr, done.stderr
     assert "cannot listen" in done.stderr and "address already in use" in done.stderr
     assert str(taken) in done.stderr
+    if "--ratings-port" in command:
+        # The port of the service beside the relay, and the flag that moves it (terminal QA).
+        assert "the rating service beside the relay cannot listen" in done.stderr
+        assert "(choose its port with --ratings-port)" in done.stderr
 
 
 def test_a_host_that_does_not_resolve(tmp_path: Path) -> None:
