@@ -97,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from koikoi_p2p.cli.i18n import tr
 
         # In the screens' language (QA: a Japanese host's Ctrl-C said "interrupted").
-        print(tr(getattr(args, "lang", None) or lang_of(argv), "interrupted"), file=sys.stderr)
+        # On a fresh line: the terminal's "^C" is left where the cursor was (QA: "Name: ^Cinterrupted").
+        fresh = "\n" if sys.stderr.isatty() else ""
+        print(fresh + tr(getattr(args, "lang", None) or lang_of(argv), "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`koikoi rules | head`): stop quietly, no traceback.

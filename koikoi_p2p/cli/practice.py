@@ -126,7 +126,9 @@ def _mark_incomplete(path: str | None, setup: Setup) -> None:
     marked = Path(path).with_name(Path(path).stem + "-incomplete.transcript")
     with contextlib.suppress(OSError):
         Path(path).rename(marked)
-        setup.screen.say(setup.screen.t("The match so far is saved, marked incomplete: {path}", path=marked))
+        # On a line of its own: after Ctrl-C the cursor is still on the prompt's line.
+        setup.screen.say("\n" + setup.screen.t("The match so far is saved, marked incomplete: {path}",
+                                               path=marked))
 
 
 class ComputerLeft(Exception):
