@@ -30,6 +30,7 @@ const settings = {
   ...JSON.parse(localStorage.getItem(SETTINGS) ?? '{}'),
 };
 setLang(settings.lang);
+document.title = t('title'); // the tab's title in the page's language too (QA)
 const save = () => localStorage.setItem(SETTINGS, JSON.stringify(settings));
 
 /** @type {Game | null} */
@@ -69,7 +70,7 @@ function topBar() {
     h('button', { class: 'link home', onclick: () => { location.hash = ''; home(); } }, t('title')),
     h('span', { class: 'spacer' }),
     h('label', { class: 'lang' }, [t('language'), ' ',
-      h('select', { 'aria-label': t('language'), onchange: (/** @type {Event} */ e) => { settings.lang = /** @type {any} */ (e.target).value; save(); setLang(settings.lang); route(); } },
+      h('select', { 'aria-label': t('language'), onchange: (/** @type {Event} */ e) => { settings.lang = /** @type {any} */ (e.target).value; save(); setLang(settings.lang); document.title = t('title'); route(); } },
         [h('option', { value: 'en', selected: lang() === 'en' }, 'English'), h('option', { value: 'ja', selected: lang() === 'ja' }, '日本語')])]),
   ]);
 }

@@ -23,6 +23,13 @@ export async function openReport(root, bytes, back = null) {
     status.className = 'verdict';
     body.replaceChildren();
     await new Promise((r) => setTimeout(r, 30)); // let the page paint the message first
+    // An identity file is this program's too, but no match: say what it is (QA: "not a file of
+    // this program"). Its first 8 bytes are "koikoiID" (spec: the identity file).
+    if (data.length >= 8 && new TextDecoder().decode(data.subarray(0, 8)) === 'koikoiID') {
+      status.textContent = t('reportIdentityFile');
+      status.className = 'verdict bad';
+      return;
+    }
     await ready();
     const { buildReport } = await import('./report_model.js');
     try {

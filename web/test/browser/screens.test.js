@@ -130,7 +130,14 @@ test('the replay view in Japanese: seats named with their roles, the auditor\'s 
   try {
     const { page, errors } = await openPage(await browser.newContext({ viewport: { width: 1280, height: 800 } }), relay.web);
     await page.getByLabel('Language').selectOption('ja');
-    await page.getByRole('button', { name: '対局記録を開く' }).click();
+    assert.equal(await page.title(), '花札こいこい'); // the tab's title follows the language (QA)
+    await page.getByRole('button', { name: '対局レポートを開く' }).click();
+    // An identity file is said to be one, not "no file of this program" (QA).
+    const id = path.join(dir, 'me.koikoi-id');
+    const exported = spawnSync(KOIKOI, ['identity', 'export', id], { encoding: 'utf8', env: { ...process.env, KOIKOI_HOME: path.join(dir, 'home'), KOIKOI_PASSPHRASE: 'correct horse battery' } });
+    assert.equal(exported.status, 0, exported.stdout + exported.stderr);
+    await page.locator('#report-file').setInputFiles(id);
+    await page.locator('.verdict.bad').getByText(/身元のファイル/).waitFor({ timeout: 20000 });
     await page.locator('#report-file').setInputFiles(file);
     await page.locator('.verdict.good').waitFor({ timeout: 120000 });
     // The headline is the person's language; koikoi verify's English lines sit folded under it.
