@@ -84,7 +84,14 @@ def summary_lines(*, round_index: int, result: RoundResult, scores: tuple[int, i
     else:
         who = names[0] if result.winner == me else names[1]
         points = count(result.points, "point", lang)
-        if result.base and result.points != result.base:
+        # The winner's own calls add points under koikoi_bonus=winner_add (spec/rules.md §7.5):
+        # then the score is no multiple of the base, and "x1" would hide them (terminal QA).
+        added = (profile is not None and profile.koikoi_bonus == "winner_add"
+                 and any(seat == result.winner for seat in result.calls))
+        if result.base and result.points != result.base and added:
+            head = tr(lang, "{Who} won the round: {points} (base {base}, with the points of their koi-koi "
+                            "calls)", Who=capitalised(who), points=points, base=result.base)
+        elif result.base and result.points != result.base:
             head = tr(lang, "{Who} won the round: {points} (base {base} x{times})", Who=capitalised(who),
                       points=points, base=result.base, times=result.points // result.base)
         else:

@@ -392,3 +392,23 @@ def test_a_question_whose_clock_started_earlier_says_the_time_left() -> None:
     # Practice against the computer has no clock to remind of.
     assert _time_left(SimpleNamespace(peer=SimpleNamespace(waiting_for=lambda: (1, "play", 3600.0))),
                       screen, now - 20) == ""
+
+
+def test_a_round_won_with_koikoi_japans_call_points_does_not_say_x1() -> None:
+    """Terminal QA: under koikoi-japan the winner's own calls add points (spec/rules.md §7.5), and
+    the summary said "6 points (base 4 x1)"; it now says the calls' points are in the score."""
+    from koikoi_p2p.cli.summary import summary_lines
+    from koikoi_p2p.rules.round import RoundResult
+    from koikoi_p2p.rules.scoring import round_score
+
+    japan = preset("koikoi-japan")
+    points = round_score(4, (1, 1), 1, japan)
+    assert points == 6
+    result = RoundResult(winner=1, points=points, yaku={"tan": 4}, base=4, calls=(1, 1), redeal=False,
+                         next_dealer=1, reason="stop")
+    said_en = "Computer won the round: 6 points (base 4, with the points of their koi-koi calls)"
+    for lang, said, wrong in (("en", said_en, "x1"), ("ja", "6点", "1倍")):
+        text = "\n".join(summary_lines(round_index=1, result=result, scores=(24, 36), me=0,
+                                       names=("you", "computer"), lang=lang, style=Style(False),
+                                       piles=((), ()), profile=japan, month=1, width=200))
+        assert said in text and wrong not in text, text
