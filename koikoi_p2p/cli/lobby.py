@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from typing import Any
 
 from koikoi_p2p.cli import exit_codes
@@ -43,21 +44,26 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
         print(json.dumps([{**_plain(room), "listing": room_entry(room)} for room in rooms], indent=2,
                          sort_keys=True))
         return exit_codes.OK
-    for line in room_lines(rooms, url, lang):
+    import shutil
+
+    width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else None
+    for line in room_lines(rooms, url, lang, width):
         print(line)
     return exit_codes.OK
 
 
-def room_lines(rooms: list[dict[str, Any]], url: str, lang: str) -> list[str]:
+def room_lines(rooms: list[dict[str, Any]], url: str, lang: str, width: int | None = None) -> list[str]:
     """The lobby as a person reads it: each room's join line (with this relay's --relay when it is
-    not the default, so the line can be pasted as it is) and its facts below it."""
+    not the default, so the line can be pasted as it is) and its facts below it, folded to
+    ``width`` columns (the join line never: it is pasted whole)."""
+    from koikoi_p2p.cli.board import fold
     from koikoi_p2p.cli.i18n import tr
     from koikoi_p2p.cli.style import display_width
 
     relay = "" if url == default_relay() else safe(f" --relay {url}")
     if not rooms:
-        return [tr(lang, "No public rooms are waiting. Host one with: {command}",
-                   command="koikoi host --public" + relay)]
+        return fold(tr(lang, "No public rooms are waiting. Host one with: {command}",
+                       command="koikoi host --public" + relay), width)
     # Columns by display width: a Japanese heading is two columns a character.
     column = max(8, display_width(tr(lang, "code")) + 2)
 
@@ -74,10 +80,10 @@ def room_lines(rooms: list[dict[str, Any]], url: str, lang: str) -> list[str]:
         code = safe(code) if isinstance(code, str) and code.isalnum() and len(code) <= 16 else "?"
         password = bool(entry.get("password"))
         lines.append(pad(code) + "koikoi join " + code + relay + (" --password" if password else ""))
-        lines.append(" " * column + "; ".join(_facts(entry, room.get("age"), lang)))
+        lines.extend(fold(" " * column + "; ".join(_facts(entry, room.get("age"), lang)), width))
     if any(entry.get("password") for _, entry in entries):
-        lines.append(tr(lang, "A room with a password: ask its host for the password, then join with "
-                              "--password."))
+        lines.extend(fold(tr(lang, "A room with a password: ask its host for the password, then join with "
+                                   "--password."), width))
     return lines
 
 
@@ -101,6 +107,10 @@ def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
             lang, "until {n} point", "until {n} points", many).format(n=safe(target, 16)))
     if "rated" in entry:
         facts.append(tr(lang, "rated") if entry["rated"] else tr(lang, "not rated"))
+    turn = entry.get("turn")
+    if isinstance(turn, int) and not isinstance(turn, bool) and turn > 0:
+        # The host's time for each decision (spec/relay.md §4.2 `turn`): part of what one joins.
+        facts.append(tr(lang, "time per decision: {time}", time=_waited(turn, lang)))
     facts.append(f"{tr(lang, 'password')}: {tr(lang, 'yes') if entry.get('password') else tr(lang, 'no')}")
     waited = "?"
     if isinstance(age, int | float) and not isinstance(age, bool) and age >= 0:

@@ -46,3 +46,19 @@ def test_the_wait_is_said_in_words() -> None:
     ja = room_lines([ROOM, {**ROOM, "code": "GHJKMN", "age": 600}], OTHER, "ja")
     assert "42秒" in ja[2] and "10分" in ja[4]
     assert not any(f"{n}s" in line for line in ja for n in (42, 600))
+
+
+def test_each_room_says_its_time_per_decision_and_folds_to_the_terminal() -> None:
+    """Terminal QA: the decision time was only in --json, and a room's facts ran 107 columns wide."""
+    open_room = {**ROOM, "listing": {**ROOM["listing"], "password": False}}   # no password hint below
+    wide = room_lines([open_room], OTHER, "en")
+    assert "time per decision: 60 seconds" in wide[2]
+    narrow = room_lines([open_room], OTHER, "en", width=50)
+    assert narrow[1] == wide[1]                     # the join line is pasted whole: never folded
+    facts = narrow[2:]
+    assert len(facts) > 1 and all(display_width(line) <= 50 for line in facts), facts
+    assert " ".join(part.strip() for part in facts) == wide[2].strip()
+    ja = room_lines([{**ROOM, "listing": {**ROOM["listing"], "turn": 300}}], OTHER, "ja", width=40)
+    assert all(display_width(line) <= 40 for line in ja if "koikoi join" not in line), ja
+    assert any("5分" in line for line in ja)
+    assert all(display_width(line) <= 50 for line in room_lines([], OTHER, "en", width=50))
