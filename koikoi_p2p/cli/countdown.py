@@ -16,19 +16,23 @@ async def with_countdown(
     awaitable: Awaitable[T],
     *,
     write: Callable[[str], None],
-    limit: float,
+    limit: float | Callable[[], float],
     live: bool,
     label: str | Callable[[], str] = "waiting for the opponent",
     grace: float = 0.4,
     clock: Callable[[], float] = time.monotonic,
     on_idle: Callable[[], None] | None = None,
     unit: str = "s",
+    wait: Callable[[], object] | None = None,
 ) -> T:
     """Await ``awaitable``; if it takes longer than ``grace`` seconds, show the time left.
 
     ``on_idle`` runs once when the grace has passed (before the countdown: e.g. the board after
     one's own move, shown only when the answer is slow to come). ``label`` may be a function, read
-    every second (what the opponent is doing can change during the wait). On a terminal
+    every second (what the opponent is doing can change during the wait). ``limit`` may be a
+    function too, with ``wait`` naming the wait it counts: when that changes (the host's own
+    terms sent, the joiner's accept now awaited), the count starts again from the new limit
+    (terminal QA: the host counted a 60 s step down while the joiner had 8 s). On a terminal
     (``live``) one line is rewritten every second; otherwise a single line is printed, so logs and
     pipes do not fill with carriage returns.
     """
@@ -36,6 +40,9 @@ async def with_countdown(
 
     def text() -> str:
         return label() if callable(label) else label
+
+    def seconds() -> float:
+        return limit() if callable(limit) else limit
 
     try:
         done, _ = await asyncio.wait({task}, timeout=grace)
@@ -45,12 +52,16 @@ async def with_countdown(
             on_idle()
         start = clock()
         if not live:
-            write(f"{text()} ({int(limit)}{unit})...\n")
+            write(f"{text()} ({int(seconds())}{unit})...\n")
             return await task
         shown = 0
         last = ""
+        awaited = wait() if wait is not None else None
         while True:
-            left = max(0, int(limit - (clock() - start) + 0.999))
+            now = wait() if wait is not None else None
+            if now != awaited:
+                awaited, start = now, clock()
+            left = max(0, int(seconds() - (clock() - start) + 0.999))
             # Past zero the wait may go on (no claim while our relay is down, spec/protocol.md
             # §12.4): the line stops counting, and an unchanged line is not written again (QA: a
             # log of "... 0s" a hundred times).

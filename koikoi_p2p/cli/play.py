@@ -195,9 +195,10 @@ async def _run(
         try:
             following = held.popleft() if held else asyncio.ensure_future(events.__anext__())
             event = await with_countdown(
-                following, write=screen.write, limit=_deadline(match, timeout), live=screen.live,
+                following, write=screen.write, limit=lambda: _deadline(match, timeout), live=screen.live,
                 label=lambda: _waiting_label(screen, table, match),
-                on_idle=lambda: _show_interim(screen, table), unit=screen.t("s"))
+                on_idle=lambda: _show_interim(screen, table), unit=screen.t("s"),
+                wait=lambda: _awaited(match))
         except StopAsyncIteration:
             screen.say(screen.t("The match ended without a result."))
             return exit_codes.OPPONENT_LEFT
@@ -322,6 +323,18 @@ def _deadline(match: MatchLike, default: float) -> float:
         if isinstance(waiting, tuple) and len(waiting) == 3 and isinstance(waiting[2], int | float):
             return float(waiting[2])
     return default
+
+
+def _awaited(match: MatchLike) -> object:
+    """The wait now under way, (seat, message type) as the protocol names it (spec/game.md §7.1),
+    or None when the match does not say: a countdown starts again when it changes."""
+    peer = getattr(match, "peer", None)
+    waiting_for = getattr(peer, "waiting_for", None)
+    if callable(waiting_for):
+        waiting = waiting_for()
+        if isinstance(waiting, tuple) and len(waiting) == 3:
+            return waiting[0], waiting[1]
+    return None
 
 
 def _question_started(match: MatchLike) -> float:

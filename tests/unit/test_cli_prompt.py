@@ -170,6 +170,28 @@ def test_a_wait_past_its_count_stops_counting_and_writes_no_line_twice() -> None
     assert sum("trying again..." in s and "1s" not in s for s in lines) == 1, lines
 
 
+def test_a_countdown_starts_again_from_the_new_wait_s_limit() -> None:
+    """Terminal QA: the host, waiting through the handshake into the joiner's accept, kept counting
+    the first wait's 60 s while the joiner had 8 s. With ``wait`` naming the wait, a change starts
+    the count again from the limit read then."""
+    out: list[str] = []
+    now: list[tuple[str, str]] = [("host", "key")]
+    limit = [60.0]
+
+    async def slow() -> int:
+        await asyncio.sleep(1.2)
+        now[0], limit[0] = ("joiner", "accept"), 8.0
+        await asyncio.sleep(1.3)
+        return 7
+
+    assert asyncio.run(with_countdown(slow(), write=out.append, limit=lambda: limit[0], live=True,
+                                      grace=0.01, wait=lambda: now[0])) == 7
+    shown = [s for s in out if "s " in s and "..." in s]
+    assert any(" 60s" in s for s in shown), shown
+    assert any(" 8s" in s or " 7s" in s for s in shown[-2:]), shown
+    assert not any(" 58s" in s or " 57s" in s for s in shown[-1:]), shown
+
+
 def test_own_deadline_takes_no_answer_after_it_and_counts_down_live() -> None:
     """With a deadline the answer line starts with the time left, rewritten every second on a
     terminal; when it passes no more input is taken (TimeUp)."""
