@@ -65,13 +65,16 @@ def side_names(lang: str, other: str) -> tuple[str, str]:
 
 def count(n: int, noun: str, lang: str) -> str:
     """``n`` of a noun, e.g. "1 card", "3 cards", "3枚", in the plural form the catalogue's rule
-    gives ``n``; nouns: card, round, point, second, minute, call, match, message, result."""
+    gives ``n``; nouns: card, round, point, second, minute, hour, day, call, match, message,
+    result."""
     forms = {
         "card": lambda: ngettext_in(lang, "{n} card", "{n} cards", n),
         "round": lambda: ngettext_in(lang, "{n} round", "{n} rounds", n),
         "point": lambda: ngettext_in(lang, "{n} point", "{n} points", n),
         "second": lambda: ngettext_in(lang, "{n} second", "{n} seconds", n),
         "minute": lambda: ngettext_in(lang, "{n} minute", "{n} minutes", n),
+        "hour": lambda: ngettext_in(lang, "{n} hour", "{n} hours", n),
+        "day": lambda: ngettext_in(lang, "{n} day", "{n} days", n),
         "call": lambda: ngettext_in(lang, "{n} call", "{n} calls", n),
         "match": lambda: ngettext_in(lang, "{n} match", "{n} matches", n),
         "message": lambda: ngettext_in(lang, "{n} message", "{n} messages", n),

@@ -374,10 +374,7 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
     # answer typed after the menu in the menu's reader (QA: a move ignored, then the time ran out).
     lines = StdinLines()
     if len(found) > 1:
-        choices = [Choice(card_key(n), screen.t("room {room} (you hosted)", room=d.name.rsplit("-seat", 1)[0])
-                          if d.name.endswith("0") else
-                          screen.t("room {room} (you joined)", room=d.name.rsplit("-seat", 1)[0]), d)
-                   for n, d in enumerate(found)]
+        choices = [Choice(card_key(n), _saved_label(d, screen), d) for n, d in enumerate(found)]
         try:
             folder = await Prompter(lines, screen.write, lang=screen.lang).choose(
                 screen.t("Several interrupted matches: which one?"), choices,
@@ -386,6 +383,32 @@ async def _resume_one(found: list[Path], setup: Setup) -> int:
             return exit_codes.ERROR
     screen.say(screen.t("Resuming the match saved in {folder}.", folder=folder))
     return await play_saved(Journal(folder), screen, lines=lines)
+
+
+def _saved_label(folder: Path, screen: Screen) -> str:
+    """A saved match in the resume menu: its room, the seat, and how long ago it last moved
+    (terminal QA: room codes alone did not tell an old match from today's)."""
+    import time
+
+    from koikoi_p2p.cli.i18n import count
+    from koikoi_p2p.net.journal import Journal
+
+    room = folder.name.rsplit("-seat", 1)[0]
+    label = (screen.t("room {room} (you hosted)", room=room) if folder.name.endswith("0")
+             else screen.t("room {room} (you joined)", room=room))
+    try:
+        ago = max(0, int(time.time() - Journal(folder).path.stat().st_mtime))
+    except OSError:
+        return label
+    if ago < 120:
+        when = count(ago, "second", screen.lang)
+    elif ago < 7200:
+        when = count(ago // 60, "minute", screen.lang)
+    elif ago < 2 * 86400:
+        when = count(ago // 3600, "hour", screen.lang)
+    else:
+        when = count(ago // 86400, "day", screen.lang)
+    return screen.t("{match}, last saved {when} ago", match=label, when=when)
 
 
 def rated_service(setup: Setup, seat: int, url: str) -> str:

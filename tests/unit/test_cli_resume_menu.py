@@ -49,3 +49,24 @@ def test_the_match_reads_the_same_input_as_the_menu(tmp_path: Path, monkeypatch:
     assert asyncio.run(online._resume_one(found, setup)) == 0  # type: ignore[arg-type]
     assert len(TypedLines.made) == 1
     assert given == [(found[1], TypedLines.made[0])]
+
+
+def test_the_menu_says_how_long_ago_each_match_was_saved(tmp_path: Path) -> None:
+    """Terminal QA: room codes alone did not tell an old, dead match from today's."""
+    import os
+    import time
+
+    from koikoi_p2p.net.journal import Journal
+
+    screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False)
+    folder = tmp_path / "AAAAAA-seat0"
+    folder.mkdir()
+    saved = Journal(folder).path
+    saved.write_bytes(b"x")
+    for ago, said in ((3 * 3600 + 5, "3 hours"), (90, "90 seconds"), (5 * 86400, "5 days"),
+                      (600, "10 minutes")):
+        os.utime(saved, (time.time() - ago, time.time() - ago))
+        assert online._saved_label(folder, screen) == f"room AAAAAA (you hosted), last saved {said} ago"
+    ja = Screen(out=io.StringIO(), lang="ja", style=Style(False), live=False)
+    assert "10分前" in online._saved_label(folder, ja)
+    assert online._saved_label(tmp_path / "BBBBBB-seat1", screen) == "room BBBBBB (you joined)"
