@@ -46,7 +46,7 @@ async def _lobby(url: str, as_json: bool, timeout: float, lang: str) -> int:
         return exit_codes.OK
     import shutil
 
-    width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else None
+    width = max(40, shutil.get_terminal_size((100, 24)).columns) if sys.stdout.isatty() else None
     for line in room_lines(rooms, url, lang, width):
         print(line)
     return exit_codes.OK
@@ -89,7 +89,7 @@ def room_lines(rooms: list[dict[str, Any]], url: str, lang: str, width: int | No
 
 def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
     """A room's listing in words (spec/relay.md §4.2): host, rules, rounds, rated, password, wait."""
-    from koikoi_p2p.cli.i18n import tr
+    from koikoi_p2p.cli.i18n import count, tr
 
     facts = []
     if "name" in entry or "fp" in entry:
@@ -110,7 +110,10 @@ def _facts(entry: dict[str, Any], age: object, lang: str) -> list[str]:
     turn = entry.get("turn")
     if isinstance(turn, int) and not isinstance(turn, bool) and turn > 0:
         # The host's time for each decision (spec/relay.md §4.2 `turn`): part of what one joins.
-        facts.append(tr(lang, "time per decision: {time}", time=_waited(turn, lang)))
+        # Whole minutes only when the time is some (a term the joiner agrees to: never rounded).
+        time_text = count(turn // 60, "minute", lang) if turn >= 120 and turn % 60 == 0 else count(
+            turn, "second", lang)
+        facts.append(tr(lang, "time per decision: {time}", time=time_text))
     facts.append(f"{tr(lang, 'password')}: {tr(lang, 'yes') if entry.get('password') else tr(lang, 'no')}")
     waited = "?"
     if isinstance(age, int | float) and not isinstance(age, bool) and age >= 0:

@@ -305,6 +305,9 @@ async def _play(
     known = setup.folders.known_peers_file if peer_name else None
     if peer_name and known is not None:
         _save_peer_name(store.folder, peer_name, known)
+    else:   # a note left by an earlier match of this room and seat is not this match's
+        with contextlib.suppress(OSError):
+            (store.folder / PEER_FILE).unlink(missing_ok=True)
     return await play_saved(store, setup.screen, first=client, peer_name=peer_name, known_peers=known,
                             accept=accept)
 

@@ -211,7 +211,9 @@ async def _run(
             continue  # the events that follow say why
         except TimeUp:
             table.timed_out = True
-            _say_time_up(screen, _next_seq(match))
+            awaited = _awaited(match)
+            _say_time_up(screen, _next_seq(match),
+                         terms=isinstance(awaited, tuple) and len(awaited) == 2 and awaited[1] == "accept")
             noticed = getattr(match, "time_up", None)
             if callable(noticed):
                 noticed()  # the match learns it too (a saved match then offers no resume)
@@ -295,10 +297,14 @@ def _waits_for_person(held: deque[asyncio.Future[Event]]) -> bool:
                       | ev.Failure | ev.TimeUp)
 
 
-def _say_time_up(screen: Screen, seq: int | None) -> None:
+def _say_time_up(screen: Screen, seq: int | None, *, terms: bool = False) -> None:
     screen.say("\n" + screen.style.bold(screen.t("Your time for this decision ran out: no more input is "
                                                  "taken.")))
-    if seq is None:
+    if terms:
+        # Before the terms were accepted nothing was signed: no claim would hold (spec/game.md §2.5).
+        screen.say(screen.t("The terms were not accepted in time: the match did not start, and nothing was "
+                            "signed."))
+    elif seq is None:
         screen.say(screen.t("{Them} may now sign a claim that you abandoned the match at this point.",
                             Them=capitalised(screen.names[1])))
     else:
@@ -396,7 +402,7 @@ async def _handle(
     if isinstance(event, ev.TimeUp):  # our own deadline, as the library enforces it
         if not table.timed_out:
             table.timed_out = True
-            _say_time_up(screen, event.seq)
+            _say_time_up(screen, event.seq, terms=event.expected == "accept")
         return None
     if isinstance(event, ev.TermsAgreed):
         _terms(event.profile, event.rounds, screen, table)

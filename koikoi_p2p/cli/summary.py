@@ -89,8 +89,8 @@ def summary_lines(*, round_index: int, result: RoundResult, scores: tuple[int, i
         added = (profile is not None and profile.koikoi_bonus == "winner_add"
                  and any(seat == result.winner for seat in result.calls))
         if result.base and result.points != result.base and added:
-            head = tr(lang, "{Who} won the round: {points} (base {base}, with the points of their koi-koi "
-                            "calls)", Who=capitalised(who), points=points, base=result.base)
+            head = tr(lang, "{Who} won the round: {points} (base {base}, with the points of the winner's "
+                            "koi-koi calls)", Who=capitalised(who), points=points, base=result.base)
         elif result.base and result.points != result.base:
             head = tr(lang, "{Who} won the round: {points} (base {base} x{times})", Who=capitalised(who),
                       points=points, base=result.base, times=result.points // result.base)

@@ -283,3 +283,33 @@ def test_a_resume_asks_again_about_a_changed_key_nobody_accepted(tmp_path: Path)
                 if proc.poll() is None:
                     proc.kill()
                     proc.wait()
+
+
+def test_a_joiner_whose_time_to_accept_runs_out_is_told_the_match_did_not_start(tmp_path: Path) -> None:
+    """Review: at the terms question the joiner has signed nothing, so no claim would hold
+    (spec/game.md §2.5); the terminal said the host "may now sign a claim that you abandoned the
+    match", as the browser did before its fix."""
+    secret = tmp_path / "password"
+    secret.write_text("plum blossom\n", encoding="utf-8")
+    with relay_process(tmp_path) as url:
+        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
+                                    "5", "--password-file", str(secret))
+        joiner: subprocess.Popen[bytes] | None = None
+        try:
+            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            joiner, join_console = _spawn(tmp_path / "join", "join", code, "--relay", url, "--password-file",
+                                          str(secret))
+            join_console.expect(r"Accept these terms\?", 60)
+            assert joiner.wait(60) == exit_codes.ERROR     # nobody answers
+            while join_console.pump(0.3):
+                pass
+            after = join_console.text.split("Accept these terms?")[-1]
+            assert "Your time for this decision ran out" in after, after
+            assert "The terms were not accepted in time: the match did not start, and nothing was signed." \
+                in after
+            assert "claim" not in after
+        finally:
+            for proc in (host, joiner):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.wait()

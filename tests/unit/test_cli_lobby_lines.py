@@ -62,3 +62,6 @@ def test_each_room_says_its_time_per_decision_and_folds_to_the_terminal() -> Non
     assert all(display_width(line) <= 40 for line in ja if "koikoi join" not in line), ja
     assert any("5分" in line for line in ja)
     assert all(display_width(line) <= 50 for line in room_lines([], OTHER, "en", width=50))
+    # A term the joiner agrees to is never rounded: 150 s stays 150 seconds (review).
+    odd = room_lines([{**ROOM, "listing": {**ROOM["listing"], "turn": 150}}], OTHER, "en")
+    assert "time per decision: 150 seconds" in odd[2]

@@ -406,7 +406,7 @@ def test_a_round_won_with_koikoi_japans_call_points_does_not_say_x1() -> None:
     assert points == 6
     result = RoundResult(winner=1, points=points, yaku={"tan": 4}, base=4, calls=(1, 1), redeal=False,
                          next_dealer=1, reason="stop")
-    said_en = "Computer won the round: 6 points (base 4, with the points of their koi-koi calls)"
+    said_en = "Computer won the round: 6 points (base 4, with the points of the winner's koi-koi calls)"
     for lang, said, wrong in (("en", said_en, "x1"), ("ja", "6点", "1倍")):
         text = "\n".join(summary_lines(round_index=1, result=result, scores=(24, 36), me=0,
                                        names=("you", "computer"), lang=lang, style=Style(False),
