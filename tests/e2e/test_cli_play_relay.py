@@ -12,6 +12,7 @@ import pytest
 
 from koikoi_p2p.cli import exit_codes
 from tests.e2e.test_cli_console import KEY, Console
+from tests.e2e.test_cli_practice_pty import _default_sigint
 from tests.e2e.test_cli_support import SCRIPT, env_for, relay_process
 
 
@@ -22,6 +23,10 @@ def _spawn(home: Path, *args: str, **env: str) -> tuple[subprocess.Popen[bytes],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=env_for(home, **env),
+        # A person's Ctrl-C reaches a program whose SIGINT is at its default; a suite started in the
+        # background of a shell has it ignored, and the program would inherit that (CI: the joiner
+        # never saw the test's SIGINT).
+        preexec_fn=_default_sigint,
     )
     assert proc.stdin is not None and proc.stdout is not None
     stdin = proc.stdin
@@ -31,6 +36,26 @@ def _spawn(home: Path, *args: str, **env: str) -> tuple[subprocess.Popen[bytes],
         stdin.flush()
 
     return proc, Console(proc.stdout.fileno(), type_line)
+
+
+def _password_secret(tmp_path: Path) -> Path:
+    """A room password both players give by file: no security code to compare."""
+    secret = tmp_path / "password"
+    secret.write_text("plum blossom\n", encoding="utf-8")
+    return secret
+
+
+def _password_host(tmp_path: Path, url: str, secret: Path,
+                   timeout: str) -> tuple[subprocess.Popen[bytes], Console, str]:
+    """`koikoi host` of a one-round room with that password: its process, screen and room code."""
+    host, console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout", timeout,
+                           "--password-file", str(secret))
+    try:
+        return host, console, console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+    except BaseException:
+        host.kill()
+        host.wait()
+        raise
 
 
 @pytest.mark.slow
@@ -203,25 +228,16 @@ def test_a_joiner_interrupted_at_the_terms_is_not_told_to_resume(tmp_path: Path)
     nothing was signed and nothing is left to continue, and koikoi resume finds nothing."""
     import signal
 
-    secret = tmp_path / "password"
-    secret.write_text("plum blossom\n", encoding="utf-8")
+    secret = _password_secret(tmp_path)
     with relay_process(tmp_path) as url:
-        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
-                                    "120", "--password-file", str(secret))
+        host, host_console, code = _password_host(tmp_path, url, secret, "120")
         joiner: subprocess.Popen[bytes] | None = None
         try:
-            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
             joiner, join_console = _spawn(tmp_path / "join", "join", code, "--relay", url, "--password-file",
                                           str(secret))
             join_console.expect(r"Accept these terms\?", 60)
             join_console.expect(r"\] > ", 10)
             joiner.send_signal(signal.SIGINT)
-            try:
-                joiner.wait(15)
-            except subprocess.TimeoutExpired:
-                # A person presses Ctrl-C again when the first seems lost (once in CI, on a loaded
-                # machine, the first did not end the prompt: noted as a leftover).
-                joiner.send_signal(signal.SIGINT)
             assert joiner.wait(30) == exit_codes.INTERRUPTED
             while join_console.pump(0.3):
                 pass
@@ -252,18 +268,15 @@ def test_a_resume_asks_again_about_a_changed_key_nobody_accepted(tmp_path: Path)
 
     from koikoi_p2p.protocol.identity import Identity, KnownPeers
 
-    secret = tmp_path / "password"
-    secret.write_text("plum blossom\n", encoding="utf-8")
+    secret = _password_secret(tmp_path)
     joiner_home = tmp_path / "join"
     env_for(joiner_home)
     # The joiner played another key under the name "pal" before.
     KnownPeers(joiner_home / "config" / "known_peers.json").remember("pal", Identity.generate().public_key)
     with relay_process(tmp_path) as url:
-        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
-                                    "120", "--password-file", str(secret))
+        host, _, code = _password_host(tmp_path, url, secret, "120")
         procs: list[subprocess.Popen[bytes]] = [host]
         try:
-            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
             joiner, join_console = _spawn(joiner_home, "join", code, "--relay", url, "--peer", "pal",
                                           "--password-file", str(secret))
             procs.append(joiner)
@@ -295,14 +308,11 @@ def test_a_joiner_whose_time_to_accept_runs_out_is_told_the_match_did_not_start(
     """Review: at the terms question the joiner has signed nothing, so no claim would hold
     (spec/game.md §2.5); the terminal said the host "may now sign a claim that you abandoned the
     match", as the browser did before its fix."""
-    secret = tmp_path / "password"
-    secret.write_text("plum blossom\n", encoding="utf-8")
+    secret = _password_secret(tmp_path)
     with relay_process(tmp_path) as url:
-        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
-                                    "5", "--password-file", str(secret))
+        host, _, code = _password_host(tmp_path, url, secret, "5")
         joiner: subprocess.Popen[bytes] | None = None
         try:
-            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
             joiner, join_console = _spawn(tmp_path / "join", "join", code, "--relay", url, "--password-file",
                                           str(secret))
             join_console.expect(r"Accept these terms\?", 60)
