@@ -22,7 +22,9 @@ from tests.faults.resume_util import FAST_LINK, Crash, CrashingStore, new_stores
 OPTIONS = DriverOptions(resend_after_s=0.3, linger_s=1.0, link=dict(FAST_LINK), forget_secrets=False)
 
 
-def test_a_person_resigns_through_the_driver(tmp_path: Path) -> None:
+def resigned_match(tmp_path: Path) -> tuple[list[Any], Any, Any]:
+    """The host resigns at its first question, through the crash-safe driver: what it was asked,
+    and both seats' outcomes."""
     folders = new_stores(tmp_path)
     hub = Hub(2)
     asked: list[Any] = []
@@ -37,6 +39,11 @@ def test_a_person_resigns_through_the_driver(tmp_path: Path) -> None:
             run_peer(folders[1], hub.connector(1), options=OPTIONS)))
 
     host, guest = asyncio.run(asyncio.wait_for(both(), 60))
+    return asked, host, guest
+
+
+def test_a_person_resigns_through_the_driver(tmp_path: Path) -> None:
+    asked, host, guest = resigned_match(tmp_path)
     assert len(asked) == 1
     assert host.status == guest.status == "completed"
     assert host.winner == guest.winner == 1

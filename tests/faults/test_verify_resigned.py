@@ -4,19 +4,13 @@ resignation and that the winner won by it, for the transcript and for the co-sig
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 from pathlib import Path
-from typing import Any
 
 from koikoi_p2p.audit import audit_bytes
-from koikoi_p2p.net.core import RESIGN
-from koikoi_p2p.net.resumable import DriverOptions, run_peer
 from tests.e2e.test_cli_support import SCRIPT, env_for
-from tests.faults.hub import Hub
-from tests.faults.resume_util import FAST_LINK, new_stores
+from tests.faults.test_faults_resign import resigned_match
 
-OPTIONS = DriverOptions(resend_after_s=0.3, linger_s=1.0, link=dict(FAST_LINK), forget_secrets=False)
 VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "protocol"
 
 
@@ -28,18 +22,7 @@ def verify(home: Path, *args: str | Path) -> str:
 
 
 def test_a_first_round_resignation_is_reported_as_one(tmp_path: Path) -> None:
-    folders = new_stores(tmp_path)
-    hub = Hub(2)
-
-    async def resign(_: Any) -> Any:
-        return RESIGN
-
-    async def both() -> list[Any]:
-        return list(await asyncio.gather(
-            run_peer(folders[0], hub.connector(0), options=OPTIONS, ask=resign),
-            run_peer(folders[1], hub.connector(1), options=OPTIONS)))
-
-    _, guest = asyncio.run(asyncio.wait_for(both(), 60))
+    _, _, guest = resigned_match(tmp_path)
     transcript = Path(guest.file)
     report = audit_bytes(transcript.read_bytes())
     assert report.ok and report.rounds == () and report.result is not None

@@ -60,11 +60,17 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
   }
 });
 
-test('the home screen, the forms and the replay view: pictures and axe', { skip, timeout: 180000 }, async () => {
+/** A one-round match `koikoi selfplay --seed 7` plays the same every time, in a folder of its own. */
+function seededTranscript() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-report-'));
   const file = path.join(dir, 'match.transcript');
   const made = spawnSync(KOIKOI, ['selfplay', '--rounds', '1', '--seed', '7', '--transcript', file], { encoding: 'utf8' });
   assert.equal(made.status, 0, made.stdout + made.stderr);
+  return { dir, file };
+}
+
+test('the home screen, the forms and the replay view: pictures and axe', { skip, timeout: 180000 }, async () => {
+  const { dir, file } = seededTranscript();
   const relay = await startWebRelay();
   const browser = await launch();
   try {
@@ -121,10 +127,7 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
 });
 
 test('the replay view in Japanese: seats named with their roles, the auditor\'s English lines folded, a Back button home', { skip, timeout: 180000 }, async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'koikoi-report-'));
-  const file = path.join(dir, 'match.transcript');
-  const made = spawnSync(KOIKOI, ['selfplay', '--rounds', '1', '--seed', '7', '--transcript', file], { encoding: 'utf8' });
-  assert.equal(made.status, 0, made.stdout + made.stderr);
+  const { dir, file } = seededTranscript();
   const relay = await startWebRelay();
   const browser = await launch();
   try {
