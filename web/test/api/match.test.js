@@ -30,11 +30,17 @@ async function play(match) {
 }
 
 test('two seats play a one-round match through the public API and the auditor accepts it', async () => {
-  const [a, b] = memoryPair();
-  const store = new MemoryStore();
-  const host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', profile: 'nintendo', rounds: 1, store, id: 'host' });
-  const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
-  const [h, g] = await Promise.all([play(host), play(guest)]);
+  // A dealt-hand yaku (four of a month, four pairs) can end the one round at the deal, before any
+  // move: such a match is played again (the deal is random), as a person would start another.
+  let store, host, h, g;
+  for (let tries = 0; ; tries++) {
+    const [a, b] = memoryPair();
+    store = new MemoryStore();
+    host = new Match(a, { seat: 0, identity: newIdentity(), room: 'DEMO42', profile: 'nintendo', rounds: 1, store, id: 'host' });
+    const guest = new Match(b, { seat: 1, identity: newIdentity(), room: 'DEMO42', store, id: 'guest' });
+    [h, g] = await Promise.all([play(host), play(guest)]);
+    if (h.seen.includes('your_turn') || g.seen.includes('your_turn') || tries >= 3) break;
+  }
   for (const { seen, last } of [h, g]) {
     assert.equal(seen[0], 'paired');
     assert.ok(seen.includes('terms_agreed') && seen.includes('round_started') && seen.includes('board') && seen.includes('round_over'));
