@@ -50,6 +50,8 @@ from koikoi_p2p.net.chaos import ChaosConfig, ChaosProxy
 
 KILL_PHASES = ("handshake", "keying", "preparing", "drawing", "declaring", "playing", "closing",
                "match_result")
+# A round won at the deal (a dealt-hand yaku) has no "playing": the fault falls in its closing.
+SKIPPED_BY = {"playing": ("closing",)}
 RELAY_BANNER = "relay listening on ws://127.0.0.1:"
 
 
@@ -317,10 +319,17 @@ async def run_match(index: int, fault: Fault, *, url: str | Sequence[str], workd
         await peer.start(commands[peer.seat], timing)
 
     async def reached(phase: str) -> bool:
-        """Wait until either peer reports ``phase``; False if the match ended before it."""
-        while not any(phase in peer.phases for peer in peers):
+        """Wait until either peer reports ``phase`` (or the phase standing in for it when a round
+        skips it, ``SKIPPED_BY``); False if the match ended before it."""
+        wanted = (phase, *SKIPPED_BY.get(phase, ()))
+        while not any(name in peer.phases for peer in peers for name in wanted):
             if all(peer.proc is not None and peer.proc.returncode is not None for peer in peers):
-                return False
+                # Both exited; their last lines may still be in the pipes: read them to the end.
+                for peer in peers:
+                    if peer.reader is not None:
+                        with contextlib.suppress(Exception):
+                            await peer.reader
+                return any(name in peer.phases for peer in peers for name in wanted)
             await asyncio.sleep(0.02)
         return True
 
@@ -502,19 +511,34 @@ async def soak(config: SoakConfig, workdir: Path) -> tuple[list[MatchRecord], di
     rng = random.Random(config.seed + 7)  # noqa: S311 - a test plan, not a secret
     node_kill_at = {int(len(plans) * (k + 0.5) / (kills + 1)): rng.choice(KILL_PHASES) for k in range(kills)}
 
+    # A restart or node kill planned for a match that ended before its phase (a dealt-hand yaku
+    # ends a round before anyone plays) moves to the next match to start, so the run has them all.
+    owed_restarts = 0
+    owed_kills: list[str] = []
+
     async def worker() -> None:
+        nonlocal owed_restarts
         while not queue.empty() and time.monotonic() - started < config.max_seconds:
             index = queue.get_nowait()
             fault = plans[index]
-            if index in restart_at:
+            restart = index in restart_at or owed_restarts > 0
+            if index not in restart_at and restart:
+                owed_restarts -= 1
+            if restart:
                 fault = dataclasses.replace(fault, relay_restart_phase="playing")
-            if index in node_kill_at:
-                fault = dataclasses.replace(fault, node_kill_phase=node_kill_at[index])
+            kill_phase = node_kill_at.get(index) or (owed_kills.pop(0) if owed_kills else None)
+            if kill_phase is not None:
+                fault = dataclasses.replace(fault, node_kill_phase=kill_phase)
             n = max(1, config.cluster)
             seats = (index % n, (index + 1) % n)
             urls = [proxies[node].url + "/v1" for node in seats]
-            records.append(await run_match(index, fault, url=urls, workdir=workdir, config=config,
-                                           relay=relay, proxy=proxies, cluster=cluster, nodes=seats))
+            record = await run_match(index, fault, url=urls, workdir=workdir, config=config,
+                                     relay=relay, proxy=proxies, cluster=cluster, nodes=seats)
+            records.append(record)
+            if restart and record.relay_restarts == 0:
+                owed_restarts += 1
+            if kill_phase is not None and cluster is not None and record.node_kills == 0:
+                owed_kills.append(kill_phase)
 
     try:
         await asyncio.gather(*(worker() for _ in range(config.concurrency)))
