@@ -202,7 +202,7 @@ def test_a_month_number_plays_a_card_of_that_month(tmp_path: Path) -> None:
     proc, console, master = spawn_practice(tmp_path, "--rounds", "1", "--rules", "wikipedia", "--lang", "en")
     try:
         console.expect(r"Your turn: which card do you play\?", 120)
-        prompt = console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+        prompt = console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 60)
         lines = console.text[:prompt.start()].split("\n")
         menu: list[str] = []
         while lines and lines[-1].startswith("  ["):
@@ -212,10 +212,10 @@ def test_a_month_number_plays_a_card_of_that_month(tmp_path: Path) -> None:
         same = {label for _, label in entries if label.startswith(month)}  # two plains of a month: one
         console.type_line(month)
         if len(same) > 1:
-            console.expect(rf"'{month}' could be \[\w\] {month}[\s\S]*?type its key\.", 10)
-            console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+            console.expect(rf"'{month}' could be \[\w\] {month}[\s\S]*?type its key\.", 60)
+            console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 60)
             console.type_line(entries[-1][0])
-        played = console.expect(r"You play (\d\d)", 30)
+        played = console.expect(r"You play (\d\d)", 60)
         assert played.group(1) == month, console.text[-2000:]
     finally:
         proc.kill()
@@ -229,7 +229,7 @@ def test_a_bare_one_is_january_never_the_start_of_a_november_code(tmp_path: Path
     proc, console, master = spawn_practice(tmp_path, "--rounds", "1", "--rules", "wikipedia", "--lang", "en")
     try:
         console.expect(r"Your turn: which card do you play\?", 120)
-        prompt = console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 10)
+        prompt = console.expect(r"\n(?:\[\d+:\d\d\] )?> ", 60)
         lines = console.text[:prompt.start()].split("\n")
         menu: list[str] = []
         while lines and lines[-1].startswith("  ["):
@@ -237,7 +237,7 @@ def test_a_bare_one_is_january_never_the_start_of_a_november_code(tmp_path: Path
         entries = [e for line in menu for e in ENTRY.findall(line.strip()) if e[0] != "r"]
         january = {label for _, label in entries if label.startswith("01")}
         console.type_line("1")
-        reply = console.expect(r"You play (\d\d)|'1' could be (.*)|'1' is not one of the choices", 30)
+        reply = console.expect(r"You play (\d\d)|'1' could be (.*)|'1' is not one of the choices", 60)
         if reply.group(1):
             assert reply.group(1) == "01" and len(january) == 1, console.text[-2000:]
         elif reply.group(2) is not None:
