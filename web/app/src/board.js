@@ -8,6 +8,7 @@ import { backSvg, cardSvg } from './cards/art.js';
 import { cardLabel, cardName, listOf, monthName, t, yakuName } from './i18n.js';
 import { tn } from './words.js';
 import { groupByClass } from './table.js';
+import { PERSON, ownEnd } from './deadline.js';
 
 const BACK = backSvg();
 const SAKE_CUP = 32;
@@ -226,10 +227,16 @@ export function tickAnswerClock(root, table) {
   }
 }
 
-/** Seconds left on the current wait. @param {any} table */
-export function remaining(table) {
-  if (!table.wait) return 0;
-  return (table.wait.since + table.wait.seconds * 1000 - Date.now()) / 1000;
+/**
+ * Seconds left on the current wait: the opponent's to its deadline; our person's to the moment
+ * our own seat stops taking the decision (deadline.js), not the deadline itself, so that "0:02"
+ * still means two seconds. @param {any} table @param {number} [now]
+ */
+export function remaining(table, now = Date.now()) {
+  const w = table.wait;
+  if (!w) return 0;
+  const end = w.seat === table.seat && PERSON.has(w.type) ? ownEnd(w) : w.since + w.seconds * 1000;
+  return (end - now) / 1000;
 }
 
 /** Refresh the clocks without redrawing. @param {HTMLElement} root @param {any} table */

@@ -19,6 +19,7 @@ import { askOf, koikoiHint, roundTable } from './table.js';
 import { roundInfo } from './round_info.js';
 import { LocalError } from '../../src/api/match.js';
 import { History } from './history.js';
+import { PERSON, ownEnd } from './deadline.js';
 
 const ZERO_HASH = toHex(new Uint8Array(32));
 
@@ -248,9 +249,9 @@ export class Seat {
   /**
    * Arm the clock of the current wait (spec/protocol.md §12.4). The opponent's: when it runs out
    * with the flow still waiting for the same message, the receive loop stops and we sign the
-   * claim. Our person's own (a move or the terms): it runs out a margin earlier (2 s, at most
-   * half the deadline), and then the seat stops without sending anything more, since the other
-   * seat may now claim abandonment.
+   * claim. Our person's own (a move or the terms): it runs out a margin earlier (deadline.js
+   * ownEnd, where the board's clock shows 0:00), and then the seat stops without sending
+   * anything more, since the other seat may now claim abandonment.
    */
   #armDeadline() {
     for (const t of [this.deadlineTimer, this.ownTimer]) if (t) clearTimeout(t);
@@ -683,18 +684,6 @@ function dealOf(flow) {
   if (!flow) return -1;
   if (typeof flow.deal === 'number') return flow.deal;
   return flow.live ? flow.live.deal : -1;
-}
-
-/** Waits on a person's decision (spec/game.md §7.1): the ones a person's own deadline covers. */
-const PERSON = new Set(['act', 'accept']);
-
-/**
- * When our person's own time for a wait ends: the deadline less a margin of 2 s, at most half the
- * deadline (spec/protocol.md §12.4: our clock started after the frame that asked had travelled).
- * @param {{since: number, seconds: number}} wait
- */
-export function ownEnd(wait) {
-  return wait.since + (wait.seconds - Math.min(2, wait.seconds / 2)) * 1000;
 }
 
 /** The terms as the page shows them. @param {any} terms */

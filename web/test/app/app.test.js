@@ -102,12 +102,29 @@ test('the rejoin tag is the one of spec/protocol.md §12.2', () => {
 });
 
 test("a person's own deadline ends a margin before the opponent's clock for it (spec/protocol.md §12.4)", async () => {
-  const { ownEnd } = await import('../../app/src/seat.js');
+  const { ownEnd } = await import('../../app/src/deadline.js');
   // 2 s early for a usual deadline; at most half of a short one.
   assert.equal(ownEnd({ since: 1000, seconds: 300 }), 1000 + 298000);
   assert.equal(ownEnd({ since: 0, seconds: 10 }), 8000);
   assert.equal(ownEnd({ since: 0, seconds: 3 }), 1500);
   assert.equal(ownEnd({ since: 0, seconds: 1 }), 500);
+});
+
+test("the person's own clock (a move, the terms) counts to where its seat stops; the opponent's to the deadline", async () => {
+  const { remaining } = await import('../../app/src/board.js');
+  const { ownEnd } = await import('../../app/src/deadline.js');
+  const wait = (/** @type {number} */ seat, /** @type {string} */ type) => ({ seat, type, since: 1000, seconds: 14 });
+  // The board's clock, the security-code and terms dialogs' (board.js answerClock): all read remaining().
+  for (const type of ['act', 'accept']) {
+    const mine = { seat: 1, deadlines: true, wait: wait(1, type) };
+    assert.equal(remaining(mine, 1000), 12, type);
+    // 0:00 exactly when the seat stops taking the decision (QA: it showed 0:02 there).
+    assert.equal(remaining(mine, ownEnd(mine.wait)), 0, type);
+  }
+  // The opponent's clock counts to the deadline its claim waits for.
+  assert.equal(remaining({ seat: 0, deadlines: true, wait: wait(1, 'act') }, 1000), 14);
+  // Our own wait for the seat's work (a shuffle): no person decides it, the seat does not stop early.
+  assert.equal(remaining({ seat: 1, deadlines: true, wait: wait(1, 'shuffle') }, 1000), 14);
 });
 
 test('a display name typed in the page is made one the protocol takes', () => {
