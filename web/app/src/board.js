@@ -169,9 +169,14 @@ export function renderBoard(root, table, props) {
     r && r.calls.length ? h('span', { class: 'calls' }, r.calls.map((/** @type {number} */ s) => `${names[s]}: ${t('koikoiButton')}`).join(' · ')) : null,
   ]);
 
+  // The ‖ sign's words, seen (a title shows on no phone; the clock's aria-label says them to a
+  // screen reader, so this line is not read twice). tickClocks shows and hides it.
+  const pauseNote = table.deadlines ? h('p', { class: 'pausenote', 'aria-hidden': 'true', hidden: !(waitSeat === them && clockPaused(table)) },
+    `${PAUSED} ${t('clockPausedNote')}`) : null;
+
   root.replaceChildren(
     h('div', { class: 'board', dataset: { phase: r ? r.phase : 'none', ask: ask ? ask.kind : '' } }, [
-      h('header', { class: 'bar' }, [playerBar(them, false), info, playerBar(me, true)]),
+      h('header', { class: 'bar' }, [playerBar(them, false), info, playerBar(me, true), pauseNote]),
       h('div', { class: 'side them' }, [oppHand, r ? capturesEl(r.piles[them], r.yaku[them], r.close[them], names[them], props.showIds, false, r.cupAs?.[them]) : null]),
       h('div', { class: 'middle' }, [fieldEl, h('div', { class: 'deckzone' }, [stockEl, pending])]),
       h('div', { class: 'side me' }, [r ? capturesEl(r.piles[me], r.yaku[me], r.close[me], names[me], props.showIds, true, r.cupAs?.[me]) : null]),
@@ -254,6 +259,8 @@ export function tickClocks(root, table) {
     if (paused) el.setAttribute('aria-label', t('clockPaused'));
     else el.removeAttribute('aria-label');
   }
+  const note = /** @type {HTMLElement | null} */ (root.querySelector('.pausenote'));
+  if (note) note.hidden = !clockPaused(table);
 }
 
 /** @param {any} table @param {[string, string]} names */

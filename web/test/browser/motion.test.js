@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { REPO } from '../helpers.js';
 import { KOIKOI } from '../python.js';
 import { browserMissing, compareScreenshot, download, launch, openPage, playToEnd, startWebRelay } from './support.js';
-import { opponentKoikoi, opponentMove } from './motion_fixtures.js';
+import { firstDeal, opponentKoikoi, opponentMove } from './motion_fixtures.js';
 
 const skip = browserMissing();
 const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
@@ -282,6 +282,59 @@ test('a move in flight, the opponent\'s last move marked, the koi-koi announceme
       // ... and no banner covers a summary (QA: "made tane" sat over the match's summary).
       assert.equal(await page.locator('.announce').isVisible(), false, 'a banner over a dialog');
       await page.evaluate(() => document.querySelector('dialog[open]')?.remove());
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+test("the first dealer's announcement leaves the field and the hand in view; the opponent's paused clock says why in words: pictures at both sizes", { skip, timeout: 180000 }, async () => {
+  const url = await fixturePage();
+  const first = firstDeal();
+  const [theirTurn] = opponentMove();
+  const browser = await launch();
+  try {
+    for (const size of SIZES) {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      const { page, errors } = await openPage(context, url);
+      await page.waitForFunction(() => typeof (/** @type {any} */ (window).showSequence) === 'function');
+      await page.evaluate((/** @type {any} */ t) => /** @type {any} */ (window).showSequence([t], 0, true), first);
+      await page.locator('.announce:not([hidden])').waitFor();
+      assert.match(String(await page.locator('.announce .anntitle').textContent()), /First dealer: You/);
+      // QA: on a phone the banner sat over the field for its 2.8 s; it now sits over the
+      // opponent's side, clear of the field and the hand (both still to be read and played).
+      const boxes = await page.evaluate(() => Object.fromEntries(['.announce', '.field', '.hand', '.deckzone'].map((s) => {
+        const r = /** @type {Element} */ (document.querySelector(s)).getBoundingClientRect();
+        return [s, { top: r.top, bottom: r.bottom, left: r.left, right: r.right }];
+      })));
+      const banner = boxes['.announce'];
+      for (const s of ['.field', '.hand', '.deckzone']) {
+        const b = boxes[s];
+        const apart = banner.bottom <= b.top || b.bottom <= banner.top || banner.right <= b.left || b.right <= banner.left;
+        assert.ok(apart, `${size.name}: the banner (${JSON.stringify(banner)}) covers ${s} (${JSON.stringify(b)})`);
+      }
+      assert.ok(banner.left >= 0 && banner.right <= size.width, `${size.name}: the banner is cut off`);
+      compareScreenshot(await page.screenshot(), `motion-first-${size.name}`);
+      await page.keyboard.press('Escape');
+      await page.locator('.announce').waitFor({ state: 'hidden', timeout: 1000 });
+      // Our relay out of reach while the opponent is to move: their clock shows the ‖ sign, named
+      // for a screen reader by its aria-label, and a line says why (a title shows on no phone).
+      await page.evaluate((/** @type {any} */ t) => /** @type {any} */ (window).showSequence([{ ...t, connection: 'reconnecting' }], 0, true), theirTurn);
+      const timer = page.locator('.player.them .timer.running');
+      assert.equal(await timer.textContent(), '‖');
+      assert.match(String(await timer.getAttribute('aria-label')), /^Paused: while your connection is lost/);
+      const note = page.locator('.pausenote');
+      assert.ok(await note.isVisible(), 'no visible words beside the paused clock');
+      assert.equal(await note.textContent(), '‖ Their clock is paused: your connection is down');
+      const box = /** @type {any} */ (await note.boundingBox());
+      assert.ok(box.x >= 0 && box.x + box.width <= size.width, `${size.name}: the line is cut off`);
+      await page.waitForTimeout(150);
+      compareScreenshot(await page.screenshot(), `paused-${size.name}`);
+      // Connected again: no line.
+      await page.evaluate((/** @type {any} */ t) => /** @type {any} */ (window).showSequence([t], 0, true), theirTurn);
+      assert.equal(await page.locator('.pausenote').isVisible(), false);
       assert.deepEqual(errors, []);
       await context.close();
     }

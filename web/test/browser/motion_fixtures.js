@@ -103,3 +103,16 @@ export function opponentKoikoi() {
     return [a, b];
   });
 }
+
+/**
+ * The match's first table, as the first dealer's draw has just decided it (the moment of its
+ * announcement): seat 0 ("You") drew the earlier month and plays first.
+ */
+export function firstDeal() {
+  const [table] = find((tables) => {
+    const t = tables.find((x) => x.ask && x.ask.kind === 'play' && x.history.turns.length === 0);
+    return t ? [t] : null;
+  });
+  const first = { method: 'card_draw', dealer: 0, draws: [{ seat: 0, card: 0 }, { seat: 1, card: 8 }] };
+  return { ...table, history: { ...table.history, turns: [], first } };
+}
