@@ -232,6 +232,13 @@ export class Game {
    */
   async resume(cur) {
     this.id = cur.id;
+    // Until the seat answers, what the page is doing instead of an empty table (QA: a second tab
+    // showed one for seconds): the worker may wait up to 5 s for the seat's lock (worker.js
+    // holdingSeat) before it says another tab holds the match. The first table replaces this.
+    this.view.el.hidden = true;
+    this.boardEl.replaceChildren(h('section', { class: 'waiting panel opening', role: 'status' }, [
+      h('h2', {}, t('openingMatch')), h('p', { class: 'muted' }, t('openingMatchNote')),
+    ]));
     this.sasConfirmed = !!cur.sas;
     this.shownRound = cur.roundSeen ?? -1;
     this.confirmingResign = !!cur.resign;

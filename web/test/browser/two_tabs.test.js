@@ -5,11 +5,11 @@
 // drawn before they split (an opponent who finishes a deal with one copy reads the other's cards).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserMissing, launch, openPage, startWebRelay } from './support.js';
+import { browserMissing, compareScreenshot, launch, openPage, startWebRelay } from './support.js';
 
 const skip = browserMissing();
 
-test('a second tab does not run the match the first tab is playing; after it closes, it does', { skip, timeout: 180000 }, async () => {
+test('a second tab does not run the match the first tab is playing; after it closes, it does', { skip, timeout: 180000 }, async (t) => {
   const relay = await startWebRelay();
   const browser = await launch();
   try {
@@ -20,9 +20,39 @@ test('a second tab does not run the match the first tab is playing; after it clo
     await first.page.getByRole('button', { name: 'Start' }).click();
     await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
 
+    // What the second tab shows, from its first drawing on (a MutationObserver sees every state
+    // the page is left in between tasks): the board area's content, or 'empty'.
+    await context.addInitScript(() => {
+      /** @type {string[]} */ const shown = [];
+      /** @type {any} */ (window).koikoiShown = shown;
+      new MutationObserver(() => {
+        const wrap = document.querySelector('main.screen.play .boardwrap');
+        if (!wrap) return;
+        const now = wrap.firstElementChild ? wrap.firstElementChild.className : 'empty';
+        if (shown[shown.length - 1] !== now) shown.push(now);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    // A phone's second tab and a desktop's: the picture of the "opening" panel each shows while
+    // its worker waits for the seat's lock (up to 5 s); compared only when it was still shown
+    // after the picture was taken (a very slow machine may have moved on to the next panel).
+    for (const size of [{ name: 'phone', width: 390, height: 844 }, { name: 'desktop', width: 1280, height: 800 }]) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.goto(relay.web);
+      await page.locator('.opening, .cannotstart').first().waitFor({ timeout: 30000 });
+      const png = await page.screenshot();
+      const still = await page.evaluate(() => /** @type {any} */ (window).koikoiShown.length === 1);
+      if (still) compareScreenshot(png, `opening-${size.name}`);
+      else t.diagnostic(`opening-${size.name}: the panel had gone when the picture was taken; not compared`);
+      await page.locator('.cannotstart').waitFor({ timeout: 30000 });
+      await page.close();
+    }
     const second = await openPage(context, relay.web);
     await second.page.getByText('This match is open in another tab or window.').first().waitFor({ timeout: 30000 });
     assert.equal(await second.page.locator('.hand button.card').count(), 0);
+    // Never an empty table meanwhile (QA): a neutral "opening" panel, then the one that says why.
+    const shown = await second.page.evaluate(() => /** @type {any} */ (window).koikoiShown);
+    assert.deepEqual(shown, ['waiting panel opening', 'waiting panel cannotstart'], JSON.stringify(shown));
     // The first tab plays on.
     await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 30000 });
 
