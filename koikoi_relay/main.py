@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 # both ports, and SIGHUP's reload of that context renews both.
 Companion = Callable[["SSLContext | None"], AbstractAsyncContextManager[int]]
 RATINGS_PATHS = re.compile(r"/ratings(\.html|/.*)?")
+# What a client asks to find the rating service (spec/ratings.md §7.6), and a relay's answer when it has none.
+SERVICE_PATH = "/ratings/service"
+NO_SERVICE = b'{"ok": true, "service": null}'
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,253})(:[0-9]{1,5})?")
 # A server that cannot listen: its port taken, an address this host lacks or may not bind.
 _LISTEN_ERRNOS = frozenset({errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES})
@@ -365,7 +368,7 @@ def web_handler(web: bool, service_port: int | None = None, secure: bool = False
     """The relay's extra GETs: the built browser app (package koikoi_web: static files, standard
     library only) when ``web``; and with a rating service on ``service_port``, a redirect there
     for its paths (307, same host as asked, https:// when ``secure``, spec/relay.md §9), which the
-    app's page may reach."""
+    app's page may reach; without one, the answer that none is here to ``GET /ratings/service``."""
     from koikoi_web import csp_relay, file_for
 
     def handle(request: Request) -> tuple[int, list[tuple[str, str]], bytes] | None:
@@ -379,6 +382,10 @@ def web_handler(web: bool, service_port: int | None = None, secure: bool = False
             return 307, [("Location", service + request.path), ("Cache-Control", "no-store"),
                          ("Content-Type", "text/plain; charset=utf-8")], b"the rating service is at " + \
                 service.encode() + b"\n"
+        if service_port is None and path == SERVICE_PATH:
+            # No service beside this relay: say so (spec/relay.md §9), rather than a 404 that the
+            # app's page, which asks before it shows a leaderboard, would log as a failed load.
+            return 200, [("Content-Type", "application/json"), ("Cache-Control", "no-store")], NO_SERVICE
         found = file_for(path) if web else None
         if found is None:
             return None

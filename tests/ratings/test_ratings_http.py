@@ -151,7 +151,8 @@ def test_a_service_of_its_own_bounds_its_open_connections(tmp_path: Path) -> Non
 def test_a_relay_points_to_the_service_run_beside_it(tmp_path: Path) -> None:
     """``koikoi relay --web --ratings``: the service on its own port; the relay's port redirects the
     rating paths there (307, the host the client asked for), its app page may reach it, and
-    clients find it with ``locate``. The relay's own paths stay the relay's."""
+    clients find it with ``locate``. The relay's own paths stay the relay's. A relay with none
+    answers that none is here."""
     from koikoi_p2p.net.relay_client import RelayClient
     from koikoi_relay.main import web_handler
     from koikoi_relay.server import RelayServer
@@ -186,6 +187,12 @@ def test_a_relay_points_to_the_service_run_beside_it(tmp_path: Path) -> None:
                 # A relay with no service beside it: its own URL, as before (spec/ratings.md §2.1).
                 own = f"ws://127.0.0.1:{alone.port}/v1"
                 assert await asyncio.to_thread(client.locate, own) == client.service_url(own)
+                assert await asyncio.to_thread(client.find, own) is None
+                # It says so when asked (no 404: the app's page asks before a leaderboard).
+                none = await raw_http(alone.port, b"GET /ratings/service HTTP/1.1\r\nHost: x\r\n\r\n")
+                assert none.startswith(b"HTTP/1.1 200") and none.endswith(b'{"ok": true, "service": null}')
+                board_path = await raw_http(alone.port, b"GET /ratings HTTP/1.1\r\nHost: x\r\n\r\n")
+                assert board_path.startswith(b"HTTP/1.1 404")
                 plain = (await raw_http(alone.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")).decode()
                 assert "connect-src 'self'\r\n" in plain
         finally:

@@ -3,21 +3,25 @@
 // service can inject nothing. Names are not unique: the fingerprint sits beside each.
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { serviceUrl } from '../../src/api/match.js';
+import { findService } from '../../src/api/match.js';
 
 /**
  * The service's leaderboard, or null when the relay has no rating service (or none answers).
- * @param {string} relay a relay or service URL @returns {Promise<any[] | null>}
+ * The page first asks which service answers for the relay (spec/ratings.md §2.1, as the create
+ * form does), then fetches the board from that one only: a relay without a service says so to
+ * that question, where a fetch of its `/ratings` was a 404 in the console (QA).
+ * @param {string} relay a relay or service URL @param {typeof fetch} [fetcher] @returns {Promise<any[] | null>}
  */
-export async function fetchBoard(relay) {
+export async function fetchBoard(relay, fetcher = fetch) {
   let base;
   try {
-    base = serviceUrl(relay);
+    base = await findService(relay, fetcher);
   } catch {
     return null;
   }
+  if (base === null) return null;
   try {
-    const res = await fetch(`${base}/ratings`, { headers: { Accept: 'application/json' } });
+    const res = await fetcher(`${base}/ratings`, { headers: { Accept: 'application/json' } });
     if (!res.ok) return null;
     const body = await res.json();
     return Array.isArray(body?.players) ? body.players : null;

@@ -154,6 +154,9 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
     await c.page.getByText('This relay has no rating service.').waitFor({ timeout: 20000 });
     // No table, no note on how its ratings are computed (QA).
     assert.equal(await c.page.getByText(/careful estimate/).isVisible(), false);
+    // And nothing in the console: the page asked the relay which service answers, and did not
+    // request a board that is not there (QA: a 404 of /ratings was logged).
+    assert.deepEqual(c.errors, []);
   } finally {
     await browser.close();
     await relay.stop();
