@@ -23,16 +23,20 @@ COMPUTER_TIMEOUT = 3600.0  # the computer never walks away; the person may take 
 
 
 def practice(args: argparse.Namespace) -> int:
-    setup = prepare(args, opponent="computer")
-    if setup is None:
-        return exit_codes.USAGE
-    level = args.level or setup.settings.level
-    if getattr(args, "think", None) is not None and level not in THINKING_LEVELS:
-        # Only the searching levels have a time to think; silently ignoring it would mislead.
+    if getattr(args, "think", None) is not None:
+        # Only the searching levels have a time to think; silently ignoring it would mislead. Said
+        # before anything else is done or printed (terminal QA: the fingerprint came first).
+        from koikoi_p2p.cli.paths import folders
+        from koikoi_p2p.cli.settings import load_settings
         from koikoi_p2p.cli.setup import error
 
-        error(args, "--think is for the master and expert levels; this match's level is {level} "
-                    "(choose another with --level)", level=level)
+        level = args.level or load_settings(folders().settings_file).level
+        if level not in THINKING_LEVELS:
+            error(args, "--think is for the master and expert levels; this match's level is {level} "
+                        "(choose another with --level)", level=level)
+            return exit_codes.USAGE
+    setup = prepare(args, opponent="computer")
+    if setup is None:
         return exit_codes.USAGE
     try:
         return asyncio.run(_practice(args, setup))
