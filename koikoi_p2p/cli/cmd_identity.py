@@ -112,8 +112,8 @@ def read_passphrase(args: argparse.Namespace, lang: str, *, twice: bool) -> str:
     import getpass
 
     try:
-        value = getpass.getpass(tr(lang, "passphrase: "))
-        if twice and getpass.getpass(tr(lang, "the same passphrase again: ")) != value:
+        value = getpass.getpass(tr(lang, "Passphrase: "))
+        if twice and getpass.getpass(tr(lang, "The same passphrase again: ")) != value:
             raise PassphraseUnavailable(tr(lang, "the two passphrases differ: nothing was written"),
                                         typed=True)
     except (EOFError, OSError) as exc:

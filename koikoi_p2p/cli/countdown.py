@@ -18,7 +18,7 @@ async def with_countdown(
     write: Callable[[str], None],
     limit: float | Callable[[], float],
     live: bool,
-    label: str | Callable[[], str] = "waiting for the opponent",
+    label: str | Callable[[], str] = "Waiting for the opponent",
     grace: float = 0.4,
     clock: Callable[[], float] = time.monotonic,
     on_idle: Callable[[], None] | None = None,

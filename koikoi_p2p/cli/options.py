@@ -185,12 +185,12 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
         raise PasswordUnavailable(tr(lang, "no terminal to ask for the password: use --password-file or "
                                            "KOIKOI_PASSWORD"), usage=True)
     try:
-        value = getpass.getpass(tr(lang, "room password: "))
+        value = getpass.getpass(tr(lang, "Room password: "))
         if not value:
             raise PasswordUnavailable(tr(lang, "the password is empty"))
         if twice:
             # The host chooses the password: asked twice, so a typo cannot lock the friend out.
-            again = getpass.getpass(tr(lang, "the same password again: "))
+            again = getpass.getpass(tr(lang, "The same password again: "))
             if again != value:
                 raise PasswordUnavailable(tr(lang, "the two passwords differ: nothing was started"))
     except (EOFError, OSError) as exc:

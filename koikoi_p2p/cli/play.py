@@ -367,7 +367,7 @@ def _waiting_label(screen: Screen, table: Table, match: object = None) -> str:
 
     relay_down = getattr(match, "relay_down", None)
     if callable(relay_down) and relay_down():
-        return screen.t("the relay does not answer: trying again")
+        return screen.t("The relay does not answer: trying again")
 
     view = table.last_view
     need = view.need if view is not None else None
@@ -379,7 +379,7 @@ def _waiting_label(screen: Screen, table: Table, match: object = None) -> str:
             return screen.t("{Them} is choosing a card to take", Them=capitalised(them))
         if need.kind == "play":
             return screen.t("{Them} is choosing a card to play", Them=capitalised(them))
-    return screen.t("waiting for {them}", them=them)
+    return screen.t("Waiting for {them}", them=them)
 
 
 def _show_interim(screen: Screen, table: Table) -> None:

@@ -142,9 +142,9 @@ def test_the_host_is_asked_for_the_password_twice(tmp_path: Path) -> None:
     with relay_process(tmp_path) as url:
         proc, console, master = _host_on_a_tty(tmp_path / "a", url)
         try:
-            console.expect("room password: ", 30)
+            console.expect("Room password: ", 30)
             console.type_line("plum blossom")
-            console.expect("the same password again: ", 30)
+            console.expect("The same password again: ", 30)
             console.type_line("plum blosom")
             # A typo is the person's input, not a bad command line: exit 1, not 2.
             assert proc.wait(30) == exit_codes.ERROR
@@ -158,9 +158,9 @@ def test_the_host_is_asked_for_the_password_twice(tmp_path: Path) -> None:
             os.close(master)
         proc, console, master = _host_on_a_tty(tmp_path / "b", url)
         try:
-            console.expect("room password: ", 30)
+            console.expect("Room password: ", 30)
             console.type_line("plum blossom")
-            console.expect("the same password again: ", 30)
+            console.expect("The same password again: ", 30)
             console.type_line("plum blossom")
             line = console.expect(r"Send this to your friend: +(koikoi join [^\n]+)", 30).group(1)
             assert line.endswith(" --password")

@@ -283,7 +283,7 @@ def test_our_own_move_is_on_the_board_before_a_slow_opponent_answers() -> None:
     assert asyncio.run(drive(match, screen, Typist(out), me=0, timeout=30)) == exit_codes.OK
     text = out.getvalue()
     first = text.index("You play ")
-    waiting = text.index("waiting for opponent", first)
+    waiting = text.index("Waiting for opponent", first)
     # Between our play and the wait, the whole board as our move left it.
     assert "Field: " in text[first:waiting] and "Your captures" in text[first:waiting]
 
@@ -291,7 +291,7 @@ def test_our_own_move_is_on_the_board_before_a_slow_opponent_answers() -> None:
     screen = Screen(out=quick, lang="en", style=Style(False), live=False, names=("you", "computer"))
     assert asyncio.run(drive(EngineMatch(2), screen, Typist(quick), me=0, timeout=30)) == exit_codes.OK
     played = quick.getvalue().index("You play ")
-    assert "waiting for" not in quick.getvalue()[played:played + 2000]
+    assert "Waiting for" not in quick.getvalue()[played:played + 2000]
 
 
 def test_the_board_drawn_while_waiting_includes_our_draw() -> None:

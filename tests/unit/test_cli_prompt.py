@@ -151,7 +151,7 @@ def test_countdown_shows_time_left_only_when_waiting() -> None:
         return fast, waited
 
     assert asyncio.run(go()) == (1, 5)
-    assert any("waiting for the opponent..." in s and "60s" in s for s in out)
+    assert any("Waiting for the opponent..." in s and "60s" in s for s in out)
 
 
 def test_a_wait_past_its_count_stops_counting_and_writes_no_line_twice() -> None:
@@ -164,7 +164,7 @@ def test_a_wait_past_its_count_stops_counting_and_writes_no_line_twice() -> None
         return 5
 
     assert asyncio.run(with_countdown(slow(), write=out.append, limit=1, live=True, grace=0.01,
-                                      label="the relay does not answer: trying again")) == 5
+                                      label="The relay does not answer: trying again")) == 5
     lines = [s for s in out if s.strip()]
     assert not any("0s" in s for s in lines), lines
     assert sum("trying again..." in s and "1s" not in s for s in lines) == 1, lines

@@ -85,9 +85,9 @@ def test_the_terminal_says_the_relay_is_down_instead_of_waiting_for_the_opponent
     screen = Screen(out=io.StringIO(), lang="en", style=Style(False), live=False, names=("you", "Hanako"))
     table = Table(me=0)
     match = Down()
-    assert _waiting_label(screen, table, match) == "the relay does not answer: trying again"
+    assert _waiting_label(screen, table, match) == "The relay does not answer: trying again"
     match.down = False
-    assert _waiting_label(screen, table, match) == "waiting for Hanako"
+    assert _waiting_label(screen, table, match) == "Waiting for Hanako"
 
 
 def test_a_joiner_waiting_for_a_room_stays_under_the_relays_rate_of_new_connections() -> None:
