@@ -15,6 +15,7 @@ from koikoi_p2p.cli import exit_codes
 from koikoi_p2p.cli.catalogue import word
 from koikoi_p2p.cli.i18n import tr
 from koikoi_p2p.cli.options import (
+    LEAST_DECISION_TIME,
     BadRelayUrl,
     PasswordUnavailable,
     check_relay_url,
@@ -147,6 +148,12 @@ def checked_url(args: argparse.Namespace) -> str | None:
 
 
 def host(args: argparse.Namespace) -> int:
+    if args.timeout < LEAST_DECISION_TIME:
+        # The joiner reads the terms within this time too (spec/game.md §7.1; terminal QA: 1 s was
+        # taken). Said before anything is printed or opened.
+        error(args, "--timeout {given} is too short: each decision, the terms' question included, needs "
+                    "at least {least} seconds", given=f"{args.timeout:g}", least=LEAST_DECISION_TIME)
+        return exit_codes.USAGE
     url = checked_url(args)
     if url is None:
         return exit_codes.USAGE

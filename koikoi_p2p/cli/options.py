@@ -144,13 +144,19 @@ def add_peer(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# The shortest time for a decision a host may propose (koikoi host --timeout): the joiner's question
+# on the terms has the same deadline (spec/game.md §7.1), and the browser's form takes no less.
+LEAST_DECISION_TIME = 10
+
+
 def add_timeout(parser: argparse.ArgumentParser, default: float) -> None:
     parser.add_argument(
         "--timeout",
         type=_seconds,
         default=default,
         metavar="SECONDS",
-        help=f"seconds each player gets for a decision (proposed in the match terms; default: {default:g})",
+        help=f"seconds each player gets for a decision, {LEAST_DECISION_TIME} to 86400 (proposed in the "
+             f"match terms; default: {default:g})",
     )
 
 

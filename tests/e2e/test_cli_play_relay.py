@@ -310,7 +310,7 @@ def test_a_joiner_whose_time_to_accept_runs_out_is_told_the_match_did_not_start(
     match", as the browser did before its fix."""
     secret = _password_secret(tmp_path)
     with relay_process(tmp_path) as url:
-        host, _, code = _password_host(tmp_path, url, secret, "5")
+        host, _, code = _password_host(tmp_path, url, secret, "10")
         joiner: subprocess.Popen[bytes] | None = None
         try:
             joiner, join_console = _spawn(tmp_path / "join", "join", code, "--relay", url, "--password-file",

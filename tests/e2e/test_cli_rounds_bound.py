@@ -30,3 +30,20 @@ def test_a_lobby_timeout_that_is_no_time_is_a_usage_error(tmp_path: Path, timeou
                           capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr and "--timeout" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_host_timeout_under_ten_seconds_is_a_usage_error(tmp_path: Path, lang: str) -> None:
+    """`koikoi host --timeout` is also the joiner's time to read the terms (spec/game.md §7.1): under
+    10 s (the browser's least) it is refused in words, in the screens' language, before anything
+    is printed or any relay is tried (it took 1 s)."""
+    env = {**os.environ, "KOIKOI_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "koikoi_p2p.cli.main", "host", "--relay", "ws://127.0.0.1:9",
+                           "--timeout", "9.5", "--lang", lang],
+                          capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done
+    assert done.stdout == "" and "--timeout 9.5" in done.stderr and "10" in done.stderr, done.stderr
+    if lang == "en":
+        assert "at least 10 seconds" in done.stderr
+    else:
+        assert "seconds" not in done.stderr and "秒" in done.stderr, done.stderr

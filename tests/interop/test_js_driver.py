@@ -81,7 +81,7 @@ def test_the_crash_safe_driver_claims_abandonment_by_a_silent_js_peer(tmp_path: 
         # Two rounds, though the stall ends the match in the first: a dealt hand yaku can end a
         # round before the joiner's second decision (the deal comes from fresh keys).
         py, console = _spawn(tmp_path / "py", "host", "--relay", url, "--rounds", "2", "--rules", "wikipedia",
-                             "--timeout", "8")
+                             "--timeout", "10")
         procs.append(py)
         code = console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
         js = js_peer("join", url, code=code, extra=["--seed", "44", "--link", "--stall-at", "2"])
