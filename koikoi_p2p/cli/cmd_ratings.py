@@ -272,11 +272,14 @@ def board_text(board: dict[str, object], service: str, lang: str = "en") -> str:
 
     players = board.get("players")
     rows = players if isinstance(players, list) else []
-    rated, results = len(rows), board.get("results")
+    rated, results, claims = len(rows), board.get("results"), board.get("abandonments")
     lines = [tr(lang, "{service}: {players}, {results}", service=safe(service),
                 players=_counted(ngettext_in(lang, "{n} rated player", "{n} rated players", rated), rated),
                 results=_counted(ngettext_in(lang, "{n} co-signed result", "{n} co-signed results",
                                              _form(results)), results))]
+    if claims:   # (terminal QA: "0 rated players" and nothing else when a claim was counted)
+        lines[0] += tr(lang, ", {claims} (never rated)", claims=_counted(ngettext_in(
+            lang, "{n} abandonment claim", "{n} abandonment claims", _form(claims)), claims))
     if rows:
         head = [tr(lang, word) for word in BOARD_HEADINGS]
         lines.append(f"{'#':>4}  {lpad(head[0], 11)}  {lpad(head[1], 5)}  {pad(head[2], 11)} "
@@ -311,6 +314,12 @@ def player_text(found: dict[str, object], lang: str = "en") -> str:
     if not isinstance(player, dict):
         return tr(lang, "no such player")
     games, abandoned = player.get("games"), player.get("abandoned")
+    if games == 0:   # known only from claims against it (spec/ratings.md §7.2): no rating to show
+        return tr(lang, "{who}  {fp}: not rated (no counted result), {abandoned}",
+                  who=safe(player.get("name"), 32) or tr(lang, "(no name)"),
+                  fp=safe(player.get("fingerprint"), 19),
+                  abandoned=_counted(ngettext_in(lang, "{n} abandonment claim", "{n} abandonment claims",
+                                                 _form(abandoned)), abandoned))
     lines = [tr(lang, "{who}  {fp}: rating {rating} ± {deviation}, {games}, {abandoned}",
                 who=safe(player.get("name"), 32) or tr(lang, "(no name)"),
                 fp=safe(player.get("fingerprint"), 19),
@@ -493,8 +502,11 @@ def reload_certificate(tls: Any) -> None:
     log.info("certificate reloaded from %s", tls.cert)
 
 
-def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
-    """One line for a submission's answer, in ``lang``."""
+def submit_text(answer: Any, what: str = "result", lang: str = "en", *, claim: bool = False,
+                after_match: bool = False) -> str:
+    """One line for a submission's answer, in ``lang``. ``claim``: an abandonment claim was sent;
+    ``after_match``: by the client at the end of its match, where a result counted already is
+    the opponent's copy (both clients send it, spec/ratings.md §2.3)."""
     from koikoi_p2p.cli.catalogue import word
     from koikoi_p2p.cli.i18n import tr
 
@@ -504,7 +516,15 @@ def submit_text(answer: Any, what: str = "result", lang: str = "en") -> str:
     if answer.ok and body.get("pending"):
         return tr(lang, "accepted; the service is still checking it")
     if answer.ok:
-        return tr(lang, "already counted (number {seq}): nothing changed", seq=safe(body.get("seq")))
+        # (terminal QA: "already counted (number 2)" read as a second count, number 2)
+        seq = safe(body.get("seq"))
+        if claim:
+            return tr(lang, "a claim about this match was already recorded (claim number {seq}): nothing "
+                            "changed", seq=seq)
+        if after_match:
+            return tr(lang, "this result was already counted (your opponent's copy arrived first): nothing "
+                            "changed")
+        return tr(lang, "this result was already counted (result number {seq}): nothing changed", seq=seq)
     # The reason in words; the service's message is English, shown on an English screen only.
     message = safe(body.get("message"))
     refused = tr(lang, "refused ({status}, {reason})", status=answer.status,

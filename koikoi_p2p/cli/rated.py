@@ -49,7 +49,8 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
         say(tr(lang, "The rating service did not take the {what}: {problem}.{later}", what=what,
                problem=_problem(exc, ratings, lang), later=later))
         return False
-    say(tr(lang, "Rating service {url}: {answer}", url=safe(ratings), answer=submit_text(answer, what, lang)))
+    say(tr(lang, "Rating service {url}: {answer}", url=safe(ratings), answer=submit_text(
+        answer, what, lang, claim=result is None, after_match=True)))
     return answer.ok
 
 

@@ -293,7 +293,8 @@ class RatingsServer:
             found = await self.service.player(who.removesuffix(".html"))
             if found is None:
                 return _json(
-                    404, {"ok": False, "reason": "unknown_player", "message": "no rated player " + who}
+                    404, {"ok": False, "reason": "unknown_player",
+                          "message": "no counted result or claim names player " + who}
                 )
             return _page(player_page(found)) if as_page else _json(200, found)
         return _json(404, {"ok": False, "reason": "not_found", "message": f"no such path: {path}"})
@@ -347,7 +348,8 @@ def leaderboard_page(board: dict[str, object]) -> str:
         "<th>games</th><th>won-lost-drawn</th><th>abandoned (claims)</th></tr>" + "".join(rows) + "</table>"
     )
     note = (
-        f"<p>{board.get('results', 0)} co-signed results counted. Names are chosen by the players and "
+        f"<p>{board.get('results', 0)} co-signed results counted, {board.get('abandonments', 0)} "
+        "abandonment claims standing. Names are chosen by the players and "
         "are not unique: the fingerprint is the identity. Abandonment claims are shown, never rated. "
         'Every result: <a href="ratings/results">export</a>.</p>'
     )

@@ -46,10 +46,12 @@ def player_json(player: Player, abandoned: int, rank: int | None = None) -> dict
 
 
 def leaderboard(players: Iterable[Player], abandoned: Mapping[bytes, int], results: int) -> dict[str, object]:
-    """GET /ratings: every rated player in leaderboard order."""
+    """GET /ratings: every rated player in leaderboard order, and how many claims stand (§6.2:
+    those of a session with no counted result, against a rated player or not)."""
     return {
         "system": parameters(),
         "results": results,
+        "abandonments": sum(abandoned.values()),
         "players": [
             player_json(p, abandoned.get(p.key, 0), rank)
             for rank, p in enumerate(ranked(list(players)), start=1)

@@ -19,9 +19,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from koikoi_p2p.protocol.identity import fingerprint
 from koikoi_p2p.ratings.board import export_json, history_json, leaderboard
 from koikoi_p2p.ratings.checks import check_abandonment, check_result, claim_session
 from koikoi_p2p.ratings.errors import Refused
+from koikoi_p2p.ratings.ledger import Player
 from koikoi_p2p.ratings.store import Store
 
 T = TypeVar("T")
@@ -125,11 +127,14 @@ class RatingService:
         return leaderboard(players, abandoned, count)
 
     async def player(self, who: str) -> dict[str, object] | None:
+        """A player's standing and history; a key known only from claims against it (§7.2) is
+        a new player's standing with no history, so that its claims can be looked up."""
         player = await self._run(self.store.find_player, who)
-        if player is None:
-            return None
-        lines = await self._run(self.store.history, player.key)
         players, abandoned, _ = await self._run(self.store.standings)
+        if player is None:
+            key = _claimed(who, abandoned)
+            return None if key is None else history_json(Player.new(key, ""), abandoned[key], [], {})
+        lines = await self._run(self.store.history, player.key)
         names = {p.key: p.name for p in players}
         return history_json(player, abandoned.get(player.key, 0), lines, names)
 
@@ -145,3 +150,10 @@ class RatingService:
     def close(self) -> None:
         self._pool.shutdown(wait=True)
         self.store.close()
+
+
+def _claimed(who: str, abandoned: dict[bytes, int]) -> bytes | None:
+    """The key among those with standing claims that ``who`` names (its fingerprint or its 64 hex
+    digits, as ``Store.find_player`` reads them), else None."""
+    text = who.strip().lower()
+    return next((key for key in abandoned if text in (key.hex(), fingerprint(key))), None)

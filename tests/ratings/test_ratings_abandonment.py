@@ -134,6 +134,40 @@ def test_an_upheld_claim_of_a_rated_match_is_shown_until_a_result_outweighs_it(
     assert recompute(export_json(results, claims)).board == board
 
 
+def test_a_claim_against_a_player_with_no_result_is_counted_and_can_be_looked_up(
+    played: dict[bool, Played], store: Store
+) -> None:
+    """A claim alone (terminal QA): the board says it was counted (it said "0 rated players" and
+    nothing else), and the absent key can be looked up (it was 404) with its claim and no rating;
+    a key no claim names stays unknown."""
+    from koikoi_p2p.cli.cmd_ratings import board_text, player_text
+    from koikoi_p2p.protocol.identity import fingerprint
+    from koikoi_p2p.ratings.service import RatingService
+
+    game = played[True]
+    claim = check_abandonment(claim_file(game, 2))
+    assert store.add_abandonment(claim).counted
+    board = leaderboard(*store.standings())
+    assert board["abandonments"] == 1 and players_of(board) == []
+    results, claims = store.exported()
+    assert recompute(export_json(results, claims)).board == board
+    assert f"{SERVICE}: 0 rated players, 0 co-signed results, 1 abandonment claim (never rated)\n" in \
+        board_text(board, SERVICE)
+    service = RatingService(store, workers=1)
+    try:
+        by_fingerprint = asyncio.run(service.player(fingerprint(claim.absent)))
+        assert by_fingerprint is not None and by_fingerprint["history"] == []
+        assert asyncio.run(service.player(claim.absent.hex().upper())) == by_fingerprint
+        shown = by_fingerprint["player"]
+        assert isinstance(shown, dict) and shown["games"] == 0 and shown["abandoned"] == 1
+        assert shown["key"] == claim.absent.hex()
+        assert asyncio.run(service.player(fingerprint(claim.claimant))) is None
+    finally:
+        service.close()
+    assert player_text(by_fingerprint) == (f"(no name)  {fingerprint(claim.absent)}: not rated (no counted "
+                                           "result), 1 abandonment claim")
+
+
 def test_claims_that_are_refused(played: dict[bool, Played]) -> None:
     with pytest.raises(Refused) as caught:
         check_abandonment(claim_file(played[False], 2))

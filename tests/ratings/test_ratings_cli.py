@@ -36,7 +36,7 @@ def test_show_submit_and_recompute_against_a_running_service(
         assert main(["ratings", "submit", str(result), "--to", url]) == 0
         assert "result counted (number 1)" in capsys.readouterr().out
         assert main(["ratings", "submit", str(result), "--to", url]) == 0
-        assert "already counted (number 1)" in capsys.readouterr().out
+        assert "this result was already counted (result number 1): nothing changed" in capsys.readouterr().out
 
         assert main(["ratings", "--relay", url]) == 0
         text = capsys.readouterr().out

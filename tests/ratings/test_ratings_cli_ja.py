@@ -41,7 +41,8 @@ def test_every_ratings_subcommand_in_japanese(tmp_path: Path) -> None:
         (home / "config" / "settings.json").write_text('{"lang": "ja", "level": "easy"}\n', encoding="utf-8")
         done = ratings(home, "submit", str(result), "--to", url)
         assert done.returncode == 0 and "集計済みです" in done.stdout, done.stdout
-        assert "already counted" in ratings(home, "--lang", "en", "submit", str(result), "--to", url).stdout
+        again = ratings(home, "--lang", "en", "submit", str(result), "--to", url).stdout
+        assert "this result was already counted (result number 1): nothing changed" in again
 
         board = ratings(home, "--relay", url)
         assert board.returncode == 0, board.stderr

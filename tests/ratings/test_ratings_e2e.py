@@ -55,7 +55,9 @@ def test_a_rated_match_between_two_terminals_is_counted_once(tmp_path: Path) -> 
             answers = [c.text[c.text.rfind("Rating service"):].split("\n", 1)[0]
                        for c in (host_console, join_console)]
             assert sorted(a.removeprefix(f"Rating service {service}: ") for a in answers) == [
-                "already counted (number 1): nothing changed", "result counted (number 1)"], answers
+                "result counted (number 1)",
+                "this result was already counted (your opponent's copy arrived first): nothing changed",
+            ], answers
             # The joiner's terms screen said where the result goes before it accepted.
             terms_at = join_console.text.find("Rated: the result goes to the rating service " + service)
             submitted_at = join_console.text.find("Rating service " + service)

@@ -47,9 +47,12 @@ def test_the_lines_after_a_rated_match_in_japanese(tmp_path: Path, monkeypatch: 
         ok, said = submit(url, "ja", result=good)
         assert ok and said == [f"レーティングサービス {url}: 結果を集計しました (番号 1)"], said
         ok, said = submit(url, "ja", result=good)
-        assert ok and said == [f"レーティングサービス {url}: 集計済みです (番号 1)。変更はありません"], said
+        # The second copy after a match is the opponent's (terminal QA: "number 1" read as a count).
+        assert ok and said == [f"レーティングサービス {url}: この結果は集計済みです "
+                              "(相手の送信が先に届きました)。変更はありません"], said
         ok, said = submit(url, "en", result=good)  # English as before
-        assert ok and said == [f"Rating service {url}: already counted (number 1): nothing changed"], said
+        assert ok and said == [f"Rating service {url}: this result was already counted (your opponent's copy "
+                              "arrived first): nothing changed"], said
     finally:
         stop(service)
     later = tmp_path / "match.result"
