@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from koikoi_p2p.net.relay_client import RelayClient, RelayError
     from koikoi_p2p.net.rendezvous import RelayRendezvous
     from koikoi_p2p.net.resumable import DriverOptions, Outcome, PeerCore
-    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, Paired, YourTurn
+    from koikoi_p2p.protocol.events import ChoiceNeeded, Event, Failure, Paired, RoundOver, YourTurn
     from koikoi_p2p.protocol.peer import GamePeer
     from koikoi_p2p.rules.actions import Action
     from koikoi_p2p.rules.round import RoundView
@@ -560,6 +560,9 @@ class SavedMatch:
         self.stopped = asyncio.Event()  # set once the match ends: a question on screen is taken back
         self._ended = False
         self._replayed_view: RoundView | None = None   # the board where the saved log stops
+        self._replayed_summary: RoundOver | None = None  # the last round summary of the saved log
+        self._asked_since = 0   # our questions in the saved log since that summary (the pending one too)
+        self.replaying = False  # the event now on screen is the saved log's, fed to the screen silently
         self.folder: Path | None = None  # the state folder, read for the clock of each question
         self.question_started: float | None = None  # time.monotonic() when the driver's clock started
         self.connector: RelayRendezvous | None = None  # the relay connector, for relay_down()
@@ -639,26 +642,38 @@ class SavedMatch:
         if self._new_key is not None and self.known_peers is not None and self.peer_name:
             KnownPeers(self.known_peers).remember(self.peer_name, self._new_key)
 
+    def progress(self, phase: str, core: PeerCore) -> None:
+        """run_peer's progress hook: the first call comes once the saved log is replayed."""
+        from koikoi_p2p.protocol.events import Board
+
+        self.core = core
+        paired, self._replayed_paired = self._replayed_paired, None
+        if paired is not None:
+            paired = self._known(paired)
+            if paired.known == "changed":
+                self._put(paired, False)
+        view, self._replayed_view = self._replayed_view, None
+        summary, self._replayed_summary = self._replayed_summary, None
+        # The last round's summary again, unless we answered a question since (terminal QA: a match
+        # stopped while it was held showed only "the next question is waiting"): the person may
+        # not have read it. Its own round's board first, when that is where the log stops.
+        answered = self._asked_since - (1 if core.pending is not None else 0)
+        again = summary if summary is not None and answered <= 0 and not self._ended else None
+        if again is not None and not (view is not None and view.round_index == again.round_index):
+            self._put(again, False)
+            again = None
+        if view is not None and not self._ended:
+            self._put(Board(view=view), False)   # resumed: show the board at once
+        if again is not None:
+            self._put(again, False)
+
     async def run(self, store: Journal, connector: RelayRendezvous, options: DriverOptions,
                   run_peer: Callable[..., Awaitable[Outcome]]) -> None:
         from koikoi_p2p.protocol.events import Failure
 
-        def progress(phase: str, core: PeerCore) -> None:
-            from koikoi_p2p.protocol.events import Board
-
-            self.core = core
-            paired, self._replayed_paired = self._replayed_paired, None
-            if paired is not None:
-                paired = self._known(paired)
-                if paired.known == "changed":
-                    self._put(paired, False)
-            view, self._replayed_view = self._replayed_view, None
-            if view is not None and not self._ended:
-                self._put(Board(view=view), False)   # resumed: show the board at once
-
         self.folder = store.folder
         try:
-            outcome = await run_peer(store, connector, options=options, progress=progress,
+            outcome = await run_peer(store, connector, options=options, progress=self.progress,
                                      on_event=self.on_event, ask=self.ask, ask_terms=self.ask_terms)
         except Exception as exc:  # a state that does not replay, a folder gone: say it
             self._put(Failure(reason="local_error", message=str(exc), who=None), False)
@@ -685,10 +700,13 @@ class SavedMatch:
                     return
                 event, quiet = item
                 self.screen.out = io.StringIO() if quiet else real
+                self.replaying = quiet
                 yield event
                 self.screen.out = real
+                self.replaying = False
         finally:
             self.screen.out = real
+            self.replaying = False
 
     async def decide(self, action: Action) -> None:
         if self._answer is not None and not self._answer.done():
@@ -753,6 +771,8 @@ class SavedMatch:
         from koikoi_p2p.protocol import events as ev
 
         if isinstance(event, ev.YourTurn | ev.ChoiceNeeded | ev.TermsProposed):
+            if replayed and not isinstance(event, ev.TermsProposed):
+                self._asked_since += 1   # answered then, or the one pending now (progress)
             return  # asked through ask() / ask_terms(), live only
         if replayed:
             if isinstance(event, ev.Board | ev.OpponentMoved):
@@ -760,6 +780,8 @@ class SavedMatch:
                 return
             if isinstance(event, ev.RoundStarted | ev.RoundOver):
                 self._replayed_view = None
+            if isinstance(event, ev.RoundOver):
+                self._replayed_summary, self._asked_since = event, 0
         if isinstance(event, ev.Failure) and not replayed:
             # Held back: run_peer writes the evidence (or abandonment) file next, and the screen
             # names it (run() reports the failure with the file once run_peer has returned).

@@ -229,7 +229,10 @@ async def _run(
             return code
         if code is not None:
             return code
-        if isinstance(event, ev.RoundOver) and table.hold_summaries:
+        # A summary of a resumed match's saved log, fed to the screen silently, is not held (the
+        # match shows the last one again when it may not have been read).
+        replayed = bool(getattr(match, "replaying", False))
+        if isinstance(event, ev.RoundOver) and table.hold_summaries and not replayed:
             try:
                 await _hold_summary(events, held, match, screen, prompter)
             except InputClosed:
@@ -816,9 +819,12 @@ def _render(view: RoundView, screen: Screen, table: Table, *, budget: int | None
 
 
 def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
-    view = table.last_view
-    piles: tuple[Sequence[int], Sequence[int]] = ((view.piles[0], view.piles[1]) if view is not None
-                                                  else ((), ()))
+    view = table.last_view if table.last_view is not None and (
+        table.last_view.round_index == event.round_index) else None
+    piles: tuple[Sequence[int], Sequence[int]] | None = ((view.piles[0], view.piles[1]) if view is not None
+                                                         else ((), ()))
+    if view is None and event.round_index != table.round_index:
+        piles = None   # shown again after a resume, once the next round began: its piles are gone
     screen.say("")
     for line in summary_lines(round_index=event.round_index, result=event.result, scores=event.scores,
                               me=table.me, names=screen.names, lang=screen.lang, style=screen.style,

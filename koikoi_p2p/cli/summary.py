@@ -72,9 +72,11 @@ def yaku_cards(yaku: str, pile: Sequence[int], profile: Profile | None,
 
 
 def summary_lines(*, round_index: int, result: RoundResult, scores: tuple[int, int], me: int,
-                  names: tuple[str, str], lang: str, style: Style, piles: tuple[Sequence[int], Sequence[int]],
-                  profile: Profile | None, month: int | None, width: int | None) -> list[str]:
-    """The round summary: the result, each yaku with its cards, both final piles, the scores."""
+                  names: tuple[str, str], lang: str, style: Style,
+                  piles: tuple[Sequence[int], Sequence[int]] | None, profile: Profile | None,
+                  month: int | None, width: int | None) -> list[str]:
+    """The round summary: the result, each yaku with its cards, both final piles, the scores.
+    ``piles`` None: the round's cards are no longer known (the yaku are named without them)."""
     if result.winner is None:
         if result.redeal:
             head = tr(lang, "redeal") if result.consumes_round else tr(
@@ -100,7 +102,7 @@ def summary_lines(*, round_index: int, result: RoundResult, scores: tuple[int, i
     lines = [style.bold(line) for line in fold(
         tr(lang, "Round {n} over: {head}. [{why}]", n=round_index, head=head, why=why), width)]
     if result.winner is not None:
-        pile = piles[result.winner]
+        pile = piles[result.winner] if piles is not None else ()
         for yaku, value in result.yaku.items():
             made = yaku_cards(yaku, pile, profile, month)
             head_text = f"  {yaku_name(yaku, lang)} {value}: "
@@ -113,8 +115,9 @@ def summary_lines(*, round_index: int, result: RoundResult, scores: tuple[int, i
     if result.calls:
         callers = ", ".join(names[0] if seat == me else names[1] for seat in result.calls)
         lines.append(tr(lang, "Koi-koi calls this round: {who}", who=callers))
-    for seat in (me, 1 - me):
-        pile = sorted(piles[seat], key=lambda c: (_rank(c), c))
+    shown = ((me, piles[me]), (1 - me, piles[1 - me])) if piles is not None else ()
+    for seat, cards in shown:
+        pile = sorted(cards, key=lambda c: (_rank(c), c))
         if seat == me:
             head_text = tr(lang, "Your pile ({cards}): ", cards=count(len(pile), "card", lang))
         else:

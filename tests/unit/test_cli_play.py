@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import re
 from collections.abc import AsyncIterator
 
 from koikoi_p2p.ai.strong import StrongPlayer
@@ -14,7 +15,7 @@ from koikoi_p2p.cli.play import ROUND_END, Screen, decision_choices, drive, play
 from koikoi_p2p.cli.prompt import Choice, LineSource
 from koikoi_p2p.cli.style import Style
 from koikoi_p2p.protocol import events as ev
-from koikoi_p2p.rules.actions import Action, Capture, KoiKoi, Play, Stop
+from koikoi_p2p.rules.actions import Action, Capture, KoiKoi, NoHandYaku, Play, Stop
 from koikoi_p2p.rules.profile import preset
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState, RoundView
 
@@ -412,3 +413,111 @@ def test_a_round_won_with_koikoi_japans_call_points_does_not_say_x1() -> None:
                                        names=("you", "computer"), lang=lang, style=Style(False),
                                        piles=((), ()), profile=japan, month=1, width=200))
         assert said in text and wrong not in text, text
+
+
+def _dealt(round_index: int, seed: int) -> RoundState:
+    """A round of the rules engine with every card revealed as far as the next decision."""
+    state = RoundState(profile=PROFILE, dealer=0, viewer=None, round_index=round_index, month=round_index)
+    deck = list(range(48))
+    random.Random(seed).shuffle(deck)
+    while isinstance(state.need, NeedReveal) or (state.need is not None and state.need.kind == "hand_yaku"):
+        need = state.need
+        if isinstance(need, NeedReveal):
+            for p in need.positions:
+                state.reveal(p, deck[p])
+        else:   # a dealt-hand yaku is not claimed
+            state.apply(need.seat, next(a for a in state.legal_actions() if isinstance(a, NoHandYaku)))
+    return state
+
+
+def _played_out(seed: int) -> RoundState:
+    """A whole round of the rules engine, both seats played by the strong player."""
+    state = _dealt(1, seed)
+    deck = list(range(48))
+    random.Random(seed).shuffle(deck)
+    players = (StrongPlayer(PROFILE, seed=0), StrongPlayer(PROFILE, seed=1))
+    while state.result is None:
+        need = state.need
+        if isinstance(need, NeedReveal):
+            for p in need.positions:
+                state.reveal(p, deck[p])
+            continue
+        assert isinstance(need, NeedAction)
+        state.apply(need.seat, players[need.seat].choose(state.view(need.seat), state.legal_actions()))
+    return state
+
+
+class EnterLater(LineSource):
+    """A person at a terminal: Enter once the screen says the next question is waiting, then the
+    first key of the question's menu."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self.out = out
+        self.entered = 0
+
+    def is_terminal(self) -> bool:
+        return True
+
+    async def readline(self) -> str:
+        for _ in range(500):
+            text = self.out.getvalue()
+            if "press Enter." in text.rsplit("Press Enter to go on.", 1)[-1] and self.entered < text.count(
+                    "Press Enter to go on."):
+                self.entered += 1
+                return ""
+            lines = text.rstrip(" ").rsplit("\n", 2)
+            menu = re.search(r"\[(\w+)\] ", lines[1]) if len(lines) == 3 else None
+            if text.rstrip(" ").endswith(">") and menu is not None:
+                return menu.group(1)
+            await asyncio.sleep(0.02)
+        return ""
+
+
+def test_a_summary_held_when_the_match_stopped_is_shown_again_after_a_resume() -> None:
+    """Terminal QA: a match stopped while its round summary was held (the next question already
+    pending) resumed with only "The next question is waiting and its clock runs: press Enter."; the
+    summary comes first again (without the piles: the next round has begun). A summary followed by
+    an answered question in the saved log is not shown again, nor held."""
+    from types import SimpleNamespace
+
+    from koikoi_p2p.cli.online import SavedMatch
+
+    result = _played_out(3).result
+    assert result is not None
+    scores = (result.points, 0) if result.winner == 0 else (0, result.points)
+    turn = next(state for state in map(lambda seed: _dealt(2, seed), range(4, 40))
+                if isinstance(state.need, NeedAction) and state.need.seat == 0 and state.need.kind == "play")
+    question = ev.YourTurn(view=turn.view(0), options=turn.legal_actions())
+
+    async def resumed(answered: int) -> str:
+        out = io.StringIO()
+        screen = Screen(out=out, lang="en", style=Style(False), live=True, names=("you", "Bob"))
+        match = SavedMatch(screen)
+        # What run_peer replays of the saved log: the terms, the last round's result, the next
+        # round's start and board, the questions of that round (the last one still pending).
+        replayed: tuple[ev.Event, ...] = (
+            ev.TermsAgreed(profile=PROFILE, rounds=2, terms_digest=b"\0" * 32),
+            ev.RoundOver(round_index=1, result=result, scores=scores),
+            ev.RoundStarted(round_index=2, deal=2, dealer=turn.dealer, month=2),
+            ev.Board(view=turn.view(0)), *[question] * (answered + 1))
+        for event in replayed:
+            match.on_event(event, True)
+        peer = SimpleNamespace(waiting_for=lambda: (0, "act", 60), can_resign=lambda: False)
+        match.progress("playing", SimpleNamespace(pending=question, peer=peer))  # type: ignore[arg-type]
+        asked = asyncio.ensure_future(match.ask(question))
+        driven = asyncio.ensure_future(drive(match, screen, EnterLater(out), me=0, timeout=60))
+        await asyncio.wait_for(asked, 20)
+        match._queue.put_nowait(None)
+        await asyncio.wait_for(driven, 20)
+        return out.getvalue()
+
+    text = asyncio.run(resumed(0))
+    summary = text.find("Round 1 over: ")
+    assert summary >= 0 and text.count("Round 1 over: ") == 1, text
+    waiting = text.find("The next question is waiting and its clock runs: press Enter.")
+    assert summary < text.find("Press Enter to go on.") < waiting, text
+    assert "Scores: you " in text[summary:waiting] and "pile (" not in text, text
+    assert "Your turn: which card do you play?" in text[waiting:], text
+    later = asyncio.run(resumed(1))   # a question of round 2 was answered before the stop
+    assert "Round 1 over" not in later and "press Enter" not in later.lower(), later
+    assert "Your turn: which card do you play?" in later, later
