@@ -24,6 +24,7 @@ async def with_countdown(
     on_idle: Callable[[], None] | None = None,
     unit: str = "s",
     wait: Callable[[], object] | None = None,
+    since: Callable[[], float | None] | None = None,
 ) -> T:
     """Await ``awaitable``; if it takes longer than ``grace`` seconds, show the time left.
 
@@ -32,9 +33,12 @@ async def with_countdown(
     every second (what the opponent is doing can change during the wait). ``limit`` may be a
     function too, with ``wait`` naming the wait it counts: when that changes (the host's own
     terms sent, the joiner's accept now awaited), the count starts again from the new limit
-    (terminal QA: the host counted a 60 s step down while the joiner had 8 s). On a terminal
-    (``live``) one line is rewritten every second; otherwise a single line is printed, so logs and
-    pipes do not fill with carriage returns.
+    (terminal QA: the host counted a 60 s step down while the joiner had 8 s). ``since``, read when
+    the count (re)starts, is when the clock of that wait started (a ``clock`` time, None: now): a
+    resumed match's own question counts from when its input was saved, so the count shows what is
+    left of it (terminal QA: it started again at the full time). On a terminal (``live``) one line
+    is rewritten every second; otherwise a single line is printed, so logs and pipes do not fill
+    with carriage returns.
     """
     task = asyncio.ensure_future(awaitable)
 
@@ -44,15 +48,20 @@ async def with_countdown(
     def seconds() -> float:
         return limit() if callable(limit) else limit
 
+    def started() -> float:
+        now = clock()
+        at = since() if since is not None else None
+        return now if at is None else min(now, at)
+
     try:
         done, _ = await asyncio.wait({task}, timeout=grace)
         if done:
             return task.result()
         if on_idle is not None:
             on_idle()
-        start = clock()
+        start = started()
         if not live:
-            write(f"{text()} ({int(seconds())}{unit})...\n")
+            write(f"{text()} ({max(0, int(seconds() - (clock() - start) + 0.999))}{unit})...\n")
             return await task
         shown = 0
         last = ""
@@ -60,7 +69,7 @@ async def with_countdown(
         while True:
             now = wait() if wait is not None else None
             if now != awaited:
-                awaited, start = now, clock()
+                awaited, start = now, started()
             left = max(0, int(seconds() - (clock() - start) + 0.999))
             # Past zero the wait may go on (no claim while our relay is down, spec/protocol.md
             # §12.4): the line stops counting, and an unchanged line is not written again (QA: a

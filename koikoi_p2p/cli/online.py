@@ -753,6 +753,12 @@ class SavedMatch:
             return now
         return now - min(max(0.0, time.time() - float(at)), 24 * 3600.0)
 
+    def waiting_since(self) -> float:
+        """When the driver's clock for our own wait now under way started (``time.monotonic``),
+        before the question is asked too (cli.play's countdown: after a resume, while the relay
+        pairs us again, it counted our full time)."""
+        return self._started()
+
     async def ask_terms(self, event: Event) -> bool:
         """The joiner is asked to accept the proposed terms (cli.play shows them, then answers
         through decide_terms), within the same own deadline as a move."""

@@ -195,10 +195,10 @@ async def _run(
         try:
             following = held.popleft() if held else asyncio.ensure_future(events.__anext__())
             event = await with_countdown(
-                following, write=screen.write, limit=lambda: _deadline(match, timeout), live=screen.live,
-                label=lambda: _waiting_label(screen, table, match),
+                following, write=screen.write, limit=lambda: _wait_limit(match, timeout, table.me),
+                live=screen.live, label=lambda: _waiting_label(screen, table, match),
                 on_idle=lambda: _show_interim(screen, table), unit=screen.t("s"),
-                wait=lambda: _awaited(match))
+                wait=lambda: _awaited(match), since=lambda: _wait_since(match, table.me))
         except StopAsyncIteration:
             screen.say(screen.t("The match ended without a result."))
             return exit_codes.OPPONENT_LEFT
@@ -344,6 +344,28 @@ def _awaited(match: MatchLike) -> object:
         if isinstance(waiting, tuple) and len(waiting) == 3:
             return waiting[0], waiting[1]
     return None
+
+
+def _wait_limit(match: MatchLike, default: float, me: int) -> float:
+    """The seconds the countdown counts for the wait now under way: the protocol's deadline, or our
+    own one (the margin less, as the prompt counts it) when we are the one awaited."""
+    seconds = _deadline(match, default)
+    awaited = _awaited(match)
+    if isinstance(awaited, tuple) and awaited[0] == me and 1 <= seconds < NO_CLOCK_ABOVE:
+        return max(1.0, seconds - OWN_MARGIN)
+    return seconds
+
+
+def _wait_since(match: MatchLike, me: int) -> float | None:
+    """When the clock of the wait now under way started (``time.monotonic``), when the match counts
+    it from earlier than now: our own, after a resume, from when its input was saved (the driver
+    counts so; the other seat's wait starts again when we come back). None: from now."""
+    awaited = _awaited(match)
+    since = getattr(match, "waiting_since", None)
+    if not (isinstance(awaited, tuple) and awaited[0] == me and callable(since)):
+        return None
+    at = since()
+    return at if isinstance(at, float) else None
 
 
 def _question_started(match: MatchLike) -> float:

@@ -521,3 +521,41 @@ def test_a_summary_held_when_the_match_stopped_is_shown_again_after_a_resume() -
     later = asyncio.run(resumed(1))   # a question of round 2 was answered before the stop
     assert "Round 1 over" not in later and "press Enter" not in later.lower(), later
     assert "Your turn: which card do you play?" in later, later
+
+
+def test_the_countdown_of_a_resumed_own_wait_shows_the_time_left() -> None:
+    """Terminal QA: after a resume, while the relay paired us again, the countdown of our own
+    pending question started again at the full time, though the driver counts it from when its
+    input was saved (and the prompt then said less). The other seat's wait starts afresh."""
+    import time
+    from types import SimpleNamespace
+
+    from koikoi_p2p.cli.play import OWN_MARGIN
+
+    class Resumed:
+        def __init__(self, seat: int) -> None:
+            self.peer = SimpleNamespace(waiting_for=lambda: (seat, "act", 60))
+
+        def waiting_since(self) -> float:
+            return time.monotonic() - 30   # the question's input was saved 30 s ago
+
+        async def decide(self, action: Action) -> None:
+            raise AssertionError("nothing is asked")
+
+        async def events(self) -> AsyncIterator[ev.Event]:
+            await asyncio.sleep(0.6)   # the relay pairs us again: the countdown shows
+            nothing: tuple[ev.Event, ...] = ()
+            for event in nothing:
+                yield event
+
+    def waited(seat: int) -> str:
+        out = io.StringIO()
+        screen = Screen(out=out, lang="en", style=Style(False), live=False, names=("you", "Bob"))
+        assert asyncio.run(drive(Resumed(seat), screen, Typist(out), me=0, timeout=60)) == \
+            exit_codes.OPPONENT_LEFT
+        return out.getvalue()
+
+    left = int(60 - OWN_MARGIN - 30)
+    own = waited(0)
+    assert f"Waiting for Bob ({left}s)..." in own or f"Waiting for Bob ({left - 1}s)..." in own, own
+    assert "Waiting for Bob (60s)..." in waited(1)

@@ -234,3 +234,20 @@ def test_a_superscript_digit_is_no_choice_and_no_crash() -> None:
     assert match_choice("⑩", choices) is None
     assert match_choice("2", choices) is choices[1]
     assert match_choice("２", choices) is choices[1]  # a full-width digit is folded (NFKC) to its key
+
+
+def test_a_countdown_whose_clock_started_earlier_counts_what_is_left() -> None:
+    """``since``: a resumed match's own wait counts from when its input was saved, on a terminal
+    too (it started again at the full time)."""
+    import time
+
+    out: list[str] = []
+
+    async def slow() -> int:
+        await asyncio.sleep(0.3)
+        return 5
+
+    assert asyncio.run(with_countdown(slow(), write=out.append, limit=60, live=True, grace=0.05,
+                                      since=lambda: time.monotonic() - 45)) == 5
+    counts = [s for s in out if "s " in s and "..." in s]
+    assert counts and all(" 15s" in s or " 14s" in s for s in counts), out
