@@ -259,6 +259,70 @@ def test_a_joiner_interrupted_at_the_terms_is_not_told_to_resume(tmp_path: Path)
                     proc.wait()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("late", [False, True])
+def test_a_resumed_host_whose_terms_were_not_accepted_ends_at_the_joiners_deadline(tmp_path: Path,
+                                                                                  late: bool) -> None:
+    """Terminal QA: a host killed while its joiner read the terms stayed resumable, and koikoi
+    resume then waited the whole `turn` deadline again for a joiner that was gone. The joiner's
+    time to accept (spec/game.md §7.1) counts from the host's saved input: before it has passed the
+    match stays resumable (here: Ctrl-C) and a resume ends at that deadline; after it, a resume
+    ends at once without connecting. Both say nothing was signed, and leave no saved match."""
+    import signal
+
+    turn = 10   # the host's --timeout: the joiner's deadline for `accept`
+    with relay_process(tmp_path) as url:
+        host, host_console = _spawn(tmp_path / "host", "host", "--relay", url, "--rounds", "1", "--timeout",
+                                    str(turn))
+        procs = [host]
+        try:
+            code = host_console.expect(r"Room code: ([A-Z0-9]{6})", 60).group(1)
+            joiner, join_console = _spawn(tmp_path / "join", "join", code, "--relay", url)
+            procs.append(joiner)
+            join_console.expect(r"Accept these terms\?", 60)
+            host.kill()   # the host's last input (the joiner's keys) is saved by now
+            killed = time.monotonic()
+            host.wait()
+            joiner.kill()   # the joiner is gone too
+            joiner.wait()
+            if not late:
+                # Before the deadline: Ctrl-C leaves the match resumable, as always.
+                first, console = _spawn(tmp_path / "host", "resume")
+                procs.append(first)
+                console.expect(r"Resuming the match saved in", 30)
+                time.sleep(1.0)
+                first.send_signal(signal.SIGINT)
+                assert first.wait(30) == exit_codes.INTERRUPTED
+                while console.pump(0.3):
+                    pass
+                assert "continue it with" in console.text and "resume" in console.text, console.text
+                time.sleep(max(0.0, killed + 4 - time.monotonic()))
+            else:
+                time.sleep(max(0.0, killed + turn + 1 - time.monotonic()))
+            resumed, console = _spawn(tmp_path / "host", "resume")
+            procs.append(resumed)
+            started = time.monotonic()
+            assert resumed.wait(turn + 30) == exit_codes.OPPONENT_LEFT
+            ended = time.monotonic()
+            while console.pump(0.3):
+                pass
+            if late:
+                assert ended - started < 5 and "Waiting for" not in console.text, console.text
+            else:   # at the deadline counted from the saved input, not a whole `turn` after the resume
+                assert ended - killed < turn + 2.5, (ended - killed, console.text)
+            assert "left_before_terms" in console.text, console.text
+            assert "Nothing was signed: there is no match to continue." in console.text, console.text
+            again = subprocess.run([str(SCRIPT), "resume"], stdin=subprocess.DEVNULL, capture_output=True,
+                                   text=True, env=env_for(tmp_path / "host"), timeout=60, check=False)
+            assert again.returncode == exit_codes.ERROR and "no interrupted match in" in again.stderr, \
+                again.stdout + again.stderr
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+
+
 def test_a_resume_asks_again_about_a_changed_key_nobody_accepted(tmp_path: Path) -> None:
     """Terminal QA (high): the joiner, told its --peer's key CHANGED, was killed at the question;
     `koikoi resume` went straight on to the terms with the new key never accepted. The --peer name
