@@ -237,6 +237,9 @@ def _untrusted(command: str, lang: str, exc: Exception, url: str) -> int:
     tag ``bad_certificate`` and exit 3 (README, spec/relay.md §14.3)."""
     _problem(command, lang, exc, "the certificate of {url} is not trusted (--lang en says why)", url=url,
              tag="bad_certificate")
+    # The same way out as the relay commands give (cli/online.py): nothing reached the service.
+    print(f"{command}: " + tr(lang, "Nothing was sent. If it uses its own CA, give that CA with --cafile FILE."),
+          file=sys.stderr)
     return RELAY_UNREACHABLE
 
 

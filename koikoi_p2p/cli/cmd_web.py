@@ -92,7 +92,9 @@ def check(url: str) -> int:
         theirs_text = _get(base + "SHA256SUMS").decode()
     except Untrusted as exc:
         # As every command that connects says it: the tag and exit 3 (README, spec/relay.md §14.3).
-        print(f"koikoi web --check: {exc} (bad_certificate)", file=sys.stderr)
+        print(f"koikoi web --check: {exc} (bad_certificate)\n"
+              "koikoi web --check: Nothing was sent. If it uses its own CA, give that CA with --cafile FILE.",
+              file=sys.stderr)
         return RELAY_UNREACHABLE
     except OSError as exc:
         print(f"koikoi web --check: cannot read {base}SHA256SUMS: {exc}", file=sys.stderr)

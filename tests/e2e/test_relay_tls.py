@@ -121,6 +121,7 @@ def test_client_commands_verify_the_relays_certificate(tls_relay: TLSRelay) -> N
             bad = koikoi(home, *command, *extra)
             assert bad.returncode == 3, (command, bad.stdout + bad.stderr)
             assert "is not trusted" in bad.stderr and "(bad_certificate)" in bad.stderr, (command, bad.stderr)
+            assert "give that CA with --cafile FILE" in bad.stderr, (command, bad.stderr)   # the way out
             assert "Traceback" not in bad.stderr
     # The same in Japanese: the certificate, not "no answer".
     bad = koikoi(home, "lobby", "--relay", relay.wss, "--lang", "ja")
