@@ -18,6 +18,9 @@ import { reasonText } from './words.js';
 const CURRENT = 'koikoi.current';
 /** How long after its own reload a page does not take the opponent's absence for theirs. */
 const RESUME_GRACE_MS = 8000;
+/** How long a finished match's worker may go on leaving the relay room after the page left the
+ * match (RelayClient.close waits at most 2 s for its last frames' acknowledgement, then leaves). */
+const LEAVE_GRACE_MS = 3000;
 /** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster' | 'levelWordExpert'}} */
 const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster', expert: 'levelWordExpert' };
 
@@ -121,6 +124,8 @@ export class Game {
     this.sasConfirmed = false;
     this.confirmingResign = false;
     this.destroyed = false;
+    /** the seat's latest table said it finished (its link then leaves the room) */ this.finishedSeen = false;
+    /** the worker said its seat's link is closed */ this.linkClosed = false;
     this.resumedAt = 0;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.graceTimer = undefined;
@@ -174,13 +179,24 @@ export class Game {
     document.removeEventListener('keydown', this.keys);
     window.removeEventListener('offline', this.offline);
     window.removeEventListener('online', this.online);
-    this.worker?.terminate();
+    // A finished match's link may still be leaving the relay room (it first waits, at most 2 s,
+    // for its last frames to be acknowledged): ending the worker now would drop the connection
+    // instead, and the other seat would wait for us to come back (spec/relay.md: `leave` vs a
+    // seat away). So a finished match's worker ends when it says its link is closed, or after
+    // LEAVE_GRACE_MS; one still playing ends at once (a drop keeps the match resumable).
+    const worker = this.worker;
+    if (worker && this.finishedSeen && !this.linkClosed) setTimeout(() => worker.terminate(), LEAVE_GRACE_MS);
+    else worker?.terminate();
     this.computer?.terminate();
   }
 
   /** @param {Worker} w */
   #listen(w) {
-    w.onmessage = (ev) => this.#message(ev.data);
+    w.onmessage = (ev) => {
+      if (ev.data?.type === 'closed') this.linkClosed = true;
+      if (!this.destroyed) this.#message(ev.data);
+      else if (this.linkClosed) w.terminate();
+    };
     w.onerror = (ev) => this.#say(t('errorGeneric', { reason: ev.message }));
   }
 
@@ -302,7 +318,7 @@ export class Game {
   /** @param {any} msg */
   #message(msg) {
     switch (msg.type) {
-      case 'table': this.starting = false; this.pacer.offer(msg.table); break;
+      case 'table': this.starting = false; this.finishedSeen ||= !!msg.table?.finished; this.pacer.offer(msg.table); break;
       case 'room': this.roomCode = msg.code; this.#say(''); break;
       case 'cancelled': forgetCurrent(); this.env.onHome(); break;
       case 'file':

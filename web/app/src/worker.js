@@ -377,8 +377,10 @@ scope.onmessage = async (/** @type {MessageEvent} */ ev) => {
       case 'exportIdentity': await ready(); await exportIdentity(msg); return;
       case 'importIdentity': await ready(); await importIdentity(msg); return;
       case 'warm': await ready(); warmUp(); return;
-      case 'start': await start(msg); return;
-      case 'resume': await resume(msg); return;
+      // Once the seat has run to its end its link has left the relay room (or gave up): the page
+      // may end this worker now (Game.destroy waits for this after a finished match).
+      case 'start': await start(msg); post({ type: 'closed' }); return;
+      case 'resume': await resume(msg); post({ type: 'closed' }); return;
       case 'decide': await seat?.decide(msg.action); return;
       case 'accept': await seat?.acceptTerms(); return;
       case 'refuse': await seat?.refuseTerms(msg.reason === 'sas_differs' ? 'sas_differs' : 'terms_refused'); return;
