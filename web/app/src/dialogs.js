@@ -77,8 +77,9 @@ export function overDialog(table, names, choices) {
  * The match stopped: the opponent missed its deadline (we hold the claim), our own time ran out
  * (spec/protocol.md §12.4: the opponent may claim, we send nothing more), or another reason.
  * @param {any} table @param {[string, string]} names @param {(HTMLElement | null)[]} choices
+ * @param {string | null} [note] what the person can do next
  */
-export function stoppedDialog(table, names, choices) {
+export function stoppedDialog(table, names, choices, note = null) {
   const f = table.failure;
   return h('div', { class: 'summary' }, [
     h('h2', { id: 'dlg-title' }, t('stopped')),
@@ -91,6 +92,7 @@ export function stoppedDialog(table, names, choices) {
         : t('timeUp', { s: table.timeUp.seconds, who: names[1 - table.seat] })) : null,
     // The reason in words; its id stays in an attribute for a bug report, not in the text.
     h('p', { class: 'muted', 'data-reason': f.reason }, t('failureWhy', { reason: reasonText(f.reason) })),
+    note ? h('p', { class: 'note' }, note) : null,
     h('div', { class: 'choices' }, choices),
   ]);
 }

@@ -21,6 +21,9 @@ const RESUME_GRACE_MS = 8000;
 /** How long a finished match's worker may go on leaving the relay room after the page left the
  * match (RelayClient.close waits at most 2 s for its last frames' acknowledgement, then leaves). */
 const LEAVE_GRACE_MS = 3000;
+/** Failures of a match whose terms were never accepted: the other seat left during the handshake
+ * or before accepting (seat.js peerLeft), or the passwords differ. */
+const NOT_STARTED = new Set(['left_in_handshake', 'left_before_terms', 'peer_left', 'pake_failed']);
 /** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster' | 'levelWordExpert'}} */
 const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster', expert: 'levelWordExpert' };
 
@@ -106,7 +109,8 @@ export function newWorker(url) {
 export class Game {
   /**
    * @param {HTMLElement} root
-   * @param {{workerUrl: string, settings: any, onHome: () => void, onReport: (bytes: Uint8Array) => void}} env
+   * @param {{workerUrl: string, settings: any, onHome: () => void, onReport: (bytes: Uint8Array) => void,
+   *   onHostAgain: (o: any) => void}} env
    */
   constructor(root, env) {
     this.root = root;
@@ -124,6 +128,7 @@ export class Game {
     this.sasConfirmed = false;
     this.confirmingResign = false;
     this.destroyed = false;
+    /** @type {any} the settings of the room this page hosts (startOnline), else null */ this.hosting = null;
     /** the seat's latest table said it finished (its link then leaves the room) */ this.finishedSeen = false;
     /** the worker said its seat's link is closed */ this.linkClosed = false;
     this.resumedAt = 0;
@@ -227,6 +232,8 @@ export class Game {
    */
   startOnline(o) {
     const id = randomId();
+    // Kept in this page's memory only (never saved): the settings a host may open a room with again.
+    this.hosting = o.action === 'host' ? o : null;
     setCurrent({ id, mode: 'online' });
     this.id = id;
     this.worker = seatWorker(this.env.workerUrl);
@@ -599,11 +606,18 @@ export class Game {
 
   /** @param {any} table */
   #failureView(table) {
+    const reason = table.failure?.reason;
+    // The other seat left before the terms were accepted (spec/game.md §2.5): no match began and
+    // nothing was signed, so there is no transcript to keep; a host may open the same room again.
+    const unstarted = NOT_STARTED.has(reason) && !table.match;
+    const again = unstarted && this.hosting ? this.hosting : null;
+    const note = again ? t('hostAgainNote') : reason === 'pake_failed' ? t('passwordsDifferNote') : null;
     return stoppedDialog(table, this.#names(table), [
+      again ? h('button', { class: 'primary', 'data-action': 'host-again', onclick: () => { this.#leave(); this.env.onHostAgain(again); } }, t('hostAgain')) : null,
       this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
-      this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
+      unstarted ? null : this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),
       h('button', { onclick: () => { this.#leave(); this.env.onHome(); } }, t('home')),
-    ]);
+    ], note);
   }
 
   /** The person leaves the summary of the ended match: it is not the current match any more. */

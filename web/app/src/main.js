@@ -314,6 +314,8 @@ function playScreen(begin) {
   game = new Game(root, {
     workerUrl, settings,
     onHome: () => { location.hash = ''; home(); },
+    // The host of a match that never started opens a room with the same settings (a new code).
+    onHostAgain: (o) => playScreen((g) => g.startOnline(o)),
     onReport: (bytes) => { location.hash = 'report'; reportScreen(bytes); },
   });
   begin(game);

@@ -529,6 +529,9 @@ export const MESSAGES = {
    "finalScoreNamed": "Final score: {a} {x} – {y} {b}",
    "reasonUnknown": "a problem this page has no words for",
    "failureWhy": "Why: {reason}.",
+   "hostAgain": "Open a new room with the same settings",
+   "hostAgainNote": "Nothing was signed. A new room has a new code: send your friend its link.",
+   "passwordsDifferNote": "The room is closed now. Check the password with your friend and ask for a new link.",
    "youTakeN": [
     "You win {n} point",
     "You win {n} points"
@@ -1265,6 +1268,9 @@ export const MESSAGES = {
    "finalScoreNamed": "最終得点: {a} {x} – {y} {b}",
    "reasonUnknown": "このページが説明できない問題",
    "failureWhy": "理由: {reason}。",
+   "hostAgain": "同じ設定で新しい部屋を開く",
+   "hostAgainNote": "何も署名されていません。新しい部屋には新しいコードが付きます。そのリンクを友人に送ってください。",
+   "passwordsDifferNote": "部屋はもう閉じています。友人とパスワードを確かめ、新しいリンクをもらってください。",
    "youTakeN": [
     "あなたが{n}点"
    ],

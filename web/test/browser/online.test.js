@@ -513,8 +513,25 @@ test('a joiner with another password: its page says the passwords differ, and th
       assert.match(String(await p.locator('dialog[open]').textContent()), said);
       // The joiner goes Home at once, as a person does (QA): its link must still leave the room,
       // or the host takes it for a dropped connection and waits for it to come back.
-      if (p === b.page) await b.page.getByRole('button', { name: 'Home' }).click();
+      if (p === b.page) {
+        assert.match(String(await p.locator('dialog[open]').textContent()), /Check the password with your friend and ask for a new link/);
+        await b.page.getByRole('button', { name: 'Home' }).click();
+      }
     }
+    // No match began: nothing to download; the host opens the same room again, with a new code and
+    // the same password, and the friend joins it with the right one.
+    const stopped = a.page.locator('dialog[open]');
+    assert.match(String(await stopped.textContent()), /Nothing was signed/);
+    assert.equal(await stopped.locator('a[data-file]').count(), 0);
+    await stopped.getByRole('button', { name: 'Open a new room with the same settings' }).click();
+    const again = a.page.locator('.waiting .code');
+    await again.waitFor({ timeout: 30000 });
+    const code2 = String(await again.getAttribute('data-code'));
+    assert.notEqual(code2, code);
+    await b.page.goto(`${relay.web}#join=${code2}`);
+    await b.page.getByLabel(/^Password/).fill('right one');
+    await b.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await b.page.locator('dialog.dlg-terms').waitFor({ timeout: 60000 });
     assert.deepEqual([...a.errors, ...b.errors], []);
   } finally {
     await browser.close();
