@@ -320,13 +320,13 @@ function relayLink(s, url, first) {
       }
       // Pairing again (§12.2): whose connection is down? Ours while the relay does not answer us
       // (§12.4's record); the opponent's when it does and the opponent is not there. A repair that
-      // begins has no answer yet (the last pairing's does not count).
+      // begins has no answer yet (the last pairing's does not count), so the page is told nothing
+      // for its first second rather than "connection lost" for a drop that was the opponent's (QA).
       connect.answered = false;
       const say = () => {
         if (s.finished && watching) clearInterval(watching);
         s.connectionState(connect.answered && !connect.reach.down ? 'peer_away' : 'reconnecting');
       };
-      say();
       watching = setInterval(say, 1000);
     },
   });

@@ -5,9 +5,10 @@ import { RelayClosed } from './relay_client.js';
 import { peerHoldsSession } from './rendezvous.js';
 
 /**
- * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: () => Promise<void>,
+ * @typedef {{send: (data: Uint8Array) => void, receive: () => Promise<Uint8Array>, close?: (o?: {drain?: boolean}) => Promise<void>,
  *   vouch?: () => void, reject?: () => void, setLivenessKey?: (key: Uint8Array) => void,
  *   onPeer?: (listener: (state: string) => void) => void, peer?: string}} Transport
+ * `close({drain: false})` leaves without waiting for the last frames' acknowledgement (RelayClient).
  * `vouch`/`reject` (a link that vouches for pairings, spec/protocol.md §12.2): the payload last
  * received authenticated, or did not. `onPeer` and `peer` (a relay client): where the relay says the
  * other seat is ('present', 'away', 'none', 'left'), as news and now.

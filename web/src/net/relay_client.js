@@ -505,12 +505,17 @@ export class RelayClient {
     this.#write({ type: 'reject_peer' });
   }
 
-  /** Leave the room and close the connection. */
-  async close() {
+  /**
+   * Leave the room and close the connection.
+   * @param {{drain?: boolean}} [o] `drain: false`: leave at once, without waiting for our last
+   *   frames' acknowledgement (a link pairing again re-sends whatever its peer has not confirmed)
+   */
+  async close(o = {}) {
     if (this.failure) return;
     // Leaving closes the room and discards what the relay has not delivered: let our last
     // frames be acknowledged first (a bounded wait).
-    for (let i = 0; i < 100 && this.stream.oldestUnacked() >= 0 && this.ws; i++) await new Promise((r) => setTimeout(r, 20));
+    const drain = o.drain ?? true;
+    for (let i = 0; drain && i < 100 && this.stream.oldestUnacked() >= 0 && this.ws; i++) await new Promise((r) => setTimeout(r, 20));
     this.closing = true;
     this.#write({ type: 'leave' });
     clearInterval(this.watchdog);

@@ -123,7 +123,10 @@ export class RelayRendezvous {
       this.pairings += 1;
       return first;
     }
-    await this.close();
+    // Pairing again: the link re-sends what the other seat has not confirmed (spec/protocol.md
+    // §12.1 rule 4), so the old room is left at once, not after waiting for the relay's
+    // acknowledgement of frames the absent seat will not read (QA: it held "Connection lost" 2 s).
+    await this.close({ drain: false });
     if (this.stopped) throw new RelayError('stopped', 'the pairing was stopped');
     let client;
     this.answered = false;
@@ -160,11 +163,14 @@ export class RelayRendezvous {
     await this.close();
   }
 
-  /** Close the current client (which closes its room, so the other seat pairs again too). */
-  async close() {
+  /**
+   * Close the current client (which closes its room, so the other seat pairs again too).
+   * @param {{drain?: boolean}} [o] as RelayClient.close
+   */
+  async close(o = {}) {
     const client = this.client;
     this.client = null;
-    if (client) await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
+    if (client) await Promise.race([client.close(o).catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
   }
 
   async #host() {

@@ -498,6 +498,33 @@ test('a page whose opponent went offline says the opponent is away, the offline 
   }
 });
 
+test('a page whose opponent closed its tab says the opponent is away, never that its own connection was lost', { skip, timeout: 240000 }, async () => {
+  const relay = await startWebRelay();
+  const browser = await launch();
+  try {
+    const a = await openPage(await browser.newContext(), relay.web);
+    const bContext = await browser.newContext();
+    const b = await openPage(bContext, relay.web);
+    await pair(a.page, b.page, relay.web, { rounds: 1 });
+    await untilJoinersMove(a.page, b.page);
+    // Every text the host's notice line shows from now on.
+    await a.page.evaluate(() => {
+      const seen = /** @type {string[]} */ ((/** @type {any} */ (window)).noticesSeen = []);
+      const note = () => { const el = document.querySelector('.notice'); if (el && !(/** @type {HTMLElement} */ (el)).hidden) seen.push(el.textContent ?? ''); };
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await bContext.close();
+    await a.page.waitForFunction(() => /opponent's connection dropped/.test(document.querySelector('.notice')?.textContent ?? ''), null, { timeout: 60000 });
+    const seen = /** @type {string[]} */ (await a.page.evaluate(() => (/** @type {any} */ (window)).noticesSeen));
+    // QA: it said "Connection lost: reconnecting…" for about 3 s first, as if its own link failed.
+    assert.deepEqual(seen.filter((text) => /Connection lost/.test(text)), [], JSON.stringify(seen));
+    assert.deepEqual(a.errors, []);
+  } finally {
+    await browser.close();
+    await relay.stop();
+  }
+});
+
 test('a joiner with another password: its page says the passwords differ, and the host\'s page says so too, not just that the opponent left', { skip, timeout: 240000 }, async () => {
   const relay = await startWebRelay();
   const browser = await launch();
