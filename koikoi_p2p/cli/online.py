@@ -151,8 +151,12 @@ def host(args: argparse.Namespace) -> int:
     if args.timeout < LEAST_DECISION_TIME:
         # The joiner reads the terms within this time too (spec/game.md §7.1; terminal QA: 1 s was
         # taken). Said before anything is printed or opened.
+        from koikoi_p2p.cli.i18n import count
+        from koikoi_p2p.cli.setup import command_lang
+
         error(args, "--timeout {given} is too short: each decision, the terms' question included, needs "
-                    "at least {least} seconds", given=f"{args.timeout:g}", least=LEAST_DECISION_TIME)
+                    "at least {least}", given=f"{args.timeout:g}",
+              least=count(LEAST_DECISION_TIME, "second", command_lang(args)))
         return exit_codes.USAGE
     url = checked_url(args)
     if url is None:
