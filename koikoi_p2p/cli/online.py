@@ -349,44 +349,6 @@ def _saved_peer_name(folder: Path) -> tuple[str | None, Path | None]:
     return saved["peer"], Path(saved["known_peers"])
 
 
-def _saved_ago(folder: Path) -> float | None:
-    """Seconds since the last input of the saved match was saved (the driver counts its own
-    deadlines from then, net/driver.py), or None when the state does not say."""
-    import time
-
-    from koikoi_p2p.net.journal import Journal
-    from koikoi_p2p.net.state_store import StateStoreError
-
-    try:
-        base, records = Journal(folder).read()  # no lock needed to read
-    except (StateStoreError, OSError, ValueError):
-        return None
-    at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
-    if not isinstance(at, int | float) or not at:
-        return None
-    return min(max(0.0, time.time() - float(at)), 24 * 3600.0)
-
-
-def _unaccepted_terms(store: Journal) -> float | None:
-    """For a saved match of a host whose terms the joiner had not accepted: the seconds left of the
-    joiner's ``turn`` deadline for ``accept`` (spec/game.md §7.1), counted from the last saved
-    input; None for any other saved match (or one that does not read)."""
-    from koikoi_p2p.net.resumable import ResumeError, load_core
-    from koikoi_p2p.net.state_store import StateStoreError
-    from koikoi_p2p.protocol.errors import ProtocolError
-    from koikoi_p2p.protocol.flow import Phase
-
-    try:
-        core = load_core(store)
-    except (ResumeError, StateStoreError, ProtocolError, OSError, ValueError):
-        return None
-    waiting = core.peer.waiting_for() if core.peer is not None else None
-    if core.setup.seat != 0 or core.peer is None or core.peer.phase is not Phase.ACCEPTING or waiting is None:
-        return None
-    ago = _saved_ago(store.folder)
-    return None if ago is None else waiting[2] - ago
-
-
 def _forget_saved(store: Journal) -> None:
     """Remove a saved match (its --peer note too, so its folder goes)."""
     from koikoi_p2p.net.resumable import forget
@@ -513,19 +475,6 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
     except StateStoreError as exc:
         error(screen.lang, "{problem}", problem=exc.message or exc)
         return exit_codes.ERROR
-    # A resumed host whose terms the joiner had not accepted: once the joiner's deadline for them has
-    # passed there is nothing to wait for (terminal QA: it waited the whole deadline again).
-    accept_left = _unaccepted_terms(store) if first is None else None
-    if accept_left is not None and accept_left <= 0:
-        from koikoi_p2p.cli.play import failure
-        from koikoi_p2p.protocol.events import Failure
-
-        code = failure(Failure(reason="left_before_terms", message="the terms were not accepted in time",
-                               who=1), screen, setup.seat)
-        screen.say(screen.t("Nothing was signed: there is no match to continue."))
-        _forget_saved(store)
-        store.unlock()
-        return code
     connector = RelayRendezvous(setup.relay_url, setup.seat, setup.rendezvous, pair_timeout_s=30.0,
                                 first=first)
     options = DriverOptions(link={"dead_after_s": 10.0, "give_up_s": None}, forget_secrets=True)
@@ -534,15 +483,14 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
     match = SavedMatch(screen, peer_name=peer_name, known_peers=known_peers, accept=accept)
     match.connector = connector
     runner = asyncio.create_task(match.run(store, connector, options, run_peer))
-    watcher = asyncio.create_task(match.watch_handshake(first, setup.password is not None)) if first else (
-        asyncio.create_task(match.watch_accept(accept_left)) if accept_left is not None else None)
+    watcher = asyncio.create_task(match.watch_handshake(first, setup.password is not None)) if first else None
     code = exit_codes.ERROR
     nothing_left = False
     try:
         code = await drive(match, screen, lines or StdinLines(), me=setup.seat,
                            timeout=float(setup.turn_deadline),
                            password=setup.password is not None, accept_terms=accept)
-        if not match.ended or match.left_in_handshake or match.terms_lapsed:
+        if not match.ended or match.left_in_handshake:
             await _stop(runner)  # we stop (Ctrl-C, end of input, a refused key...): the state stays
         await asyncio.gather(runner, return_exceptions=True)
     finally:
@@ -555,10 +503,8 @@ async def play_saved(store: Journal, screen: Screen, *, first: RelayClient | Non
         # once and ends the match (watch_handshake, spec/game.md §2.5), so a resume would find
         # nobody (terminal QA: the joiner was told to resume, the host had already stopped).
         left_early = match.outcome is None and not match.ended and match.leaving_ends_it()
-        nothing_left = match.left_in_handshake or match.terms_lapsed or left_early or (
+        nothing_left = match.left_in_handshake or left_early or (
             code == exit_codes.WRONG_PASSWORD and not match.ended)
-        if match.terms_lapsed:
-            screen.say(screen.t("Nothing was signed: there is no match to continue."))
         if left_early and not match.left_in_handshake and not match.timed_out:
             screen.say("\n" + screen.t("You left before the terms were accepted: nothing was signed, and "
                                        "there is no match to continue."))
@@ -621,8 +567,6 @@ class SavedMatch:
         self._replayed_summary: RoundOver | None = None  # the last round summary of the saved log
         self._asked_since = 0   # our questions in the saved log since that summary (the pending one too)
         self.replaying = False  # the event now on screen is the saved log's, fed to the screen silently
-        self.accept_watched = False  # a resumed host's terms: the joiner's deadline ends it (watch_accept)
-        self.terms_lapsed = False  # ... and it passed: nothing was signed, nothing is left to continue
         self.folder: Path | None = None  # the state folder, read for the clock of each question
         self.question_started: float | None = None  # time.monotonic() when the driver's clock started
         self.connector: RelayRendezvous | None = None  # the relay connector, for relay_down()
@@ -690,23 +634,6 @@ class SavedMatch:
                 self._queue.put_nowait(None)
                 return
             await asyncio.sleep(0.05)
-
-    async def watch_accept(self, seconds: float) -> None:
-        """A resumed host whose terms the joiner had not accepted: at the joiner's deadline for
-        ``accept`` (spec/game.md §7.1, counted from the saved input, ``seconds`` from now) the match
-        ends, if they are still not accepted. The joiner signed nothing, so no claim would hold
-        (§2.5), and the driver would otherwise wait the whole deadline again from the resume for
-        a joiner most likely gone (terminal QA: a joiner that leaves is told to end its side)."""
-        from koikoi_p2p.protocol.events import Failure
-
-        self.accept_watched = True
-        await asyncio.sleep(max(0.0, seconds))
-        if self._ended or not self._before_terms():
-            return
-        self.terms_lapsed = True
-        self._put(Failure(reason="left_before_terms", message="the terms were not accepted in time", who=1),
-                  False)
-        self._queue.put_nowait(None)
 
     def time_up(self) -> None:
         """Our own deadline passed at a prompt: nothing more will be sent for this match."""
@@ -815,23 +742,26 @@ class SavedMatch:
         the time spent stopped is already gone, and the countdown on screen must say so."""
         import time
 
-        now = time.monotonic()
-        ago = _saved_ago(self.folder) if self.folder is not None else None
-        return now if ago is None else now - ago   # (no better clock than now when unknown)
+        from koikoi_p2p.net.journal import Journal
+        from koikoi_p2p.net.state_store import StateStoreError
 
-    def waiting_since(self, awaited: object) -> float | None:
-        """When the clock of the wait ``awaited`` ((seat, message type), cli.play's countdown)
-        started, as a ``time.monotonic`` time, when it is not now: our own wait counts from when
-        its input was saved, before the question is asked too (after a resume, while the relay
-        pairs us again, the countdown counted our full time); so does a resumed host's wait for
-        the joiner's ``accept`` (watch_accept). None for any other wait (the driver counts it
-        afresh from the resume)."""
-        core = self.core
-        if core is None or not isinstance(awaited, tuple):
-            return None
-        if awaited[0] == core.setup.seat or (self.accept_watched and awaited == (1, "accept")):
-            return self._started()
-        return None
+        now = time.monotonic()
+        if self.folder is None:
+            return now
+        try:
+            base, records = Journal(self.folder).read()  # no lock needed to read
+        except (StateStoreError, OSError, ValueError):  # no better clock than now
+            return now
+        at = records[-1][3] if records and len(records[-1]) == 4 else base.get("at", 0.0)
+        if not isinstance(at, int | float) or not at:
+            return now
+        return now - min(max(0.0, time.time() - float(at)), 24 * 3600.0)
+
+    def waiting_since(self) -> float:
+        """When the driver's clock for our own wait now under way started (``time.monotonic``),
+        before the question is asked too (cli.play's countdown: after a resume, while the relay
+        pairs us again, it counted our full time)."""
+        return self._started()
 
     async def ask_terms(self, event: Event) -> bool:
         """The joiner is asked to accept the proposed terms (cli.play shows them, then answers

@@ -198,7 +198,7 @@ async def _run(
                 following, write=screen.write, limit=lambda: _wait_limit(match, timeout, table.me),
                 live=screen.live, label=lambda: _waiting_label(screen, table, match),
                 on_idle=lambda: _show_interim(screen, table), unit=screen.t("s"),
-                wait=lambda: _awaited(match), since=lambda: _wait_since(match))
+                wait=lambda: _awaited(match), since=lambda: _wait_since(match, table.me))
         except StopAsyncIteration:
             screen.say(screen.t("The match ended without a result."))
             return exit_codes.OPPONENT_LEFT
@@ -356,12 +356,15 @@ def _wait_limit(match: MatchLike, default: float, me: int) -> float:
     return seconds
 
 
-def _wait_since(match: MatchLike) -> float | None:
+def _wait_since(match: MatchLike, me: int) -> float | None:
     """When the clock of the wait now under way started (``time.monotonic``), when the match counts
-    it from earlier than now (``waiting_since``): after a resume, our own wait from when its input
-    was saved, as the driver counts it. None: from now."""
+    it from earlier than now: our own, after a resume, from when its input was saved (the driver
+    counts so; the other seat's wait starts again when we come back). None: from now."""
+    awaited = _awaited(match)
     since = getattr(match, "waiting_since", None)
-    at = since(_awaited(match)) if callable(since) else None
+    if not (isinstance(awaited, tuple) and awaited[0] == me and callable(since)):
+        return None
+    at = since()
     return at if isinstance(at, float) else None
 
 

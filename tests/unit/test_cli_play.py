@@ -536,9 +536,8 @@ def test_the_countdown_of_a_resumed_own_wait_shows_the_time_left() -> None:
         def __init__(self, seat: int) -> None:
             self.peer = SimpleNamespace(waiting_for=lambda: (seat, "act", 60))
 
-        def waiting_since(self, awaited: object) -> float | None:
-            # Our question's input was saved 30 s ago; the other seat's wait starts afresh.
-            return time.monotonic() - 30 if awaited == (0, "act") else None
+        def waiting_since(self) -> float:
+            return time.monotonic() - 30   # the question's input was saved 30 s ago
 
         async def decide(self, action: Action) -> None:
             raise AssertionError("nothing is asked")
