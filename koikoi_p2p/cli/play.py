@@ -845,8 +845,10 @@ def _round_summary(event: RoundOver, screen: Screen, table: Table) -> None:
         table.last_view.round_index == event.round_index) else None
     piles: tuple[Sequence[int], Sequence[int]] | None = ((view.piles[0], view.piles[1]) if view is not None
                                                          else ((), ()))
-    if view is None and event.round_index != table.round_index:
-        piles = None   # shown again after a resume, once the next round began: its piles are gone
+    if view is None and (table.last_view is None or event.round_index != table.round_index):
+        # Shown again after a resume: no board of the round is known (a replay shows none), or the
+        # next round began and took its piles; either way they are not known, so none are listed.
+        piles = None
     screen.say("")
     for line in summary_lines(round_index=event.round_index, result=event.result, scores=event.scores,
                               me=table.me, names=screen.names, lang=screen.lang, style=screen.style,

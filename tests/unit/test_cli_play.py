@@ -559,3 +559,20 @@ def test_the_countdown_of_a_resumed_own_wait_shows_the_time_left() -> None:
     own = waited(0)
     assert f"Waiting for Bob ({left}s)..." in own or f"Waiting for Bob ({left - 1}s)..." in own, own
     assert "Waiting for Bob (60s)..." in waited(1)
+
+
+def test_a_summary_shown_again_with_no_board_of_its_round_lists_no_piles() -> None:
+    """Review: a summary replayed after a resume, with the saved log stopped between the round's
+    result and the next round's start, listed both piles as empty ("Your pile (0 cards): -"); no
+    board of the round is known then, so it lists none."""
+    from koikoi_p2p.cli.play import Table, _round_summary
+
+    result = _played_out(3).result
+    assert result is not None
+    scores = (result.points, 0) if result.winner == 0 else (0, result.points)
+    out = io.StringIO()
+    screen = Screen(out=out, lang="en", style=Style(False), live=True, names=("you", "Bob"))
+    table = Table(me=0, round_index=1, profile=PROFILE)
+    _round_summary(ev.RoundOver(round_index=1, result=result, scores=scores), screen, table)
+    text = out.getvalue()
+    assert "Round 1 over: " in text and "pile (" not in text, text
