@@ -238,8 +238,8 @@ def _untrusted(command: str, lang: str, exc: Exception, url: str) -> int:
     _problem(command, lang, exc, "the certificate of {url} is not trusted (--lang en says why)", url=url,
              tag="bad_certificate")
     # The same way out as the relay commands give (cli/online.py): nothing reached the service.
-    print(f"{command}: " + tr(lang, "Nothing was sent. If it uses its own CA, give that CA with --cafile FILE."),
-          file=sys.stderr)
+    hint = tr(lang, "Nothing was sent. If it uses its own CA, give that CA with --cafile FILE.")
+    print(f"{command}: {hint}", file=sys.stderr)
     return RELAY_UNREACHABLE
 
 

@@ -397,6 +397,11 @@ def _waiting_label(screen: Screen, table: Table, match: object = None) -> str:
     view = table.last_view
     need = view.need if view is not None else None
     them = screen.names[1]
+    awaited = _awaited(match) if match is not None else None
+    if isinstance(awaited, tuple) and awaited[0] == table.me and awaited[1] in ("act", "accept"):
+        # Our own decision, not yet asked (after a resume, while the relay pairs us again): its
+        # clock runs, and it is ours, not theirs (review).
+        return screen.t("Reaching {them} again: your clock runs", them=them)
     if isinstance(need, NeedAction) and need.seat != table.me:
         if need.kind == "decide":
             return screen.t("{Them} is deciding: koi-koi or stop", Them=capitalised(them))

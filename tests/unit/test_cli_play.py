@@ -557,7 +557,8 @@ def test_the_countdown_of_a_resumed_own_wait_shows_the_time_left() -> None:
 
     left = int(60 - OWN_MARGIN - 30)
     own = waited(0)
-    assert f"Waiting for Bob ({left}s)..." in own or f"Waiting for Bob ({left - 1}s)..." in own, own
+    assert (f"Reaching Bob again: your clock runs ({left}s)..." in own
+            or f"Reaching Bob again: your clock runs ({left - 1}s)..." in own), own
     assert "Waiting for Bob (60s)..." in waited(1)
 
 
