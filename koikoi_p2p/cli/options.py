@@ -152,7 +152,7 @@ LEAST_DECISION_TIME = 10
 def add_timeout(parser: argparse.ArgumentParser, default: float) -> None:
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=_decision_seconds,
         default=default,
         metavar="SECONDS",
         help=f"seconds each player gets for a decision, {LEAST_DECISION_TIME} to 86400 (proposed in the "
@@ -228,6 +228,19 @@ def rounds_count(text: str) -> int:
 def seconds(text: str) -> float:
     """An argparse type: a number of seconds, 1 to a day."""
     return _seconds(text)
+
+
+def _decision_seconds(text: str) -> float:
+    """The host's --timeout: any time up to a day passes here, so that one that is too short (under
+    LEAST_DECISION_TIME, cli/online.py) is refused in the screens' language; a number that is no
+    time at all is refused with the range the help gives."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"must be between {LEAST_DECISION_TIME} and 86400 seconds")
+    return value
 
 
 def _seconds(text: str) -> float:
