@@ -334,7 +334,7 @@ def _deadline(match: MatchLike, default: float) -> float:
     return default
 
 
-def _awaited(match: MatchLike) -> object:
+def _awaited(match: object) -> object:
     """The wait now under way, (seat, message type) as the protocol names it (spec/game.md §7.1),
     or None when the match does not say: a countdown starts again when it changes."""
     peer = getattr(match, "peer", None)
