@@ -512,7 +512,8 @@ async def soak(config: SoakConfig, workdir: Path) -> tuple[list[MatchRecord], di
     node_kill_at = {int(len(plans) * (k + 0.5) / (kills + 1)): rng.choice(KILL_PHASES) for k in range(kills)}
 
     # A restart or node kill planned for a match that ended before its phase (a dealt-hand yaku
-    # ends a round before anyone plays) moves to the next match to start, so the run has them all.
+    # ends a round before anyone plays) moves to the next match to start, if one is left to start
+    # (with matches running side by side the last ones may all have started already).
     owed_restarts = 0
     owed_kills: list[str] = []
 

@@ -369,9 +369,12 @@ def player_page(found: dict[str, object]) -> str:
             f"<td>{opponent} <a href=\"{fp}.html\"><code>{fp}</code></a></td>"
             f"<td class=n>{float(line['rating_before']):.0f} → {float(line['rating_after']):.0f}</td></tr>"
         )
+    # A key known only from claims against it (§7.2) has no counted result: not rated, as the
+    # terminal says, rather than the initial rating.
+    rating = (f"rating {float(str(player['rating'])):.0f} ± {float(str(player['deviation'])):.0f}"
+              if player["games"] else "not rated (no counted result)")
     head = (
-        f"<h1>{_name(player)}</h1><p><code>{html.escape(str(player['fingerprint']))}</code>: rating "
-        f"{float(str(player['rating'])):.0f} ± {float(str(player['deviation'])):.0f}, "
+        f"<h1>{_name(player)}</h1><p><code>{html.escape(str(player['fingerprint']))}</code>: {rating}, "
         f"{player['games']} games, "
         f"{player['abandoned']} abandonment claims</p>"
     )

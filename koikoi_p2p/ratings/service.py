@@ -14,6 +14,7 @@ import asyncio
 import functools
 import hashlib
 import logging
+import re
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,8 @@ from koikoi_p2p.ratings.ledger import Player
 from koikoi_p2p.ratings.store import Store
 
 T = TypeVar("T")
+# What GET /ratings/PLAYER may name (§7.2): a fingerprint (protocol/identity.py) or a key in hex.
+NAMES_A_KEY = re.compile(r"[a-z2-7]{4}(?:-[a-z2-7]{4}){3}|[0-9a-f]{64}")
 CLAIM_ANSWER_SECONDS = 8.0
 MAX_WAITING_CLAIMS = 8      # claims being checked or queued; more are answered 503
 MAX_CLAIMS_PER_SOURCE = 2   # of those, from one source address; more are answered 429
@@ -128,7 +131,10 @@ class RatingService:
 
     async def player(self, who: str) -> dict[str, object] | None:
         """A player's standing and history; a key known only from claims against it (§7.2) is
-        a new player's standing with no history, so that its claims can be looked up."""
+        a new player's standing with no history, so that its claims can be looked up. Text that
+        names no key (neither a fingerprint nor 64 hex digits) is answered without a query."""
+        if not NAMES_A_KEY.fullmatch(who.strip().lower()):
+            return None
         player = await self._run(self.store.find_player, who)
         players, abandoned, _ = await self._run(self.store.standings)
         if player is None:

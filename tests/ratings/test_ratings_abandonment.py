@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -162,10 +163,26 @@ def test_a_claim_against_a_player_with_no_result_is_counted_and_can_be_looked_up
         assert isinstance(shown, dict) and shown["games"] == 0 and shown["abandoned"] == 1
         assert shown["key"] == claim.absent.hex()
         assert asyncio.run(service.player(fingerprint(claim.claimant))) is None
+        # Text that names no key is answered without reading the store (review: each lookup read
+        # every standing); the HTML page says "not rated" as the terminal does, not 25 ± 8.
+        reads: list[str] = []
+        standings = store.standings
+
+        def counted() -> Any:
+            reads.append("standings")
+            return standings()
+
+        store.standings = counted  # type: ignore[method-assign]
+        assert asyncio.run(service.player("no-such-player")) is None and reads == []
+        assert asyncio.run(service.player(fingerprint(claim.absent))) is not None and reads == ["standings"]
     finally:
         service.close()
     assert player_text(by_fingerprint) == (f"(no name)  {fingerprint(claim.absent)}: not rated (no counted "
                                            "result), 1 abandonment claim")
+    from koikoi_p2p.ratings.app import player_page
+
+    page = player_page(by_fingerprint)
+    assert "not rated (no counted result)" in page and "rating 25" not in page, page
 
 
 def test_claims_that_are_refused(played: dict[bool, Played]) -> None:
