@@ -115,12 +115,14 @@ export class Announcer {
     return kinds;
   }
 
-  /** @param {{title: string, lines: {text: string, cards: number[]}[]}[]} items @param {number} ms */
-  #show(items, ms) {
+  /**
+   * Say `text` to a screen reader only (no banner), where the player is.
+   * @param {string} text
+   */
+  say(text) {
     // A modal dialog makes the rest of the page inert (and unheard): the live region goes where
     // the player is, and is filled a moment after it is placed so that a screen reader hears it.
     const host = document.querySelector('dialog[open]') ?? this.el;
-    const text = items.map((it) => [it.title, ...it.lines.map((l) => l.text)].map(sentence).join(lang() === 'ja' ? '' : ' ')).join(lang() === 'ja' ? '' : ' ');
     if (this.region.parentNode !== host) {
       this.region.textContent = '';
       host.append(this.region);
@@ -128,6 +130,11 @@ export class Announcer {
     } else {
       this.region.textContent = text;
     }
+  }
+
+  /** @param {{title: string, lines: {text: string, cards: number[]}[]}[]} items @param {number} ms */
+  #show(items, ms) {
+    this.say(items.map((it) => [it.title, ...it.lines.map((l) => l.text)].map(sentence).join(lang() === 'ja' ? '' : ' ')).join(lang() === 'ja' ? '' : ' '));
     this.banner.replaceChildren(...items.map((it) => h('div', { class: 'annitem' }, [
       h('p', { class: 'anntitle' }, it.title),
       ...it.lines.map((l) => h('div', { class: 'annline' }, [h('span', {}, l.text), h('span', { class: 'anncards' }, l.cards.map((c) => cardEl(c, { cls: 'small' })))])),

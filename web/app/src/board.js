@@ -53,6 +53,25 @@ export function backEl(cls = '') {
 
 const PAUSED = '‖';
 
+/** Waits on a person's own answer (spec/game.md §7.1): a move or a call, the terms, a dealt hand's claim. */
+const ASKED = new Set([...PERSON, 'declare']);
+/** From how many seconds left the person's own clock warns. */
+export const LOW_S = 10;
+
+/**
+ * The seconds left of the person's own decision once few are left, else null. The board's
+ * status line and clock, the decision dialogs and the page's one announcement all read this
+ * (QA: at 0:05 only the small clock turned pale, then the match ended at once).
+ * @param {any} table @param {number} [now]
+ * @returns {number | null}
+ */
+export function lowTime(table, now = Date.now()) {
+  const w = table?.wait;
+  if (!w || table.finished || w.seat !== table.seat || !ASKED.has(w.type)) return null;
+  const left = remaining(table, now);
+  return left <= LOW_S ? Math.max(0, Math.ceil(left)) : null;
+}
+
 /** @param {number} seconds */
 function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
@@ -111,6 +130,7 @@ export function renderBoard(root, table, props) {
   }
 
   const waitSeat = table.wait ? table.wait.seat : null;
+  const low = lowTime(table);
   const playerBar = (/** @type {number} */ seat, /** @type {boolean} */ mine) => h('div', { class: `player ${mine ? 'me' : 'them'}${waitSeat === seat ? ' active' : ''}` }, [
     // The name may be cut short; the fingerprint beside it never is.
     h('span', { class: 'pname' }, props.labels ? props.labels[seat].name : names[seat]),
@@ -119,7 +139,8 @@ export function renderBoard(root, table, props) {
     h('span', { class: 'pscore', 'aria-label': `${names[seat]}: ${scores[seat]}` }, String(scores[seat])),
     // Both seats' clocks: the one waited on counts down (from when its wait began, kept across a reload).
     table.deadlines ? h('span', {
-      class: `timer${waitSeat === seat ? ' running' : ''}${waitSeat === seat && clockPaused(table) ? ' paused' : ''}`, 'data-seat': String(seat), 'aria-live': 'off',
+      class: `timer${waitSeat === seat ? ' running' : ''}${waitSeat === seat && clockPaused(table) ? ' paused' : ''}${mine && low !== null ? ' urgent' : ''}`,
+      'data-seat': String(seat), 'aria-live': 'off',
       title: mine ? t('yourClock') : (clockPaused(table) ? t('clockPaused') : t('theirClock')),
       'aria-label': waitSeat === seat && clockPaused(table) ? t('clockPaused') : null,
     }, waitSeat === seat ? (clockPaused(table) ? PAUSED : clock(remaining(table))) : '') : null,
@@ -180,7 +201,12 @@ export function renderBoard(root, table, props) {
       h('div', { class: 'side them' }, [oppHand, r ? capturesEl(r.piles[them], r.yaku[them], r.close[them], names[them], props.showIds, false, r.cupAs?.[them]) : null]),
       h('div', { class: 'middle' }, [fieldEl, h('div', { class: 'deckzone' }, [stockEl, pending])]),
       h('div', { class: 'side me' }, [r ? capturesEl(r.piles[me], r.yaku[me], r.close[me], names[me], props.showIds, true, r.cupAs?.[me]) : null]),
-      h('div', { class: 'status', role: 'status', 'aria-live': 'polite' }, status),
+      // The seconds left of the person's decision, once few: seen here, said once by the page
+      // (game.js), so the live line is not read out every second.
+      h('div', { class: `status${low !== null ? ' urgent' : ''}`, role: 'status', 'aria-live': 'polite' }, [
+        h('span', { class: 'statustext' }, status), ' ',
+        h('span', { class: 'timeleft', 'aria-hidden': 'true', hidden: low === null }, low !== null ? tn('secondsLeftN', low) : ''),
+      ]),
       handEl,
       h('footer', { class: 'actions' }, [
         h('span', { class: 'help' }, t('keyboardHelp')),
@@ -203,26 +229,31 @@ export function clockPaused(table) {
 }
 
 /**
- * The joiner's clock inside the security-code and terms dialogs: accepting the terms has the
- * `turn` deadline (spec/game.md §7.1) and comparing the code comes before it, so the time left is
- * shown where the person reads (QA: it ran out unseen behind the dialog). The dialog is drawn
- * once; `tickAnswerClock` shows the clock when the wait is the joiner's accept.
- * @param {any} table
+ * The person's clock inside a dialog that asks them. The joiner's security-code and terms
+ * dialogs (`accept`): accepting the terms has the `turn` deadline (spec/game.md §7.1) and
+ * comparing the code comes before it, so the time left is shown where the person reads (QA: it
+ * ran out unseen behind the dialog). The koi-koi and dealt-hand questions (`decide`): the board
+ * behind them is out of sight, so their clock and its last seconds show here. The dialog is drawn
+ * once; `tickAnswerClock` shows the clock while the wait is the one the dialog answers.
+ * @param {any} table @param {'accept' | 'decide'} [kind]
  */
-export function answerClock(table) {
-  if (!table?.deadlines || table.seat !== 1 || table.finished) return null;
-  const el = h('p', { class: 'muted small answerclock' }, [t('timeToAccept'), ' ',
-    h('span', { class: 'timer running', title: t('yourClock') }, '')]);
+export function answerClock(table, kind = 'accept') {
+  if (!table?.deadlines || table.finished || (kind === 'accept' && table.seat !== 1)) return null;
+  const el = h('p', { class: 'muted small answerclock', dataset: { for: kind } }, [t(kind === 'accept' ? 'timeToAccept' : 'timeToDecide'), ' ',
+    h('span', { class: 'timer running', title: t('yourClock') }, ''), ' ', h('span', { class: 'timeleft', 'aria-hidden': 'true', hidden: true }, '')]);
   tickAnswerClock(el, table);
   return el;
 }
 
-/** Refresh the joiner's clock in a dialog (answerClock). @param {HTMLElement} root @param {any} table */
+/** The waits a dialog's clock (answerClock) counts. */
+const ANSWERS = { accept: ['accept'], decide: ['act', 'declare'] };
+
+/** Refresh the person's clock in a dialog (answerClock). @param {HTMLElement} root @param {any} table */
 export function tickAnswerClock(root, table) {
   const el = /** @type {HTMLElement | null} */ (root.classList?.contains('answerclock') ? root : root.querySelector('.answerclock'));
   if (!el) return;
   const w = table?.wait;
-  const mine = !!w && w.seat === table.seat && w.type === 'accept' && !table.finished;
+  const mine = !!w && w.seat === table.seat && ANSWERS[el.dataset.for === 'decide' ? 'decide' : 'accept'].includes(w.type) && !table.finished;
   el.hidden = !mine;
   const timer = el.querySelector('.timer');
   if (mine && timer) {
@@ -230,6 +261,20 @@ export function tickAnswerClock(root, table) {
     timer.textContent = clock(left);
     timer.classList.toggle('low', left < 30);
   }
+  showLow(el, mine ? lowTime(table) : null);
+}
+
+/**
+ * Mark the person's last seconds in `el` (the status line or a dialog's clock line): the
+ * highlight, and the seconds in words beside it. @param {Element} el @param {number | null} low
+ */
+function showLow(el, low) {
+  el.classList.toggle('urgent', low !== null);
+  el.querySelector('.timer')?.classList.toggle('urgent', low !== null);
+  const words = /** @type {HTMLElement | null} */ (el.querySelector('.timeleft'));
+  if (!words) return;
+  words.hidden = low === null;
+  words.textContent = low !== null ? tn('secondsLeftN', low) : '';
 }
 
 /**
@@ -261,6 +306,11 @@ export function tickClocks(root, table) {
   }
   const note = /** @type {HTMLElement | null} */ (root.querySelector('.pausenote'));
   if (note) note.hidden = !clockPaused(table);
+  const low = lowTime(table);
+  const mine = root.querySelector(`.player.me .timer`);
+  mine?.classList.toggle('urgent', low !== null);
+  const status = root.querySelector('.board .status');
+  if (status) showLow(status, low);
 }
 
 /** @param {any} table @param {[string, string]} names */
@@ -305,6 +355,7 @@ export function koikoiDialog(table, names, decide, resign = () => {}) {
         hint.callsLeft !== null ? h('span', { class: 'muted' }, tn('callsLeftN', hint.callsLeft)) : null,
       ]) : null,
     ]),
+    answerClock(table, 'decide'),
     table.canResign ? h('p', { class: 'resignline' }, [h('button', { class: 'resign secondary', onclick: resign }, t('resign'))]) : null,
   ]);
 }
@@ -330,6 +381,7 @@ export function handYakuDialog(table, decide) {
     h('h2', { id: 'dlg-title' }, t('yourTurnHandYaku')),
     h('div', { class: 'choices' }, table.ask.options.map((/** @type {any} */ o) => h('button', { class: o.type === 'claim_hand_yaku' ? 'primary' : '', onclick: () => decide(o) },
       o.type === 'claim_hand_yaku' ? claimText(o.yaku, points, !!table.handMonthRedeal) : t('noHandYaku')))),
+    answerClock(table, 'decide'),
   ]);
 }
 

@@ -81,17 +81,19 @@ export function overDialog(table, names, choices) {
  */
 export function stoppedDialog(table, names, choices, note = null) {
   const f = table.failure;
+  const timeUp = f.reason === 'own_timeout' && !!table.timeUp;
   return h('div', { class: 'summary' }, [
     h('h2', { id: 'dlg-title' }, t('stopped')),
     f.reason === 'abandoned' && f.blame !== null ? h('p', {}, t('abandoned', { who: names[f.blame] })) : null,
     // Before the terms were accepted nothing was signed, so there is nothing to claim (game.md
     // §2.5); the message number is for a bug report, not for the person (QA).
-    f.reason === 'own_timeout' && table.timeUp
-      ? h('p', { class: 'big timeup', 'data-seq': String(table.timeUp.seq) }, table.timeUp.type === 'accept'
+    timeUp
+      ? h('p', { class: 'big timeup', 'data-seq': String(table.timeUp.seq), 'data-reason': f.reason }, table.timeUp.type === 'accept'
         ? t('timeUpTerms', { s: table.timeUp.seconds })
         : t('timeUp', { s: table.timeUp.seconds, who: names[1 - table.seat] })) : null,
-    // The reason in words; its id stays in an attribute for a bug report, not in the text.
-    h('p', { class: 'muted', 'data-reason': f.reason }, t('failureWhy', { reason: reasonText(f.reason) })),
+    // The reason in words; its id stays in an attribute for a bug report, not in the text. The
+    // headline of our own time-out already says why (QA: "Why: your time ... ran out" repeated it).
+    timeUp ? null : h('p', { class: 'muted', 'data-reason': f.reason }, t('failureWhy', { reason: reasonText(f.reason) })),
     note ? h('p', { class: 'note' }, note) : null,
     h('div', { class: 'choices' }, choices),
   ]);

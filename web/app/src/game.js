@@ -4,7 +4,7 @@
 // match is running in localStorage so a reload resumes it.
 import { h } from './dom.js';
 import { noteRatedResult } from './identity_panel.js';
-import { answerClock, handYakuDialog, koikoiDialog, renderBoard, tickAnswerClock, tickClocks } from './board.js';
+import { answerClock, handYakuDialog, koikoiDialog, lowTime, renderBoard, tickAnswerClock, tickClocks } from './board.js';
 import { lastOfMatch, pendingRound, roundSummary } from './summary.js';
 import { wantedDialog } from './dialog_order.js';
 import { t } from './i18n.js';
@@ -13,7 +13,7 @@ import { waitingScreen } from './waiting.js';
 import { PlayView } from './view.js';
 import { Pacer, pauseMs } from './pace.js';
 import { deleteFinal, loadFinal } from './store.js';
-import { reasonText } from './words.js';
+import { reasonText, tn } from './words.js';
 
 const CURRENT = 'koikoi.current';
 /** How long after its own reload a page does not take the opponent's absence for theirs. */
@@ -155,7 +155,8 @@ export class Game {
     // move for a short pause (pace.js); online it holds nothing.
     this.pacer = new Pacer((table) => this.#draw(table), { pauseMs: 0, covered: () => this.dialog.open });
     root.replaceChildren(this.notice, this.boardEl, this.view.el, this.dialog);
-    this.clock = setInterval(() => { tickClocks(this.boardEl, this.table); tickAnswerClock(this.dialog, this.table); }, 500);
+    /** the wait whose last seconds were announced (once a wait, not every second) */ this.lowSaid = '';
+    this.clock = setInterval(() => { tickClocks(this.boardEl, this.table); tickAnswerClock(this.dialog, this.table); this.#sayLow(); }, 500);
     this.keys = (/** @type {KeyboardEvent} */ e) => this.#key(e);
     document.addEventListener('keydown', this.keys);
     // The browser knows at once when this device loses its network; the link learns it only at
@@ -167,6 +168,18 @@ export class Game {
     };
     window.addEventListener('offline', this.offline);
     window.addEventListener('online', this.online);
+  }
+
+  /**
+   * The person's decision has few seconds left: the board and the dialog show them (board.js),
+   * and a screen reader hears it once, where the person is (QA: the match ended unannounced).
+   */
+  #sayLow() {
+    const low = this.table ? lowTime(this.table) : null;
+    const key = this.table?.wait?.key ?? '';
+    if (low === null || this.lowSaid === key) return;
+    this.lowSaid = key;
+    this.view.announcer.say(tn('lowTimeSay', low));
   }
 
   /** An online match on the board, not over: one whose connection matters. */

@@ -206,6 +206,15 @@ export const MESSAGES = {
    "ratings": "Rating service (http:// or https:// URL)",
    "yourClock": "Your time left",
    "timeToAccept": "Time left to compare the code and accept the terms:",
+   "timeToDecide": "Time left to decide:",
+   "secondsLeftN": [
+    "Only {n} second left!",
+    "Only {n} seconds left!"
+   ],
+   "lowTimeSay": [
+    "Hurry: {n} second left for your decision, then the match stops.",
+    "Hurry: {n} seconds left for your decision, then the match stops."
+   ],
    "theirClock": "Their time left",
    "clockPaused": "Paused: while your connection is lost, no claim that they left can run out",
    "clockPausedNote": "Their clock is paused: your connection is down",
@@ -960,6 +969,13 @@ export const MESSAGES = {
    "ratings": "レーティングサービス（http:// または https:// のURL）",
    "yourClock": "あなたの残り時間",
    "timeToAccept": "確認コードを照合して条件を承諾するまでの残り時間:",
+   "timeToDecide": "判断の残り時間:",
+   "secondsLeftN": [
+    "残り{n}秒！"
+   ],
+   "lowTimeSay": [
+    "急いでください。判断の残り時間はあと{n}秒です。切れると対局はそこで止まります。"
+   ],
    "theirClock": "相手の残り時間",
    "clockPaused": "一時停止中: こちらの接続が切れている間は、相手が去ったという申し立ての期限は来ません",
    "clockPausedNote": "相手の時計は一時停止中: こちらの接続が切れています",

@@ -9,19 +9,21 @@ function show(kind, table) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
   // As game.js names them: "You", and the opponent by its signed name and the start of its key.
   const names = /** @type {[string, string]} */ (table.fixtureNames ?? (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']));
-  table.wait = table.wait ? { ...table.wait, since: Date.now() } : null;
+  // The wait began now, or `elapsedMs` ago (a clock in its last seconds).
+  table.wait = table.wait ? { ...table.wait, since: Date.now() - (table.wait.elapsedMs ?? 0) } : null;
   const board = h('div', { class: 'boardwrap' });
   const main = h('main', { class: 'screen play' }, [board]);
   root.replaceChildren(main);
   // `fixtureLabels`: the name and fingerprint apart, as game.js gives them online.
   renderBoard(board, table, { decide: () => {}, resign: () => {}, showIds: false, names, labels: table.fixtureLabels });
-  if (kind === 'board') return;
+  if (kind === 'board' || kind === 'lowtime') return;
   if (kind === 'terms') board.replaceChildren();
-  const dlg = /** @type {HTMLDialogElement} */ (h('dialog', { class: `dlg dlg-${kind}`, 'aria-labelledby': 'dlg-title' }));
+  const dlg = /** @type {HTMLDialogElement} */ (h('dialog', { class: `dlg dlg-${kind === 'lowdecide' ? 'decide' : kind}`, 'aria-labelledby': 'dlg-title' }));
   main.append(dlg);
   const none = () => {};
   const views = {
     decide: () => koikoiDialog(table, names, none, none),
+    lowdecide: () => koikoiDialog(table, names, none, none),
     round: () => h('div', {}, [roundSummary(table, names), h('div', { class: 'choices' }, [h('button', { class: 'primary' }, 'Next round')])]),
     terms: () => termsDialog(table, names, { accept: none, refuse: none }),
     resign: () => resignDialog(table, names, { cancel: none, confirm: none }),

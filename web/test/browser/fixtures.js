@@ -113,3 +113,12 @@ export function timeUpTable() {
     failure: { reason: 'own_timeout', detail: 'no act sent within 300 s: the other seat may claim abandonment at message 41', blame: 0, seq: null },
   };
 }
+
+/**
+ * `table` with its person's own decision in its last seconds: 5.5 s left of the time the seat
+ * takes it (its 300 s less the 2 s margin, app/src/deadline.js).
+ * @param {any} table
+ */
+export function lowTime(table) {
+  return { ...table, wait: { ...table.wait, seat: table.seat, type: 'act', elapsedMs: (table.wait.seconds - 2 - 5.5) * 1000 } };
+}

@@ -251,7 +251,7 @@ test('the opponent who leaves misses its deadline: the page signs an abandonment
   }
 });
 
-test('a player who does not move: its clock survives a reload, its page says its own time ran out, the host claims abandonment', { skip, timeout: 240000 }, async () => {
+test('a player who does not move: its clock survives a reload, its last seconds are shown and said once, its page says its own time ran out, the host claims abandonment', { skip, timeout: 240000 }, async () => {
   const relay = await startWebRelay();
   const browser = await launch();
   try {
@@ -269,16 +269,37 @@ test('a player who does not move: its clock survives a reload, its page says its
     assert.ok(await seconds(a.page, 'them') <= 13);
     const before = await seconds(b.page, 'me');
     assert.ok(before <= 13, `the joiner's clock shows ${before} s after 4 s of 16`);
+    // What the reloaded page says to a screen reader, in order (its announcements' live region).
+    await b.page.addInitScript(() => {
+      /** @type {string[]} */ const said = [];
+      /** @type {any} */ (window).koikoiSaid = said;
+      new MutationObserver(() => {
+        const text = String(document.querySelector('.visually-hidden[aria-live]')?.textContent ?? '');
+        if (text && text !== said[said.length - 1]) said.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     // A reload does not give the joiner new time: its clock comes back from the saved state.
     await b.page.reload();
     await b.page.locator('.player.me .timer.running').waitFor({ timeout: 30000 });
     const after = await seconds(b.page, 'me');
     assert.ok(after <= before, `after the reload the joiner's clock shows ${after} s (before: ${before} s)`);
+    // From 10 s left its last seconds are unmistakable: the status line says them beside what is
+    // asked, its own clock is marked (QA: only the small clock turned pale pink).
+    await b.page.locator('.board .status .timeleft:not([hidden])').waitFor({ timeout: 20000 });
+    assert.match(String(await b.page.locator('.board .status').textContent()), /^Your turn: play a card from your hand\. Only \d+ seconds? left!$/);
+    assert.equal(await b.page.locator('.player.me .timer.urgent').count(), 1);
+    assert.equal(await a.page.locator('.board .status .timeleft:not([hidden]), .timer.urgent').count(), 0, 'the host is not the one to hurry');
     // Its own time runs out first (2 s earlier than the host's clock for it): the page says so and stops.
     await b.page.locator('dialog.dlg-failure .timeup').waitFor({ timeout: 40000 });
     const said = String(await b.page.locator('dialog[open]').textContent());
     assert.match(said, /Your time ran out/);
     assert.doesNotMatch(said, /missed the deadline/);
+    // The headline says why; no "Why: your time for a decision ran out." repeats it.
+    assert.doesNotMatch(said, /Why:/);
+    // A screen reader heard the last seconds once, not every second.
+    const heard = /** @type {string[]} */ (await b.page.evaluate(() => /** @type {any} */ (window).koikoiSaid));
+    assert.equal(heard.filter((x) => /seconds? left/.test(x)).length, 1, JSON.stringify(heard));
+    assert.match(heard.join(' '), /Hurry: \d+ seconds? left for your decision, then the match stops\./);
     assert.equal(await b.page.locator('.hand button.card').count(), 0);
     // The host's clock for the joiner runs out too: it signs the claim at the same message.
     await a.page.locator('dialog.dlg-failure').waitFor({ timeout: 40000 });

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { REPO } from '../helpers.js';
 import { KOIKOI } from '../python.js';
 import { browserMissing, compareScreenshot, launch, openPage, startWebRelay } from './support.js';
-import { boardTable, koikoiTable, matchOverTable, roundOverTable, termsTable, timeUpTable } from './fixtures.js';
+import { boardTable, koikoiTable, lowTime, matchOverTable, roundOverTable, termsTable, timeUpTable } from './fixtures.js';
 
 const skip = browserMissing();
 const SIZES = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }];
@@ -35,10 +35,47 @@ async function fixturePage() {
   return `file://${dir}/index.html`;
 }
 
+/**
+ * The person's last seconds are unmistakable (QA: at 0:05 only the small clock turned pale, the
+ * status line still said "Your turn"): on the board the status line says the seconds left and
+ * the own clock is marked; in the koi-koi question its own clock line says them. With more time
+ * left nothing of it shows. The own time-out's headline is not followed by a "Why:" saying it again.
+ * @param {any} page @param {string} kind
+ */
+async function checkLowTime(page, kind) {
+  const seen = await page.evaluate(() => {
+    const text = (/** @type {string} */ q) => {
+      const el = /** @type {HTMLElement | null} */ (document.querySelector(q));
+      return el && el.checkVisibility() ? String(el.textContent).trim() : null;
+    };
+    return {
+      status: text('.board .status .timeleft'), urgent: !!document.querySelector('.player.me .timer.urgent'),
+      dialog: text('dialog[open] .answerclock'), dialogUrgent: !!document.querySelector('dialog[open] .answerclock.urgent .timer.urgent'),
+      why: text('dialog[open] [data-reason]:not(.timeup)'), said: text('dialog[open]'),
+    };
+  });
+  if (kind === 'lowtime') {
+    assert.equal(seen.status, 'Only 6 seconds left!', JSON.stringify(seen));
+    assert.ok(seen.urgent, JSON.stringify(seen));
+  } else if (kind === 'lowdecide') {
+    assert.match(String(seen.dialog), /^Time left to decide: 0:06 Only 6 seconds left!$/, JSON.stringify(seen));
+    assert.ok(seen.dialogUrgent, JSON.stringify(seen));
+  } else if (kind === 'decide') {
+    assert.match(String(seen.dialog), /^Time left to decide: \d:\d\d$/, JSON.stringify(seen));
+    assert.ok(!seen.dialogUrgent && seen.status === null && !seen.urgent, JSON.stringify(seen));
+  } else if (kind === 'timeup') {
+    assert.match(String(seen.said), /Your time ran out/);
+    assert.equal(seen.why, null, JSON.stringify(seen));
+  } else {
+    assert.ok(seen.status === null && !seen.urgent, `${kind}: ${JSON.stringify(seen)}`);
+  }
+}
+
 test('board, koi-koi dialog, round and match summaries, terms, resignation and own time-out at both sizes match the committed pictures; no serious axe violations', { skip, timeout: 180000 }, async () => {
   const url = await fixturePage();
   const tables = {
     board: boardTable(), decide: koikoiTable(), round: roundOverTable(), over: matchOverTable(), terms: termsTable(), resign: boardTable(), timeup: timeUpTable(),
+    lowtime: lowTime(boardTable()), lowdecide: lowTime(koikoiTable()),
   };
   const browser = await launch();
   try {
@@ -51,6 +88,7 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
         await page.waitForTimeout(100);
         compareScreenshot(await page.screenshot(), `${kind}-${size.name}`);
         if (size.name === 'desktop') await axe(page, kind);
+        await checkLowTime(page, kind);
       }
       assert.deepEqual(errors, []);
       await context.close();
