@@ -503,8 +503,8 @@ export const MESSAGES = {
    "roundDone": "Round {i} of {n} is over",
    "roundDoneOpen": "Round {i} is over",
    "yakuOf": "{who}: yaku",
+   "noYakuOf": "{who}: no yaku",
    "yakuNotScored": "{who}: yaku made, not scored (only the round’s winner scores)",
-   "noYakuMade": "no yaku",
    "basePointsN": [
     "Base: {n} point",
     "Base: {n} points"
@@ -1255,8 +1255,8 @@ export const MESSAGES = {
    "roundDone": "第{i}回戦（全{n}回戦）終了",
    "roundDoneOpen": "第{i}回戦終了",
    "yakuOf": "{who}の役",
+   "noYakuOf": "{who}は役なし",
    "yakuNotScored": "{who}の役（得点なし: 点になるのはこの回戦の勝者だけ）",
-   "noYakuMade": "役なし",
    "basePointsN": [
     "基本点: {n}点"
    ],

@@ -30,11 +30,12 @@ export function roundSummary(table, names, o = { nested: false }) {
     h('p', { class: 'big' }, headline),
     h('p', { class: 'muted' }, t(/** @type {any} */ (`reason_${res.reason}`))),
     ...order.map((s) => h('section', { class: `seatyaku${s === winner ? ' winner' : ''}`, 'aria-label': t('yakuOf', { who: names[s] }) }, [
-      h('h3', {}, s === winner || !yaku[s].length ? t('yakuOf', { who: names[s] }) : t('yakuNotScored', { who: names[s] })),
+      // No yaku: said in the heading itself (QA: "You: yaku" over "no yaku" read as broken).
+      h('h3', {}, !yaku[s].length ? t('noYakuOf', { who: names[s] }) : s === winner ? t('yakuOf', { who: names[s] }) : t('yakuNotScored', { who: names[s] })),
       yaku[s].length ? h('ul', { class: 'yakulist' }, yaku[s].map((y) => h('li', {}, [
         h('span', { class: 'yname' }, `${yakuName(y.id)} — ${tn('pointsN', y.points)}`),
         y.cards.length ? h('span', { class: 'ycards' }, y.cards.map((c) => cardEl(c, { cls: 'small' }))) : null,
-      ]))) : h('p', { class: 'muted' }, t('noYakuMade')),
+      ]))) : null,
     ])),
     winner !== null ? h('section', { class: 'scoresteps', 'aria-label': t('roundTotalN', { n: res.points }) }, [
       h('ul', {}, [

@@ -2,11 +2,13 @@
 import { koikoiDialog, renderBoard } from '../../app/src/board.js';
 import { roundSummary } from '../../app/src/summary.js';
 import { h } from '../../app/src/dom.js';
+import { setLang } from '../../app/src/i18n.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
 
 /** @param {string} kind @param {any} table */
 function show(kind, table) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  setLang(table.fixtureLang ?? 'en');
   // As game.js names them: "You", and the opponent by its signed name and the start of its key.
   const names = /** @type {[string, string]} */ (table.fixtureNames ?? (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']));
   // The wait began now, or `elapsedMs` ago (a clock in its last seconds).

@@ -63,6 +63,11 @@ async function checkLowTime(page, kind) {
   } else if (kind === 'decide') {
     assert.match(String(seen.dialog), /^Time left to decide: \d:\d\d$/, JSON.stringify(seen));
     assert.ok(!seen.dialogUrgent && seen.status === null && !seen.urgent, JSON.stringify(seen));
+  } else if (kind === 'round') {
+    // A player without yaku is said so in one heading (QA: "Sakura: yaku" over "no yaku").
+    const heads = await page.locator('dialog[open] .seatyaku h3').allTextContents();
+    assert.deepEqual(heads, ['You: yaku', 'Sakura m3qa-8cde: no yaku']);
+    assert.equal(await page.locator('dialog[open] .seatyaku p').count(), 0);
   } else if (kind === 'timeup') {
     assert.match(String(seen.said), /Your time ran out/);
     assert.equal(seen.why, null, JSON.stringify(seen));
@@ -90,6 +95,9 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
         if (size.name === 'desktop') await axe(page, kind);
         await checkLowTime(page, kind);
       }
+      // The same summary in Japanese.
+      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('round', tb), { ...tables.round, fixtureLang: 'ja' });
+      assert.deepEqual(await page.locator('dialog[open] .seatyaku h3').allTextContents(), ['Youの役', 'Sakura m3qa-8cdeは役なし']);
       assert.deepEqual(errors, []);
       await context.close();
     }
