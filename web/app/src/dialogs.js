@@ -19,7 +19,9 @@ export function termsDialog(table, names, on) {
   const fp = table.paired ? table.paired.fingerprints[0] : '';
   return h('div', { class: 'terms' }, [
     h('h2', { id: 'dlg-title' }, t('termsTitle')),
-    h('p', {}, t('termsOpponent', { who: names[0] })),
+    // A host who gave no name is named by its key, as the match report names it by its seat
+    // (QA: "Host: Opponent 52ww-jotq" here, "Player 0 (host)" there: one person, several names).
+    h('p', { class: 'termshost' }, !table.paired?.names?.[0] && fp ? t('termsHostNoName', { fp: fp.slice(0, 9) }) : t('termsOpponent', { who: names[0] })),
     fp ? h('p', { class: 'muted small fp', 'data-fingerprint': fp }, t('termsKey', { fp })) : null,
     h('p', {}, t('termsRules', { rules: profileText(terms.profile) })),
     h('p', {}, t('termsRounds', { n: terms.rounds })),

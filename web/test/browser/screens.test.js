@@ -95,6 +95,15 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
         if (size.name === 'desktop') await axe(page, kind);
         await checkLowTime(page, kind);
       }
+      // The terms of a host who gave no name: named by its key, not "Opponent" (QA).
+      const terms = tables.terms;
+      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('terms', tb), terms);
+      assert.equal(await page.locator('dialog[open] .terms h2 + p').textContent(), 'Host: Fuji ykpi-4zuw');
+      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('terms', tb), {
+        ...terms, paired: { ...terms.paired, names: ['', ''] }, terms: { ...terms.terms, names: ['', ''] }, fixtureNames: ['Opponent ykpi-4zuw', 'You'],
+      });
+      assert.equal(await page.locator('dialog[open] .terms h2 + p').textContent(), 'Host: ykpi-4zuw (no name given)');
+      assert.match(String(await page.locator('dialog[open] .fp').textContent()), /ykpi-4zuw-pxd6-jkxt/);
       // The same summary in Japanese.
       await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('round', tb), { ...tables.round, fixtureLang: 'ja' });
       assert.deepEqual(await page.locator('dialog[open] .seatyaku h3').allTextContents(), ['Youの役', 'Sakura m3qa-8cdeは役なし']);
