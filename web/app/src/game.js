@@ -257,7 +257,8 @@ export class Game {
       type: 'start', id, role: 'human', seat: o.action === 'host' ? 0 : 1, name: this.env.settings.name, profile: o.profile ?? null,
       deadlines: o.deadlines ?? null, password: o.password || null, mode: 'online', lang: this.env.settings.lang,
       rated: o.rated ?? false, ratings: o.ratings ?? '',
-      link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public, listing: o.listing ?? null },
+      // Whether the room has a password (the waiting room reminds the host to pass it on), never the password.
+      link: { kind: 'relay', url: o.url, action: o.action, code: o.code, public: !!o.public, password: !!o.password, listing: o.listing ?? null },
     });
   }
 

@@ -11,6 +11,7 @@ const SETTINGS = 'koikoi.settings';
  */
 export function waitingScreen(table, o) {
   const code = o.code;
+  const link0 = table.meta.link;
   const link = `${location.origin}${location.pathname}#join=${code}&relay=${encodeURIComponent(table.meta.link.url)}`;
   const host = table.seat === 0;
   const copied = h('span', { class: 'copied muted small', role: 'status' });
@@ -30,6 +31,10 @@ export function waitingScreen(table, o) {
     h('p', { class: 'muted small' }, t('code')),
     h('p', { class: 'code', 'data-code': code }, code),
     host ? h('p', {}, t('inviteHint')) : null,
+    // What else a friend needs, and who else sees the room (QA: a public room with a password
+    // said only "send the link"): never the password itself, which the page does not keep.
+    host && link0.public ? h('p', { class: 'listed' }, t('invitePublic')) : null,
+    host && link0.password ? h('p', { class: 'needspassword' }, t('invitePassword')) : null,
     host ? h('div', { class: 'invite' }, [
       h('label', { class: 'linkfield' }, [t('inviteLink'), h('input', { class: 'link', readonly: true, value: link })]),
       h('button', { type: 'button', class: 'copy', onclick: async () => {

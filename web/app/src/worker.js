@@ -12,7 +12,7 @@
 //     does first (mentalpoker/warm.js); no answer
 // and to the page: {type: 'table', table}, {type: 'room', code}, {type: 'file', kind, bytes},
 // {type: 'error', reason, message}. `link` is {kind: 'port'} (practice: frames over `port`) or
-// {kind: 'relay', url, action: 'host' | 'join', code?, public?, listing?} (listing: spec/relay.md §4.2).
+// {kind: 'relay', url, action: 'host' | 'join', code?, public?, password? (whether there is one), listing?} (listing: spec/relay.md §4.2).
 import { ready } from '../../src/api/match.js';
 import { Identity } from '../../src/api/match.js';
 import { openIdentity, sealIdentity } from '../../src/api/match.js';

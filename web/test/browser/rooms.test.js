@@ -98,18 +98,23 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
     const fingerprint = String(/: (\S+)/.exec(String(await fp.textContent()))?.[1]);
 
     // Host a public room of the Koi-Koi Online rules over 6 rounds.
-    const host = async (/** @type {any} */ page) => {
+    const host = async (/** @type {any} */ page, password = '') => {
       await page.getByRole('button', { name: 'Create a room' }).click();
       await page.locator('form.createroom select[name="rules"]').selectOption('koikoi-online');
       await page.locator('form.createroom select[name="rounds"]').selectOption('6');
       await page.getByLabel(/^public/).check();
+      if (password) await page.getByLabel(/^Password/).fill(password);
       await page.getByRole('button', { name: 'Create', exact: true }).click();
       const codeEl = page.locator('.waiting .code');
       await codeEl.waitFor({ timeout: 30000 });
       return String(await codeEl.getAttribute('data-code'));
     };
     const code = await host(a.page);
-    // The waiting screen: the invite link names the room, a copy button, Cancel, the language.
+    // The waiting screen: the invite link names the room, a copy button, Cancel, the language;
+    // that the room is listed in the lobby, and (no password here) nothing about one.
+    const waiting = String(await a.page.locator('.waiting').textContent());
+    assert.match(waiting, /Your room is public: anyone can find it under Public rooms\./);
+    assert.doesNotMatch(waiting, /password/i);
     assert.match(String(await a.page.locator('.waiting input.link').inputValue()), new RegExp(`#join=${code}&relay=`));
     await a.page.getByRole('button', { name: 'Copy' }).waitFor();
     if (process.env.KOIKOI_SCREENS_DIR) await a.page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'waiting.png') });
@@ -140,7 +145,18 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
 
     // Cancel closes a waiting room: the host is home again and the lobby no longer lists it.
     const c = await openPage(await browser.newContext(), relay.web);
-    const second = await host(c.page);
+    // A public room with a password: its waiting screen says the friend needs the password too,
+    // and shows it nowhere (QA: it said only "send the link").
+    const second = await host(c.page, 'sesame-42');
+    const said = String(await c.page.locator('.waiting').textContent());
+    assert.match(said, /Your room is public: anyone can find it under Public rooms\./);
+    assert.match(said, /Your friend also needs the room’s password: tell it to them yourself/);
+    assert.doesNotMatch(await c.page.content(), /sesame-42/);
+    if (process.env.KOIKOI_SCREENS_DIR) {
+      await c.page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'waiting-password.png') });
+      await c.page.setViewportSize({ width: 390, height: 844 });
+      await c.page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'waiting-password-phone.png') });
+    }
     assert.equal((await RelayClient.lobby(relay.url)).filter((r) => r.code === second).length, 1);
     await c.page.getByRole('button', { name: 'Cancel and close the room' }).click();
     await c.page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 20000 });
