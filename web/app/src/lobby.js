@@ -33,6 +33,17 @@ export function roomFacts(l, age) {
 }
 
 /**
+ * "Host: NAME FINGERPRINT", the fingerprint in an element of its own that never breaks across
+ * lines (QA: a phone broke "2x6c-t5d5" at its hyphen), wherever the language puts the host.
+ * @param {string} name @param {string} fp
+ * @returns {(string | HTMLElement)[]}
+ */
+export function hostLine(name, fp) {
+  const [before, after = ''] = t('lobbyHost', { who: '\u0000' }).split('\u0000');
+  return [`${before}${name}${fp ? ' ' : ''}`, fp ? h('span', { class: 'fp' }, fp) : '', after].filter((x) => x !== '');
+}
+
+/**
  * One room: a button that joins it (a password room first asks for the password).
  * @param {{code: string, age: number, listing?: unknown, meta?: unknown}} room
  * @param {(code: string, password: string) => void} join
@@ -40,12 +51,14 @@ export function roomFacts(l, age) {
 function roomItem(room, join) {
   const l = roomListing(room);
   const facts = roomFacts(l, Number(room.age) || 0);
-  const who = 'name' in l || 'fp' in l ? t('lobbyHost', { who: [l.name || t('lobbyNoName'), l.fp ?? ''].join(' ').trim() }) : t('lobbyOlder');
+  const who = 'name' in l || 'fp' in l ? hostLine(l.name || t('lobbyNoName'), l.fp ?? '') : [t('lobbyOlder')];
   const li = h('li', { class: 'room', dataset: { code: room.code } });
   const ask = () => {
-    const input = /** @type {HTMLInputElement} */ (h('input', { type: 'password', name: 'roompassword', autocomplete: 'off', 'aria-label': t('passwordShort') }));
+    const input = /** @type {HTMLInputElement} */ (h('input', { type: 'password', name: 'roompassword', autocomplete: 'off' }));
+    // A visible label (QA: the box had none; its name was for a screen reader only).
     const form = h('form', { class: 'roompw', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); join(room.code, input.value); } }, [
-      h('p', { class: 'small' }, t('lobbyPasswordAsk')), input, h('button', { class: 'primary', type: 'submit' }, t('lobbyJoin')),
+      h('p', { class: 'small' }, t('lobbyPasswordAsk')), h('label', { class: 'roompwlabel' }, [h('span', {}, t('lobbyPasswordLabel')), input]),
+      h('button', { class: 'primary', type: 'submit' }, t('lobbyJoin')),
     ]);
     li.append(form);
     input.focus();
