@@ -4,7 +4,7 @@
 // doubling and pools, what the profile changes from Nintendo's rules, a short how to play, and
 // what the security code and the password protect against. All of it is read from the profile.
 import { h } from './dom.js';
-import { rulesPhrase, t, yakuName } from './i18n.js';
+import { listOf, rulesPhrase, t, yakuName } from './i18n.js';
 import { cardEl } from './board.js';
 import { PRESETS, Profile, preset, withRounds } from '../../src/api/rules.js';
 import { CARDS } from '../../src/api/rules.js';
@@ -86,6 +86,16 @@ function yakuTable(d) {
 }
 
 /**
+ * The page's title: the rules' name (changed or not) and the match length, as a list of the
+ * page's language (QA: "ルール: 任天堂, 1回戦" with a Western comma).
+ * @param {{name: string, rounds: number, target_score: number}} d a profile's dict @param {boolean} custom
+ */
+export function rulesTitle(d, custom) {
+  const name = custom ? t('lobbyChanged', { rules: presetShort(d.name) }) : presetShort(d.name);
+  return t('rulesTitle', { rules: listOf([name, lengthText(d.rounds, d.target_score)]) });
+}
+
+/**
  * The page's content for a profile (JSON form).
  * @param {any} dict @param {(dict: any) => void} reshow draws the page again for another preset
  */
@@ -105,7 +115,7 @@ export function rulesContent(dict, reshow, room = dict) {
   ]);
   return [
     h('div', { class: 'rulestop' }, [
-      h('h2', { id: 'rules-title' }, t('rulesTitle', { rules: `${custom ? t('lobbyChanged', { rules: presetShort(d.name) }) : presetShort(d.name)}, ${lengthText(d.rounds, d.target_score)}` })),
+      h('h2', { id: 'rules-title' }, rulesTitle(d, custom)),
       h('label', { class: 'lang' }, [t('rulesChoose'), ' ', chooser]),
     ]),
     h('section', {}, [h('h3', {}, t('yakuHeading')), yakuTable(d)]),

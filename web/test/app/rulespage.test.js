@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLang, t } from '../../app/src/i18n.js';
-import { YAKU_CARDS, changeLines, rulesLines, yakuRows } from '../../app/src/rulespage.js';
+import { YAKU_CARDS, changeLines, rulesLines, rulesTitle, yakuRows } from '../../app/src/rulespage.js';
 import { ALL_SWITCHES, PRESETS, preset } from '../../src/rules/profile.js';
 import { scoreYaku } from '../../src/rules/scoring.js';
 
@@ -88,5 +88,16 @@ test('koikoi-japan on the page: viewing 1 or 3 by the holder\'s call, the six ri
   assert.match(ext, /of a yaku and its extensions only the highest counts/);
   setLang('ja');
   assert.equal(yakuRows(d).find((r) => r.id === 'tsukimi')?.points, '1点、持ち主がこいこいした後は3点');
+  setLang('en');
+});
+
+test('the page\'s title lists the rules and the length as the language lists them', () => {
+  const d = { name: 'nintendo', rounds: 1, target_score: 0 };
+  setLang('en');
+  assert.equal(rulesTitle(d, false), 'Rules: Nintendo, 1 round');
+  // A Japanese list takes 、, not a Western comma (QA: "ルール: 任天堂, 1回戦").
+  setLang('ja');
+  assert.equal(rulesTitle(d, false), 'ルール: 任天堂、1回戦');
+  assert.equal(rulesTitle({ ...d, rounds: 12 }, true), 'ルール: 任天堂（変更あり）、12回戦（1年分）');
   setLang('en');
 });
