@@ -313,6 +313,9 @@ export function tickClocks(root, table) {
   if (status) showLow(status, low);
 }
 
+/** The waits of the deck's preparation and dealing (spec/game.md §4, §5), done by the machines. */
+const DECK_STEPS = new Set(['key', 'shuffle', 'reveal']);
+
 /** @param {any} table @param {[string, string]} names */
 function statusText(table, names) {
   const ask = table.ask;
@@ -324,6 +327,11 @@ function statusText(table, names) {
     if (ask.kind === 'hand_yaku') return t('yourTurnHandYaku');
   }
   if (table.wait && table.wait.seat !== table.seat) {
+    // Before the first deal the steps the opponent's machine owes are the deck's keys, its
+    // shuffles and the reveals of the first cards (spec/game.md §4, the states preparing, drawing
+    // and opening): the cards are being shuffled and dealt, no person is waited for (QA: a bare
+    // board said "Waiting for Opponent…" under a 1:00 clock).
+    if (!table.round && DECK_STEPS.has(table.wait.type)) return t('shufflingWith', { who: them });
     return table.wait.type === 'act' ? t('theirTurn', { who: them }) : t('waitingOpponent', { who: them });
   }
   if (table.wait) return t('shuffling');

@@ -104,6 +104,19 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
       });
       assert.equal(await page.locator('dialog[open] .terms h2 + p').textContent(), 'Host: ykpi-4zuw (no name given)');
       assert.match(String(await page.locator('dialog[open] .fp').textContent()), /ykpi-4zuw-pxd6-jkxt/);
+      // The host before the first deal: while the opponent's machine shuffles (its keys, its
+      // shuffle, the first reveals) the board says so, not "Waiting for …" (QA); while the
+      // opponent reads the terms it is waited for; in a deal a step it owes is no shuffling.
+      const before = { ...tables.board, round: null, ask: null, match: null, canResign: false };
+      const statusOf = async (/** @type {any} */ wait, /** @type {any} */ round = null) => {
+        await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), { ...before, round: round ?? before.round, wait });
+        return String(await page.locator('.board .status').textContent()).trim();
+      };
+      for (const type of ['key', 'shuffle', 'reveal']) {
+        assert.equal(await statusOf({ seat: 1, type, seconds: 60, since: 0, deal: -1 }), 'Shuffling and dealing the cards with Sakura m3qa-8cde…', type);
+      }
+      assert.equal(await statusOf({ seat: 1, type: 'accept', seconds: 300, since: 0, deal: -1 }), 'Waiting for Sakura m3qa-8cde…');
+      assert.equal(await statusOf({ seat: 1, type: 'key', seconds: 300, since: 0, deal: 1 }, tables.board.round), 'Waiting for Sakura m3qa-8cde…');
       // The same summary in Japanese.
       await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('round', tb), { ...tables.round, fixtureLang: 'ja' });
       assert.deepEqual(await page.locator('dialog[open] .seatyaku h3').allTextContents(), ['Youの役', 'Sakura m3qa-8cdeは役なし']);
