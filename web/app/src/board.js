@@ -67,7 +67,8 @@ export const LOW_S = 10;
  */
 export function lowTime(table, now = Date.now()) {
   const w = table?.wait;
-  if (!w || table.finished || w.seat !== table.seat || !ASKED.has(w.type)) return null;
+  // Practice has no deadlines (its clocks are not shown): nothing runs out there.
+  if (!w || !table.deadlines || table.finished || w.seat !== table.seat || !ASKED.has(w.type)) return null;
   const left = remaining(table, now);
   return left <= LOW_S ? Math.max(0, Math.ceil(left)) : null;
 }
