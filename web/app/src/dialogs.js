@@ -44,6 +44,7 @@ export function resignDialog(table, names, on) {
     h('h2', { id: 'dlg-title' }, t('resignTitle')),
     // Against the computer nothing is rated or sent anywhere: "counts like any other" would mislead.
     h('p', {}, t(table.mode === 'practice' ? 'resignBodyPractice' : 'resignBody', { who: names[1 - table.seat] })),
+    answerClock(table, 'decide'),   // our own decision's clock runs meanwhile (review)
     h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: on.cancel }, t('cancel')),
       h('button', { class: 'resign-confirm danger', onclick: on.confirm }, t('resign')),

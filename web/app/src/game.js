@@ -19,8 +19,9 @@ const CURRENT = 'koikoi.current';
 /** How long after its own reload a page does not take the opponent's absence for theirs. */
 const RESUME_GRACE_MS = 8000;
 /** How long a finished match's worker may go on leaving the relay room after the page left the
- * match (RelayClient.close waits at most 2 s for its last frames' acknowledgement, then leaves). */
-const LEAVE_GRACE_MS = 3000;
+ * match: LinkTransport.close waits at most 3 s for the peer's link acknowledgement, then
+ * RelayClient.close at most 2 s for the relay's, then leaves. */
+const LEAVE_GRACE_MS = 6000;
 /** Failures of a match whose terms were never accepted: the other seat left during the handshake
  * or before accepting (seat.js peerLeft), or the passwords differ. */
 const NOT_STARTED = new Set(['left_in_handshake', 'left_before_terms', 'peer_left', 'pake_failed']);
@@ -581,7 +582,9 @@ export class Game {
 
   /** @param {any} table @param {[string, string]} names */
   #roundView(table, names) {
-    return h('div', { 'data-deal': String(table.lastRound.deal) }, [roundSummary(table, names), h('div', { class: 'choices' }, [
+    // The next deal's question may already be ours, its clock running behind the summary (review):
+    // the summary shows that clock and its last seconds, as the other dialogs do.
+    return h('div', { 'data-deal': String(table.lastRound.deal) }, [roundSummary(table, names), answerClock(table, 'decide'), h('div', { class: 'choices' }, [
       h('button', { class: 'primary', onclick: () => { this.shownRound = table.lastRound.deal; noteCurrent(this.id, { roundSeen: this.shownRound }); this.#answered(); } }, lastOfMatch(table) ? t('nextToResult') : t('next')),
     ])]);
   }
@@ -625,7 +628,9 @@ export class Game {
     // nothing was signed, so there is no transcript to keep; a host may open the same room again.
     const unstarted = NOT_STARTED.has(reason) && !table.match;
     const again = unstarted && this.hosting ? this.hosting : null;
-    const note = again ? t('hostAgainNote') : reason === 'pake_failed' ? t('passwordsDifferNote') : null;
+    // After a handshake left half-way the passwords most likely differ: the host checks its own too.
+    const note = again ? t(reason === 'left_in_handshake' ? 'hostAgainPasswordNote' : 'hostAgainNote')
+      : reason === 'pake_failed' ? t('passwordsDifferNote') : null;
     return stoppedDialog(table, this.#names(table), [
       again ? h('button', { class: 'primary', 'data-action': 'host-again', onclick: () => { this.#leave(); this.env.onHostAgain(again); } }, t('hostAgain')) : null,
       this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),

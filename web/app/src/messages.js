@@ -545,6 +545,7 @@ export const MESSAGES = {
    "failureWhy": "Why: {reason}.",
    "hostAgain": "Open a new room with the same settings",
    "hostAgainNote": "Nothing was signed. A new room has a new code: send your friend its link.",
+   "hostAgainPasswordNote": "Nothing was signed. Check the password with your friend; a new room has a new code: send them its link.",
    "passwordsDifferNote": "The room is closed now. Check the password with your friend and ask for a new link.",
    "youTakeN": [
     "You win {n} point",
@@ -1296,6 +1297,7 @@ export const MESSAGES = {
    "failureWhy": "理由: {reason}。",
    "hostAgain": "同じ設定で新しい部屋を開く",
    "hostAgainNote": "何も署名されていません。新しい部屋には新しいコードが付きます。そのリンクを友人に送ってください。",
+   "hostAgainPasswordNote": "何も署名されていません。友人とパスワードを確かめてください。新しい部屋には新しいコードが付きます。そのリンクを送ってください。",
    "passwordsDifferNote": "部屋はもう閉じています。友人とパスワードを確かめ、新しいリンクをもらってください。",
    "youTakeN": [
     "あなたが{n}点"

@@ -29,14 +29,18 @@ export function roundSummary(table, names, o = { nested: false }) {
     o.nested ? h('h3', {}, title) : h('h2', { id: 'dlg-title' }, title),
     h('p', { class: 'big' }, headline),
     h('p', { class: 'muted' }, t(/** @type {any} */ (`reason_${res.reason}`))),
-    ...order.map((s) => h('section', { class: `seatyaku${s === winner ? ' winner' : ''}`, 'aria-label': t('yakuOf', { who: names[s] }) }, [
-      // No yaku: said in the heading itself (QA: "You: yaku" over "no yaku" read as broken).
-      h('h3', {}, !yaku[s].length ? t('noYakuOf', { who: names[s] }) : s === winner ? t('yakuOf', { who: names[s] }) : t('yakuNotScored', { who: names[s] })),
-      yaku[s].length ? h('ul', { class: 'yakulist' }, yaku[s].map((y) => h('li', {}, [
-        h('span', { class: 'yname' }, `${yakuName(y.id)} — ${tn('pointsN', y.points)}`),
-        y.cards.length ? h('span', { class: 'ycards' }, y.cards.map((c) => cardEl(c, { cls: 'small' }))) : null,
-      ]))) : null,
-    ])),
+    ...order.map((s) => {
+      // No yaku: said in the heading itself (QA: "You: yaku" over "no yaku" read as broken); the
+      // section is named by the same words (review: its label still said "yaku").
+      const heading = !yaku[s].length ? t('noYakuOf', { who: names[s] }) : s === winner ? t('yakuOf', { who: names[s] }) : t('yakuNotScored', { who: names[s] });
+      return h('section', { class: `seatyaku${s === winner ? ' winner' : ''}`, 'aria-label': heading }, [
+        h('h3', {}, heading),
+        yaku[s].length ? h('ul', { class: 'yakulist' }, yaku[s].map((y) => h('li', {}, [
+          h('span', { class: 'yname' }, `${yakuName(y.id)} — ${tn('pointsN', y.points)}`),
+          y.cards.length ? h('span', { class: 'ycards' }, y.cards.map((c) => cardEl(c, { cls: 'small' }))) : null,
+        ]))) : null,
+      ]);
+    }),
     winner !== null ? h('section', { class: 'scoresteps', 'aria-label': t('roundTotalN', { n: res.points }) }, [
       h('ul', {}, [
         h('li', {}, tn('basePointsN', res.base)),

@@ -32,7 +32,7 @@ export function waitingScreen(table, o) {
     h('p', { class: 'code', 'data-code': code }, code),
     host ? h('p', {}, t('inviteHint')) : null,
     // What else a friend needs, and who else sees the room (QA: a public room with a password
-    // said only "send the link"): never the password itself, which the page does not keep.
+    // said only "send the link"): never the password itself, which the page never shows or saves (it stays in memory for "open a new room").
     host && link0.public ? h('p', { class: 'listed' }, t('invitePublic')) : null,
     host && link0.password ? h('p', { class: 'needspassword' }, t('invitePassword')) : null,
     host ? h('div', { class: 'invite' }, [

@@ -470,6 +470,12 @@ export class RelayClient {
       } catch {
         continue;
       }
+      // Closed (or failed) while the socket opened: resuming now would take the seat back after
+      // our leave was meant to end it (review).
+      if (this.failure || this.closing) {
+        ws.close();
+        return;
+      }
       this.reconnects += 1;
       this.#attach(ws);
       ws.send(pack({ type: 'resume', token: this.token, received: this.stream.inNext }));

@@ -223,6 +223,10 @@ test('a joiner who refuses the terms leaves, and the host page says so at once, 
     const said = String(await a.page.locator('dialog[open]').textContent());
     assert.match(said, /the opponent left without accepting the terms/, said);
     assert.equal(await a.page.locator('dialog[open] a[data-file="evidence"]').count(), 0, said);
+    // No match began: no transcript to download (the host holds one of the handshake), and the
+    // host may open the same room again.
+    assert.equal(await a.page.locator('dialog[open] a[data-file="transcript"]').count(), 0, said);
+    assert.equal(await a.page.locator('dialog[open] button[data-action="host-again"]').count(), 1, said);
     assert.deepEqual(a.errors, []);
   } finally {
     await browser.close();
@@ -477,7 +481,8 @@ test('a page whose opponent went offline says the opponent is away, the offline 
     const a = await openPage(await browser.newContext(), relay.web);
     const bContext = await browser.newContext();
     const b = await openPage(bContext, relay.web);
-    await pair(a.page, b.page, relay.web, { rounds: 1 });
+    // Two rounds: a first round won by a dealt hand would end a 1-round match before the joiner moves.
+    await pair(a.page, b.page, relay.web, { rounds: 2 });
     await untilJoinersMove(a.page, b.page);
     // The host, waiting on the joiner, loses its network: the joiner's clock on its page stands
     // still (no claim runs out while our own relay is out of reach, spec/protocol.md §12.4), and
@@ -526,7 +531,8 @@ test('a page whose opponent closed its tab says the opponent is away, never that
     const a = await openPage(await browser.newContext(), relay.web);
     const bContext = await browser.newContext();
     const b = await openPage(bContext, relay.web);
-    await pair(a.page, b.page, relay.web, { rounds: 1 });
+    // Two rounds: a first round won by a dealt hand would end a 1-round match before the joiner moves.
+    await pair(a.page, b.page, relay.web, { rounds: 2 });
     await untilJoinersMove(a.page, b.page);
     // Every text the host's notice line shows from now on.
     await a.page.evaluate(() => {
