@@ -332,7 +332,8 @@ function statusText(table, names) {
     // shuffles and the reveals of the first cards (spec/game.md §4, the states preparing, drawing
     // and opening): the cards are being shuffled and dealt, no person is waited for (QA: a bare
     // board said "Waiting for Opponent…" under a 1:00 clock).
-    if (!table.round && DECK_STEPS.has(table.wait.type)) return t('shufflingWith', { who: them });
+    // (Not while our person still has the terms to accept: the host's early keys are no deal yet.)
+    if (!table.round && !table.termsProposed && DECK_STEPS.has(table.wait.type)) return t('shufflingWith', { who: them });
     return table.wait.type === 'act' ? t('theirTurn', { who: them }) : t('waitingOpponent', { who: them });
   }
   if (table.wait) return t('shuffling');

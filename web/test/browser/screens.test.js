@@ -117,6 +117,9 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
       }
       assert.equal(await statusOf({ seat: 1, type: 'accept', seconds: 300, since: 0, deal: -1 }), 'Waiting for Sakura m3qa-8cde…');
       assert.equal(await statusOf({ seat: 1, type: 'key', seconds: 300, since: 0, deal: 1 }, tables.board.round), 'Waiting for Sakura m3qa-8cde…');
+      // The joiner still asked to accept: the host's early keys are no deal yet (review).
+      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), { ...before, termsProposed: true, wait: { seat: 1, type: 'key', seconds: 60, since: 0, deal: -1 } });
+      assert.equal(String(await page.locator('.board .status').textContent()).trim(), 'Waiting for Sakura m3qa-8cde…');
       // Practice has no deadlines: a person who thinks long there is never hurried.
       await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), { ...tables.lowtime, mode: 'practice', deadlines: false });
       assert.equal(await page.locator('.board .status .timeleft:not([hidden]), .timer.urgent').count(), 0);
