@@ -208,7 +208,13 @@ async function pairThenRun(s, url, first, host) {
   post({ type: 'table', table: s.table() });
   if (host) {
     waiting = first;
-    await first.waitForPeer();
+    try {
+      await first.waitForPeer();
+    } catch (e) {
+      // Cancelled meanwhile: the closed room is no error to show (review: "closed" flashed first).
+      if (waiting !== first) return undefined;
+      throw e;
+    }
     if (waiting !== first) return undefined; // cancelled meanwhile
     waiting = null;
   }

@@ -179,8 +179,17 @@ test('a public room: the lobby shows the host by name and key, one click pairs, 
       await c.page.screenshot({ path: path.join(process.env.KOIKOI_SCREENS_DIR, 'waiting-password-phone.png') });
     }
     assert.equal((await RelayClient.lobby(relay.url)).filter((r) => r.code === second).length, 1);
+    // Nothing is said on the way home (review: the closed room's "closed" flashed as an error).
+    await c.page.evaluate(() => {
+      const said = /** @type {string[]} */ ((/** @type {any} */ (window)).noticesSaid = []);
+      new MutationObserver(() => {
+        const text = document.querySelector('.notice')?.textContent ?? '';
+        if (text.trim()) said.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await c.page.getByRole('button', { name: 'Cancel and close the room' }).click();
     await c.page.getByRole('button', { name: 'Create a room' }).waitFor({ timeout: 20000 });
+    assert.deepEqual(await c.page.evaluate(() => (/** @type {any} */ (window)).noticesSaid), []);
     assert.equal((await RelayClient.lobby(relay.url)).filter((r) => r.code === second).length, 0);
     // A reload after the Cancel does not bring the room back.
     await c.page.reload();
