@@ -18,6 +18,7 @@ from koikoi_p2p.protocol import events as ev
 from koikoi_p2p.rules.actions import Action, Capture, KoiKoi, NoHandYaku, Play, Stop
 from koikoi_p2p.rules.profile import preset
 from koikoi_p2p.rules.round import NeedAction, NeedReveal, RoundState, RoundView
+from koikoi_p2p.rules.simulate import play_round
 
 PROFILE = preset("nintendo")
 
@@ -436,14 +437,12 @@ def _played_out(seed: int) -> RoundState:
     deck = list(range(48))
     random.Random(seed).shuffle(deck)
     players = (StrongPlayer(PROFILE, seed=0), StrongPlayer(PROFILE, seed=1))
-    while state.result is None:
-        need = state.need
-        if isinstance(need, NeedReveal):
-            for p in need.positions:
-                state.reveal(p, deck[p])
-            continue
-        assert isinstance(need, NeedAction)
-        state.apply(need.seat, players[need.seat].choose(state.view(need.seat), state.legal_actions()))
+
+    def strong(at: RoundState, options: tuple[Action, ...]) -> Action:
+        assert isinstance(at.need, NeedAction)
+        return players[at.need.seat].choose(at.view(at.need.seat), options)
+
+    play_round(state, deck, strong)
     return state
 
 

@@ -169,6 +169,20 @@ async function pair(a, b, web, o = {}) {
 }
 
 /**
+ * Two pages, each in a context of its own, paired through the relay and played until the joiner is
+ * to move. Two rounds: a first round won by a dealt hand would end a 1-round match before that.
+ * @param {any} browser @param {string} web
+ */
+async function pairedAtJoinersMove(browser, web) {
+  const a = await openPage(await browser.newContext(), web);
+  const bContext = await browser.newContext();
+  const b = await openPage(bContext, web);
+  await pair(a.page, b.page, web, { rounds: 2 });
+  await untilJoinersMove(a.page, b.page);
+  return { a, b, bContext };
+}
+
+/**
  * Step both pages until the joiner is asked for its first move and the host's page waits on it.
  * The joiner's page only answers its dialogs and never plays a card: when it did, a check made
  * just after clicking the joiner's card could still see the old board (its worker had not posted
@@ -478,12 +492,7 @@ test('a page whose opponent went offline says the opponent is away, the offline 
   const relay = await startWebRelay();
   const browser = await launch();
   try {
-    const a = await openPage(await browser.newContext(), relay.web);
-    const bContext = await browser.newContext();
-    const b = await openPage(bContext, relay.web);
-    // Two rounds: a first round won by a dealt hand would end a 1-round match before the joiner moves.
-    await pair(a.page, b.page, relay.web, { rounds: 2 });
-    await untilJoinersMove(a.page, b.page);
+    const { a, b, bContext } = await pairedAtJoinersMove(browser, relay.web);
     // The host, waiting on the joiner, loses its network: the joiner's clock on its page stands
     // still (no claim runs out while our own relay is out of reach, spec/protocol.md §12.4), and
     // runs again once it is back (browser QA: it ran down to nothing on the offline page).
@@ -528,12 +537,7 @@ test('a page whose opponent closed its tab says the opponent is away, never that
   const relay = await startWebRelay();
   const browser = await launch();
   try {
-    const a = await openPage(await browser.newContext(), relay.web);
-    const bContext = await browser.newContext();
-    const b = await openPage(bContext, relay.web);
-    // Two rounds: a first round won by a dealt hand would end a 1-round match before the joiner moves.
-    await pair(a.page, b.page, relay.web, { rounds: 2 });
-    await untilJoinersMove(a.page, b.page);
+    const { a, bContext } = await pairedAtJoinersMove(browser, relay.web);
     // Every text the host's notice line shows from now on.
     await a.page.evaluate(() => {
       const seen = /** @type {string[]} */ ((/** @type {any} */ (window)).noticesSeen = []);
