@@ -37,10 +37,18 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
     if result is None and abandonment is None:
         return False
     what = tr(lang, "result") if result is not None else tr(lang, "abandonment claim")
+    # A try that failed may still have reached the service (its answer lost): after a retry, a copy
+    # counted already may be our own, so the answer no longer says it was the opponent's.
+    retried: list[object] = []
+    announce = _announcer(say, ratings, what, lang)
+
+    def on_retry(retry: object) -> None:
+        retried.append(retry)
+        announce(retry)
+
     try:
         if result is not None:
-            answer = await asyncio.to_thread(client.submit_result, ratings, result,
-                                             on_retry=_announcer(say, ratings, what, lang))
+            answer = await asyncio.to_thread(client.submit_result, ratings, result, on_retry=on_retry)
         else:
             assert abandonment is not None
             answer = await asyncio.to_thread(client.submit_abandonment, ratings, abandonment)
@@ -50,7 +58,7 @@ async def submit_after_match(say: Callable[[str], None], *, ratings: str, result
                problem=_problem(exc, ratings, lang), later=later))
         return False
     say(tr(lang, "Rating service {url}: {answer}", url=safe(ratings), answer=submit_text(
-        answer, what, lang, claim=result is None, after_match=True)))
+        answer, what, lang, claim=result is None, after_match=not retried)))
     return answer.ok
 
 

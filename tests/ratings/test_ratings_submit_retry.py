@@ -20,11 +20,14 @@ HAPROXY_503 = (b"<html><body><h1>503 Service Unavailable</h1>\nNo server is avai
                b"request.\n</body></html>\n")
 
 
+COUNTED = b'{"ok": true, "counted": true, "seq": 1, "session": "00"}'
+
+
 class Service:
     """Answers the first ``failures`` posts as HAProxy does with no server up, then counts."""
 
-    def __init__(self, failures: int) -> None:
-        self.failures, self.posts = failures, 0
+    def __init__(self, failures: int, answer: bytes = COUNTED) -> None:
+        self.failures, self.posts, self.answer = failures, 0, answer
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -34,8 +37,7 @@ class Service:
                 if service.posts <= service.failures:
                     self._answer(503, "text/html", HAPROXY_503)
                 else:
-                    self._answer(200, "application/json",
-                                 b'{"ok": true, "counted": true, "seq": 1, "session": "00"}')
+                    self._answer(200, "application/json", service.answer)
 
             def _answer(self, status: int, kind: str, body: bytes) -> None:
                 self.send_response(status)
@@ -58,8 +60,8 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(client, "SUBMIT_PATIENCE", 0.5, raising=False)
 
 
-def serving(failures: int) -> Iterator[Service]:
-    service = Service(failures)
+def serving(failures: int, answer: bytes | None = None) -> Iterator[Service]:
+    service = Service(failures, answer or COUNTED)
     thread = threading.Thread(target=service.server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -106,6 +108,25 @@ def test_the_player_is_told_it_retries_then_where_the_result_is_and_the_command(
     assert retrying and all("trying again in" in line for line in retrying), lines
     assert f"saved in {path}" in last and f"ratings submit '{path}' --to {down.url}" in last, last
     assert "<html" not in "".join(lines) and "\\x0a" not in "".join(lines), lines
+
+
+REPEAT = b'{"ok": true, "counted": false, "seq": 4, "session": "00"}'
+
+
+@pytest.mark.parametrize("failures", [0, 1])
+def test_a_repeat_is_blamed_on_the_opponent_only_when_our_first_try_was_answered(
+        quick: None, failures: int) -> None:
+    # A try that failed may have been counted with its answer lost: the repeat met after a retry
+    # may be our own copy, so the line no longer says the opponent's came first.
+    for service in serving(failures, REPEAT):
+        lines: list[str] = []
+        assert asyncio.run(submit_after_match(lines.append, ratings=service.url, result=b"result"))
+        last = lines[-1]
+        if failures:
+            assert last.endswith("this result was already counted (result number 4): nothing changed"), lines
+        else:
+            assert last.endswith("this result was already counted (your opponent's copy arrived first): "
+                                 "nothing changed"), lines
 
 
 def test_an_html_error_page_is_read_as_one_short_line() -> None:

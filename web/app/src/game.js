@@ -4,6 +4,7 @@
 // match is running in localStorage so a reload resumes it.
 import { h } from './dom.js';
 import { noteRatedResult } from './identity_panel.js';
+import { submitRatedResult } from './rated.js';
 import { answerClock, handYakuDialog, koikoiDialog, lowTime, renderBoard, tickAnswerClock, tickClocks } from './board.js';
 import { lastOfMatch, pendingRound, roundSummary } from './summary.js';
 import { wantedDialog } from './dialog_order.js';
@@ -365,27 +366,11 @@ export class Game {
    */
   async #submitRated(bytes, url) {
     const base = url.replace(/\/+$/, '');
-    const until = Date.now() + RATED_RETRY_MS;
-    let answer;
-    // A service restarting (its balancer answers 502-504) or out of reach for a moment: try again,
-    // with backoff, for a minute (spec/ratings.md §3.1: a result may be sent again; it counts once).
-    for (let delay = 1000; ; delay = Math.min(delay * 2, 15000)) {
-      let again = false;
-      try {
-        const res = await fetch(`${base}/ratings/results`, { method: 'POST', body: new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]), headers: { 'Content-Type': 'application/octet-stream' } });
-        again = res.status >= 502 && res.status <= 504;
-        const body = await res.json().catch(() => ({}));
-        if (body.ok) noteRatedResult(); // this browser's key now has a rating to lose: offer the export
-        answer = body.ok ? t(body.counted ? 'ratedCounted' : 'ratedRepeat')
-          : t('ratedRefused', { reason: String(body.reason ?? res.status), message: String(body.message ?? '') });
-      } catch (e) {
-        again = true;
-        answer = t('ratedUnreachable', { reason: e instanceof Error ? e.message : String(e) });
-      }
-      if (!again || Date.now() + delay > until || this.destroyed) break;
-      this.#say(t('ratedSent', { url: base, answer: t('ratedRetrying') }));
-      await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random() / 2)));
-    }
+    const answer = await submitRatedResult(bytes, base, {
+      retrying: () => this.#say(t('ratedSent', { url: base, answer: t('ratedRetrying') })),
+      stopped: () => this.destroyed,
+      counted: noteRatedResult,
+    });
     this.#say(t('ratedSent', { url: base, answer }));
   }
 
@@ -682,9 +667,6 @@ export class Game {
     }
   }
 }
-
-/** How long a rated result is offered again to a service that is restarting or out of reach. */
-const RATED_RETRY_MS = 60000;
 
 /** @param {string} reason @param {string} message */
 export function errorText(reason, message) {

@@ -147,6 +147,32 @@ test('the create form\'s rated match: the service typed, else the relay\'s own; 
   assert.throws(() => ratedTerms(true, `https://${'a'.repeat(200)}.example`, 'ws://127.0.0.1:8765/v1'), /at most 200/);
 });
 
+test('a rated result already counted is the opponent\'s copy only when our first try was answered', async () => {
+  const { submitRatedResult } = await import('../../app/src/rated.js');
+  const repeat = { ok: true, counted: false, seq: 4 };
+  /** @param {Array<number | Error>} statuses what each try meets: a status (then the repeat's body) or a failure */
+  const run = async (statuses) => {
+    const tries = [...statuses];
+    let clock = 0;
+    let retries = 0;
+    const answer = await submitRatedResult(new Uint8Array([1]), 'http://127.0.0.1:9', {
+      fetch: /** @type {typeof fetch} */ (/** @type {unknown} */ (async () => {
+        const next = tries.shift();
+        if (next instanceof Error) throw next;
+        return { status: next, json: async () => (next === 200 ? repeat : {}) };
+      })),
+      sleep: async (ms) => { clock += ms; },
+      now: () => clock,
+      retrying: () => { retries += 1; },
+    });
+    return { answer, retries };
+  };
+  assert.deepEqual(await run([200]), { answer: 'the result is counted (your opponent’s copy arrived first)', retries: 0 });
+  // The first try's answer was lost (it may have been counted): the repeat may be our own copy.
+  assert.deepEqual(await run([new TypeError('Failed to fetch'), 200]), { answer: 'the result is counted (a copy sent earlier arrived first)', retries: 1 });
+  assert.deepEqual(await run([502, 200]), { answer: 'the result is counted (a copy sent earlier arrived first)', retries: 1 });
+});
+
 test('round summaries come one by one, oldest first: a deal that ends while a summary is open waits behind it, across a reload', async () => {
   const { pendingRound } = await import('../../app/src/summary.js');
   // A dealt-hand yaku can end deal 3 at once while the person still reads deal 2's summary: the
