@@ -4,10 +4,12 @@ The rungs, weakest first: random (``--level easy``), greedy (``medium``), strong
 expert (the master's search with the learned value network at its leaves, expert.py).
 Every pair plays ``--matches`` full matches (the preset's own length and end, 12 rounds for
 nintendo) under each preset of ``--rules``, through the rules engine alone (no crypto: this
-measures players, not the protocol). Seats alternate match by match; the deals and every
-player's seed come from ``--seed``, and the master and the expert play a fixed number of playouts
-per decision (``--master-simulations``, no wall-time cap), so a run repeats exactly except for its
-timings. ``--weights`` benches the expert with another weights file (``koikoi train --out``).
+measures players, not the protocol). Seats alternate match by match; each match's deals and every
+player's seed come from ``--seed`` and the match's number, and the master and the expert play a
+fixed number of playouts per decision (``--master-simulations``, ``--expert-simulations``, no
+wall-time cap), so a run repeats exactly except for its timings, with any number of
+``--workers`` (processes playing matches side by side; each decision still runs on one core).
+``--weights`` benches the expert with another weights file (``koikoi train --out``).
 
 Each row is the stronger rung's match win rate (draws count as not won) against the baseline of
 the same run, random against random under that preset (near one half); its note gives the 95%
@@ -20,11 +22,14 @@ the ladder's targets and give the run's CPU and wall time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import cache
 
 from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.expert import EXPERT_HORIZON, ExpertPlayer
@@ -55,12 +60,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated pairs such as master-strong,greedy-random (default all)")
     parser.add_argument("--master-simulations", type=int, default=BENCH_SIMULATIONS, metavar="N",
                         help=f"the master's playouts per decision (default {BENCH_SIMULATIONS})")
+    parser.add_argument("--expert-simulations", type=int, default=None, metavar="N",
+                        help="the expert's playouts per decision (default: as the master's)")
     parser.add_argument("--expert-horizon", type=int, default=EXPERT_HORIZON, metavar="TURNS",
                         help=f"turns the expert's playouts run before the network values them "
                              f"(default {EXPERT_HORIZON})")
     parser.add_argument("--weights", default=None, metavar="FILE",
                         help="the expert's weights (default: the shipped koikoi_p2p/ai/expert_weights.json)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and the players")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="processes playing matches side by side (default 1; the results do not "
+                             "depend on it)")
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -127,10 +137,22 @@ Maker = Callable[[str, int], Strategy]
 
 @dataclass(frozen=True, slots=True)
 class ExpertSetting:
-    """The expert's network and horizon for a run."""
+    """The expert's network (a weights file, None: the shipped one), horizon and playouts for a run."""
 
-    net: ValueNet
+    weights: str | None = None
     horizon: int = EXPERT_HORIZON
+    simulations: int | None = None   # None: the master's
+
+
+@cache
+def _net(weights: str | None) -> ValueNet:
+    """The network of a weights file (None: the shipped one), read once per process."""
+    if weights is None:
+        return shipped()
+    import json
+    from pathlib import Path
+
+    return ValueNet.from_dict(json.loads(Path(weights).read_text(encoding="utf-8")))
 
 
 def _maker(profile: Profile, simulations: int, expert: ExpertSetting | None = None) -> Maker:
@@ -142,34 +164,59 @@ def _maker(profile: Profile, simulations: int, expert: ExpertSetting | None = No
         if rung == "strong":
             return StrongPlayer(profile, seed)
         if rung == "expert":
-            setting = expert if expert is not None else ExpertSetting(shipped())
-            return ExpertPlayer(profile, seed, simulations=simulations, max_seconds=None,
-                                horizon=setting.horizon, net=setting.net)
+            setting = expert if expert is not None else ExpertSetting()
+            return ExpertPlayer(profile, seed, simulations=setting.simulations or simulations,
+                                max_seconds=None, horizon=setting.horizon, net=_net(setting.weights))
         return MasterPlayer(profile, seed, simulations=simulations, max_seconds=None)
     return make
 
 
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """One match of a series: everything a worker process needs to play it alone."""
+
+    rules: str
+    first: str
+    second: str
+    index: int
+    seed: int
+    simulations: int
+    expert: ExpertSetting | None
+
+
+def _play(job: _Match) -> tuple[bool, bool, int, int, tuple[float, float], tuple[int, int]]:
+    """(first won, drawn, first's point difference, rounds, both sides' seconds and decisions)."""
+    profile = preset(job.rules)
+    make = _maker(profile, job.simulations, job.expert)
+    i, seed = job.index, job.seed
+    a = Timed(make(job.first, seed * 1_000_003 + 2 * i))
+    b = Timed(make(job.second, seed * 1_000_003 + 2 * i + 1))
+    seat = i % 2
+    # Each match's own deals, so a match plays the same in any worker and in any order.
+    rng = random.Random(f"{seed}/{job.rules}/{i}")  # noqa: S311 - simulated deals, nothing secret
+    record = play_local_match(profile, (a, b) if seat == 0 else (b, a), rng)
+    return (record.winner == seat, record.winner is None, record.scores[seat] - record.scores[1 - seat],
+            record.rounds, (a.seconds, b.seconds), (a.decisions, b.decisions))
+
+
 def series(rules: str, first: str, second: str, matches: int, seed: int, simulations: int,
-           expert: ExpertSetting | None = None) -> Series:
-    """``matches`` matches of ``first`` against ``second`` under ``rules``, seats alternating."""
-    profile = preset(rules)
-    make = _maker(profile, simulations, expert)
-    rng = random.Random(f"{seed}/{rules}")  # noqa: S311 - simulated deals, nothing secret
+           expert: ExpertSetting | None = None, pool: ProcessPoolExecutor | None = None) -> Series:
+    """``matches`` matches of ``first`` against ``second`` under ``rules``, seats alternating
+    (``pool``: played by its worker processes)."""
+    jobs = [_Match(rules, first, second, i, seed, simulations, expert) for i in range(matches)]
+    played: Iterable[tuple[bool, bool, int, int, tuple[float, float], tuple[int, int]]] = (
+        pool.map(_play, jobs) if pool is not None else map(_play, jobs))
     wins = draws = points = rounds = 0
     seconds = [0.0, 0.0]
     decisions = [0, 0]
-    for i in range(matches):
-        a = Timed(make(first, seed * 1_000_003 + 2 * i))
-        b = Timed(make(second, seed * 1_000_003 + 2 * i + 1))
-        seat = i % 2
-        record = play_local_match(profile, (a, b) if seat == 0 else (b, a), rng)
-        wins += record.winner == seat
-        draws += record.winner is None
-        points += record.scores[seat] - record.scores[1 - seat]
-        rounds += record.rounds
-        for side, player in enumerate((a, b)):
-            seconds[side] += player.seconds
-            decisions[side] += player.decisions
+    for won, drawn, difference, length, spent, decided in played:
+        wins += won
+        draws += drawn
+        points += difference
+        rounds += length
+        for side in (0, 1):
+            seconds[side] += spent[side]
+            decisions[side] += decided[side]
     return Series(rules=rules, first=first, second=second, matches=matches, wins=wins, draws=draws,
                   point_difference=points, rounds=rounds, seconds=(seconds[0], seconds[1]),
                   decisions=(decisions[0], decisions[1]))
@@ -214,39 +261,51 @@ def run(args: argparse.Namespace) -> list[Measurement]:
             raise SystemExit(f"koikoi bench ai: unknown preset {rules!r}; presets: {', '.join(PRESETS)}")
     chosen = pairs(str(getattr(args, "pairs", "all")))
     weights = getattr(args, "weights", None)
+    expert_sims = getattr(args, "expert_simulations", None)
+    expert_simulations = max(1, int(expert_sims)) if expert_sims else simulations
     net: ValueNet | None = None
-    if weights is not None:
-        import json
-        from pathlib import Path
-
-        net = ValueNet.from_dict(json.loads(Path(weights).read_text(encoding="utf-8")))
-    elif any("expert" in pair for pair in chosen):
-        net = shipped()
-    expert = (ExpertSetting(net, int(getattr(args, "expert_horizon", EXPERT_HORIZON)))
+    if any("expert" in pair for pair in chosen) or weights is not None:
+        net = _net(None if weights is None else str(weights))
+    expert = (ExpertSetting(None if weights is None else str(weights),
+                            int(getattr(args, "expert_horizon", EXPERT_HORIZON)), expert_simulations)
               if net is not None else None)
     trained = [str(r) for r in net.provenance.get("trained_on", [])] if net is not None else []
-    wall, cpu = time.perf_counter(), time.process_time()
+    workers = max(1, int(getattr(args, "workers", 1) or 1))
+    wall, cpu = time.perf_counter(), _cpu()
     rows: list[Measurement] = []
     results: dict[tuple[str, str, str], Series] = {}
-    for rules in rules_list:
-        base = series(rules, "random", "random", matches, seed + 1, simulations)
-        for first, second in chosen:
-            s = series(rules, first, second, matches, seed, simulations, expert)
-            results[(rules, first, second)] = s
-            row = _row(s, base.rate)
-            if "expert" in (first, second) and rules not in trained:
-                # The network never saw this preset's scoring: say so beside the figure.
-                row = replace(row, note=f"{row.note}; the expert's network was trained on "
-                                        f"{', '.join(trained) or 'no named preset'} only, not {rules}")
-            rows.append(row)
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
+        for rules in rules_list:
+            base = series(rules, "random", "random", matches, seed + 1, simulations, pool=pool)
+            for first, second in chosen:
+                s = series(rules, first, second, matches, seed, simulations, expert, pool)
+                results[(rules, first, second)] = s
+                row = _row(s, base.rate)
+                if "expert" in (first, second) and rules not in trained:
+                    # The network never saw this preset's scoring: say so beside the figure.
+                    row = replace(row, note=f"{row.note}; the expert's network was trained on "
+                                            f"{', '.join(trained) or 'no named preset'} only, not {rules}")
+                rows.append(row)
     rows.extend(_targets(results))
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    budgets = (f"master and expert at {simulations}" if expert is None or expert_simulations == simulations
+               else f"master at {simulations} and expert at {expert_simulations}")
+    budgets += " simulations per decision (playouts)"
     rows.append(Measurement(
         name="bench_seconds", median_s=cpu, floor_s=20 * 60.0, ratio=cpu / (20 * 60.0), unit="s",
-        note=(f"CPU seconds of the whole run on one core (wall {wall:.0f} s) against 20 minutes; "
-              f"master and expert at {simulations} simulations per decision (playouts), no time cap"),
+        note=(f"CPU seconds of the whole run, every worker's together (wall {wall:.0f} s, {workers} "
+              f"worker{'s' if workers > 1 else ''}) against 20 minutes; {budgets}, no time cap"),
     ))
     return rows
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished worker processes."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _targets(results: dict[tuple[str, str, str], Series]) -> list[Measurement]:

@@ -63,6 +63,25 @@ def test_bench_ai_repeats_exactly(capsys: pytest.CaptureFixture[str]) -> None:
     assert runs[0] == runs[1]
 
 
+def test_bench_ai_plays_the_same_matches_with_any_number_of_workers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Each match has its own deals and seeds: two worker processes give the rows of one, and the
+    expert's own budget is said beside the master's."""
+    args = ["bench", "ai", "--json", "--matches", "4", "--rules", "nintendo", "--pairs",
+            "master-strong,expert-greedy", "--master-simulations", "6", "--expert-simulations", "9",
+            "--expert-horizon", "2"]
+    runs = []
+    for workers in ("1", "2"):
+        assert main([*args, "--workers", workers]) == 0
+        rows = {m["name"]: m for m in json.loads(capsys.readouterr().out)}
+        note = rows.pop("bench_seconds")["note"]
+        assert "master at 6 and expert at 9 simulations per decision" in note, note
+        assert f"{workers} worker" in note, note
+        runs.append({name: (m["median_s"], re.sub(r"s/decision.*", "", m["note"]))
+                     for name, m in rows.items()})
+    assert runs[0] == runs[1]
+
+
 def test_bench_ai_expert_rows_and_targets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The expert rung: its rows, its two targets, and --weights (here the shipped file itself);
     a row under a preset its network was not trained on says so."""
