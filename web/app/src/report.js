@@ -83,7 +83,7 @@ function renderReport(status, body, rep) {
     dealNav.replaceChildren(...rep.deals.map((x, k) => h('button', {
       role: 'tab', 'aria-selected': k === d ? 'true' : 'false', class: k === d ? 'on' : '',
       onclick: () => { d = k; i = 0; draw(); },
-    }, `${t('deal', { n: x.roundIndex })}${x.result && x.result.redeal ? ' ↺' : ''}`)));
+    }, `${t('roundNo', { n: x.roundIndex })}${x.result && x.result.redeal ? ' ↺' : ''}`)));
     const steps = deal.steps;
     i = Math.max(0, Math.min(i, steps.length - 1));
     const step = steps[i];
@@ -142,7 +142,7 @@ function stepView(step, names) {
     ]);
   };
   return h('div', { class: 'rboard' }, [
-    h('p', { class: 'steptext', 'aria-live': 'polite' }, `${t('deal', { n: s.roundIndex })} · ${t('month', { m: monthName(s.month) })} · ${describeStep(step, names)}`),
+    h('p', { class: 'steptext', 'aria-live': 'polite' }, `${t('roundNo', { n: s.roundIndex })} · ${t('month', { m: monthName(s.month) })} · ${describeStep(step, names)}`),
     h('h3', {}, `${names[1]}${s.dealer === 1 ? ` (${t('dealer')})` : ''}${s.calls.includes(1) ? ` — ${t('koikoiButton')}` : ''}`),
     row(s.hands[1], 'hand1', `${names[1]}: ${t('hand')}`), pile(1),
     h('h3', {}, `${t('field')} · ${tn('cardsLeftN', s.stock)}`), row(s.field, 'field', t('field')),

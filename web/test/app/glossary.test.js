@@ -133,3 +133,20 @@ test('the app\u2019s yaku and role names are the compilation of the terminal\u20
   const po = parsePo('msgid ""\nmsgstr "header"\n\nmsgctxt "yaku"\nmsgid "sanko"\nmsgstr "三光"\n\n#, fuzzy\nmsgid "a"\nmsgstr "b"\n\nmsgid ""\n"two "\n"lines"\nmsgstr "二行"\n');
   assert.deepEqual([...po], [['yaku\u0004sanko', '三光'], ['two lines', '二行']]);
 });
+
+test('a round is 回戦 in every Japanese text of the page, the match report\'s included (QA: the report said 第1局)', () => {
+  // 局 only in the words for a match (対局), its end (終局) and a position (局面), never for a round.
+  const japanese = Object.entries(messageKeys().ja).flatMap(([section, keys]) => keys.map((k) => {
+    setLang('ja');
+    return [`${section}.${k}`, section === 'web' ? t(/** @type {any} */ (k)) : ''];
+  }));
+  assert.deepEqual(japanese.filter(([, ja]) => /局/.test(ja.replace(/対局|終局|局面/g, ''))), []);
+  // The report's round tabs say what the board's round line begins with, in both languages.
+  for (const lang of /** @type {const} */ (['en', 'ja'])) {
+    setLang(lang);
+    assert.ok(t('roundOf', { i: 3, n: 12 }).startsWith(t('roundNo', { n: 3 })), `${lang}: ${t('roundNo', { n: 3 })} / ${t('roundOf', { i: 3, n: 12 })}`);
+    assert.ok(t('roundDoneOpen', { i: 3 }).startsWith(t('roundNo', { n: 3 })), lang);
+  }
+  setLang('en');
+  assert.equal(t('roundNo', { n: 1 }), 'Round 1');
+});
