@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-e460e5a8f685e015';
-const FILES = ["./","app-89c53b3ed697.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-3cdb4fc7b6ee.css","weights-08114836588a.js","worker-7a0e160671b6.js"];
+const CACHE = 'koikoi-a6339e9f25c8ca52';
+const FILES = ["./","app-b9483fa59609.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-b0270b5e067f.css","weights-08114836588a.js","worker-7a0e160671b6.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -112,6 +112,31 @@ export function rulesPhrase(part) {
   return template.replace(/\{(\w+)\}/g, (whole, k) => (k in part.v ? rulesPhrase(part.v[k]) : whole));
 }
 
+/**
+ * A message type (spec/game.md §3: `act`, `reveal`) in words, as the terminal's audit names what a
+ * seat owed (the catalogue's context "word"), or undefined for an id the page has no words for.
+ * @param {string} id
+ */
+export function wordName(id) {
+  const said = message('word', id);
+  return typeof said === 'string' ? said : undefined;
+}
+
+/** A role's name (spec/glossary.md §7: host, joiner, dealer ...), from the catalogue's context "role". @param {string} role */
+export function roleName(role) {
+  return /** @type {Record<string, string>} */ (VOCABULARY[current].role)[role] ?? role;
+}
+
+/**
+ * The English of the page's message `key`: its forms (one, or singular and plural), which a
+ * sentence the auditor wrote in English is read back against (verify_text.js).
+ * @param {string} key @returns {string[]}
+ */
+export function englishForms(key) {
+  const said = MESSAGES.en.web?.[key];
+  return said === undefined ? [] : Array.isArray(said) ? said : [said];
+}
+
 /** The keys of every message, per language and section (for the completeness tests). */
 export function messageKeys() {
   return Object.fromEntries(Object.entries(MESSAGES).map(([l, sections]) => [l, Object.fromEntries(Object.entries(sections).map(([s, m]) => [s, Object.keys(m)]))]));

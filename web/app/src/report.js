@@ -4,9 +4,10 @@
 // `koikoi verify FILE --html OUT.html`, where the transcript comes inside the page.
 import { h } from './dom.js';
 import { cardEl } from './board.js';
-import { cardName, lang, listOf, monthName, t, yakuName } from './i18n.js';
+import { cardName, listOf, monthName, t, yakuName } from './i18n.js';
 import { groupByClass } from './table.js';
 import { reasonText, tn } from './words.js';
+import { verifyLines } from './verify_text.js';
 import { ready } from '../../src/api/match.js';
 
 /**
@@ -61,14 +62,13 @@ export async function openReport(root, bytes, back = null) {
  * @param {HTMLElement} status @param {HTMLElement} body @param {import('./report_model.js').MatchReport} rep
  */
 function renderReport(status, body, rep) {
+  // What `koikoi verify` prints of the file, in the page's language (verify_text.js).
+  const lines = verifyLines(rep);
   status.replaceChildren(
     h('strong', {}, rep.ok ? t('verified') : rep.failure ? t('notVerifiedFile', { reason: reasonText(rep.failure.reason) }) : (rep.report?.deviation
       ? t('notVerified', { n: rep.report.deviation.seq ?? '?', reason: reasonText(rep.report.deviation.reason) })
-      : rep.report?.kind === 'transcript' && !rep.report.complete ? t('notFinished') : rep.lines[rep.lines.length - 1] ?? '')),
-    // The auditor's lines are `koikoi verify`'s, in English; in another language they are kept
-    // folded under a translated title, so the page reads in the person's language.
-    ...(lang() === 'en' ? rep.lines.map((l) => h('code', { class: 'line' }, l))
-      : [h('details', { class: 'auditlines' }, [h('summary', {}, t('auditLines')), ...rep.lines.map((l) => h('code', { class: 'line' }, l))])]),
+      : rep.report?.kind === 'transcript' && !rep.report.complete ? t('notFinished') : lines[lines.length - 1] ?? '')),
+    ...lines.map((l) => h('code', { class: 'line' }, l)),
   );
   status.className = `verdict ${rep.ok ? 'good' : 'bad'}`;
   const names = /** @type {[string, string]} */ ([0, 1].map((s) => rep.names[s] || t(s ? 'player1' : 'player0')));

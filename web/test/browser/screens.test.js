@@ -200,7 +200,7 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
   }
 });
 
-test('the replay view in Japanese: seats named with their roles, the auditor\'s English lines folded, a Back button home', { skip, timeout: 180000 }, async () => {
+test('the replay view in Japanese: seats named with their roles, koikoi verify\'s lines in Japanese, rounds as 回戦, a Back button home', { skip, timeout: 180000 }, async () => {
   const { dir, file } = seededTranscript();
   const relay = await startWebRelay();
   const browser = await launch();
@@ -217,10 +217,13 @@ test('the replay view in Japanese: seats named with their roles, the auditor\'s 
     await page.locator('.verdict.bad').getByText(/身元のファイル/).waitFor({ timeout: 20000 });
     await page.locator('#report-file').setInputFiles(file);
     await page.locator('.verdict.good').waitFor({ timeout: 120000 });
-    // The headline is the person's language; koikoi verify's English lines sit folded under it.
+    // The headline and the lines under it are the person's language: the lines say what
+    // `koikoi verify --lang ja` says of the file (QA: they stayed English, folded away).
     assert.doesNotMatch(String(await page.locator('.verdict strong').textContent()), /[A-Za-z]{3}/);
-    assert.equal(await page.locator('.verdict details.auditlines code.line').count() > 0, true);
-    assert.equal(await page.locator('.verdict details.auditlines').getAttribute('open'), null);
+    const said = spawnSync(KOIKOI, ['verify', '--lang', 'ja', file], { encoding: 'utf8', env: { ...process.env, KOIKOI_HOME: path.join(dir, 'nobody') } });
+    assert.deepEqual((await page.locator('.verdict code.line').allTextContents()).map((/** @type {string} */ l) => l.trimEnd()), said.stdout.trimEnd().split('\n').map((l) => l.trimEnd()));
+    // A round is 回戦 there as on the board (QA: the report said 第1局).
+    assert.equal(String(await page.locator('.dealnav button').first().textContent()), '第1回戦');
     // A transcript without display names names each seat with its role (QA: a bare "Player 0").
     const heads = (await page.locator('.stage h3').allTextContents()).join(' ');
     assert.match(heads, /プレイヤー0 \(ホスト\)/);
