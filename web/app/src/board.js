@@ -27,7 +27,7 @@ const face = (c) => {
  *   resign: () => void,
  *   showIds: boolean,
  *   names: [string, string],
- *   labels?: [{name: string, tag: string}, {name: string, tag: string}],
+ *   labels?: [import('./seatnames.js').SeatLabel, import('./seatnames.js').SeatLabel],
  * }} BoardProps
  */
 
@@ -133,9 +133,12 @@ export function renderBoard(root, table, props) {
   const waitSeat = table.wait ? table.wait.seat : null;
   const low = lowTime(table);
   const playerBar = (/** @type {number} */ seat, /** @type {boolean} */ mine) => h('div', { class: `player ${mine ? 'me' : 'them'}${waitSeat === seat ? ' active' : ''}` }, [
-    // The name may be cut short; the fingerprint beside it never is.
-    h('span', { class: 'pname' }, props.labels ? props.labels[seat].name : names[seat]),
-    props.labels?.[seat].tag ? h('span', { class: 'ptag' }, props.labels[seat].tag) : null,
+    // The name may be cut short; the fingerprint beside it never is. A player who gave no name is
+    // the fingerprint, "(no name)" beside it while the bar has room (seatnames.js).
+    ...(props.labels?.[seat].noName
+      ? [h('span', { class: 'ptag alone' }, props.labels[seat].tag), h('span', { class: 'pnote' }, [h('span', {}, t('noName'))])]
+      : [h('span', { class: 'pname' }, props.labels ? props.labels[seat].name : names[seat]),
+        props.labels?.[seat].tag ? h('span', { class: 'ptag' }, props.labels[seat].tag) : null]),
     r && r.dealer === seat ? h('span', { class: 'dealer', title: t('dealer') }, t('dealer')) : null,
     h('span', { class: 'pscore', 'aria-label': `${names[seat]}: ${scores[seat]}` }, String(scores[seat])),
     // Both seats' clocks: the one waited on counts down (from when its wait began, kept across a reload).

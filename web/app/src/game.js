@@ -15,6 +15,7 @@ import { PlayView } from './view.js';
 import { Pacer, pauseMs } from './pace.js';
 import { deleteFinal, loadFinal } from './store.js';
 import { reasonText, tn } from './words.js';
+import { computerName, seatLabels, seatNames } from './seatnames.js';
 
 const CURRENT = 'koikoi.current';
 /** How long after its own reload a page does not take the opponent's absence for theirs. */
@@ -26,14 +27,6 @@ const LEAVE_GRACE_MS = 6000;
 /** Failures of a match whose terms were never accepted: the other seat left during the handshake
  * or before accepting (seat.js peerLeft), or the passwords differ. */
 const NOT_STARTED = new Set(['left_in_handshake', 'left_before_terms', 'peer_left', 'pake_failed']);
-/** The word for each computer level (createPlayer's kinds). @type {{[level: string]: 'levelWordRandom' | 'levelWordGreedy' | 'levelWordStrong' | 'levelWordMaster' | 'levelWordExpert'}} */
-const LEVEL_WORDS = { random: 'levelWordRandom', greedy: 'levelWordGreedy', strong: 'levelWordStrong', master: 'levelWordMaster', expert: 'levelWordExpert' };
-
-/** "Computer (medium)": the practice computer by its level, or "" for an unknown level. @param {string} level */
-export function computerName(level) {
-  const word = LEVEL_WORDS[level];
-  return word ? t('computerNamed', { level: t(word) }) : '';
-}
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
 /**
@@ -374,36 +367,6 @@ export class Game {
     this.#say(t('ratedSent', { url: base, answer }));
   }
 
-  /**
-   * What the page calls each seat: "You", and the opponent by the display name its key signed
-   * (names are not unique, so online the start of its key's fingerprint goes beside it).
-   * @param {any} table
-   */
-  #names(table) {
-    const n = table.paired ? table.paired.names ?? ['', ''] : ['', ''];
-    const fp = table.paired ? table.paired.fingerprints : ['', ''];
-    return /** @type {[string, string]} */ ([0, 1].map((s) => {
-      if (s === table.seat) return t('you');
-      // The computer by its level, in the person's words and language (not the name it signed).
-      if (table.mode === 'practice') return computerName(String(table.meta?.level ?? '')) || n[s] || t('level');
-      return `${n[s] || t('opponent')}${fp[s] ? ` ${fp[s].slice(0, 9)}` : ''}`;
-    }));
-  }
-
-  /**
-   * The player bars' labels: the name, which may be cut short on a narrow screen, and apart
-   * from it the fingerprint's start, which never is (it tells two players of one name apart).
-   * @param {any} table @param {[string, string]} names
-   * @returns {[{name: string, tag: string}, {name: string, tag: string}]}
-   */
-  #labels(table, names) {
-    const fp = table.paired && table.mode !== 'practice' ? table.paired.fingerprints ?? ['', ''] : ['', ''];
-    return /** @type {[{name: string, tag: string}, {name: string, tag: string}]} */ ([0, 1].map((s) => {
-      const tag = s !== table.seat && fp[s] ? fp[s].slice(0, 9) : '';
-      return { name: tag ? names[s].slice(0, names[s].length - tag.length - 1) : names[s], tag };
-    }));
-  }
-
   /** What the link's state says above the board. @param {any} table */
   #notice(table) {
     // A finished match has no link left to speak of (the peer's page closing it is not news).
@@ -425,7 +388,7 @@ export class Game {
       if (this.dialog.open && this.dialogKind === 'round') return;
     }
     this.boardHeld = false;
-    const names = this.#names(table);
+    const names = seatNames(table);
     let snap = null;
     // The move log and the sound switch belong to a board: not beside a waiting room.
     this.view.el.hidden = !table.paired && table.mode === 'online';
@@ -438,7 +401,7 @@ export class Game {
       const focused = this.boardEl.contains(document.activeElement);
       renderBoard(this.boardEl, table, {
         decide: (o) => this.#decide(o), resign: () => this.#resign(), showIds: !!this.env.settings.showIds, names,
-        labels: this.#labels(table, names),
+        labels: seatLabels(table, names),
       });
       if (focused && !this.boardEl.contains(document.activeElement)) this.#keepFocus();
       this.boardDeal = table.deal;
@@ -518,7 +481,7 @@ export class Game {
    * @param {any} table
    */
   #dialogs(table) {
-    const names = this.#names(table);
+    const names = seatNames(table);
     /** @type {[string, () => HTMLElement] | null} */
     let want = null;
     if (!table.canResign) this.#setResign(false);
@@ -616,7 +579,7 @@ export class Game {
     // After a handshake left half-way the passwords most likely differ: the host checks its own too.
     const note = again ? t(reason === 'left_in_handshake' ? 'hostAgainPasswordNote' : 'hostAgainNote')
       : reason === 'pake_failed' ? t('passwordsDifferNote') : null;
-    return stoppedDialog(table, this.#names(table), [
+    return stoppedDialog(table, seatNames(table), [
       again ? h('button', { class: 'primary', 'data-action': 'host-again', onclick: () => { this.#leave(); this.env.onHostAgain(again); } }, t('hostAgain')) : null,
       this.#downloadButton('evidence', t('evidence'), `koikoi-${table.room}.evidence`),
       unstarted ? null : this.#downloadButton('transcript', t('download'), `koikoi-${table.room}.transcript`),

@@ -3,21 +3,24 @@ import { koikoiDialog, renderBoard } from '../../app/src/board.js';
 import { roundSummary } from '../../app/src/summary.js';
 import { h } from '../../app/src/dom.js';
 import { setLang } from '../../app/src/i18n.js';
+import { seatLabels, seatNames } from '../../app/src/seatnames.js';
 import { overDialog, resignDialog, stoppedDialog, termsDialog } from '../../app/src/dialogs.js';
 
 /** @param {string} kind @param {any} table */
 function show(kind, table) {
   const root = /** @type {HTMLElement} */ (document.getElementById('app'));
   setLang(table.fixtureLang ?? 'en');
-  // As game.js names them: "You", and the opponent by its signed name and the start of its key.
-  const names = /** @type {[string, string]} */ (table.fixtureNames ?? (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']));
+  // As game.js names them: "You", and the opponent by its signed name and the start of its key
+  // (`fixtureAsGame`: by the app's own seatnames.js, names and the bars' labels alike).
+  const names = /** @type {[string, string]} */ (table.fixtureAsGame ? seatNames(table)
+    : table.fixtureNames ?? (table.seat === 0 ? ['You', 'Sakura m3qa-8cde'] : ['Fuji ykpi-4zuw', 'You']));
   // The wait began now, or `elapsedMs` ago (a clock in its last seconds).
   table.wait = table.wait ? { ...table.wait, since: Date.now() - (table.wait.elapsedMs ?? 0) } : null;
   const board = h('div', { class: 'boardwrap' });
   const main = h('main', { class: 'screen play' }, [board]);
   root.replaceChildren(main);
   // `fixtureLabels`: the name and fingerprint apart, as game.js gives them online.
-  renderBoard(board, table, { decide: () => {}, resign: () => {}, showIds: false, names, labels: table.fixtureLabels });
+  renderBoard(board, table, { decide: () => {}, resign: () => {}, showIds: false, names, labels: table.fixtureAsGame ? seatLabels(table, names) : table.fixtureLabels });
   if (kind === 'board' || kind === 'lowtime') return;
   if (kind === 'terms') board.replaceChildren();
   const dlg = /** @type {HTMLDialogElement} */ (h('dialog', { class: `dlg dlg-${kind === 'lowdecide' ? 'decide' : kind}`, 'aria-labelledby': 'dlg-title' }));

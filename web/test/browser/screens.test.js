@@ -100,7 +100,7 @@ test('board, koi-koi dialog, round and match summaries, terms, resignation and o
       await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('terms', tb), terms);
       assert.equal(await page.locator('dialog[open] .terms h2 + p').textContent(), 'Host: Fuji ykpi-4zuw');
       await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('terms', tb), {
-        ...terms, paired: { ...terms.paired, names: ['', ''] }, terms: { ...terms.terms, names: ['', ''] }, fixtureNames: ['Opponent ykpi-4zuw', 'You'],
+        ...terms, paired: { ...terms.paired, names: ['', ''] }, terms: { ...terms.terms, names: ['', ''] }, fixtureAsGame: true,
       });
       assert.equal(await page.locator('dialog[open] .terms h2 + p').textContent(), 'Host: ykpi-4zuw (no name given)');
       assert.match(String(await page.locator('dialog[open] .fp').textContent()), /ykpi-4zuw-pxd6-jkxt/);
@@ -237,36 +237,58 @@ test('the replay view in Japanese: seats named with their roles, koikoi verify\'
   }
 });
 
-test('on a phone the two player bars never overlap: a long opponent name, its fingerprint, dealer, a two-digit score beside your running clock', { skip, timeout: 120000 }, async () => {
+test('on a phone the two player bars never overlap: a long opponent name or none, its fingerprint, dealer, a two-digit score beside your running clock', { skip, timeout: 120000 }, async () => {
   const url = await fixturePage();
   const base = boardTable();
-  const table = {
+  const long = {
     ...base, paired: { ...base.paired, names: ['Fuji', 'Sakura of the Long Name'] },
-    match: { ...base.match, scores: [0, 24], dealer: 1 }, round: { ...base.round, dealer: 1 },
-    fixtureNames: ['You', 'Sakura of the Long Name m3qa-8cde'],
-    fixtureLabels: [{ name: 'You', tag: '' }, { name: 'Sakura of the Long Name', tag: 'm3qa-8cde' }],
+    match: { ...base.match, scores: [0, 24], dealer: 1 }, round: { ...base.round, dealer: 1 }, fixtureAsGame: true,
   };
+  // An opponent who gave no name is its fingerprint, "(no name)" beside it where there is room
+  // for all of it (QA: "Opponent ykpi-4zuw" read as a name).
+  const unnamed = { ...long, paired: { ...long.paired, names: ['Fuji', ''] } };
   const browser = await launch();
   try {
     for (const width of [320, 360, 390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 844 }, reducedMotion: 'reduce' });
       const { page, errors } = await openPage(context, url);
       await page.waitForFunction(() => typeof (/** @type {any} */ (window).show) === 'function');
-      await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), table);
-      await page.waitForTimeout(100);
-      const bars = await page.evaluate(() => {
-        const box = (/** @type {string} */ q) => document.querySelector(q)?.getBoundingClientRect() ?? null;
-        const them = box('.player.them');
-        const me = box('.player.me');
-        const tag = /** @type {HTMLElement | null} */ (document.querySelector('.player.them .ptag'));
-        return { them: them && [them.left, them.right], me: me && [me.left, me.right], dealer: !!document.querySelector('.player.them .dealer'),
-          clock: !!document.querySelector('.player.me .timer'), tagWhole: tag ? tag.scrollWidth <= tag.clientWidth : null };
-      });
-      assert.ok(bars.them && bars.me, `${width}: no bars`);
-      assert.ok(bars.dealer && bars.clock, `${width}: the fixture lost its dealer badge or clock: ${JSON.stringify(bars)}`);
-      assert.ok(bars.them[1] <= bars.me[0], `${width} px: the opponent's bar runs under yours: ${JSON.stringify(bars)}`);
-      assert.ok(bars.me[1] <= width, `${width} px: your bar leaves the screen: ${JSON.stringify(bars)}`);
-      assert.equal(bars.tagWhole, true, `${width} px: the fingerprint is cut`);
+      for (const table of [unnamed, long]) {
+        await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), table);
+        await page.waitForTimeout(100);
+        const bars = await page.evaluate(() => {
+          const box = (/** @type {string} */ q) => document.querySelector(q)?.getBoundingClientRect() ?? null;
+          const them = box('.player.them');
+          const me = box('.player.me');
+          const tag = /** @type {HTMLElement | null} */ (document.querySelector('.player.them .ptag'));
+          const note = /** @type {HTMLElement | null} */ (document.querySelector('.player.them .pnote'));
+          const noteBox = note?.getBoundingClientRect();
+          // The note is whole on the bar's line, or not seen at all (a phone keeps it for screen readers).
+          const noteSeen = note && noteBox && noteBox.width > 1
+            ? (note.scrollWidth <= note.clientWidth && Math.abs(/** @type {HTMLElement} */ (note.firstElementChild).getBoundingClientRect().top - noteBox.top) < 2 ? 'whole' : 'cut')
+            : note ? 'hidden' : null;
+          return { them: them && [them.left, them.right], me: me && [me.left, me.right], dealer: !!document.querySelector('.player.them .dealer'),
+            clock: !!document.querySelector('.player.me .timer'), tagWhole: tag ? tag.scrollWidth <= tag.clientWidth : null,
+            tag: tag?.textContent ?? null, noteSeen, text: document.querySelector('.player.them')?.textContent ?? '' };
+        });
+        const what = `${width} px, ${table === long ? 'a long name' : 'no name'}`;
+        assert.ok(bars.them && bars.me, `${what}: no bars`);
+        assert.ok(bars.dealer && bars.clock, `${what}: the fixture lost its dealer badge or clock: ${JSON.stringify(bars)}`);
+        assert.ok(bars.them[1] <= bars.me[0], `${what}: the opponent's bar runs under yours: ${JSON.stringify(bars)}`);
+        assert.ok(bars.me[1] <= width, `${what}: your bar leaves the screen: ${JSON.stringify(bars)}`);
+        assert.equal(bars.tagWhole, true, `${what}: the fingerprint is cut`);
+        assert.equal(bars.tag, 'm3qa-8cde', what);
+        assert.doesNotMatch(bars.text, /Opponent/, what);
+        if (table === unnamed) {
+          assert.equal(bars.noteSeen, width >= 700 ? 'whole' : 'hidden', `${what}: ${JSON.stringify(bars)}`);
+          assert.match(bars.text, /^m3qa-8cde\(no name\)/, what);
+          assert.equal(await page.locator('.captures.theirs .owner').textContent(), 'Captures of m3qa-8cde');
+        } else {
+          assert.equal(bars.noteSeen, null, what);
+        }
+        if (width === 390) await page.screenshot({ path: path.join(os.tmpdir(), `koikoi-bars-390-${table === long ? 'long' : 'unnamed'}.png`) });
+      }
+      const table = long;
       // A drawn card waiting beside the stock (lifted) leaves the stock's count readable (QA).
       await page.evaluate((/** @type {any} */ tb) => /** @type {any} */ (window).show('board', tb), { ...table, round: { ...table.round, pendingCard: 5 } });
       await page.waitForTimeout(100);
@@ -277,7 +299,6 @@ test('on a phone the two player bars never overlap: a long opponent name, its fi
       });
       assert.ok(stock, `${width} px: no stock count or drawn card`);
       assert.ok(stock.cardTop >= stock.countBottom, `${width} px: the drawn card covers the stock's count: ${JSON.stringify(stock)}`);
-      if (width === 390) await page.screenshot({ path: path.join(os.tmpdir(), 'koikoi-bars-390.png') });
       assert.deepEqual(errors, []);
       await context.close();
     }
