@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-158768f6ca8ef356';
-const FILES = ["./","app-bcec0668dde0.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-4d98de5c1c88.css","weights-08114836588a.js","worker-7a0e160671b6.js"];
+const CACHE = 'koikoi-51ba423157e3d7f0';
+const FILES = ["./","app-c0313e0c159e.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-d8d99559ff35.css","weights-08114836588a.js","worker-7a0e160671b6.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));

@@ -14,7 +14,7 @@ import { serviceUrl } from '../../src/api/match.js';
 import { backSvg } from './cards/art.js';
 import { svg } from './dom.js';
 import { exportOffered, identitySection } from './identity_panel.js';
-import { createForm as roomForm, presetSentence } from './rooms.js';
+import { createForm as roomForm, rulesChooser } from './rooms.js';
 import { lobbyScreen, refreshRooms } from './lobby.js';
 import { openRules } from './rulespage.js';
 import { leaderboardScreen } from './leaderboard.js';
@@ -204,10 +204,6 @@ function identityOffer() {
 /** @param {string} label @param {HTMLElement} control */
 const field = (label, control) => h('label', {}, [label, control]);
 
-function rulesSelect() {
-  return h('select', { name: 'rules' }, PRESETS.map((p) => h('option', { value: p, selected: p === settings.rules }, presetSentence(p))));
-}
-
 /** @param {HTMLFormElement} form @param {string} name */
 const val = (form, name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
 
@@ -227,7 +223,11 @@ function formError(form, e) {
 }
 
 function practiceForm() {
-  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form', onsubmit: (/** @type {Event} */ e) => {
+  const chosen = PRESETS.includes(settings.rules) ? settings.rules : 'nintendo';
+  const rules = rulesChooser(chosen, () => {}, () => {
+    try { openRules(buildProfile(rules.select.value, Number(val(form, 'rounds')) || null, '').toDict()); } catch { /* a preset always builds */ }
+  });
+  const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form practiceform', onsubmit: (/** @type {Event} */ e) => {
     e.preventDefault();
     try {
       const profile = profileOf(form);
@@ -243,17 +243,18 @@ function practiceForm() {
       h('option', { value: 'strong', selected: settings.level === 'strong' }, t('levelStrong')),
       h('option', { value: 'master', selected: settings.level === 'master' }, t('levelMaster')),
       h('option', { value: 'expert', selected: settings.level === 'expert' }, t('levelExpert'))])),
-    field(t('rules'), rulesSelect()),
+    ...rules.field,
     field(t('rounds'), h('input', { name: 'rounds', type: 'number', min: 1, max: 12, value: settings.rounds })),
-    h('p', { class: 'error', role: 'alert' }),
-    h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('start')), h('button', { type: 'button', onclick: home }, t('back'))]),
-    // The rules' switches are for players who know them (QA): out of the way, as in the room form.
+    // The rules' switches are for players who know them (QA): out of the way, as in the room form,
+    // and above the buttons like every option.
     h('details', { class: 'more' }, [
       h('summary', {}, t('moreOptions')),
       h('div', { class: 'moregrid' }, [
         field(t('switches'), h('textarea', { name: 'switches', rows: 2, spellcheck: 'false', placeholder: 'koikoi_multiplier=none' })),
       ]),
     ]),
+    h('p', { class: 'error', role: 'alert' }),
+    h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('start')), h('button', { type: 'button', onclick: home }, t('back'))]),
   ]));
   screen([topBar(), form]);
   // The two seats' workers start while the person chooses: Start finds them loaded and warm.

@@ -1,12 +1,12 @@
 // Creating a room, as a player thinks of it: the rules by the name of what plays them (one plain
-// sentence each), the match length as the sources play it, public or private, a password, rated
+// sentence under the choice), the match length as the sources play it, public or private, a password, rated
 // or not. Everything an engineer might want (switches, deadlines, the relay, the rating service,
 // another length) waits under "More options". What the host publishes in the lobby is the
 // room's listing (spec/relay.md §4.2); what the joiner signs is the terms, shown before it plays.
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { tn } from './words.js';
-import { PRESETS, buildProfile, presetSentence } from './profiles.js';
+import { PRESETS, buildProfile, presetSentence, presetShort } from './profiles.js';
 
 export { PRESET_TEXT, presetSentence, presetShort } from './profiles.js';
 import { ratedTerms } from './rated.js';
@@ -67,6 +67,25 @@ const val = (form, name) => /** @type {HTMLInputElement} */ (form.elements.named
 /** @param {string} label @param {HTMLElement} control @param {string} [cls] */
 const field = (label, control, cls) => h('label', { class: cls }, [label, control]);
 
+/**
+ * A form's rules field: the presets by their names, and under it, once, the chosen one's sentence
+ * (what plays it) with a link to its whole rules (QA: each choice repeated the sentence shown
+ * beneath it, which a phone cut short anyway).
+ * @param {string} chosen a preset @param {(name: string) => void} changed @param {() => void} showRules
+ * @returns {{select: HTMLSelectElement, field: HTMLElement[]}}
+ */
+export function rulesChooser(chosen, changed, showRules) {
+  const line = h('span', { class: 'presetline', id: 'presetline' }, presetSentence(chosen));
+  const select = /** @type {HTMLSelectElement} */ (h('select', { name: 'rules', 'aria-describedby': 'presetline', onchange: () => {
+    line.textContent = presetSentence(select.value);
+    changed(select.value);
+  } }, PRESETS.map((p) => h('option', { value: p, selected: p === chosen }, presetShort(p)))));
+  return { select, field: [
+    field(t('rules'), select),
+    h('p', { class: 'muted small rulesrow' }, [line, ' ', h('button', { type: 'button', class: 'linkish', onclick: showRules }, t('seeRules'))]),
+  ] };
+}
+
 /** The create-room form. @param {RoomsContext} ctx */
 export function createForm(ctx) {
   const { settings } = ctx;
@@ -78,11 +97,9 @@ export function createForm(ctx) {
     rounds.replaceChildren(...lengths.map((n, i) => h('option', { value: n, selected: i === 0 }, lengthText(n, target))));
   };
   fillRounds(chosen);
-  const line = h('span', { class: 'presetline', id: 'presetline' }, presetSentence(chosen));
-  const rules = /** @type {HTMLSelectElement} */ (h('select', { name: 'rules', 'aria-describedby': 'presetline', onchange: () => {
-    fillRounds(rules.value);
-    line.textContent = presetSentence(rules.value);
-  } }, PRESETS.map((p) => h('option', { value: p, selected: p === chosen }, presetSentence(p)))));
+  const { select: rules, field: rulesField } = rulesChooser(chosen, fillRounds, () => {
+    try { ctx.showRules(buildProfile(rules.value, Number(rounds.value) || null, '').toDict()); } catch { /* a preset always builds */ }
+  });
   const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form createroom', onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
     const error = /** @type {HTMLElement} */ (form.querySelector('.error'));
@@ -123,10 +140,7 @@ export function createForm(ctx) {
     }
   } }, [
     h('h2', {}, t('create')),
-    field(t('rules'), rules),
-    h('p', { class: 'muted small rulesrow' }, [line, ' ', h('button', { type: 'button', class: 'linkish', onclick: () => {
-      try { ctx.showRules(buildProfile(rules.value, Number(rounds.value) || null, '').toDict()); } catch { /* a preset always builds */ }
-    } }, t('seeRules'))]),
+    ...rulesField,
     field(t('rounds'), rounds),
     h('fieldset', { class: 'visibility' }, [
       h('legend', {}, t('visibility')),
@@ -136,8 +150,6 @@ export function createForm(ctx) {
     field(t('passwordShort'), h('input', { name: 'password', type: 'password', autocomplete: 'off', 'aria-describedby': 'pwhint' })),
     h('p', { class: 'muted small hint', id: 'pwhint' }, t('passwordHint')),
     h('label', { class: 'check' }, [h('input', { name: 'rated', type: 'checkbox' }), t('ratedShort')]),
-    h('p', { class: 'error', role: 'alert' }),
-    h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('createButton')), h('button', { type: 'button', onclick: ctx.home }, t('back'))]),
     h('details', { class: 'more' }, [
       h('summary', {}, t('moreOptions')),
       h('div', { class: 'moregrid' }, [
@@ -151,6 +163,9 @@ export function createForm(ctx) {
         ctx.nameField(), ctx.seenAs(),
       ]),
     ]),
+    // Every option above the buttons (QA: More options sat below Create).
+    h('p', { class: 'error', role: 'alert' }),
+    h('div', { class: 'choices' }, [h('button', { class: 'primary', type: 'submit' }, t('createButton')), h('button', { type: 'button', onclick: ctx.home }, t('back'))]),
   ]));
   ctx.screen([ctx.topBar(), form]);
 }

@@ -157,7 +157,7 @@ test('a round summary stays over the board its round ended on; the next deal is 
   }
 });
 
-test("the practice form keeps the rules' switches under More options, and still reads them", { skip, timeout: 120000 }, async () => {
+test("the practice form keeps the rules' switches under More options, above Start, and still reads them", { skip, timeout: 120000 }, async () => {
   const relay = await startWebRelay();
   const browser = await launch();
   try {
@@ -165,6 +165,20 @@ test("the practice form keeps the rules' switches under More options, and still 
     await page.getByRole('button', { name: 'Practice against the computer' }).click();
     const switches = page.getByLabel('Changed switches (one NAME=VALUE a line)');
     assert.equal(await switches.isVisible(), false, 'switches out of the way');
+    // As in the room form: every option above the buttons, the rules by name with their sentence
+    // once beneath, and a way to their whole rules.
+    const form = await page.evaluate(() => {
+      const f = /** @type {HTMLFormElement} */ (document.querySelector('form.practiceform'));
+      const buttons = /** @type {HTMLElement} */ (f.querySelector('.choices'));
+      return { after: Array.from(f.querySelectorAll('input, select, textarea, details')).filter((el) => !(buttons.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING)).length,
+        text: f.textContent ?? '' };
+    });
+    assert.equal(form.after, 0);
+    assert.equal(form.text.split('12 months, scores add up, doubled at 7 points').length - 1, 1, form.text);
+    await page.getByRole('button', { name: 'Read these rules' }).click();
+    await page.locator('dialog.rulespage[open]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('dialog.rulespage[open]').waitFor({ state: 'detached' });
     await page.getByText('More options').click();
     await switches.fill('no_such_switch=1');
     await page.getByRole('button', { name: 'Start' }).click();

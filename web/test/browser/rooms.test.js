@@ -43,6 +43,22 @@ test('create-room form, lobby with two rooms and rules page at both sizes match 
       const box = await create.boundingBox();
       assert.ok(box && box.y >= 0 && box.y + box.height <= size.height, `the Create button is in view at ${size.name}: ${JSON.stringify(box)}`);
       assert.equal(await page.locator('details.more').getAttribute('open'), null, 'More options starts folded');
+      // Every option comes before the buttons, More options included (QA: it sat below Create),
+      // and the chosen rules' sentence is said once, under the choice of their names (QA: twice).
+      const order = await page.evaluate(() => {
+        const form = /** @type {HTMLFormElement} */ (document.querySelector('form.createroom'));
+        const buttons = /** @type {HTMLElement} */ (form.querySelector('.choices'));
+        const options = Array.from(form.querySelectorAll('input, select, textarea, details'));
+        return { after: options.filter((el) => !(buttons.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING)).map((el) => el.outerHTML.slice(0, 60)),
+          text: form.textContent ?? '', choices: Array.from(form.querySelectorAll('select[name="rules"] option')).map((o) => o.textContent) };
+      });
+      assert.deepEqual(order.after, []);
+      const sentence = 'Nintendo’s rules: 12 months, scores add up, doubled at 7 points';
+      assert.equal(order.text.split(sentence).length - 1, 1, order.text);
+      assert.deepEqual(order.choices.slice(0, 2), ['Nintendo', 'Koi-Koi Online']);
+      await page.locator('select[name="rules"]').selectOption('koikoi-online');
+      assert.match(String(await page.locator('#presetline').textContent()), /^Koi-Koi Online: 25-point pool/);
+      await page.locator('select[name="rules"]').selectOption('nintendo');
       await page.waitForTimeout(100);
       compareScreenshot(await page.screenshot(), `create-${size.name}`);
       await axe(page, `create ${size.name}`);
