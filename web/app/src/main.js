@@ -81,7 +81,8 @@ function home() {
     topBar(),
     h('header', { class: 'hero' }, [svg(backSvg(), 'heroart'), h('div', {}, [h('h1', {}, t('title')), h('p', { class: 'tagline' }, t('tagline'))])]),
     identityOffer(),
-    h('div', { class: 'menu' }, [
+    // A phone stacks the menu over the settings; a wider window sets them side by side.
+    h('div', { class: 'homegrid' }, [h('div', { class: 'menu' }, [
       cur ? h('button', { class: 'primary', onclick: () => resumeGame(cur) }, t('resume')) : null,
       h('button', { class: cur ? '' : 'primary', onclick: practiceForm }, t('practice')),
       h('button', { onclick: createForm }, t('create')),
@@ -93,7 +94,7 @@ function home() {
       h('button', { onclick: () => go('leaderboard') }, t('leaderboard')),
       h('button', { onclick: () => { location.hash = 'report'; reportScreen(null); } }, t('replay')),
     ]),
-    settingsPanel(),
+    settingsPanel()]),
     h('p', { class: 'muted small' }, `${t('offline')} ${t('installHint')}`),
   ], 'home');
 }

@@ -153,6 +153,24 @@ test('the home screen, the forms and the replay view: pictures and axe', { skip,
       const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce', bypassCSP: true });
       const { page, errors } = await openPage(context, relay.web);
       await page.getByRole('button', { name: 'Practice against the computer' }).waitFor();
+      // The home screen uses a desktop window's width, the menu and the settings side by side
+      // (QA: one narrow column on the left); a phone stacks them, nothing wider than the screen.
+      await page.locator('.settings .fp').waitFor();
+      const home = await page.evaluate(() => {
+        const box = (/** @type {string} */ q) => /** @type {Element} */ (document.querySelector(q)).getBoundingClientRect();
+        const menu = box('.menu');
+        const settings = box('.settings');
+        return { menu: [menu.left, menu.right, menu.top], settings: [settings.left, settings.right, settings.top], scroll: document.documentElement.scrollWidth };
+      });
+      assert.ok(home.scroll <= size.width, `${size.name}: the home screen is wider than the window: ${JSON.stringify(home)}`);
+      if (size.name === 'desktop') {
+        assert.ok(home.settings[0] > home.menu[1] && Math.abs(home.settings[2] - home.menu[2]) < 2, JSON.stringify(home));
+        assert.ok(home.settings[1] - home.menu[0] > 0.8 * size.width, `the home screen uses the window's width: ${JSON.stringify(home)}`);
+      } else {
+        assert.ok(home.settings[2] > home.menu[2] && home.settings[1] <= size.width, JSON.stringify(home));
+      }
+      // The key's fingerprint is new in each browser: masked in the picture.
+      compareScreenshot(await page.screenshot({ mask: [page.locator('.settings .fp')] }), `home-${size.name}`);
       if (size.name === 'desktop') await axe(page, 'home');
       await page.getByRole('button', { name: 'Create a room' }).click();
       if (size.name === 'desktop') await axe(page, 'create');
