@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -275,7 +276,10 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     rows: list[Measurement] = []
     results: dict[tuple[str, str, str], Series] = {}
     with contextlib.ExitStack() as stack:
-        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
+        # Spawned, not forked: a fork of a process with threads (a test runner's, say) can inherit a
+        # held lock; each worker imports the players afresh instead.
+        spawn = multiprocessing.get_context("spawn")
+        pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=spawn)) if workers > 1 else None
         for rules in rules_list:
             base = series(rules, "random", "random", matches, seed + 1, simulations, pool=pool)
             for first, second in chosen:
