@@ -59,9 +59,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated presets (default {DEFAULT_RULES})")
     parser.add_argument("--pairs", default="all",
                         help="comma-separated pairs such as master-strong,greedy-random (default all)")
-    parser.add_argument("--master-simulations", type=int, default=BENCH_SIMULATIONS, metavar="N",
+    from koikoi_p2p.cli.options import positive_int
+
+    parser.add_argument("--master-simulations", type=positive_int, default=BENCH_SIMULATIONS, metavar="N",
                         help=f"the master's playouts per decision (default {BENCH_SIMULATIONS})")
-    parser.add_argument("--expert-simulations", type=int, default=None, metavar="N",
+    parser.add_argument("--expert-simulations", type=positive_int, default=None, metavar="N",
                         help="the expert's playouts per decision (default: as the master's)")
     parser.add_argument("--expert-horizon", type=int, default=EXPERT_HORIZON, metavar="TURNS",
                         help=f"turns the expert's playouts run before the network values them "
@@ -69,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", default=None, metavar="FILE",
                         help="the expert's weights (default: the shipped koikoi_p2p/ai/expert_weights.json)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and the players")
-    parser.add_argument("--workers", type=int, default=1, metavar="N",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="processes playing matches side by side (default 1; the results do not "
                              "depend on it)")
 

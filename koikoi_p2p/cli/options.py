@@ -205,7 +205,8 @@ def read_password(args: argparse.Namespace, *, twice: bool = False, lang: str | 
     return value
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
     try:
         value = int(text)
     except ValueError:
@@ -219,7 +220,7 @@ def rounds_count(text: str) -> int:
     """An argparse type: a match length, 1 to the largest the rules take (spec/rules.md switches)."""
     from koikoi_p2p.rules.profile import MAX_SWITCH_INTEGER
 
-    value = _positive(text)
+    value = positive_int(text)
     if value > MAX_SWITCH_INTEGER:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_SWITCH_INTEGER}")
     return value

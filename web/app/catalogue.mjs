@@ -142,16 +142,17 @@ const placeholders = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) 
 
 /**
  * Whether a translated form keeps the English message's placeholders: it names none the English
- * lacks and every one each English form has (an English singular may say "a call" for {n}), but
- * for {message}, the protocol's English detail of a failure, which a translation may leave to the
- * reason it follows, named in words (the catalogue test's rule for the terminal too).
- * @param {string} form @param {string[]} english
+ * lacks and every one each English form has (an English singular may say "a call" for {n}).
+ * `optional`: a terminal message (context null) may leave out {message}, the protocol's English
+ * detail of a failure, to the reason it follows, named in words: the Python catalogue test's rule
+ * for the same messages. The page's own messages keep it (it may be the only explanation).
+ * @param {string} form @param {string[]} english @param {boolean} [optional]
  */
-function keepsPlaceholders(form, english) {
+function keepsPlaceholders(form, english, optional = false) {
   const mine = placeholders(form);
   const each = english.map(placeholders);
   return [...mine].every((p) => each.some((s) => s.has(p)))
-    && [...each[0]].filter((p) => p !== 'message' && each.every((s) => s.has(p))).every((p) => mine.has(p));
+    && [...each[0]].filter((p) => !(optional && p === 'message') && each.every((s) => s.has(p))).every((p) => mine.has(p));
 }
 
 /**
@@ -240,7 +241,7 @@ export function messages(english = englishSource(), catalogues = catalogueTexts(
         if (!found || found.plural !== many) throw new Error(`${where} is not in the catalogue (run pybabel extract and update: README)`);
         if (found.fuzzy || found.forms.some((f) => !f)) throw new Error(`${where} is fuzzy or untranslated`);
         for (const form of found.forms) {
-          if (!keepsPlaceholders(form, many !== undefined ? [msgid, many] : [msgid])) throw new Error(`${where}: the translation ${JSON.stringify(form)} changes the placeholders`);
+          if (!keepsPlaceholders(form, many !== undefined ? [msgid, many] : [msgid], context === null)) throw new Error(`${where}: the translation ${JSON.stringify(form)} changes the placeholders`);
         }
         said[key] = many !== undefined ? found.forms : found.forms[0];
       }

@@ -226,7 +226,10 @@ function formError(form, e) {
 function practiceForm() {
   const chosen = PRESETS.includes(settings.rules) ? settings.rules : 'nintendo';
   const rules = rulesChooser(chosen, () => {}, () => {
-    try { openRules(buildProfile(rules.select.value, Number(val(form, 'rounds')) || null, '').toDict()); } catch { /* a preset always builds */ }
+    // The rounds box takes any number: one the rules refuse (1.5, -1) shows the preset's own length.
+    let profile;
+    try { profile = buildProfile(rules.select.value, Number(val(form, 'rounds')) || null, ''); } catch { profile = buildProfile(rules.select.value, null, ''); }
+    openRules(profile.toDict());
   });
   const form = /** @type {HTMLFormElement} */ (h('form', { class: 'panel form practiceform', onsubmit: (/** @type {Event} */ e) => {
     e.preventDefault();

@@ -51,7 +51,9 @@ export async function submitRatedResult(bytes, base, io = {}) {
       again = res.status >= 502 && res.status <= 504;
       const body = await res.json().catch(() => ({}));
       if (body.ok) io.counted?.(); // this browser's key now has a rating to lose: offer the export
-      answer = body.ok ? t(body.counted ? 'ratedCounted' : tried ? 'ratedAlready' : 'ratedRepeat')
+      // After a retry, the number the service gave the copy it counted, as the terminal says it.
+      const seq = Number.isSafeInteger(body.seq) ? String(body.seq) : '?';
+      answer = body.ok ? t(body.counted ? 'ratedCounted' : tried ? 'ratedAlready' : 'ratedRepeat', { seq })
         : t('ratedRefused', { reason: String(body.reason ?? res.status), message: String(body.message ?? '') });
     } catch (e) {
       again = true;

@@ -6,7 +6,7 @@
 import { FileError, auditBytes, describe, verifyHandshakeRecord } from '../../src/api/audit.js';
 import { decodePrefix, isMap } from '../../src/protocol/codec.js';
 import { decodeEnvelope, envelopeDigest } from '../../src/protocol/envelope.js';
-import { TRANSCRIPT_MAGIC, hasMagic } from '../../src/api/audit.js';
+import { ABANDON_MAGIC, TRANSCRIPT_MAGIC, hasMagic } from '../../src/api/audit.js';
 import { GameFlow } from '../../src/protocol/flow.js';
 import { scorePile } from '../../src/api/rules.js';
 import { reasonMessage } from './i18n.js';
@@ -69,8 +69,27 @@ export function buildReport(data) {
     } catch {
       /* the auditor's verdict already says why; the steps stop where reading stopped */
     }
+  } else if (hasMagic(data, ABANDON_MAGIC)) {
+    out.names = abandonmentNames(data) ?? out.names;
   }
   return out;
+}
+
+/**
+ * Both display names the transcript inside an abandonment file carries (its handshake record),
+ * as `koikoi verify` names the players of one (cmd_verify.file_names); null when it holds none.
+ * @param {Uint8Array} data @returns {[string, string] | null}
+ */
+function abandonmentNames(data) {
+  try {
+    const file = /** @type {any} */ (decodePrefix(data, 8).value);
+    const transcript = isMap(file) ? file.transcript : null;
+    if (!(transcript instanceof Uint8Array) || !hasMagic(transcript, TRANSCRIPT_MAGIC)) return null;
+    const header = /** @type {any} */ (decodePrefix(transcript, 8).value);
+    return verifyHandshakeRecord(header.handshake).names;
+  } catch {
+    return null;
+  }
 }
 
 /** @param {Uint8Array} data @param {MatchReport} out */

@@ -25,18 +25,29 @@ export const NOTES = /** @type {const} */ ([
 const plain = (s) => s.replaceAll('’', "'");
 const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Each template's English forms as a pattern: its placeholders' names and a RegExp. */
-const patterns = () => NOTES.flatMap((key) => englishForms(key).map((english) => {
+/** @type {Array<{key: string, names: string[], re: RegExp}> | null} */
+let compiled = null;
+
+/** Each template's English forms as a pattern: its placeholders' names and a RegExp (made once). */
+const patterns = () => (compiled ??= NOTES.flatMap((key) => englishForms(key).map((english) => {
   const names = [...english.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const source = plain(english).split(/\{\w+\}/).map(escape).join('(.+?)');
   return { key, names, re: new RegExp(`^${source}$`) };
-}));
+})));
+
+/**
+ * Longest sentence read back. The auditor's notes are short; a pattern of several lazy groups can
+ * take time growing with a power of the length on a text that almost matches, so a longer one (a
+ * hostile file's) stays as the auditor wrote it.
+ */
+const LONGEST_NOTE = 2000;
 
 /**
  * A sentence of the auditor read back: its template's key and values, or null.
  * @param {string} text @returns {{key: string, values: Record<string, string>} | null}
  */
 export function readBack(text) {
+  if (text.length > LONGEST_NOTE) return null;
   for (const p of patterns()) {
     const m = p.re.exec(plain(text));
     if (m) return { key: p.key, values: Object.fromEntries(p.names.map((n, i) => [n, m[i + 1]])) };

@@ -15,6 +15,8 @@ import { ready } from '../../src/api/match.js';
 import { buildReport } from '../../app/src/report_model.js';
 import { NOTES, readBack, sayDeviation, sayNote, verifyLines } from '../../app/src/verify_text.js';
 import { setLang } from '../../app/src/i18n.js';
+import { encode } from '../../src/protocol/codec.js';
+import { ABANDON_MAGIC } from '../../src/api/audit.js';
 
 const VECTORS = path.join(REPO, 'spec', 'vectors', 'protocol');
 // Files both auditors report alike (elsewhere the Python auditor adds notes of its own, or words
@@ -38,6 +40,20 @@ test('the report says what koikoi verify --lang LANG prints of the file, line by
     }
   }
   setLang('en');
+});
+
+test('an abandonment file\'s players are named from the transcript inside it, as koikoi verify names them', async () => {
+  await ready();
+  // No abandonment vector carries names: one around a named transcript (the claim itself does not
+  // verify, which does not matter to the names; cmd_verify.file_names reads the same record).
+  const transcript = new Uint8Array(readFileSync(path.join(VECTORS, 'match_resigned.transcript')));
+  const named = buildReport(transcript).names;
+  assert.ok(named[0] && named[1], 'the transcript names both players');
+  const body = encode({ claim: {}, deal: -1, round_key: new Uint8Array(0), sig: new Uint8Array(64), transcript });
+  const file = new Uint8Array(ABANDON_MAGIC.length + body.length);
+  file.set(ABANDON_MAGIC);
+  file.set(body, ABANDON_MAGIC.length);
+  assert.deepEqual(buildReport(file).names, named);
 });
 
 test('a Japanese report names the seats, the rounds and the scores in Japanese', async () => {
