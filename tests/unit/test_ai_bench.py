@@ -82,6 +82,14 @@ def test_bench_ai_plays_the_same_matches_with_any_number_of_workers(
     assert runs[0] == runs[1]
 
 
+@pytest.mark.parametrize("option", ["--workers", "--expert-simulations", "--master-simulations"])
+def test_bench_ai_refuses_a_count_under_one(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench", "ai", option, "0"])
+    assert stopped.value.code == 2
+    assert f"argument {option}: must be at least 1" in capsys.readouterr().err
+
+
 def test_bench_ai_expert_rows_and_targets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The expert rung: its rows, its two targets, and --weights (here the shipped file itself);
     a row under a preset its network was not trained on says so."""

@@ -56,6 +56,16 @@ test('an abandonment file\'s players are named from the transcript inside it, as
   assert.deepEqual(buildReport(file).names, named);
 });
 
+test('a note too long to be the auditor\'s is not read back, and stays as it was written', () => {
+  // A hostile near-match of a pattern with several lazy groups takes time growing with a power
+  // of its length: past the cap nothing is tried, even a text that would match.
+  const short = 'the offending envelope does not continue the reporter\'s chain at message 7 (disputed)';
+  assert.deepEqual(readBack(short)?.values, { seq: '7' });
+  const long = short.replace('7', '7'.repeat(2100));
+  assert.equal(readBack(long), null);
+  assert.equal(sayNote(long), long);
+});
+
 test('a Japanese report names the seats, the rounds and the scores in Japanese', async () => {
   await ready();
   const report = buildReport(new Uint8Array(readFileSync(path.join(VECTORS, 'match_resigned.transcript'))));
