@@ -46,7 +46,7 @@ def test_verify_html_says_where_it_wrote(tmp_path: Path) -> None:
     assert done.returncode == 0 and out.exists()
     assert f"Wrote the match report to {out.resolve()}" in done.stdout
     ja = koikoi(tmp_path, "verify", str(transcript), "--html", str(out), "--lang", "ja")
-    assert f"対局の報告を {out.resolve()} に書きました" in ja.stdout
+    assert f"対局レポートを {out.resolve()} に書きました" in ja.stdout
     machine = koikoi(tmp_path, "verify", str(transcript), "--html", str(out), "--json")
     assert json.loads(machine.stdout)["ok"] is True  # stdout stays one JSON document
     assert str(out.resolve()) in machine.stderr
