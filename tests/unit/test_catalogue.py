@@ -140,3 +140,12 @@ def test_the_terminal_names_a_reason_in_the_browser_s_words() -> None:
         for code in [*REASONS, *MESSAGE_WORDS]:
             said = catalogue.word(lang, code)
             assert said and (said != code or code in ("result", "claim")), (lang, code)
+
+
+def test_japanese_sentences_close_with_the_same_brackets() -> None:
+    """A Japanese sentence that ends in a remark in brackets, as its English does, writes them as
+    the rest of the terminal does, `` (…)``: `koikoi verify --lang ja` mixed （…） and (…) from
+    one line to the next. A label that is all bracket, such as "(no name)", keeps its own."""
+    mixed = {en: ja for en, ja in translated("ja").items()
+             if en.rstrip(".").endswith(")") and not en.startswith("(") and ja.rstrip("。").endswith("）")}
+    assert mixed == {}
