@@ -56,6 +56,16 @@ test('create-room form, lobby with two rooms and rules page at both sizes match 
       const sentence = 'Nintendo’s rules: 12 months, scores add up, doubled at 7 points';
       assert.equal(order.text.split(sentence).length - 1, 1, order.text);
       assert.deepEqual(order.choices.slice(0, 2), ['Nintendo', 'Koi-Koi Online']);
+      // The empty error line takes no room (QA: a blank line and two gaps above the buttons): More
+      // options and the buttons are one grid gap apart; the line is still there for its alert.
+      const gap = await page.evaluate(() => {
+        const form = /** @type {HTMLFormElement} */ (document.querySelector('form.createroom'));
+        const more = /** @type {HTMLElement} */ (form.querySelector('details.more')).getBoundingClientRect();
+        const buttons = /** @type {HTMLElement} */ (form.querySelector('.choices')).getBoundingClientRect();
+        const line = /** @type {HTMLElement} */ (form.querySelector('p.error[role="alert"]'));
+        return { between: buttons.top - more.bottom, row: parseFloat(getComputedStyle(form).rowGap), line: line.getBoundingClientRect().height };
+      });
+      assert.ok(gap.between <= gap.row + 0.6 * 16 + 1 && gap.line === 0, JSON.stringify(gap));
       await page.locator('select[name="rules"]').selectOption('koikoi-online');
       assert.match(String(await page.locator('#presetline').textContent()), /^Koi-Koi Online: 25-point pool/);
       await page.locator('select[name="rules"]').selectOption('nintendo');
