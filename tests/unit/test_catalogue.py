@@ -13,6 +13,7 @@ from __future__ import annotations
 import gettext
 import io
 import json
+import re
 import string
 from pathlib import Path
 
@@ -142,10 +143,48 @@ def test_the_terminal_names_a_reason_in_the_browser_s_words() -> None:
             assert said and (said != code or code in ("result", "claim")), (lang, code)
 
 
+def _closing_remark(text: str) -> int | None:
+    """Where the bracket that closes ``text`` opens (brackets nest), or None if it does not end in one."""
+    if not text.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return None
+
+
 def test_japanese_sentences_close_with_the_same_brackets() -> None:
-    """A Japanese sentence that ends in a remark in brackets, as its English does, writes them as
-    the rest of the terminal does, `` (…)``: `koikoi verify --lang ja` mixed （…） and (…) from
-    one line to the next. A label that is all bracket, such as "(no name)", keeps its own."""
-    mixed = {en: ja for en, ja in translated("ja").items()
-             if en.rstrip(".").endswith(")") and not en.startswith("(") and ja.rstrip("。").endswith("）")}
-    assert mixed == {}
+    """A Japanese sentence that ends in a remark in brackets, as its English does, writes it as
+    the rest of the terminal does, `` (…)``, half-width after a space: `koikoi verify --lang ja`
+    mixed （…） and (…) from one line to the next. Every message the terminal prints (no context,
+    help, reasons) and the report's verdict notes (the page's vn/vd keys), each plural form.
+    Labels of the page such as パスワード（任意） keep the full-width brackets of a form; one that is
+    all bracket, such as "(no name)", or a formula such as "×(1 + …)" is no remark. A switch's
+    value ends in no bracket at all: the terminal follows it with " (元の設定は …)" and the page
+    with "（任天堂: …）" (a terms line showed 親が得点（親権） (元の設定は …))."""
+    page = json.loads((ROOT / "web" / "app" / "messages.en.json").read_text(encoding="utf-8"))
+    verdicts = {text for key, text in page["web"].items()
+                if re.match(r"v[nd][A-Z]", key) and isinstance(text, str)}
+    checked, wrong = 0, list[tuple[str | None, str, str]]()
+    for m in po("ja"):
+        english = m.id if isinstance(m.id, str) else m.id[0] if m.id else ""
+        ctx = m.context
+        forms = m.string if isinstance(m.string, tuple | list) else (m.string,)
+        if (ctx or "").startswith("value of") and not english.startswith("×("):
+            wrong += [(ctx, english, ja) for ja in forms if isinstance(ja, str) and ja.endswith((")", "）"))]
+        printed = ctx in (None, "help", "reason") or (ctx == "web" and english in verdicts)
+        at = _closing_remark(english.rstrip("."))
+        if not printed or at is None or at == 0 or english[at - 1] != " ":
+            continue
+        checked += 1
+        for japanese in forms:
+            if not isinstance(japanese, str):
+                continue
+            said = japanese.rstrip("。")
+            opens = _closing_remark(said)
+            if said.endswith("）") or (opens is not None and opens > 0 and said[opens - 1] != " "):
+                wrong.append((ctx, english, japanese))
+    assert checked > 100, checked   # the selection itself still finds the sentences it is about
+    assert wrong == []

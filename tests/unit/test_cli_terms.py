@@ -47,7 +47,7 @@ def test_the_terms_in_japanese() -> None:
     assert "ルール: nintendo (任天堂版) の変更版" in text and "長さ: 3回戦" in text
     assert "レーティング対象外" in text
     # The changed switches in Japanese too (issue 16): what they are called and their values.
-    assert "手札がなくなったとき = 親が得点（親権） (元の設定は 誰も得点しない)" in text
+    assert "手札がなくなったとき = 親権により親が得点 (元の設定は 誰も得点しない)" in text
     assert "1回戦のこいこい回数 = 無制限 (元の設定は 1回)" in text
     from tests.e2e.test_cli_practice_pty import english_left
 

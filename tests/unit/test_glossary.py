@@ -11,6 +11,8 @@ import ast
 import re
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 import koikoi_p2p.cli as cli_package
 from koikoi_p2p.cli import board, cardnames
 from koikoi_p2p.cli.i18n import YAKU_EN, role_name, yaku_name
@@ -99,8 +101,14 @@ def terminal_texts() -> list[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 texts.append(node.value)
-    for po in (Path(cli_package.__file__).parents[1] / "locale").glob("*/LC_MESSAGES/*.po"):
-        texts += [line for line in po.read_text(encoding="utf-8").splitlines() if line.startswith("msg")]
+    # Whole messages, not the .po's lines: a long one is wrapped over several lines that do not
+    # start with "msg" (an old name there went unseen), and each plural form counts.
+    for path in (Path(cli_package.__file__).parents[1] / "locale").glob("*/LC_MESSAGES/*.po"):
+        with path.open("rb") as po:
+            for message in read_po(po):
+                for text in (message.id, message.string):
+                    forms = text if isinstance(text, tuple | list) else (text,)
+                    texts += [form for form in forms if isinstance(form, str) and form]
     return texts
 
 

@@ -145,6 +145,6 @@ test('koikoi-japan\'s changes read as a player says them', () => {
   setLang('ja');
   const ja = changeLines(preset('koikoi-japan'));
   assert.ok(ja.includes('手役: なし（任天堂: 手四 6点、くっつき 6点）'), ja.join('\n'));
-  assert.ok(ja.includes('手札がなくなったとき: 親が得点（親権）（任天堂: 誰も得点しない）'), ja.join('\n'));
+  assert.ok(ja.includes('手札がなくなったとき: 親権により親が得点（任天堂: 誰も得点しない）'), ja.join('\n'));
   setLang('en');
 });

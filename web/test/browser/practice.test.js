@@ -177,12 +177,13 @@ test("the practice form keeps the rules' switches under More options, above Star
     assert.equal(form.text.split('12 months, scores add up, doubled at 7 points').length - 1, 1, form.text);
     // A rounds value the rules refuse (1.5) still lets "Read these rules" show the preset's own
     // rules (it used to do nothing: building the rules threw).
+    const rounds = await page.getByLabel('Rounds').inputValue();
     await page.getByLabel('Rounds').fill('1.5');
     await page.getByRole('button', { name: 'Read these rules' }).click();
     await page.locator('dialog.rulespage[open]').waitFor({ timeout: 5000 });
     await page.keyboard.press('Escape');
     await page.locator('dialog.rulespage[open]').waitFor({ state: 'detached' });
-    await page.getByLabel('Rounds').fill('');
+    await page.getByLabel('Rounds').fill(rounds);
     await page.getByText('More options').click();
     await switches.fill('no_such_switch=1');
     await page.getByRole('button', { name: 'Start' }).click();
