@@ -9,7 +9,10 @@ player's seed come from ``--seed`` and the match's number, and the master and th
 fixed number of playouts per decision (``--master-simulations``, ``--expert-simulations``, no
 wall-time cap), so a run repeats exactly except for its timings, with any number of
 ``--workers`` (processes playing matches side by side; each decision still runs on one core).
-``--weights`` benches the expert with another weights file (``koikoi train --out``).
+``--weights`` benches the expert with another weights file (``koikoi train --out``). A pair may
+also name ``network``, no level but a probe of the network alone: its own choice one ply ahead
+(lookahead.py), quick enough to judge a trained network before benching the expert with it
+(``--pairs network-strong --weights FILE``).
 
 Each row is the stronger rung's match win rate (draws count as not won) against the baseline of
 the same run, random against random under that preset (near one half); its note gives the 95%
@@ -35,6 +38,7 @@ from functools import cache
 from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.expert import EXPERT_HORIZON, ExpertPlayer
 from koikoi_p2p.ai.greedy import GreedyPlayer
+from koikoi_p2p.ai.lookahead import NetworkPlayer
 from koikoi_p2p.ai.master import MasterPlayer
 from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, show_round, tell_match
 from koikoi_p2p.ai.strong import StrongPlayer
@@ -45,6 +49,9 @@ from koikoi_p2p.rules.profile import PRESETS, Profile, preset
 from koikoi_p2p.rules.round import RoundView
 
 RUNGS: tuple[str, ...] = ("random", "greedy", "strong", "master", "expert")
+# Players a pair may name that are no level of the ladder and not in "all": "network", the value
+# network's own choice one ply ahead (lookahead.py), a quick measure of a trained network alone.
+PROBES: tuple[str, ...] = ("network",)
 DEFAULT_RULES = "nintendo,koikoi-online,wikipedia"
 BENCH_SIMULATIONS = 150   # the master's playouts per decision here (see README: the bench budget)
 MASTER_TARGET = 0.6       # master against strong, nintendo, and the interval's low end above one half
@@ -58,7 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default=DEFAULT_RULES,
                         help=f"comma-separated presets (default {DEFAULT_RULES})")
     parser.add_argument("--pairs", default="all",
-                        help="comma-separated pairs such as master-strong,greedy-random (default all)")
+                        help="comma-separated pairs such as master-strong,greedy-random (default all: "
+                             "every pair of the ladder); network-strong measures the value network's own "
+                             "one-ply choice")
     from koikoi_p2p.cli.options import positive_int
 
     parser.add_argument("--master-simulations", type=positive_int, default=BENCH_SIMULATIONS, metavar="N",
@@ -69,7 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"turns the expert's playouts run before the network values them "
                              f"(default {EXPERT_HORIZON})")
     parser.add_argument("--weights", default=None, metavar="FILE",
-                        help="the expert's weights (default: the shipped koikoi_p2p/ai/expert_weights.json)")
+                        help="the expert's and the network probe's weights (default: the shipped "
+                             "koikoi_p2p/ai/expert_weights.json)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and the players")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="processes playing matches side by side (default 1; the results do not "
@@ -166,6 +176,9 @@ def _maker(profile: Profile, simulations: int, expert: ExpertSetting | None = No
             return GreedyPlayer(profile, seed)
         if rung == "strong":
             return StrongPlayer(profile, seed)
+        if rung == "network":
+            setting = expert if expert is not None else ExpertSetting()
+            return NetworkPlayer(profile, seed, max_seconds=None, net=_net(setting.weights))
         if rung == "expert":
             setting = expert if expert is not None else ExpertSetting()
             return ExpertPlayer(profile, seed, simulations=setting.simulations or simulations,
@@ -226,16 +239,21 @@ def series(rules: str, first: str, second: str, matches: int, seed: int, simulat
 
 
 def pairs(text: str) -> list[tuple[str, str]]:
-    """The pairs to play, stronger rung first ("all": every pair of the ladder)."""
+    """The pairs to play, stronger rung first, a probe before any rung ("all": every pair of the
+    ladder)."""
     every = [(RUNGS[j], RUNGS[i]) for j in range(len(RUNGS)) for i in range(j)]
     if text == "all":
         return every
+    known = RUNGS + PROBES
     chosen: list[tuple[str, str]] = []
     for item in text.split(","):
         a, _, b = item.strip().partition("-")
-        if a not in RUNGS or b not in RUNGS or a == b:
-            raise SystemExit(f"koikoi bench ai: bad pair {item!r}; rungs: {', '.join(RUNGS)}")
-        chosen.append((a, b) if RUNGS.index(a) > RUNGS.index(b) else (b, a))
+        if a not in known or b not in known or a == b:
+            raise SystemExit(f"koikoi bench ai: bad pair {item!r}; rungs: {', '.join(RUNGS)}; "
+                             f"probes: {', '.join(PROBES)}")
+        if b in PROBES or (a not in PROBES and RUNGS.index(a) < RUNGS.index(b)):
+            a, b = b, a
+        chosen.append((a, b))
     return chosen
 
 
@@ -267,7 +285,7 @@ def run(args: argparse.Namespace) -> list[Measurement]:
     expert_sims = getattr(args, "expert_simulations", None)
     expert_simulations = max(1, int(expert_sims)) if expert_sims else simulations
     net: ValueNet | None = None
-    if any("expert" in pair for pair in chosen) or weights is not None:
+    if any("expert" in pair or "network" in pair for pair in chosen) or weights is not None:
         net = _net(None if weights is None else str(weights))
     expert = (ExpertSetting(None if weights is None else str(weights),
                             int(getattr(args, "expert_horizon", EXPERT_HORIZON)), expert_simulations)
@@ -288,9 +306,9 @@ def run(args: argparse.Namespace) -> list[Measurement]:
                 s = series(rules, first, second, matches, seed, simulations, expert, pool)
                 results[(rules, first, second)] = s
                 row = _row(s, base.rate)
-                if "expert" in (first, second) and rules not in trained:
+                if {"expert", "network"} & {first, second} and rules not in trained:
                     # The network never saw this preset's scoring: say so beside the figure.
-                    row = replace(row, note=f"{row.note}; the expert's network was trained on "
+                    row = replace(row, note=f"{row.note}; the network was trained on "
                                             f"{', '.join(trained) or 'no named preset'} only, not {rules}")
                 rows.append(row)
     rows.extend(_targets(results))

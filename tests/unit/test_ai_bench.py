@@ -33,6 +33,22 @@ def test_pairs_name_the_stronger_rung_first() -> None:
     assert pairs("random-greedy,strong-master") == [("greedy", "random"), ("master", "strong")]
     with pytest.raises(SystemExit):
         pairs("master-grandmaster")
+    # The network probe is no rung: never in "all", and always the side a pair measures.
+    assert not any("network" in pair for pair in every)
+    assert pairs("strong-network,network-expert") == [("network", "strong"), ("network", "expert")]
+    with pytest.raises(SystemExit):
+        pairs("network-network")
+
+
+def test_bench_ai_network_probe(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "ai", "--json", "--matches", "2", "--seed", "4", "--rules", "nintendo,wikipedia",
+                 "--pairs", "network-greedy"]) == 0
+    by_name = {m["name"]: m for m in json.loads(capsys.readouterr().out)}
+    row = by_name["nintendo/network_vs_greedy"]
+    assert "s/decision network" in row["note"] and "trained on" not in row["note"]
+    assert by_name["wikipedia/network_vs_greedy"]["note"].endswith(
+        "the network was trained on nintendo only, not wikipedia")
+    assert not any(name.startswith("target/") for name in by_name)
 
 
 def test_bench_ai_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,7 +123,7 @@ def test_bench_ai_expert_rows_and_targets(capsys: pytest.CaptureFixture[str], tm
     assert "trained on" not in by_name["nintendo/expert_vs_strong"]["note"]
     for name in ("wikipedia/expert_vs_strong", "wikipedia/expert_vs_master"):
         note = by_name[name]["note"]
-        assert note.endswith("the expert's network was trained on nintendo only, not wikipedia")
+        assert note.endswith("the network was trained on nintendo only, not wikipedia")
 
 
 def test_bench_ai_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -251,3 +251,21 @@ def test_the_holdout_takes_as_many_shards_of_every_preset() -> None:
     assert split_holdout(one, 1, 0.05) == (one[:70], one[70:])  # round(74 * 0.05) = 4, as before
     assert split_holdout(one[:3], 1, 0.34) == (one[:2], one[2:3])  # --quick
     assert split_holdout(one[:1], 1, 0.05) == (one[:1], [])
+
+
+def test_the_network_probe_weighs_the_next_card_by_the_reading() -> None:
+    """lookahead.next_card_chances: every unseen card's chance of being the stock's next card sums
+    to one; a card the opponent cannot hold is in the stock, so it is likelier to come next."""
+    from koikoi_p2p.ai.lookahead import next_card_chances
+
+    unseen = list(range(20))
+    even = next_card_chances(unseen, 8, 12, 0)
+    assert [c for c, _ in even] == unseen and all(p == pytest.approx(1 / 20) for _, p in even)
+    barred = (1 << 3) | (1 << 5)
+    read = dict(next_card_chances(unseen, 8, 12, barred))
+    assert sum(read.values()) == pytest.approx(1.0)
+    assert read[3] == read[5] == pytest.approx(1 / 12)
+    assert read[0] == pytest.approx(10 / (12 * 18))
+    # A reading that leaves the hand too few cards is dropped; nothing to draw, no chances.
+    assert dict(next_card_chances(unseen, 19, 1, barred)) == {c: pytest.approx(1 / 20) for c in unseen}
+    assert next_card_chances(unseen, 8, 0, 0) == []

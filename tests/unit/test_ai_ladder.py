@@ -15,6 +15,7 @@ from koikoi_p2p.ai.arena import play_local_match
 from koikoi_p2p.ai.expert import ExpertPlayer
 from koikoi_p2p.ai.greedy import GreedyPlayer
 from koikoi_p2p.ai.levels import LEVELS, computer_player
+from koikoi_p2p.ai.lookahead import NetworkPlayer
 from koikoi_p2p.ai.master import MasterPlayer
 from koikoi_p2p.ai.strategy import MatchContext, RandomPlayer, Strategy, StrategyError
 from koikoi_p2p.ai.strong import StrongPlayer
@@ -164,8 +165,9 @@ def _indices(ids: tuple[str, ...]) -> list[int]:
     return [card(i).index for i in ids]
 
 
-# The search players: the master, and the expert (the same search, a learned value at its leaves).
-SEARCHERS = [MasterPlayer, ExpertPlayer]
+# The search players: the master, the expert (the same search, a learned value at its leaves) and
+# the network probe of koikoi bench ai (the network's own choice one ply ahead).
+SEARCHERS = [MasterPlayer, ExpertPlayer, NetworkPlayer]
 
 
 @pytest.mark.parametrize("searcher", SEARCHERS)
