@@ -14,8 +14,8 @@ also name ``network``, no level but a probe of the network alone: its own choice
 (lookahead.py), quick enough to judge a trained network before benching the expert with it
 (``--pairs network-strong --weights FILE``).
 
-Each row is the stronger rung's match win rate (draws count as not won) against the baseline of
-the same run, random against random under that preset (near one half); its note gives the 95%
+Each row is the stronger rung's (or the probe's) match win rate (draws count as not won) against
+the baseline of the same run, random against random under that preset (near one half); its note gives the 95%
 Wilson interval as ``ci=[lo, hi]``, the draws, the mean point difference per round (stronger
 minus weaker; under a pool profile, the pool moved), and the CPU seconds per decision of each
 side (decisions with two or more legal options; one process, so one core). The last rows check

@@ -51,6 +51,21 @@ def test_bench_ai_network_probe(capsys: pytest.CaptureFixture[str]) -> None:
     assert not any(name.startswith("target/") for name in by_name)
 
 
+def test_the_network_probe_plays_with_the_weights_given(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from koikoi_p2p.ai.lookahead import NetworkPlayer
+    from koikoi_p2p.rules.profile import preset
+
+    weights = tmp_path / "w.json"
+    weights.write_bytes(resources.files("koikoi_p2p.ai").joinpath("expert_weights.json").read_bytes())
+    player = ai._maker(preset("nintendo"), 150, ai.ExpertSetting(str(weights)))("network", 0)
+    assert isinstance(player, NetworkPlayer) and player.net is ai._net(str(weights))
+    assert player.net is not ai._net(None)
+    shipped = ai._maker(preset("nintendo"), 150)("network", 0)
+    assert isinstance(shipped, NetworkPlayer) and shipped.net is ai._net(None)
+
+
 def test_bench_ai_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "ai", "--json", "--matches", "4", "--seed", "5", "--rules", "nintendo",
                  "--pairs", "greedy-random,master-strong,master-greedy",
