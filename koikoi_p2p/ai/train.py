@@ -15,8 +15,9 @@
    positions, widths, epochs, the training curve, the code's git commit, versions, seconds), and
    with ``--js`` the same document as an ES module for the browser's worker.
 
-The defaults (nintendo, 74 shards of 100 matches, 2 workers, 2 epochs: the shipped weights) take
-about half an hour on a two-core machine; ``--quick`` takes seconds (a test runs it).
+The defaults (nintendo, 1184 shards of 100 matches, 2 workers, 2 epochs: the shipped weights) take
+about an hour on a two-core machine (the self-play nearly all of it: about 4.9 s a shard per
+worker; the training some five minutes); ``--quick`` takes seconds (a test runs it).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ TARGET_SCALE = 10.0  # the network learns points / 10; the scale is folded into 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="nintendo",
                         help="comma-separated presets to play (default nintendo)")
-    parser.add_argument("--shards", type=int, default=74, help="shards per preset (default 74)")
+    parser.add_argument("--shards", type=int, default=1184, help="shards per preset (default 1184)")
     parser.add_argument("--shard-matches", type=int, default=SHARD_MATCHES,
                         help=f"matches per shard (default {SHARD_MATCHES})")
     parser.add_argument("--hidden", default="128,64", help="hidden layer widths (default 128,64)")

@@ -1,8 +1,8 @@
 // The service worker: keeps every file of this build (listed below by the build) so the app,
 // practice included, opens without the network once it has been opened; a new build has a
 // new cache name, and the old cache is removed when the new worker activates.
-const CACHE = 'koikoi-32e29bb7f6b7fe2f';
-const FILES = ["./","app-f30797ad46a5.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-ddb89a12d6b1.css","weights-08114836588a.js","worker-7a0e160671b6.js"];
+const CACHE = 'koikoi-cb324177b3d0f50c';
+const FILES = ["./","app-f30797ad46a5.js","apple-touch-icon.png","icon-192.png","icon-512.png","icon.svg","index.html","manifest.webmanifest","styles-ddb89a12d6b1.css","weights-ca79828ced32.js","worker-3ab1019676dd.js"];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
