@@ -4,6 +4,7 @@ Monte-Carlo average over the deals the search players sample, and its koi-koi in
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import cast
 
 import pytest
@@ -28,17 +29,21 @@ class StubNet:
         return float(sum(k for k in range(48) if row[k] == MINE) % 13 - 6 + 0.5 * row[MY_BASE])
 
 
-def _positions(seed: int, stop_at: int) -> tuple[NetworkPlayer, RoundView, tuple[Action, ...]]:
-    """Seat 0's ``stop_at``-th play of a round two strong players play, the probe watching seat 0."""
+Acting = tuple[RoundState, NeedAction, tuple[Action, ...]]
+
+
+def _acting(seed: int, dealer: int, round_index: int, month: int,
+            watcher: NetworkPlayer | None = None) -> Iterator[Acting]:
+    """Each need to act of a round two strong players play (``watcher`` shown seat 0's view all
+    along); the caller's loop body runs before the strong player's choice is applied."""
     rng = random.Random(seed)
     deck = list(range(48))
     rng.shuffle(deck)
-    probe = NetworkPlayer(NINTENDO, seed, net=cast(ValueNet, StubNet()))
     players = (StrongPlayer(NINTENDO, seed), StrongPlayer(NINTENDO, seed + 1))
-    state = RoundState(profile=NINTENDO, dealer=seed % 2, viewer=None, round_index=1, month=1)
-    plays = 0
+    state = RoundState(profile=NINTENDO, dealer=dealer, viewer=None, round_index=round_index, month=month)
     while state.result is None:
-        show_round(probe, state.view(0))
+        if watcher is not None:
+            show_round(watcher, state.view(0))
         need = state.need
         if isinstance(need, NeedReveal):
             for p in need.positions:
@@ -46,11 +51,19 @@ def _positions(seed: int, stop_at: int) -> tuple[NetworkPlayer, RoundView, tuple
             continue
         assert isinstance(need, NeedAction)
         options = state.legal_actions()
+        yield state, need, options
+        state.apply(need.seat, players[need.seat].choose(state.view(need.seat), options))
+
+
+def _positions(seed: int, stop_at: int) -> tuple[NetworkPlayer, RoundView, tuple[Action, ...]]:
+    """Seat 0's ``stop_at``-th play of a round two strong players play, the probe watching seat 0."""
+    probe = NetworkPlayer(NINTENDO, seed, net=cast(ValueNet, StubNet()))
+    plays = 0
+    for state, need, options in _acting(seed, seed % 2, 1, 1, probe):
         if need.seat == 0 and need.kind == "play":
             plays += 1
             if plays == stop_at:
                 return probe, state.view(0), options
-        state.apply(need.seat, players[need.seat].choose(state.view(need.seat), options))
     raise AssertionError("the round ended first")
 
 
@@ -119,19 +132,7 @@ def test_behind_in_the_last_round_it_calls_koikoi() -> None:
     """Stopping cannot win the match; calling can: the probe calls (the utility of an average
     would have made both worth nothing, and the first option, Stop, would have been played)."""
     for seed in range(200):
-        rng = random.Random(seed)
-        deck = list(range(48))
-        rng.shuffle(deck)
-        players = (StrongPlayer(NINTENDO, seed), StrongPlayer(NINTENDO, seed + 1))
-        state = RoundState(profile=NINTENDO, dealer=0, viewer=None, round_index=12, month=12)
-        while state.result is None:
-            need = state.need
-            if isinstance(need, NeedReveal):
-                for p in need.positions:
-                    state.reveal(p, deck[p])
-                continue
-            assert isinstance(need, NeedAction)
-            options = state.legal_actions()
+        for state, need, options in _acting(seed, 0, 12, 12):
             if need.seat == 0 and need.kind == "decide" and any(isinstance(o, KoiKoi) for o in options):
                 view = state.view(0)
                 base = view.bases[0]
@@ -143,5 +144,4 @@ def test_behind_in_the_last_round_it_calls_koikoi() -> None:
                 ahead.match_update(MatchContext(profile=NINTENDO, scores=(40, 20), rounds_played=11))
                 assert isinstance(ahead.choose(view, options), Stop)   # and ahead, it banks the win
                 return
-            state.apply(need.seat, players[need.seat].choose(state.view(need.seat), options))
     raise AssertionError("no koi-koi decision in 200 deals")
