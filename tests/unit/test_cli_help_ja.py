@@ -31,7 +31,7 @@ TYPED = [
     r'\{"yaku".*"round_score": N\}', r"\$[A-Z_]+", r"\{[^}]*\}", r"[\w.-]+=[\w,:.-]+", r"\b\w+:\d+",
     r"\b(?:SQLite|Redis|redis-server|WebSocket|Content-Security-Policy|python -m koikoi_relay)\b",
     r"\b(?:true/false|none)\b",
-    r"\b(?:easy|medium|strong|master|greedy|random|en|ja|default|sqlite|postgresql)\b",  # values
+    r"\b(?:easy|medium|strong|master|greedy|random|network|en|ja|default|sqlite|postgresql)\b",  # values
     r"^\s{2,}[a-z]+(?=\s{2,}|$)",                        # a subcommand's name in the command list
     r"\.result\b", r"\bhttp\(s\)", r"\b[\w.]+\.sqlite3\b", r"master-strong,greedy-random",
 ]
