@@ -246,7 +246,10 @@ async function matrixLoop(seats, limitMs, log) {
       if (at.dialog === 'over') {
         if (need.has('over')) {
           log.push(`${name}: reload at the match summary`);
-          await reloadAt(page, 'over', at);
+          // The summary's download controls come once the signed result is stored: the screen a
+          // reload must bring back is that settled one (taken before them, the check raced them).
+          await page.getByText('Download the transcript').first().waitFor({ timeout: 30000 }).catch(() => {});
+          await reloadAt(page, 'over', await look(page));
           need.delete('over');
         }
         done[i] = true;
