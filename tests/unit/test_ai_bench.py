@@ -174,3 +174,14 @@ def test_the_timed_wrapper_shows_the_round_and_the_match() -> None:
     tell_match(timed, MatchContext(profile=preset("nintendo"), scores=(0, 0), rounds_played=0))
     play_local_match(preset("nintendo"), (timed, RandomPlayer(1)), random.Random(3), rounds=1)
     assert inner.contexts >= 1 and inner.views > 5
+
+
+def test_the_run_time_row_names_only_the_budgets_of_levels_played() -> None:
+    def note(chosen: list[tuple[str, str]]) -> str:
+        return ai._seconds_row(chosen, 150, 1000, 12.0, 20.0, 2).note
+
+    assert "simulations" not in note([("greedy", "random"), ("network", "strong")])
+    assert note([("master", "strong")]).startswith("master at 150 simulations per decision")
+    assert note([("expert", "strong")]).startswith("expert at 1000 simulations per decision")
+    assert note([("expert", "master")]).startswith("master at 150 and expert at 1000 simulations")
+    assert "wall 12 s, 2 workers" in note([("strong", "random")])
