@@ -27,7 +27,8 @@ def _handle(args: argparse.Namespace) -> int:
     try:
         import torch  # noqa: F401
     except ImportError:
-        print("koikoi train: needs PyTorch: pip install 'koikoi-p2p[train]' (torch==2.13.0, the CPU wheel)")
+        print("koikoi train: needs PyTorch (the train extra, torch==2.13.0; its CPU build: pip install "
+              "--extra-index-url https://download.pytorch.org/whl/cpu 'koikoi-p2p[train]')")
         return 2
     from koikoi_p2p.ai.train import run
 

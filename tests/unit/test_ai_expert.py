@@ -186,7 +186,7 @@ def test_shard_seeds_never_repeat_across_presets_seeds_and_indices() -> None:
     """Shard ``i`` of every preset, for two run seeds, past the 1,000th shard too: no seed twice
     (the old arithmetic seed ran into another preset's range at index 1000 times the difference
     of their codes: classic-variant's shard 2000 was wikipedia's shard 0). The first 1,000 keep
-    the seeds the shipped weights' data was made with."""
+    the seeds the earlier 74-shard weights' data was made with."""
     from koikoi_p2p.ai.selfplay_data import ARITHMETIC_SHARDS, shard_seed
     from koikoi_p2p.rules.profile import PRESETS
 
@@ -238,7 +238,7 @@ def test_cached_shards_of_other_feature_code_are_not_reused(
 def test_the_holdout_takes_as_many_shards_of_every_preset() -> None:
     """The validation shards are the last of every preset, as many of each (the old split took
     the last share of the (index, preset) list: with two presets one could give one more), and a
-    single preset's split is the one the shipped weights were trained with."""
+    single preset's split is the one every network was trained with (74 shards before, 1184 now)."""
     from koikoi_p2p.ai.train import split_holdout
 
     two = [Path(f"{r}-{i:04d}") for i in range(10) for r in ("a", "b")]
@@ -249,6 +249,8 @@ def test_the_holdout_takes_as_many_shards_of_every_preset() -> None:
     assert [p.name[0] for p in split_holdout(three, 3, 0.05)[1]] == ["a", "b", "c"]
     one = [Path(f"n-{i:04d}") for i in range(74)]
     assert split_holdout(one, 1, 0.05) == (one[:70], one[70:])  # round(74 * 0.05) = 4, as before
+    many = [Path(f"n-{i:04d}") for i in range(1184)]
+    assert split_holdout(many, 1, 0.05) == (many[:1125], many[1125:])  # the shipped weights' split
     assert split_holdout(one[:3], 1, 0.34) == (one[:2], one[2:3])  # --quick
     assert split_holdout(one[:1], 1, 0.05) == (one[:1], [])
 
