@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import subprocess
 import time
@@ -59,7 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="expert_weights.json", help="the weights file to write")
     parser.add_argument("--js", default=None, help="also write the weights as this ES module")
     parser.add_argument("--quick", action="store_true",
-                        help="a tiny run for tests: 3 shards of 4 matches, widths 16, 2 epochs")
+                        help="a tiny run for tests: 3 shards of 4 matches, widths 16, 2 epochs, a third "
+                             "held out (in place of --shards, --shard-matches, --hidden, --epochs and "
+                             "--holdout)")
 
 
 def _commit() -> str:
@@ -85,7 +88,10 @@ def _shards(args: argparse.Namespace, rules: list[str]) -> list[Path]:
               "not used, new ones are made", flush=True)
     missing = [(r, i, p) for r, i, p in wanted if not p.exists()]
     if missing:
-        with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        # Spawned, not forked: this process has imported PyTorch, whose threads a fork can leave
+        # holding a lock in the child (bench/ai.py spawns for the same reason).
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=max(1, args.workers), mp_context=spawn) as pool:
             jobs = [pool.submit(_make, str(p), r, args.seed, i, args.shard_matches) for r, i, p in missing]
             for job in jobs:
                 job.result()
