@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from koikoi_p2p.ai.expert import ExpertPlayer
-from koikoi_p2p.ai.features import COMPACT, INPUTS, compact_of_state, compact_of_view, expand
+from koikoi_p2p.ai.features import COMPACT, HAND, INPUTS, compact_of_state, compact_of_view, expand
 from koikoi_p2p.ai.selfplay_data import generate
 from koikoi_p2p.ai.strong import StrongPlayer
 from koikoi_p2p.ai.value import FORMAT, WEIGHTS_FILE, ValueNet, shipped
@@ -271,3 +271,42 @@ def test_the_network_probe_weighs_the_next_card_by_the_reading() -> None:
     # A reading that leaves the hand too few cards is dropped; nothing to draw, no chances.
     assert dict(next_card_chances(unseen, 19, 1, barred)) == {c: pytest.approx(1 / 20) for c in unseen}
     assert next_card_chances(unseen, 8, 0, 0) == []
+
+
+class _Wants:
+    """A made-up network: a leaf is worth 100 once ``card`` has left the seat's hand, else 0."""
+
+    def __init__(self, card: int) -> None:
+        self.card = card
+        self.calls = 0
+
+    def value(self, row: list[int]) -> float:
+        assert len(row) == COMPACT
+        self.calls += 1
+        return 100.0 if row[self.card] != HAND else 0.0
+
+
+def test_the_expert_plays_what_its_network_values() -> None:
+    """The network, not the hand-written prospects, values the search's leaves: a network that
+    wants one card played makes the expert play it where the strong player's heuristic (the
+    search's favourite) prefers another card."""
+    from typing import cast
+
+    from koikoi_p2p.ai.strong import _hand_by_position
+    from koikoi_p2p.rules.actions import Play
+
+    profile = preset("nintendo")
+    state = next(s for s in _states("nintendo", 7) if isinstance(s.need, NeedAction) and s.need.kind == "play"
+                 and len(s.legal_actions()) > 3)
+    assert isinstance(state.need, NeedAction)
+    view, options = state.view(state.need.seat), tuple(state.legal_actions())
+    prior = StrongPlayer(profile, 9).play_values(view, options)
+    order = sorted(range(len(options)), key=lambda i: -prior[i])
+    cards = _hand_by_position(view)
+    for rival in order[1:4]:
+        option = options[rival]
+        assert isinstance(option, Play)
+        net = _Wants(cards[option.position])
+        expert = ExpertPlayer(profile, 9, simulations=60, max_seconds=None, net=cast(ValueNet, net))
+        assert expert.choose(view, options) == option != options[order[0]]
+        assert net.calls > 0

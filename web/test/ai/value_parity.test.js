@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
 import { ExpertPlayer, StrongPlayer, createPlayer, playMatch, preparePlayer } from '../../src/ai/index.js';
-import { COMPACT, compactOfState, compactOfView } from '../../src/ai/features.js';
+import { COMPACT, HAND, compactOfState, compactOfView } from '../../src/ai/features.js';
 import { WEIGHTS } from '../../src/ai/expert_weights.js';
 import { ValueNet, loadShipped, shipped } from '../../src/ai/value.js';
 import { Rng } from '../../src/ai/rng.js';
@@ -93,6 +93,40 @@ describe('expert player', () => {
       compared++;
     }
     assert.ok(compared >= 5, `only ${compared} positions compared`);
+  });
+
+  test('plays what its network values, not what the prospects or the heuristic prefer', () => {
+    // A made-up network worth 100 once one card has left the seat's hand: the expert plays that
+    // card where the strong player's heuristic (the search's favourite) prefers another.
+    const profile = preset('nintendo');
+    const deck = new Rng('expert/wants').shuffle(Array.from({ length: 48 }, (_, i) => i));
+    const s = new RoundState({ profile, dealer: 0, viewer: null, roundIndex: 1, month: 1 });
+    runRevealed(s, deck);
+    while (s.need?.type === 'action' && s.need.kind === 'hand_yaku') {
+      s.apply(s.need.seat, s.legalActions()[0]);
+      runRevealed(s, deck);
+    }
+    assert.equal(s.need?.type === 'action' && s.need.kind, 'play');
+    const view = s.view(0);
+    const options = s.legalActions();
+    const prior = new StrongPlayer(9, { profile }).playValues({ ...view, opponentHandSize: 8 }, options);
+    const order = options.map((_, i) => i).sort((a, b) => prior[b] - prior[a]);
+    for (const rival of order.slice(1, 4)) {
+      const option = options[rival];
+      assert.equal(option.type, 'play');
+      const card = view.hand[view.handPositions.indexOf(/** @type {{position: number}} */ (option).position)];
+      let calls = 0;
+      const net = /** @type {any} */ ({ value: (/** @type {number[]} */ row) => {
+        assert.equal(row.length, COMPACT);
+        calls++;
+        return row[card] !== HAND ? 100 : 0;
+      } });
+      const expert = new ExpertPlayer(9, { profile, simulations: 60, maxSeconds: null, net });
+      const chosen = expert.choose(s, 0);
+      assert.deepEqual(chosen, option, `rival ${rival}`);
+      assert.notDeepEqual(chosen, options[order[0]]);
+      assert.ok(calls > 0);
+    }
   });
 
   test('plays whole matches legally under the presets, by its level name', () => {
