@@ -37,7 +37,10 @@ class Positions:
     rounds: int
 
 
-def generate(rules: str, matches: int, seed: int, explore: float = 0.05) -> Positions:
+EXPLORE = 0.05  # share of plays replaced by a random legal play
+
+
+def generate(rules: str, matches: int, seed: int, explore: float = EXPLORE) -> Positions:
     """The positions of ``matches`` strong-against-strong matches under the preset ``rules``."""
     profile = preset(rules)
     rng = random.Random(f"selfplay/{rules}/{seed}")  # noqa: S311 - simulated deals, nothing secret
@@ -136,5 +139,5 @@ def write_shard(path: str, rules: str, seed: int, index: int, matches: int = SHA
     return int(found.points.shape[0])
 
 
-__all__ = ["ARITHMETIC_SHARDS", "DATA_FORMAT", "SHARD_MATCHES", "Positions", "data_fingerprint", "generate",
-           "shard_seed", "write_shard"]
+__all__ = ["ARITHMETIC_SHARDS", "DATA_FORMAT", "EXPLORE", "SHARD_MATCHES", "Positions", "data_fingerprint",
+           "generate", "shard_seed", "write_shard"]

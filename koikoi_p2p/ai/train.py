@@ -26,6 +26,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import platform
 import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from koikoi_p2p.ai.features import COMPACT, INPUTS, expand
-from koikoi_p2p.ai.selfplay_data import SHARD_MATCHES, data_fingerprint, write_shard
+from koikoi_p2p.ai.selfplay_data import EXPLORE, SHARD_MATCHES, data_fingerprint, write_shard
 from koikoi_p2p.ai.value import FORMAT, ValueNet
 
 TARGET_SCALE = 10.0  # the network learns points / 10; the scale is folded into the last layer
@@ -65,13 +66,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "--holdout)")
 
 
-def _commit() -> str:
+def _git(*args: str) -> str | None:
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,  # noqa: S607
+        out = subprocess.run(["git", *args], capture_output=True, text=True, timeout=10,  # noqa: S603,S607
                              cwd=Path(__file__).resolve().parent, check=False)
     except OSError:
-        return "unknown"
-    return out.stdout.strip() or "unknown"
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def _commit() -> str:
+    return (_git("rev-parse", "HEAD") or "").strip() or "unknown"
+
+
+def _dirty() -> bool | None:
+    """Whether tracked files differ from the commit (None: not in a git work tree)."""
+    status = _git("status", "--porcelain", "--untracked-files=no")
+    return None if status is None else bool(status.strip())
 
 
 def _shards(args: argparse.Namespace, rules: list[str]) -> list[Path]:
@@ -208,7 +219,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                        np.array([float(f"{v:.6g}") for v in b])))
     provenance = {
         "trained_on": rules, "seed": args.seed, "shards_per_preset": args.shards,
-        "matches_per_shard": args.shard_matches, "players": "strong vs strong, 5% random plays",
+        "matches_per_shard": args.shard_matches, "players": f"strong vs strong, {EXPLORE:.0%} random plays",
+        "holdout": args.holdout,
         "data": data_fingerprint(),
         "label": "round points from the seat's side (negative: the opponent's)",
         "positions": {"train": len(y_train), "valid": len(y_valid)},
@@ -217,7 +229,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "batch": args.batch, "lr": args.lr, "weight_decay": args.weight_decay,
         "valid_mse_of_the_mean": round(baseline, 4), "curve": curve,
         "data_seconds": round(data_seconds, 1), "seconds": round(time.time() - started, 1),
-        "commit": _commit(), "torch": torch.__version__, "numpy": np.__version__, "quick": bool(args.quick),
+        "commit": _commit(), "dirty": _dirty(), "python": platform.python_version(),
+        "torch": torch.__version__, "numpy": np.__version__, "quick": bool(args.quick),
     }
     net = ValueNet(layers, provenance)
     document = net.to_dict()

@@ -168,6 +168,8 @@ def test_train_quick_writes_weights_with_provenance(tmp_path: Path) -> None:
     net = ValueNet.from_dict(doc)
     p = net.provenance
     assert p["quick"] and p["seed"] == 36 and p["trained_on"] == ["nintendo"]
+    assert p["holdout"] == 0.34 and p["players"] == "strong vs strong, 5% random plays"
+    assert p["dirty"] in (True, False, None) and p["python"].count(".") == 2
     assert p["positions"]["train"] > 100 and p["positions"]["valid"] > 10 and len(p["curve"]) == 2
     assert [layer[0].shape for layer in net.layers] == [(INPUTS, 16), (16, 1)]
     body = js.read_text(encoding="utf-8").split("export const WEIGHTS = ", 1)[1].rstrip().rstrip(";")
