@@ -7,9 +7,9 @@ each seat's compact row (koikoi_p2p/ai/features.py) at the start of every 7th pl
 every other play after a koi-koi call, then the shipped network's value of each
 (koikoi_p2p/ai/value.py). tests/unit/test_ai_expert.py and web/test/ai/value_parity.test.js
 recompute every value, in Python and in JavaScript, and compare them with these within
-``tolerance``. The file names the weights' SHA-256: a new
-``koikoi train`` output needs a regeneration. With --check nothing is written; the exit status
-says whether the file on disk is current.
+``tolerance``. The file names the weights' SHA-256: a new ``koikoi train`` output needs a
+regeneration. With --check nothing is written; the exit status says whether the file on disk is
+current.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def build() -> str:
             if i % 7 == 0 or (late and called % 2 == 1):
                 rows.append(row)
     net = shipped()
-    values = [float(net.values(rows)[i]) for i in range(len(rows))]
+    values = [float(v) for v in net.values(rows)]
     doc = {
         "about": "The learned value network (koikoi_p2p/ai/value.py, web/src/ai/value.js) on compact rows "
                  "(features.py): each value within tolerance in both languages.",
