@@ -16,7 +16,9 @@ test('a second tab does not run the match the first tab is playing; after it clo
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const first = await openPage(context, relay.web);
     await first.page.getByRole('button', { name: 'Practice against the computer' }).click();
-    await first.page.getByLabel('Rounds').fill('1');
+    // Three rounds, not one: a one-round match can end at the deal (a hand yaku), and an ended
+    // match holds no lock, so the other tab would show its summary instead of refusing it.
+    await first.page.getByLabel('Rounds').fill('3');
     await first.page.getByRole('button', { name: 'Start' }).click();
     await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
 
@@ -75,7 +77,9 @@ test('Back from the "open in another tab" panel goes where Back points and stays
     await second.page.locator('.lobbypage').waitFor({ timeout: 10000 });
     const first = await openPage(context, relay.web);
     await first.page.getByRole('button', { name: 'Practice against the computer' }).click();
-    await first.page.getByLabel('Rounds').fill('1');
+    // Three rounds, not one: a one-round match can end at the deal (a hand yaku), and an ended
+    // match holds no lock, so the other tab would show its summary instead of refusing it.
+    await first.page.getByLabel('Rounds').fill('3');
     await first.page.getByRole('button', { name: 'Start' }).click();
     await first.page.locator('.hand button.card, dialog[open] button').first().waitFor({ timeout: 60000 });
     // The second tab goes elsewhere: the match it finds current is played in the first tab.
