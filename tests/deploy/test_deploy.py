@@ -128,6 +128,31 @@ def test_the_units_are_valid_and_hardened(tmp_path: Path) -> None:
         assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr
 
 
+def test_redis_goes_first_as_the_hostile_bench_runs_it(tmp_path: Path) -> None:
+    """deploy/'s drop-in for Debian's redis-server gives Redis the priority under which `koikoi
+    bench relay --hostile` measured the cluster (REDIS_NICE): the figures are the deployment's."""
+    from koikoi_p2p.bench.hostile import REDIS_NICE
+
+    drop_in = DEPLOY / "redis-server.service.d" / "koikoi.conf"
+    lines = drop_in.read_text().splitlines()
+    service = [line for line in lines[lines.index("[Service]") + 1:] if line and not line.startswith("#")]
+    values = dict(line.split("=", 1) for line in service)
+    assert int(values["Nice"]) == REDIS_NICE
+    # A nice step is a factor of 1.25 in CPU share: the control group's weight (default 100) the same.
+    assert abs(int(values["CPUWeight"]) / 100 - 1.25 ** -REDIS_NICE) < 0.1
+    readme = (ROOT / "README.md").read_text()
+    installed = "/etc/systemd/system/redis-server.service.d/koikoi.conf"
+    assert f"deploy/redis-server.service.d/koikoi.conf {installed}" in readme
+    analyze = need_program("systemd-analyze", "systemd")
+    # A stand-in for Debian's unit, with the drop-in beside it where systemd looks for drop-ins.
+    (tmp_path / "redis-server.service").write_text(f"[Service]\nExecStart={shutil.which('true')}\n")
+    (tmp_path / "redis-server.service.d").mkdir()
+    shutil.copy(drop_in, tmp_path / "redis-server.service.d" / "koikoi.conf")
+    done = subprocess.run([analyze, "verify", "--man=no", "redis-server.service"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and not done.stderr.strip() and not done.stdout.strip(), done.stderr
+
+
 def test_the_relay_nodes_count_each_player_not_haproxy(tmp_path: Path) -> None:
     """HAProxy connects for every player from 127.0.0.1: without the address it appends to
     X-Forwarded-For, every player would share one source's caps (spec/relay.md §7.1)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,6 +79,37 @@ def test_bench_relay_hostile_places_redis_where_asked(monkeypatch: pytest.Monkey
     monkeypatch.setenv(hostile.PLACEMENT_ENV, "apart")
     with pytest.raises(ValueError, match="unknown placement"):
         hostile.placement()
+
+
+def test_bench_relay_hostile_runs_redis_before_its_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster's Redis runs REDIS_NICE less nice than its nodes, itself and its session's group (as
+    deploy/ runs it); the report says when the system refused (not root)."""
+    from koikoi_p2p.bench import hostile
+
+    monkeypatch.delenv(hostile.PRIORITY_ENV, raising=False)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    try:
+        assert hostile._prioritise(child.pid) is True          # the nodes: left as they are
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == 0
+        if os.geteuid() == 0:
+            assert hostile._prioritise(child.pid, hostile.REDIS_NICE) is True
+            assert os.getpriority(os.PRIO_PROCESS, child.pid) == hostile.REDIS_NICE
+            group = f"/proc/{child.pid}/autogroup"
+            if os.path.exists(group):
+                with open(group, encoding="ascii") as text:
+                    assert text.read().split()[-1] == str(hostile.REDIS_NICE)
+            monkeypatch.setenv(hostile.PRIORITY_ENV, "-18")   # with the relay's own nice: at most -20
+            assert hostile._prioritise(child.pid, hostile.REDIS_NICE) is True
+            assert os.getpriority(os.PRIO_PROCESS, child.pid) == -20
+        else:
+            assert hostile._prioritise(child.pid, hostile.REDIS_NICE) is False
+    finally:
+        child.kill()
+        child.wait()
+    every = hostile.redis_said({False: [{"redis_first": True}], True: [{"redis_first": True}]})
+    assert "as deploy/ runs it" in every and "not as" not in every
+    said = hostile.redis_said({False: [{"redis_first": True}], True: [{"redis_first": False}]})
+    assert "1 of 2 runs" in said and "not as deploy/ runs it" in said
 
 
 def test_bench_relay_hostile_counts_the_budget_as_the_nodes_do() -> None:
