@@ -82,27 +82,27 @@ def test_bench_relay_hostile_places_redis_where_asked(monkeypatch: pytest.Monkey
 
 
 def test_bench_relay_hostile_runs_redis_before_its_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cluster's Redis runs REDIS_NICE less nice than its nodes, itself and its session's group (as
-    deploy/ runs it); the report says when the system refused (not root)."""
+    """A cluster's Redis runs REDIS_NICE less nice than its nodes, itself and its session's group (the
+    share deploy/ gives it); where the system refuses (no CAP_SYS_NICE) nothing changes and the
+    report says so."""
     from koikoi_p2p.bench import hostile
 
     monkeypatch.delenv(hostile.PRIORITY_ENV, raising=False)
+    own = os.getpriority(os.PRIO_PROCESS, 0)   # the child starts at this test's own nice value
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    group = Path(f"/proc/{child.pid}/autogroup")
     try:
         assert hostile._prioritise(child.pid) is True          # the nodes: left as they are
-        assert os.getpriority(os.PRIO_PROCESS, child.pid) == 0
-        if os.geteuid() == 0:
-            assert hostile._prioritise(child.pid, hostile.REDIS_NICE) is True
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == own
+        if hostile._prioritise(child.pid, hostile.REDIS_NICE):
             assert os.getpriority(os.PRIO_PROCESS, child.pid) == hostile.REDIS_NICE
-            group = f"/proc/{child.pid}/autogroup"
-            if os.path.exists(group):
-                with open(group, encoding="ascii") as text:
-                    assert text.read().split()[-1] == str(hostile.REDIS_NICE)
+            if group.exists():
+                assert group.read_text().split()[-1] == str(hostile.REDIS_NICE)
             monkeypatch.setenv(hostile.PRIORITY_ENV, "-18")   # with the relay's own nice: at most -20
             assert hostile._prioritise(child.pid, hostile.REDIS_NICE) is True
             assert os.getpriority(os.PRIO_PROCESS, child.pid) == -20
         else:
-            assert hostile._prioritise(child.pid, hostile.REDIS_NICE) is False
+            assert os.geteuid() != 0 or os.environ.get("CI") != "true", "CI runs as root: Redis first"
     finally:
         child.kill()
         child.wait()
