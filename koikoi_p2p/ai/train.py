@@ -66,10 +66,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "--holdout)")
 
 
-def _git(*args: str) -> str | None:
+HERE = Path(__file__).resolve().parent
+
+
+def _git(*args: str, where: Path = HERE) -> str | None:
     try:
         out = subprocess.run(["git", *args], capture_output=True, text=True, timeout=10,  # noqa: S603,S607
-                             cwd=Path(__file__).resolve().parent, check=False)
+                             cwd=where, check=False)
     except OSError:
         return None
     return out.stdout if out.returncode == 0 else None
@@ -79,9 +82,9 @@ def _commit() -> str:
     return (_git("rev-parse", "HEAD") or "").strip() or "unknown"
 
 
-def _dirty() -> bool | None:
+def _dirty(where: Path = HERE) -> bool | None:
     """Whether tracked files differ from the commit (None: not in a git work tree)."""
-    status = _git("status", "--porcelain", "--untracked-files=no")
+    status = _git("status", "--porcelain", "--untracked-files=no", where=where)
     return None if status is None else bool(status.strip())
 
 

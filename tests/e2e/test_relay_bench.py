@@ -103,6 +103,8 @@ def test_bench_relay_hostile_runs_redis_before_its_nodes(monkeypatch: pytest.Mon
             assert os.getpriority(os.PRIO_PROCESS, child.pid) == -20
         else:
             assert os.geteuid() != 0 or os.environ.get("CI") != "true", "CI runs as root: Redis first"
+        # A group that refuses the value (out of range) is reported, not taken as done.
+        assert hostile._group_nice(child.pid, 100) is (not group.exists())
     finally:
         child.kill()
         child.wait()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import platform
 import random
 from importlib import resources
 from pathlib import Path
@@ -149,6 +150,30 @@ def test_the_expert_is_deterministic_and_keeps_its_budget() -> None:
     assert runs[0] == runs[1]
 
 
+def test_train_provenance_says_whether_tracked_files_differ_from_the_commit(tmp_path: Path) -> None:
+    """The weights' provenance names the commit and whether the tree differed from it: a changed
+    tracked file is dirty, an untracked one is not, and outside a work tree it is unknown."""
+    import subprocess
+
+    from koikoi_p2p.ai.train import _dirty
+
+    assert _dirty(tmp_path) is None
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path,
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "tracked").write_text("a")
+    git("add", "tracked")
+    git("commit", "-qm", "t")
+    assert _dirty(tmp_path) is False
+    (tmp_path / "untracked").write_text("b")
+    assert _dirty(tmp_path) is False
+    (tmp_path / "tracked").write_text("changed")
+    assert _dirty(tmp_path) is True
+
+
 def test_train_quick_writes_weights_with_provenance(tmp_path: Path) -> None:
     """``koikoi train --quick``: needs PyTorch (the train extra, in the test extra too); a CI run
     without it fails rather than skips."""
@@ -158,6 +183,7 @@ def test_train_quick_writes_weights_with_provenance(tmp_path: Path) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("torch (torch==2.13.0, the test extra) is missing on CI: koikoi train is untested")
         pytest.skip("torch is not installed: pip install 'koikoi-p2p[train]' to test koikoi train")
+    from koikoi_p2p.ai.train import _dirty
     from koikoi_p2p.cli.main import main
 
     out, js = tmp_path / "w.json", tmp_path / "w.js"
@@ -169,7 +195,7 @@ def test_train_quick_writes_weights_with_provenance(tmp_path: Path) -> None:
     p = net.provenance
     assert p["quick"] and p["seed"] == 36 and p["trained_on"] == ["nintendo"]
     assert p["holdout"] == 0.34 and p["players"] == "strong vs strong, 5% random plays"
-    assert p["dirty"] in (True, False, None) and p["python"].count(".") == 2
+    assert p["dirty"] == _dirty() and p["python"] == platform.python_version()
     assert p["positions"]["train"] > 100 and p["positions"]["valid"] > 10 and len(p["curve"]) == 2
     assert [layer[0].shape for layer in net.layers] == [(INPUTS, 16), (16, 1)]
     body = js.read_text(encoding="utf-8").split("export const WEIGHTS = ", 1)[1].rstrip().rstrip(";")
