@@ -75,6 +75,10 @@ EARLY_BYTES = 256 * 1024    # ... and their bytes: what a room closed meanwhile 
 ROOM_TTL_SLACK_MS = 10000   # room keys outlive the resume grace by this much without a refresh
 LOBBY_REPLY_S = 1.0         # a node answers a lobby from its last reply for that tag this long
 LOBBY_SLACK = 64            # entries a lobby call may examine beyond those it lists (stale ones)
+UNSEATED_JOBS = ("away", "call", "held")   # jobs that go out whether or not a seat has a connection
+HELD_STEPS = 256            # a node's bytes in flight are written at once when they grew by half a
+                            # step (max_buffered_bytes / this) since last written; a frame's call takes
+                            # a step off the budget for each other node beside what it wrote (§13.6)
 
 Error = (RedisError, OSError, asyncio.TimeoutError)
 CLAIM_POLL_S = 0.25         # how often a starting node looks at a heartbeat under its own id
@@ -349,6 +353,8 @@ class RedisRooms(Rooms):
         self.buffered = 0           # the cluster's buffered bytes, as read at the last sweep
         self.redis_memory = 0       # Redis's used_memory, as read at the last sweep (§13.6)
         self.others_held = 0        # the other nodes' own parts of the budget, as read at the last sweep
+        self.held_said = 0          # this node's parts (b) and (d) as last written to Redis (§13.6)
+        self._held_queued = False   # a job writing them is in the queue
         self._calls: Wire | None = None
         self._writer: Wire | None = None
         self._reader: Wire | None = None
@@ -383,6 +389,8 @@ class RedisRooms(Rooms):
         self._calls = Wire(self.url, COMMAND_TIMEOUT_S)
         self._writer = Wire(self.url, COMMAND_TIMEOUT_S)
         self._reader = Wire(self.url, COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
+        # Called whenever this node's bytes grow (a read, a write buffer, a connection).
+        self.relay.inbound.squeeze = self._held_grew
         with contextlib.suppress(*Error):
             try:
                 await self._claim_node_id()
@@ -460,9 +468,11 @@ class RedisRooms(Rooms):
         # spec §13.6: the bytes passing through this node (§8.7 (b) and (d)), for the other nodes'
         # budgets; not its connections (c), or idle connections on a few nodes could use up every
         # node's budget and refuse every room.
-        pipe.set(f"{self.prefix}h:{self.node}", b"%d" % self.relay.inbound.in_flight(), px=NODE_TTL_MS)
+        said = self.relay.inbound.in_flight()
+        pipe.set(f"{self.prefix}h:{self.node}", b"%d" % said, px=NODE_TTL_MS)
         pipe.sadd(f"{self.prefix}nodes", self.node)
         _, kept, _, _ = await pipe.execute()
+        self.held_said = said
         self.last_ping_s = time.perf_counter() - start
         if self.up and not kept:
             # The inbox is gone (Redis lost it, or this node stalled past its expiry): entries for
@@ -502,6 +512,7 @@ class RedisRooms(Rooms):
             if job[0] == "call" and not job[4].done():
                 job[4].set_exception(exc)
         self._jobs.clear()
+        self._held_queued = False   # the heartbeat after the reconnection writes them again
         log_event("redis_down", logging.WARNING, node=self.node, exc=type(exc).__name__)
 
     def _drop_all_members(self) -> None:
@@ -613,7 +624,7 @@ class RedisRooms(Rooms):
             self._wake.clear()
             while self._jobs and self.up and not self._stopping:
                 batch, self._jobs = self._jobs, []
-                batch = [job for job in batch if job[0] in ("away", "call") or job[1].conn is not None]
+                batch = [job for job in batch if job[0] in UNSEATED_JOBS or job[1].conn is not None]
                 if not batch:
                     continue
                 self._batches_sent += 1
@@ -681,13 +692,19 @@ class RedisRooms(Rooms):
 
     def _pack_segment(self, wire: Wire, segment: list[tuple[Any, ...]]) -> bytes:
         job = segment[0]
-        member: Member = job[1]
         kind = job[0]
+        if kind == "held":
+            # spec §13.6: the value of now, as the batch goes out; only while the heartbeat's key
+            # lives (XX), and without extending it (KEEPTTL): the key still says the node is alive.
+            self._held_queued = False
+            self.held_said = self.relay.inbound.in_flight()
+            return wire.pack("SET", f"{self.prefix}h:{self.node}", self.held_said, "XX", "KEEPTTL")
+        member: Member = job[1]
         if kind == "forward":
             lim = self.relay.limits
             head = [b"EVALSHA", self._sha["forward"].encode(), b"0", self.prefix.encode(),
                     b"%d" % lim.buffer_frames, b"%d" % lim.buffer_bytes, b"%d" % self._ttl_ms(),
-                    b"%d" % self._budget_left()]
+                    b"%d" % self._budget_left(others=False), self.node.encode(), b"%d" % self._held_step()]
             parts = [b"*%d\r\n" % (len(head) + 6 * len(segment)), *(_bulk(item) for item in head)]
             for _, member, epoch, seq, data in segment:
                 # code, epoch, seat and owner are packed once per seat and epoch (spec §13.2).
@@ -1204,17 +1221,31 @@ class RedisRooms(Rooms):
     def buffered_bytes(self) -> int:
         return self.buffered
 
-    def _budget_left(self) -> int:
+    def _budget_left(self, others: bool = True) -> int:
         """The budget the Redis buffers may use (spec/relay.md §8.7, §13.6): ``max_buffered_bytes``
         less what this node holds itself now (bytes read and not yet handled, write buffers,
-        connections) and the bytes passing through the others as they last said (at least 1: 0
-        would mean no budget)."""
+        connections) and the bytes passing through the others as read at the last sweep (at least
+        1: 0 would mean no budget). ``others`` False: not the others' (a frame's call reads them in
+        Redis itself, as they are when it runs)."""
         lim = self.relay.limits
         if lim.max_redis_bytes and self.redis_memory > lim.max_redis_bytes:
             return 1   # §13.6: Redis is over its own budget: no new room, every stream at its low mark
         if not lim.max_buffered_bytes:
             return 0
-        return max(1, lim.max_buffered_bytes - self.relay.inbound.held() - self.others_held)
+        others_held = self.others_held if others else 0
+        return max(1, lim.max_buffered_bytes - self.relay.inbound.held() - others_held)
+
+    def _held_step(self) -> int:
+        return max(1, self.relay.limits.max_buffered_bytes // HELD_STEPS)
+
+    def _held_grew(self) -> None:
+        """This node's bytes grew (the hot path: every read). Once its parts (b) and (d) are half a
+        step above what Redis has, the next batch writes them (spec §13.6): the other nodes' frames
+        then leave Redis's buffers that much less, without waiting for the heartbeat."""
+        if not self._held_queued and self.up \
+                and 2 * (self.relay.inbound.in_flight() - self.held_said) >= self._held_step():
+            self._held_queued = True
+            self._queue(("held",))
 
     async def lobby(self, conn: Connection, msg: Lobby) -> None:
         # Each tag's rooms have their own sorted set, holding only what a lobby lists (spec §13.2),

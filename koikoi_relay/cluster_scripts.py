@@ -158,8 +158,9 @@ end
 return {'ok', r[1], r[4], presence, r[3]}
 """
 
-# ARGV: P, buffer frames, buffer bytes, ttl ms, max buffered bytes (0: none), then for each frame:
-# code, epoch, seat, owner, seq, data.
+# ARGV: P, buffer frames, buffer bytes, ttl ms, budget (max buffered bytes less the sending node's
+# own parts; 0: none, 1: none left), the sending node's name, the step each other node's written
+# parts are taken with, then for each frame: code, epoch, seat, owner, seq, data.
 # The hot path of the cluster: a node sends every frame it accepted during one round trip in a
 # single call, so it stands alone (no prelude) and answers each frame with one integer: the new
 # count when stored (plus FWD_LOCAL when the recipient is held by the sending node itself, which
@@ -170,6 +171,18 @@ local P = ARGV[1]
 local max_frames, max_bytes, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local budget = tonumber(ARGV[5])
 local big = math.floor(max_bytes / 8)
+-- Section 13.6: the budget comes less the sending node's own parts; the other live nodes' parts
+-- (b) and (d) are read here, as each last wrote them, each with a step (ARGV[7]) for what it may
+-- have taken since (a node writes again once it holds half a step more). 1: no budget left.
+if budget > 1 then
+  for _, name in ipairs(redis.call('SMEMBERS', P .. 'nodes')) do
+    if name ~= ARGV[6] then
+      local said = redis.call('GET', P .. 'h:' .. name)
+      if said then budget = budget - tonumber(said) - tonumber(ARGV[7]) end
+    end
+  end
+  if budget < 1 then budget = 1 end
+end
 local dirs = P .. 'dirs'
 local function node(owner) return string.match(owner, '^([^:]+):') end
 local function inbox(owner) return P .. 'i:' .. node(owner) end
@@ -274,7 +287,7 @@ local function forward(code, epoch, s, owner, seq_text, data)
   return n + 1
 end
 local out = {}
-for i = 6, #ARGV, 6 do
+for i = 8, #ARGV, 6 do
   out[#out + 1] = forward(ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4], ARGV[i + 5])
 end
 return out

@@ -18,7 +18,7 @@ class Metrics:
         self.errors: Counter[str] = Counter()
 
     def render(self, connections: int, rooms_open: int, rooms_paired: int, buffered: int = 0,
-               inbound: int = 0, held: int = 0) -> str:
+               inbound: int = 0, held: int = 0, in_flight: int = 0) -> str:
         lines = [
             "# HELP relay_buffered_bytes Bytes held in resume buffers (all rooms; a cluster: all nodes).",
             "# TYPE relay_buffered_bytes gauge",
@@ -29,6 +29,9 @@ class Metrics:
             "# HELP relay_held_bytes What this process counts in the budget beside resume buffers.",
             "# TYPE relay_held_bytes gauge",
             f"relay_held_bytes {held}",
+            "# HELP relay_in_flight_bytes Bytes read and not yet handled plus write buffers (this process).",
+            "# TYPE relay_in_flight_bytes gauge",
+            f"relay_in_flight_bytes {in_flight}",
             "# HELP relay_connections Open websocket connections.",
             "# TYPE relay_connections gauge",
             f"relay_connections {connections}",

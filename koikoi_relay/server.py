@@ -708,7 +708,7 @@ class RelayServer:
     def metrics_text(self) -> str:
         rooms_open, rooms_paired = self.rooms.room_counts()
         text = self.metrics.render(len(self._conns), rooms_open, rooms_paired, self.rooms.buffered_bytes(),
-                                   self.inbound.total, self.inbound.held())
+                                   self.inbound.total, self.inbound.held(), self.inbound.in_flight())
         pace = self.pace
         text += ("# HELP relay_setup_reads_deferred_total Reads of connections not in a match put off to a "
                  "later turn of the event loop.\n# TYPE relay_setup_reads_deferred_total counter\n"

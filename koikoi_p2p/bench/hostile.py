@@ -130,13 +130,15 @@ def run_queue_wait(pid: int) -> float:
 # -- the servers ---------------------------------------------------------------------------------------
 
 
-def budget_count(nodes: list[tuple[int, int]], connection_bytes: int) -> int:
-    """Of each node's (``relay_held_bytes``, ``relay_connections``), what the budget of the node
-    that counts the most counts beside the resume buffers (spec/relay.md §13.6): its own held bytes
-    and the other nodes' less ``connection_bytes`` for each of their connections."""
-    everyone = sum(held for held, _ in nodes)
-    connections = sum(count for _, count in nodes)
-    return max(everyone - connection_bytes * (connections - own) for _, own in nodes)
+def budget_count(nodes: list[tuple[int, int]]) -> int:
+    """Of each node's (``relay_held_bytes``, ``relay_in_flight_bytes``), what the budget of the
+    node that counts the most counts beside the resume buffers (spec/relay.md §13.6): its own held
+    bytes and the other nodes' bytes in flight, not their connections. (It took the others' held
+    bytes less ``connection_bytes`` for each of their ``relay_connections``: those count websocket
+    connections only, the budget every accepted socket, so a node's sockets still in their
+    handshake, the slow attackers' among them, counted as its bytes in flight.)"""
+    flying = sum(in_flight for _, in_flight in nodes)
+    return max(held + flying - in_flight for held, in_flight in nodes)
 
 
 class Servers:
@@ -207,9 +209,8 @@ class Servers:
 
         A node counts its own ``relay_held_bytes`` (bytes read and not yet handled, write buffers
         and its connections' own cost, §8.7 (b) to (d)) and the other nodes' (b) and (d) alone,
-        not their connections (§13.6): every node's held bytes less the other nodes'
-        ``connection_bytes`` for each of their connections. One relay: its held bytes."""
-        names = ("relay_held_bytes", "relay_connections")
+        ``relay_in_flight_bytes``, not their connections (§13.6). One relay: its held bytes."""
+        names = ("relay_held_bytes", "relay_in_flight_bytes", "relay_connections")
         buffered, *first = self._gauges(self.ports[0], "relay_buffered_bytes", *names)
         rows = [first] + [self._gauges(port, *names) for port in self.ports[1:]]
         if min(min(row) for row in rows) < 0:
@@ -222,7 +223,7 @@ class Servers:
             with contextlib.closing(redis.Redis.from_url(self.redis.url)) as client:
                 buffered = int(client.get("koikoi:buf") or 0)
         held = [(row[0], row[1]) for row in rows]
-        return buffered, budget_count(held, _limits().connection_bytes), sum(row[1] for row in rows)
+        return buffered, budget_count(held), sum(row[2] for row in rows)
 
     def relay_rss(self) -> int:
         """Resident memory of the relay processes alone (no Redis)."""

@@ -1211,6 +1211,53 @@ def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
     run(body)
 
 
+def test_a_node_says_at_once_when_the_bytes_through_it_grow(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """spec/relay.md §13.6: a node wrote its bytes in flight only at its heartbeat and the others
+    read them only at their sweeps, so for up to two seconds the other nodes' frames filled Redis
+    as if it held nothing: the hostile bench's cluster counted 1.016 times the budget while one
+    node had 5 MiB in flight and had said 1. Now a node writes them with its next batch once they
+    grew by half a step (max_buffered_bytes / 256), and a frame's call reads every other node's in
+    Redis, each with a step more for what it may have taken since. Heartbeats are slowed here so
+    that only the new path can tell."""
+    from koikoi_relay import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "HEARTBEAT_S", 30.0)
+    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 60000)
+    limits = dict(BUDGET_LIMITS, max_buffered_bytes=8 * 65536, max_rooms_per_source=0)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, **limits) as (a, b):
+            direct = redis.Redis.from_url(redis_url)
+            prefix = a.rooms.prefix  # type: ignore[attr-defined]
+            said = f"{prefix}h:{b.rooms.node}"  # type: ignore[attr-defined]
+            await asyncio.sleep(1.5)   # both heartbeats and a sweep of a's are behind
+            assert int(direct.get(said) or 0) == 0
+            passing = 96 * 1024
+            b.inbound.total += passing   # as a read of 96 KiB not yet handled does ...
+            if b.inbound.squeeze is not None:
+                b.inbound.squeeze()      # ... and says so (koikoi_relay/server.py, after each read)
+            deadline = time.monotonic() + 1.0
+            while int(direct.get(said) or 0) != passing and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            assert int(direct.get(said) or 0) == passing
+            assert (direct.pttl(said) or 0) > 50000, "the key keeps the heartbeat's expiry"
+            pairs = [await pair(a) for _ in range(6)]
+            for host, guest, _ in pairs:
+                await _fill(host, guest)
+            buffered = int(direct.get(f"{prefix}buf") or 0)
+            direct.close()
+            budget, step = a.limits.max_buffered_bytes, a.limits.max_buffered_bytes // 256
+            # Redis's part left room for b's bytes in flight (and a step) though a never swept them
+            assert a.rooms.others_held == 0   # type: ignore[attr-defined]
+            mine = a.inbound.held()
+            assert buffered + mine + passing + step <= budget + 16384, (buffered, mine)
+            assert buffered >= budget - mine - passing - step - 65536, (buffered, mine)
+            b.inbound.total -= passing
+
+    run(body)
+
+
 def _text(reply: object) -> str:
     """A Redis reply as text (the test's client does not decode responses: bytes)."""
     assert isinstance(reply, bytes), reply
@@ -1422,6 +1469,10 @@ def test_write_buffers_count_in_the_budget() -> None:
             # Before write buffers counted, relay_held_bytes was the bytes in hand alone.
             assert server.inbound.outbound == waiting()
             assert await _metric(server, "relay_held_bytes") == server.inbound.held() >= waiting()
+            # Parts (b) and (d) alone: what a cluster node tells the others (§13.6), and what the
+            # hostile bench counts of the other nodes (its connections part counts TCP accepts,
+            # which relay_connections does not).
+            assert await _metric(server, "relay_in_flight_bytes") == server.inbound.in_flight() >= waiting()
             late = await Raw.connect(server)
             await late.send("create")
             assert (await late.expect("error"))["reason"] == "relay_busy"

@@ -119,9 +119,9 @@ def test_bench_relay_hostile_counts_the_budget_as_the_nodes_do() -> None:
     flight, not their connections; the bench compares the node that counts the most."""
     from koikoi_p2p.bench.hostile import budget_count
 
-    assert budget_count([(5000, 10)], 100) == 5000            # one relay: all it holds
-    # node 0 holds 3,000 of which 2,000 its 20 connections; node 1 4,000 of which 1,000 its 10
-    assert budget_count([(3000, 20), (4000, 10)], 100) == max(3000 + 4000 - 1000, 4000 + 3000 - 2000)
+    assert budget_count([(5000, 4000)]) == 5000            # one relay: all it holds
+    # node 0 holds 3,000 of which 1,000 in flight; node 1 4,000 of which 3,000 in flight
+    assert budget_count([(3000, 1000), (4000, 3000)]) == max(3000 + 3000, 4000 + 1000)
 
 
 def test_bench_relay_hostile_reads_the_relays_pause_records(
