@@ -355,6 +355,7 @@ class RedisRooms(Rooms):
         self.others_held = 0        # the other nodes' own parts of the budget, as read at the last sweep
         self.held_said = 0          # this node's parts (b) and (d) as last written to Redis (§13.6)
         self._held_queued = False   # a job writing them is in the queue
+        self._held_half = 0         # ... which is queued once they grew by this much (half a step)
         self._calls: Wire | None = None
         self._writer: Wire | None = None
         self._reader: Wire | None = None
@@ -389,8 +390,11 @@ class RedisRooms(Rooms):
         self._calls = Wire(self.url, COMMAND_TIMEOUT_S)
         self._writer = Wire(self.url, COMMAND_TIMEOUT_S)
         self._reader = Wire(self.url, COMMAND_TIMEOUT_S + BLOCK_MS / 1000)
-        # Called whenever this node's bytes grow (a read, a write buffer, a connection).
-        self.relay.inbound.squeeze = self._held_grew
+        # Called whenever this node's bytes grow (a read, a write buffer, a connection); without a
+        # budget nobody reads what it would write.
+        if self.relay.limits.max_buffered_bytes:
+            self._held_half = max(1, self._held_step() // 2)
+            self.relay.inbound.squeeze = self._held_grew
         with contextlib.suppress(*Error):
             try:
                 await self._claim_node_id()
@@ -473,6 +477,9 @@ class RedisRooms(Rooms):
         pipe.sadd(f"{self.prefix}nodes", self.node)
         _, kept, _, _ = await pipe.execute()
         self.held_said = said
+        # A prompt write of a larger value may have gone out meanwhile (another connection) and
+        # been overwritten by this one: write again if the bytes are already half a step above.
+        self._held_grew()
         self.last_ping_s = time.perf_counter() - start
         if self.up and not kept:
             # The inbox is gone (Redis lost it, or this node stalled past its expiry): entries for
@@ -627,6 +634,10 @@ class RedisRooms(Rooms):
                 batch = [job for job in batch if job[0] in UNSEATED_JOBS or job[1].conn is not None]
                 if not batch:
                     continue
+                if self._held_queued and len(batch) > 1:
+                    # The write of this node's bytes goes first: in the middle of the frames it would
+                    # split one FORWARD call in two (stable: the rest keep their order).
+                    batch.sort(key=lambda job: job[0] != "held")
                 self._batches_sent += 1
                 try:
                     try:
@@ -642,6 +653,8 @@ class RedisRooms(Rooms):
                             await self._forwarded(job, result)
                         elif job[0] == "call" and not job[4].done():
                             job[4].set_result(result)
+                        elif job[0] == "held" and isinstance(result, Exception):
+                            self.held_said = 0   # not written (Redis refused): write at the next growth
                 finally:
                     self._batches_handled += 1
                     self._batch_handled.set()
@@ -1242,8 +1255,9 @@ class RedisRooms(Rooms):
         """This node's bytes grew (the hot path: every read). Once its parts (b) and (d) are half a
         step above what Redis has, the next batch writes them (spec §13.6): the other nodes' frames
         then leave Redis's buffers that much less, without waiting for the heartbeat."""
-        if not self._held_queued and self.up \
-                and 2 * (self.relay.inbound.in_flight() - self.held_said) >= self._held_step():
+        inbound = self.relay.inbound
+        if inbound.total + inbound.outbound - self.held_said >= self._held_half \
+                and not self._held_queued and self.up and self._held_half:
             self._held_queued = True
             self._queue(("held",))
 
@@ -1517,7 +1531,7 @@ class RedisRooms(Rooms):
             self._sweeping = False
 
     async def _read_others_held(self) -> None:
-        """What the other live nodes hold themselves, as each last said at its heartbeat (§13.6);
+        """What the other live nodes hold themselves, as each last wrote it (§13.6);
         a node whose word has expired is dead and leaves the set of nodes."""
         assert self._ctl is not None
         names: set[bytes] = await self._ctl.smembers(f"{self.prefix}nodes")  # type: ignore[assignment]

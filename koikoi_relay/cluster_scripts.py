@@ -12,7 +12,8 @@ the live rooms created from that address (score: expiry deadline); ``P buf`` the
 every stream, ``P rb`` (a hash) those of each room, ``P dirs`` (a sorted set) those of each direction
 holding any (member ``CODE:SEAT``, score its bytes); ``P x:CODE:EPOCH`` tombstone of a closed room
 (its reason); ``P n:NODE`` a node's heartbeat; ``P i:NODE`` a node's inbox stream (frames and
-notices for its seats).
+notices for its seats); ``P h:NODE`` a node's bytes in flight as it last wrote them and ``P nodes``
+(a set) the nodes that write them, which FORWARD reads for the budget (§13.6).
 
 Room hash fields: ``ep`` epoch, ``lk`` the lobby key listing it ("" for none), ``src`` its source,
 ``meta``, ``li`` the lobby listing (msgpack, "" for none), ``cr`` created (ms), ``act`` last activity (ms);

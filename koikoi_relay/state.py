@@ -95,8 +95,8 @@ class Inbound:
         self.connections = 0
         self.connection_bytes = connection_bytes
         # Called when this grew (a read, a write, a connection): over the budget, the resume
-        # buffers give way (spec/relay.md §8.7; Budget.relieve). None: nothing to squeeze here
-        # (a cluster node's buffers are in Redis).
+        # buffers give way (spec/relay.md §8.7; Budget.relieve); a cluster node, whose buffers are
+        # in Redis, writes its bytes in flight there once they grew enough (§13.6). None: neither.
         self.squeeze: Callable[[], None] | None = None
         # Connection objects made and freed (koikoi_relay/collector.py: more made than freed than
         # open connections explain is a leak through cycles, which a full pass of the collector frees).

@@ -47,7 +47,8 @@ gives the honest round trip (median and 99th percentile) of each and their ratio
 peak resident memory (all nodes, plus Redis's ``used_memory`` for a cluster), how much the relay
 processes' own grew under attack, and the peak of what the budget counts (``relay_buffered_bytes``
 plus ``relay_held_bytes``, spec/relay.md §8.7; in a cluster, of the node that counts the most: its
-own held bytes and the other nodes' less their connections, §13.6) against ``max_buffered_bytes``.
+own held bytes and the other nodes' bytes in flight, ``relay_in_flight_bytes``, not their
+connections, §13.6) against ``max_buffered_bytes``.
 
 With ``KOIKOI_RELAY_PAUSES=DIR`` every relay of the bench records where its event loop stopped
 (koikoi_relay/pauses.py: collector passes, late ticks and the CPU the relay had meanwhile, slow
