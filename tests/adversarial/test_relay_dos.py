@@ -1260,6 +1260,77 @@ def test_a_node_says_at_once_when_the_bytes_through_it_grow(
     run(body)
 
 
+def test_a_node_writes_its_bytes_first_in_a_batch_and_again_when_refused(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """spec/relay.md §13.6: the write of a node's bytes in flight joins the next batch. Queued after
+    frames it went out between them and split one FORWARD call in two; it now goes first and the
+    frames stay one call, in their order. A write Redis refuses is made again at the next growth,
+    not taken as done."""
+    from koikoi_relay import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "HEARTBEAT_S", 30.0)
+    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 60000)
+    limits = dict(BUDGET_LIMITS, max_buffered_bytes=8 * 65536, max_rooms_per_source=0,
+                  sweep_interval=3600.0)
+
+    async def body() -> None:
+        async with cluster(redis_url, 2, **limits) as (a, _b):
+            rooms: Any = a.rooms
+            host, guest, _ = await pair(a)
+            batches: list[list[str]] = []
+            hold = asyncio.Event()
+            refuse = [False]
+            real = rooms._run_batch
+
+            async def watched(batch: list[tuple[Any, ...]]) -> list[Any]:
+                batches.append([job[0] for job in batch])
+                if len(batches) == 1:
+                    await hold.wait()   # the next frames and the write queue up meanwhile
+                results: list[Any] = await real(batch)
+                if refuse[0]:
+                    results = [redis.exceptions.ResponseError("OOM") if job[0] == "held" else result
+                               for job, result in zip(batch, results, strict=True)]
+                return results
+
+            monkeypatch.setattr(rooms, "_run_batch", watched)
+            await host.send("frame", seq=0, data=b"first")
+            while not batches:
+                await asyncio.sleep(0.005)
+            for seq in (1, 2, 3):
+                await host.send("frame", seq=seq, data=b"next")
+            while len(rooms._jobs) < 3:
+                await asyncio.sleep(0.005)
+            passing = 96 * 1024
+            a.inbound.total += passing
+            assert a.inbound.squeeze is not None
+            a.inbound.squeeze()
+            hold.set()
+            for _ in range(4):
+                await guest.expect("frame")
+            assert batches[1] == ["held", "forward", "forward", "forward"], batches
+            direct = redis.Redis.from_url(redis_url)
+            assert int(direct.get(f"{rooms.prefix}h:{rooms.node}") or 0) == a.inbound.in_flight()
+            # Refused: the node does not count it as written, and writes at the next growth.
+            refuse[0] = True
+            a.inbound.total += passing
+            a.inbound.squeeze()
+            await host.send("frame", seq=4, data=b"carries it")
+            await guest.expect("frame")
+            while rooms._held_queued:
+                await asyncio.sleep(0.005)
+            assert rooms.held_said == 0
+            refuse[0] = False
+            a.inbound.squeeze()
+            await host.send("frame", seq=5, data=b"again")
+            await guest.expect("frame")
+            assert rooms.held_said == a.inbound.in_flight() >= 2 * passing
+            assert int(direct.get(f"{rooms.prefix}h:{rooms.node}") or 0) == rooms.held_said
+            direct.close()
+            a.inbound.total -= 2 * passing
+
+    run(body)
+
+
 def _text(reply: object) -> str:
     """A Redis reply as text (the test's client does not decode responses: bytes)."""
     assert isinstance(reply, bytes), reply
