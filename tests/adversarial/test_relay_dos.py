@@ -1211,6 +1211,16 @@ def test_a_cluster_budget_counts_what_every_node_holds(redis_url: str) -> None:
     run(body)
 
 
+def _only_prompt_writes(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Limits for a cluster whose nodes write their bytes in flight only by the prompt path of
+    §13.6: heartbeats slowed (and their keys kept alive meanwhile), no sweep reading them."""
+    from koikoi_relay import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "HEARTBEAT_S", 30.0)
+    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 60000)
+    return dict(BUDGET_LIMITS, max_buffered_bytes=8 * 65536, max_rooms_per_source=0, sweep_interval=3600.0)
+
+
 def test_a_node_says_at_once_when_the_bytes_through_it_grow(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """spec/relay.md §13.6: a node wrote its bytes in flight only at its heartbeat and the others
@@ -1220,13 +1230,7 @@ def test_a_node_says_at_once_when_the_bytes_through_it_grow(
     grew by half a step (max_buffered_bytes / 256), and a frame's call reads every other node's in
     Redis, each with a step more for what it may have taken since. Heartbeats are slowed here so
     that only the new path can tell."""
-    from koikoi_relay import cluster as cluster_module
-
-    monkeypatch.setattr(cluster_module, "HEARTBEAT_S", 30.0)
-    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 60000)
-    # Nor does a read b's word at a sweep: no sweep runs here.
-    limits = dict(BUDGET_LIMITS, max_buffered_bytes=8 * 65536, max_rooms_per_source=0,
-                  sweep_interval=3600.0)
+    limits = _only_prompt_writes(monkeypatch)
 
     async def body() -> None:
         async with cluster(redis_url, 2, **limits) as (a, b):
@@ -1266,12 +1270,7 @@ def test_a_node_writes_its_bytes_first_in_a_batch_and_again_when_refused(
     frames it went out between them and split one FORWARD call in two; it now goes first and the
     frames stay one call, in their order. A write Redis refuses is made again at the next growth,
     not taken as done."""
-    from koikoi_relay import cluster as cluster_module
-
-    monkeypatch.setattr(cluster_module, "HEARTBEAT_S", 30.0)
-    monkeypatch.setattr(cluster_module, "NODE_TTL_MS", 60000)
-    limits = dict(BUDGET_LIMITS, max_buffered_bytes=8 * 65536, max_rooms_per_source=0,
-                  sweep_interval=3600.0)
+    limits = _only_prompt_writes(monkeypatch)
 
     async def body() -> None:
         async with cluster(redis_url, 2, **limits) as (a, _b):
